@@ -1,0 +1,137 @@
+//! MySQL-style errors: every error a client can see carries MySQL's numeric
+//! code, its SQLSTATE and a message worded as MariaDB words it.
+
+use thiserror::Error;
+
+/// A MySQL error number paired with its SQLSTATE.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorCode {
+    pub number: u16,
+    pub sqlstate: &'static str,
+}
+
+macro_rules! codes {
+    ($($name:ident = $num:literal, $state:literal;)*) => {
+        impl ErrorCode {
+            $(pub const $name: ErrorCode = ErrorCode { number: $num, sqlstate: $state };)*
+        }
+    };
+}
+
+codes! {
+    DB_CREATE_EXISTS = 1007, "HY000";
+    DB_DROP_EXISTS = 1008, "HY000";
+    ACCESS_DENIED = 1045, "28000";
+    NO_DB_SELECTED = 1046, "3D000";
+    UNKNOWN_COMMAND = 1047, "08S01";
+    COLUMN_CANNOT_BE_NULL = 1048, "23000";
+    BAD_DB = 1049, "42000";
+    TABLE_EXISTS = 1050, "42S01";
+    BAD_TABLE = 1051, "42S02";
+    NON_UNIQ = 1052, "23000";
+    SERVER_SHUTDOWN = 1053, "08S01";
+    BAD_FIELD = 1054, "42S22";
+    WRONG_FIELD_WITH_GROUP = 1055, "42000";
+    WRONG_VALUE_COUNT = 1058, "21S01";
+    DUP_FIELD_NAME = 1060, "42S21";
+    DUP_KEY_NAME = 1061, "42000";
+    DUP_ENTRY = 1062, "23000";
+    PARSE_ERROR = 1064, "42000";
+    EMPTY_QUERY = 1065, "42000";
+    NON_UNIQ_TABLE = 1066, "42000";
+    INVALID_DEFAULT = 1067, "42000";
+    MULTIPLE_PRI_KEY = 1068, "42000";
+    TOO_LONG_KEY = 1071, "42000";
+    KEY_COLUMN_DOES_NOT_EXIST = 1072, "42000";
+    WRONG_AUTO_KEY = 1075, "42000";
+    CANT_DROP_FIELD_OR_KEY = 1091, "42000";
+    NO_SUCH_THREAD = 1094, "HY000";
+    UNKNOWN_ERROR = 1105, "HY000";
+    UNKNOWN_TABLE = 1109, "42S02";
+    FIELD_SPECIFIED_TWICE = 1110, "42000";
+    INVALID_GROUP_FUNC_USE = 1111, "HY000";
+    UNKNOWN_CHARACTER_SET = 1115, "42000";
+    WRONG_VALUE_COUNT_ON_ROW = 1136, "21S01";
+    INVALID_USE_OF_NULL = 1138, "22004";
+    NO_SUCH_TABLE = 1146, "42S02";
+    SYNTAX_ERROR = 1149, "42000";
+    NET_PACKET_TOO_LARGE = 1153, "08S01";
+    NET_PACKETS_OUT_OF_ORDER = 1156, "08S01";
+    BLOB_KEY_WITHOUT_LENGTH = 1170, "42000";
+    ERROR_DURING_COMMIT = 1180, "HY000";
+    UNKNOWN_SYSTEM_VARIABLE = 1193, "HY000";
+    LOCK_WAIT_TIMEOUT = 1205, "HY000";
+    LOCK_DEADLOCK = 1213, "40001";
+    WRONG_USAGE = 1221, "HY000";
+    SPECIFIC_ACCESS_DENIED = 1227, "42000";
+    INCORRECT_GLOBAL_LOCAL_VAR = 1229, "HY000";
+    WRONG_VALUE_FOR_VAR = 1231, "42000";
+    WRONG_TYPE_FOR_VAR = 1232, "42000";
+    NOT_SUPPORTED_YET = 1235, "42000";
+    MASTER_FATAL_READING_BINLOG = 1236, "HY000";
+    OPERAND_COLUMNS = 1241, "21000";
+    SUBQUERY_NO_1_ROW = 1242, "21000";
+    UNKNOWN_STMT_HANDLER = 1243, "HY000";
+    WARN_DATA_OUT_OF_RANGE = 1264, "22003";
+    UNKNOWN_COLLATION = 1273, "HY000";
+    OPTION_PREVENTS_STATEMENT = 1290, "HY000";
+    TRUNCATED_WRONG_VALUE = 1292, "22007";
+    UNSUPPORTED_PS = 1295, "HY000";
+    SP_DOES_NOT_EXIST = 1305, "42000";
+    QUERY_INTERRUPTED = 1317, "70100";
+    DIVISION_BY_ZERO = 1365, "22012";
+    TRUNCATED_WRONG_VALUE_FOR_FIELD = 1366, "22007";
+    UNKNOWN_TARGET_BINLOG = 1373, "HY000";
+    IO_ERR_LOG_INDEX_READ = 1374, "HY000";
+    DATA_TOO_LONG = 1406, "22001";
+    TOO_BIG_PRECISION = 1426, "42000";
+    WRONG_PARAMCOUNT_TO_NATIVE_FCT = 1582, "42000";
+    DATA_OUT_OF_RANGE = 1690, "22003";
+    READ_ONLY_TRANSACTION = 1792, "25006";
+}
+
+/// An error to report to the client.
+#[derive(Debug, Clone, Error, PartialEq, Eq)]
+#[error("ERROR {} ({}): {message}", code.number, code.sqlstate)]
+pub struct SqlError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl SqlError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> SqlError {
+        SqlError { code, message: message.into() }
+    }
+
+    /// Error 1105 for conditions with no more specific MySQL code.
+    pub fn internal(message: impl Into<String>) -> SqlError {
+        SqlError::new(ErrorCode::UNKNOWN_ERROR, message)
+    }
+
+    pub fn no_such_table(db: &str, table: &str) -> SqlError {
+        SqlError::new(ErrorCode::NO_SUCH_TABLE, format!("Table '{db}.{table}' doesn't exist"))
+    }
+
+    pub fn bad_field(column: &str, context: &str) -> SqlError {
+        SqlError::new(ErrorCode::BAD_FIELD, format!("Unknown column '{column}' in '{context}'"))
+    }
+
+    /// Error 1064 with MariaDB's wording.
+    pub fn parse(near: &str, line: usize) -> SqlError {
+        SqlError::new(
+            ErrorCode::PARSE_ERROR,
+            format!(
+                "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near '{near}' at line {line}"
+            ),
+        )
+    }
+
+    pub fn not_supported(what: &str) -> SqlError {
+        SqlError::new(
+            ErrorCode::NOT_SUPPORTED_YET,
+            format!("This version of MariaDB doesn't yet support '{what}'"),
+        )
+    }
+}
+
+pub type SqlResult<T> = Result<T, SqlError>;

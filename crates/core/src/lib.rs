@@ -1,0 +1,15 @@
+//! Types shared by every OneLog layer.
+//!
+//! Owns: the SQL value model ([`Value`]), column/index/table definitions
+//! ([`schema`]), and MySQL-style errors ([`SqlError`]) with their error code
+//! and SQLSTATE. It depends on nothing else in the workspace; every other
+//! crate may depend on it.
+
+pub mod error;
+pub mod schema;
+pub mod rowimage;
+pub mod value;
+
+pub use error::{ErrorCode, SqlError, SqlResult};
+pub use schema::{BlobSize, Collation, ColumnDef, ColumnDefault, ColumnType, IndexDef, TableDef};
+pub use value::{Temporal, Value};

@@ -1,0 +1,272 @@
+//! Column, index and table definitions: the catalog's vocabulary, shared by
+//! the SQL layer, the storage key/row codecs and the binlog TABLE_MAP encoder.
+
+use crate::value::Value;
+use serde::{Deserialize, Serialize};
+
+/// Size class of TEXT/BLOB columns (its length prefix in bytes is 1, 2, 3, 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BlobSize {
+    Tiny,
+    Normal,
+    Medium,
+    Long,
+}
+
+impl BlobSize {
+    /// Bytes of the length prefix in MySQL's row image.
+    pub fn pack_length(self) -> usize {
+        match self {
+            BlobSize::Tiny => 1,
+            BlobSize::Normal => 2,
+            BlobSize::Medium => 3,
+            BlobSize::Long => 4,
+        }
+    }
+
+    /// Largest value in bytes.
+    pub fn max_bytes(self) -> u64 {
+        match self {
+            BlobSize::Tiny => 255,
+            BlobSize::Normal => 65_535,
+            BlobSize::Medium => 16_777_215,
+            BlobSize::Long => 4_294_967_295,
+        }
+    }
+}
+
+/// A column's SQL type. Signedness lives in [`ColumnDef::unsigned`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ColumnType {
+    TinyInt,
+    SmallInt,
+    MediumInt,
+    Int,
+    BigInt,
+    Decimal { precision: u8, scale: u8 },
+    Float,
+    Double,
+    /// CHAR(n), n in characters.
+    Char(u32),
+    /// VARCHAR(n), n in characters.
+    VarChar(u32),
+    /// BINARY(n), n in bytes.
+    Binary(u32),
+    /// VARBINARY(n), n in bytes.
+    VarBinary(u32),
+    Text(BlobSize),
+    Blob(BlobSize),
+    Date,
+    DateTime { fsp: u8 },
+    Timestamp { fsp: u8 },
+    Time { fsp: u8 },
+    Year,
+    Enum(Vec<String>),
+}
+
+impl ColumnType {
+    pub fn is_integer(&self) -> bool {
+        matches!(
+            self,
+            ColumnType::TinyInt
+                | ColumnType::SmallInt
+                | ColumnType::MediumInt
+                | ColumnType::Int
+                | ColumnType::BigInt
+                | ColumnType::Year
+        )
+    }
+
+    /// True for every type whose values are character strings (compared
+    /// under the column's collation).
+    pub fn is_text(&self) -> bool {
+        matches!(
+            self,
+            ColumnType::Char(_) | ColumnType::VarChar(_) | ColumnType::Text(_) | ColumnType::Enum(_)
+        )
+    }
+
+    /// True for byte-string types (BINARY, VARBINARY, BLOB).
+    pub fn is_binary_string(&self) -> bool {
+        matches!(self, ColumnType::Binary(_) | ColumnType::VarBinary(_) | ColumnType::Blob(_))
+    }
+
+    /// The SQL spelling used by SHOW CREATE TABLE and information_schema.
+    pub fn sql_name(&self) -> String {
+        match self {
+            ColumnType::TinyInt => "tinyint".into(),
+            ColumnType::SmallInt => "smallint".into(),
+            ColumnType::MediumInt => "mediumint".into(),
+            ColumnType::Int => "int".into(),
+            ColumnType::BigInt => "bigint".into(),
+            ColumnType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
+            ColumnType::Float => "float".into(),
+            ColumnType::Double => "double".into(),
+            ColumnType::Char(n) => format!("char({n})"),
+            ColumnType::VarChar(n) => format!("varchar({n})"),
+            ColumnType::Binary(n) => format!("binary({n})"),
+            ColumnType::VarBinary(n) => format!("varbinary({n})"),
+            ColumnType::Text(s) => format!("{}text", blob_prefix(*s)),
+            ColumnType::Blob(s) => format!("{}blob", blob_prefix(*s)),
+            ColumnType::Date => "date".into(),
+            ColumnType::DateTime { fsp } => with_fsp("datetime", *fsp),
+            ColumnType::Timestamp { fsp } => with_fsp("timestamp", *fsp),
+            ColumnType::Time { fsp } => with_fsp("time", *fsp),
+            ColumnType::Year => "year(4)".into(),
+            ColumnType::Enum(labels) => {
+                let quoted: Vec<String> =
+                    labels.iter().map(|l| format!("'{}'", l.replace('\'', "''"))).collect();
+                format!("enum({})", quoted.join(","))
+            }
+        }
+    }
+}
+
+fn blob_prefix(size: BlobSize) -> &'static str {
+    match size {
+        BlobSize::Tiny => "tiny",
+        BlobSize::Normal => "",
+        BlobSize::Medium => "medium",
+        BlobSize::Long => "long",
+    }
+}
+
+fn with_fsp(name: &str, fsp: u8) -> String {
+    if fsp == 0 {
+        name.to_string()
+    } else {
+        format!("{name}({fsp})")
+    }
+}
+
+/// Text comparison rule of a column or expression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Collation {
+    /// utf8mb4_general_ci, MariaDB's default: case- and accent-insensitive
+    /// (simple per-character folding), trailing spaces ignored.
+    #[default]
+    Utf8mb4GeneralCi,
+    /// utf8mb4_bin: byte order, trailing spaces ignored.
+    Utf8mb4Bin,
+    /// binary: byte order, for BINARY/VARBINARY/BLOB.
+    Binary,
+}
+
+impl Collation {
+    /// MySQL collation id, as sent in column definitions and TABLE_MAP.
+    pub fn id(self) -> u16 {
+        match self {
+            Collation::Utf8mb4GeneralCi => 45,
+            Collation::Utf8mb4Bin => 46,
+            Collation::Binary => 63,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Collation::Utf8mb4GeneralCi => "utf8mb4_general_ci",
+            Collation::Utf8mb4Bin => "utf8mb4_bin",
+            Collation::Binary => "binary",
+        }
+    }
+
+    /// Maximum bytes per character.
+    pub fn mbmaxlen(self) -> u32 {
+        match self {
+            Collation::Binary => 1,
+            _ => 4,
+        }
+    }
+}
+
+/// A column's default, evaluated when an INSERT omits the column.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ColumnDefault {
+    Value(Value),
+    CurrentTimestamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ColumnDef {
+    pub name: String,
+    pub ty: ColumnType,
+    pub unsigned: bool,
+    pub nullable: bool,
+    /// `None` means the column has no DEFAULT clause.
+    pub default: Option<ColumnDefault>,
+    pub auto_increment: bool,
+    pub on_update_current_timestamp: bool,
+    pub collation: Collation,
+    pub comment: String,
+}
+
+impl ColumnDef {
+    /// A nullable column with no default and the type's natural collation.
+    pub fn new(name: &str, ty: ColumnType) -> ColumnDef {
+        let collation = if ty.is_text() { Collation::default() } else { Collation::Binary };
+        ColumnDef {
+            name: name.to_string(),
+            ty,
+            unsigned: false,
+            nullable: true,
+            default: None,
+            auto_increment: false,
+            on_update_current_timestamp: false,
+            collation,
+            comment: String::new(),
+        }
+    }
+
+    /// Maximum length of a value in bytes (for string types), as MySQL's
+    /// row image and column definitions use it.
+    pub fn max_bytes(&self) -> u64 {
+        match &self.ty {
+            ColumnType::Char(n) | ColumnType::VarChar(n) => {
+                u64::from(*n) * u64::from(self.collation.mbmaxlen())
+            }
+            ColumnType::Binary(n) | ColumnType::VarBinary(n) => u64::from(*n),
+            ColumnType::Text(s) | ColumnType::Blob(s) => s.max_bytes(),
+            _ => 0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IndexDef {
+    /// Unique within the whole server; the storage key prefix of the index.
+    pub id: u64,
+    /// `PRIMARY` for the primary key.
+    pub name: String,
+    /// Positions of the key columns in [`TableDef::columns`].
+    pub columns: Vec<usize>,
+    pub unique: bool,
+    pub primary: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableDef {
+    /// Unique within the whole server; the binlog table_id.
+    pub id: u64,
+    pub db: String,
+    pub name: String,
+    pub columns: Vec<ColumnDef>,
+    /// The primary key, if any, comes first. A table without one gets a
+    /// hidden row id as InnoDB does.
+    pub indexes: Vec<IndexDef>,
+    pub engine: String,
+    pub comment: String,
+}
+
+impl TableDef {
+    pub fn column_index(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name))
+    }
+
+    pub fn primary_key(&self) -> Option<&IndexDef> {
+        self.indexes.first().filter(|i| i.primary)
+    }
+
+    pub fn auto_increment_column(&self) -> Option<usize> {
+        self.columns.iter().position(|c| c.auto_increment)
+    }
+}
