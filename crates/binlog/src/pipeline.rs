@@ -1,0 +1,899 @@
+//! Group commit: the flush, sync and commit stages (DESIGN.md "Commit
+//! pipeline"), the sync policy and the binlog status counters.
+//!
+//! Owns: GTID and XID assignment, the commit queue, encoding a group's
+//! events into one buffer written with one positioned write, the sync policy
+//! (`sync_binlog`, `binlog_sync_method`, `binlog_group_commit_sync_delay`,
+//! `binlog_group_commit_sync_no_delay_count`), poisoning after a failed sync,
+//! and the ordered hand-off of durable groups to a [`GroupSink`].
+//!
+//! Threads:
+//! - **flush** drains the whole commit queue (that is the group), assigns
+//!   GTIDs in queue order, encodes and writes, hands the group to sync, and
+//!   rotates the file when it passed `max_binlog_size` (between groups).
+//! - **sync** waits `sync_delay` for more groups (unless `no_delay_count`
+//!   transactions are already waiting), syncs per `sync_binlog`, and hands the
+//!   groups to commit. While it syncs, flush writes the next group — but at
+//!   most one: a second group waits in the queue and grows, as in MySQL.
+//! - **commit** calls [`GroupSink::apply_group`] in binlog order and wakes the
+//!   sessions.
+//!
+//! Invariants:
+//! - GTID sequence numbers are contiguous in file order; a group that fails
+//!   to write gives its numbers back.
+//! - A session is acknowledged only after its group was synced (when the
+//!   policy syncs it) and applied; a failed sync poisons the binlog and is
+//!   never retried (fsyncgate): that group and every later commit fail.
+//! - A failed write never leaves part of the group in the file (the file is
+//!   truncated to the group's start, or the binlog is poisoned).
+
+use crate::file::{
+    ev, now_unix_s, BinlogConfig, BinlogFileInfo, FileSet, IoFile, RotateParams, SyncMethod,
+};
+use crate::recovery::RecoveryScan;
+use crate::{BinlogError, BinlogPos, Gtid};
+use parking_lot::{Condvar, Mutex};
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use tokio::sync::oneshot;
+
+/// One event of a transaction, encoded by the layer above (without header).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingEvent {
+    pub type_code: u8,
+    pub flags: u16,
+    pub body: Vec<u8>,
+}
+
+/// A transaction's events. Row transaction: TABLE_MAP/ROWS… (the pipeline
+/// adds GTID before and XID after). DDL: `[QUERY]` with `standalone_ddl`
+/// (standalone GTID, no XID).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TxnEvents {
+    pub events: Vec<PendingEvent>,
+    pub standalone_ddl: bool,
+    pub thread_id: u32,
+}
+
+/// What a committed transaction got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CommitInfo {
+    pub gtid: Gtid,
+    /// Position right after its last event.
+    pub end_pos: BinlogPos,
+    /// Group commit id (also MariaDB's commit_id when the group has >1 member).
+    pub group_id: u64,
+}
+
+/// The layer above: applies durable groups to storage.
+pub trait GroupSink<T>: Send + Sync + 'static {
+    /// Called in binlog order from the commit stage, after the group is
+    /// durable under the current sync policy. Applies the group's payloads to
+    /// storage. An error poisons the binlog: the group is in the binlog (so
+    /// committed) but storage no longer matches; a restart replays it.
+    fn apply_group(&self, group: &mut [(T, CommitInfo)]) -> Result<(), String>;
+}
+
+/// Snapshot of the status counters (SHOW GLOBAL STATUS) and positions.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BinlogStats {
+    pub binlog_commits: u64,
+    pub binlog_group_commits: u64,
+    pub binlog_group_commit_trigger_count: u64,
+    pub binlog_group_commit_trigger_timeout: u64,
+    pub binlog_bytes_written: u64,
+    /// Explicit fdatasync/fsync calls (O_DSYNC writes are not counted).
+    pub binlog_syncs: u64,
+    pub binlog_sync_time_us: u64,
+    pub current_file: String,
+    pub current_pos: BinlogPos,
+    pub synced_pos: BinlogPos,
+    pub last_committed_gtid: Option<Gtid>,
+    pub poisoned: bool,
+}
+
+type Reply = oneshot::Sender<Result<CommitInfo, BinlogError>>;
+
+struct Queued<T> {
+    txn: TxnEvents,
+    payload: T,
+    reply: Reply,
+}
+
+struct Group<T> {
+    items: Vec<(T, CommitInfo)>,
+    replies: Vec<Reply>,
+    file: Arc<dyn IoFile>,
+    end_pos: BinlogPos,
+}
+
+#[derive(Default)]
+struct Counters {
+    commits: AtomicU64,
+    group_commits: AtomicU64,
+    trigger_count: AtomicU64,
+    trigger_timeout: AtomicU64,
+    bytes_written: AtomicU64,
+    syncs: AtomicU64,
+    sync_time_us: AtomicU64,
+}
+
+/// Live variables.
+struct Live {
+    sync_binlog: AtomicU32,
+    sync_method: AtomicU8,
+    sync_delay_us: AtomicU64,
+    no_delay_count: AtomicU32,
+    max_binlog_size_bytes: AtomicU64,
+    preallocate_size_bytes: AtomicU64,
+    queue_capacity: AtomicUsize,
+}
+
+struct CommitQueue<T> {
+    items: VecDeque<Queued<T>>,
+    shutdown: bool,
+}
+
+struct SyncQueue<T> {
+    groups: VecDeque<Group<T>>,
+    /// The sync thread is inside a sync (or the hand-off after it).
+    syncing: bool,
+    flush_done: bool,
+}
+
+/// Flush-stage state, also locked by admin operations (rotate, purge,
+/// reset), which therefore always run between groups.
+struct Writer {
+    files: FileSet,
+    next_seq: u64,
+    next_group_id: u64,
+    next_xid: u64,
+    gtid_state: BTreeMap<u32, Gtid>,
+}
+
+#[derive(Default)]
+struct Positions {
+    current_file: String,
+    current: BinlogPos,
+    synced: BinlogPos,
+    last_committed: Option<Gtid>,
+}
+
+struct Shared<T> {
+    server_id: u32,
+    domain_id: u32,
+    checksum: bool,
+    live: Live,
+    counters: Counters,
+    queue: Mutex<CommitQueue<T>>,
+    queue_cv: Condvar,
+    space_cv: Condvar,
+    sync_q: Mutex<SyncQueue<T>>,
+    /// Wakes the sync thread (a group arrived, or flush finished).
+    sync_cv: Condvar,
+    /// Wakes the flush thread (the sync stage has room).
+    room_cv: Condvar,
+    writer: Mutex<Writer>,
+    poisoned: AtomicBool,
+    poison_reason: Mutex<String>,
+    pos: Mutex<Positions>,
+    sink: Arc<dyn GroupSink<T>>,
+}
+
+/// The binlog: file set plus group-commit pipeline.
+pub struct Binlog<T: Send + 'static> {
+    shared: Arc<Shared<T>>,
+    threads: Mutex<Vec<JoinHandle<()>>>,
+}
+
+fn poisoned_err(reason: &str) -> BinlogError {
+    BinlogError::Poisoned(reason.to_string())
+}
+
+impl<T: Send + 'static> Shared<T> {
+    fn poison(&self, reason: String) {
+        tracing::error!(%reason, "binlog poisoned: every further commit fails until restart");
+        let mut r = self.poison_reason.lock();
+        if r.is_empty() {
+            *r = reason;
+        }
+        self.poisoned.store(true, Ordering::SeqCst);
+        // Wake everyone waiting for stage capacity so they see the poison.
+        self.room_cv.notify_all();
+        self.space_cv.notify_all();
+    }
+
+    fn poison_error(&self) -> BinlogError {
+        poisoned_err(&self.poison_reason.lock())
+    }
+
+    fn is_poisoned(&self) -> bool {
+        self.poisoned.load(Ordering::SeqCst)
+    }
+
+    fn rotate_params(&self) -> RotateParams {
+        RotateParams {
+            preallocate_size_bytes: self.live.preallocate_size_bytes.load(Ordering::Relaxed),
+            o_dsync: SyncMethod::from_u8(self.live.sync_method.load(Ordering::Relaxed))
+                == SyncMethod::ODsync,
+        }
+    }
+
+    fn fail_all(replies: Vec<Reply>, err: impl Fn() -> BinlogError) {
+        for r in replies {
+            // The session may have gone away; nothing to tell then.
+            let _ = r.send(Err(err()));
+        }
+    }
+
+    fn publish_position(&self, w: &Writer) {
+        let mut p = self.pos.lock();
+        p.current = w.files.position();
+        if p.current_file != w.files.current_name() {
+            p.current_file = w.files.current_name().to_string();
+        }
+    }
+
+    // ------------------------------------------------------------- flush
+
+    fn flush_loop(self: &Arc<Self>) {
+        loop {
+            // Room in the sync stage: at most one written group waits while
+            // a sync runs, so later arrivals gather into a bigger group.
+            {
+                // Without a sync delay, a written group waits untaken only
+                // while a sync runs; with a delay, groups gather while the
+                // sync stage is collecting (syncing == false) but not while
+                // it syncs.
+                let mut sq = self.sync_q.lock();
+                while !sq.groups.is_empty()
+                    && (sq.syncing || self.live.sync_delay_us.load(Ordering::Relaxed) == 0)
+                    && !self.is_poisoned()
+                {
+                    self.room_cv.wait(&mut sq);
+                }
+            }
+            let batch: Vec<Queued<T>> = {
+                let mut q = self.queue.lock();
+                while q.items.is_empty() && !q.shutdown {
+                    self.queue_cv.wait(&mut q);
+                }
+                if q.items.is_empty() {
+                    break;
+                }
+                let b = q.items.drain(..).collect();
+                self.space_cv.notify_all();
+                b
+            };
+            if self.is_poisoned() {
+                Self::fail_all(batch.into_iter().map(|q| q.reply).collect(), || {
+                    self.poison_error()
+                });
+                continue;
+            }
+            self.flush_group(batch);
+        }
+        let mut sq = self.sync_q.lock();
+        sq.flush_done = true;
+        self.sync_cv.notify_all();
+    }
+
+    fn flush_group(self: &Arc<Self>, batch: Vec<Queued<T>>) {
+        let mut w = self.writer.lock();
+        let n = batch.len();
+        debug_assert!(n > 0);
+        let group_id = w.next_group_id;
+        w.next_group_id += 1;
+        let first_seq = w.next_seq;
+        // MariaDB only marks commit_id on groups a replica can parallelise.
+        let commit_id = (n > 1).then_some(group_id);
+        let file_seq = w.files.current_seq();
+        let start = w.files.end_bytes();
+        let ts = now_unix_s();
+        let mut buf = Vec::with_capacity(
+            batch
+                .iter()
+                .map(|q| {
+                    q.txn
+                        .events
+                        .iter()
+                        .map(|e| e.body.len() + 23)
+                        .sum::<usize>()
+                        + 80
+                })
+                .sum(),
+        );
+        let mut off = start;
+        let mut items = Vec::with_capacity(n);
+        let mut replies = Vec::with_capacity(n);
+        for (i, q) in batch.into_iter().enumerate() {
+            let gtid = Gtid {
+                domain_id: self.domain_id,
+                server_id: self.server_id,
+                seq_no: first_seq + i as u64,
+            };
+            let standalone = q.txn.standalone_ddl;
+            let body = ev::gtid_body(&gtid, standalone, commit_id);
+            off = ev::write_event(
+                &mut buf,
+                off,
+                ts,
+                self.server_id,
+                ev::type_code::GTID,
+                0,
+                &body,
+                self.checksum,
+            );
+            for e in &q.txn.events {
+                off = ev::write_event(
+                    &mut buf,
+                    off,
+                    ts,
+                    self.server_id,
+                    e.type_code,
+                    e.flags,
+                    &e.body,
+                    self.checksum,
+                );
+            }
+            if !standalone {
+                let xid = w.next_xid;
+                w.next_xid += 1;
+                off = ev::write_event(
+                    &mut buf,
+                    off,
+                    ts,
+                    self.server_id,
+                    ev::type_code::XID,
+                    0,
+                    &ev::xid_body(xid),
+                    self.checksum,
+                );
+            }
+            let info = CommitInfo {
+                gtid,
+                end_pos: BinlogPos {
+                    file_seq,
+                    offset: off,
+                },
+                group_id,
+            };
+            items.push((q.payload, info));
+            replies.push(q.reply);
+        }
+        debug_assert_eq!(off - start, buf.len() as u64);
+        if let Err((e, poison)) = w.files.append(&buf) {
+            tracing::error!(error = %e, group_id, txns = n, "binlog: group write failed; its commits fail");
+            if poison {
+                let reason =
+                    format!("write failed and the partial group could not be removed: {e}");
+                self.poison(reason);
+                Self::fail_all(replies, || self.poison_error());
+            } else {
+                // Nothing of the group is in the file: the GTIDs are given
+                // back (next_seq untouched). Every member gets the same error.
+                let (path, kind, errno, msg) = match &e {
+                    BinlogError::Io { path, source } => (
+                        path.clone(),
+                        source.kind(),
+                        source.raw_os_error(),
+                        source.to_string(),
+                    ),
+                    other => (
+                        String::new(),
+                        std::io::ErrorKind::Other,
+                        None,
+                        other.to_string(),
+                    ),
+                };
+                for r in replies {
+                    let source = match errno {
+                        Some(code) => std::io::Error::from_raw_os_error(code),
+                        None => std::io::Error::new(kind, msg.clone()),
+                    };
+                    let _ = r.send(Err(BinlogError::Io {
+                        path: path.clone(),
+                        source,
+                    }));
+                }
+            }
+            return;
+        }
+        w.next_seq = first_seq + n as u64;
+        let last = items.last().map(|(_, i)| i.gtid).expect("non-empty group");
+        w.gtid_state.insert(last.domain_id, last);
+        self.counters.group_commits.fetch_add(1, Ordering::Relaxed);
+        self.counters
+            .bytes_written
+            .fetch_add(buf.len() as u64, Ordering::Relaxed);
+        let group = Group {
+            items,
+            replies,
+            file: w.files.current_file(),
+            end_pos: w.files.position(),
+        };
+        self.publish_position(&w);
+        {
+            let mut sq = self.sync_q.lock();
+            sq.groups.push_back(group);
+            self.sync_cv.notify_all();
+        }
+        if w.files.end_bytes() >= self.live.max_binlog_size_bytes.load(Ordering::Relaxed) {
+            let state: Vec<Gtid> = w.gtid_state.values().copied().collect();
+            if let Err(e) = w.files.rotate(&state, self.rotate_params()) {
+                self.poison(format!("rotation failed: {e}"));
+            }
+            self.publish_position(&w);
+        }
+    }
+
+    // -------------------------------------------------------------- sync
+
+    fn sync_loop(self: &Arc<Self>, to_commit: std::sync::mpsc::Sender<Vec<Group<T>>>) {
+        let mut groups_since_sync: u64 = 0;
+        loop {
+            let batch: Vec<Group<T>> = {
+                let mut sq = self.sync_q.lock();
+                loop {
+                    if !sq.groups.is_empty() {
+                        break;
+                    }
+                    if sq.flush_done {
+                        return;
+                    }
+                    self.sync_cv.wait(&mut sq);
+                }
+                let delay_us = self.live.sync_delay_us.load(Ordering::Relaxed);
+                if delay_us > 0 {
+                    let deadline = Instant::now() + Duration::from_micros(delay_us);
+                    loop {
+                        let want = u64::from(self.live.no_delay_count.load(Ordering::Relaxed));
+                        let have: u64 = sq.groups.iter().map(|g| g.items.len() as u64).sum();
+                        if want > 0 && have >= want {
+                            self.counters.trigger_count.fetch_add(1, Ordering::Relaxed);
+                            break;
+                        }
+                        if sq.flush_done {
+                            break; // shutting down: sync what is there
+                        }
+                        if Instant::now() >= deadline {
+                            self.counters
+                                .trigger_timeout
+                                .fetch_add(1, Ordering::Relaxed);
+                            break;
+                        }
+                        self.sync_cv.wait_until(&mut sq, deadline);
+                    }
+                }
+                sq.syncing = true;
+                let b = sq.groups.drain(..).collect();
+                self.room_cv.notify_all();
+                b
+            };
+            let result = self.sync_batch(&batch, &mut groups_since_sync);
+            {
+                let mut sq = self.sync_q.lock();
+                sq.syncing = false;
+                self.room_cv.notify_all();
+            }
+            match result {
+                Ok(()) => {
+                    if let Err(std::sync::mpsc::SendError(batch)) = to_commit.send(batch) {
+                        // The commit stage is gone (it panicked): nothing can
+                        // be acknowledged any more.
+                        self.poison("binlog commit stage stopped".into());
+                        for g in batch {
+                            Self::fail_all(g.replies, || self.poison_error());
+                        }
+                    }
+                }
+                Err(()) => {
+                    for g in batch {
+                        Self::fail_all(g.replies, || self.poison_error());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Syncs per policy. `Err` means the binlog is (now) poisoned.
+    fn sync_batch(&self, batch: &[Group<T>], groups_since_sync: &mut u64) -> Result<(), ()> {
+        if self.is_poisoned() {
+            return Err(());
+        }
+        let last = batch.last().expect("non-empty batch");
+        *groups_since_sync += batch.len() as u64;
+        let n = u64::from(self.live.sync_binlog.load(Ordering::Relaxed));
+        if n == 0 || *groups_since_sync < n {
+            return Ok(());
+        }
+        *groups_since_sync = 0;
+        // Rotation fsyncs the old file, so syncing the newest group's file
+        // covers every group of the batch.
+        let file = &last.file;
+        if !file.is_o_dsync() {
+            let t0 = Instant::now();
+            let r = match SyncMethod::from_u8(self.live.sync_method.load(Ordering::Relaxed)) {
+                SyncMethod::Fsync => file.sync_all(),
+                SyncMethod::Fdatasync | SyncMethod::ODsync => file.sync_data(),
+            };
+            let us = t0.elapsed().as_micros() as u64;
+            self.counters.syncs.fetch_add(1, Ordering::Relaxed);
+            self.counters.sync_time_us.fetch_add(us, Ordering::Relaxed);
+            if let Err(e) = r {
+                // fsyncgate: after a failed sync the page cache may have
+                // dropped the dirty pages; a retry could "succeed" without the
+                // data. Never acknowledge anything again.
+                self.poison(format!(
+                    "binlog sync failed at {}:{}: {e}",
+                    last.end_pos.file_seq, last.end_pos.offset
+                ));
+                return Err(());
+            }
+        }
+        let mut p = self.pos.lock();
+        if last.end_pos > p.synced {
+            p.synced = last.end_pos;
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ commit
+
+    fn commit_loop(self: &Arc<Self>, from_sync: std::sync::mpsc::Receiver<Vec<Group<T>>>) {
+        let mut broken: Option<String> = None;
+        for batch in from_sync {
+            for mut g in batch {
+                if let Some(reason) = &broken {
+                    Self::fail_all(g.replies, || poisoned_err(reason));
+                    continue;
+                }
+                // A panicking sink must not kill the stage silently and hang
+                // every later session: turn it into an apply error.
+                let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    self.sink.apply_group(&mut g.items)
+                }))
+                .unwrap_or_else(|_| Err("apply_group panicked".to_string()));
+                match applied {
+                    Ok(()) => {
+                        let n = g.items.len() as u64;
+                        {
+                            let mut p = self.pos.lock();
+                            p.last_committed = g.items.last().map(|(_, i)| i.gtid);
+                        }
+                        self.counters.commits.fetch_add(n, Ordering::Relaxed);
+                        for ((_, info), r) in g.items.iter().zip(g.replies) {
+                            let _ = r.send(Ok(*info));
+                        }
+                    }
+                    Err(e) => {
+                        let reason = format!("storage failed to apply a durable group: {e}");
+                        self.poison(reason.clone());
+                        Self::fail_all(g.replies, || poisoned_err(&reason));
+                        broken = Some(reason);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl<T: Send + 'static> Binlog<T> {
+    /// Opens the binlog after [`crate::recovery::scan`] (and after the
+    /// applier replayed what storage lacked): continues GTID numbering from
+    /// the scan's state and writing at its end position.
+    pub fn open(
+        config: BinlogConfig,
+        sink: Arc<dyn GroupSink<T>>,
+        recovered: &RecoveryScan,
+    ) -> Result<Self, BinlogError> {
+        assert!(
+            config.max_binlog_size_bytes <= u32::MAX as u64 / 2,
+            "max_binlog_size must leave room below 4 GiB (log_pos is 32-bit)"
+        );
+        let mut gtid_state: BTreeMap<u32, Gtid> = recovered
+            .gtid_state
+            .iter()
+            .map(|g| (g.domain_id, *g))
+            .collect();
+        if let Some(g) = recovered.last_gtid {
+            gtid_state.entry(g.domain_id).or_insert(g);
+        }
+        let next_seq = gtid_state
+            .get(&config.domain_id)
+            .map_or(1, |g| g.seq_no + 1);
+        let state: Vec<Gtid> = gtid_state.values().copied().collect();
+        let files = FileSet::open(&config, recovered, &state)?;
+        let pos = Positions {
+            current_file: files.current_name().to_string(),
+            current: files.position(),
+            // Everything found at start-up was read back from the file.
+            synced: files.position(),
+            last_committed: recovered.last_gtid,
+        };
+        let shared = Arc::new(Shared {
+            server_id: config.server_id,
+            domain_id: config.domain_id,
+            checksum: config.checksum,
+            live: Live {
+                sync_binlog: AtomicU32::new(config.sync_binlog),
+                sync_method: AtomicU8::new(config.sync_method.as_u8()),
+                sync_delay_us: AtomicU64::new(config.group_commit_sync_delay_us),
+                no_delay_count: AtomicU32::new(config.group_commit_sync_no_delay_count),
+                max_binlog_size_bytes: AtomicU64::new(config.max_binlog_size_bytes),
+                preallocate_size_bytes: AtomicU64::new(config.preallocate_size_bytes),
+                queue_capacity: AtomicUsize::new(config.commit_queue_capacity.max(1)),
+            },
+            counters: Counters::default(),
+            queue: Mutex::new(CommitQueue {
+                items: VecDeque::new(),
+                shutdown: false,
+            }),
+            queue_cv: Condvar::new(),
+            space_cv: Condvar::new(),
+            sync_q: Mutex::new(SyncQueue {
+                groups: VecDeque::new(),
+                syncing: false,
+                flush_done: false,
+            }),
+            sync_cv: Condvar::new(),
+            room_cv: Condvar::new(),
+            writer: Mutex::new(Writer {
+                files,
+                next_seq,
+                next_group_id: 1,
+                // XIDs only need to be unique within a file; time-seeding
+                // keeps them increasing across restarts too.
+                next_xid: u64::from(now_unix_s()) << 20,
+                gtid_state,
+            }),
+            poisoned: AtomicBool::new(false),
+            poison_reason: Mutex::new(String::new()),
+            pos: Mutex::new(pos),
+            sink,
+        });
+        let (tx, rx) = std::sync::mpsc::channel();
+        let spawn = |name: &str, f: Box<dyn FnOnce() + Send>| {
+            std::thread::Builder::new()
+                .name(name.to_string())
+                .spawn(f)
+                .map_err(|e| BinlogError::Io {
+                    path: format!("thread {name}"),
+                    source: e,
+                })
+        };
+        let s1 = shared.clone();
+        let s2 = shared.clone();
+        let s3 = shared.clone();
+        let threads = vec![
+            spawn("binlog-flush", Box::new(move || s1.flush_loop()))?,
+            spawn("binlog-sync", Box::new(move || s2.sync_loop(tx)))?,
+            spawn("binlog-commit", Box::new(move || s3.commit_loop(rx)))?,
+        ];
+        Ok(Binlog {
+            shared,
+            threads: Mutex::new(threads),
+        })
+    }
+
+    /// Enqueues a transaction; the receiver resolves when it is committed
+    /// (durable per policy, applied, visible) or failed. Blocks while the
+    /// commit queue is full (`commit_queue_capacity`), which is the
+    /// back-pressure on sessions when the disk cannot keep up.
+    pub fn commit(
+        &self,
+        txn: TxnEvents,
+        payload: T,
+    ) -> oneshot::Receiver<Result<CommitInfo, BinlogError>> {
+        let (tx, rx) = oneshot::channel();
+        let s = &self.shared;
+        if s.is_poisoned() {
+            let _ = tx.send(Err(s.poison_error()));
+            return rx;
+        }
+        let mut q = s.queue.lock();
+        while q.items.len() >= s.live.queue_capacity.load(Ordering::Relaxed)
+            && !q.shutdown
+            && !s.is_poisoned()
+        {
+            s.space_cv.wait(&mut q);
+        }
+        if q.shutdown {
+            let _ = tx.send(Err(poisoned_err("binlog is shut down")));
+            return rx;
+        }
+        q.items.push_back(Queued {
+            txn,
+            payload,
+            reply: tx,
+        });
+        s.queue_cv.notify_one();
+        rx
+    }
+
+    pub fn stats(&self) -> BinlogStats {
+        let c = &self.shared.counters;
+        let p = self.shared.pos.lock();
+        BinlogStats {
+            binlog_commits: c.commits.load(Ordering::Relaxed),
+            binlog_group_commits: c.group_commits.load(Ordering::Relaxed),
+            binlog_group_commit_trigger_count: c.trigger_count.load(Ordering::Relaxed),
+            binlog_group_commit_trigger_timeout: c.trigger_timeout.load(Ordering::Relaxed),
+            binlog_bytes_written: c.bytes_written.load(Ordering::Relaxed),
+            binlog_syncs: c.syncs.load(Ordering::Relaxed),
+            binlog_sync_time_us: c.sync_time_us.load(Ordering::Relaxed),
+            current_file: p.current_file.clone(),
+            current_pos: p.current,
+            synced_pos: p.synced,
+            last_committed_gtid: p.last_committed,
+            poisoned: self.shared.is_poisoned(),
+        }
+    }
+
+    pub fn is_poisoned(&self) -> bool {
+        self.shared.is_poisoned()
+    }
+
+    /// `gtid_binlog_state`: the last GTID written per domain.
+    pub fn gtid_binlog_state(&self) -> Vec<Gtid> {
+        self.shared
+            .writer
+            .lock()
+            .gtid_state
+            .values()
+            .copied()
+            .collect()
+    }
+
+    /// Why the binlog is poisoned (empty if it is not).
+    pub fn poison_reason(&self) -> String {
+        self.shared.poison_reason.lock().clone()
+    }
+
+    pub fn set_sync_binlog(&self, n: u32) {
+        self.shared.live.sync_binlog.store(n, Ordering::Relaxed);
+    }
+    /// Fdatasync/Fsync apply to the next sync; O_DSYNC to the next file.
+    pub fn set_sync_method(&self, m: SyncMethod) {
+        self.shared
+            .live
+            .sync_method
+            .store(m.as_u8(), Ordering::Relaxed);
+    }
+    pub fn set_group_commit_sync_delay_us(&self, us: u64) {
+        self.shared.live.sync_delay_us.store(us, Ordering::Relaxed);
+    }
+    pub fn set_group_commit_sync_no_delay_count(&self, n: u32) {
+        self.shared.live.no_delay_count.store(n, Ordering::Relaxed);
+    }
+    pub fn set_max_binlog_size_bytes(&self, n: u64) {
+        assert!(n <= u32::MAX as u64 / 2, "max_binlog_size too large");
+        self.shared
+            .live
+            .max_binlog_size_bytes
+            .store(n, Ordering::Relaxed);
+    }
+    /// Applies from the next preallocated file.
+    pub fn set_preallocate_size_bytes(&self, n: u64) {
+        self.shared
+            .live
+            .preallocate_size_bytes
+            .store(n, Ordering::Relaxed);
+    }
+    pub fn set_commit_queue_capacity(&self, n: usize) {
+        self.shared
+            .live
+            .queue_capacity
+            .store(n.max(1), Ordering::Relaxed);
+        self.shared.space_cv.notify_all();
+    }
+
+    // ------------------------------------------------------------- admin
+
+    /// SHOW BINARY LOGS.
+    pub fn list_files(&self) -> Result<Vec<BinlogFileInfo>, BinlogError> {
+        self.shared.writer.lock().files.list()
+    }
+
+    /// SHOW MASTER STATUS: current file name and write position.
+    pub fn master_status(&self) -> (String, BinlogPos) {
+        let w = self.shared.writer.lock();
+        (w.files.current_name().to_string(), w.files.position())
+    }
+
+    /// FLUSH BINARY LOGS.
+    pub fn rotate(&self) -> Result<(), BinlogError> {
+        let s = &self.shared;
+        if s.is_poisoned() {
+            return Err(s.poison_error());
+        }
+        let mut w = s.writer.lock();
+        let state: Vec<Gtid> = w.gtid_state.values().copied().collect();
+        let r = w.files.rotate(&state, s.rotate_params());
+        if let Err(e) = &r {
+            s.poison(format!("rotation failed: {e}"));
+        }
+        s.publish_position(&w);
+        r
+    }
+
+    /// PURGE BINARY LOGS TO `name`. `keep_from` = min(storage durable_pos,
+    /// every replica's position): no file at or after it is removed.
+    pub fn purge_to(&self, name: &str, keep_from: BinlogPos) -> Result<Vec<String>, BinlogError> {
+        self.shared.writer.lock().files.purge_to(name, keep_from)
+    }
+
+    /// PURGE BINARY LOGS BEFORE (and binlog_expire_logs_seconds).
+    pub fn purge_before(
+        &self,
+        before_unix_s: u64,
+        keep_from: BinlogPos,
+    ) -> Result<Vec<String>, BinlogError> {
+        self.shared
+            .writer
+            .lock()
+            .files
+            .purge_before(before_unix_s, keep_from)
+    }
+
+    /// RESET MASTER: deletes every file, starts at `.000001`, and restarts
+    /// GTID numbering at 1 with an empty state. The caller must make sure no
+    /// commit is in flight (MariaDB takes the same global lock).
+    pub fn reset_master(&self) -> Result<(), BinlogError> {
+        let s = &self.shared;
+        if s.is_poisoned() {
+            return Err(s.poison_error());
+        }
+        let mut w = s.writer.lock();
+        w.gtid_state.clear();
+        w.next_seq = 1;
+        let r = w.files.reset(&[], s.rotate_params());
+        if let Err(e) = &r {
+            s.poison(format!("RESET MASTER failed: {e}"));
+        }
+        s.publish_position(&w);
+        let mut p = s.pos.lock();
+        p.synced = w.files.position();
+        p.last_committed = None;
+        r
+    }
+
+    /// Clean shutdown: commits everything already queued, stops the stages,
+    /// then writes STOP, trims and syncs the current file. Idempotent.
+    pub fn close(&self) -> Result<(), BinlogError> {
+        let s = &self.shared;
+        let threads: Vec<JoinHandle<()>> = std::mem::take(&mut *self.threads.lock());
+        if threads.is_empty() {
+            return Ok(());
+        }
+        {
+            let mut q = s.queue.lock();
+            q.shutdown = true;
+            s.queue_cv.notify_all();
+            s.space_cv.notify_all();
+        }
+        for t in threads {
+            if t.join().is_err() {
+                tracing::error!("binlog: a pipeline thread panicked");
+            }
+        }
+        let mut w = s.writer.lock();
+        if s.is_poisoned() {
+            // Nothing more may reach the file; recovery sorts out the tail.
+            w.files.abandon();
+            return Err(s.poison_error());
+        }
+        w.files.close()
+    }
+}
+
+impl<T: Send + 'static> Drop for Binlog<T> {
+    fn drop(&mut self) {
+        if let Err(e) = self.close() {
+            tracing::warn!(error = %e, "binlog: close on drop failed");
+        }
+    }
+}

@@ -1,1 +1,78 @@
-fn main() {}
+//! `onelog`: the server binary.
+//!
+//! Owns: the command line (clap subcommands; mysqld-style server options
+//! in [`options`]), start-up (data directory, accounts, engine), listeners
+//! (TCP and Unix socket), and signal-driven clean shutdown. Connection
+//! handling is in [`connection`]. Errors become `anyhow` only here, at the
+//! binary's edge.
+
+mod connection;
+mod options;
+mod server;
+mod users;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "onelog", version, about = "MySQL-compatible server whose binary log is its only durable log")]
+struct Cli {
+    #[command(subcommand)]
+    command: Commands,
+}
+
+#[derive(Subcommand)]
+enum Commands {
+    /// Start the server. Takes mysqld-style options: --datadir, --port,
+    /// --bind-address, --socket, --defaults-file, --server-id,
+    /// --log-bin[=basename], --skip-log-bin, --sync-binlog=N,
+    /// --initialize-insecure, and --<any_system_variable>=<value>.
+    Serve {
+        #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 0..)]
+        options: Vec<String>,
+    },
+    /// Check a my.cnf: report every unknown or removed variable at once,
+    /// without starting.
+    CheckConfig { file: std::path::PathBuf },
+}
+
+fn main() -> std::process::ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("ONELOG_LOG").unwrap_or_else(|_| "info".into()))
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Commands::Serve { options } => match options::parse(&options) {
+            Ok(opts) => server::run(opts),
+            Err(errors) => {
+                for e in &errors {
+                    eprintln!("[ERROR] onelog: {e}");
+                }
+                eprintln!("[ERROR] Aborting: fix the options above (see `onelog check-config`)");
+                return std::process::ExitCode::from(7);
+            }
+        },
+        Commands::CheckConfig { file } => {
+            let arg = format!("--defaults-file={}", file.display());
+            match options::parse(&[arg]) {
+                Ok(_) => {
+                    println!("{}: OK", file.display());
+                    Ok(())
+                }
+                Err(errors) => {
+                    for e in &errors {
+                        println!("{}: {e}", file.display());
+                    }
+                    return std::process::ExitCode::from(1);
+                }
+            }
+        }
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("[ERROR] onelog: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

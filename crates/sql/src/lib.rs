@@ -1,1 +1,29 @@
-//! placeholder
+//! SQL: parse, plan and execute statements; catalog; transactions; the
+//! binlog applier.
+//!
+//! Owns: OneLog's AST ([`ast`]) and the sqlparser boundary ([`parse`]),
+//! expression evaluation ([`eval`]), the catalog, row locks, transactions,
+//! SELECT/DML/DDL execution, SHOW, system variables, the engine (commit and
+//! recovery) and sessions. May call `onelog-storage`, `onelog-binlog` and
+//! `onelog-core`; never the protocol.
+
+pub mod aggregate;
+pub mod applier;
+pub mod ast;
+pub mod catalog;
+pub mod config;
+pub mod ddl;
+pub mod dml;
+pub mod engine;
+pub mod eval;
+pub mod locks;
+pub mod parse;
+pub mod rows;
+pub mod select;
+pub mod session;
+pub mod show;
+pub mod txn;
+pub mod vars;
+
+pub use engine::{Engine, EngineConfig, EngineError};
+pub use session::{QueryResult, ResultColumn, Session};

@@ -1,0 +1,414 @@
+//! One client connection: handshake and authentication, then the command
+//! loop (COM_QUERY with multi-statements, prepared statements, COM_INIT_DB,
+//! COM_PING, ...), answering through the protocol codec.
+//!
+//! Threading: each connection has its own OS thread with a single-threaded
+//! tokio runtime used only for socket I/O. Statements run outside the
+//! runtime, so they may block on row locks and on the commit pipeline
+//! without stalling anyone else — the thread-per-connection model MariaDB
+//! uses, with async I/O for shutdown and timeouts.
+
+use crate::users::Users;
+use mysql_common::constants::{CapabilityFlags, StatusFlags};
+use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
+use onelog_protocol::auth::{decide, AuthDecision, FAST_AUTH_SUCCESS};
+use onelog_protocol::command::{parse_command, Command, MYSQL_OPTION_MULTI_STATEMENTS_OFF};
+use onelog_protocol::handshake::{self, InitialHandshake};
+use onelog_protocol::packet::{PacketError, PacketStream};
+use onelog_protocol::resultset::{
+    column_meta_for, encode_column_definition, encode_eof, encode_err, encode_ok, encode_result_set, ColumnMeta, OkPacket, ResultSetOptions,
+};
+use onelog_protocol::stmt::{decode_execute_params, encode_prepare_response, ParamType};
+use onelog_sql::parse::{parse_single, ParsedStatement};
+use onelog_sql::{Engine, QueryResult, ResultColumn, Session};
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use tokio::io::{AsyncRead, AsyncWrite, BufStream};
+use tokio::sync::watch;
+
+/// Shared by every connection.
+pub struct Shared {
+    pub engine: Arc<Engine>,
+    pub users: Users,
+    pub shutdown: watch::Receiver<bool>,
+}
+
+struct Prepared {
+    parsed: ParsedStatement,
+    types: Vec<ParamType>,
+    long_data: Vec<Option<Vec<u8>>>,
+}
+
+struct Conn<S> {
+    stream: PacketStream<BufStream<S>>,
+    caps: CapabilityFlags,
+    session: Session,
+    multi_statements: bool,
+    statements: HashMap<u32, Prepared>,
+    next_stmt_id: u32,
+}
+
+enum Flow {
+    Continue,
+    Close,
+}
+
+fn sql_err(code: ErrorCode, msg: impl Into<String>) -> SqlError {
+    SqlError::new(code, msg)
+}
+
+/// Serves one connection to completion on the current thread.
+pub fn serve<S>(rt: &tokio::runtime::Runtime, stream: S, host: String, shared: Arc<Shared>)
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    let max_packet = shared.engine.vars.int("max_allowed_packet").max(1024) as usize;
+    let mut stream = PacketStream::new(BufStream::new(stream), max_packet);
+    let (session, caps) = match rt.block_on(handshake_and_auth(&mut stream, &shared, &host)) {
+        Ok(Some(negotiated)) => negotiated,
+        Ok(None) => return,
+        Err(e) => {
+            tracing::debug!("connection from {host} ended during handshake: {e}");
+            return;
+        }
+    };
+    let mut conn = Conn { stream, caps, session, multi_statements: caps.contains(CapabilityFlags::CLIENT_MULTI_STATEMENTS), statements: HashMap::new(), next_stmt_id: 1 };
+    let mut shutdown = shared.shutdown.clone();
+    loop {
+        let packet = rt.block_on(async {
+            tokio::select! {
+                p = conn.stream.read_command_packet() => Some(p),
+                _ = shutdown.wait_for(|stop| *stop) => None,
+            }
+        });
+        let packet = match packet {
+            None => break,
+            Some(Ok(p)) => p,
+            Some(Err(PacketError::TooLarge { .. })) => {
+                let err = sql_err(ErrorCode::NET_PACKET_TOO_LARGE, "Got a packet bigger than 'max_allowed_packet' bytes");
+                let _ = rt.block_on(conn.send_err(&err));
+                break;
+            }
+            Some(Err(PacketError::Eof)) => break,
+            Some(Err(e)) => {
+                tracing::debug!("connection {}: {e}", conn.session.connection_id);
+                break;
+            }
+        };
+        if conn.session.kill_requested() {
+            break;
+        }
+        match conn.handle(rt, &packet) {
+            Ok(Flow::Continue) => {}
+            Ok(Flow::Close) => break,
+            Err(e) => {
+                tracing::debug!("connection {}: write failed: {e}", conn.session.connection_id);
+                break;
+            }
+        }
+    }
+}
+
+async fn handshake_and_auth<S: AsyncRead + AsyncWrite + Unpin>(
+    stream: &mut PacketStream<BufStream<S>>,
+    shared: &Shared,
+    host: &str,
+) -> Result<Option<(Session, CapabilityFlags)>, PacketError> {
+    let engine = &shared.engine;
+    let scramble = handshake::random_scramble();
+    let conn_id = engine.next_connection_id();
+    let mut hs = Vec::new();
+    InitialHandshake::new(conn_id as u32, scramble).encode(&mut hs);
+    stream.write_packet(&hs).await?;
+    stream.flush().await?;
+    let payload = stream.read_packet().await?;
+    let response = match handshake::parse_handshake_response(&payload) {
+        Ok(r) => r,
+        Err(e) => {
+            let err = sql_err(ErrorCode::UNKNOWN_ERROR, format!("Bad handshake: {e}"));
+            write_err(stream, &err).await?;
+            return Ok(None);
+        }
+    };
+    let account = shared.users.find(&response.username, "localhost");
+    let cred = account.map(|a| a.credential()).unwrap_or_default();
+    let mut plugin = response.auth_plugin.clone().unwrap_or_else(|| handshake::NATIVE_PASSWORD_PLUGIN.to_string());
+    let mut auth = response.auth_response.clone();
+    let mut switched = false;
+    let accepted = loop {
+        match decide(&plugin, &scramble, &auth, &cred, switched) {
+            AuthDecision::Accept => break account.is_some(),
+            AuthDecision::AcceptFastAuth => {
+                let mut more = Vec::new();
+                handshake::encode_auth_more_data(&[FAST_AUTH_SUCCESS], &mut more);
+                stream.write_packet(&more).await?;
+                break account.is_some();
+            }
+            AuthDecision::SwitchTo(p) => {
+                let mut req = Vec::new();
+                handshake::encode_auth_switch_request(p, &scramble, &mut req);
+                stream.write_packet(&req).await?;
+                stream.flush().await?;
+                auth = handshake::parse_auth_switch_response(&stream.read_packet().await?);
+                plugin = p.to_string();
+                switched = true;
+            }
+            AuthDecision::Reject => break false,
+        }
+    };
+    if !accepted {
+        let using = if response.auth_response.is_empty() && auth.is_empty() { "NO" } else { "YES" };
+        let err = sql_err(ErrorCode::ACCESS_DENIED, format!("Access denied for user '{}'@'{host}' (using password: {using})", response.username));
+        write_err(stream, &err).await?;
+        return Ok(None);
+    }
+    let mut session = Session::new(engine.clone(), &response.username, "localhost");
+    if let Some(db) = response.database.as_deref().filter(|d| !d.is_empty()) {
+        if let Err(e) = session.use_database(db) {
+            write_err(stream, &e).await?;
+            return Ok(None);
+        }
+    }
+    let mut ok = Vec::new();
+    encode_ok(&OkPacket::default(), &mut ok);
+    stream.write_packet(&ok).await?;
+    stream.flush().await?;
+    // What both sides support is what this connection speaks.
+    Ok(Some((session, response.capabilities & handshake::server_capabilities())))
+}
+
+async fn write_err<S: AsyncRead + AsyncWrite + Unpin>(stream: &mut PacketStream<BufStream<S>>, err: &SqlError) -> Result<(), PacketError> {
+    let mut p = Vec::new();
+    encode_err(err, &mut p);
+    stream.write_packet(&p).await?;
+    stream.flush().await
+}
+
+/// Column metadata for the wire from a result column.
+fn column_meta(c: &ResultColumn) -> ColumnMeta {
+    let mut meta = column_meta_for(&c.def, &c.db, &c.table, Some(&c.name));
+    meta.org_table = c.org_table.clone();
+    meta.org_name = c.org_name.clone();
+    meta
+}
+
+impl<S: AsyncRead + AsyncWrite + Unpin> Conn<S> {
+    fn status(&self) -> StatusFlags {
+        let mut s = StatusFlags::empty();
+        if self.session.autocommit() {
+            s |= StatusFlags::SERVER_STATUS_AUTOCOMMIT;
+        }
+        if self.session.in_transaction() {
+            s |= StatusFlags::SERVER_STATUS_IN_TRANS;
+        }
+        s
+    }
+
+    fn deprecate_eof(&self) -> bool {
+        self.caps.contains(CapabilityFlags::CLIENT_DEPRECATE_EOF)
+    }
+
+    async fn send_err(&mut self, err: &SqlError) -> Result<(), PacketError> {
+        write_err(&mut self.stream, err).await
+    }
+
+    /// Runs session work, turning a panic into error 1105 after rolling
+    /// back the session's transaction.
+    fn guarded<T>(&mut self, f: impl FnOnce(&mut Session) -> T, on_panic: impl FnOnce(SqlError) -> T) -> T {
+        match std::panic::catch_unwind(AssertUnwindSafe(|| f(&mut self.session))) {
+            Ok(v) => v,
+            Err(panic) => {
+                let what = panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+                tracing::error!("connection {}: internal error (panic): {what}", self.session.connection_id);
+                self.session.rollback_txn();
+                on_panic(SqlError::internal(format!("Internal error in OneLog: {what}; the transaction was rolled back")))
+            }
+        }
+    }
+
+    /// Encodes statement results: each result set or OK, with
+    /// SERVER_MORE_RESULTS_EXISTS on all but the last; an error ends it.
+    fn encode_results(&self, results: Vec<SqlResult<QueryResult>>, binary: bool) -> Vec<Vec<u8>> {
+        let mut packets = Vec::new();
+        let n = results.len();
+        for (i, r) in results.into_iter().enumerate() {
+            let more = i + 1 < n;
+            let mut status = self.status();
+            status.set(StatusFlags::SERVER_MORE_RESULTS_EXISTS, more);
+            let warnings = self.session.warning_count();
+            match r {
+                Ok(QueryResult::Rows { columns, rows }) => {
+                    let metas: Vec<ColumnMeta> = columns.iter().map(column_meta).collect();
+                    let opts = ResultSetOptions { deprecate_eof: self.deprecate_eof(), binary, status: self.status(), warnings, more_results: more };
+                    encode_result_set(&opts, &metas, rows.iter(), &mut packets);
+                }
+                Ok(QueryResult::Ok { affected_rows, last_insert_id, info }) => {
+                    let mut p = Vec::new();
+                    encode_ok(&OkPacket { affected_rows, last_insert_id, status, warnings, info }, &mut p);
+                    packets.push(p);
+                }
+                Err(e) => {
+                    let mut p = Vec::new();
+                    encode_err(&e, &mut p);
+                    packets.push(p);
+                    break;
+                }
+            }
+        }
+        packets
+    }
+
+    fn handle(&mut self, rt: &tokio::runtime::Runtime, packet: &[u8]) -> Result<Flow, PacketError> {
+        let command = match parse_command(packet, self.caps) {
+            Ok(c) => c,
+            Err(e) => {
+                let err = sql_err(ErrorCode::NET_PACKETS_OUT_OF_ORDER, format!("Malformed packet: {e}"));
+                rt.block_on(self.send_err(&err))?;
+                return Ok(Flow::Close);
+            }
+        };
+        let packets: Vec<Vec<u8>> = match command {
+            Command::Quit => return Ok(Flow::Close),
+            Command::Query(sql) => {
+                let sql = String::from_utf8_lossy(&sql).into_owned();
+                let multi = self.multi_statements;
+                let results = self.guarded(
+                    |s| {
+                        if !multi {
+                            return match onelog_sql::parse::parse(&sql) {
+                                Ok(stmts) if stmts.len() > 1 => vec![Err(SqlError::parse(&sql, 1))],
+                                _ => s.execute_query(&sql),
+                            };
+                        }
+                        s.execute_query(&sql)
+                    },
+                    |e| vec![Err(e)],
+                );
+                self.encode_results(results, false)
+            }
+            Command::InitDb(db) => {
+                let r = self.session.use_database(&db).map(|_| QueryResult::ok(0));
+                self.encode_results(vec![r], false)
+            }
+            Command::Ping => self.encode_results(vec![Ok(QueryResult::ok(0))], false),
+            Command::ResetConnection => {
+                self.session.reset();
+                self.statements.clear();
+                self.encode_results(vec![Ok(QueryResult::ok(0))], false)
+            }
+            Command::SetOption(opt) => {
+                self.multi_statements = opt != MYSQL_OPTION_MULTI_STATEMENTS_OFF;
+                let mut p = Vec::new();
+                encode_eof(0, self.status(), &mut p);
+                vec![p]
+            }
+            Command::Statistics => {
+                let uptime = self.session.engine.started_at.elapsed().as_secs();
+                let threads = self.session.engine.processes.entries.lock().len();
+                vec![format!("Uptime: {uptime}  Threads: {threads}  Questions: 0  Slow queries: 0  Opens: 0  Open tables: 0  Queries per second avg: 0.000").into_bytes()]
+            }
+            Command::ProcessKill(id) => {
+                let r = self.session.execute(&onelog_sql::ast::Statement::Kill { id: u64::from(id), query_only: false }, "KILL", &[]);
+                self.encode_results(vec![r], false)
+            }
+            Command::FieldList { table, .. } => self.field_list(&table),
+            Command::StmtPrepare(sql) => self.prepare(&sql),
+            Command::StmtExecute { stmt_id, params, .. } => self.execute(stmt_id, &params),
+            Command::StmtSendLongData { stmt_id, param_id, data } => {
+                if let Some(p) = self.statements.get_mut(&stmt_id) {
+                    if let Some(slot) = p.long_data.get_mut(usize::from(param_id)) {
+                        slot.get_or_insert_with(Vec::new).extend_from_slice(&data);
+                    }
+                }
+                return Ok(Flow::Continue); // no response, by protocol
+            }
+            Command::StmtClose(id) => {
+                self.statements.remove(&id);
+                return Ok(Flow::Continue); // no response, by protocol
+            }
+            Command::StmtReset(id) => match self.statements.get_mut(&id) {
+                Some(p) => {
+                    p.long_data.iter_mut().for_each(|d| *d = None);
+                    self.encode_results(vec![Ok(QueryResult::ok(0))], false)
+                }
+                None => self.encode_results(vec![Err(unknown_stmt(id, "mysqld_stmt_reset"))], false),
+            },
+            Command::Unknown(_) | Command::Debug | Command::ProcessInfo | Command::ChangeUser(_) | Command::Refresh(_) | Command::Shutdown | Command::StmtFetch { .. } | Command::BinlogDump { .. } | Command::BinlogDumpGtid(_) | Command::RegisterSlave(_) => {
+                self.encode_results(vec![Err(sql_err(ErrorCode::UNKNOWN_COMMAND, "Unknown command"))], false)
+            }
+        };
+        rt.block_on(async {
+            for p in &packets {
+                self.stream.write_packet(p).await?;
+            }
+            self.stream.flush().await
+        })?;
+        Ok(Flow::Continue)
+    }
+
+    fn field_list(&mut self, table: &str) -> Vec<Vec<u8>> {
+        let name = onelog_sql::ast::ObjectName { db: None, name: table.to_string() };
+        let columns = self.session.describe_table(&name);
+        match columns {
+            Ok(cols) => {
+                let mut packets: Vec<Vec<u8>> = cols
+                    .iter()
+                    .map(|c| {
+                        let mut p = Vec::new();
+                        encode_column_definition(&column_meta(c), &mut p);
+                        // COM_FIELD_LIST definitions end with the default value.
+                        p.push(0xfb);
+                        p
+                    })
+                    .collect();
+                let mut eof = Vec::new();
+                encode_eof(0, self.status(), &mut eof);
+                packets.push(eof);
+                packets
+            }
+            Err(e) => self.encode_results(vec![Err(e)], false),
+        }
+    }
+
+    fn prepare(&mut self, sql: &str) -> Vec<Vec<u8>> {
+        let parsed = match parse_single(sql) {
+            Ok(p) => p,
+            Err(e) => return self.encode_results(vec![Err(e)], false),
+        };
+        let columns = match self.guarded(|s| s.describe(&parsed.statement), Err) {
+            Ok(c) => c,
+            Err(e) => return self.encode_results(vec![Err(e)], false),
+        };
+        let id = self.next_stmt_id;
+        self.next_stmt_id = self.next_stmt_id.wrapping_add(1).max(1);
+        let params = vec![ColumnMeta::param(); parsed.param_count];
+        let metas: Vec<ColumnMeta> = columns.iter().map(column_meta).collect();
+        let packets = encode_prepare_response(id, &params, &metas, 0, self.deprecate_eof(), self.status());
+        let n = parsed.param_count;
+        self.statements.insert(id, Prepared { parsed, types: Vec::new(), long_data: vec![None; n] });
+        packets
+    }
+
+    fn execute(&mut self, stmt_id: u32, raw: &[u8]) -> Vec<Vec<u8>> {
+        let Some(prepared) = self.statements.get_mut(&stmt_id) else {
+            return self.encode_results(vec![Err(unknown_stmt(stmt_id, "mysqld_stmt_execute"))], true);
+        };
+        let params: Vec<Value> = match decode_execute_params(raw, prepared.parsed.param_count, &mut prepared.types, &prepared.long_data) {
+            Ok(p) => p,
+            Err(e) => {
+                let err = sql_err(ErrorCode::WRONG_ARGUMENTS, format!("Incorrect arguments to mysqld_stmt_execute: {e}"));
+                return self.encode_results(vec![Err(err)], true);
+            }
+        };
+        prepared.long_data.iter_mut().for_each(|d| *d = None);
+        let statement = prepared.parsed.statement.clone();
+        let text = prepared.parsed.text.clone();
+        let result = self.guarded(|s| s.execute(&statement, &text, &params), Err);
+        self.encode_results(vec![result], true)
+    }
+}
+
+fn unknown_stmt(id: u32, what: &str) -> SqlError {
+    sql_err(ErrorCode::UNKNOWN_STMT_HANDLER, format!("Unknown prepared statement handler ({id}) given to {what}"))
+}

@@ -1,0 +1,340 @@
+//! OneLog's own SQL AST. `parse` converts sqlparser's tree into this one at
+//! the boundary, so a sqlparser upgrade touches one module, and the planner
+//! and executor see only what OneLog supports.
+
+use onelog_core::{ColumnDef, Value};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectName {
+    pub db: Option<String>,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    IntDiv,
+    Mod,
+    Eq,
+    NullSafeEq,
+    NotEq,
+    Lt,
+    LtEq,
+    Gt,
+    GtEq,
+    And,
+    Or,
+    Xor,
+    BitAnd,
+    BitOr,
+    BitXor,
+    ShiftLeft,
+    ShiftRight,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Not,
+    BitNot,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AggFunc {
+    Count,
+    Sum,
+    Min,
+    Max,
+    Avg,
+    GroupConcat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VarScope {
+    Global,
+    Session,
+    /// `@@name`: session value if the variable has one, else global.
+    Default,
+}
+
+/// A cast target, as CAST/CONVERT name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CastType {
+    Signed,
+    Unsigned,
+    Char,
+    Binary,
+    Decimal { precision: u8, scale: u8 },
+    Double,
+    Date,
+    DateTime,
+    Time,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    Literal(Value),
+    /// `?` placeholder, numbered from 0 in text order.
+    Param(usize),
+    Column { table: Option<String>, name: String },
+    /// A column resolved by the binder to its slot in the input row.
+    Slot(usize),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    IsNull { expr: Box<Expr>, negated: bool },
+    IsBool { expr: Box<Expr>, value: bool, negated: bool },
+    Between { expr: Box<Expr>, low: Box<Expr>, high: Box<Expr>, negated: bool },
+    InList { expr: Box<Expr>, list: Vec<Expr>, negated: bool },
+    InSubquery { expr: Box<Expr>, query: Box<Select>, negated: bool },
+    Like { expr: Box<Expr>, pattern: Box<Expr>, escape: Option<char>, negated: bool },
+    Function { name: String, args: Vec<Expr> },
+    Aggregate { func: AggFunc, arg: Option<Box<Expr>>, distinct: bool },
+    /// Refers to the n-th aggregate computed by the grouping step.
+    AggSlot(usize),
+    Case { operand: Option<Box<Expr>>, whens: Vec<(Expr, Expr)>, otherwise: Option<Box<Expr>> },
+    SystemVar { scope: VarScope, name: String },
+    UserVar(String),
+    ScalarSubquery(Box<Select>),
+    Exists { query: Box<Select>, negated: bool },
+    Cast { expr: Box<Expr>, to: CastType },
+    Collate { expr: Box<Expr>, collation: String },
+    /// `VALUES(col)` in ON DUPLICATE KEY UPDATE.
+    InsertValue(String),
+    /// `DEFAULT` in VALUES lists and SET clauses.
+    Default,
+    Tuple(Vec<Expr>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SelectItem {
+    Wildcard,
+    QualifiedWildcard(String),
+    Expr { expr: Expr, alias: Option<String>, text: String },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JoinKind {
+    Inner,
+    Left,
+    Cross,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TableFactor {
+    Table { name: ObjectName, alias: Option<String> },
+    Derived { query: Box<Select>, alias: String },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Join {
+    pub kind: JoinKind,
+    pub factor: TableFactor,
+    pub on: Option<Expr>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrderBy {
+    pub expr: Expr,
+    pub desc: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LockMode {
+    Share,
+    Update,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Select {
+    pub distinct: bool,
+    pub items: Vec<SelectItem>,
+    /// First factor, then joins in order. Empty: `SELECT` without FROM.
+    pub from: Vec<Join>,
+    pub selection: Option<Expr>,
+    pub group_by: Vec<Expr>,
+    pub having: Option<Expr>,
+    pub order_by: Vec<OrderBy>,
+    pub limit: Option<Expr>,
+    pub offset: Option<Expr>,
+    pub lock: Option<LockMode>,
+    /// `UNION [ALL]` continuation: (all, next select).
+    pub union: Option<(bool, Box<Select>)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum InsertSource {
+    Values(Vec<Vec<Expr>>),
+    Select(Box<Select>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Insert {
+    pub table: ObjectName,
+    pub columns: Vec<String>,
+    pub source: InsertSource,
+    pub ignore: bool,
+    pub replace: bool,
+    pub on_duplicate: Vec<(String, Expr)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Update {
+    pub table: ObjectName,
+    pub alias: Option<String>,
+    pub assignments: Vec<(String, Expr)>,
+    pub selection: Option<Expr>,
+    pub order_by: Vec<OrderBy>,
+    pub limit: Option<Expr>,
+    pub ignore: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Delete {
+    pub table: ObjectName,
+    pub selection: Option<Expr>,
+    pub order_by: Vec<OrderBy>,
+    pub limit: Option<Expr>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexSpec {
+    pub name: Option<String>,
+    pub columns: Vec<String>,
+    pub unique: bool,
+    pub primary: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreateTable {
+    pub name: ObjectName,
+    pub if_not_exists: bool,
+    pub columns: Vec<ColumnDef>,
+    pub indexes: Vec<IndexSpec>,
+    pub engine: Option<String>,
+    pub comment: Option<String>,
+    pub auto_increment_start: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum AlterOp {
+    AddColumn(ColumnDef, Option<IndexSpec>),
+    DropColumn(String),
+    AddIndex(IndexSpec),
+    DropIndex(String),
+    DropPrimaryKey,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IsolationLevel {
+    ReadUncommitted,
+    ReadCommitted,
+    RepeatableRead,
+    Serializable,
+}
+
+impl IsolationLevel {
+    pub fn name(self) -> &'static str {
+        match self {
+            IsolationLevel::ReadUncommitted => "READ-UNCOMMITTED",
+            IsolationLevel::ReadCommitted => "READ-COMMITTED",
+            IsolationLevel::RepeatableRead => "REPEATABLE-READ",
+            IsolationLevel::Serializable => "SERIALIZABLE",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<IsolationLevel> {
+        match name.to_ascii_uppercase().replace(' ', "-").as_str() {
+            "READ-UNCOMMITTED" => Some(IsolationLevel::ReadUncommitted),
+            "READ-COMMITTED" => Some(IsolationLevel::ReadCommitted),
+            "REPEATABLE-READ" => Some(IsolationLevel::RepeatableRead),
+            "SERIALIZABLE" => Some(IsolationLevel::Serializable),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Assignment {
+    pub target: SetTarget,
+    pub value: Expr,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SetTarget {
+    System { scope: VarScope, name: String },
+    User(String),
+}
+
+/// What a SHOW statement asks for; `like` / `filter` narrow the rows.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Show {
+    Databases,
+    Tables { db: Option<String>, full: bool },
+    Columns { table: ObjectName, full: bool },
+    Index { table: ObjectName },
+    CreateTable(ObjectName),
+    CreateDatabase(String),
+    Variables { global: bool },
+    Status { global: bool },
+    Processlist { full: bool },
+    Warnings,
+    Errors,
+    Engines,
+    Collation,
+    CharacterSet,
+    TableStatus { db: Option<String> },
+    BinaryLogs,
+    MasterStatus,
+    BinlogEvents { file: Option<String>, from: Option<u64>, limit: Option<(u64, u64)> },
+    Grants,
+    EngineStatus,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShowFilter {
+    Like(String),
+    Where(Expr),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Statement {
+    Select(Box<Select>),
+    Insert(Insert),
+    Update(Update),
+    Delete(Delete),
+    CreateDatabase { name: String, if_not_exists: bool },
+    DropDatabase { name: String, if_exists: bool },
+    Use(String),
+    CreateTable(CreateTable),
+    DropTable { names: Vec<ObjectName>, if_exists: bool },
+    CreateIndex { table: ObjectName, index: IndexSpec },
+    DropIndex { table: ObjectName, name: String },
+    AlterTable { table: ObjectName, ops: Vec<AlterOp> },
+    Truncate(ObjectName),
+    Begin { read_only: bool },
+    Commit,
+    Rollback,
+    Savepoint(String),
+    RollbackToSavepoint(String),
+    ReleaseSavepoint(String),
+    Set(Vec<Assignment>),
+    SetNames { charset: String, collation: Option<String> },
+    SetTransaction { scope: VarScope, isolation: Option<IsolationLevel>, read_only: Option<bool> },
+    Show { what: Show, filter: Option<ShowFilter> },
+    Explain(Box<Statement>),
+    Kill { id: u64, query_only: bool },
+    FlushBinaryLogs,
+    /// Other FLUSH forms (TABLES, PRIVILEGES, ...): accepted, nothing to do.
+    FlushOther,
+    PurgeBinaryLogsTo(String),
+    PurgeBinaryLogsBefore(Expr),
+    ResetMaster,
+    /// Statements with no effect in OneLog, accepted for compatibility
+    /// (LOCK TABLES, ANALYZE TABLE, ...); the string names it.
+    NoOp(String),
+    /// A comment-only or empty query.
+    Empty,
+}

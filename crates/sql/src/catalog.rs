@@ -1,0 +1,144 @@
+//! The catalog: databases and table definitions, cached in memory and
+//! persisted as ordinary keys in the storage key space (so a DDL commit is a
+//! storage write like any other, applied in binlog order).
+
+use onelog_core::{SqlError, SqlResult, TableDef};
+use onelog_storage::key::{self, CATALOG_DB, CATALOG_TABLE, FIRST_USER_INDEX_ID};
+use onelog_storage::{Mutation, Snapshot, StorageError};
+use parking_lot::Mutex;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Per-table runtime state next to its definition.
+#[derive(Debug)]
+pub struct TableEntry {
+    pub def: TableDef,
+    /// Next AUTO_INCREMENT value to hand out.
+    pub auto_increment_next: Mutex<u64>,
+    /// Next hidden row id for tables without a primary key.
+    pub next_row_id: AtomicU64,
+}
+
+impl TableEntry {
+    pub fn new(def: TableDef) -> Arc<TableEntry> {
+        Arc::new(TableEntry { def, auto_increment_next: Mutex::new(1), next_row_id: AtomicU64::new(1) })
+    }
+
+    /// Key prefix of the clustered index (rows): the primary key's index id,
+    /// or the table id for tables that use a hidden row id.
+    pub fn clustered_id(&self) -> u64 {
+        self.def.primary_key().map_or(self.def.id, |pk| pk.id)
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Catalog {
+    databases: BTreeSet<String>,
+    tables: BTreeMap<(String, String), Arc<TableEntry>>,
+    next_id: u64,
+}
+
+pub(crate) fn db_key(name: &str) -> Vec<u8> {
+    let mut k = key::index_prefix(CATALOG_DB);
+    k.extend_from_slice(name.as_bytes());
+    k
+}
+
+pub(crate) fn table_key(db: &str, name: &str) -> Vec<u8> {
+    let mut k = key::index_prefix(CATALOG_TABLE);
+    k.extend_from_slice(db.as_bytes());
+    k.push(0);
+    k.extend_from_slice(name.as_bytes());
+    k
+}
+
+impl Catalog {
+    /// Loads the catalog from a storage snapshot.
+    pub fn load(snapshot: &Snapshot) -> Result<Catalog, StorageError> {
+        let mut catalog = Catalog { next_id: FIRST_USER_INDEX_ID, ..Default::default() };
+        let start = key::index_prefix(CATALOG_DB);
+        let end = key::index_prefix(CATALOG_DB + 1);
+        for kv in snapshot.scan(&start, Some(&end), false)? {
+            let (k, _) = kv?;
+            catalog.databases.insert(String::from_utf8_lossy(&k[8..]).into_owned());
+        }
+        let start = key::index_prefix(CATALOG_TABLE);
+        let end = key::index_prefix(CATALOG_TABLE + 1);
+        for kv in snapshot.scan(&start, Some(&end), false)? {
+            let (_, v) = kv?;
+            match serde_json::from_slice::<TableDef>(&v) {
+                Ok(def) => catalog.put_table(def),
+                Err(e) => tracing::error!("skipping unreadable table definition: {e}"),
+            }
+        }
+        Ok(catalog)
+    }
+
+    pub fn allocate_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    pub fn has_database(&self, name: &str) -> bool {
+        self.databases.contains(name)
+    }
+
+    pub fn databases(&self) -> impl Iterator<Item = &String> {
+        self.databases.iter()
+    }
+
+    pub fn add_database(&mut self, name: &str) {
+        self.databases.insert(name.to_string());
+    }
+
+    pub fn remove_database(&mut self, name: &str) {
+        self.databases.remove(name);
+        self.tables.retain(|(db, _), _| db != name);
+    }
+
+    pub fn table(&self, db: &str, name: &str) -> Option<Arc<TableEntry>> {
+        self.tables.get(&(db.to_string(), name.to_string())).cloned()
+    }
+
+    pub fn get_table(&self, db: &str, name: &str) -> SqlResult<Arc<TableEntry>> {
+        self.table(db, name).ok_or_else(|| SqlError::no_such_table(db, name))
+    }
+
+    pub fn tables_in(&self, db: &str) -> Vec<Arc<TableEntry>> {
+        self.tables.iter().filter(|((d, _), _)| d == db).map(|(_, t)| t.clone()).collect()
+    }
+
+    pub fn all_tables(&self) -> Vec<Arc<TableEntry>> {
+        self.tables.values().cloned().collect()
+    }
+
+    pub fn table_by_id(&self, id: u64) -> Option<Arc<TableEntry>> {
+        self.tables.values().find(|t| t.def.id == id).cloned()
+    }
+
+    /// Installs (or replaces) a table definition, keeping the runtime
+    /// counters of a table that already existed.
+    pub fn put_table(&mut self, def: TableDef) {
+        let max_id = def.indexes.iter().map(|i| i.id).chain([def.id]).max().unwrap_or(0);
+        self.next_id = self.next_id.max(max_id + 1);
+        let key = (def.db.clone(), def.name.clone());
+        let entry = TableEntry::new(def);
+        if let Some(old) = self.tables.get(&key) {
+            *entry.auto_increment_next.lock() = *old.auto_increment_next.lock();
+            entry.next_row_id.store(old.next_row_id.load(Ordering::Relaxed), Ordering::Relaxed);
+        }
+        self.tables.insert(key, entry);
+    }
+
+    pub fn remove_table(&mut self, db: &str, name: &str) {
+        self.tables.remove(&(db.to_string(), name.to_string()));
+    }
+}
+
+/// The storage mutation that persists a table definition.
+pub fn put_table_mutation(def: &TableDef) -> SqlResult<Mutation> {
+    let json = serde_json::to_vec(def).map_err(|e| SqlError::internal(format!("catalog encode: {e}")))?;
+    Ok(Mutation::Put(table_key(&def.db, &def.name), json))
+}

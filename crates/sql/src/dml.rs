@@ -1,0 +1,475 @@
+//! INSERT (multi-row, IGNORE, ON DUPLICATE KEY UPDATE), REPLACE, UPDATE and
+//! DELETE (WHERE / ORDER BY / LIMIT), under row locks, into the
+//! transaction's write set and binlog cache.
+//!
+//! Locking: every row a statement changes is locked exclusively by its
+//! clustered key and re-read with a fresh view after the lock is granted
+//! (a "current read", as InnoDB does), so concurrent updates never lose a
+//! change. Unique values are locked before their duplicate check.
+
+use crate::ast::*;
+use crate::catalog::TableEntry;
+use crate::eval::{self, coerce_to_column, EvalEnv};
+use crate::locks::LockMode;
+use crate::rows;
+use crate::select::{self, bind, conjuncts, lock_timeout, Ctx, ScopeColumn};
+use crate::session::{QueryResult, Session};
+use crate::txn::{storage_err, Txn};
+use onelog_binlog::event::{RowChange, RowsKind};
+use onelog_core::schema::ColumnDefault;
+use onelog_core::{ColumnType, ErrorCode, SqlError, SqlResult, Temporal, Value};
+use onelog_storage::key;
+use std::sync::Arc;
+
+pub fn execute(session: &mut Session, stmt: &Statement, params: &[Value]) -> SqlResult<QueryResult> {
+    match stmt {
+        Statement::Insert(ins) => insert(session, ins, params),
+        Statement::Update(upd) => update(session, upd, params),
+        Statement::Delete(del) => delete(session, del, params),
+        _ => Err(SqlError::internal("not a DML statement")),
+    }
+}
+
+fn table_entry(session: &Session, name: &ObjectName) -> SqlResult<Arc<TableEntry>> {
+    let db = session.resolve_db(name)?;
+    session.engine.catalog.read().get_table(db, &name.name)
+}
+
+/// Runs `f` with an evaluation context over the session's transaction.
+fn with_ctx<R>(session: &mut Session, params: &[Value], f: impl FnOnce(&Ctx) -> SqlResult<R>) -> SqlResult<R> {
+    let txn = session.txn.take().ok_or_else(|| SqlError::internal("no transaction"))?;
+    let view = session.engine.store.snapshot().map_err(storage_err);
+    let result = view.and_then(|view| {
+        let ctx = Ctx::new(session, &txn, Arc::new(view), params);
+        f(&ctx)
+    });
+    session.txn = Some(txn);
+    result
+}
+
+pub(crate) fn now() -> Temporal {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    temporal_from_unix(secs as i64)
+}
+
+pub(crate) fn temporal_from_unix(secs: i64) -> Temporal {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+    let year = (yoe + era * 400 + i64::from(month <= 2)) as u16;
+    Temporal { year, month, day, hour: (rem / 3600) as u8, minute: (rem / 60 % 60) as u8, second: (rem % 60) as u8, micros: 0 }
+}
+
+/// The value a column gets when an INSERT omits it.
+fn default_value(session: &Session, table: &TableEntry, col: usize) -> SqlResult<Value> {
+    let c = &table.def.columns[col];
+    Ok(match &c.default {
+        Some(ColumnDefault::Value(v)) => v.clone(),
+        Some(ColumnDefault::CurrentTimestamp) => Value::DateTime(now()),
+        None if c.nullable || c.auto_increment => Value::Null,
+        None => {
+            if session.strict() {
+                return Err(SqlError::new(ErrorCode::NO_DEFAULT_FOR_FIELD, format!("Field '{}' doesn't have a default value", c.name)));
+            }
+            session.warn(1364, format!("Field '{}' doesn't have a default value", c.name));
+            implicit_default(&c.ty)
+        }
+    })
+}
+
+fn implicit_default(ty: &ColumnType) -> Value {
+    match ty {
+        t if t.is_integer() => Value::Int(0),
+        ColumnType::Decimal { .. } => Value::Decimal(0.into()),
+        ColumnType::Float | ColumnType::Double => Value::Double(0.0),
+        ColumnType::Date => Value::Date(Temporal::default()),
+        ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => Value::DateTime(Temporal::default()),
+        ColumnType::Time { .. } => Value::Time(0),
+        ColumnType::Enum(labels) => Value::from_str(labels.first().map(String::as_str).unwrap_or("")),
+        _ => Value::from_str(""),
+    }
+}
+
+/// Coerces a full row for storage and checks NOT NULL.
+fn finish_row(session: &Session, ctx: &dyn EvalEnv, table: &TableEntry, mut row: Vec<Value>) -> SqlResult<Vec<Value>> {
+    for (i, c) in table.def.columns.iter().enumerate() {
+        let v = std::mem::take(&mut row[i]);
+        if v.is_null() {
+            if !c.nullable {
+                return Err(SqlError::new(ErrorCode::COLUMN_CANNOT_BE_NULL, format!("Column '{}' cannot be null", c.name)));
+            }
+            continue;
+        }
+        row[i] = coerce_to_column(v, c, session.strict(), ctx)?;
+    }
+    Ok(row)
+}
+
+fn insert(session: &mut Session, ins: &Insert, params: &[Value]) -> SqlResult<QueryResult> {
+    let table = table_entry(session, &ins.table)?;
+    let def = &table.def;
+    let targets: Vec<usize> = if ins.columns.is_empty() {
+        (0..def.columns.len()).collect()
+    } else {
+        ins.columns
+            .iter()
+            .map(|c| def.column_index(c).ok_or_else(|| SqlError::bad_field(c, "field list")))
+            .collect::<SqlResult<_>>()?
+    };
+    // Build every candidate row first (expressions may read the table).
+    let candidates: Vec<Vec<Value>> = with_ctx(session, params, |ctx| {
+        let source_rows: Vec<Vec<Value>> = match &ins.source {
+            InsertSource::Values(rows) => rows
+                .iter()
+                .map(|r| {
+                    if r.len() != targets.len() {
+                        return Err(SqlError::new(ErrorCode::WRONG_VALUE_COUNT_ON_ROW, "Column count doesn't match value count at row 1"));
+                    }
+                    r.iter().map(|e| if matches!(e, Expr::Default) { Ok(Value::Null) } else { ctx.eval(&select::bind_constant(e)?, &[]) }).collect()
+                })
+                .collect::<SqlResult<_>>()?,
+            InsertSource::Select(q) => select::run_select(ctx, q)?.1,
+        };
+        source_rows
+            .into_iter()
+            .enumerate()
+            .map(|(n, values)| {
+                let explicit_default: Vec<bool> = match &ins.source {
+                    InsertSource::Values(rows) => rows[n].iter().map(|e| matches!(e, Expr::Default)).collect(),
+                    InsertSource::Select(_) => vec![false; values.len()],
+                };
+                let mut row = vec![Value::Null; def.columns.len()];
+                let mut given = vec![false; def.columns.len()];
+                for ((&col, v), is_default) in targets.iter().zip(values).zip(explicit_default) {
+                    if !is_default {
+                        row[col] = v;
+                        given[col] = true;
+                    }
+                }
+                for (col, g) in given.iter().enumerate() {
+                    if !g {
+                        row[col] = default_value(ctx.session, &table, col)?;
+                    }
+                }
+                Ok(row)
+            })
+            .collect()
+    })?;
+    let mut affected = 0u64;
+    let mut first_auto_id = 0u64;
+    for row in candidates {
+        let (n, id) = insert_row(session, &table, ins, row, params)?;
+        affected += n;
+        if first_auto_id == 0 {
+            first_auto_id = id;
+        }
+    }
+    if first_auto_id != 0 {
+        session.last_insert_id = first_auto_id;
+    }
+    let rows_inserted = affected;
+    Ok(QueryResult::Ok {
+        affected_rows: rows_inserted,
+        last_insert_id: first_auto_id,
+        info: String::new(),
+    })
+}
+
+/// Assigns AUTO_INCREMENT; returns the generated id (0 if none).
+fn assign_auto_increment(table: &TableEntry, row: &mut [Value]) -> u64 {
+    let Some(col) = table.def.auto_increment_column() else { return 0 };
+    let mut next = table.auto_increment_next.lock();
+    let explicit = match &row[col] {
+        Value::Int(i) if *i > 0 => Some(*i as u64),
+        Value::UInt(u) if *u > 0 => Some(*u),
+        Value::Bytes(b) => std::str::from_utf8(b).ok().and_then(|s| s.trim().parse::<u64>().ok()).filter(|v| *v > 0),
+        Value::Decimal(d) if d.is_sign_positive() && !d.is_zero() => d.trunc().to_string().parse().ok(),
+        _ => None,
+    };
+    match explicit {
+        Some(v) => {
+            *next = (*next).max(v.saturating_add(1));
+            0
+        }
+        None => {
+            let id = *next;
+            *next += 1;
+            row[col] = if table.def.columns[col].unsigned { Value::UInt(id) } else { Value::Int(id as i64) };
+            id
+        }
+    }
+}
+
+/// Inserts one row; returns (affected rows, generated auto id).
+fn insert_row(session: &mut Session, table: &Arc<TableEntry>, ins: &Insert, mut row: Vec<Value>, params: &[Value]) -> SqlResult<(u64, u64)> {
+    let auto_id = assign_auto_increment(table, &mut row);
+    let row = with_ctx(session, params, |ctx| finish_row(ctx.session, ctx, table, row))?;
+    let clustered = rows::new_clustered_key(table, &row);
+    match find_conflict(session, table, &clustered, &row)? {
+        None => {
+            let txn = session.txn();
+            rows::write_row(txn, table, &clustered, None, &row)?;
+            txn.log_row(table, RowsKind::Write, RowChange::Insert(row));
+            Ok((1, auto_id))
+        }
+        Some((conflict_key, existing, index_name)) => {
+            if ins.replace {
+                let txn = session.txn();
+                rows::delete_row(txn, table, &conflict_key, &existing);
+                txn.log_row(table, RowsKind::Delete, RowChange::Delete(existing));
+                // The new row may still conflict on another unique key.
+                return insert_row(session, table, &Insert { replace: true, ..ins.clone() }, row, params).map(|(n, id)| (n + 1, id.max(auto_id)));
+            }
+            if !ins.on_duplicate.is_empty() {
+                let new = with_ctx(session, params, |ctx| {
+                    let scope = select::table_columns(table, &table.def.name);
+                    let mut updated = existing.clone();
+                    for (col, e) in &ins.on_duplicate {
+                        let idx = table.def.column_index(col).ok_or_else(|| SqlError::bad_field(col, "field list"))?;
+                        let bound = bind(e, &scope)?;
+                        let r = eval::Row { values: &updated, params: ctx.params, aggregates: &[], insert_values: Some((&table.def.columns, &row)) };
+                        updated[idx] = eval::eval(&bound, &r, ctx)?;
+                    }
+                    finish_row(ctx.session, ctx, table, updated)
+                })?;
+                if new == existing {
+                    return Ok((0, auto_id));
+                }
+                update_row(session, table, &conflict_key, existing, new)?;
+                return Ok((2, auto_id));
+            }
+            if ins.ignore {
+                session.warn(1062, format!("Duplicate entry for key '{index_name}'"));
+                return Ok((0, 0));
+            }
+            let index = table.def.indexes.iter().find(|i| i.name == index_name);
+            Err(match index {
+                Some(i) => rows::duplicate_entry(i, &row),
+                None => SqlError::new(ErrorCode::DUP_ENTRY, format!("Duplicate entry for key '{index_name}'")),
+            })
+        }
+    }
+}
+
+/// Locks and checks every unique key of `row`; returns the conflicting
+/// row's (clustered key, values, index name), if any. `own` is excluded
+/// (an UPDATE's own row).
+fn find_conflict(session: &mut Session, table: &TableEntry, clustered: &[u8], row: &[Value]) -> SqlResult<Option<(Vec<u8>, Vec<Value>, String)>> {
+    find_conflict_excluding(session, table, clustered, row, None)
+}
+
+fn find_conflict_excluding(
+    session: &mut Session,
+    table: &TableEntry,
+    clustered: &[u8],
+    row: &[Value],
+    own: Option<&[u8]>,
+) -> SqlResult<Option<(Vec<u8>, Vec<Value>, String)>> {
+    let timeout = lock_timeout(session);
+    let engine = session.engine.clone();
+    let txn_id = session.txn().id;
+    for index in table.def.indexes.iter().filter(|i| i.unique) {
+        let probe = if index.primary { clustered.to_vec() } else { rows::index_key(table, index, row) };
+        if !index.primary && index.columns.iter().any(|&c| row[c].is_null()) {
+            continue; // NULLs never collide in a unique index.
+        }
+        engine.locks.lock(txn_id, &probe, LockMode::Exclusive, timeout)?;
+        let view = engine.store.snapshot().map_err(storage_err)?;
+        let txn = session.txn();
+        let found = if index.primary {
+            txn.get(&view, &probe)?.map(|v| (probe.clone(), v))
+        } else {
+            let end = key::prefix_end(&probe);
+            let mut hit = None;
+            for kv in txn.scan(&view, &probe, end.as_deref(), false)? {
+                let (_, ck) = kv?;
+                if Some(ck.as_slice()) == own {
+                    continue;
+                }
+                if let Some(v) = txn.get(&view, &ck)? {
+                    hit = Some((ck, v));
+                    break;
+                }
+            }
+            hit
+        };
+        if let Some((ck, bytes)) = found {
+            if Some(ck.as_slice()) == own {
+                continue;
+            }
+            let existing = rows::decode(table, &bytes)?;
+            return Ok(Some((ck, existing, index.name.clone())));
+        }
+    }
+    Ok(None)
+}
+
+/// Writes an updated row (moving it if its primary key changed).
+fn update_row(session: &mut Session, table: &Arc<TableEntry>, old_key: &[u8], old: Vec<Value>, new: Vec<Value>) -> SqlResult<()> {
+    let new_key = if table.def.primary_key().is_some() { rows::new_clustered_key(table, &new) } else { old_key.to_vec() };
+    if let Some((_, _, index_name)) = find_conflict_excluding(session, table, &new_key, &new, Some(old_key))? {
+        let index = table.def.indexes.iter().find(|i| i.name == index_name);
+        return Err(match index {
+            Some(i) => rows::duplicate_entry(i, &new),
+            None => SqlError::new(ErrorCode::DUP_ENTRY, "Duplicate entry"),
+        });
+    }
+    let txn = session.txn();
+    if new_key != old_key {
+        rows::delete_row(txn, table, old_key, &old);
+        rows::write_row(txn, table, &new_key, None, &new)?;
+    } else {
+        rows::write_row(txn, table, old_key, Some(&old), &new)?;
+    }
+    txn.log_row(table, RowsKind::Update, RowChange::Update { before: old, after: new });
+    Ok(())
+}
+
+/// Finds the rows matching WHERE (ordered and limited), locks each one and
+/// re-reads it under the lock. Returns (clustered key, current row).
+fn locked_matches(
+    session: &mut Session,
+    table: &Arc<TableEntry>,
+    alias: &str,
+    selection: &Option<Expr>,
+    order_by: &[OrderBy],
+    limit: &Option<Expr>,
+    params: &[Value],
+) -> SqlResult<Vec<(Vec<u8>, Vec<Value>)>> {
+    let scope = select::table_columns(table, alias);
+    let where_bound = selection.as_ref().map(|w| bind(w, &scope)).transpose()?;
+    let candidates: Vec<(Vec<u8>, Vec<Value>)> = with_ctx(session, params, |ctx| {
+        let limit = match limit {
+            Some(l) => match ctx.eval(&select::bind_constant(l)?, &[])? {
+                Value::Int(i) if i >= 0 => Some(i as usize),
+                Value::UInt(u) => Some(u as usize),
+                _ => return Err(SqlError::new(ErrorCode::WRONG_ARGUMENTS, "Incorrect arguments to LIMIT")),
+            },
+            None => None,
+        };
+        let order: Vec<OrderBy> = order_by.iter().map(|o| Ok(OrderBy { expr: bind(&o.expr, &scope)?, desc: o.desc })).collect::<SqlResult<_>>()?;
+        let mut conds = Vec::new();
+        if let Some(w) = &where_bound {
+            conjuncts(w, &mut conds);
+        }
+        let source = select::Source {
+            alias: alias.to_string(),
+            entry: Some(table.clone()),
+            columns: scope.clone(),
+            rows: None,
+            offset: 0,
+            kind: JoinKind::Inner,
+            on: None,
+        };
+        let (access, _) = select::choose_access(ctx, &source, &conds, &[], None)?;
+        let mut out = Vec::new();
+        select::scan_table(ctx, table, &access, &mut |ck, row| {
+            if let Some(w) = &where_bound {
+                if !ctx.test(w, &row)? {
+                    return Ok(true);
+                }
+            }
+            out.push((ck, row));
+            Ok(order.is_empty() && limit.is_none_or(|l| out.len() < l))
+        })?;
+        if !order.is_empty() {
+            let desc: Vec<bool> = order.iter().map(|o| o.desc).collect();
+            let mut keyed: Vec<(Vec<Value>, (Vec<u8>, Vec<Value>))> = out
+                .into_iter()
+                .map(|(ck, r)| Ok((order.iter().map(|o| ctx.eval(&o.expr, &r)).collect::<SqlResult<_>>()?, (ck, r))))
+                .collect::<SqlResult<_>>()?;
+            keyed.sort_by(|a, b| select::cmp_keys(&a.0, &b.0, &desc));
+            out = keyed.into_iter().map(|(_, x)| x).collect();
+        }
+        if let Some(l) = limit {
+            out.truncate(l);
+        }
+        Ok(out)
+    })?;
+    let timeout = lock_timeout(session);
+    let engine = session.engine.clone();
+    let txn_id = session.txn().id;
+    let mut locked = Vec::with_capacity(candidates.len());
+    for (ck, _) in candidates {
+        engine.locks.lock(txn_id, &ck, LockMode::Exclusive, timeout)?;
+        let view = engine.store.snapshot().map_err(storage_err)?;
+        let current = match session.txn().get(&view, &ck)? {
+            Some(bytes) => rows::decode(table, &bytes)?,
+            None => continue, // deleted meanwhile
+        };
+        // Re-check WHERE on the current version.
+        let still = with_ctx(session, params, |ctx| match &where_bound {
+            Some(w) => ctx.test(w, &current),
+            None => Ok(true),
+        })?;
+        if still {
+            locked.push((ck, current));
+        }
+    }
+    Ok(locked)
+}
+
+fn update(session: &mut Session, upd: &Update, params: &[Value]) -> SqlResult<QueryResult> {
+    let table = table_entry(session, &upd.table)?;
+    let alias = upd.alias.clone().unwrap_or_else(|| upd.table.name.clone());
+    let scope: Vec<ScopeColumn> = select::table_columns(&table, &alias);
+    let assignments: Vec<(usize, Expr)> = upd
+        .assignments
+        .iter()
+        .map(|(c, e)| {
+            let idx = table.def.column_index(c).ok_or_else(|| SqlError::bad_field(c, "field list"))?;
+            Ok((idx, if matches!(e, Expr::Default) { Expr::Default } else { bind(e, &scope)? }))
+        })
+        .collect::<SqlResult<_>>()?;
+    let matches = locked_matches(session, &table, &alias, &upd.selection, &upd.order_by, &upd.limit, params)?;
+    let matched = matches.len();
+    let mut changed = 0u64;
+    for (ck, old) in matches {
+        let new = with_ctx(session, params, |ctx| {
+            let mut new = old.clone();
+            for (idx, e) in &assignments {
+                // MySQL evaluates SET left to right over the updated row.
+                new[*idx] = match e {
+                    Expr::Default => default_value(ctx.session, &table, *idx)?,
+                    e => ctx.eval(e, &new)?,
+                };
+            }
+            for (i, c) in table.def.columns.iter().enumerate() {
+                if c.on_update_current_timestamp && !assignments.iter().any(|(a, _)| *a == i) && new != old {
+                    new[i] = Value::DateTime(now());
+                }
+            }
+            finish_row(ctx.session, ctx, &table, new)
+        })?;
+        if new == old {
+            continue;
+        }
+        update_row(session, &table, &ck, old, new)?;
+        changed += 1;
+    }
+    Ok(QueryResult::Ok {
+        affected_rows: changed,
+        last_insert_id: 0,
+        info: format!("Rows matched: {matched}  Changed: {changed}  Warnings: {}", session.warning_count()),
+    })
+}
+
+fn delete(session: &mut Session, del: &Delete, params: &[Value]) -> SqlResult<QueryResult> {
+    let table = table_entry(session, &del.table)?;
+    let matches = locked_matches(session, &table, &del.table.name, &del.selection, &del.order_by, &del.limit, params)?;
+    let n = matches.len() as u64;
+    let txn: &mut Txn = session.txn();
+    for (ck, old) in matches {
+        rows::delete_row(txn, &table, &ck, &old);
+        txn.log_row(&table, RowsKind::Delete, RowChange::Delete(old));
+    }
+    Ok(QueryResult::ok(n))
+}

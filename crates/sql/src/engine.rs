@@ -1,0 +1,229 @@
+//! The engine: the shared state every session uses — storage, the binlog
+//! commit pipeline, the catalog, row locks and global variables — plus
+//! start-up recovery and the checkpointer.
+//!
+//! Commit protocol (DESIGN.md): a transaction's write set travels with its
+//! binlog events through the pipeline; the commit stage ([`StoreSink`])
+//! applies each durable group to redb in binlog order with the group's end
+//! position as the marker. redb is made durable only by [`Engine::checkpoint`],
+//! and only up to what the binlog has synced.
+
+use crate::applier;
+use crate::catalog::Catalog;
+use crate::locks::{LockManager, TxnId};
+use crate::vars::GlobalVars;
+use onelog_binlog::file::BinlogConfig;
+use onelog_binlog::pipeline::{Binlog, CommitInfo, GroupSink, TxnEvents};
+use onelog_binlog::{recovery, BinlogError, BinlogPos};
+use onelog_core::{ErrorCode, SqlError, SqlResult};
+use onelog_storage::{Mutation, Store};
+use parking_lot::{Mutex, RwLock};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Checkpoint at least this often while there are unpersisted changes.
+const CHECKPOINT_INTERVAL: Duration = Duration::from_secs(1);
+
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("storage: {0}")]
+    Storage(#[from] onelog_storage::StorageError),
+    #[error("binlog: {0}")]
+    Binlog(#[from] BinlogError),
+    #[error("recovery failed replaying {gtid} (ends at {file_seq}:{offset}): {message}")]
+    Replay { gtid: String, file_seq: u32, offset: u64, message: String },
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// What the engine needs to start.
+pub struct EngineConfig {
+    pub datadir: PathBuf,
+    pub binlog: BinlogConfig,
+}
+
+/// The storage payload of a committed transaction.
+pub type CommitPayload = Vec<Mutation>;
+
+/// Position marker stored with every storage write.
+pub fn encode_marker(pos: BinlogPos) -> Vec<u8> {
+    serde_json::to_vec(&pos).unwrap_or_default()
+}
+
+pub fn decode_marker(bytes: Option<Vec<u8>>) -> BinlogPos {
+    bytes.and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default()
+}
+
+/// The commit stage: applies a durable group to storage in binlog order.
+pub struct StoreSink {
+    store: Arc<Store>,
+    applied_pos: Arc<Mutex<BinlogPos>>,
+}
+
+impl GroupSink<CommitPayload> for StoreSink {
+    fn apply_group(&self, group: &mut [(CommitPayload, CommitInfo)]) -> Result<(), String> {
+        let Some(last) = group.last().map(|(_, info)| info.end_pos) else { return Ok(()) };
+        self.store
+            .apply(group.iter().map(|(m, _)| m.as_slice()), &encode_marker(last))
+            .map_err(|e| e.to_string())?;
+        *self.applied_pos.lock() = last;
+        Ok(())
+    }
+}
+
+pub struct Engine {
+    pub datadir: PathBuf,
+    pub store: Arc<Store>,
+    pub binlog: Binlog<CommitPayload>,
+    pub catalog: RwLock<Catalog>,
+    pub locks: LockManager,
+    pub vars: GlobalVars,
+    /// Serialises DDL: one schema change at a time.
+    pub ddl_lock: Mutex<()>,
+    applied_pos: Arc<Mutex<BinlogPos>>,
+    next_txn_id: AtomicU64,
+    next_connection_id: AtomicU64,
+    pub processes: crate::session::ProcessList,
+    shutting_down: AtomicBool,
+    pub started_at: Instant,
+}
+
+impl Engine {
+    /// Opens the data directory: storage, binlog scan, replay of every
+    /// complete transaction after the persisted position, then the binlog
+    /// pipeline.
+    pub fn open(config: EngineConfig, vars: GlobalVars) -> Result<Arc<Engine>, EngineError> {
+        let started = Instant::now();
+        std::fs::create_dir_all(&config.datadir)?;
+        let store = Store::open(&config.datadir.join("onelog.redb"))?;
+        let durable_pos = decode_marker(store.position_marker()?);
+        let scan = recovery::scan(&config.binlog.dir, &config.binlog.basename, None)?;
+        if let Some(cut) = &scan.cut {
+            tracing::warn!(
+                "recovery: truncated the binlog tail of {} at offset {} ({} bytes cut, {:?}: {})",
+                cut.file,
+                cut.offset,
+                cut.bytes,
+                cut.kind,
+                cut.reason
+            );
+        }
+        let mut catalog = Catalog::load(&store.snapshot()?)?;
+        let pending = scan.transactions_after(durable_pos)?;
+        let replayed = pending.len();
+        for txn in &pending {
+            applier::apply_transaction(&store, &mut catalog, txn).map_err(|e| EngineError::Replay {
+                gtid: txn.gtid.to_string(),
+                file_seq: txn.end_pos.file_seq,
+                offset: txn.end_pos.offset,
+                message: e.message,
+            })?;
+        }
+        if replayed > 0 {
+            store.checkpoint()?;
+        }
+        applier::init_counters(&store, &catalog)?;
+        let applied_pos = Arc::new(Mutex::new(scan.end_pos));
+        let sink = Arc::new(StoreSink { store: store.clone(), applied_pos: applied_pos.clone() });
+        let binlog = Binlog::open(config.binlog, sink, &scan)?;
+        tracing::info!(
+            "recovery: storage was durable at {}:{}; replayed {replayed} transaction(s); binlog continues at {}:{}; took {} ms",
+            durable_pos.file_seq,
+            durable_pos.offset,
+            scan.end_pos.file_seq,
+            scan.end_pos.offset,
+            started.elapsed().as_millis()
+        );
+        let engine = Arc::new(Engine {
+            datadir: config.datadir,
+            store,
+            binlog,
+            catalog: RwLock::new(catalog),
+            locks: LockManager::default(),
+            vars,
+            ddl_lock: Mutex::new(()),
+            applied_pos,
+            next_txn_id: AtomicU64::new(1),
+            next_connection_id: AtomicU64::new(1),
+            processes: Default::default(),
+            shutting_down: AtomicBool::new(false),
+            started_at: Instant::now(),
+        });
+        Ok(engine)
+    }
+
+    pub fn next_txn_id(&self) -> TxnId {
+        self.next_txn_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    pub fn next_connection_id(&self) -> u64 {
+        self.next_connection_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Commits through the binlog and waits until the transaction is
+    /// durable (per sync_binlog), applied and visible.
+    pub fn commit(&self, events: TxnEvents, payload: CommitPayload) -> SqlResult<CommitInfo> {
+        if self.shutting_down.load(Ordering::Relaxed) {
+            return Err(SqlError::new(ErrorCode::SERVER_SHUTDOWN, "Server shutdown in progress"));
+        }
+        let rx = self.binlog.commit(events, payload);
+        match rx.blocking_recv() {
+            Ok(Ok(info)) => Ok(info),
+            Ok(Err(e)) => Err(SqlError::new(ErrorCode::ERROR_DURING_COMMIT, format!("Got error during COMMIT: {e}"))),
+            Err(_) => Err(SqlError::new(ErrorCode::ERROR_DURING_COMMIT, "Got error during COMMIT: commit pipeline stopped")),
+        }
+    }
+
+    /// Makes storage durable up to the position the binlog has synced.
+    /// Returns the persisted position, if a checkpoint was taken.
+    pub fn checkpoint(&self) -> Result<Option<BinlogPos>, EngineError> {
+        let applied = *self.applied_pos.lock();
+        let synced = self.binlog.stats().synced_pos;
+        if synced < applied {
+            // The binlog may still lose what storage holds; wait.
+            return Ok(None);
+        }
+        let marker = self.store.checkpoint()?;
+        Ok(Some(decode_marker(marker)))
+    }
+
+    /// Runs the checkpointer until shutdown.
+    pub fn spawn_checkpointer(self: &Arc<Self>) -> std::thread::JoinHandle<()> {
+        let engine = Arc::downgrade(self);
+        std::thread::Builder::new()
+            .name("checkpointer".into())
+            .spawn(move || loop {
+                std::thread::sleep(CHECKPOINT_INTERVAL);
+                let Some(engine) = engine.upgrade() else { return };
+                if engine.shutting_down.load(Ordering::Relaxed) {
+                    return;
+                }
+                if engine.store.unpersisted_bytes() > 0 {
+                    if let Err(e) = engine.checkpoint() {
+                        tracing::error!("checkpoint failed: {e}");
+                    }
+                }
+            })
+            .unwrap_or_else(|e| panic!("cannot start the checkpointer thread: {e}"))
+    }
+
+    pub fn is_shutting_down(&self) -> bool {
+        self.shutting_down.load(Ordering::Relaxed)
+    }
+
+    /// Clean shutdown: no new commits, binlog closed (synced, trimmed),
+    /// storage checkpointed.
+    pub fn shutdown(&self) -> Result<(), EngineError> {
+        self.shutting_down.store(true, Ordering::Relaxed);
+        self.binlog.close()?;
+        self.store.checkpoint()?;
+        tracing::info!("shutdown complete: binlog closed and storage checkpointed");
+        Ok(())
+    }
+
+    pub fn datadir(&self) -> &Path {
+        &self.datadir
+    }
+}

@@ -1,0 +1,1524 @@
+//! Expression evaluation: MySQL's comparison, arithmetic, NULL and type
+//! coercion rules, and the scalar function library.
+//!
+//! Owns: evaluating a bound [`Expr`] against one input row. It calls back
+//! into the executor through [`EvalEnv`] for what it cannot know itself
+//! (variables, subqueries, session state), and never touches storage.
+//!
+//! Submodules: `functions` (the scalar function library), `temporal`
+//! (date/time parsing, arithmetic and formatting), `coerce` (conversion for
+//! storage in a column), `tests`.
+
+use crate::ast::{BinOp, CastType, Expr, Select, UnaryOp, VarScope};
+use onelog_core::value::format_double;
+use onelog_core::{Collation, ColumnDef, ErrorCode, SqlError, SqlResult, Temporal, Value};
+use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
+use rust_decimal::{Decimal, RoundingStrategy};
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
+mod coerce;
+mod functions;
+mod hash;
+pub mod temporal;
+#[cfg(test)]
+mod tests;
+
+pub use coerce::coerce_to_column;
+
+/// What evaluation needs from the session and the executor.
+pub trait EvalEnv {
+    /// `@@name`; errors 1193 for unknown variables.
+    fn system_var(&self, scope: VarScope, name: &str) -> SqlResult<Value>;
+    /// `@name`; NULL if unset.
+    fn user_var(&self, name: &str) -> Value;
+    /// Runs a subquery; `outer_row` is the current row (for correlated
+    /// references the binder resolved to slots of the outer row).
+    fn subquery(&self, query: &Select, outer_row: &[Value]) -> SqlResult<Vec<Vec<Value>>>;
+    /// Session facts used by functions: DATABASE(), LAST_INSERT_ID(),
+    /// CONNECTION_ID(), ROW_COUNT(), FOUND_ROWS(), USER(), VERSION().
+    fn session_fact(&self, name: &str) -> Value;
+    /// Records a warning (SHOW WARNINGS) with its MySQL code.
+    fn warn(&self, code: u16, message: String);
+}
+
+/// Per-row inputs to evaluation.
+pub struct Row<'a> {
+    /// Values addressed by `Expr::Slot`.
+    pub values: &'a [Value],
+    /// Values addressed by `Expr::Param`.
+    pub params: &'a [Value],
+    /// Values addressed by `Expr::AggSlot`.
+    pub aggregates: &'a [Value],
+    /// `VALUES(col)` in ON DUPLICATE KEY UPDATE: the row the INSERT tried.
+    pub insert_values: Option<(&'a [ColumnDef], &'a [Value])>,
+}
+
+/// MySQL's `max_allowed_packet` default: string results longer than this
+/// become NULL with warning 1301.
+pub const MAX_ALLOWED_PACKET: usize = 64 * 1024 * 1024;
+
+/// `div_precision_increment`: extra scale digits of `/` on exact numbers.
+pub const DIV_PRECISION_INCREMENT: u32 = 4;
+
+/// Largest scale rust_decimal can hold (MySQL's is 30).
+const MAX_SCALE: u32 = 28;
+
+pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
+    match expr {
+        Expr::Literal(v) => Ok(v.clone()),
+        Expr::Slot(i) => Ok(row.values.get(*i).cloned().unwrap_or(Value::Null)),
+        Expr::Param(i) => Ok(row.params.get(*i).cloned().unwrap_or(Value::Null)),
+        Expr::AggSlot(i) => Ok(row.aggregates.get(*i).cloned().unwrap_or(Value::Null)),
+        Expr::Column { name, .. } => Err(SqlError::bad_field(name, "field list")),
+        Expr::Aggregate { .. } => Err(SqlError::new(
+            ErrorCode::INVALID_GROUP_FUNC_USE,
+            "Invalid use of group function",
+        )),
+        Expr::Default => Ok(Value::Null),
+        Expr::Tuple(items) => Err(operand_columns(items.len().max(2))),
+        Expr::Unary(op, inner) => {
+            let v = eval_scalar(inner, row, env)?;
+            eval_unary(*op, v, expr, env)
+        }
+        Expr::Binary(op, l, r) => eval_binary(*op, l, r, expr, row, env),
+        Expr::IsNull {
+            expr: inner,
+            negated,
+        } => {
+            let v = eval_scalar(inner, row, env)?;
+            Ok(bool_value(v.is_null() != *negated))
+        }
+        Expr::IsBool {
+            expr: inner,
+            value,
+            negated,
+        } => {
+            let v = eval_scalar(inner, row, env)?;
+            let is = truthy(&v) == Some(*value);
+            Ok(bool_value(is != *negated))
+        }
+        Expr::Between {
+            expr: inner,
+            low,
+            high,
+            negated,
+        } => {
+            let v = eval_scalar(inner, row, env)?;
+            let lo = eval_scalar(low, row, env)?;
+            let hi = eval_scalar(high, row, env)?;
+            let coll = pair_collation(inner, low).or(pair_collation(inner, high));
+            let ge = cmp_coll(&v, &lo, coll).map(|o| o != Ordering::Less);
+            let le = cmp_coll(&v, &hi, coll).map(|o| o != Ordering::Greater);
+            let r = and3(ge, le);
+            Ok(opt_bool(r.map(|b| b != *negated)))
+        }
+        Expr::InList {
+            expr: inner,
+            list,
+            negated,
+        } => {
+            let r = eval_in_list(inner, list, row, env)?;
+            Ok(opt_bool(r.map(|b| b != *negated)))
+        }
+        Expr::InSubquery {
+            expr: inner,
+            query,
+            negated,
+        } => {
+            let rows = env.subquery(query, row.values)?;
+            let left: Vec<Value> = match inner.as_ref() {
+                Expr::Tuple(items) => items
+                    .iter()
+                    .map(|e| eval_scalar(e, row, env))
+                    .collect::<SqlResult<_>>()?,
+                e => vec![eval_scalar(e, row, env)?],
+            };
+            let mut saw_null = false;
+            for r in &rows {
+                if r.len() != left.len() {
+                    return Err(operand_columns(left.len()));
+                }
+                match rows_equal(&left, r, None) {
+                    Some(true) => return Ok(bool_value(!*negated)),
+                    Some(false) => {}
+                    None => saw_null = true,
+                }
+            }
+            if saw_null || (left.iter().any(Value::is_null) && !rows.is_empty()) {
+                Ok(Value::Null)
+            } else {
+                Ok(bool_value(*negated))
+            }
+        }
+        Expr::Exists { query, negated } => {
+            let rows = env.subquery(query, row.values)?;
+            Ok(bool_value(rows.is_empty() == *negated))
+        }
+        Expr::ScalarSubquery(query) => {
+            let mut rows = env.subquery(query, row.values)?;
+            if rows.len() > 1 {
+                return Err(SqlError::new(
+                    ErrorCode::SUBQUERY_NO_1_ROW,
+                    "Subquery returns more than 1 row",
+                ));
+            }
+            match rows.pop() {
+                None => Ok(Value::Null),
+                Some(mut r) => {
+                    if r.len() != 1 {
+                        return Err(operand_columns(1));
+                    }
+                    Ok(r.pop().unwrap_or(Value::Null))
+                }
+            }
+        }
+        Expr::Like {
+            expr: inner,
+            pattern,
+            escape,
+            negated,
+        } => {
+            let v = eval_scalar(inner, row, env)?;
+            let p = eval_scalar(pattern, row, env)?;
+            if v.is_null() || p.is_null() {
+                return Ok(Value::Null);
+            }
+            let coll = pair_collation(inner, pattern).unwrap_or(Collation::Utf8mb4GeneralCi);
+            let m = like_match(
+                &value_bytes(&v),
+                &value_bytes(&p),
+                escape.unwrap_or('\\'),
+                coll,
+            );
+            Ok(bool_value(m != *negated))
+        }
+        Expr::Function { name, args } => functions::call(name, args, row, env),
+        Expr::Case {
+            operand,
+            whens,
+            otherwise,
+        } => {
+            match operand {
+                Some(op) => {
+                    let v = eval_scalar(op, row, env)?;
+                    for (w, then) in whens {
+                        let wv = eval_scalar(w, row, env)?;
+                        if cmp_coll(&v, &wv, pair_collation(op, w)) == Some(Ordering::Equal) {
+                            return eval(then, row, env);
+                        }
+                    }
+                }
+                None => {
+                    for (w, then) in whens {
+                        let wv = eval_scalar(w, row, env)?;
+                        if truthy(&wv) == Some(true) {
+                            return eval(then, row, env);
+                        }
+                    }
+                }
+            }
+            match otherwise {
+                Some(e) => eval(e, row, env),
+                None => Ok(Value::Null),
+            }
+        }
+        Expr::SystemVar { scope, name } => env.system_var(*scope, name),
+        Expr::UserVar(name) => Ok(env.user_var(name)),
+        Expr::Cast { expr: inner, to } => {
+            let v = eval_scalar(inner, row, env)?;
+            cast(v, *to, env)
+        }
+        Expr::Collate { expr: inner, .. } => eval(inner, row, env),
+        Expr::InsertValue(col) => {
+            if let Some((cols, vals)) = row.insert_values {
+                if let Some(i) = cols.iter().position(|c| c.name.eq_ignore_ascii_case(col)) {
+                    return Ok(vals.get(i).cloned().unwrap_or(Value::Null));
+                }
+                return Err(SqlError::bad_field(col, "field list"));
+            }
+            Ok(Value::Null)
+        }
+    }
+}
+
+/// Evaluates an expression that must produce one scalar (tuples error 1241).
+fn eval_scalar(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
+    eval(expr, row, env)
+}
+
+fn operand_columns(n: usize) -> SqlError {
+    SqlError::new(
+        ErrorCode::OPERAND_COLUMNS,
+        format!("Operand should contain {n} column(s)"),
+    )
+}
+
+pub(crate) fn bool_value(b: bool) -> Value {
+    Value::Int(i64::from(b))
+}
+
+fn opt_bool(b: Option<bool>) -> Value {
+    match b {
+        Some(b) => bool_value(b),
+        None => Value::Null,
+    }
+}
+
+fn and3(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+    match (a, b) {
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        (Some(true), Some(true)) => Some(true),
+        _ => None,
+    }
+}
+
+/// The collation an explicit `COLLATE` on either operand imposes.
+fn pair_collation(a: &Expr, b: &Expr) -> Option<Collation> {
+    expr_collation(a).or_else(|| expr_collation(b))
+}
+
+fn expr_collation(e: &Expr) -> Option<Collation> {
+    match e {
+        Expr::Collate { collation, .. } => {
+            let c = collation.to_ascii_lowercase();
+            if c == "binary" {
+                Some(Collation::Binary)
+            } else if c.ends_with("_bin") {
+                Some(Collation::Utf8mb4Bin)
+            } else {
+                Some(Collation::Utf8mb4GeneralCi)
+            }
+        }
+        Expr::Cast {
+            to: CastType::Binary,
+            ..
+        } => Some(Collation::Binary),
+        Expr::Function { name, args } if name == "binary" && args.len() == 1 => {
+            Some(Collation::Binary)
+        }
+        _ => None,
+    }
+}
+
+fn cmp_coll(a: &Value, b: &Value, coll: Option<Collation>) -> Option<Ordering> {
+    match coll {
+        Some(c) => compare_with_collation(a, b, c),
+        None => compare(a, b),
+    }
+}
+
+fn eval_in_list(
+    inner: &Expr,
+    list: &[Expr],
+    row: &Row<'_>,
+    env: &dyn EvalEnv,
+) -> SqlResult<Option<bool>> {
+    if let Expr::Tuple(items) = inner {
+        let left: Vec<Value> = items
+            .iter()
+            .map(|e| eval_scalar(e, row, env))
+            .collect::<SqlResult<_>>()?;
+        let mut saw_null = false;
+        for item in list {
+            let Expr::Tuple(r) = item else {
+                return Err(operand_columns(left.len()));
+            };
+            if r.len() != left.len() {
+                return Err(operand_columns(left.len()));
+            }
+            let right: Vec<Value> = r
+                .iter()
+                .map(|e| eval_scalar(e, row, env))
+                .collect::<SqlResult<_>>()?;
+            match rows_equal(&left, &right, None) {
+                Some(true) => return Ok(Some(true)),
+                Some(false) => {}
+                None => saw_null = true,
+            }
+        }
+        return Ok(if saw_null { None } else { Some(false) });
+    }
+    let v = eval_scalar(inner, row, env)?;
+    if v.is_null() {
+        return Ok(None);
+    }
+    let mut saw_null = false;
+    for item in list {
+        if matches!(item, Expr::Tuple(_)) {
+            return Err(operand_columns(1));
+        }
+        let w = eval_scalar(item, row, env)?;
+        match cmp_coll(&v, &w, pair_collation(inner, item)) {
+            Some(Ordering::Equal) => return Ok(Some(true)),
+            Some(_) => {}
+            None => saw_null = true,
+        }
+    }
+    Ok(if saw_null { None } else { Some(false) })
+}
+
+/// Row equality: `Some(false)` if any pair differs, `None` if undecided
+/// because of NULLs, `Some(true)` if all equal.
+fn rows_equal(a: &[Value], b: &[Value], coll: Option<Collation>) -> Option<bool> {
+    let mut unknown = false;
+    for (x, y) in a.iter().zip(b) {
+        match cmp_coll(x, y, coll) {
+            Some(Ordering::Equal) => {}
+            Some(_) => return Some(false),
+            None => unknown = true,
+        }
+    }
+    if unknown {
+        None
+    } else {
+        Some(true)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Unary and binary operators
+// ---------------------------------------------------------------------------
+
+/// A value in arithmetic: MySQL's four numeric evaluation types.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Num {
+    I(i64),
+    U(u64),
+    D(Decimal),
+    F(f64),
+}
+
+impl Num {
+    fn to_f64(self) -> f64 {
+        match self {
+            Num::I(i) => i as f64,
+            Num::U(u) => u as f64,
+            Num::D(d) => d.to_f64().unwrap_or(0.0),
+            Num::F(f) => f,
+        }
+    }
+
+    fn to_decimal(self) -> Option<Decimal> {
+        match self {
+            Num::I(i) => Some(Decimal::from(i)),
+            Num::U(u) => Some(Decimal::from(u)),
+            Num::D(d) => Some(d),
+            Num::F(f) => Decimal::from_f64(f),
+        }
+    }
+
+    fn to_i128(self) -> i128 {
+        match self {
+            Num::I(i) => i128::from(i),
+            Num::U(u) => i128::from(u),
+            Num::D(d) => d.trunc().to_i128().unwrap_or(0),
+            Num::F(f) => f.trunc() as i128,
+        }
+    }
+
+    fn is_zero(self) -> bool {
+        match self {
+            Num::I(i) => i == 0,
+            Num::U(u) => u == 0,
+            Num::D(d) => d.is_zero(),
+            Num::F(f) => f == 0.0,
+        }
+    }
+}
+
+/// Converts a value to a number for arithmetic. Strings become DOUBLE (with
+/// warning 1292 when not entirely numeric), temporals their numeric form.
+pub(crate) fn to_num(v: &Value, env: &dyn EvalEnv) -> Option<Num> {
+    Some(match v {
+        Value::Null => return None,
+        Value::Int(i) => Num::I(*i),
+        Value::UInt(u) => Num::U(*u),
+        Value::Decimal(d) => Num::D(*d),
+        Value::Double(f) => Num::F(*f),
+        Value::Bytes(b) => Num::F(str_to_f64_warn(b, env)),
+        Value::Date(t) => {
+            Num::I(i64::from(t.year) * 10000 + i64::from(t.month) * 100 + i64::from(t.day))
+        }
+        Value::DateTime(t) => {
+            let whole = i64::from(t.year) * 10_000_000_000
+                + i64::from(t.month) * 100_000_000
+                + i64::from(t.day) * 1_000_000
+                + i64::from(t.hour) * 10_000
+                + i64::from(t.minute) * 100
+                + i64::from(t.second);
+            if t.micros == 0 {
+                Num::I(whole)
+            } else {
+                Num::D(Decimal::from(whole) + Decimal::new(i64::from(t.micros), 6))
+            }
+        }
+        Value::Time(us) => {
+            let neg = *us < 0;
+            let a = us.unsigned_abs();
+            let secs = (a / 1_000_000) as i64;
+            let whole = secs / 3600 * 10000 + secs / 60 % 60 * 100 + secs % 60;
+            let frac = (a % 1_000_000) as i64;
+            let n = if frac == 0 {
+                Num::I(whole)
+            } else {
+                Num::D(Decimal::from(whole) + Decimal::new(frac, 6))
+            };
+            if neg {
+                match n {
+                    Num::I(i) => Num::I(-i),
+                    Num::D(d) => Num::D(-d),
+                    o => o,
+                }
+            } else {
+                n
+            }
+        }
+    })
+}
+
+fn eval_unary(op: UnaryOp, v: Value, expr: &Expr, env: &dyn EvalEnv) -> SqlResult<Value> {
+    if v.is_null() {
+        return Ok(Value::Null);
+    }
+    match op {
+        UnaryOp::Not => Ok(opt_bool(truthy(&v).map(|b| !b))),
+        UnaryOp::BitNot => Ok(Value::UInt(!to_u64_bits(&v, env))),
+        UnaryOp::Neg => match to_num(&v, env) {
+            None => Ok(Value::Null),
+            Some(Num::I(i)) => match i.checked_neg() {
+                Some(n) => Ok(Value::Int(n)),
+                None => Err(out_of_range("BIGINT", expr)),
+            },
+            Some(Num::U(u)) => {
+                let n = -i128::from(u);
+                match i64::try_from(n) {
+                    Ok(i) => Ok(Value::Int(i)),
+                    Err(_) => Err(out_of_range("BIGINT", expr)),
+                }
+            }
+            Some(Num::D(d)) => Ok(Value::Decimal(-d)),
+            Some(Num::F(f)) => Ok(Value::Double(-f)),
+        },
+    }
+}
+
+fn out_of_range(ty: &str, expr: &Expr) -> SqlError {
+    SqlError::new(
+        ErrorCode::DATA_OUT_OF_RANGE,
+        format!("{ty} value is out of range in '{}'", expr_sql(expr)),
+    )
+}
+
+fn warn_div_zero(env: &dyn EvalEnv) {
+    env.warn(
+        ErrorCode::DIVISION_BY_ZERO.number,
+        "Division by 0".to_string(),
+    );
+}
+
+fn eval_binary(
+    op: BinOp,
+    l: &Expr,
+    r: &Expr,
+    expr: &Expr,
+    row: &Row<'_>,
+    env: &dyn EvalEnv,
+) -> SqlResult<Value> {
+    match op {
+        BinOp::And => {
+            let a = truthy(&eval_scalar(l, row, env)?);
+            if a == Some(false) {
+                return Ok(bool_value(false));
+            }
+            let b = truthy(&eval_scalar(r, row, env)?);
+            return Ok(opt_bool(and3(a, b)));
+        }
+        BinOp::Or => {
+            let a = truthy(&eval_scalar(l, row, env)?);
+            if a == Some(true) {
+                return Ok(bool_value(true));
+            }
+            let b = truthy(&eval_scalar(r, row, env)?);
+            return Ok(opt_bool(match (a, b) {
+                (_, Some(true)) => Some(true),
+                (Some(false), Some(false)) => Some(false),
+                _ => None,
+            }));
+        }
+        _ => {}
+    }
+    // Row comparisons: (a, b) = (1, 2).
+    if let (Expr::Tuple(la), Expr::Tuple(ra)) = (l, r) {
+        if la.len() != ra.len() {
+            return Err(operand_columns(la.len()));
+        }
+        let lv: Vec<Value> = la
+            .iter()
+            .map(|e| eval_scalar(e, row, env))
+            .collect::<SqlResult<_>>()?;
+        let rv: Vec<Value> = ra
+            .iter()
+            .map(|e| eval_scalar(e, row, env))
+            .collect::<SqlResult<_>>()?;
+        return row_compare(op, &lv, &rv);
+    }
+    if matches!(l, Expr::Tuple(_)) || matches!(r, Expr::Tuple(_)) {
+        let n = match (l, r) {
+            (Expr::Tuple(t), _) | (_, Expr::Tuple(t)) => t.len(),
+            _ => 1,
+        };
+        let _ = n;
+        return Err(operand_columns(if matches!(l, Expr::Tuple(_)) {
+            1
+        } else {
+            n
+        }));
+    }
+    let a = eval_scalar(l, row, env)?;
+    let b = eval_scalar(r, row, env)?;
+    let coll = pair_collation(l, r);
+    binary_values(op, a, b, coll, expr, env)
+}
+
+fn row_compare(op: BinOp, a: &[Value], b: &[Value]) -> SqlResult<Value> {
+    match op {
+        BinOp::Eq => Ok(opt_bool(rows_equal(a, b, None))),
+        BinOp::NotEq => Ok(opt_bool(rows_equal(a, b, None).map(|x| !x))),
+        BinOp::NullSafeEq => {
+            let all = a
+                .iter()
+                .zip(b)
+                .all(|(x, y)| match (x.is_null(), y.is_null()) {
+                    (true, true) => true,
+                    (false, false) => compare(x, y) == Some(Ordering::Equal),
+                    _ => false,
+                });
+            Ok(bool_value(all))
+        }
+        BinOp::Lt | BinOp::LtEq | BinOp::Gt | BinOp::GtEq => {
+            for (x, y) in a.iter().zip(b) {
+                match compare(x, y) {
+                    None => return Ok(Value::Null),
+                    Some(Ordering::Equal) => continue,
+                    Some(o) => return Ok(bool_value(ordering_matches(op, o))),
+                }
+            }
+            Ok(bool_value(ordering_matches(op, Ordering::Equal)))
+        }
+        _ => Err(operand_columns(1)),
+    }
+}
+
+fn ordering_matches(op: BinOp, o: Ordering) -> bool {
+    match op {
+        BinOp::Eq | BinOp::NullSafeEq => o == Ordering::Equal,
+        BinOp::NotEq => o != Ordering::Equal,
+        BinOp::Lt => o == Ordering::Less,
+        BinOp::LtEq => o != Ordering::Greater,
+        BinOp::Gt => o == Ordering::Greater,
+        BinOp::GtEq => o != Ordering::Less,
+        _ => false,
+    }
+}
+
+/// Applies a binary operator (other than AND/OR) to two evaluated values.
+pub fn binary_values(
+    op: BinOp,
+    a: Value,
+    b: Value,
+    coll: Option<Collation>,
+    expr: &Expr,
+    env: &dyn EvalEnv,
+) -> SqlResult<Value> {
+    match op {
+        BinOp::NullSafeEq => {
+            return Ok(bool_value(match (a.is_null(), b.is_null()) {
+                (true, true) => true,
+                (false, false) => cmp_coll(&a, &b, coll) == Some(Ordering::Equal),
+                _ => false,
+            }))
+        }
+        BinOp::Eq | BinOp::NotEq | BinOp::Lt | BinOp::LtEq | BinOp::Gt | BinOp::GtEq => {
+            return Ok(match cmp_coll(&a, &b, coll) {
+                None => Value::Null,
+                Some(o) => bool_value(ordering_matches(op, o)),
+            })
+        }
+        _ => {}
+    }
+    if a.is_null() || b.is_null() {
+        return Ok(Value::Null);
+    }
+    match op {
+        BinOp::Xor => Ok(opt_bool(match (truthy(&a), truthy(&b)) {
+            (Some(x), Some(y)) => Some(x != y),
+            _ => None,
+        })),
+        BinOp::BitAnd => Ok(Value::UInt(to_u64_bits(&a, env) & to_u64_bits(&b, env))),
+        BinOp::BitOr => Ok(Value::UInt(to_u64_bits(&a, env) | to_u64_bits(&b, env))),
+        BinOp::BitXor => Ok(Value::UInt(to_u64_bits(&a, env) ^ to_u64_bits(&b, env))),
+        BinOp::ShiftLeft | BinOp::ShiftRight => {
+            let x = to_u64_bits(&a, env);
+            let s = to_u64_bits(&b, env);
+            let r = if s >= 64 {
+                0
+            } else if op == BinOp::ShiftLeft {
+                x << s
+            } else {
+                x >> s
+            };
+            Ok(Value::UInt(r))
+        }
+        _ => {
+            let (Some(x), Some(y)) = (to_num(&a, env), to_num(&b, env)) else {
+                return Ok(Value::Null);
+            };
+            arith(op, x, y, expr, env)
+        }
+    }
+}
+
+fn arith(op: BinOp, x: Num, y: Num, expr: &Expr, env: &dyn EvalEnv) -> SqlResult<Value> {
+    let is_f = matches!(x, Num::F(_)) || matches!(y, Num::F(_));
+    let is_d = matches!(x, Num::D(_)) || matches!(y, Num::D(_));
+    let is_u = matches!(x, Num::U(_)) || matches!(y, Num::U(_));
+    match op {
+        BinOp::Add | BinOp::Sub | BinOp::Mul => {
+            if is_f {
+                let (a, b) = (x.to_f64(), y.to_f64());
+                let r = match op {
+                    BinOp::Add => a + b,
+                    BinOp::Sub => a - b,
+                    _ => a * b,
+                };
+                if !r.is_finite() {
+                    return Err(out_of_range("DOUBLE", expr));
+                }
+                return Ok(Value::Double(r));
+            }
+            if is_d {
+                let (Some(a), Some(b)) = (x.to_decimal(), y.to_decimal()) else {
+                    return Err(out_of_range("DECIMAL", expr));
+                };
+                let r = match op {
+                    BinOp::Add => a.checked_add(b),
+                    BinOp::Sub => a.checked_sub(b),
+                    _ => a.checked_mul(b),
+                };
+                return r
+                    .map(Value::Decimal)
+                    .ok_or_else(|| out_of_range("DECIMAL", expr));
+            }
+            let (a, b) = (x.to_i128(), y.to_i128());
+            let r = match op {
+                BinOp::Add => a + b,
+                BinOp::Sub => a - b,
+                _ => a.checked_mul(b).unwrap_or(i128::MAX),
+            };
+            if is_u {
+                u64::try_from(r)
+                    .map(Value::UInt)
+                    .map_err(|_| out_of_range("BIGINT UNSIGNED", expr))
+            } else {
+                i64::try_from(r)
+                    .map(Value::Int)
+                    .map_err(|_| out_of_range("BIGINT", expr))
+            }
+        }
+        BinOp::Div => {
+            if y.is_zero() {
+                warn_div_zero(env);
+                return Ok(Value::Null);
+            }
+            if is_f {
+                let r = x.to_f64() / y.to_f64();
+                if !r.is_finite() {
+                    return Err(out_of_range("DOUBLE", expr));
+                }
+                return Ok(Value::Double(r));
+            }
+            let (Some(a), Some(b)) = (x.to_decimal(), y.to_decimal()) else {
+                return Err(out_of_range("DECIMAL", expr));
+            };
+            let scale = (a.scale() + DIV_PRECISION_INCREMENT).min(MAX_SCALE);
+            match a.checked_div(b) {
+                Some(q) => Ok(Value::Decimal(set_scale(q, scale))),
+                None => Err(out_of_range("DECIMAL", expr)),
+            }
+        }
+        BinOp::IntDiv => {
+            if y.is_zero() {
+                warn_div_zero(env);
+                return Ok(Value::Null);
+            }
+            let q: i128 = if is_f {
+                (x.to_f64() / y.to_f64()).trunc() as i128
+            } else if is_d {
+                match (x.to_decimal(), y.to_decimal()) {
+                    (Some(a), Some(b)) => a
+                        .checked_div(b)
+                        .and_then(|q| q.trunc().to_i128())
+                        .unwrap_or(i128::MAX),
+                    _ => i128::MAX,
+                }
+            } else {
+                x.to_i128() / y.to_i128()
+            };
+            if is_u {
+                u64::try_from(q)
+                    .map(Value::UInt)
+                    .map_err(|_| out_of_range("BIGINT UNSIGNED", expr))
+            } else {
+                i64::try_from(q)
+                    .map(Value::Int)
+                    .map_err(|_| out_of_range("BIGINT", expr))
+            }
+        }
+        BinOp::Mod => {
+            if y.is_zero() {
+                warn_div_zero(env);
+                return Ok(Value::Null);
+            }
+            if is_f {
+                return Ok(Value::Double(x.to_f64() % y.to_f64()));
+            }
+            if is_d {
+                let (Some(a), Some(b)) = (x.to_decimal(), y.to_decimal()) else {
+                    return Err(out_of_range("DECIMAL", expr));
+                };
+                return a
+                    .checked_rem(b)
+                    .map(Value::Decimal)
+                    .ok_or_else(|| out_of_range("DECIMAL", expr));
+            }
+            let r = x.to_i128() % y.to_i128();
+            // The result takes the dividend's signedness.
+            if matches!(x, Num::U(_)) {
+                Ok(u64::try_from(r).map(Value::UInt).unwrap_or(Value::Null))
+            } else {
+                Ok(i64::try_from(r).map(Value::Int).unwrap_or(Value::Null))
+            }
+        }
+        _ => Ok(Value::Null),
+    }
+}
+
+/// Rounds half away from zero to `scale` digits and pads to exactly that scale.
+pub(crate) fn set_scale(d: Decimal, scale: u32) -> Decimal {
+    let mut r = d.round_dp_with_strategy(scale, RoundingStrategy::MidpointAwayFromZero);
+    r.rescale(scale);
+    r
+}
+
+/// The 64-bit pattern of a value for bit operators.
+pub(crate) fn to_u64_bits(v: &Value, env: &dyn EvalEnv) -> u64 {
+    match to_num(v, env) {
+        None => 0,
+        Some(Num::I(i)) => i as u64,
+        Some(Num::U(u)) => u,
+        Some(Num::D(d)) => {
+            let r = d.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero);
+            if r.is_sign_negative() {
+                r.to_i64().map(|i| i as u64).unwrap_or(i64::MIN as u64)
+            } else {
+                r.to_u64().unwrap_or(u64::MAX)
+            }
+        }
+        Some(Num::F(f)) => {
+            let r = f.round();
+            if r < 0.0 {
+                (r as i64) as u64
+            } else {
+                r as u64
+            }
+        }
+    }
+}
+
+/// SQL text of an expression, as MySQL quotes it in error 1690.
+pub fn expr_sql(e: &Expr) -> String {
+    match e {
+        Expr::Literal(Value::Bytes(b)) => {
+            format!("'{}'", String::from_utf8_lossy(b).replace('\'', "\\'"))
+        }
+        Expr::Literal(v) => v.to_string(),
+        Expr::Column {
+            table: Some(t),
+            name,
+        } => format!("`{t}`.`{name}`"),
+        Expr::Column { table: None, name } => format!("`{name}`"),
+        Expr::Param(_) => "?".into(),
+        Expr::Slot(i) => format!("#{i}"),
+        Expr::Unary(UnaryOp::Neg, x) => format!("-{}", expr_sql_paren(x)),
+        Expr::Unary(UnaryOp::Not, x) => format!("!{}", expr_sql_paren(x)),
+        Expr::Unary(UnaryOp::BitNot, x) => format!("~{}", expr_sql_paren(x)),
+        Expr::Binary(op, l, r) => {
+            let o = match op {
+                BinOp::Add => "+",
+                BinOp::Sub => "-",
+                BinOp::Mul => "*",
+                BinOp::Div => "/",
+                BinOp::IntDiv => "DIV",
+                BinOp::Mod => "%",
+                BinOp::Eq => "=",
+                BinOp::NullSafeEq => "<=>",
+                BinOp::NotEq => "<>",
+                BinOp::Lt => "<",
+                BinOp::LtEq => "<=",
+                BinOp::Gt => ">",
+                BinOp::GtEq => ">=",
+                BinOp::And => "and",
+                BinOp::Or => "or",
+                BinOp::Xor => "xor",
+                BinOp::BitAnd => "&",
+                BinOp::BitOr => "|",
+                BinOp::BitXor => "^",
+                BinOp::ShiftLeft => "<<",
+                BinOp::ShiftRight => ">>",
+            };
+            format!("{} {o} {}", expr_sql_paren(l), expr_sql_paren(r))
+        }
+        Expr::Function { name, args } => {
+            let a: Vec<String> = args.iter().map(expr_sql).collect();
+            format!("{name}({})", a.join(","))
+        }
+        Expr::Cast { expr, to } => {
+            let t = match to {
+                CastType::Signed => "signed".to_string(),
+                CastType::Unsigned => "unsigned".to_string(),
+                CastType::Char => "char".to_string(),
+                CastType::Binary => "binary".to_string(),
+                CastType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
+                CastType::Double => "double".to_string(),
+                CastType::Date => "date".to_string(),
+                CastType::DateTime => "datetime".to_string(),
+                CastType::Time => "time".to_string(),
+            };
+            format!("cast({} as {t})", expr_sql(expr))
+        }
+        Expr::UserVar(n) => format!("@`{n}`"),
+        _ => "?".into(),
+    }
+}
+
+fn expr_sql_paren(e: &Expr) -> String {
+    match e {
+        Expr::Binary(..) => format!("({})", expr_sql(e)),
+        _ => expr_sql(e),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Truth, comparison, grouping
+// ---------------------------------------------------------------------------
+
+/// SQL truth of a value: NULL is unknown (`None`).
+pub fn truthy(v: &Value) -> Option<bool> {
+    match v {
+        Value::Null => None,
+        Value::Int(i) => Some(*i != 0),
+        Value::UInt(u) => Some(*u != 0),
+        Value::Double(d) => Some(*d != 0.0),
+        Value::Decimal(d) => Some(!d.is_zero()),
+        Value::Bytes(b) => Some(parse_f64_prefix(b).0 != 0.0),
+        Value::Time(t) => Some(*t != 0),
+        Value::Date(t) | Value::DateTime(t) => Some(*t != Temporal::default()),
+    }
+}
+
+/// Compares two non-NULL values by MySQL's rules (numeric if either side is
+/// numeric, case-insensitive text otherwise); `None` if either is NULL.
+pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
+    compare_with_collation(a, b, Collation::Utf8mb4GeneralCi)
+}
+
+/// [`compare`] with an explicit collation for string-vs-string comparisons.
+pub fn compare_with_collation(a: &Value, b: &Value, collation: Collation) -> Option<Ordering> {
+    use Value::*;
+    match (a, b) {
+        (Null, _) | (_, Null) => None,
+        (Int(x), Int(y)) => Some(x.cmp(y)),
+        (UInt(x), UInt(y)) => Some(x.cmp(y)),
+        (Int(x), UInt(y)) => Some(i128::from(*x).cmp(&i128::from(*y))),
+        (UInt(x), Int(y)) => Some(i128::from(*x).cmp(&i128::from(*y))),
+        (Bytes(x), Bytes(y)) => Some(compare_bytes(x, y, collation)),
+        (Date(_) | DateTime(_), Date(_) | DateTime(_)) => {
+            Some(temporal_cmp_key(a).cmp(&temporal_cmp_key(b)))
+        }
+        (Time(x), Time(y)) => Some(x.cmp(y)),
+        (Date(_) | DateTime(_) | Time(_), Bytes(s)) => compare_temporal_str(a, s)
+            .or_else(|| Some(compare_bytes(a.to_string().as_bytes(), s, collation))),
+        (Bytes(s), Date(_) | DateTime(_) | Time(_)) => compare_temporal_str(b, s)
+            .map(Ordering::reverse)
+            .or_else(|| Some(compare_bytes(s, b.to_string().as_bytes(), collation))),
+        (Time(_), Date(_) | DateTime(_)) | (Date(_) | DateTime(_), Time(_)) => {
+            Some(num_cmp_f64(&num_of(a), &num_of(b)))
+        }
+        _ => {
+            let x = num_of(a);
+            let y = num_of(b);
+            match (x, y) {
+                (Num::F(_), _) | (_, Num::F(_)) => num_cmp_f64(&x, &y).into(),
+                _ => match (x.to_decimal(), y.to_decimal()) {
+                    (Some(p), Some(q)) => Some(p.cmp(&q)),
+                    _ => Some(num_cmp_f64(&x, &y)),
+                },
+            }
+        }
+    }
+}
+
+/// Numeric form of a value without warnings (comparison).
+fn num_of(v: &Value) -> Num {
+    match v {
+        Value::Bytes(b) => Num::F(parse_f64_prefix(b).0),
+        other => to_num(other, &NoWarn).unwrap_or(Num::I(0)),
+    }
+}
+
+fn num_cmp_f64(a: &Num, b: &Num) -> Ordering {
+    a.to_f64()
+        .partial_cmp(&b.to_f64())
+        .unwrap_or(Ordering::Equal)
+}
+
+fn temporal_cmp_key(v: &Value) -> Temporal {
+    match v {
+        Value::Date(t) => Temporal {
+            year: t.year,
+            month: t.month,
+            day: t.day,
+            ..Temporal::default()
+        },
+        Value::DateTime(t) => *t,
+        _ => Temporal::default(),
+    }
+}
+
+fn compare_temporal_str(t: &Value, s: &[u8]) -> Option<Ordering> {
+    let s = std::str::from_utf8(s).ok()?;
+    match t {
+        Value::Time(x) => temporal::parse_time(s).map(|y| x.cmp(&y)),
+        _ => {
+            let other = temporal::parse_datetime(s)?;
+            Some(temporal_cmp_key(t).cmp(&other))
+        }
+    }
+}
+
+/// Compares strings under a collation (PAD SPACE: trailing spaces ignored
+/// except for `binary`).
+pub fn compare_bytes(a: &[u8], b: &[u8], collation: Collation) -> Ordering {
+    match collation {
+        Collation::Binary => a.cmp(b),
+        Collation::Utf8mb4Bin => trim_trailing_spaces(a).cmp(trim_trailing_spaces(b)),
+        Collation::Utf8mb4GeneralCi => {
+            let x = String::from_utf8_lossy(trim_trailing_spaces(a));
+            let y = String::from_utf8_lossy(trim_trailing_spaces(b));
+            x.chars().map(fold_char).cmp(y.chars().map(fold_char))
+        }
+    }
+}
+
+fn trim_trailing_spaces(b: &[u8]) -> &[u8] {
+    let mut n = b.len();
+    while n > 0 && b[n - 1] == b' ' {
+        n -= 1;
+    }
+    &b[..n]
+}
+
+/// utf8mb4_general_ci's weight of a character: upper case, Latin accents
+/// removed.
+pub fn fold_char(c: char) -> char {
+    if c.is_ascii() {
+        return c.to_ascii_uppercase();
+    }
+    match c {
+        'À'..='Å' | 'à'..='å' | 'Ā' | 'ā' | 'Ă' | 'ă' | 'Ą' | 'ą' => 'A',
+        'Ç' | 'ç' | 'Ć' | 'ć' | 'Č' | 'č' => 'C',
+        'È'..='Ë' | 'è'..='ë' | 'Ē' | 'ē' | 'Ę' | 'ę' | 'Ě' | 'ě' => 'E',
+        'Ì'..='Ï' | 'ì'..='ï' => 'I',
+        'Ñ' | 'ñ' | 'Ń' | 'ń' | 'Ň' | 'ň' => 'N',
+        'Ò'..='Ö' | 'Ø' | 'ò'..='ö' | 'ø' => 'O',
+        'Ù'..='Ü' | 'ù'..='ü' | 'Ů' | 'ů' => 'U',
+        'Ý' | 'ý' | 'ÿ' => 'Y',
+        'Š' | 'š' | 'Ś' | 'ś' => 'S',
+        'Ž' | 'ž' | 'Ź' | 'ź' | 'Ż' | 'ż' => 'Z',
+        'ß' => 'S',
+        _ => {
+            let mut up = c.to_uppercase();
+            match (up.next(), up.next()) {
+                (Some(u), None) => u,
+                _ => c,
+            }
+        }
+    }
+}
+
+/// Ordering for ORDER BY: NULLs first, then [`compare`].
+pub fn compare_for_sort(a: &Value, b: &Value) -> Ordering {
+    match (a.is_null(), b.is_null()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+        _ => compare(a, b).unwrap_or(Ordering::Equal),
+    }
+}
+
+/// A byte key equal for values GROUP BY / DISTINCT treat as equal (under
+/// utf8mb4_general_ci for text).
+pub fn sort_key(v: &Value) -> Vec<u8> {
+    sort_key_with_collation(v, Collation::Utf8mb4GeneralCi)
+}
+
+/// [`sort_key`] under an explicit collation.
+pub fn sort_key_with_collation(v: &Value, collation: Collation) -> Vec<u8> {
+    let mut out = Vec::new();
+    match v {
+        Value::Null => out.push(0),
+        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => {
+            out.push(1);
+            let d = num_of(v).to_decimal().unwrap_or_default().normalize();
+            out.extend_from_slice(d.to_string().as_bytes());
+        }
+        Value::Double(f) => {
+            if f.fract() == 0.0 && f.abs() < 1e18 {
+                out.push(1);
+                out.extend_from_slice((*f as i64).to_string().as_bytes());
+            } else {
+                out.push(2);
+                out.extend_from_slice(&f.to_bits().to_be_bytes());
+            }
+        }
+        Value::Bytes(b) => {
+            out.push(3);
+            match collation {
+                Collation::Binary => out.extend_from_slice(b),
+                Collation::Utf8mb4Bin => out.extend_from_slice(trim_trailing_spaces(b)),
+                Collation::Utf8mb4GeneralCi => {
+                    let s = String::from_utf8_lossy(trim_trailing_spaces(b));
+                    let folded: String = s.chars().map(fold_char).collect();
+                    out.extend_from_slice(folded.as_bytes());
+                }
+            }
+        }
+        Value::Date(_) | Value::DateTime(_) => {
+            out.push(4);
+            out.extend_from_slice(temporal_cmp_key(v).datetime_string(6).as_bytes());
+        }
+        Value::Time(t) => {
+            out.push(5);
+            out.extend_from_slice(&t.to_be_bytes());
+        }
+    }
+    out
+}
+
+/// Whether GROUP BY / DISTINCT put the two values in one group.
+pub fn values_equal_for_grouping(a: &Value, b: &Value) -> bool {
+    sort_key(a) == sort_key(b)
+}
+
+// ---------------------------------------------------------------------------
+// LIKE
+// ---------------------------------------------------------------------------
+
+/// MySQL LIKE: `%` any run, `_` one character, `escape` quotes the next one.
+pub fn like_match(value: &[u8], pattern: &[u8], escape: char, collation: Collation) -> bool {
+    #[derive(Clone, Copy, PartialEq)]
+    enum P {
+        Any,
+        One,
+        Lit(char),
+    }
+    let ci = collation == Collation::Utf8mb4GeneralCi;
+    let norm = |c: char| if ci { fold_char(c) } else { c };
+    let vs: Vec<char> = String::from_utf8_lossy(value).chars().map(norm).collect();
+    let ps = String::from_utf8_lossy(pattern);
+    let mut pat = Vec::new();
+    let mut it = ps.chars();
+    while let Some(c) = it.next() {
+        if c == escape {
+            match it.next() {
+                Some(n) => pat.push(P::Lit(norm(n))),
+                None => pat.push(P::Lit(norm(c))),
+            }
+        } else if c == '%' {
+            pat.push(P::Any);
+        } else if c == '_' {
+            pat.push(P::One);
+        } else {
+            pat.push(P::Lit(norm(c)));
+        }
+    }
+    let (mut vi, mut pi) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    while vi < vs.len() {
+        if pi < pat.len() && (pat[pi] == P::One || pat[pi] == P::Lit(vs[vi])) {
+            vi += 1;
+            pi += 1;
+        } else if pi < pat.len() && pat[pi] == P::Any {
+            star = Some((pi, vi));
+            pi += 1;
+        } else if let Some((sp, sv)) = star {
+            pi = sp + 1;
+            vi = sv + 1;
+            star = Some((sp, sv + 1));
+        } else {
+            return false;
+        }
+    }
+    while pi < pat.len() && pat[pi] == P::Any {
+        pi += 1;
+    }
+    pi == pat.len()
+}
+
+// ---------------------------------------------------------------------------
+// Conversions
+// ---------------------------------------------------------------------------
+
+/// An environment that drops warnings, for internal conversions.
+pub(crate) struct NoWarn;
+
+impl EvalEnv for NoWarn {
+    fn system_var(&self, _: VarScope, _: &str) -> SqlResult<Value> {
+        Ok(Value::Null)
+    }
+    fn user_var(&self, _: &str) -> Value {
+        Value::Null
+    }
+    fn subquery(&self, _: &Select, _: &[Value]) -> SqlResult<Vec<Vec<Value>>> {
+        Ok(Vec::new())
+    }
+    fn session_fact(&self, _: &str) -> Value {
+        Value::Null
+    }
+    fn warn(&self, _: u16, _: String) {}
+}
+
+/// The bytes of a value's string form.
+pub fn value_bytes(v: &Value) -> Cow<'_, [u8]> {
+    match v {
+        Value::Bytes(b) => Cow::Borrowed(b.as_slice()),
+        Value::Double(f) => Cow::Owned(format_double(*f).into_bytes()),
+        other => Cow::Owned(other.to_string().into_bytes()),
+    }
+}
+
+/// The string form of a value (lossy for invalid UTF-8).
+pub fn value_string(v: &Value) -> String {
+    String::from_utf8_lossy(&value_bytes(v)).into_owned()
+}
+
+/// Parses the longest numeric prefix of a string (after leading spaces).
+/// Returns the number, the prefix length in bytes, and whether the whole
+/// string (modulo trailing spaces) was numeric.
+pub fn parse_f64_prefix(b: &[u8]) -> (f64, usize, bool) {
+    let end = numeric_prefix_len(b, true);
+    let s = std::str::from_utf8(&b[..end]).unwrap_or("").trim_start();
+    let v = s.parse::<f64>().unwrap_or(0.0);
+    let rest = &b[end..];
+    let complete = end > 0 && rest.iter().all(|c| c.is_ascii_whitespace()) && !s.is_empty();
+    (v, end, complete)
+}
+
+/// Length of the numeric prefix (leading whitespace, sign, digits, '.',
+/// digits, exponent when `allow_exp`).
+pub(crate) fn numeric_prefix_len(b: &[u8], allow_exp: bool) -> usize {
+    let mut i = 0;
+    while i < b.len() && b[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        i += 1;
+    }
+    let ds = i;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    let mut digits = i - ds;
+    if i < b.len() && b[i] == b'.' {
+        let j = i + 1;
+        let mut k = j;
+        while k < b.len() && b[k].is_ascii_digit() {
+            k += 1;
+        }
+        if digits > 0 || k > j {
+            digits += k - j;
+            i = k;
+        }
+    }
+    if digits == 0 {
+        return 0;
+    }
+    if allow_exp && i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        let mut k = i + 1;
+        if k < b.len() && (b[k] == b'+' || b[k] == b'-') {
+            k += 1;
+        }
+        let es = k;
+        while k < b.len() && b[k].is_ascii_digit() {
+            k += 1;
+        }
+        if k > es {
+            i = k;
+        }
+    }
+    i
+}
+
+fn str_to_f64_warn(b: &[u8], env: &dyn EvalEnv) -> f64 {
+    let (v, _, complete) = parse_f64_prefix(b);
+    if !complete {
+        env.warn(
+            ErrorCode::TRUNCATED_WRONG_VALUE.number,
+            format!(
+                "Truncated incorrect DOUBLE value: '{}'",
+                String::from_utf8_lossy(b)
+            ),
+        );
+    }
+    v
+}
+
+/// Parses a string as an exact number (DECIMAL) prefix; `None` when it is
+/// not numeric at all. The flag tells whether the whole string was used.
+pub(crate) fn parse_decimal_prefix(b: &[u8]) -> (Option<Decimal>, bool) {
+    let end = numeric_prefix_len(b, true);
+    let s = std::str::from_utf8(&b[..end]).unwrap_or("").trim();
+    let complete = end > 0 && b[end..].iter().all(|c| c.is_ascii_whitespace());
+    if s.is_empty() {
+        return (None, false);
+    }
+    let d = if s.contains(['e', 'E']) {
+        Decimal::from_scientific(s)
+            .ok()
+            .or_else(|| s.parse::<f64>().ok().and_then(Decimal::from_f64))
+    } else {
+        let t = s.strip_prefix('+').unwrap_or(s);
+        Decimal::from_str_exact(t)
+            .ok()
+            .or_else(|| t.parse::<f64>().ok().and_then(Decimal::from_f64))
+    };
+    (d, complete)
+}
+
+/// Parses a string as MySQL does for an integer context: integer prefix
+/// (no rounding of a fraction). Returns the value as i128 (saturated) and
+/// whether the whole string was an integer.
+pub(crate) fn parse_int_prefix(b: &[u8]) -> (i128, bool) {
+    let mut i = 0;
+    while i < b.len() && b[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    let mut neg = false;
+    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        neg = b[i] == b'-';
+        i += 1;
+    }
+    let ds = i;
+    let mut v: i128 = 0;
+    while i < b.len() && b[i].is_ascii_digit() {
+        v = v.saturating_mul(10).saturating_add(i128::from(b[i] - b'0'));
+        i += 1;
+    }
+    let complete = i > ds && b[i..].iter().all(|c| c.is_ascii_whitespace());
+    (if neg { -v } else { v }, complete)
+}
+
+/// Saturating conversion of a value to i64 as CAST(... AS SIGNED) does.
+pub(crate) fn to_i64_cast(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
+    Some(match v {
+        Value::Null => return None,
+        Value::Int(i) => *i,
+        Value::UInt(u) => *u as i64,
+        Value::Bytes(b) => {
+            let (n, complete) = parse_int_prefix(b);
+            if !complete {
+                env.warn(
+                    ErrorCode::TRUNCATED_WRONG_VALUE.number,
+                    format!(
+                        "Truncated incorrect INTEGER value: '{}'",
+                        String::from_utf8_lossy(b)
+                    ),
+                );
+            }
+            if n > i128::from(u64::MAX) {
+                -1
+            } else if n > i128::from(i64::MAX) {
+                n as u64 as i64
+            } else {
+                n.max(i128::from(i64::MIN)) as i64
+            }
+        }
+        other => match to_num(other, env) {
+            Some(Num::D(d)) => d
+                .round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero)
+                .to_i64()
+                .unwrap_or(if d.is_sign_negative() {
+                    i64::MIN
+                } else {
+                    i64::MAX
+                }),
+            Some(Num::F(f)) => {
+                let r = f.round();
+                if r >= 9.223_372_036_854_776e18 {
+                    i64::MAX
+                } else if r <= -9.223_372_036_854_776e18 {
+                    i64::MIN
+                } else {
+                    r as i64
+                }
+            }
+            Some(Num::I(i)) => i,
+            Some(Num::U(u)) => u as i64,
+            None => return None,
+        },
+    })
+}
+
+/// An integer argument of a function (lengths, positions, counts).
+pub(crate) fn int_arg(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
+    match v {
+        Value::UInt(u) => Some(i64::try_from(*u).unwrap_or(i64::MAX)),
+        other => to_i64_cast(other, env),
+    }
+}
+
+/// CAST(v AS type).
+pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
+    if v.is_null() {
+        return Ok(Value::Null);
+    }
+    Ok(match to {
+        CastType::Signed => match &v {
+            Value::UInt(u) => Value::Int(*u as i64),
+            _ => to_i64_cast(&v, env).map(Value::Int).unwrap_or(Value::Null),
+        },
+        CastType::Unsigned => match &v {
+            Value::Int(i) => {
+                if *i < 0 {
+                    env.warn(
+                        ErrorCode::UNKNOWN_ERROR.number,
+                        "Cast to unsigned converted negative integer to it's positive complement"
+                            .into(),
+                    );
+                }
+                Value::UInt(*i as u64)
+            }
+            Value::UInt(u) => Value::UInt(*u),
+            Value::Bytes(b) => {
+                let (n, complete) = parse_int_prefix(b);
+                if !complete {
+                    env.warn(
+                        ErrorCode::TRUNCATED_WRONG_VALUE.number,
+                        format!(
+                            "Truncated incorrect INTEGER value: '{}'",
+                            String::from_utf8_lossy(b)
+                        ),
+                    );
+                }
+                Value::UInt(if n < 0 {
+                    n.max(i128::from(i64::MIN)) as i64 as u64
+                } else {
+                    n.min(i128::from(u64::MAX)) as u64
+                })
+            }
+            Value::Double(f) => {
+                let r = f.round();
+                Value::UInt(if r < 0.0 {
+                    0
+                } else if r >= 1.8446744073709552e19 {
+                    u64::MAX
+                } else {
+                    r as u64
+                })
+            }
+            Value::Decimal(d) => {
+                let r = d.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero);
+                Value::UInt(if r.is_sign_negative() {
+                    0
+                } else {
+                    r.to_u64().unwrap_or(u64::MAX)
+                })
+            }
+            other => Value::UInt(to_u64_bits(other, env)),
+        },
+        CastType::Char | CastType::Binary => Value::Bytes(value_bytes(&v).into_owned()),
+        CastType::Double => match to_num(&v, env) {
+            Some(n) => Value::Double(n.to_f64()),
+            None => Value::Null,
+        },
+        CastType::Decimal { precision, scale } => {
+            let d = match &v {
+                Value::Bytes(b) => {
+                    let (d, complete) = parse_decimal_prefix(b);
+                    if !complete {
+                        env.warn(
+                            ErrorCode::TRUNCATED_WRONG_VALUE.number,
+                            format!(
+                                "Truncated incorrect DECIMAL value: '{}'",
+                                String::from_utf8_lossy(b)
+                            ),
+                        );
+                    }
+                    d.unwrap_or_default()
+                }
+                other => to_num(other, env)
+                    .and_then(|n| n.to_decimal())
+                    .unwrap_or_default(),
+            };
+            let (d, clamped) = decimal_fit(d, precision, scale);
+            if clamped {
+                env.warn(
+                    ErrorCode::WARN_DATA_OUT_OF_RANGE.number,
+                    "Out of range value for column 'cast' at row 1".to_string(),
+                );
+            }
+            Value::Decimal(d)
+        }
+        CastType::Date => match temporal::to_datetime(&v, env) {
+            Some(t) => Value::Date(Temporal {
+                hour: 0,
+                minute: 0,
+                second: 0,
+                micros: 0,
+                ..t
+            }),
+            None => Value::Null,
+        },
+        CastType::DateTime => match temporal::to_datetime(&v, env) {
+            Some(t) => Value::DateTime(t),
+            None => Value::Null,
+        },
+        CastType::Time => match temporal::to_time(&v, env) {
+            Some(t) => Value::Time(t),
+            None => Value::Null,
+        },
+    })
+}
+
+/// Rounds `d` to `scale` and clamps it to DECIMAL(precision, scale).
+/// Returns the value and whether it was clamped.
+pub(crate) fn decimal_fit(d: Decimal, precision: u8, scale: u8) -> (Decimal, bool) {
+    let scale = u32::from(scale).min(MAX_SCALE);
+    let int_digits = u32::from(precision).saturating_sub(scale).min(28);
+    let r = set_scale(d, scale);
+    // max = 10^int_digits - 10^-scale
+    let max = if int_digits + scale > 28 {
+        Decimal::MAX
+    } else {
+        let m = 10i128.pow(int_digits + scale) - 1;
+        Decimal::from_i128_with_scale(m, scale)
+    };
+    if r > max {
+        (max, true)
+    } else if r < -max {
+        (-max, true)
+    } else {
+        (r, false)
+    }
+}

@@ -1,0 +1,442 @@
+//! Converting a value for storage in a column (INSERT / UPDATE), with
+//! MySQL's strict and non-strict behaviour.
+
+use super::temporal::{parse_datetime, parse_time, time_of, to_datetime, to_time};
+use super::{
+    decimal_fit, parse_decimal_prefix, set_scale, to_num, value_bytes, EvalEnv, NoWarn, Num,
+};
+use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Temporal, Value};
+use rust_decimal::prelude::ToPrimitive;
+use rust_decimal::{Decimal, RoundingStrategy};
+
+fn int_range(ty: &ColumnType, unsigned: bool) -> (i128, i128) {
+    let bits = match ty {
+        ColumnType::TinyInt => 8,
+        ColumnType::SmallInt => 16,
+        ColumnType::MediumInt => 24,
+        ColumnType::Int => 32,
+        _ => 64,
+    };
+    if unsigned {
+        (0, (1i128 << bits) - 1)
+    } else {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    }
+}
+
+/// Problems found while converting, reported per mode.
+enum Issue {
+    /// 1264: clamp.
+    OutOfRange,
+    /// 1366: wrong value for the column type (string to number).
+    WrongValue(&'static str),
+    /// 1265: data truncated.
+    Truncated,
+    /// 1406: string too long.
+    TooLong,
+    /// 1292: bad date/time.
+    BadTemporal(&'static str),
+}
+
+fn report(
+    issue: Issue,
+    v: &Value,
+    column: &ColumnDef,
+    strict: bool,
+    env: &dyn EvalEnv,
+) -> SqlResult<()> {
+    let c = &column.name;
+    let shown = String::from_utf8_lossy(&value_bytes(v)).into_owned();
+    let (code, msg) = match issue {
+        Issue::OutOfRange => (
+            ErrorCode::WARN_DATA_OUT_OF_RANGE,
+            format!("Out of range value for column '{c}' at row 1"),
+        ),
+        Issue::WrongValue(kind) => (
+            ErrorCode::TRUNCATED_WRONG_VALUE_FOR_FIELD,
+            format!("Incorrect {kind} value: '{shown}' for column '{c}' at row 1"),
+        ),
+        Issue::Truncated => (
+            ErrorCode::WARN_DATA_TRUNCATED,
+            format!("Data truncated for column '{c}' at row 1"),
+        ),
+        Issue::TooLong => (
+            ErrorCode::DATA_TOO_LONG,
+            format!("Data too long for column '{c}' at row 1"),
+        ),
+        Issue::BadTemporal(kind) => (
+            ErrorCode::TRUNCATED_WRONG_VALUE,
+            format!("Incorrect {kind} value: '{shown}' for column '{c}' at row 1"),
+        ),
+    };
+    if strict {
+        return Err(SqlError::new(code, msg));
+    }
+    // Non-strict: MySQL downgrades 1406 and 1292 to 1265 warnings.
+    let (code, msg) = match code.number {
+        1406 | 1292 => (1265, format!("Data truncated for column '{c}' at row 1")),
+        n => (n, msg),
+    };
+    env.warn(code, msg);
+    Ok(())
+}
+
+/// Converts a value for storage in `column`: range and length checks,
+/// string→number, number→string, dates. In strict mode an impossible
+/// conversion is an error (1264, 1366, 1406, 1292); otherwise it is clamped
+/// or truncated with a warning through `env`.
+pub fn coerce_to_column(
+    v: Value,
+    column: &ColumnDef,
+    strict: bool,
+    env: &dyn EvalEnv,
+) -> SqlResult<Value> {
+    if v.is_null() {
+        return Ok(Value::Null);
+    }
+    match &column.ty {
+        ColumnType::TinyInt
+        | ColumnType::SmallInt
+        | ColumnType::MediumInt
+        | ColumnType::Int
+        | ColumnType::BigInt => coerce_int(v, column, strict, env),
+        ColumnType::Year => coerce_year(v, column, strict, env),
+        ColumnType::Decimal { precision, scale } => {
+            let d = match &v {
+                Value::Bytes(b) => {
+                    let (d, complete) = parse_decimal_prefix(b);
+                    match d {
+                        None => {
+                            report(Issue::WrongValue("decimal"), &v, column, strict, env)?;
+                            Decimal::ZERO
+                        }
+                        Some(d) => {
+                            if !complete {
+                                report(Issue::Truncated, &v, column, strict, env)?;
+                            }
+                            d
+                        }
+                    }
+                }
+                Value::Double(f) if !f.is_finite() => Decimal::ZERO,
+                other => match to_num(other, &NoWarn) {
+                    Some(Num::F(f)) => match Decimal::try_from(f) {
+                        Ok(d) => d,
+                        Err(_) => {
+                            report(Issue::OutOfRange, &v, column, strict, env)?;
+                            if f < 0.0 {
+                                Decimal::MIN
+                            } else {
+                                Decimal::MAX
+                            }
+                        }
+                    },
+                    Some(n) => n.to_decimal().unwrap_or_default(),
+                    None => return Ok(Value::Null),
+                },
+            };
+            let (mut r, clamped) = decimal_fit(d, *precision, *scale);
+            if column.unsigned && r.is_sign_negative() && !r.is_zero() {
+                report(Issue::OutOfRange, &v, column, strict, env)?;
+                r = set_scale(Decimal::ZERO, u32::from(*scale));
+            } else if clamped {
+                report(Issue::OutOfRange, &v, column, strict, env)?;
+            }
+            Ok(Value::Decimal(r))
+        }
+        ColumnType::Float | ColumnType::Double => {
+            let f = match &v {
+                Value::Bytes(b) => {
+                    let (f, _, complete) = super::parse_f64_prefix(b);
+                    if !complete {
+                        let end = super::numeric_prefix_len(b, true);
+                        if end == 0 {
+                            report(Issue::WrongValue("double"), &v, column, strict, env)?;
+                        } else {
+                            report(Issue::Truncated, &v, column, strict, env)?;
+                        }
+                    }
+                    f
+                }
+                other => to_num(other, &NoWarn).map(Num::to_f64).unwrap_or(0.0),
+            };
+            let f = if column.unsigned && f < 0.0 {
+                report(Issue::OutOfRange, &v, column, strict, env)?;
+                0.0
+            } else {
+                f
+            };
+            if matches!(column.ty, ColumnType::Float) {
+                if f.abs() > f64::from(f32::MAX) {
+                    report(Issue::OutOfRange, &v, column, strict, env)?;
+                    return Ok(Value::Double(f64::from(f32::MAX).copysign(f)));
+                }
+                return Ok(Value::Double(f64::from(f as f32)));
+            }
+            Ok(Value::Double(f))
+        }
+        ColumnType::Char(n) => {
+            // CHAR drops trailing spaces (they come back as padding).
+            match coerce_string(v, column, u64::from(*n), true, strict, env)? {
+                Value::Bytes(mut b) => {
+                    let keep = b.len() - b.iter().rev().take_while(|c| **c == b' ').count();
+                    b.truncate(keep);
+                    Ok(Value::Bytes(b))
+                }
+                other => Ok(other),
+            }
+        }
+        ColumnType::VarChar(n) => coerce_string(v, column, u64::from(*n), true, strict, env),
+        ColumnType::Text(size) => coerce_string(v, column, size.max_bytes(), false, strict, env),
+        ColumnType::Binary(n) | ColumnType::VarBinary(n) => {
+            coerce_string(v, column, u64::from(*n), false, strict, env)
+        }
+        ColumnType::Blob(size) => coerce_string(v, column, size.max_bytes(), false, strict, env),
+        ColumnType::Date | ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => {
+            let is_date = matches!(column.ty, ColumnType::Date);
+            let kind = if is_date { "date" } else { "datetime" };
+            let parsed = match &v {
+                Value::Bytes(b) => parse_datetime(&String::from_utf8_lossy(b)),
+                Value::Time(_) => to_datetime(&v, &NoWarn),
+                other => to_datetime(other, &NoWarn),
+            };
+            let t = match parsed {
+                Some(t) => t,
+                None => {
+                    report(Issue::BadTemporal(kind), &v, column, strict, env)?;
+                    Temporal::default()
+                }
+            };
+            match column.ty {
+                ColumnType::Date => Ok(Value::Date(Temporal {
+                    hour: 0,
+                    minute: 0,
+                    second: 0,
+                    micros: 0,
+                    ..t
+                })),
+                ColumnType::DateTime { fsp } | ColumnType::Timestamp { fsp } => {
+                    Ok(Value::DateTime(round_fsp(t, fsp)))
+                }
+                _ => Ok(Value::DateTime(t)),
+            }
+        }
+        ColumnType::Time { fsp } => {
+            let parsed = match &v {
+                Value::Bytes(b) => parse_time(&String::from_utf8_lossy(b)),
+                Value::DateTime(t) => Some(time_of(t)),
+                other => to_time(other, &NoWarn),
+            };
+            let us = match parsed {
+                Some(us) => us,
+                None => {
+                    report(Issue::BadTemporal("time"), &v, column, strict, env)?;
+                    0
+                }
+            };
+            const MAX_TIME: i64 = (838 * 3600 + 59 * 60 + 59) * 1_000_000;
+            let us = if us == i64::MIN || us.abs() > MAX_TIME {
+                report(Issue::OutOfRange, &v, column, strict, env)?;
+                MAX_TIME * us.signum()
+            } else {
+                us
+            };
+            let unit = 10i64.pow(6 - u32::from((*fsp).min(6)));
+            let r = ((us as f64 / unit as f64).round() as i64)
+                .saturating_mul(unit)
+                .clamp(-MAX_TIME, MAX_TIME);
+            Ok(Value::Time(r))
+        }
+        ColumnType::Enum(labels) => {
+            let found = match &v {
+                Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => {
+                    let i = super::to_i64_cast(&v, &NoWarn).unwrap_or(0);
+                    usize::try_from(i)
+                        .ok()
+                        .filter(|i| *i >= 1)
+                        .and_then(|i| labels.get(i - 1))
+                }
+                other => {
+                    let s = String::from_utf8_lossy(&value_bytes(other)).into_owned();
+                    let t = s.trim_end_matches(' ');
+                    labels.iter().find(|l| {
+                        super::compare_bytes(l.as_bytes(), t.as_bytes(), column.collation)
+                            == std::cmp::Ordering::Equal
+                    })
+                }
+            };
+            match found {
+                Some(l) => Ok(Value::Bytes(l.clone().into_bytes())),
+                None => {
+                    report(Issue::Truncated, &v, column, strict, env)?;
+                    // Non-strict MySQL stores the '' error value.
+                    Ok(Value::Bytes(Vec::new()))
+                }
+            }
+        }
+    }
+}
+
+fn round_fsp(t: Temporal, fsp: u8) -> Temporal {
+    let unit = 10u32.pow(6 - u32::from(fsp.min(6)));
+    if t.micros.is_multiple_of(unit) {
+        return t;
+    }
+    let rounded = (t.micros + unit / 2) / unit * unit;
+    if rounded >= 1_000_000 {
+        let base = Temporal { micros: 0, ..t };
+        super::temporal::add_micros(&base, 1_000_000).unwrap_or(base)
+    } else {
+        Temporal {
+            micros: rounded,
+            ..t
+        }
+    }
+}
+
+fn coerce_int(v: Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) -> SqlResult<Value> {
+    let (lo, hi) = int_range(&column.ty, column.unsigned);
+    let n: i128 = match &v {
+        Value::Int(i) => i128::from(*i),
+        Value::UInt(u) => i128::from(*u),
+        Value::Bytes(b) => {
+            let (d, complete) = parse_decimal_prefix(b);
+            match d {
+                None => {
+                    report(Issue::WrongValue("integer"), &v, column, strict, env)?;
+                    0
+                }
+                Some(d) => {
+                    if !complete {
+                        report(Issue::Truncated, &v, column, strict, env)?;
+                    }
+                    round_decimal(d)
+                }
+            }
+        }
+        Value::Double(f) => {
+            let r = f.round();
+            if r.is_nan() {
+                0
+            } else if r > 1e30 {
+                i128::MAX
+            } else if r < -1e30 {
+                i128::MIN
+            } else {
+                r as i128
+            }
+        }
+        other => match to_num(other, &NoWarn) {
+            Some(Num::D(d)) => round_decimal(d),
+            Some(n) => n.to_i128(),
+            None => 0,
+        },
+    };
+    let c = n.clamp(lo, hi);
+    if c != n {
+        report(Issue::OutOfRange, &v, column, strict, env)?;
+    }
+    Ok(if column.unsigned {
+        Value::UInt(c as u64)
+    } else {
+        Value::Int(c as i64)
+    })
+}
+
+fn round_decimal(d: Decimal) -> i128 {
+    let r = d.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero);
+    r.to_i128().unwrap_or(if r.is_sign_negative() {
+        i128::MIN
+    } else {
+        i128::MAX
+    })
+}
+
+fn coerce_year(v: Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) -> SqlResult<Value> {
+    let (n, from_string) = match &v {
+        Value::Bytes(b) => {
+            let s = String::from_utf8_lossy(b);
+            let (d, complete) = parse_decimal_prefix(b);
+            match d {
+                None => {
+                    report(Issue::WrongValue("integer"), &v, column, strict, env)?;
+                    return Ok(Value::Int(0));
+                }
+                Some(d) => {
+                    if !complete {
+                        report(Issue::Truncated, &v, column, strict, env)?;
+                    }
+                    // '0' / '00' as strings mean 2000.
+                    (round_decimal(d), s.trim().len() <= 2)
+                }
+            }
+        }
+        Value::Date(t) | Value::DateTime(t) => (i128::from(t.year), false),
+        other => (
+            match to_num(other, &NoWarn) {
+                Some(Num::D(d)) => round_decimal(d),
+                Some(Num::F(f)) => f.round() as i128,
+                Some(n) => n.to_i128(),
+                None => 0,
+            },
+            false,
+        ),
+    };
+    let y = match n {
+        0 if from_string => 2000,
+        0 => 0,
+        1..=69 => 2000 + n,
+        70..=99 => 1900 + n,
+        1901..=2155 => n,
+        _ => {
+            report(Issue::OutOfRange, &v, column, strict, env)?;
+            0
+        }
+    };
+    Ok(Value::Int(y as i64))
+}
+
+fn coerce_string(
+    v: Value,
+    column: &ColumnDef,
+    max: u64,
+    chars: bool,
+    strict: bool,
+    env: &dyn EvalEnv,
+) -> SqlResult<Value> {
+    let bytes = match v {
+        Value::Bytes(b) => b,
+        other => value_bytes(&other).into_owned(),
+    };
+    let binary_string = column.ty.is_binary_string();
+    let len = if chars && !binary_string {
+        String::from_utf8_lossy(&bytes).chars().count() as u64
+    } else {
+        bytes.len() as u64
+    };
+    if len <= max {
+        return Ok(Value::Bytes(bytes));
+    }
+    // Truncation of trailing spaces only is not an error for CHAR/VARCHAR.
+    let cut = if chars && !binary_string {
+        let s = String::from_utf8_lossy(&bytes).into_owned();
+        let idx = s
+            .char_indices()
+            .nth(max as usize)
+            .map(|(i, _)| i)
+            .unwrap_or(s.len());
+        idx
+    } else {
+        max as usize
+    };
+    let (head, tail) = bytes.split_at(cut.min(bytes.len()));
+    if tail.iter().all(|b| *b == b' ') && !binary_string {
+        env.warn(
+            1265,
+            format!("Data truncated for column '{}' at row 1", column.name),
+        );
+        return Ok(Value::Bytes(head.to_vec()));
+    }
+    report(Issue::TooLong, &Value::Null, column, strict, env)?;
+    Ok(Value::Bytes(head.to_vec()))
+}

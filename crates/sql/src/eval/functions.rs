@@ -1,0 +1,1502 @@
+//! The scalar function library (`Expr::Function`).
+
+use super::temporal::{
+    self, date_format, day_of_year, str_to_date, to_datetime, to_days, to_time, weekday,
+};
+use super::{
+    bool_value, compare, eval, int_arg, set_scale, to_num, to_u64_bits, truthy, value_bytes,
+    value_string, EvalEnv, Num, Row, MAX_ALLOWED_PACKET,
+};
+use crate::ast::Expr;
+use onelog_core::value::format_double;
+use onelog_core::{ErrorCode, SqlError, SqlResult, Temporal, Value};
+use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
+use rust_decimal::{Decimal, RoundingStrategy};
+use std::cmp::Ordering;
+
+fn param_count(name: &str) -> SqlError {
+    SqlError::new(
+        ErrorCode::WRONG_PARAMCOUNT_TO_NATIVE_FCT,
+        format!(
+            "Incorrect parameter count in the call to native function '{}'",
+            name.to_ascii_uppercase()
+        ),
+    )
+}
+
+fn check_args(name: &str, n: usize, min: usize, max: usize) -> SqlResult<()> {
+    if n < min || n > max {
+        Err(param_count(name))
+    } else {
+        Ok(())
+    }
+}
+
+/// Arity of each known function: (min, max). `usize::MAX` = variadic.
+fn arity(name: &str) -> Option<(usize, usize)> {
+    const V: usize = usize::MAX;
+    Some(match name {
+        "concat" => (1, V),
+        "concat_ws" => (2, V),
+        "length" | "octet_length" | "char_length" | "character_length" | "upper" | "ucase"
+        | "lower" | "lcase" | "trim" | "ltrim" | "rtrim" | "reverse" | "space" | "ascii"
+        | "ord" | "hex" | "unhex" | "abs" | "ceil" | "ceiling" | "floor" | "sqrt" | "exp"
+        | "ln" | "log10" | "log2" | "sign" | "crc32" | "date" | "time" | "year" | "month"
+        | "day" | "dayofmonth" | "hour" | "minute" | "second" | "microsecond" | "dayofweek"
+        | "dayofyear" | "weekday" | "quarter" | "to_days" | "dayname" | "monthname"
+        | "last_day" | "isnull" | "bit_count" | "bin" | "oct" | "sleep" | "charset"
+        | "collation" | "binary" | "radians" | "degrees" | "sin" | "cos" | "tan" | "asin"
+        | "acos" | "cot" | "release_lock" | "is_free_lock" | "is_used_lock" | "time_to_sec"
+        | "sec_to_time" | "from_days" | "coercibility" => (1, 1),
+        "substring" | "substr" | "mid" => (2, 3),
+        "left" | "right" | "repeat" | "format" | "ifnull" | "nullif" | "pow" | "power"
+        | "datediff" | "date_format" | "str_to_date" | "find_in_set" | "strcmp" | "mod"
+        | "get_lock" | "truncate" | "atan2" | "trim_chars" | "ltrim_chars" | "rtrim_chars"
+        | "timediff" | "instr" | "position" => (2, 2),
+        "replace" | "lpad" | "rpad" | "if" | "conv" => (3, 3),
+        "insert" => (4, 4),
+        "locate" => (2, 3),
+        "coalesce" => (1, V),
+        "greatest" | "least" | "elt" | "field" => (2, V),
+        "round" | "log" | "atan" => (1, 2),
+        "rand" | "unix_timestamp" | "now" | "current_timestamp" | "sysdate" | "localtime"
+        | "localtimestamp" | "curtime" | "current_time" | "utc_timestamp" | "utc_time"
+        | "last_insert_id" => (0, 1),
+        "from_unixtime" => (1, 2),
+        "pi" | "curdate" | "current_date" | "utc_date" | "database" | "schema" | "user"
+        | "current_user" | "session_user" | "system_user" | "version" | "connection_id"
+        | "row_count" | "found_rows" | "uuid" | "uuid_short" | "current_role" => (0, 0),
+        "timestampdiff" => (3, 3),
+        "md5" | "sha1" | "sha" | "quote" | "weekofyear" | "inet_aton" | "inet_ntoa"
+        | "to_seconds" => (1, 1),
+        "sha2" | "time_format" | "adddate" | "subdate" | "addtime" | "subtime" => (2, 2),
+        "maketime" => (3, 3),
+        "char" => (1, V),
+        "week" => (1, 2),
+        "makedate" => (2, 2),
+        _ => return None,
+    })
+}
+
+pub(super) fn call(
+    name: &str,
+    args: &[Expr],
+    row: &Row<'_>,
+    env: &dyn EvalEnv,
+) -> SqlResult<Value> {
+    let Some((min, max)) = arity(name) else {
+        let db = env.session_fact("database");
+        return Err(SqlError::new(
+            ErrorCode::SP_DOES_NOT_EXIST,
+            match db {
+                Value::Null => format!("FUNCTION {name} does not exist"),
+                d => format!("FUNCTION {}.{name} does not exist", value_string(&d)),
+            },
+        ));
+    };
+    check_args(name, args.len(), min, max)?;
+    // Lazily evaluated functions.
+    match name {
+        "if" => {
+            let c = eval(&args[0], row, env)?;
+            return if truthy(&c) == Some(true) {
+                eval(&args[1], row, env)
+            } else {
+                eval(&args[2], row, env)
+            };
+        }
+        "ifnull" => {
+            let a = eval(&args[0], row, env)?;
+            return if a.is_null() {
+                eval(&args[1], row, env)
+            } else {
+                Ok(a)
+            };
+        }
+        "coalesce" => {
+            for a in args {
+                let v = eval(a, row, env)?;
+                if !v.is_null() {
+                    return Ok(v);
+                }
+            }
+            return Ok(Value::Null);
+        }
+        _ => {}
+    }
+    let vals: Vec<Value> = args
+        .iter()
+        .map(|a| eval(a, row, env))
+        .collect::<SqlResult<_>>()?;
+    call_values(name, &vals, env)
+}
+
+fn s_of(v: &Value) -> String {
+    value_string(v)
+}
+
+fn bytes(v: Vec<u8>) -> Value {
+    Value::Bytes(v)
+}
+
+fn text(s: String) -> Value {
+    Value::Bytes(s.into_bytes())
+}
+
+fn packet_guard(name: &str, len: u64, env: &dyn EvalEnv) -> bool {
+    if len > MAX_ALLOWED_PACKET as u64 {
+        env.warn(
+            1301,
+            format!("Result of {name}() was larger than max_allowed_packet ({MAX_ALLOWED_PACKET}) - truncated"),
+        );
+        false
+    } else {
+        true
+    }
+}
+
+fn f64_of(v: &Value, env: &dyn EvalEnv) -> Option<f64> {
+    to_num(v, env).map(|n| match n {
+        Num::I(i) => i as f64,
+        Num::U(u) => u as f64,
+        Num::D(d) => d.to_f64().unwrap_or(0.0),
+        Num::F(f) => f,
+    })
+}
+
+fn double(f: f64) -> Value {
+    if f.is_finite() {
+        Value::Double(f)
+    } else {
+        Value::Null
+    }
+}
+
+fn opt_int(o: Option<i64>) -> Value {
+    o.map(Value::Int).unwrap_or(Value::Null)
+}
+
+/// SUBSTRING semantics on characters: 1-based `pos`, negative from the end.
+fn substring(s: &str, pos: i64, len: Option<i64>) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let n = chars.len() as i64;
+    let start = if pos > 0 {
+        pos - 1
+    } else if pos < 0 {
+        n + pos
+    } else {
+        return String::new();
+    };
+    if start < 0 || start >= n {
+        return String::new();
+    }
+    let len = len.unwrap_or(n);
+    if len <= 0 {
+        return String::new();
+    }
+    let end = start.saturating_add(len).min(n);
+    chars[start as usize..end as usize].iter().collect()
+}
+
+fn temporal_field(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
+    let from_time = |us: i64| {
+        let a = us.unsigned_abs();
+        let secs = a / 1_000_000;
+        Temporal {
+            hour: (secs / 3600).min(255) as u8,
+            minute: (secs / 60 % 60) as u8,
+            second: (secs % 60) as u8,
+            micros: (a % 1_000_000) as u32,
+            ..Temporal::default()
+        }
+    };
+    match v {
+        Value::Time(us) => Some(from_time(*us)),
+        Value::Bytes(b) => {
+            // HOUR('10:05:03') reads a TIME; '2024-01-02 10:05' a DATETIME.
+            let st = String::from_utf8_lossy(b);
+            let looks_time = match st.split_once(':') {
+                Some((head, _)) => head
+                    .trim()
+                    .bytes()
+                    .all(|c| c.is_ascii_digit() || c == b' ' || c == b'-'),
+                None => false,
+            } && !st.trim_start_matches('-').contains('-');
+            if looks_time {
+                if let Some(us) = temporal::parse_time(&st) {
+                    return Some(from_time(us));
+                }
+            }
+            to_datetime(v, env)
+        }
+        other => to_datetime(other, env),
+    }
+}
+
+fn date_part(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
+    match v {
+        Value::Time(_) => None,
+        other => to_datetime(other, env),
+    }
+}
+
+fn round_value(v: &Value, d: i64, truncate: bool, env: &dyn EvalEnv) -> Value {
+    let strategy = if truncate {
+        RoundingStrategy::ToZero
+    } else {
+        RoundingStrategy::MidpointAwayFromZero
+    };
+    match to_num(v, env) {
+        None => Value::Null,
+        Some(Num::I(i)) => {
+            if d >= 0 {
+                return Value::Int(i);
+            }
+            let p = 10i128
+                .checked_pow(d.unsigned_abs().min(38) as u32)
+                .unwrap_or(i128::MAX);
+            let r = round_i128(i128::from(i), p, truncate);
+            Value::Int(i64::try_from(r).unwrap_or(0))
+        }
+        Some(Num::U(u)) => {
+            if d >= 0 {
+                return Value::UInt(u);
+            }
+            let p = 10i128
+                .checked_pow(d.unsigned_abs().min(38) as u32)
+                .unwrap_or(i128::MAX);
+            let r = round_i128(i128::from(u), p, truncate);
+            Value::UInt(u64::try_from(r).unwrap_or(0))
+        }
+        Some(Num::D(x)) => {
+            if d >= 0 {
+                let sc = (d as u32).min(28);
+                let mut r = x.round_dp_with_strategy(sc, strategy);
+                // ROUND(decimal, d) keeps exactly min(d, scale) digits.
+                r.rescale(sc.min(x.scale()));
+                Value::Decimal(r)
+            } else {
+                let p =
+                    Decimal::from_i128_with_scale(10i128.pow(d.unsigned_abs().min(27) as u32), 0);
+                let Some(mut q) = x
+                    .checked_div(p)
+                    .and_then(|q| q.round_dp_with_strategy(0, strategy).checked_mul(p))
+                else {
+                    return Value::Null;
+                };
+                q.rescale(0);
+                Value::Decimal(q)
+            }
+        }
+        Some(Num::F(f)) => {
+            // As MariaDB's my_double_round: scale, rint (half to even), unscale.
+            let p = 10f64.powi(d.unsigned_abs().min(308) as i32);
+            let scaled = if d >= 0 { f * p } else { f / p };
+            let r = if truncate {
+                scaled.trunc()
+            } else {
+                scaled.round_ties_even()
+            };
+            let r = if !scaled.is_finite() {
+                f
+            } else if d >= 0 {
+                r / p
+            } else {
+                r * p
+            };
+            double(if r.is_finite() { r } else { f })
+        }
+    }
+}
+
+fn round_i128(v: i128, p: i128, truncate: bool) -> i128 {
+    let q = v / p;
+    let r = v % p;
+    let adj = if !truncate && r.abs() * 2 >= p {
+        v.signum()
+    } else {
+        0
+    };
+    (q + adj) * p
+}
+
+fn format_number(v: &Value, d: i64, env: &dyn EvalEnv) -> Option<String> {
+    let d = d.clamp(0, 30) as u32;
+    let dec = match to_num(v, env)? {
+        Num::F(f) => Decimal::from_f64(f).unwrap_or_default(),
+        n => n.to_decimal().unwrap_or_default(),
+    };
+    let r = set_scale(dec, d.min(28));
+    let s = r.abs().to_string();
+    let (int, frac) = match s.split_once('.') {
+        Some((i, f)) => (i.to_string(), Some(f.to_string())),
+        None => (s, None),
+    };
+    let mut grouped = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let mut out = String::new();
+    if r.is_sign_negative() && !r.is_zero() {
+        out.push('-');
+    }
+    out.push_str(&grouped);
+    if let Some(f) = frac {
+        out.push('.');
+        out.push_str(&f);
+    }
+    Some(out)
+}
+
+fn crc32(data: &[u8]) -> u32 {
+    // Bitwise CRC-32 (IEEE): crc32fast is not a dependency of this crate and
+    // CRC32() is rare enough that a table is not worth it.
+    let mut crc = 0xFFFF_FFFFu32;
+    for &b in data {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            let mask = (crc & 1).wrapping_neg();
+            crc = (crc >> 1) ^ (0xEDB8_8320 & mask);
+        }
+    }
+    !crc
+}
+
+fn conv(s: &str, from: i64, to: i64) -> Option<String> {
+    let fb = from.unsigned_abs();
+    let tb = to.unsigned_abs();
+    if !(2..=36).contains(&fb) || !(2..=36).contains(&tb) {
+        return None;
+    }
+    let s = s.trim();
+    let (neg, digits) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s),
+    };
+    let mut v: u64 = 0;
+    for c in digits.chars() {
+        let Some(d) = c.to_digit(36).filter(|d| u64::from(*d) < fb) else {
+            break;
+        };
+        v = v.saturating_mul(fb).saturating_add(u64::from(d));
+    }
+    let mut val = if neg {
+        (v as i64).wrapping_neg() as u64
+    } else {
+        v
+    };
+    let mut neg_out = false;
+    if to < 0 && (val as i64) < 0 {
+        neg_out = true;
+        val = (val as i64).unsigned_abs();
+    }
+    if val == 0 {
+        return Some("0".into());
+    }
+    let mut out = Vec::new();
+    while val > 0 {
+        let d = (val % tb) as u32;
+        out.push(
+            std::char::from_digit(d, 36)
+                .unwrap_or('0')
+                .to_ascii_uppercase(),
+        );
+        val /= tb;
+    }
+    if neg_out {
+        out.push('-');
+    }
+    Some(out.iter().rev().collect())
+}
+
+fn minmax(vals: &[Value], want: Ordering) -> Value {
+    if vals.iter().any(Value::is_null) {
+        return Value::Null;
+    }
+    let all_int = vals
+        .iter()
+        .all(|v| matches!(v, Value::Int(_) | Value::UInt(_)));
+    let any_str = vals.iter().any(|v| matches!(v, Value::Bytes(_)));
+    let all_str = vals.iter().all(|v| matches!(v, Value::Bytes(_)));
+    let any_f = vals.iter().any(|v| matches!(v, Value::Double(_)));
+    let mut best = vals[0].clone();
+    for v in &vals[1..] {
+        let o = if any_str && !all_str {
+            // Mixed strings and numbers compare as doubles.
+            let a = f64_of(v, &super::NoWarn).unwrap_or(0.0);
+            let b = f64_of(&best, &super::NoWarn).unwrap_or(0.0);
+            a.partial_cmp(&b)
+        } else {
+            compare(v, &best)
+        };
+        if o == Some(want) {
+            best = v.clone();
+        }
+    }
+    if any_str && !all_str {
+        // Result type is DOUBLE when numbers are mixed with strings.
+        return double(f64_of(&best, &super::NoWarn).unwrap_or(0.0));
+    }
+    if !all_int && !all_str {
+        if any_f {
+            return double(f64_of(&best, &super::NoWarn).unwrap_or(0.0));
+        }
+        if vals.iter().any(|v| matches!(v, Value::Decimal(_))) {
+            let max_scale = vals
+                .iter()
+                .filter_map(|v| {
+                    if let Value::Decimal(d) = v {
+                        Some(d.scale())
+                    } else {
+                        None
+                    }
+                })
+                .max()
+                .unwrap_or(0);
+            if let Some(d) = to_num(&best, &super::NoWarn).and_then(|n| n.to_decimal()) {
+                let mut d = d;
+                d.rescale(max_scale);
+                return Value::Decimal(d);
+            }
+        }
+    }
+    best
+}
+
+fn unix_ts(t: &Temporal) -> Value {
+    let us = temporal::unix_micros(t);
+    if us < 0 {
+        return Value::Int(0);
+    }
+    if us % 1_000_000 == 0 {
+        Value::Int(us / 1_000_000)
+    } else {
+        Value::Decimal(Decimal::new(us, 6))
+    }
+}
+
+fn now_value(name: &str, fsp: i64) -> Value {
+    let mut t = temporal::now_utc();
+    let fsp = fsp.clamp(0, 6) as u32;
+    let unit = 10u32.pow(6 - fsp);
+    t.micros = t.micros / unit * unit;
+    match name {
+        "curtime" | "current_time" | "utc_time" => Value::Time(temporal::time_of(&t)),
+        _ => Value::DateTime(t),
+    }
+}
+
+fn lock_fn(name: &str) -> Value {
+    match name {
+        "get_lock" | "release_lock" => Value::Int(1),
+        "is_free_lock" => Value::Int(1),
+        _ => Value::Null,
+    }
+}
+
+fn uuid() -> String {
+    let b: [u8; 16] = rand::random();
+    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!(
+        "{}-{}-1{}-{}-{}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[13..16],
+        &hex[16..20],
+        &hex[20..32]
+    )
+}
+
+/// Applies a function to evaluated arguments.
+pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Value> {
+    // Functions that are not NULL-propagating.
+    match name {
+        "concat_ws" => {
+            if a[0].is_null() {
+                return Ok(Value::Null);
+            }
+            let sep = value_bytes(&a[0]).into_owned();
+            let mut out = Vec::new();
+            let mut first = true;
+            for v in &a[1..] {
+                if v.is_null() {
+                    continue;
+                }
+                if !first {
+                    out.extend_from_slice(&sep);
+                }
+                first = false;
+                out.extend_from_slice(&value_bytes(v));
+                if !packet_guard(name, out.len() as u64, env) {
+                    return Ok(Value::Null);
+                }
+            }
+            return Ok(bytes(out));
+        }
+        "nullif" => {
+            return Ok(if compare(&a[0], &a[1]) == Some(Ordering::Equal) {
+                Value::Null
+            } else {
+                a[0].clone()
+            });
+        }
+        "isnull" => return Ok(bool_value(a[0].is_null())),
+        "quote" => {
+            return Ok(match &a[0] {
+                Value::Null => text("NULL".into()),
+                v => {
+                    let mut out = vec![b'\''];
+                    for &c in value_bytes(v).iter() {
+                        match c {
+                            b'\'' | b'\\' => out.extend_from_slice(&[b'\\', c]),
+                            0 => out.extend_from_slice(b"\\0"),
+                            0x1a => out.extend_from_slice(b"\\Z"),
+                            c => out.push(c),
+                        }
+                    }
+                    out.push(b'\'');
+                    bytes(out)
+                }
+            })
+        }
+        "char" => {
+            let mut out = Vec::new();
+            for v in a.iter().filter(|v| !v.is_null()) {
+                let n = to_u64_bits(v, env) as u32;
+                let be = n.to_be_bytes();
+                let skip = be.iter().take_while(|b| **b == 0).count().min(3);
+                out.extend_from_slice(&be[skip..]);
+            }
+            return Ok(bytes(out));
+        }
+        "greatest" => return Ok(minmax(a, Ordering::Greater)),
+        "least" => return Ok(minmax(a, Ordering::Less)),
+        "elt" => {
+            let Some(i) = int_arg(&a[0], env) else {
+                return Ok(Value::Null);
+            };
+            return Ok(usize::try_from(i)
+                .ok()
+                .filter(|i| *i >= 1 && *i < a.len())
+                .map(|i| match &a[i] {
+                    Value::Null => Value::Null,
+                    v => bytes(value_bytes(v).into_owned()),
+                })
+                .unwrap_or(Value::Null));
+        }
+        "field" => {
+            if a[0].is_null() {
+                return Ok(Value::Int(0));
+            }
+            let all_str = a.iter().all(|v| matches!(v, Value::Bytes(_) | Value::Null));
+            for (i, v) in a[1..].iter().enumerate() {
+                let eq = if all_str || !matches!(a[0], Value::Bytes(_)) {
+                    compare(&a[0], v) == Some(Ordering::Equal)
+                } else {
+                    !v.is_null() && f64_of(&a[0], &super::NoWarn) == f64_of(v, &super::NoWarn)
+                };
+                if eq {
+                    return Ok(Value::Int(i as i64 + 1));
+                }
+            }
+            return Ok(Value::Int(0));
+        }
+        "rand" => {
+            use rand::{Rng, SeedableRng};
+            return Ok(Value::Double(match a.first() {
+                Some(seed) if !seed.is_null() => {
+                    let s = to_u64_bits(seed, env);
+                    rand::rngs::StdRng::seed_from_u64(s).random::<f64>()
+                }
+                _ => rand::rng().random::<f64>(),
+            }));
+        }
+        "last_insert_id" => {
+            return Ok(match a.first() {
+                Some(v) => v.clone(),
+                None => env.session_fact("last_insert_id"),
+            })
+        }
+        "database" | "schema" => return Ok(env.session_fact("database")),
+        "user" | "session_user" | "system_user" => return Ok(env.session_fact("user")),
+        "current_user" => {
+            let v = env.session_fact("current_user");
+            return Ok(if v.is_null() {
+                env.session_fact("user")
+            } else {
+                v
+            });
+        }
+        "current_role" => return Ok(Value::Null),
+        "version" => {
+            let v = env.session_fact("version");
+            return Ok(if v.is_null() {
+                text("10.11.0-MariaDB-OneLog".into())
+            } else {
+                v
+            });
+        }
+        "connection_id" => return Ok(env.session_fact("connection_id")),
+        "row_count" => return Ok(env.session_fact("row_count")),
+        "found_rows" => return Ok(env.session_fact("found_rows")),
+        "pi" => return Ok(Value::Double(std::f64::consts::PI)),
+        "uuid" => return Ok(text(uuid())),
+        "uuid_short" => return Ok(Value::UInt(rand::random::<u64>() >> 8)),
+        "now" | "current_timestamp" | "sysdate" | "localtime" | "localtimestamp" | "curtime"
+        | "current_time" | "utc_timestamp" | "utc_time" => {
+            let fsp = match a.first() {
+                Some(v) => int_arg(v, env).unwrap_or(0),
+                None => 0,
+            };
+            if !(0..=6).contains(&fsp) {
+                return Err(SqlError::new(
+                    ErrorCode::TOO_BIG_PRECISION,
+                    format!("Too big precision {fsp} specified for '{name}'. Maximum is 6"),
+                ));
+            }
+            return Ok(now_value(name, fsp));
+        }
+        "curdate" | "current_date" | "utc_date" => {
+            let t = temporal::now_utc();
+            return Ok(Value::Date(Temporal {
+                year: t.year,
+                month: t.month,
+                day: t.day,
+                ..Temporal::default()
+            }));
+        }
+        "unix_timestamp" if a.is_empty() => {
+            let d = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default();
+            return Ok(Value::Int(d.as_secs() as i64));
+        }
+        "charset" => {
+            return Ok(text(match &a[0] {
+                Value::Bytes(_) => "utf8mb4".into(),
+                _ => "binary".into(),
+            }))
+        }
+        "collation" => {
+            return Ok(text(match &a[0] {
+                Value::Bytes(_) => "utf8mb4_general_ci".into(),
+                _ => "binary".into(),
+            }))
+        }
+        "coercibility" => return Ok(Value::Int(if a[0].is_null() { 6 } else { 4 })),
+        "get_lock" | "release_lock" | "is_free_lock" | "is_used_lock" => {
+            if a[0].is_null() {
+                return Ok(Value::Null);
+            }
+            return Ok(lock_fn(name));
+        }
+        "sleep" => {
+            let secs = f64_of(&a[0], env).unwrap_or(0.0);
+            if secs > 0.0 {
+                std::thread::sleep(std::time::Duration::from_secs_f64(secs.min(300.0)));
+            }
+            return Ok(Value::Int(0));
+        }
+        _ => {}
+    }
+    // NULL in, NULL out for the rest.
+    if a.iter().any(Value::is_null) {
+        return Ok(Value::Null);
+    }
+    let r = match name {
+        "concat" => {
+            let total: u64 = a.iter().map(|v| value_bytes(v).len() as u64).sum();
+            if !packet_guard(name, total, env) {
+                return Ok(Value::Null);
+            }
+            let mut out = Vec::new();
+            for v in a {
+                out.extend_from_slice(&value_bytes(v));
+            }
+            bytes(out)
+        }
+        "length" | "octet_length" => Value::Int(value_bytes(&a[0]).len() as i64),
+        "char_length" | "character_length" => Value::Int(s_of(&a[0]).chars().count() as i64),
+        "binary" => bytes(value_bytes(&a[0]).into_owned()),
+        "upper" | "ucase" => text(s_of(&a[0]).to_uppercase()),
+        "lower" | "lcase" => text(s_of(&a[0]).to_lowercase()),
+        "trim" => text(s_of(&a[0]).trim_matches(' ').to_string()),
+        "ltrim" => text(s_of(&a[0]).trim_start_matches(' ').to_string()),
+        "rtrim" => text(s_of(&a[0]).trim_end_matches(' ').to_string()),
+        "trim_chars" | "ltrim_chars" | "rtrim_chars" => {
+            let s = s_of(&a[0]);
+            let pat = s_of(&a[1]);
+            if pat.is_empty() {
+                return Ok(text(s));
+            }
+            let mut r = s.as_str();
+            if name != "rtrim_chars" {
+                while let Some(x) = r.strip_prefix(pat.as_str()) {
+                    r = x;
+                }
+            }
+            if name != "ltrim_chars" {
+                while let Some(x) = r.strip_suffix(pat.as_str()) {
+                    r = x;
+                }
+            }
+            text(r.to_string())
+        }
+        "substring" | "substr" | "mid" => {
+            let s = s_of(&a[0]);
+            let pos = int_arg(&a[1], env).unwrap_or(0);
+            let len = a.get(2).map(|l| int_arg(l, env).unwrap_or(0));
+            text(substring(&s, pos, len))
+        }
+        "left" => {
+            let n = int_arg(&a[1], env).unwrap_or(0).max(0) as usize;
+            text(s_of(&a[0]).chars().take(n).collect())
+        }
+        "right" => {
+            let s = s_of(&a[0]);
+            let n = int_arg(&a[1], env).unwrap_or(0).max(0) as usize;
+            let c = s.chars().count();
+            text(s.chars().skip(c.saturating_sub(n)).collect())
+        }
+        "replace" => {
+            let s = s_of(&a[0]);
+            let from = s_of(&a[1]);
+            if from.is_empty() {
+                text(s)
+            } else {
+                let to = s_of(&a[2]);
+                let count = s.matches(from.as_str()).count() as u64;
+                let len = s.len() as u64 + count * to.len() as u64;
+                if !packet_guard(name, len, env) {
+                    return Ok(Value::Null);
+                }
+                text(s.replace(from.as_str(), &to))
+            }
+        }
+        "reverse" => text(s_of(&a[0]).chars().rev().collect()),
+        "repeat" => {
+            let s = value_bytes(&a[0]).into_owned();
+            let n = int_arg(&a[1], env).unwrap_or(0);
+            if n <= 0 || s.is_empty() {
+                return Ok(text(String::new()));
+            }
+            if !packet_guard(name, (s.len() as u64).saturating_mul(n as u64), env) {
+                return Ok(Value::Null);
+            }
+            bytes(s.repeat(n as usize))
+        }
+        "space" => {
+            let n = int_arg(&a[0], env).unwrap_or(0);
+            if n <= 0 {
+                return Ok(text(String::new()));
+            }
+            if !packet_guard(name, n as u64, env) {
+                return Ok(Value::Null);
+            }
+            text(" ".repeat(n as usize))
+        }
+        "lpad" | "rpad" => {
+            let s: Vec<char> = s_of(&a[0]).chars().collect();
+            let n = int_arg(&a[1], env).unwrap_or(0);
+            let pad: Vec<char> = s_of(&a[2]).chars().collect();
+            if n < 0 {
+                return Ok(Value::Null);
+            }
+            if !packet_guard(name, (n as u64).saturating_mul(4), env) {
+                return Ok(Value::Null);
+            }
+            let n = n as usize;
+            if s.len() >= n {
+                return Ok(text(s[..n].iter().collect()));
+            }
+            if pad.is_empty() {
+                return Ok(Value::Null);
+            }
+            let fill: String = pad.iter().cycle().take(n - s.len()).collect();
+            let body: String = s.iter().collect();
+            if name == "lpad" {
+                text(fill + &body)
+            } else {
+                text(body + &fill)
+            }
+        }
+        "locate" | "instr" | "position" => {
+            let (sub, s) = if name == "instr" {
+                (s_of(&a[1]), s_of(&a[0]))
+            } else {
+                (s_of(&a[0]), s_of(&a[1]))
+            };
+            let start = match a.get(2) {
+                Some(p) => int_arg(p, env).unwrap_or(0),
+                None => 1,
+            };
+            if start < 1 {
+                return Ok(Value::Int(0));
+            }
+            let fold = |x: &str| -> Vec<char> { x.chars().map(super::fold_char).collect() };
+            let hs = fold(&s);
+            let nd = fold(&sub);
+            let st = (start - 1) as usize;
+            if st > hs.len() {
+                return Ok(Value::Int(0));
+            }
+            if nd.is_empty() {
+                return Ok(Value::Int(start));
+            }
+            let mut found = 0;
+            if nd.len() <= hs.len() {
+                for i in st..=hs.len() - nd.len() {
+                    if hs[i..i + nd.len()] == nd[..] {
+                        found = i as i64 + 1;
+                        break;
+                    }
+                }
+            }
+            Value::Int(found)
+        }
+        "ascii" => Value::Int(
+            value_bytes(&a[0])
+                .first()
+                .copied()
+                .map(i64::from)
+                .unwrap_or(0),
+        ),
+        "ord" => {
+            let b = value_bytes(&a[0]);
+            let s = String::from_utf8_lossy(&b);
+            match s.chars().next() {
+                Some(c) if !c.is_ascii() => {
+                    let mut buf = [0u8; 4];
+                    let enc = c.encode_utf8(&mut buf);
+                    Value::Int(enc.bytes().fold(0i64, |acc, x| acc * 256 + i64::from(x)))
+                }
+                _ => Value::Int(b.first().copied().map(i64::from).unwrap_or(0)),
+            }
+        }
+        "hex" => match &a[0] {
+            Value::Bytes(b) => text(b.iter().map(|x| format!("{x:02X}")).collect()),
+            Value::Double(f) => text(format!("{:X}", f.round() as i64 as u64)),
+            v => text(format!("{:X}", to_u64_bits(v, env))),
+        },
+        "unhex" => {
+            let s = s_of(&a[0]);
+            let s = if s.len() % 2 == 1 { format!("0{s}") } else { s };
+            let mut out = Vec::with_capacity(s.len() / 2);
+            for i in (0..s.len()).step_by(2) {
+                match s.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(b) => out.push(b),
+                    None => return Ok(Value::Null),
+                }
+            }
+            bytes(out)
+        }
+        "format" => {
+            let d = int_arg(&a[1], env).unwrap_or(0);
+            match format_number(&a[0], d, env) {
+                Some(s) => text(s),
+                None => Value::Null,
+            }
+        }
+        "abs" => match to_num(&a[0], env) {
+            Some(Num::I(i)) => match i.checked_abs() {
+                Some(x) => Value::Int(x),
+                None => {
+                    return Err(SqlError::new(
+                        ErrorCode::DATA_OUT_OF_RANGE,
+                        format!("BIGINT value is out of range in 'abs({i})'"),
+                    ))
+                }
+            },
+            Some(Num::U(u)) => Value::UInt(u),
+            Some(Num::D(d)) => Value::Decimal(d.abs()),
+            Some(Num::F(f)) => Value::Double(f.abs()),
+            None => Value::Null,
+        },
+        "ceil" | "ceiling" | "floor" => {
+            let up = name != "floor";
+            match to_num(&a[0], env) {
+                Some(Num::I(i)) => Value::Int(i),
+                Some(Num::U(u)) => Value::UInt(u),
+                Some(Num::D(d)) => {
+                    let r = if up { d.ceil() } else { d.floor() };
+                    match r.to_i64() {
+                        Some(i) => Value::Int(i),
+                        None => {
+                            let mut r = r;
+                            r.rescale(0);
+                            Value::Decimal(r)
+                        }
+                    }
+                }
+                Some(Num::F(f)) => double(if up { f.ceil() } else { f.floor() }),
+                None => Value::Null,
+            }
+        }
+        "round" | "truncate" => {
+            let d = match a.get(1) {
+                Some(v) => int_arg(v, env).unwrap_or(0),
+                None => 0,
+            };
+            round_value(&a[0], d, name == "truncate", env)
+        }
+        "mod" => {
+            return super::binary_values(
+                crate::ast::BinOp::Mod,
+                a[0].clone(),
+                a[1].clone(),
+                None,
+                &Expr::Literal(Value::Null),
+                env,
+            )
+        }
+        "pow" | "power" => {
+            let (Some(x), Some(y)) = (f64_of(&a[0], env), f64_of(&a[1], env)) else {
+                return Ok(Value::Null);
+            };
+            let r = x.powf(y);
+            if r.is_infinite() {
+                return Err(SqlError::new(
+                    ErrorCode::DATA_OUT_OF_RANGE,
+                    format!(
+                        "DOUBLE value is out of range in 'pow({},{})'",
+                        format_double(x),
+                        format_double(y)
+                    ),
+                ));
+            }
+            double(r)
+        }
+        "sqrt" => f64_of(&a[0], env)
+            .filter(|x| *x >= 0.0)
+            .map(|x| double(x.sqrt()))
+            .unwrap_or(Value::Null),
+        "exp" => double(f64_of(&a[0], env).unwrap_or(0.0).exp()),
+        "ln" | "log10" | "log2" => {
+            let x = f64_of(&a[0], env).unwrap_or(0.0);
+            if x <= 0.0 {
+                env.warn(3020, "Invalid argument for logarithm".into());
+                return Ok(Value::Null);
+            }
+            double(match name {
+                "ln" => x.ln(),
+                "log10" => x.log10(),
+                _ => x.log2(),
+            })
+        }
+        "log" => {
+            if a.len() == 1 {
+                let x = f64_of(&a[0], env).unwrap_or(0.0);
+                if x <= 0.0 {
+                    env.warn(3020, "Invalid argument for logarithm".into());
+                    return Ok(Value::Null);
+                }
+                double(x.ln())
+            } else {
+                let b = f64_of(&a[0], env).unwrap_or(0.0);
+                let x = f64_of(&a[1], env).unwrap_or(0.0);
+                if x <= 0.0 || b <= 0.0 || b == 1.0 {
+                    env.warn(3020, "Invalid argument for logarithm".into());
+                    return Ok(Value::Null);
+                }
+                double(x.ln() / b.ln())
+            }
+        }
+        "sign" => {
+            let s = match to_num(&a[0], env) {
+                Some(Num::I(i)) => i.signum(),
+                Some(Num::U(u)) => i64::from(u > 0),
+                Some(Num::D(d)) => {
+                    if d.is_zero() {
+                        0
+                    } else if d.is_sign_negative() {
+                        -1
+                    } else {
+                        1
+                    }
+                }
+                Some(Num::F(f)) => {
+                    if f == 0.0 {
+                        0
+                    } else if f < 0.0 {
+                        -1
+                    } else {
+                        1
+                    }
+                }
+                None => return Ok(Value::Null),
+            };
+            Value::Int(s)
+        }
+        "radians" => double(f64_of(&a[0], env).unwrap_or(0.0).to_radians()),
+        "degrees" => double(f64_of(&a[0], env).unwrap_or(0.0).to_degrees()),
+        "sin" => double(f64_of(&a[0], env).unwrap_or(0.0).sin()),
+        "cos" => double(f64_of(&a[0], env).unwrap_or(0.0).cos()),
+        "tan" => double(f64_of(&a[0], env).unwrap_or(0.0).tan()),
+        "asin" => double(f64_of(&a[0], env).unwrap_or(0.0).asin()),
+        "acos" => double(f64_of(&a[0], env).unwrap_or(0.0).acos()),
+        "cot" => double(1.0 / f64_of(&a[0], env).unwrap_or(0.0).tan()),
+        "atan" => {
+            if a.len() == 2 {
+                double(
+                    f64_of(&a[0], env)
+                        .unwrap_or(0.0)
+                        .atan2(f64_of(&a[1], env).unwrap_or(0.0)),
+                )
+            } else {
+                double(f64_of(&a[0], env).unwrap_or(0.0).atan())
+            }
+        }
+        "atan2" => double(
+            f64_of(&a[0], env)
+                .unwrap_or(0.0)
+                .atan2(f64_of(&a[1], env).unwrap_or(0.0)),
+        ),
+        "crc32" => Value::UInt(u64::from(crc32(&value_bytes(&a[0])))),
+        "bit_count" => Value::Int(i64::from(to_u64_bits(&a[0], env).count_ones())),
+        "bin" => text(format!("{:b}", to_u64_bits(&a[0], env))),
+        "oct" => text(format!("{:o}", to_u64_bits(&a[0], env))),
+        "conv" => {
+            let from = int_arg(&a[1], env).unwrap_or(0);
+            let to = int_arg(&a[2], env).unwrap_or(0);
+            match conv(&s_of(&a[0]), from, to) {
+                Some(s) => text(s),
+                None => Value::Null,
+            }
+        }
+        "find_in_set" => {
+            let needle = s_of(&a[0]);
+            if needle.contains(',') {
+                return Ok(Value::Int(0));
+            }
+            let list = s_of(&a[1]);
+            if list.is_empty() {
+                return Ok(Value::Int(0));
+            }
+            let pos = list.split(',').position(|x| {
+                super::compare_bytes(
+                    x.as_bytes(),
+                    needle.as_bytes(),
+                    onelog_core::Collation::Utf8mb4GeneralCi,
+                ) == Ordering::Equal
+            });
+            Value::Int(pos.map(|p| p as i64 + 1).unwrap_or(0))
+        }
+        "insert" => {
+            let s: Vec<char> = s_of(&a[0]).chars().collect();
+            let pos = int_arg(&a[1], env).unwrap_or(0);
+            let len = int_arg(&a[2], env).unwrap_or(0);
+            let new = s_of(&a[3]);
+            let n = s.len() as i64;
+            if pos < 1 || pos > n {
+                return Ok(text(s.iter().collect()));
+            }
+            let start = (pos - 1) as usize;
+            let end = if len < 0 || len > n - pos + 1 {
+                s.len()
+            } else {
+                start + len as usize
+            };
+            let mut out: String = s[..start].iter().collect();
+            out.push_str(&new);
+            out.extend(s[end..].iter());
+            text(out)
+        }
+        "strcmp" => {
+            let o = super::compare_bytes(
+                &value_bytes(&a[0]),
+                &value_bytes(&a[1]),
+                onelog_core::Collation::Utf8mb4GeneralCi,
+            );
+            Value::Int(match o {
+                Ordering::Less => -1,
+                Ordering::Equal => 0,
+                Ordering::Greater => 1,
+            })
+        }
+        "md5" => text(super::hash::hex_lower(&super::hash::md5(&value_bytes(
+            &a[0],
+        )))),
+        "sha1" | "sha" => text(super::hash::hex_lower(&super::hash::sha1(&value_bytes(
+            &a[0],
+        )))),
+        "sha2" => {
+            let data = value_bytes(&a[0]);
+            match int_arg(&a[1], env).unwrap_or(-1) {
+                0 | 256 => text(super::hash::hex_lower(&super::hash::sha256(&data, 256))),
+                224 => text(super::hash::hex_lower(&super::hash::sha256(&data, 224))),
+                384 => text(super::hash::hex_lower(&super::hash::sha512(&data, 384))),
+                512 => text(super::hash::hex_lower(&super::hash::sha512(&data, 512))),
+                _ => Value::Null,
+            }
+        }
+        "inet_aton" => {
+            let st = s_of(&a[0]);
+            let parts: Vec<&str> = st.split('.').collect();
+            if parts.is_empty() || parts.len() > 4 {
+                return Ok(Value::Null);
+            }
+            let mut nums = Vec::new();
+            for p in &parts {
+                match p.parse::<u64>() {
+                    Ok(n) if n < 256 => nums.push(n),
+                    _ => return Ok(Value::Null),
+                }
+            }
+            // 'a.b' means a.0.0.b, as in MySQL.
+            let last = nums.pop().unwrap_or(0);
+            let mut v = 0u64;
+            for n in &nums {
+                v = v * 256 + n;
+            }
+            v = (v << (8 * (4 - nums.len()))) + last;
+            Value::UInt(v)
+        }
+        "inet_ntoa" => match int_arg(&a[0], env) {
+            Some(n) if (0..=i64::from(u32::MAX)).contains(&n) => {
+                let b = (n as u32).to_be_bytes();
+                text(format!("{}.{}.{}.{}", b[0], b[1], b[2], b[3]))
+            }
+            _ => Value::Null,
+        },
+        "time_format" => match to_time(&a[0], env) {
+            Some(us) => {
+                let a_us = us.unsigned_abs();
+                let secs = a_us / 1_000_000;
+                let hours = secs / 3600;
+                let t = Temporal {
+                    hour: (hours % 24) as u8,
+                    minute: (secs / 60 % 60) as u8,
+                    second: (secs % 60) as u8,
+                    micros: (a_us % 1_000_000) as u32,
+                    ..Temporal::default()
+                };
+                // %H / %k show the full hour count for TIME values.
+                let fmt = s_of(&a[1])
+                    .replace("%H", &format!("{hours:02}"))
+                    .replace("%k", &hours.to_string());
+                let sign = if us < 0 { "-" } else { "" };
+                text(format!("{sign}{}", date_format(&t, &fmt, true)))
+            }
+            None => Value::Null,
+        },
+        "adddate" | "subdate" => {
+            let days = int_arg(&a[1], env)
+                .unwrap_or(0)
+                .clamp(-4_000_000, 4_000_000);
+            let days = if name == "subdate" { -days } else { days };
+            let date_only = match &a[0] {
+                Value::Date(_) => true,
+                Value::Bytes(b) => !b.contains(&b':') && b.len() <= 10,
+                Value::Int(_) | Value::UInt(_) => true,
+                _ => false,
+            };
+            match date_part(&a[0], env)
+                .and_then(|t| temporal::add_micros(&t, days * 86_400_000_000))
+            {
+                Some(t) if date_only => Value::Date(t),
+                Some(t) => Value::DateTime(t),
+                None => Value::Null,
+            }
+        }
+        "addtime" | "subtime" => {
+            let Some(delta) = to_time(&a[1], env) else {
+                return Ok(Value::Null);
+            };
+            let delta = if name == "subtime" { -delta } else { delta };
+            let is_dt = match &a[0] {
+                Value::DateTime(_) | Value::Date(_) => true,
+                Value::Bytes(b) => b.contains(&b'-') && b.len() > 8,
+                _ => false,
+            };
+            if is_dt {
+                match to_datetime(&a[0], env).and_then(|t| temporal::add_micros(&t, delta)) {
+                    Some(t) => Value::DateTime(t),
+                    None => Value::Null,
+                }
+            } else {
+                match to_time(&a[0], env) {
+                    Some(t) => Value::Time(t.saturating_add(delta)),
+                    None => Value::Null,
+                }
+            }
+        }
+        "maketime" => {
+            let h = int_arg(&a[0], env).unwrap_or(0);
+            let m = int_arg(&a[1], env).unwrap_or(0);
+            let sec = f64_of(&a[2], env).unwrap_or(0.0);
+            if !(0..60).contains(&m) || !(0.0..60.0).contains(&sec) {
+                return Ok(Value::Null);
+            }
+            let h = h.clamp(-838, 838);
+            let us = (h.abs() * 3600 + m * 60) * 1_000_000 + (sec * 1e6).round() as i64;
+            Value::Time(if h < 0 { -us } else { us })
+        }
+        "weekofyear" => opt_int(
+            date_part(&a[0], env)
+                .filter(|t| t.month > 0 && t.day > 0)
+                .map(|t| {
+                    // ISO 8601 week (WEEK mode 3).
+                    let d = temporal::days_from_civil(i64::from(t.year), t.month, t.day);
+                    let wd = weekday(&t); // 0 = Monday
+                    let thursday = d - wd + 3;
+                    let (ty, _, _) = temporal::civil_from_days(thursday);
+                    let jan1 = temporal::days_from_civil(ty, 1, 1);
+                    (thursday - jan1) / 7 + 1
+                }),
+        ),
+        "to_seconds" => opt_int(
+            date_part(&a[0], env)
+                .filter(|t| t.month > 0 && t.day > 0)
+                .map(|t| to_days(&t) * 86_400 + temporal::time_of(&t) / 1_000_000),
+        ),
+        // Date and time.
+        "date" => match date_part(&a[0], env) {
+            Some(t) => Value::Date(Temporal {
+                year: t.year,
+                month: t.month,
+                day: t.day,
+                ..Temporal::default()
+            }),
+            None => Value::Null,
+        },
+        "time" => match to_time(&a[0], env) {
+            Some(t) => Value::Time(t),
+            None => Value::Null,
+        },
+        "year" => opt_int(date_part(&a[0], env).map(|t| i64::from(t.year))),
+        "month" => opt_int(date_part(&a[0], env).map(|t| i64::from(t.month))),
+        "quarter" => opt_int(date_part(&a[0], env).map(|t| (i64::from(t.month) + 2) / 3)),
+        "day" | "dayofmonth" => opt_int(date_part(&a[0], env).map(|t| i64::from(t.day))),
+        "hour" => match &a[0] {
+            Value::Time(us) => Value::Int((us.unsigned_abs() / 3_600_000_000) as i64),
+            v => opt_int(temporal_field(v, env).map(|t| i64::from(t.hour))),
+        },
+        "minute" => opt_int(temporal_field(&a[0], env).map(|t| i64::from(t.minute))),
+        "second" => opt_int(temporal_field(&a[0], env).map(|t| i64::from(t.second))),
+        "microsecond" => opt_int(temporal_field(&a[0], env).map(|t| i64::from(t.micros))),
+        "dayofweek" => opt_int(
+            date_part(&a[0], env)
+                .filter(|t| t.month > 0 && t.day > 0)
+                .map(|t| (weekday(&t) + 1) % 7 + 1),
+        ),
+        "weekday" => opt_int(
+            date_part(&a[0], env)
+                .filter(|t| t.month > 0 && t.day > 0)
+                .map(|t| weekday(&t)),
+        ),
+        "dayofyear" => opt_int(
+            date_part(&a[0], env)
+                .filter(|t| t.month > 0 && t.day > 0)
+                .map(|t| day_of_year(&t)),
+        ),
+        "to_days" => opt_int(
+            date_part(&a[0], env)
+                .filter(|t| t.month > 0 && t.day > 0)
+                .map(|t| to_days(&t)),
+        ),
+        "from_days" => {
+            let n = int_arg(&a[0], env).unwrap_or(0);
+            if n < 366 {
+                Value::Date(Temporal::default())
+            } else if n > 3_652_424 {
+                Value::Null
+            } else {
+                let (y, m, d) = temporal::civil_from_days(n - 719_528);
+                if !(0..=9999).contains(&y) {
+                    return Ok(Value::Null);
+                }
+                Value::Date(Temporal {
+                    year: y as u16,
+                    month: m,
+                    day: d,
+                    ..Temporal::default()
+                })
+            }
+        }
+        "dayname" => match date_part(&a[0], env).filter(|t| t.month > 0 && t.day > 0) {
+            Some(t) => text(date_format(&t, "%W", false)),
+            None => Value::Null,
+        },
+        "monthname" => match date_part(&a[0], env).filter(|t| t.month > 0) {
+            Some(t) => text(date_format(&t, "%M", false)),
+            None => Value::Null,
+        },
+        "last_day" => match date_part(&a[0], env).filter(|t| t.month > 0) {
+            Some(t) => Value::Date(Temporal {
+                year: t.year,
+                month: t.month,
+                day: temporal::days_in_month(i64::from(t.year), t.month),
+                ..Temporal::default()
+            }),
+            None => Value::Null,
+        },
+        "week" => {
+            // Mode 0 only.
+            opt_int(
+                date_part(&a[0], env)
+                    .filter(|t| t.month > 0 && t.day > 0)
+                    .map(|t| {
+                        let jan1 = temporal::days_from_civil(i64::from(t.year), 1, 1);
+                        let first_sunday = jan1 + (7 - (jan1 + 4).rem_euclid(7)) % 7;
+                        let d = temporal::days_from_civil(i64::from(t.year), t.month, t.day);
+                        if d < first_sunday {
+                            0
+                        } else {
+                            (d - first_sunday) / 7 + 1
+                        }
+                    }),
+            )
+        }
+        "makedate" => {
+            let y = int_arg(&a[0], env).unwrap_or(0);
+            let doy = int_arg(&a[1], env).unwrap_or(0);
+            if doy <= 0 || doy > 3_660_000 || !(0..=9999).contains(&y) {
+                return Ok(Value::Null);
+            }
+            let y = if y < 70 {
+                y + 2000
+            } else if y < 100 {
+                y + 1900
+            } else {
+                y
+            };
+            let (yy, m, d) =
+                temporal::civil_from_days(temporal::days_from_civil(y, 1, 1) + doy - 1);
+            if yy > 9999 {
+                return Ok(Value::Null);
+            }
+            Value::Date(Temporal {
+                year: yy as u16,
+                month: m,
+                day: d,
+                ..Temporal::default()
+            })
+        }
+        "datediff" => match (date_part(&a[0], env), date_part(&a[1], env)) {
+            (Some(x), Some(y)) if x.month > 0 && y.month > 0 && x.day > 0 && y.day > 0 => {
+                Value::Int(to_days(&x) - to_days(&y))
+            }
+            _ => Value::Null,
+        },
+        "timediff" => match (&a[0], &a[1]) {
+            (Value::Time(_), _) | (_, Value::Time(_)) => {
+                match (to_time(&a[0], env), to_time(&a[1], env)) {
+                    (Some(x), Some(y)) => Value::Time(x - y),
+                    _ => Value::Null,
+                }
+            }
+            _ => match (to_datetime(&a[0], env), to_datetime(&a[1], env)) {
+                (Some(x), Some(y)) => {
+                    Value::Time(temporal::unix_micros(&x) - temporal::unix_micros(&y))
+                }
+                _ => Value::Null,
+            },
+        },
+        "time_to_sec" => match to_time(&a[0], env) {
+            Some(t) => Value::Int(t / 1_000_000),
+            None => Value::Null,
+        },
+        "sec_to_time" => match int_arg(&a[0], env) {
+            Some(s) => Value::Time(s.clamp(-3_020_399, 3_020_399) * 1_000_000),
+            None => Value::Null,
+        },
+        "timestampdiff" => {
+            let unit = s_of(&a[0]).to_ascii_uppercase();
+            let (Some(x), Some(y)) = (to_datetime(&a[1], env), to_datetime(&a[2], env)) else {
+                return Ok(Value::Null);
+            };
+            let dus = temporal::unix_micros(&y) - temporal::unix_micros(&x);
+            let months = || {
+                let mut m = (i64::from(y.year) - i64::from(x.year)) * 12 + i64::from(y.month)
+                    - i64::from(x.month);
+                let xr = (x.day, temporal::time_of(&x));
+                let yr = (y.day, temporal::time_of(&y));
+                if m > 0 && yr < xr {
+                    m -= 1;
+                } else if m < 0 && yr > xr {
+                    m += 1;
+                }
+                m
+            };
+            Value::Int(match unit.as_str() {
+                "MICROSECOND" => dus,
+                "SECOND" => dus / 1_000_000,
+                "MINUTE" => dus / 60_000_000,
+                "HOUR" => dus / 3_600_000_000,
+                "DAY" => dus / 86_400_000_000,
+                "WEEK" => dus / (7 * 86_400_000_000),
+                "MONTH" => months(),
+                "QUARTER" => months() / 3,
+                "YEAR" => months() / 12,
+                _ => return Err(SqlError::parse(&unit, 1)),
+            })
+        }
+        "unix_timestamp" => match to_datetime(&a[0], env) {
+            Some(t) => unix_ts(&t),
+            None => Value::Null,
+        },
+        "from_unixtime" => {
+            let us = match to_num(&a[0], env) {
+                Some(Num::I(i)) => i.checked_mul(1_000_000),
+                Some(Num::U(u)) => i64::try_from(u).ok().and_then(|i| i.checked_mul(1_000_000)),
+                Some(Num::D(d)) => d
+                    .checked_mul(Decimal::from(1_000_000))
+                    .and_then(|x| x.trunc().to_i64()),
+                Some(Num::F(f)) => Some((f * 1e6).round() as i64),
+                None => None,
+            };
+            let Some(us) = us.filter(|u| *u >= 0 && *u <= 2_147_483_647 * 1_000_000) else {
+                return Ok(Value::Null);
+            };
+            let Some(t) = temporal::from_unix_micros(us) else {
+                return Ok(Value::Null);
+            };
+            match a.get(1) {
+                Some(f) => text(date_format(&t, &s_of(f), false)),
+                None => Value::DateTime(t),
+            }
+        }
+        "date_format" => {
+            let is_time = matches!(a[0], Value::Time(_));
+            match temporal_field(&a[0], env) {
+                Some(t) => text(date_format(&t, &s_of(&a[1]), is_time)),
+                None => Value::Null,
+            }
+        }
+        "str_to_date" => {
+            let s = s_of(&a[0]);
+            match str_to_date(&s, &s_of(&a[1])) {
+                Some((t, has_date, has_time)) => {
+                    if has_date && !has_time {
+                        Value::Date(t)
+                    } else if has_time && !has_date {
+                        Value::Time(temporal::time_of(&t))
+                    } else {
+                        Value::DateTime(t)
+                    }
+                }
+                None => {
+                    env.warn(
+                        1411,
+                        format!("Incorrect datetime value: '{s}' for function str_to_date"),
+                    );
+                    Value::Null
+                }
+            }
+        }
+        _ => {
+            let _ = truthy;
+            return Err(SqlError::not_supported(name));
+        }
+    };
+    Ok(r)
+}
+
+/// `(min, max)` argument count of a known function.
+#[cfg(test)]
+pub(super) fn arity_of(name: &str) -> Option<(usize, usize)> {
+    arity(name)
+}

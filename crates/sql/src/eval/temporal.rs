@@ -1,0 +1,698 @@
+//! Date and time: parsing strings and numbers the way MySQL does, calendar
+//! arithmetic, DATE_FORMAT and STR_TO_DATE.
+
+use super::{to_num, EvalEnv, Num};
+use onelog_core::{ErrorCode, Temporal, Value};
+use rust_decimal::prelude::ToPrimitive;
+
+pub fn is_leap(y: i64) -> bool {
+    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+}
+
+pub fn days_in_month(y: i64, m: u8) -> u8 {
+    match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 => {
+            if is_leap(y) {
+                29
+            } else {
+                28
+            }
+        }
+        _ => 0,
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date.
+pub fn days_from_civil(y: i64, m: u8, d: u8) -> i64 {
+    let m = i64::from(m);
+    let d = i64::from(d);
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// Inverse of [`days_from_civil`].
+pub fn civil_from_days(z: i64) -> (i64, u8, u8) {
+    let z = z + 719_468;
+    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u8;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+/// Day number as MySQL's TO_DAYS counts it (0000-01-01 is day 1).
+pub fn to_days(t: &Temporal) -> i64 {
+    days_from_civil(i64::from(t.year), t.month, t.day) + 719_528
+}
+
+/// 0 = Monday .. 6 = Sunday.
+pub fn weekday(t: &Temporal) -> i64 {
+    (days_from_civil(i64::from(t.year), t.month, t.day) + 3).rem_euclid(7)
+}
+
+pub fn day_of_year(t: &Temporal) -> i64 {
+    days_from_civil(i64::from(t.year), t.month, t.day) - days_from_civil(i64::from(t.year), 1, 1)
+        + 1
+}
+
+fn valid(t: &Temporal) -> bool {
+    if t.month > 12 || t.hour > 23 || t.minute > 59 || t.second > 59 || t.year > 9999 {
+        return false;
+    }
+    if t.month == 0 || t.day == 0 {
+        // Zero dates and zero parts are allowed (no NO_ZERO_IN_DATE).
+        return t.day <= 31;
+    }
+    t.day <= days_in_month(i64::from(t.year), t.month)
+}
+
+fn two_digit_year(y: u32) -> u32 {
+    if y < 70 {
+        2000 + y
+    } else {
+        1900 + y
+    }
+}
+
+fn parse_frac(digits: &str) -> u32 {
+    let mut s: String = digits.chars().take(6).collect();
+    while s.len() < 6 {
+        s.push('0');
+    }
+    s.parse().unwrap_or(0)
+}
+
+/// Parses a DATE or DATETIME string: `YYYY-MM-DD[ hh:mm:ss[.ffffff]]` with
+/// any punctuation as delimiters, `T` between date and time, or the
+/// delimiter-less `YYYYMMDD[hhmmss]` / `YYMMDD[hhmmss]` forms.
+pub fn parse_datetime(s: &str) -> Option<Temporal> {
+    let s = s.trim();
+    if s.is_empty() {
+        return None;
+    }
+    let bytes = s.as_bytes();
+    if !bytes[0].is_ascii_digit() {
+        return None;
+    }
+    // Delimiter-less: digits only, optionally with a fraction.
+    let (main, frac) = match s.split_once('.') {
+        Some((m, f)) if m.bytes().all(|c| c.is_ascii_digit()) => (m, Some(f)),
+        _ => (s, None),
+    };
+    if main.bytes().all(|c| c.is_ascii_digit()) {
+        let n = main.len();
+        let d = |a: usize, b: usize| {
+            main.get(a..b)
+                .and_then(|x| x.parse::<u32>().ok())
+                .unwrap_or(0)
+        };
+        let (y, rest) = match n {
+            8 | 14 => (d(0, 4), 4),
+            6 | 12 => (two_digit_year(d(0, 2)), 2),
+            _ => return None,
+        };
+        let t = Temporal {
+            year: y as u16,
+            month: d(rest, rest + 2) as u8,
+            day: d(rest + 2, rest + 4) as u8,
+            hour: d(rest + 4, rest + 6) as u8,
+            minute: d(rest + 6, rest + 8) as u8,
+            second: d(rest + 8, rest + 10) as u8,
+            micros: if n >= 12 {
+                frac.map(parse_frac).unwrap_or(0)
+            } else {
+                0
+            },
+        };
+        return valid(&t).then_some(t);
+    }
+    // Delimited: split into digit groups, remembering the delimiter
+    // before each.
+    let mut groups: Vec<&str> = Vec::new();
+    let mut frac_str: Option<&str> = None;
+    let mut i = 0;
+    let mut prev = b' ';
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit() {
+            let st = i;
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            if groups.len() >= 6 || (groups.len() >= 3 && prev == b'.') {
+                if prev == b'.' && groups.len() >= 5 {
+                    frac_str = Some(&s[st..i]);
+                }
+                break;
+            }
+            groups.push(&s[st..i]);
+        } else {
+            prev = bytes[i];
+            i += 1;
+        }
+    }
+    if groups.len() < 3 {
+        return None;
+    }
+    let g = |k: usize| {
+        groups
+            .get(k)
+            .and_then(|x| x.parse::<u32>().ok())
+            .unwrap_or(0)
+    };
+    let mut year = g(0);
+    if groups[0].len() <= 2 {
+        year = two_digit_year(year);
+    }
+    if g(1) > 255 || g(2) > 255 || g(3) > 255 || g(4) > 255 || g(5) > 255 {
+        return None;
+    }
+    let t = Temporal {
+        year: year.min(65535) as u16,
+        month: g(1) as u8,
+        day: g(2) as u8,
+        hour: g(3) as u8,
+        minute: g(4) as u8,
+        second: g(5) as u8,
+        micros: frac_str.map(parse_frac).unwrap_or(0),
+    };
+    valid(&t).then_some(t)
+}
+
+/// Parses a TIME string: `[-][D ]hh:mm[:ss[.ffffff]]`, `hhmmss`, `ss`, or a
+/// datetime (its time part). Returns signed microseconds.
+pub fn parse_time(s: &str) -> Option<i64> {
+    let s = s.trim();
+    if s.is_empty() {
+        return None;
+    }
+    let (neg, body) = match s.strip_prefix('-') {
+        Some(r) => (true, r.trim_start()),
+        None => (false, s),
+    };
+    if body.contains('-') || (body.len() >= 14 && body.bytes().take(14).all(|c| c.is_ascii_digit()))
+    {
+        let t = parse_datetime(body)?;
+        let us = time_of(&t);
+        return Some(if neg { -us } else { us });
+    }
+    let (main, frac) = match body.split_once('.') {
+        Some((m, f)) => (m, f),
+        None => (body, ""),
+    };
+    if !frac.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let mut days = 0i64;
+    let mut rest = main;
+    if let Some((d, r)) = main.split_once(' ') {
+        days = d.trim().parse().ok()?;
+        rest = r.trim();
+    }
+    let (h, m, sec): (i64, i64, i64) = if rest.contains(':') {
+        let parts: Vec<&str> = rest.split(':').collect();
+        let p = |k: usize| -> Option<i64> {
+            match parts.get(k) {
+                Some(x) => x.trim().parse().ok(),
+                None => Some(0),
+            }
+        };
+        if parts.len() > 3 {
+            return None;
+        }
+        (p(0)?, p(1)?, p(2)?)
+    } else {
+        if !rest.bytes().all(|c| c.is_ascii_digit()) || rest.is_empty() {
+            return None;
+        }
+        let n: i64 = rest.parse().ok()?;
+        (n / 10000, n / 100 % 100, n % 100)
+    };
+    if m > 59 || sec > 59 {
+        return None;
+    }
+    let total = ((days * 24 + h) * 3600 + m * 60 + sec) * 1_000_000 + i64::from(parse_frac(frac));
+    let total = total.min(838 * 3_600_000_000 + 59 * 60_000_000 + 59_000_000);
+    Some(if neg { -total } else { total })
+}
+
+/// Time of day of a datetime in microseconds.
+pub fn time_of(t: &Temporal) -> i64 {
+    (i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second)) * 1_000_000
+        + i64::from(t.micros)
+}
+
+/// A number as a date/datetime: YYYYMMDD, YYMMDD, YYYYMMDDhhmmss.
+pub fn datetime_from_number(n: i64, micros: u32) -> Option<Temporal> {
+    if n <= 0 {
+        return if n == 0 {
+            Some(Temporal::default())
+        } else {
+            None
+        };
+    }
+    let s = n.to_string();
+    let padded = match s.len() {
+        1..=6 => format!("{n:06}"),
+        7 | 8 => format!("{n:08}"),
+        9..=12 => format!("{n:012}"),
+        13 | 14 => format!("{n:014}"),
+        _ => return None,
+    };
+    let mut t = parse_datetime(&padded)?;
+    t.micros = micros;
+    Some(t)
+}
+
+fn warn_bad(env: &dyn EvalEnv, kind: &str, v: &Value) {
+    env.warn(
+        ErrorCode::TRUNCATED_WRONG_VALUE.number,
+        format!("Incorrect {kind} value: '{}'", super::value_string(v)),
+    );
+}
+
+/// Any value as a datetime (dates at midnight); NULL + warning if invalid.
+pub fn to_datetime(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
+    let r = match v {
+        Value::Null => return None,
+        Value::Date(t) | Value::DateTime(t) => Some(*t),
+        Value::Time(us) => {
+            let now = now_utc();
+            add_micros(
+                &Temporal {
+                    year: now.year,
+                    month: now.month,
+                    day: now.day,
+                    ..Temporal::default()
+                },
+                *us,
+            )
+        }
+        Value::Bytes(b) => parse_datetime(&String::from_utf8_lossy(b)),
+        other => match to_num(other, env) {
+            Some(Num::I(i)) => datetime_from_number(i, 0),
+            Some(Num::U(u)) => i64::try_from(u)
+                .ok()
+                .and_then(|i| datetime_from_number(i, 0)),
+            Some(Num::D(d)) => {
+                let whole = d.trunc().to_i64();
+                let frac = ((d - d.trunc()) * rust_decimal::Decimal::from(1_000_000))
+                    .trunc()
+                    .to_u32()
+                    .unwrap_or(0);
+                whole.and_then(|w| datetime_from_number(w, frac))
+            }
+            Some(Num::F(f)) => {
+                if (0.0..1e15).contains(&f) {
+                    datetime_from_number(f.trunc() as i64, ((f.fract()) * 1e6).round() as u32)
+                } else {
+                    None
+                }
+            }
+            None => None,
+        },
+    };
+    if r.is_none() {
+        warn_bad(env, "datetime", v);
+    }
+    r
+}
+
+/// Any value as TIME microseconds; NULL + warning if invalid.
+pub fn to_time(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
+    let r = match v {
+        Value::Null => return None,
+        Value::Time(t) => Some(*t),
+        Value::DateTime(t) => Some(time_of(t)),
+        Value::Date(_) => Some(0),
+        Value::Bytes(b) => parse_time(&String::from_utf8_lossy(b)),
+        other => match to_num(other, env) {
+            Some(n) => {
+                let (neg, whole, frac) = match n {
+                    Num::I(i) => (i < 0, i.unsigned_abs(), 0u32),
+                    Num::U(u) => (false, u, 0),
+                    Num::D(d) => {
+                        let a = d.abs();
+                        (
+                            d.is_sign_negative(),
+                            a.trunc().to_u64().unwrap_or(u64::MAX),
+                            ((a - a.trunc()) * rust_decimal::Decimal::from(1_000_000))
+                                .trunc()
+                                .to_u32()
+                                .unwrap_or(0),
+                        )
+                    }
+                    Num::F(f) => (
+                        f < 0.0,
+                        f.abs().trunc() as u64,
+                        (f.abs().fract() * 1e6).round() as u32,
+                    ),
+                };
+                let (h, m, s) = (whole / 10000, whole / 100 % 100, whole % 100);
+                if m > 59 || s > 59 || h > 838 {
+                    None
+                } else {
+                    let us = ((h * 3600 + m * 60 + s) * 1_000_000 + u64::from(frac)) as i64;
+                    Some(if neg { -us } else { us })
+                }
+            }
+            None => None,
+        },
+    };
+    if r.is_none() {
+        warn_bad(env, "time", v);
+    }
+    r
+}
+
+/// Adds microseconds to a datetime; `None` outside years 0..=9999.
+pub fn add_micros(t: &Temporal, us: i64) -> Option<Temporal> {
+    let days = days_from_civil(i64::from(t.year), t.month.max(1), t.day.max(1));
+    let total = i128::from(days) * 86_400_000_000 + i128::from(time_of(t)) + i128::from(us);
+    let d = total.div_euclid(86_400_000_000);
+    let rem = total.rem_euclid(86_400_000_000) as i64;
+    let (y, m, dd) = civil_from_days(i64::try_from(d).ok()?);
+    if !(0..=9999).contains(&y) {
+        return None;
+    }
+    let secs = rem / 1_000_000;
+    Some(Temporal {
+        year: y as u16,
+        month: m,
+        day: dd,
+        hour: (secs / 3600) as u8,
+        minute: (secs / 60 % 60) as u8,
+        second: (secs % 60) as u8,
+        micros: (rem % 1_000_000) as u32,
+    })
+}
+
+/// Current UTC wall clock.
+pub fn now_utc() -> Temporal {
+    let d = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    from_unix_micros(i64::try_from(d.as_micros()).unwrap_or(0)).unwrap_or_default()
+}
+
+/// Seconds since the epoch as a UTC datetime.
+pub fn from_unix_micros(us: i64) -> Option<Temporal> {
+    add_micros(
+        &Temporal {
+            year: 1970,
+            month: 1,
+            day: 1,
+            ..Temporal::default()
+        },
+        us,
+    )
+}
+
+/// Microseconds since the epoch of a UTC datetime.
+pub fn unix_micros(t: &Temporal) -> i64 {
+    days_from_civil(i64::from(t.year), t.month.max(1), t.day.max(1)) * 86_400_000_000 + time_of(t)
+}
+
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+const DAYS: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+
+/// MySQL's WEEK() mode 0: weeks start on Sunday, week 1 has the first Sunday.
+fn week_mode0(t: &Temporal) -> i64 {
+    let jan1 = days_from_civil(i64::from(t.year), 1, 1);
+    let jan1_wd = (jan1 + 4).rem_euclid(7); // 0 = Sunday
+    let first_sunday = jan1 + (7 - jan1_wd) % 7;
+    let d = days_from_civil(i64::from(t.year), t.month, t.day);
+    if d < first_sunday {
+        0
+    } else {
+        (d - first_sunday) / 7 + 1
+    }
+}
+
+/// DATE_FORMAT.
+pub fn date_format(t: &Temporal, fmt: &str, is_time: bool) -> String {
+    let mut out = String::new();
+    let mut it = fmt.chars();
+    while let Some(c) = it.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        let Some(f) = it.next() else {
+            break;
+        };
+        let h12 = if t.hour.is_multiple_of(12) {
+            12
+        } else {
+            t.hour % 12
+        };
+        match f {
+            'Y' => out.push_str(&format!("{:04}", t.year)),
+            'y' => out.push_str(&format!("{:02}", t.year % 100)),
+            'm' => out.push_str(&format!("{:02}", t.month)),
+            'c' => out.push_str(&t.month.to_string()),
+            'd' => out.push_str(&format!("{:02}", t.day)),
+            'e' => out.push_str(&t.day.to_string()),
+            'H' => out.push_str(&format!("{:02}", t.hour)),
+            'k' => out.push_str(&t.hour.to_string()),
+            'h' | 'I' => out.push_str(&format!("{h12:02}")),
+            'l' => out.push_str(&h12.to_string()),
+            'i' => out.push_str(&format!("{:02}", t.minute)),
+            's' | 'S' => out.push_str(&format!("{:02}", t.second)),
+            'f' => out.push_str(&format!("{:06}", t.micros)),
+            'p' => out.push_str(if t.hour < 12 { "AM" } else { "PM" }),
+            'T' => out.push_str(&format!("{:02}:{:02}:{:02}", t.hour, t.minute, t.second)),
+            'r' => out.push_str(&format!(
+                "{h12:02}:{:02}:{:02} {}",
+                t.minute,
+                t.second,
+                if t.hour < 12 { "AM" } else { "PM" }
+            )),
+            'M' if !is_time && t.month >= 1 => out.push_str(MONTHS[usize::from(t.month - 1)]),
+            'b' if !is_time && t.month >= 1 => out.push_str(&MONTHS[usize::from(t.month - 1)][..3]),
+            'W' if !is_time && t.month >= 1 => out.push_str(DAYS[weekday(t) as usize]),
+            'a' if !is_time && t.month >= 1 => out.push_str(&DAYS[weekday(t) as usize][..3]),
+            'w' => out.push_str(&((weekday(t) + 1) % 7).to_string()),
+            'j' => out.push_str(&format!("{:03}", day_of_year(t))),
+            'U' => out.push_str(&format!("{:02}", week_mode0(t))),
+            'D' => {
+                let suffix = match t.day {
+                    11..=13 => "th",
+                    d if d % 10 == 1 => "st",
+                    d if d % 10 == 2 => "nd",
+                    d if d % 10 == 3 => "rd",
+                    _ => "th",
+                };
+                out.push_str(&format!("{}{suffix}", t.day));
+            }
+            '%' => out.push('%'),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// STR_TO_DATE: returns the parsed fields and whether a date part and a
+/// time part were present.
+pub fn str_to_date(s: &str, fmt: &str) -> Option<(Temporal, bool, bool)> {
+    let mut t = Temporal::default();
+    let (mut has_date, mut has_time) = (false, false);
+    let sb = s.as_bytes();
+    let mut pos = 0usize;
+    let mut pm: Option<bool> = None;
+    let mut it = fmt.chars();
+    let take_num = |pos: &mut usize, max: usize| -> Option<u32> {
+        let st = *pos;
+        while *pos < sb.len() && *pos - st < max && sb[*pos].is_ascii_digit() {
+            *pos += 1;
+        }
+        if *pos == st {
+            return None;
+        }
+        s[st..*pos].parse().ok()
+    };
+    while let Some(c) = it.next() {
+        if c != '%' {
+            if c.is_whitespace() {
+                while pos < sb.len() && sb[pos].is_ascii_whitespace() {
+                    pos += 1;
+                }
+                continue;
+            }
+            if pos < sb.len() && sb[pos] == c as u8 {
+                pos += 1;
+                continue;
+            }
+            return None;
+        }
+        let f = it.next()?;
+        match f {
+            'Y' => {
+                let st = pos;
+                let y = take_num(&mut pos, 4)?;
+                t.year = if pos - st <= 2 { two_digit_year(y) } else { y } as u16;
+                has_date = true;
+            }
+            'y' => {
+                t.year = two_digit_year(take_num(&mut pos, 2)?) as u16;
+                has_date = true;
+            }
+            'm' | 'c' => {
+                t.month = take_num(&mut pos, 2)? as u8;
+                has_date = true;
+            }
+            'd' | 'e' => {
+                t.day = take_num(&mut pos, 2)? as u8;
+                has_date = true;
+            }
+            'H' | 'k' | 'h' | 'I' | 'l' => {
+                t.hour = take_num(&mut pos, 2)? as u8;
+                has_time = true;
+            }
+            'i' => {
+                t.minute = take_num(&mut pos, 2)? as u8;
+                has_time = true;
+            }
+            's' | 'S' => {
+                t.second = take_num(&mut pos, 2)? as u8;
+                has_time = true;
+            }
+            'f' => {
+                let st = pos;
+                take_num(&mut pos, 6)?;
+                t.micros = parse_frac(&s[st..pos]);
+                has_time = true;
+            }
+            'p' => {
+                let rest = s.get(pos..pos + 2)?.to_ascii_uppercase();
+                pm = Some(match rest.as_str() {
+                    "AM" => false,
+                    "PM" => true,
+                    _ => return None,
+                });
+                pos += 2;
+            }
+            'T' => {
+                t.hour = take_num(&mut pos, 2)? as u8;
+                if sb.get(pos) != Some(&b':') {
+                    return None;
+                }
+                pos += 1;
+                t.minute = take_num(&mut pos, 2)? as u8;
+                if sb.get(pos) != Some(&b':') {
+                    return None;
+                }
+                pos += 1;
+                t.second = take_num(&mut pos, 2)? as u8;
+                has_time = true;
+            }
+            'M' | 'b' => {
+                let rest = s[pos..].to_ascii_lowercase();
+                let mut found = false;
+                for (i, name) in MONTHS.iter().enumerate() {
+                    let full = name.to_ascii_lowercase();
+                    let n = if f == 'M' && rest.starts_with(&full) {
+                        full.len()
+                    } else if rest.starts_with(&full[..3]) {
+                        3
+                    } else {
+                        0
+                    };
+                    if n > 0 {
+                        t.month = (i + 1) as u8;
+                        pos += n;
+                        found = true;
+                        break;
+                    }
+                }
+                if !found {
+                    return None;
+                }
+                has_date = true;
+            }
+            'W' | 'a' => {
+                let rest = s[pos..].to_ascii_lowercase();
+                let mut found = false;
+                for name in DAYS {
+                    let full = name.to_ascii_lowercase();
+                    let n = if rest.starts_with(&full) {
+                        full.len()
+                    } else if rest.starts_with(&full[..3]) {
+                        3
+                    } else {
+                        0
+                    };
+                    if n > 0 {
+                        pos += n;
+                        found = true;
+                        break;
+                    }
+                }
+                if !found {
+                    return None;
+                }
+            }
+            'j' => {
+                let doy = take_num(&mut pos, 3)?;
+                let base = days_from_civil(i64::from(t.year), 1, 1) + i64::from(doy) - 1;
+                let (_, m, d) = civil_from_days(base);
+                t.month = m;
+                t.day = d;
+                has_date = true;
+            }
+            '%' => {
+                if sb.get(pos) != Some(&b'%') {
+                    return None;
+                }
+                pos += 1;
+            }
+            other => {
+                if sb.get(pos) != Some(&(other as u8)) {
+                    return None;
+                }
+                pos += 1;
+            }
+        }
+    }
+    if let Some(p) = pm {
+        if t.hour > 12 || t.hour == 0 {
+            return None;
+        }
+        t.hour = if p { t.hour % 12 + 12 } else { t.hour % 12 };
+    }
+    if !valid(&t) {
+        return None;
+    }
+    Some((t, has_date, has_time))
+}

@@ -1,0 +1,528 @@
+//! The parser boundary: splits a query string into statements, recognises
+//! the MySQL administration statements sqlparser does not cover (SHOW
+//! variants, PURGE, RESET MASTER, LOCK IN SHARE MODE), and converts
+//! sqlparser's tree into [`crate::ast`]. Nothing outside this module sees a
+//! sqlparser type.
+
+use crate::ast::*;
+use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
+use sqlparser::ast as sp;
+use sqlparser::dialect::MySqlDialect;
+use sqlparser::parser::Parser;
+use sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
+
+mod ddl;
+mod expr;
+
+pub(crate) use expr::convert_expr;
+
+/// One statement of a (possibly multi-statement) query, with its own text.
+#[derive(Debug, Clone)]
+pub struct ParsedStatement {
+    pub statement: Statement,
+    pub text: String,
+    pub param_count: usize,
+}
+
+/// Splits `sql` at top-level semicolons and parses each statement.
+pub fn parse(sql: &str) -> SqlResult<Vec<ParsedStatement>> {
+    let pieces = split_statements(sql)?;
+    if pieces.is_empty() {
+        return Ok(vec![ParsedStatement { statement: Statement::Empty, text: String::new(), param_count: 0 }]);
+    }
+    pieces.into_iter().map(|text| parse_one(&text)).collect()
+}
+
+/// Parses exactly one statement (COM_STMT_PREPARE accepts only one).
+pub fn parse_single(sql: &str) -> SqlResult<ParsedStatement> {
+    let mut all = parse(sql)?;
+    if all.len() != 1 {
+        return Err(SqlError::parse(sql, 1));
+    }
+    Ok(all.remove(0))
+}
+
+fn tokenize(sql: &str) -> SqlResult<Vec<Token>> {
+    Tokenizer::new(&MySqlDialect {}, sql)
+        .tokenize()
+        .map_err(|e| SqlError::parse(&near_text(sql, e.location.line, e.location.column), e.location.line as usize))
+}
+
+fn split_statements(sql: &str) -> SqlResult<Vec<String>> {
+    let tokens = tokenize(sql)?;
+    let mut pieces = Vec::new();
+    let mut current = String::new();
+    let mut has_content = false;
+    for token in tokens {
+        match token {
+            Token::SemiColon => {
+                if has_content {
+                    pieces.push(std::mem::take(&mut current).trim().to_string());
+                }
+                current.clear();
+                has_content = false;
+            }
+            Token::Whitespace(Whitespace::SingleLineComment { .. } | Whitespace::MultiLineComment(_)) => {
+                current.push_str(&token.to_string());
+            }
+            Token::Whitespace(_) => current.push_str(&token.to_string()),
+            other => {
+                has_content = true;
+                current.push_str(&other.to_string());
+            }
+        }
+    }
+    if has_content {
+        pieces.push(current.trim().to_string());
+    }
+    Ok(pieces)
+}
+
+fn near_text(sql: &str, line: u64, column: u64) -> String {
+    let line_text = sql.lines().nth(line.saturating_sub(1) as usize).unwrap_or("");
+    let start = (column.saturating_sub(1) as usize).min(line_text.len());
+    let mut rest: String = line_text.get(start..).unwrap_or("").to_string();
+    for later in sql.lines().skip(line as usize) {
+        rest.push('\n');
+        rest.push_str(later);
+    }
+    rest.chars().take(80).collect()
+}
+
+fn parse_error(sql: &str, err: &sqlparser::parser::ParserError) -> SqlError {
+    let message = err.to_string();
+    // sqlparser reports "... at Line: L, Column: C"; MariaDB quotes the text
+    // from there on.
+    let pos = message.rfind("Line: ").and_then(|i| {
+        let rest = &message[i + 6..];
+        let (line, col) = rest.split_once(", Column: ")?;
+        Some((line.trim().parse::<u64>().ok()?, col.trim().parse::<u64>().ok()?))
+    });
+    match pos {
+        Some((line, column)) => SqlError::parse(&near_text(sql, line, column), line as usize),
+        None => SqlError::parse("", 1),
+    }
+}
+
+fn words(tokens: &[Token]) -> Vec<String> {
+    tokens
+        .iter()
+        .filter(|t| !matches!(t, Token::Whitespace(_)))
+        .map(|t| match t {
+            Token::Word(w) => w.value.clone(),
+            Token::SingleQuotedString(s) | Token::DoubleQuotedString(s) => s.clone(),
+            other => other.to_string(),
+        })
+        .collect()
+}
+
+fn parse_one(text: &str) -> SqlResult<ParsedStatement> {
+    let tokens = tokenize(text)?;
+    let param_count = tokens.iter().filter(|t| matches!(t, Token::Placeholder(_))).count();
+    let w = words(&tokens);
+    let upper: Vec<String> = w.iter().map(|s| s.to_ascii_uppercase()).collect();
+    if let Some(statement) = parse_admin(text, &w, &upper)? {
+        return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
+    }
+    // sqlparser does not know MySQL's `LOCK IN SHARE MODE`; strip it and
+    // remember the lock mode.
+    let mut sql = text.to_string();
+    let mut share_lock = false;
+    if upper.len() > 4 && upper[upper.len() - 4..] == ["LOCK", "IN", "SHARE", "MODE"] {
+        if let Some(idx) = sql.to_ascii_uppercase().rfind("LOCK") {
+            sql.truncate(idx);
+            share_lock = true;
+        }
+    }
+    let parsed = Parser::new(&MySqlDialect {})
+        .try_with_sql(&sql)
+        .and_then(|mut p| p.parse_statements())
+        .map_err(|e| parse_error(text, &e))?;
+    let stmt = match parsed.as_slice() {
+        [one] => one,
+        [] => return Ok(ParsedStatement { statement: Statement::Empty, text: text.to_string(), param_count }),
+        _ => return Err(SqlError::parse(text, 1)),
+    };
+    let mut counter = ParamCounter::default();
+    let mut statement = convert_statement(stmt, &mut counter)?;
+    if share_lock {
+        if let Statement::Select(select) = &mut statement {
+            select.lock = Some(LockMode::Share);
+        }
+    }
+    Ok(ParsedStatement { statement, text: text.to_string(), param_count })
+}
+
+/// Numbers `?` placeholders in text order.
+#[derive(Default)]
+pub(crate) struct ParamCounter {
+    next: usize,
+}
+
+impl ParamCounter {
+    pub(crate) fn next(&mut self) -> usize {
+        self.next += 1;
+        self.next - 1
+    }
+}
+
+/// Statements recognised from their words, before sqlparser sees them.
+fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<Statement>> {
+    let first = u.first().map(String::as_str).unwrap_or("");
+    let tail = |n: usize| u.get(n).map(String::as_str).unwrap_or("");
+    let stmt = match first {
+        "SHOW" => Some(parse_show(text, w, u)?),
+        "PURGE" if tail(1) == "BINARY" || tail(1) == "MASTER" => {
+            if tail(3) == "TO" {
+                Some(Statement::PurgeBinaryLogsTo(w.get(4).cloned().unwrap_or_default()))
+            } else if tail(3) == "BEFORE" {
+                let expr_text: Vec<&str> = w[4..].iter().map(String::as_str).collect();
+                let expr = parse_expr_text(&quote_tail(text, "BEFORE").unwrap_or_else(|| expr_text.join(" ")))?;
+                Some(Statement::PurgeBinaryLogsBefore(expr))
+            } else {
+                return Err(SqlError::parse(text, 1));
+            }
+        }
+        "RESET" if tail(1) == "MASTER" || (tail(1) == "BINARY" && tail(2) == "LOGS") => {
+            Some(Statement::ResetMaster)
+        }
+        "FLUSH" => {
+            let rest: Vec<&str> = u[1..].iter().map(String::as_str).collect();
+            let rest: Vec<&str> = rest.into_iter().filter(|x| *x != "LOCAL" && *x != "NO_WRITE_TO_BINLOG").collect();
+            if rest == ["BINARY", "LOGS"] || rest == ["LOGS"] {
+                Some(Statement::FlushBinaryLogs)
+            } else {
+                Some(Statement::FlushOther)
+            }
+        }
+        "LOCK" | "UNLOCK" | "ANALYZE" | "OPTIMIZE" | "CHECK" | "REPAIR" => Some(Statement::NoOp(first.to_string())),
+        "KILL" => {
+            let query_only = tail(1) == "QUERY";
+            let idx = if query_only || tail(1) == "CONNECTION" { 2 } else { 1 };
+            let id = u.get(idx).and_then(|s| s.parse::<u64>().ok()).ok_or_else(|| SqlError::parse(text, 1))?;
+            Some(Statement::Kill { id, query_only })
+        }
+        "BEGIN" if u.len() == 1 || (u.len() == 2 && tail(1) == "WORK") => Some(Statement::Begin { read_only: false }),
+        _ => None,
+    };
+    Ok(stmt)
+}
+
+fn quote_tail(text: &str, keyword: &str) -> Option<String> {
+    let idx = text.to_ascii_uppercase().find(keyword)?;
+    Some(text[idx + keyword.len()..].to_string())
+}
+
+/// Parses a standalone expression (PURGE ... BEFORE, SHOW ... WHERE).
+pub fn parse_expr_text(text: &str) -> SqlResult<Expr> {
+    let mut parser = Parser::new(&MySqlDialect {}).try_with_sql(text).map_err(|e| parse_error(text, &e))?;
+    let expr = parser.parse_expr().map_err(|e| parse_error(text, &e))?;
+    convert_expr(&expr, &mut ParamCounter::default())
+}
+
+fn object_name_from_words(parts: &[String]) -> ObjectName {
+    // `db . table` arrives as three words.
+    match parts {
+        [db, dot, name, ..] if dot == "." => ObjectName { db: Some(db.clone()), name: name.clone() },
+        [name, ..] => ObjectName { db: None, name: name.clone() },
+        [] => ObjectName { db: None, name: String::new() },
+    }
+}
+
+fn parse_show(text: &str, w: &[String], u: &[String]) -> SqlResult<Statement> {
+    let mut i = 1;
+    let mut global = false;
+    let mut full = false;
+    loop {
+        match u.get(i).map(String::as_str) {
+            Some("GLOBAL") => global = true,
+            Some("SESSION") | Some("LOCAL") => global = false,
+            Some("FULL") => full = true,
+            Some("EXTENDED") => {}
+            _ => break,
+        }
+        i += 1;
+    }
+    let word = |n: usize| u.get(n).map(String::as_str).unwrap_or("");
+    let (what, consumed) = match word(i) {
+        "DATABASES" | "SCHEMAS" => (Show::Databases, 1),
+        "TABLES" => {
+            if matches!(word(i + 1), "FROM" | "IN") {
+                (Show::Tables { db: w.get(i + 2).cloned(), full }, 3)
+            } else {
+                (Show::Tables { db: None, full }, 1)
+            }
+        }
+        "TABLE" if word(i + 1) == "STATUS" => {
+            if matches!(word(i + 2), "FROM" | "IN") {
+                (Show::TableStatus { db: w.get(i + 3).cloned() }, 4)
+            } else {
+                (Show::TableStatus { db: None }, 2)
+            }
+        }
+        "COLUMNS" | "FIELDS" => {
+            let (table, used) = show_table_target(w, u, i + 1)?;
+            (Show::Columns { table, full }, 1 + used)
+        }
+        "INDEX" | "INDEXES" | "KEYS" => {
+            let (table, used) = show_table_target(w, u, i + 1)?;
+            (Show::Index { table }, 1 + used)
+        }
+        "CREATE" if word(i + 1) == "TABLE" => {
+            let name = object_name_from_words(&w[(i + 2).min(w.len())..]);
+            (Show::CreateTable(name), w.len())
+        }
+        "CREATE" if matches!(word(i + 1), "DATABASE" | "SCHEMA") => {
+            (Show::CreateDatabase(w.get(i + 2).cloned().unwrap_or_default()), 3)
+        }
+        "VARIABLES" => (Show::Variables { global }, 1),
+        "STATUS" => (Show::Status { global }, 1),
+        "PROCESSLIST" => (Show::Processlist { full }, 1),
+        "WARNINGS" => (Show::Warnings, w.len()),
+        "ERRORS" => (Show::Errors, w.len()),
+        "ENGINES" | "STORAGE" => (Show::Engines, w.len()),
+        "COLLATION" => (Show::Collation, 1),
+        "CHARACTER" | "CHARSET" => (Show::CharacterSet, if word(i) == "CHARSET" { 1 } else { 2 }),
+        "BINARY" | "MASTER" if matches!(word(i + 1), "LOGS") => (Show::BinaryLogs, 2),
+        "MASTER" | "BINLOG" if word(i + 1) == "STATUS" => (Show::MasterStatus, 2),
+        "BINARY" if word(i + 1) == "LOG" && word(i + 2) == "STATUS" => (Show::MasterStatus, 3),
+        "BINLOG" if word(i + 1) == "EVENTS" => return parse_show_binlog_events(text, w, u, i + 2),
+        "GRANTS" => (Show::Grants, w.len()),
+        "ENGINE" => (Show::EngineStatus, w.len()),
+        _ => return Err(SqlError::parse(&w[i.min(w.len())..].join(" "), 1)),
+    };
+    let rest = i + consumed;
+    let filter = match u.get(rest).map(String::as_str) {
+        Some("LIKE") => Some(ShowFilter::Like(w.get(rest + 1).cloned().unwrap_or_default())),
+        Some("WHERE") => {
+            let tail = quote_tail(text, "WHERE").unwrap_or_default();
+            Some(ShowFilter::Where(parse_expr_text(&tail)?))
+        }
+        _ => None,
+    };
+    Ok(Statement::Show { what, filter })
+}
+
+fn show_table_target(w: &[String], u: &[String], i: usize) -> SqlResult<(ObjectName, usize)> {
+    if !matches!(u.get(i).map(String::as_str), Some("FROM" | "IN")) {
+        return Err(SqlError::parse(&w[i.min(w.len())..].join(" "), 1));
+    }
+    let mut name = object_name_from_words(&w[(i + 1).min(w.len())..]);
+    let mut used = if name.db.is_some() { 4 } else { 2 };
+    if matches!(u.get(i + used).map(String::as_str), Some("FROM" | "IN")) {
+        name.db = w.get(i + used + 1).cloned();
+        used += 2;
+    }
+    Ok((name, used))
+}
+
+fn parse_show_binlog_events(text: &str, w: &[String], u: &[String], mut i: usize) -> SqlResult<Statement> {
+    let mut file = None;
+    let mut from = None;
+    let mut limit = None;
+    while i < u.len() {
+        match u[i].as_str() {
+            "IN" => {
+                file = w.get(i + 1).cloned();
+                i += 2;
+            }
+            "FROM" => {
+                from = w.get(i + 1).and_then(|s| s.parse().ok());
+                i += 2;
+            }
+            "LIMIT" => {
+                let a: Option<u64> = w.get(i + 1).and_then(|s| s.parse().ok());
+                if w.get(i + 2).map(String::as_str) == Some(",") {
+                    let b: Option<u64> = w.get(i + 3).and_then(|s| s.parse().ok());
+                    limit = a.zip(b);
+                    i += 4;
+                } else {
+                    limit = a.map(|n| (0, n));
+                    i += 2;
+                }
+            }
+            _ => return Err(SqlError::parse(text, 1)),
+        }
+    }
+    Ok(Statement::Show { what: Show::BinlogEvents { file, from, limit }, filter: None })
+}
+
+fn ident(i: &sp::Ident) -> String {
+    i.value.clone()
+}
+
+pub(crate) fn object_name(name: &sp::ObjectName) -> SqlResult<ObjectName> {
+    let parts: Vec<String> = name
+        .0
+        .iter()
+        .map(|p| p.as_ident().map(ident).ok_or_else(|| SqlError::parse(&name.to_string(), 1)))
+        .collect::<SqlResult<_>>()?;
+    match parts.as_slice() {
+        [name] => Ok(ObjectName { db: None, name: name.clone() }),
+        [db, name] => Ok(ObjectName { db: Some(db.clone()), name: name.clone() }),
+        _ => Err(SqlError::parse(&name.to_string(), 1)),
+    }
+}
+
+fn convert_statement(stmt: &sp::Statement, params: &mut ParamCounter) -> SqlResult<Statement> {
+    use sp::Statement as S;
+    Ok(match stmt {
+        S::Query(q) => Statement::Select(Box::new(expr::convert_query(q, params)?)),
+        S::Insert(ins) => Statement::Insert(expr::convert_insert(ins, params)?),
+        S::Update(upd) => Statement::Update(expr::convert_update(upd, params)?),
+        S::Delete(del) => Statement::Delete(expr::convert_delete(del, params)?),
+        S::CreateTable(ct) => Statement::CreateTable(ddl::convert_create_table(ct)?),
+        S::CreateDatabase { db_name, if_not_exists, .. } => {
+            Statement::CreateDatabase { name: object_name(db_name)?.name, if_not_exists: *if_not_exists }
+        }
+        S::CreateSchema { schema_name, if_not_exists, .. } => Statement::CreateDatabase {
+            name: schema_name.to_string().trim_matches('`').to_string(),
+            if_not_exists: *if_not_exists,
+        },
+        S::CreateIndex(ci) => ddl::convert_create_index(ci)?,
+        S::AlterTable(at) => ddl::convert_alter_table(at)?,
+        S::Drop { object_type, if_exists, names, table, .. } => ddl::convert_drop(object_type, *if_exists, names, table.as_ref())?,
+        S::Truncate(t) => {
+            let first = t.table_names.first().ok_or_else(|| SqlError::parse("TRUNCATE", 1))?;
+            Statement::Truncate(object_name(&first.name)?)
+        }
+        S::Use(u) => match u {
+            sp::Use::Object(name) | sp::Use::Database(name) | sp::Use::Schema(name) => {
+                Statement::Use(object_name(name)?.name)
+            }
+            other => Statement::Use(other.to_string()),
+        },
+        S::StartTransaction { modes, .. } => Statement::Begin {
+            read_only: modes.iter().any(|m| matches!(m, sp::TransactionMode::AccessMode(sp::TransactionAccessMode::ReadOnly))),
+        },
+        S::Commit { .. } => Statement::Commit,
+        S::Rollback { savepoint: Some(sp), .. } => Statement::RollbackToSavepoint(ident(sp)),
+        S::Rollback { savepoint: None, .. } => Statement::Rollback,
+        S::Savepoint { name } => Statement::Savepoint(ident(name)),
+        S::ReleaseSavepoint { name } => Statement::ReleaseSavepoint(ident(name)),
+        S::Set(set) => convert_set(set, params)?,
+        S::ShowVariables { filter, global, .. } => Statement::Show {
+            what: Show::Variables { global: *global },
+            filter: convert_show_filter(filter.as_ref(), params)?,
+        },
+        S::ExplainTable { table_name, .. } => Statement::Show {
+            what: Show::Columns { table: object_name(table_name)?, full: false },
+            filter: None,
+        },
+        S::Explain { statement, .. } => Statement::Explain(Box::new(convert_statement(statement, params)?)),
+        S::Kill { id, modifier, .. } => {
+            Statement::Kill { id: *id, query_only: matches!(modifier, Some(sp::KillType::Query)) }
+        }
+        other => return Err(SqlError::not_supported(&first_words(&other.to_string()))),
+    })
+}
+
+fn first_words(text: &str) -> String {
+    text.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+}
+
+fn convert_show_filter(filter: Option<&sp::ShowStatementFilter>, params: &mut ParamCounter) -> SqlResult<Option<ShowFilter>> {
+    Ok(match filter {
+        Some(sp::ShowStatementFilter::Like(s)) => Some(ShowFilter::Like(s.clone())),
+        Some(sp::ShowStatementFilter::Where(e)) => Some(ShowFilter::Where(convert_expr(e, params)?)),
+        Some(sp::ShowStatementFilter::ILike(s)) => Some(ShowFilter::Like(s.clone())),
+        _ => None,
+    })
+}
+
+fn scope_of(modifier: Option<&sp::ContextModifier>) -> VarScope {
+    match modifier {
+        Some(sp::ContextModifier::Global) => VarScope::Global,
+        Some(sp::ContextModifier::Session) | Some(sp::ContextModifier::Local) => VarScope::Session,
+        None => VarScope::Default,
+    }
+}
+
+/// `@@global.x`, `@@x`, `@x`, `global x`, or plain `x`.
+fn set_target(name: &str, scope: VarScope) -> SetTarget {
+    let lower = name.to_ascii_lowercase();
+    if let Some(rest) = lower.strip_prefix("@@") {
+        let (scope, var) = split_var_scope(rest);
+        return SetTarget::System { scope, name: var };
+    }
+    if let Some(rest) = name.strip_prefix('@') {
+        return SetTarget::User(rest.to_ascii_lowercase());
+    }
+    SetTarget::System { scope: if scope == VarScope::Default { VarScope::Session } else { scope }, name: lower }
+}
+
+pub(crate) fn split_var_scope(name: &str) -> (VarScope, String) {
+    let lower = name.to_ascii_lowercase();
+    if let Some(v) = lower.strip_prefix("global.") {
+        (VarScope::Global, v.to_string())
+    } else if let Some(v) = lower.strip_prefix("session.").or_else(|| lower.strip_prefix("local.")) {
+        (VarScope::Session, v.to_string())
+    } else {
+        (VarScope::Default, lower)
+    }
+}
+
+fn convert_set(set: &sp::Set, params: &mut ParamCounter) -> SqlResult<Statement> {
+    Ok(match set {
+        sp::Set::SingleAssignment { scope, variable, values, .. } => {
+            let value = values.first().ok_or_else(|| SqlError::parse("SET", 1))?;
+            let target = set_target(&variable.to_string(), scope_of(scope.as_ref()));
+            Statement::Set(vec![Assignment { target, value: set_value(value, params)? }])
+        }
+        sp::Set::MultipleAssignments { assignments } => Statement::Set(
+            assignments
+                .iter()
+                .map(|a| {
+                    Ok(Assignment {
+                        target: set_target(&a.name.to_string(), scope_of(a.scope.as_ref())),
+                        value: set_value(&a.value, params)?,
+                    })
+                })
+                .collect::<SqlResult<_>>()?,
+        ),
+        sp::Set::SetNames { charset_name, collation_name } => {
+            Statement::SetNames { charset: ident(charset_name), collation: collation_name.clone() }
+        }
+        sp::Set::SetNamesDefault {} => Statement::SetNames { charset: "utf8mb4".into(), collation: None },
+        sp::Set::SetTransaction { modes, session, .. } => {
+            let mut isolation = None;
+            let mut read_only = None;
+            for mode in modes {
+                match mode {
+                    sp::TransactionMode::IsolationLevel(level) => {
+                        isolation = Some(match level {
+                            sp::TransactionIsolationLevel::ReadUncommitted => IsolationLevel::ReadUncommitted,
+                            sp::TransactionIsolationLevel::ReadCommitted => IsolationLevel::ReadCommitted,
+                            sp::TransactionIsolationLevel::RepeatableRead => IsolationLevel::RepeatableRead,
+                            _ => IsolationLevel::Serializable,
+                        })
+                    }
+                    sp::TransactionMode::AccessMode(m) => read_only = Some(matches!(m, sp::TransactionAccessMode::ReadOnly)),
+                }
+            }
+            let scope = if *session { VarScope::Session } else { VarScope::Default };
+            Statement::SetTransaction { scope, isolation, read_only }
+        }
+        sp::Set::SetTimeZone { value, .. } => Statement::Set(vec![Assignment {
+            target: SetTarget::System { scope: VarScope::Session, name: "time_zone".into() },
+            value: set_value(value, params)?,
+        }]),
+        other => return Err(SqlError::not_supported(&first_words(&other.to_string()))),
+    })
+}
+
+/// In SET, a bare word (`SET autocommit=ON`, `SET sql_mode=TRADITIONAL`) is
+/// a string value, not a column.
+fn set_value(value: &sp::Expr, params: &mut ParamCounter) -> SqlResult<Expr> {
+    match value {
+        sp::Expr::Identifier(id) if id.quote_style.is_none() => Ok(match id.value.to_ascii_uppercase().as_str() {
+            "DEFAULT" => Expr::Default,
+            _ => Expr::Literal(Value::from_str(&id.value)),
+        }),
+        other => convert_expr(other, params),
+    }
+}
+
+pub(crate) fn unsupported(what: impl std::fmt::Display) -> SqlError {
+    SqlError::new(ErrorCode::NOT_SUPPORTED_YET, format!("This version of MariaDB doesn't yet support '{what}'"))
+}

@@ -1,0 +1,356 @@
+//! Conversion of sqlparser DDL: CREATE/ALTER/DROP TABLE and INDEX, column
+//! types and options.
+
+use super::{object_name, unsupported, ParamCounter};
+use crate::ast::*;
+use onelog_core::schema::ColumnDefault;
+use onelog_core::{BlobSize, Collation, ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult};
+use sqlparser::ast as sp;
+use sqlparser::tokenizer::Token;
+
+/// MySQL's maximum DECIMAL precision; OneLog's decimal arithmetic holds 28
+/// significant digits, so wider columns are refused rather than rounded.
+const MAX_DECIMAL_PRECISION: u64 = 28;
+
+pub(crate) fn decimal_precision(info: &sp::ExactNumberInfo) -> SqlResult<(u8, u8)> {
+    let (p, s) = match info {
+        sp::ExactNumberInfo::None => (10, 0),
+        sp::ExactNumberInfo::Precision(p) => (*p, 0),
+        sp::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
+    };
+    if p > MAX_DECIMAL_PRECISION {
+        return Err(SqlError::new(
+            ErrorCode::TOO_BIG_PRECISION,
+            format!("Too big precision {p} specified for column. Maximum is {MAX_DECIMAL_PRECISION}"),
+        ));
+    }
+    if s > p || s > 30 {
+        return Err(SqlError::new(ErrorCode::WRONG_ARGUMENTS_SCALE, format!("Too big scale {s} specified. Maximum is {p}")));
+    }
+    Ok((p as u8, s as u8))
+}
+
+fn char_len(len: &Option<sp::CharacterLength>, default: u32) -> u32 {
+    match len {
+        Some(sp::CharacterLength::IntegerLength { length, .. }) => *length as u32,
+        _ => default,
+    }
+}
+
+fn fsp(p: &Option<u64>) -> u8 {
+    p.map(|v| v.min(6) as u8).unwrap_or(0)
+}
+
+/// Converts a column type; returns (type, unsigned).
+fn column_type(dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
+    use sp::DataType as D;
+    Ok(match dt {
+        D::TinyInt(_) | D::Bool | D::Boolean => (ColumnType::TinyInt, false),
+        D::TinyIntUnsigned(_) | D::UTinyInt => (ColumnType::TinyInt, true),
+        D::SmallInt(_) | D::Int2(_) => (ColumnType::SmallInt, false),
+        D::SmallIntUnsigned(_) | D::Int2Unsigned(_) | D::USmallInt => (ColumnType::SmallInt, true),
+        D::MediumInt(_) => (ColumnType::MediumInt, false),
+        D::MediumIntUnsigned(_) => (ColumnType::MediumInt, true),
+        D::Int(_) | D::Integer(_) | D::Int4(_) => (ColumnType::Int, false),
+        D::IntUnsigned(_) | D::IntegerUnsigned(_) | D::Int4Unsigned(_) => (ColumnType::Int, true),
+        D::BigInt(_) | D::Int8(_) => (ColumnType::BigInt, false),
+        D::BigIntUnsigned(_) | D::Int8Unsigned(_) | D::UBigInt => (ColumnType::BigInt, true),
+        D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
+            let (precision, scale) = decimal_precision(info)?;
+            (ColumnType::Decimal { precision, scale }, false)
+        }
+        D::DecimalUnsigned(info) | D::DecUnsigned(info) => {
+            let (precision, scale) = decimal_precision(info)?;
+            (ColumnType::Decimal { precision, scale }, true)
+        }
+        D::Float(_) | D::Float4 | D::Real => (ColumnType::Float, false),
+        D::FloatUnsigned(_) | D::RealUnsigned => (ColumnType::Float, true),
+        D::Double(_) | D::DoublePrecision | D::Float8 | D::Float64 => (ColumnType::Double, false),
+        D::DoubleUnsigned(_) | D::DoublePrecisionUnsigned => (ColumnType::Double, true),
+        D::Char(len) | D::Character(len) => (ColumnType::Char(char_len(len, 1)), false),
+        D::Varchar(len) | D::CharVarying(len) | D::CharacterVarying(len) | D::Nvarchar(len) => {
+            match len {
+                Some(sp::CharacterLength::IntegerLength { length, .. }) => (ColumnType::VarChar(*length as u32), false),
+                _ => return Err(SqlError::parse("VARCHAR", 1)),
+            }
+        }
+        D::Binary(len) => (ColumnType::Binary(len.unwrap_or(1) as u32), false),
+        D::Varbinary(Some(sp::BinaryLength::IntegerLength { length })) => (ColumnType::VarBinary(*length as u32), false),
+        D::Varbinary(_) => return Err(SqlError::parse("VARBINARY", 1)),
+        D::TinyText => (ColumnType::Text(BlobSize::Tiny), false),
+        D::Text => (ColumnType::Text(BlobSize::Normal), false),
+        D::MediumText => (ColumnType::Text(BlobSize::Medium), false),
+        D::LongText => (ColumnType::Text(BlobSize::Long), false),
+        D::TinyBlob => (ColumnType::Blob(BlobSize::Tiny), false),
+        D::Blob(_) => (ColumnType::Blob(BlobSize::Normal), false),
+        D::MediumBlob => (ColumnType::Blob(BlobSize::Medium), false),
+        D::LongBlob => (ColumnType::Blob(BlobSize::Long), false),
+        D::Date => (ColumnType::Date, false),
+        D::Datetime(p) => (ColumnType::DateTime { fsp: fsp(p) }, false),
+        D::Timestamp(p, _) => (ColumnType::Timestamp { fsp: fsp(p) }, false),
+        D::Time(p, _) => (ColumnType::Time { fsp: fsp(p) }, false),
+        D::Enum(members, _) => {
+            let labels = members
+                .iter()
+                .map(|m| match m {
+                    sp::EnumMember::Name(n) | sp::EnumMember::NamedValue(n, _) => n.clone(),
+                })
+                .collect();
+            (ColumnType::Enum(labels), false)
+        }
+        D::Custom(name, args) if name.to_string().eq_ignore_ascii_case("year") && args.len() <= 1 => (ColumnType::Year, false),
+        other => return Err(unsupported(format!("column type {other}"))),
+    })
+}
+
+fn collation_named(name: &str) -> SqlResult<Collation> {
+    match name.to_ascii_lowercase().as_str() {
+        "utf8mb4_general_ci" | "utf8_general_ci" | "utf8mb3_general_ci" | "utf8mb4_unicode_ci" | "utf8mb4_0900_ai_ci"
+        | "latin1_swedish_ci" | "utf8mb4_unicode_520_ci" => Ok(Collation::Utf8mb4GeneralCi),
+        "utf8mb4_bin" | "utf8_bin" | "utf8mb3_bin" | "latin1_bin" => Ok(Collation::Utf8mb4Bin),
+        "binary" => Ok(Collation::Binary),
+        other => Err(SqlError::new(ErrorCode::UNKNOWN_COLLATION, format!("Unknown collation: '{other}'"))),
+    }
+}
+
+fn charset_collation(name: &str) -> SqlResult<Collation> {
+    match name.to_ascii_lowercase().as_str() {
+        "utf8mb4" | "utf8" | "utf8mb3" | "latin1" | "ascii" => Ok(Collation::Utf8mb4GeneralCi),
+        "binary" => Ok(Collation::Binary),
+        other => Err(SqlError::new(ErrorCode::UNKNOWN_CHARACTER_SET, format!("Unknown character set: '{other}'"))),
+    }
+}
+
+fn literal_default(expr: &sp::Expr) -> SqlResult<ColumnDefault> {
+    let converted = super::convert_expr(expr, &mut ParamCounter::default())?;
+    match converted {
+        Expr::Literal(v) => Ok(ColumnDefault::Value(v)),
+        Expr::Function { name, .. } if is_now(&name) => Ok(ColumnDefault::CurrentTimestamp),
+        Expr::Column { name, table: None } if is_now(&name.to_ascii_lowercase()) => Ok(ColumnDefault::CurrentTimestamp),
+        _ => Err(SqlError::new(ErrorCode::INVALID_DEFAULT, format!("Invalid default value for '{expr}'"))),
+    }
+}
+
+fn is_now(name: &str) -> bool {
+    matches!(name, "now" | "current_timestamp" | "localtime" | "localtimestamp")
+}
+
+/// Converts one column definition; a PRIMARY KEY or UNIQUE column option
+/// becomes an index spec.
+pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<(ColumnDef, Option<IndexSpec>)> {
+    let (ty, unsigned) = column_type(&col.data_type)?;
+    let mut def = ColumnDef::new(&col.name.value, ty);
+    def.unsigned = unsigned;
+    if matches!(col.data_type, sp::DataType::Binary(_) | sp::DataType::Varbinary(_)) {
+        def.collation = Collation::Binary;
+    }
+    let mut index = None;
+    for opt in &col.options {
+        match &opt.option {
+            sp::ColumnOption::Null => def.nullable = true,
+            sp::ColumnOption::NotNull => def.nullable = false,
+            sp::ColumnOption::Default(e) => def.default = Some(literal_default(e)?),
+            sp::ColumnOption::PrimaryKey(_) => {
+                def.nullable = false;
+                index = Some(IndexSpec { name: None, columns: vec![def.name.clone()], unique: true, primary: true });
+            }
+            sp::ColumnOption::Unique(_) => {
+                index = Some(IndexSpec { name: None, columns: vec![def.name.clone()], unique: true, primary: false })
+            }
+            sp::ColumnOption::Comment(c) => def.comment = c.clone(),
+            sp::ColumnOption::CharacterSet(cs) => def.collation = charset_collation(&cs.to_string())?,
+            sp::ColumnOption::Collation(c) => def.collation = collation_named(&c.to_string())?,
+            sp::ColumnOption::OnUpdate(e) => {
+                if matches!(literal_default(e)?, ColumnDefault::CurrentTimestamp) {
+                    def.on_update_current_timestamp = true;
+                }
+            }
+            sp::ColumnOption::DialectSpecific(tokens) => apply_dialect_tokens(&mut def, tokens, &mut index)?,
+            other => return Err(unsupported(format!("column option {other}"))),
+        }
+    }
+    if !def.ty.is_text() && !def.ty.is_binary_string() {
+        def.collation = Collation::Binary;
+    }
+    if def.auto_increment {
+        def.nullable = false;
+    }
+    Ok((def, index))
+}
+
+fn apply_dialect_tokens(def: &mut ColumnDef, tokens: &[Token], index: &mut Option<IndexSpec>) -> SqlResult<()> {
+    let words: Vec<String> = tokens.iter().map(|t| t.to_string().to_ascii_uppercase()).collect();
+    match words.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        ["AUTO_INCREMENT"] | ["AUTOINCREMENT"] => def.auto_increment = true,
+        ["UNSIGNED"] => def.unsigned = true,
+        ["SIGNED"] => def.unsigned = false,
+        ["ZEROFILL"] => def.unsigned = true,
+        ["KEY"] | ["PRIMARY", "KEY"] => {
+            def.nullable = false;
+            *index = Some(IndexSpec { name: None, columns: vec![def.name.clone()], unique: true, primary: true });
+        }
+        _ => return Err(unsupported(words.join(" "))),
+    }
+    Ok(())
+}
+
+fn index_columns(cols: &[sp::IndexColumn]) -> SqlResult<Vec<String>> {
+    cols.iter()
+        .map(|c| match &c.column.expr {
+            sp::Expr::Identifier(id) => Ok(id.value.clone()),
+            // `col(10)`: prefix indexes are accepted and index the whole value.
+            sp::Expr::Function(f) => Ok(f.name.to_string()),
+            other => Err(unsupported(format!("index on expression {other}"))),
+        })
+        .collect()
+}
+
+pub(crate) fn convert_constraint(c: &sp::TableConstraint) -> SqlResult<Option<IndexSpec>> {
+    Ok(match c {
+        sp::TableConstraint::PrimaryKey(pk) => {
+            Some(IndexSpec { name: None, columns: index_columns(&pk.columns)?, unique: true, primary: true })
+        }
+        sp::TableConstraint::Unique(u) => Some(IndexSpec {
+            name: u.index_name.as_ref().or(u.name.as_ref()).map(|i| i.value.clone()),
+            columns: index_columns(&u.columns)?,
+            unique: true,
+            primary: false,
+        }),
+        sp::TableConstraint::Index(i) => Some(IndexSpec {
+            name: i.name.as_ref().map(|n| n.value.clone()),
+            columns: index_columns(&i.columns)?,
+            unique: false,
+            primary: false,
+        }),
+        // Foreign keys and CHECK constraints are accepted and not enforced,
+        // as MariaDB's MyISAM does; say so in the docs.
+        sp::TableConstraint::ForeignKey(_) | sp::TableConstraint::Check(_) => None,
+        other => return Err(unsupported(other)),
+    })
+}
+
+pub(crate) fn convert_create_table(ct: &sp::CreateTable) -> SqlResult<CreateTable> {
+    if ct.query.is_some() || ct.like.is_some() {
+        return Err(unsupported("CREATE TABLE ... SELECT/LIKE"));
+    }
+    let mut columns = Vec::new();
+    let mut indexes = Vec::new();
+    for col in &ct.columns {
+        let (def, index) = convert_column(col)?;
+        columns.push(def);
+        indexes.extend(index);
+    }
+    for c in &ct.constraints {
+        indexes.extend(convert_constraint(c)?);
+    }
+    let mut table = CreateTable {
+        name: object_name(&ct.name)?,
+        if_not_exists: ct.if_not_exists,
+        columns,
+        indexes,
+        engine: None,
+        comment: ct.comment.as_ref().map(|c| match c {
+            sp::CommentDef::WithEq(s) | sp::CommentDef::WithoutEq(s) => s.clone(),
+        }),
+        auto_increment_start: None,
+    };
+    let options = match &ct.table_options {
+        sp::CreateTableOptions::Plain(o) | sp::CreateTableOptions::Options(o) | sp::CreateTableOptions::With(o) => o.as_slice(),
+        _ => &[],
+    };
+    let mut table_collation = None;
+    for option in options {
+        match option {
+            sp::SqlOption::NamedParenthesizedList(list) if list.key.value.eq_ignore_ascii_case("ENGINE") => {
+                table.engine = list.name.as_ref().map(|n| n.value.clone());
+            }
+            sp::SqlOption::KeyValue { key, value } => {
+                let key = key.value.to_ascii_uppercase();
+                let text = value.to_string().trim_matches('\'').to_string();
+                match key.as_str() {
+                    "ENGINE" => table.engine = Some(text),
+                    "AUTO_INCREMENT" => table.auto_increment_start = text.parse().ok(),
+                    "COMMENT" => table.comment = Some(text),
+                    "DEFAULT CHARSET" | "CHARSET" | "CHARACTER SET" | "DEFAULT CHARACTER SET" => {
+                        table_collation = Some(charset_collation(&text)?)
+                    }
+                    "COLLATE" | "DEFAULT COLLATE" => table_collation = Some(collation_named(&text)?),
+                    _ => {}
+                }
+            }
+            sp::SqlOption::Comment(c) => {
+                table.comment = Some(match c {
+                    sp::CommentDef::WithEq(s) | sp::CommentDef::WithoutEq(s) => s.clone(),
+                })
+            }
+            _ => {}
+        }
+    }
+    if let Some(collation) = table_collation {
+        for (col, src) in table.columns.iter_mut().zip(&ct.columns) {
+            let explicit = src.options.iter().any(|o| {
+                matches!(o.option, sp::ColumnOption::Collation(_) | sp::ColumnOption::CharacterSet(_))
+            });
+            if col.ty.is_text() && !explicit {
+                col.collation = collation;
+            }
+        }
+    }
+    Ok(table)
+}
+
+pub(crate) fn convert_create_index(ci: &sp::CreateIndex) -> SqlResult<Statement> {
+    let name = ci.name.as_ref().map(|n| object_name(n).map(|o| o.name)).transpose()?;
+    Ok(Statement::CreateIndex {
+        table: object_name(&ci.table_name)?,
+        index: IndexSpec { name, columns: index_columns(&ci.columns)?, unique: ci.unique, primary: false },
+    })
+}
+
+pub(crate) fn convert_alter_table(at: &sp::AlterTable) -> SqlResult<Statement> {
+    let mut ops = Vec::new();
+    for op in &at.operations {
+        match op {
+            sp::AlterTableOperation::AddColumn { column_def, .. } => {
+                let (def, index) = convert_column(column_def)?;
+                ops.push(AlterOp::AddColumn(def, index));
+            }
+            sp::AlterTableOperation::DropColumn { column_names, .. } => {
+                ops.extend(column_names.iter().map(|c| AlterOp::DropColumn(c.value.clone())));
+            }
+            sp::AlterTableOperation::AddConstraint { constraint, .. } => {
+                if let Some(spec) = convert_constraint(constraint)? {
+                    ops.push(AlterOp::AddIndex(spec));
+                }
+            }
+            sp::AlterTableOperation::DropIndex { name } => ops.push(AlterOp::DropIndex(name.value.clone())),
+            sp::AlterTableOperation::DropPrimaryKey { .. } => ops.push(AlterOp::DropPrimaryKey),
+            other => return Err(unsupported(format!("ALTER TABLE {other}"))),
+        }
+    }
+    Ok(Statement::AlterTable { table: object_name(&at.name)?, ops })
+}
+
+pub(crate) fn convert_drop(
+    object_type: &sp::ObjectType,
+    if_exists: bool,
+    names: &[sp::ObjectName],
+    table: Option<&sp::ObjectName>,
+) -> SqlResult<Statement> {
+    let converted: Vec<ObjectName> = names.iter().map(object_name).collect::<SqlResult<_>>()?;
+    Ok(match object_type {
+        sp::ObjectType::Table | sp::ObjectType::View => Statement::DropTable { names: converted, if_exists },
+        sp::ObjectType::Database | sp::ObjectType::Schema => Statement::DropDatabase {
+            name: converted.first().map(|n| n.name.clone()).unwrap_or_default(),
+            if_exists,
+        },
+        sp::ObjectType::Index => {
+            let table = table.ok_or_else(|| SqlError::parse("DROP INDEX", 1))?;
+            Statement::DropIndex {
+                table: object_name(table)?,
+                name: converted.first().map(|n| n.name.clone()).unwrap_or_default(),
+            }
+        }
+        other => return Err(unsupported(format!("DROP {other}"))),
+    })
+}

@@ -1,0 +1,585 @@
+//! Conversion of sqlparser queries, DML and expressions.
+
+use super::{object_name, unsupported, ParamCounter};
+use crate::ast::*;
+use onelog_core::{SqlError, SqlResult, Value};
+use rust_decimal::Decimal;
+use sqlparser::ast as sp;
+
+pub(crate) fn convert_query(q: &sp::Query, params: &mut ParamCounter) -> SqlResult<Select> {
+    if q.with.is_some() {
+        return Err(unsupported("WITH"));
+    }
+    let mut select = convert_set_expr(&q.body, params)?;
+    if let Some(order_by) = &q.order_by {
+        if let sp::OrderByKind::Expressions(exprs) = &order_by.kind {
+            select.order_by = convert_order_by(exprs, params)?;
+        }
+    }
+    match &q.limit_clause {
+        Some(sp::LimitClause::LimitOffset { limit, offset, .. }) => {
+            select.limit = limit.as_ref().map(|e| convert_expr(e, params)).transpose()?;
+            select.offset = offset.as_ref().map(|o| convert_expr(&o.value, params)).transpose()?;
+        }
+        Some(sp::LimitClause::OffsetCommaLimit { offset, limit }) => {
+            select.offset = Some(convert_expr(offset, params)?);
+            select.limit = Some(convert_expr(limit, params)?);
+        }
+        None => {}
+    }
+    if let Some(lock) = q.locks.first() {
+        select.lock = Some(match lock.lock_type {
+            sp::LockType::Share => LockMode::Share,
+            sp::LockType::Update => LockMode::Update,
+        });
+    }
+    Ok(select)
+}
+
+fn convert_set_expr(body: &sp::SetExpr, params: &mut ParamCounter) -> SqlResult<Select> {
+    match body {
+        sp::SetExpr::Select(s) => convert_select(s, params),
+        sp::SetExpr::Query(q) => convert_query(q, params),
+        sp::SetExpr::SetOperation { left, op: sp::SetOperator::Union, set_quantifier, right } => {
+            let mut first = convert_set_expr(left, params)?;
+            let second = convert_set_expr(right, params)?;
+            let all = matches!(set_quantifier, sp::SetQuantifier::All);
+            append_union(&mut first, all, second);
+            Ok(first)
+        }
+        sp::SetExpr::Values(values) => {
+            // `VALUES (...)` as a query: a union of constant rows.
+            let mut rows = values.rows.iter();
+            let first = rows.next().ok_or_else(|| SqlError::parse("VALUES", 1))?;
+            let mut select = constant_select(first, params)?;
+            for row in rows {
+                append_union(&mut select, true, constant_select(row, params)?);
+            }
+            Ok(select)
+        }
+        other => Err(unsupported(other.to_string().chars().take(40).collect::<String>())),
+    }
+}
+
+/// Appends `next` at the end of the UNION chain so `a UNION b UNION c`
+/// keeps its order.
+fn append_union(select: &mut Select, all: bool, next: Select) {
+    if let Some((_, tail)) = select.union.as_mut() {
+        return append_union(tail, all, next);
+    }
+    select.union = Some((all, Box::new(next)));
+}
+
+fn constant_select(row: &[sp::Expr], params: &mut ParamCounter) -> SqlResult<Select> {
+    let items = row
+        .iter()
+        .map(|e| Ok(SelectItem::Expr { expr: convert_expr(e, params)?, alias: None, text: e.to_string() }))
+        .collect::<SqlResult<_>>()?;
+    Ok(empty_select(items))
+}
+
+pub(crate) fn empty_select(items: Vec<SelectItem>) -> Select {
+    Select {
+        distinct: false,
+        items,
+        from: Vec::new(),
+        selection: None,
+        group_by: Vec::new(),
+        having: None,
+        order_by: Vec::new(),
+        limit: None,
+        offset: None,
+        lock: None,
+        union: None,
+    }
+}
+
+fn convert_select(s: &sp::Select, params: &mut ParamCounter) -> SqlResult<Select> {
+    let items = s
+        .projection
+        .iter()
+        .map(|item| convert_select_item(item, params))
+        .collect::<SqlResult<Vec<_>>>()?;
+    let mut select = empty_select(items);
+    select.distinct = matches!(s.distinct, Some(sp::Distinct::Distinct));
+    for twj in &s.from {
+        let kind = if select.from.is_empty() { JoinKind::Inner } else { JoinKind::Cross };
+        select.from.push(Join { kind, factor: convert_factor(&twj.relation, params)?, on: None });
+        for join in &twj.joins {
+            select.from.push(convert_join(join, params)?);
+        }
+    }
+    select.selection = s.selection.as_ref().map(|e| convert_expr(e, params)).transpose()?;
+    if let sp::GroupByExpr::Expressions(exprs, _) = &s.group_by {
+        select.group_by = exprs.iter().map(|e| convert_expr(e, params)).collect::<SqlResult<_>>()?;
+    }
+    select.having = s.having.as_ref().map(|e| convert_expr(e, params)).transpose()?;
+    Ok(select)
+}
+
+fn convert_select_item(item: &sp::SelectItem, params: &mut ParamCounter) -> SqlResult<SelectItem> {
+    Ok(match item {
+        sp::SelectItem::UnnamedExpr(e) => SelectItem::Expr { expr: convert_expr(e, params)?, alias: None, text: item_text(e) },
+        sp::SelectItem::ExprWithAlias { expr, alias } => {
+            SelectItem::Expr { expr: convert_expr(expr, params)?, alias: Some(alias.value.clone()), text: item_text(expr) }
+        }
+        sp::SelectItem::Wildcard(_) => SelectItem::Wildcard,
+        sp::SelectItem::QualifiedWildcard(sp::SelectItemQualifiedWildcardKind::ObjectName(name), _) => {
+            SelectItem::QualifiedWildcard(object_name(name)?.name)
+        }
+        other => return Err(unsupported(other)),
+    })
+}
+
+/// The column heading MySQL shows for an unaliased expression: the
+/// identifier itself, otherwise the expression's text.
+fn item_text(e: &sp::Expr) -> String {
+    match e {
+        sp::Expr::Identifier(id) => id.value.clone(),
+        sp::Expr::CompoundIdentifier(ids) => ids.last().map(|i| i.value.clone()).unwrap_or_default(),
+        sp::Expr::Value(v) => match &v.value {
+            sp::Value::SingleQuotedString(s) | sp::Value::DoubleQuotedString(s) => s.clone(),
+            other => other.to_string(),
+        },
+        other => other.to_string(),
+    }
+}
+
+fn convert_factor(factor: &sp::TableFactor, params: &mut ParamCounter) -> SqlResult<TableFactor> {
+    match factor {
+        sp::TableFactor::Table { name, alias, .. } => {
+            Ok(TableFactor::Table { name: object_name(name)?, alias: alias.as_ref().map(|a| a.name.value.clone()) })
+        }
+        sp::TableFactor::Derived { subquery, alias, .. } => {
+            let alias = alias.as_ref().map(|a| a.name.value.clone()).ok_or_else(|| {
+                SqlError::new(onelog_core::ErrorCode::DERIVED_MUST_HAVE_ALIAS, "Every derived table must have its own alias")
+            })?;
+            Ok(TableFactor::Derived { query: Box::new(convert_query(subquery, params)?), alias })
+        }
+        other => Err(unsupported(other)),
+    }
+}
+
+fn convert_join(join: &sp::Join, params: &mut ParamCounter) -> SqlResult<Join> {
+    use sp::JoinOperator as J;
+    let (kind, constraint) = match &join.join_operator {
+        J::Join(c) | J::Inner(c) | J::StraightJoin(c) => (JoinKind::Inner, c),
+        J::Left(c) | J::LeftOuter(c) => (JoinKind::Left, c),
+        J::CrossJoin(c) => (JoinKind::Cross, c),
+        other => return Err(unsupported(format!("{other:?}").split('(').next().unwrap_or("JOIN").to_string())),
+    };
+    let on = match constraint {
+        sp::JoinConstraint::On(e) => Some(convert_expr(e, params)?),
+        sp::JoinConstraint::None => None,
+        sp::JoinConstraint::Using(_) => return Err(unsupported("JOIN ... USING")),
+        sp::JoinConstraint::Natural => return Err(unsupported("NATURAL JOIN")),
+    };
+    Ok(Join { kind, factor: convert_factor(&join.relation, params)?, on })
+}
+
+fn convert_order_by(exprs: &[sp::OrderByExpr], params: &mut ParamCounter) -> SqlResult<Vec<OrderBy>> {
+    exprs
+        .iter()
+        .map(|o| Ok(OrderBy { expr: convert_expr(&o.expr, params)?, desc: matches!(o.options.sort, Some(sp::OrderBySort::Desc)) }))
+        .collect()
+}
+
+fn single_table(twj: &sp::TableWithJoins) -> SqlResult<(ObjectName, Option<String>)> {
+    if !twj.joins.is_empty() {
+        return Err(unsupported("multi-table UPDATE/DELETE"));
+    }
+    match &twj.relation {
+        sp::TableFactor::Table { name, alias, .. } => Ok((object_name(name)?, alias.as_ref().map(|a| a.name.value.clone()))),
+        other => Err(unsupported(other)),
+    }
+}
+
+fn assignment_column(a: &sp::Assignment) -> SqlResult<String> {
+    match &a.target {
+        sp::AssignmentTarget::ColumnName(name) => Ok(object_name(name)?.name),
+        sp::AssignmentTarget::Tuple(_) => Err(unsupported("tuple assignment")),
+    }
+}
+
+pub(crate) fn convert_insert(ins: &sp::Insert, params: &mut ParamCounter) -> SqlResult<Insert> {
+    let table = match &ins.table {
+        sp::TableObject::TableName(name) => object_name(name)?,
+        other => return Err(unsupported(other)),
+    };
+    let mut columns: Vec<String> = ins.columns.iter().map(|c| object_name(c).map(|n| n.name)).collect::<SqlResult<_>>()?;
+    let source = match &ins.source {
+        Some(q) => match q.body.as_ref() {
+            sp::SetExpr::Values(values) => InsertSource::Values(
+                values
+                    .rows
+                    .iter()
+                    .map(|row| row.iter().map(|e| convert_expr(e, params)).collect::<SqlResult<Vec<_>>>())
+                    .collect::<SqlResult<_>>()?,
+            ),
+            _ => InsertSource::Select(Box::new(convert_query(q, params)?)),
+        },
+        None if !ins.assignments.is_empty() => {
+            // INSERT ... SET a=1, b=2
+            let mut row = Vec::new();
+            for a in &ins.assignments {
+                columns.push(assignment_column(a)?);
+                row.push(convert_expr(&a.value, params)?);
+            }
+            InsertSource::Values(vec![row])
+        }
+        None => return Err(SqlError::parse("INSERT", 1)),
+    };
+    let on_duplicate = match &ins.on {
+        Some(sp::OnInsert::DuplicateKeyUpdate(assignments)) => assignments
+            .iter()
+            .map(|a| Ok((assignment_column(a)?, convert_expr(&a.value, params)?)))
+            .collect::<SqlResult<_>>()?,
+        Some(other) => return Err(unsupported(other)),
+        None => Vec::new(),
+    };
+    Ok(Insert { table, columns, source, ignore: ins.ignore, replace: ins.replace_into, on_duplicate })
+}
+
+pub(crate) fn convert_update(upd: &sp::Update, params: &mut ParamCounter) -> SqlResult<Update> {
+    if upd.from.is_some() {
+        return Err(unsupported("UPDATE ... FROM"));
+    }
+    let (table, alias) = single_table(&upd.table)?;
+    let assignments = upd
+        .assignments
+        .iter()
+        .map(|a| Ok((assignment_column(a)?, convert_expr(&a.value, params)?)))
+        .collect::<SqlResult<_>>()?;
+    Ok(Update {
+        table,
+        alias,
+        assignments,
+        selection: upd.selection.as_ref().map(|e| convert_expr(e, params)).transpose()?,
+        order_by: convert_order_by(&upd.order_by, params)?,
+        limit: upd.limit.as_ref().map(|e| convert_expr(e, params)).transpose()?,
+        ignore: false,
+    })
+}
+
+pub(crate) fn convert_delete(del: &sp::Delete, params: &mut ParamCounter) -> SqlResult<Delete> {
+    let tables = match &del.from {
+        sp::FromTable::WithFromKeyword(t) | sp::FromTable::WithoutKeyword(t) => t,
+    };
+    if tables.len() != 1 || !del.tables.is_empty() || del.using.is_some() {
+        return Err(unsupported("multi-table DELETE"));
+    }
+    let (table, _) = single_table(&tables[0])?;
+    Ok(Delete {
+        table,
+        selection: del.selection.as_ref().map(|e| convert_expr(e, params)).transpose()?,
+        order_by: convert_order_by(&del.order_by, params)?,
+        limit: del.limit.as_ref().map(|e| convert_expr(e, params)).transpose()?,
+    })
+}
+
+fn boxed(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult<Box<Expr>> {
+    Ok(Box::new(convert_expr(e, params)?))
+}
+
+fn convert_value(v: &sp::Value, params: &mut ParamCounter) -> SqlResult<Expr> {
+    Ok(match v {
+        sp::Value::Number(text, _) => Expr::Literal(number_literal(text)?),
+        sp::Value::SingleQuotedString(s) | sp::Value::DoubleQuotedString(s) | sp::Value::EscapedStringLiteral(s) => {
+            Expr::Literal(Value::from_str(s))
+        }
+        sp::Value::NationalStringLiteral(s) => Expr::Literal(Value::from_str(s)),
+        sp::Value::HexStringLiteral(h) => Expr::Literal(Value::Bytes(decode_hex(h)?)),
+        sp::Value::SingleQuotedByteStringLiteral(s) | sp::Value::DoubleQuotedByteStringLiteral(s) => {
+            Expr::Literal(Value::from_str(s))
+        }
+        sp::Value::Boolean(b) => Expr::Literal(Value::Int(i64::from(*b))),
+        sp::Value::Null => Expr::Literal(Value::Null),
+        sp::Value::Placeholder(p) if p == "?" => Expr::Param(params.next()),
+        other => return Err(unsupported(other)),
+    })
+}
+
+/// Integer literals are BIGINT (UNSIGNED when they need it), literals with a
+/// point are DECIMAL, literals with an exponent are DOUBLE — MySQL's rules.
+pub(crate) fn number_literal(text: &str) -> SqlResult<Value> {
+    if text.contains(['e', 'E']) {
+        return text.parse::<f64>().map(Value::Double).map_err(|_| SqlError::parse(text, 1));
+    }
+    if text.contains('.') {
+        return match text.parse::<Decimal>() {
+            Ok(d) => Ok(Value::Decimal(d)),
+            Err(_) => text.parse::<f64>().map(Value::Double).map_err(|_| SqlError::parse(text, 1)),
+        };
+    }
+    if let Ok(i) = text.parse::<i64>() {
+        return Ok(Value::Int(i));
+    }
+    if let Ok(u) = text.parse::<u64>() {
+        return Ok(Value::UInt(u));
+    }
+    match text.parse::<Decimal>() {
+        Ok(d) => Ok(Value::Decimal(d)),
+        Err(_) => text.parse::<f64>().map(Value::Double).map_err(|_| SqlError::parse(text, 1)),
+    }
+}
+
+fn decode_hex(h: &str) -> SqlResult<Vec<u8>> {
+    let padded = if h.len() % 2 == 1 { format!("0{h}") } else { h.to_string() };
+    (0..padded.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&padded[i..i + 2], 16).map_err(|_| SqlError::parse(h, 1)))
+        .collect()
+}
+
+fn binop(op: &sp::BinaryOperator) -> SqlResult<BinOp> {
+    use sp::BinaryOperator as B;
+    Ok(match op {
+        B::Plus => BinOp::Add,
+        B::Minus => BinOp::Sub,
+        B::Multiply => BinOp::Mul,
+        B::Divide => BinOp::Div,
+        B::Modulo => BinOp::Mod,
+        B::MyIntegerDivide | B::DuckIntegerDivide => BinOp::IntDiv,
+        B::Eq => BinOp::Eq,
+        B::Spaceship => BinOp::NullSafeEq,
+        B::NotEq => BinOp::NotEq,
+        B::Lt => BinOp::Lt,
+        B::LtEq => BinOp::LtEq,
+        B::Gt => BinOp::Gt,
+        B::GtEq => BinOp::GtEq,
+        B::And => BinOp::And,
+        B::Or => BinOp::Or,
+        B::Xor => BinOp::Xor,
+        B::BitwiseAnd => BinOp::BitAnd,
+        B::BitwiseOr => BinOp::BitOr,
+        B::BitwiseXor => BinOp::BitXor,
+        B::PGBitwiseShiftLeft => BinOp::ShiftLeft,
+        B::PGBitwiseShiftRight => BinOp::ShiftRight,
+        // MySQL's `||` is OR unless sql_mode has PIPES_AS_CONCAT.
+        B::StringConcat => BinOp::Or,
+        other => return Err(unsupported(other)),
+    })
+}
+
+fn cast_type(dt: &sp::DataType) -> SqlResult<CastType> {
+    use sp::DataType as D;
+    Ok(match dt {
+        D::Signed | D::SignedInteger | D::Int(_) | D::Integer(_) | D::BigInt(_) => CastType::Signed,
+        D::Unsigned | D::UnsignedInteger | D::IntUnsigned(_) | D::BigIntUnsigned(_) => CastType::Unsigned,
+        D::Char(_) | D::Varchar(_) | D::Text | D::Nvarchar(_) | D::Character(_) | D::String(_) => CastType::Char,
+        D::Binary(_) | D::Varbinary(_) | D::Blob(_) => CastType::Binary,
+        D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
+            let (precision, scale) = super::ddl::decimal_precision(info)?;
+            CastType::Decimal { precision, scale }
+        }
+        D::Double(_) | D::DoublePrecision | D::Float(_) | D::Real => CastType::Double,
+        D::Date => CastType::Date,
+        D::Datetime(_) | D::Timestamp(_, _) => CastType::DateTime,
+        D::Time(_, _) => CastType::Time,
+        other => return Err(unsupported(other)),
+    })
+}
+
+fn function_args(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<(Vec<Expr>, bool, bool)> {
+    match &f.args {
+        sp::FunctionArguments::None => Ok((Vec::new(), false, false)),
+        sp::FunctionArguments::Subquery(_) => Err(unsupported(f)),
+        sp::FunctionArguments::List(list) => {
+            let distinct = matches!(list.duplicate_treatment, Some(sp::DuplicateTreatment::Distinct));
+            let mut star = false;
+            let mut args = Vec::new();
+            for arg in &list.args {
+                match arg {
+                    sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Expr(e)) => args.push(convert_expr(e, params)?),
+                    sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Wildcard) => star = true,
+                    other => return Err(unsupported(other)),
+                }
+            }
+            Ok((args, distinct, star))
+        }
+    }
+}
+
+fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<Expr> {
+    let name = f.name.to_string().to_ascii_lowercase();
+    let (args, distinct, star) = function_args(f, params)?;
+    let agg = match name.as_str() {
+        "count" => Some(AggFunc::Count),
+        "sum" => Some(AggFunc::Sum),
+        "min" => Some(AggFunc::Min),
+        "max" => Some(AggFunc::Max),
+        "avg" => Some(AggFunc::Avg),
+        "group_concat" => Some(AggFunc::GroupConcat),
+        _ => None,
+    };
+    if let Some(func) = agg {
+        if star {
+            return Ok(Expr::Aggregate { func, arg: None, distinct: false });
+        }
+        let mut args = args;
+        if args.len() != 1 {
+            return Err(wrong_arg_count(&name));
+        }
+        return Ok(Expr::Aggregate { func, arg: Some(Box::new(args.remove(0))), distinct });
+    }
+    if name == "values" {
+        if let [Expr::Column { name: col, .. }] = args.as_slice() {
+            return Ok(Expr::InsertValue(col.clone()));
+        }
+    }
+    Ok(Expr::Function { name, args })
+}
+
+pub(crate) fn wrong_arg_count(name: &str) -> SqlError {
+    SqlError::new(
+        onelog_core::ErrorCode::WRONG_PARAMCOUNT_TO_NATIVE_FCT,
+        format!("Incorrect parameter count in the call to native function '{}'", name.to_ascii_uppercase()),
+    )
+}
+
+fn column_ref(ids: &[sp::Ident]) -> SqlResult<Expr> {
+    match ids {
+        [name] => Ok(Expr::Column { table: None, name: name.value.clone() }),
+        [table, name] => Ok(Expr::Column { table: Some(table.value.clone()), name: name.value.clone() }),
+        [_db, table, name] => Ok(Expr::Column { table: Some(table.value.clone()), name: name.value.clone() }),
+        _ => Err(SqlError::parse(&ids.iter().map(|i| i.value.clone()).collect::<Vec<_>>().join("."), 1)),
+    }
+}
+
+/// `@@x`, `@@global.x`, `@x` arrive as identifiers.
+fn variable_ref(ids: &[sp::Ident]) -> Option<Expr> {
+    let first = ids.first()?;
+    if first.quote_style.is_some() {
+        return None;
+    }
+    let joined = ids.iter().map(|i| i.value.as_str()).collect::<Vec<_>>().join(".");
+    if let Some(rest) = joined.strip_prefix("@@") {
+        let (scope, name) = super::split_var_scope(rest);
+        return Some(Expr::SystemVar { scope, name });
+    }
+    joined.strip_prefix('@').map(|rest| Expr::UserVar(rest.to_ascii_lowercase()))
+}
+
+pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult<Expr> {
+    use sp::Expr as E;
+    Ok(match e {
+        E::Identifier(id) => {
+            if let Some(var) = variable_ref(std::slice::from_ref(id)) {
+                var
+            } else if id.quote_style.is_none() && id.value.eq_ignore_ascii_case("DEFAULT") {
+                Expr::Default
+            } else if id.quote_style == Some('"') {
+                // MariaDB without ANSI_QUOTES: "x" is a string.
+                Expr::Literal(Value::from_str(&id.value))
+            } else {
+                column_ref(std::slice::from_ref(id))?
+            }
+        }
+        E::CompoundIdentifier(ids) => match variable_ref(ids) {
+            Some(var) => var,
+            None => column_ref(ids)?,
+        },
+        E::Value(v) => convert_value(&v.value, params)?,
+        E::Nested(inner) => convert_expr(inner, params)?,
+        E::IsNull(x) => Expr::IsNull { expr: boxed(x, params)?, negated: false },
+        E::IsNotNull(x) => Expr::IsNull { expr: boxed(x, params)?, negated: true },
+        E::IsTrue(x) => Expr::IsBool { expr: boxed(x, params)?, value: true, negated: false },
+        E::IsNotTrue(x) => Expr::IsBool { expr: boxed(x, params)?, value: true, negated: true },
+        E::IsFalse(x) => Expr::IsBool { expr: boxed(x, params)?, value: false, negated: false },
+        E::IsNotFalse(x) => Expr::IsBool { expr: boxed(x, params)?, value: false, negated: true },
+        E::InList { expr, list, negated } => Expr::InList {
+            expr: boxed(expr, params)?,
+            list: list.iter().map(|x| convert_expr(x, params)).collect::<SqlResult<_>>()?,
+            negated: *negated,
+        },
+        E::InSubquery { expr, subquery, negated } => Expr::InSubquery {
+            expr: boxed(expr, params)?,
+            query: Box::new(convert_query(subquery, params)?),
+            negated: *negated,
+        },
+        E::Between { expr, negated, low, high } => Expr::Between {
+            expr: boxed(expr, params)?,
+            low: boxed(low, params)?,
+            high: boxed(high, params)?,
+            negated: *negated,
+        },
+        E::BinaryOp { left, op, right } => Expr::Binary(binop(op)?, boxed(left, params)?, boxed(right, params)?),
+        E::Like { negated, expr, pattern, escape_char, .. } => Expr::Like {
+            expr: boxed(expr, params)?,
+            pattern: boxed(pattern, params)?,
+            escape: match escape_char.as_deref() {
+                Some(sp::Expr::Value(v)) => match &v.value {
+                    sp::Value::SingleQuotedString(s) => s.chars().next(),
+                    _ => None,
+                },
+                _ => None,
+            },
+            negated: *negated,
+        },
+        E::UnaryOp { op, expr } => match op {
+            sp::UnaryOperator::Minus => match convert_expr(expr, params)? {
+                Expr::Literal(Value::Int(i)) => Expr::Literal(Value::Int(-i)),
+                Expr::Literal(Value::UInt(u)) if u == 1u64 << 63 => Expr::Literal(Value::Int(i64::MIN)),
+                Expr::Literal(Value::Decimal(d)) => Expr::Literal(Value::Decimal(-d)),
+                Expr::Literal(Value::Double(d)) => Expr::Literal(Value::Double(-d)),
+                other => Expr::Unary(UnaryOp::Neg, Box::new(other)),
+            },
+            sp::UnaryOperator::Plus => convert_expr(expr, params)?,
+            sp::UnaryOperator::Not => Expr::Unary(UnaryOp::Not, boxed(expr, params)?),
+            sp::UnaryOperator::BangNot => Expr::Unary(UnaryOp::Not, boxed(expr, params)?),
+            sp::UnaryOperator::BitwiseNot => Expr::Unary(UnaryOp::BitNot, boxed(expr, params)?),
+            other => return Err(unsupported(other)),
+        },
+        E::Cast { expr, data_type, .. } => Expr::Cast { expr: boxed(expr, params)?, to: cast_type(data_type)? },
+        E::Convert { expr, data_type: Some(dt), .. } => Expr::Cast { expr: boxed(expr, params)?, to: cast_type(dt)? },
+        E::Convert { expr, data_type: None, .. } => convert_expr(expr, params)?,
+        E::Collate { expr, collation } => {
+            Expr::Collate { expr: boxed(expr, params)?, collation: collation.to_string().to_ascii_lowercase() }
+        }
+        E::Substring { expr, substring_from, substring_for, .. } => {
+            let mut args = vec![convert_expr(expr, params)?];
+            args.push(match substring_from {
+                Some(f) => convert_expr(f, params)?,
+                None => Expr::Literal(Value::Int(1)),
+            });
+            if let Some(f) = substring_for {
+                args.push(convert_expr(f, params)?);
+            }
+            Expr::Function { name: "substring".into(), args }
+        }
+        E::Trim { expr, trim_where, trim_what, .. } => {
+            let name = match trim_where {
+                Some(sp::TrimWhereField::Leading) => "ltrim_chars",
+                Some(sp::TrimWhereField::Trailing) => "rtrim_chars",
+                _ => "trim_chars",
+            };
+            let what = match trim_what {
+                Some(w) => convert_expr(w, params)?,
+                None => Expr::Literal(Value::from_str(" ")),
+            };
+            Expr::Function { name: name.into(), args: vec![convert_expr(expr, params)?, what] }
+        }
+        E::Function(f) => convert_function(f, params)?,
+        E::Case { operand, conditions, else_result, .. } => Expr::Case {
+            operand: operand.as_ref().map(|o| boxed(o, params)).transpose()?,
+            whens: conditions
+                .iter()
+                .map(|w| Ok((convert_expr(&w.condition, params)?, convert_expr(&w.result, params)?)))
+                .collect::<SqlResult<_>>()?,
+            otherwise: else_result.as_ref().map(|x| boxed(x, params)).transpose()?,
+        },
+        E::Exists { subquery, negated } => {
+            Expr::Exists { query: Box::new(convert_query(subquery, params)?), negated: *negated }
+        }
+        E::Subquery(q) => Expr::ScalarSubquery(Box::new(convert_query(q, params)?)),
+        E::Tuple(items) => Expr::Tuple(items.iter().map(|x| convert_expr(x, params)).collect::<SqlResult<_>>()?),
+        E::Ceil { expr, .. } => Expr::Function { name: "ceil".into(), args: vec![convert_expr(expr, params)?] },
+        E::Floor { expr, .. } => Expr::Function { name: "floor".into(), args: vec![convert_expr(expr, params)?] },
+        E::Position { expr, r#in } => Expr::Function {
+            name: "locate".into(),
+            args: vec![convert_expr(expr, params)?, convert_expr(r#in, params)?],
+        },
+        E::TypedString(ts) => convert_value(&ts.value.value, params)?,
+        other => return Err(unsupported(other.to_string().chars().take(40).collect::<String>())),
+    })
+}

@@ -1,0 +1,1098 @@
+//! SELECT: binding names to row slots, choosing an access path per table
+//! (primary-key get, index point/range scan, ordered index scan for ORDER
+//! BY ... LIMIT, full scan as the last resort), nested-loop joins with index
+//! lookups, grouping and aggregates, DISTINCT, ORDER BY and LIMIT.
+
+use crate::ast::*;
+use crate::catalog::TableEntry;
+use crate::eval::{self, compare, truthy, EvalEnv};
+use crate::rows;
+use crate::session::{QueryResult, ResultColumn, Session};
+use crate::txn::Txn;
+use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Value};
+use onelog_storage::{key, Snapshot};
+use std::cell::RefCell;
+use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// Everything a statement's evaluation needs; implements [`EvalEnv`].
+pub struct Ctx<'a> {
+    pub session: &'a Session,
+    pub txn: &'a Txn,
+    pub view: Arc<Snapshot>,
+    pub params: &'a [Value],
+    subquery_cache: RefCell<HashMap<*const Select, Vec<Vec<Value>>>>,
+    /// Clustered keys read by a locking SELECT, locked after the read.
+    selected: RefCell<Vec<(Vec<u8>, crate::locks::LockMode)>>,
+    lock_mode: RefCell<Option<crate::locks::LockMode>>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(session: &'a Session, txn: &'a Txn, view: Arc<Snapshot>, params: &'a [Value]) -> Ctx<'a> {
+        Ctx {
+            session,
+            txn,
+            view,
+            params,
+            subquery_cache: RefCell::new(HashMap::new()),
+            selected: RefCell::new(Vec::new()),
+            lock_mode: RefCell::new(None),
+        }
+    }
+
+    pub fn row<'r>(&'r self, values: &'r [Value]) -> eval::Row<'r> {
+        eval::Row { values, params: self.params, aggregates: &[], insert_values: None }
+    }
+
+    pub fn eval(&self, expr: &Expr, values: &[Value]) -> SqlResult<Value> {
+        eval::eval(expr, &self.row(values), self)
+    }
+
+    pub fn test(&self, expr: &Expr, values: &[Value]) -> SqlResult<bool> {
+        Ok(truthy(&self.eval(expr, values)?).unwrap_or(false))
+    }
+
+    /// Takes the row locks a SELECT ... FOR UPDATE / LOCK IN SHARE MODE read.
+    pub fn lock_selected(&self) -> SqlResult<()> {
+        let timeout = lock_timeout(self.session);
+        for (key, mode) in self.selected.borrow().iter() {
+            self.session.engine.locks.lock(self.txn.id, key, *mode, timeout)?;
+        }
+        Ok(())
+    }
+}
+
+pub fn lock_timeout(session: &Session) -> std::time::Duration {
+    let secs = session.var("innodb_lock_wait_timeout").and_then(|v| v.parse().ok()).unwrap_or(50u64);
+    std::time::Duration::from_secs(secs)
+}
+
+impl EvalEnv for Ctx<'_> {
+    fn system_var(&self, scope: VarScope, name: &str) -> SqlResult<Value> {
+        self.session.system_var(scope, name)
+    }
+    fn user_var(&self, name: &str) -> Value {
+        self.session.user_var(name)
+    }
+    fn subquery(&self, query: &Select, _outer_row: &[Value]) -> SqlResult<Vec<Vec<Value>>> {
+        let key = query as *const Select;
+        if let Some(rows) = self.subquery_cache.borrow().get(&key) {
+            return Ok(rows.clone());
+        }
+        let (_, rows) = run_select(self, query)?;
+        self.subquery_cache.borrow_mut().insert(key, rows.clone());
+        Ok(rows)
+    }
+    fn session_fact(&self, name: &str) -> Value {
+        self.session.session_fact(name)
+    }
+    fn warn(&self, code: u16, message: String) {
+        self.session.warn(code, message)
+    }
+}
+
+/// One column visible in a scope.
+#[derive(Debug, Clone)]
+pub struct ScopeColumn {
+    pub table: String,
+    pub db: String,
+    pub org_table: String,
+    pub def: ColumnDef,
+}
+
+/// Binds `Column` references to `Slot`s over `columns`.
+pub fn bind(expr: &Expr, columns: &[ScopeColumn]) -> SqlResult<Expr> {
+    Ok(match expr {
+        Expr::Column { table, name } => {
+            let mut found = columns.iter().enumerate().filter(|(_, c)| {
+                c.def.name.eq_ignore_ascii_case(name) && table.as_ref().is_none_or(|t| t == &c.table)
+            });
+            match (found.next(), found.next()) {
+                (Some((i, _)), None) => Expr::Slot(i),
+                (Some(_), Some(_)) => {
+                    return Err(SqlError::new(ErrorCode::NON_UNIQ, format!("Column '{name}' in field list is ambiguous")))
+                }
+                (None, _) => {
+                    let shown = match table {
+                        Some(t) => format!("{t}.{name}"),
+                        None => name.clone(),
+                    };
+                    return Err(SqlError::bad_field(&shown, "field list"));
+                }
+            }
+        }
+        other => map_children(other, &mut |e| bind(e, columns))?,
+    })
+}
+
+/// Binds an expression that may not reference columns.
+pub fn bind_constant(expr: &Expr) -> SqlResult<Expr> {
+    bind(expr, &[])
+}
+
+/// Rebuilds `expr` with `f` applied to each direct child expression
+/// (subqueries are left for their own binding).
+pub fn map_children(expr: &Expr, f: &mut dyn FnMut(&Expr) -> SqlResult<Expr>) -> SqlResult<Expr> {
+    let b = |e: &Expr, f: &mut dyn FnMut(&Expr) -> SqlResult<Expr>| -> SqlResult<Box<Expr>> { Ok(Box::new(f(e)?)) };
+    Ok(match expr {
+        Expr::Unary(op, e) => Expr::Unary(*op, b(e, f)?),
+        Expr::Binary(op, l, r) => Expr::Binary(*op, b(l, f)?, b(r, f)?),
+        Expr::IsNull { expr, negated } => Expr::IsNull { expr: b(expr, f)?, negated: *negated },
+        Expr::IsBool { expr, value, negated } => Expr::IsBool { expr: b(expr, f)?, value: *value, negated: *negated },
+        Expr::Between { expr, low, high, negated } => {
+            Expr::Between { expr: b(expr, f)?, low: b(low, f)?, high: b(high, f)?, negated: *negated }
+        }
+        Expr::InList { expr, list, negated } => Expr::InList {
+            expr: b(expr, f)?,
+            list: list.iter().map(|e| f(e)).collect::<SqlResult<_>>()?,
+            negated: *negated,
+        },
+        Expr::InSubquery { expr, query, negated } => {
+            Expr::InSubquery { expr: b(expr, f)?, query: query.clone(), negated: *negated }
+        }
+        Expr::Like { expr, pattern, escape, negated } => {
+            Expr::Like { expr: b(expr, f)?, pattern: b(pattern, f)?, escape: *escape, negated: *negated }
+        }
+        Expr::Function { name, args } => {
+            Expr::Function { name: name.clone(), args: args.iter().map(|e| f(e)).collect::<SqlResult<_>>()? }
+        }
+        Expr::Aggregate { func, arg, distinct } => {
+            Expr::Aggregate { func: *func, arg: arg.as_ref().map(|a| b(a, f)).transpose()?, distinct: *distinct }
+        }
+        Expr::Case { operand, whens, otherwise } => Expr::Case {
+            operand: operand.as_ref().map(|a| b(a, f)).transpose()?,
+            whens: whens.iter().map(|(w, t)| Ok((f(w)?, f(t)?))).collect::<SqlResult<_>>()?,
+            otherwise: otherwise.as_ref().map(|a| b(a, f)).transpose()?,
+        },
+        Expr::Cast { expr, to } => Expr::Cast { expr: b(expr, f)?, to: *to },
+        Expr::Collate { expr, collation } => Expr::Collate { expr: b(expr, f)?, collation: collation.clone() },
+        Expr::Tuple(items) => Expr::Tuple(items.iter().map(|e| f(e)).collect::<SqlResult<_>>()?),
+        other => other.clone(),
+    })
+}
+
+fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(expr);
+    let _ = map_children(expr, &mut |child| {
+        visit(child, f);
+        Ok(child.clone())
+    });
+}
+
+fn max_slot(expr: &Expr) -> Option<usize> {
+    let mut max = None;
+    visit(expr, &mut |e| {
+        if let Expr::Slot(i) = e {
+            max = Some(max.map_or(*i, |m: usize| m.max(*i)));
+        }
+    });
+    max
+}
+
+fn has_aggregate(expr: &Expr) -> bool {
+    let mut found = false;
+    visit(expr, &mut |e| found |= matches!(e, Expr::Aggregate { .. }));
+    found
+}
+
+fn has_subquery(expr: &Expr) -> bool {
+    let mut found = false;
+    visit(expr, &mut |e| {
+        found |= matches!(e, Expr::InSubquery { .. } | Expr::ScalarSubquery(_) | Expr::Exists { .. })
+    });
+    found
+}
+
+/// A table in FROM, resolved.
+pub struct Source {
+    pub alias: String,
+    pub entry: Option<Arc<TableEntry>>,
+    pub columns: Vec<ScopeColumn>,
+    /// Rows of a derived table or a system table.
+    pub rows: Option<Vec<Vec<Value>>>,
+    pub offset: usize,
+    pub kind: JoinKind,
+    pub on: Option<Expr>,
+}
+
+pub fn table_columns(entry: &TableEntry, alias: &str) -> Vec<ScopeColumn> {
+    entry
+        .def
+        .columns
+        .iter()
+        .map(|c| ScopeColumn {
+            table: alias.to_string(),
+            db: entry.def.db.clone(),
+            org_table: entry.def.name.clone(),
+            def: c.clone(),
+        })
+        .collect()
+}
+
+fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
+    let mut sources = Vec::new();
+    let mut offset = 0;
+    for join in from {
+        let mut source = match &join.factor {
+            TableFactor::Table { name, alias } => {
+                let db = ctx.session.resolve_db(name)?;
+                let alias = alias.clone().unwrap_or_else(|| name.name.clone());
+                if db.eq_ignore_ascii_case("information_schema") {
+                    let (columns, rows) = crate::show::information_schema(ctx.session, &name.name)?;
+                    let columns = columns
+                        .into_iter()
+                        .map(|c| ScopeColumn { table: alias.clone(), db: db.to_string(), org_table: name.name.clone(), def: c.def })
+                        .collect();
+                    Source { alias, entry: None, columns, rows: Some(rows), offset, kind: join.kind, on: None }
+                } else {
+                    let entry = ctx.session.engine.catalog.read().get_table(db, &name.name)?;
+                    let columns = table_columns(&entry, &alias);
+                    Source { alias, entry: Some(entry), columns, rows: None, offset, kind: join.kind, on: None }
+                }
+            }
+            TableFactor::Derived { query, alias } => {
+                let (cols, rows) = run_select(ctx, query)?;
+                let columns = cols
+                    .into_iter()
+                    .map(|c| ScopeColumn { table: alias.clone(), db: String::new(), org_table: alias.clone(), def: c.def })
+                    .collect();
+                Source { alias: alias.clone(), entry: None, columns, rows: Some(rows), offset, kind: join.kind, on: None }
+            }
+        };
+        if sources.iter().any(|s: &Source| s.alias == source.alias) {
+            return Err(SqlError::new(ErrorCode::NON_UNIQ_TABLE, format!("Not unique table/alias: '{}'", source.alias)));
+        }
+        offset += source.columns.len();
+        source.on = join.on.clone();
+        sources.push(source);
+    }
+    Ok(sources)
+}
+
+/// How one table's rows are found.
+#[derive(Debug, Clone)]
+pub enum Access {
+    /// Full primary key equality: one get.
+    Get(Vec<u8>),
+    /// Key ranges `[start, end)` of an index; `index` None = clustered.
+    Ranges { index: Option<usize>, ranges: Vec<(Vec<u8>, Option<Vec<u8>>)>, reverse: bool },
+}
+
+/// Predicates on one column usable for index access.
+#[derive(Default, Debug, Clone)]
+struct ColumnBounds {
+    eq: Option<Vec<Value>>,
+    lower: Option<(Value, bool)>,
+    upper: Option<(Value, bool)>,
+}
+
+/// Splits an expression into AND-ed conjuncts.
+pub fn conjuncts(expr: &Expr, out: &mut Vec<Expr>) {
+    if let Expr::Binary(BinOp::And, l, r) = expr {
+        conjuncts(l, out);
+        conjuncts(r, out);
+    } else {
+        out.push(expr.clone());
+    }
+}
+
+/// A value converted for key encoding in `column`, if it can be.
+fn key_value(column: &ColumnDef, v: Value) -> Option<Value> {
+    if v.is_null() {
+        return None;
+    }
+    match &column.ty {
+        t if t.is_integer() => match v {
+            Value::Int(i) if column.unsigned && i < 0 => None,
+            Value::Int(_) | Value::UInt(_) => Some(v),
+            Value::Decimal(d) if d.fract().is_zero() => d.to_string().parse::<i64>().ok().map(Value::Int),
+            Value::Double(d) if d.fract() == 0.0 && d.abs() < 9e18 => Some(Value::Int(d as i64)),
+            Value::Bytes(b) => std::str::from_utf8(&b).ok()?.trim().parse::<i64>().ok().map(Value::Int),
+            _ => None,
+        },
+        t if t.is_text() && !matches!(t, ColumnType::Enum(_)) => match v {
+            Value::Bytes(_) => Some(v),
+            Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => Some(Value::from_str(&v.to_string())),
+            _ => None,
+        },
+        ColumnType::Decimal { .. } => match v {
+            Value::Decimal(_) => Some(v),
+            Value::Int(i) => Some(Value::Decimal(i.into())),
+            Value::UInt(u) => Some(Value::Decimal(u.into())),
+            _ => None,
+        },
+        ColumnType::Double | ColumnType::Float => match v {
+            Value::Double(_) => Some(v),
+            Value::Int(i) => Some(Value::Double(i as f64)),
+            _ => None,
+        },
+        ColumnType::Date | ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => match v {
+            Value::Date(_) | Value::DateTime(_) => Some(v),
+            _ => None,
+        },
+        ColumnType::Binary(_) | ColumnType::VarBinary(_) | ColumnType::Blob(_) => match v {
+            Value::Bytes(_) => Some(v),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Collects per-column bounds from conjuncts of the form `col op const`,
+/// where const may use slots below `table_offset` (earlier tables).
+fn column_bounds(ctx: &Ctx, source: &Source, conds: &[Expr], outer: &[Value]) -> SqlResult<HashMap<usize, ColumnBounds>> {
+    let mut bounds: HashMap<usize, ColumnBounds> = HashMap::new();
+    let start = source.offset;
+    let end = start + source.columns.len();
+    let is_col = |e: &Expr| match e {
+        Expr::Slot(s) if *s >= start && *s < end => Some(*s - start),
+        _ => None,
+    };
+    let is_const = |e: &Expr| !has_aggregate(e) && !has_subquery(e) && max_slot(e).is_none_or(|m| m < start);
+    for c in conds {
+        let (col, op, value_expr) = match c {
+            Expr::Binary(op, l, r) if matches!(op, BinOp::Eq | BinOp::Lt | BinOp::LtEq | BinOp::Gt | BinOp::GtEq) => {
+                if let (Some(col), true) = (is_col(l), is_const(r)) {
+                    (col, *op, vec![(**r).clone()])
+                } else if let (Some(col), true) = (is_col(r), is_const(l)) {
+                    let flipped = match op {
+                        BinOp::Lt => BinOp::Gt,
+                        BinOp::LtEq => BinOp::GtEq,
+                        BinOp::Gt => BinOp::Lt,
+                        BinOp::GtEq => BinOp::LtEq,
+                        other => *other,
+                    };
+                    (col, flipped, vec![(**l).clone()])
+                } else {
+                    continue;
+                }
+            }
+            Expr::Between { expr, low, high, negated: false } => match (is_col(expr), is_const(low) && is_const(high)) {
+                (Some(col), true) => (col, BinOp::And, vec![(**low).clone(), (**high).clone()]),
+                _ => continue,
+            },
+            Expr::InList { expr, list, negated: false } => match is_col(expr) {
+                Some(col) if list.iter().all(is_const) => (col, BinOp::Or, list.clone()),
+                _ => continue,
+            },
+            _ => continue,
+        };
+        let column = &source.columns[col].def;
+        let mut values = Vec::with_capacity(value_expr.len());
+        for e in &value_expr {
+            match key_value(column, ctx.eval(e, outer)?) {
+                Some(v) => values.push(v),
+                None => break,
+            }
+        }
+        if values.len() != value_expr.len() {
+            continue;
+        }
+        let b = bounds.entry(col).or_default();
+        match op {
+            BinOp::Eq => b.eq = Some(values),
+            BinOp::Or if b.eq.is_none() => b.eq = Some(values),
+            BinOp::Gt => b.lower = Some((values.remove(0), false)),
+            BinOp::GtEq => b.lower = Some((values.remove(0), true)),
+            BinOp::Lt => b.upper = Some((values.remove(0), false)),
+            BinOp::LtEq => b.upper = Some((values.remove(0), true)),
+            BinOp::And => {
+                b.upper = Some((values.remove(1), true));
+                b.lower = Some((values.remove(0), true));
+            }
+            _ => {}
+        }
+    }
+    Ok(bounds)
+}
+
+/// Upper bound on point keys generated from IN lists (cartesian product).
+const MAX_POINT_KEYS: usize = 4096;
+
+/// Chooses the access path for `source` given its usable conjuncts.
+pub(crate) fn choose_access(ctx: &Ctx, source: &Source, conds: &[Expr], outer: &[Value], order: Option<&[OrderBy]>) -> SqlResult<(Access, bool)> {
+    let entry = match &source.entry {
+        Some(e) => e,
+        None => return Ok((Access::Ranges { index: None, ranges: vec![], reverse: false }, false)),
+    };
+    let bounds = column_bounds(ctx, source, conds, outer)?;
+    let def = &entry.def;
+    let mut best: Option<(usize, usize, bool)> = None; // (index pos, eq cols, has range)
+    for (pos, index) in def.indexes.iter().enumerate() {
+        let eq_cols = index.columns.iter().take_while(|c| bounds.get(c).is_some_and(|b| b.eq.is_some())).count();
+        let range = index
+            .columns
+            .get(eq_cols)
+            .and_then(|c| bounds.get(c))
+            .is_some_and(|b| b.lower.is_some() || b.upper.is_some());
+        if eq_cols == 0 && !range {
+            continue;
+        }
+        let better = match best {
+            None => true,
+            Some((_, best_eq, best_range)) => (eq_cols, range) > (best_eq, best_range),
+        };
+        if better {
+            best = Some((pos, eq_cols, range));
+        }
+    }
+    // ORDER BY on the clustered key or an index prefix: scan in index order.
+    let ordered = order.and_then(|o| ordered_index(source, o));
+    let Some((pos, eq_cols, range)) = best else {
+        return Ok(match ordered {
+            Some((pos, reverse)) => {
+                let index = &def.indexes[pos];
+                let prefix = key::index_prefix(index.id);
+                let end = key::prefix_end(&prefix);
+                let idx = if index.primary { None } else { Some(pos) };
+                (Access::Ranges { index: idx, ranges: vec![(prefix, end)], reverse }, true)
+            }
+            None => {
+                let prefix = key::index_prefix(entry.clustered_id());
+                let end = key::prefix_end(&prefix);
+                (Access::Ranges { index: None, ranges: vec![(prefix, end)], reverse: false }, false)
+            }
+        });
+    };
+    let index = &def.indexes[pos];
+    let mut prefixes = vec![key::index_prefix(index.id)];
+    for &col in &index.columns[..eq_cols] {
+        let values = bounds[&col].eq.clone().unwrap_or_default();
+        let mut next = Vec::with_capacity(prefixes.len() * values.len());
+        for p in &prefixes {
+            for v in &values {
+                let mut k = p.clone();
+                key::encode_value(&mut k, &def.columns[col], v);
+                next.push(k);
+            }
+        }
+        if next.len() > MAX_POINT_KEYS {
+            break;
+        }
+        next.sort();
+        next.dedup();
+        prefixes = next;
+    }
+    let all_eq = eq_cols == index.columns.len();
+    if index.primary && all_eq && prefixes.len() == 1 {
+        return Ok((Access::Get(prefixes.remove(0)), true));
+    }
+    let range_col = if range { index.columns.get(eq_cols).copied() } else { None };
+    let ranges = prefixes
+        .into_iter()
+        .map(|p| match range_col {
+            Some(col) => range_for(&p, &def.columns[col], &bounds[&col]),
+            None => {
+                let end = key::prefix_end(&p);
+                (p, end)
+            }
+        })
+        .collect();
+    let (reverse, in_order) = match ordered {
+        Some((opos, rev)) if opos == pos => (rev, true),
+        _ => (false, false),
+    };
+    let idx = if index.primary { None } else { Some(pos) };
+    Ok((Access::Ranges { index: idx, ranges, reverse }, in_order && !all_eq))
+}
+
+/// `[start, end)` for `prefix` + a range on one more column.
+fn range_for(prefix: &[u8], column: &ColumnDef, b: &ColumnBounds) -> (Vec<u8>, Option<Vec<u8>>) {
+    let start = match &b.lower {
+        Some((v, inclusive)) => {
+            let mut k = prefix.to_vec();
+            key::encode_value(&mut k, column, v);
+            if *inclusive {
+                k
+            } else {
+                key::prefix_end(&k).unwrap_or(k)
+            }
+        }
+        None => {
+            // Skip NULLs (encoded 0x00): ranges never match NULL.
+            let mut k = prefix.to_vec();
+            k.push(0x01);
+            k
+        }
+    };
+    let end = match &b.upper {
+        Some((v, inclusive)) => {
+            let mut k = prefix.to_vec();
+            key::encode_value(&mut k, column, v);
+            if *inclusive {
+                key::prefix_end(&k)
+            } else {
+                Some(k)
+            }
+        }
+        None => key::prefix_end(prefix),
+    };
+    (start, end)
+}
+
+/// An index whose column order matches ORDER BY (all one direction).
+fn ordered_index(source: &Source, order: &[OrderBy]) -> Option<(usize, bool)> {
+    let entry = source.entry.as_ref()?;
+    let desc = order.first()?.desc;
+    let cols: Option<Vec<usize>> = order
+        .iter()
+        .map(|o| match o.expr {
+            Expr::Slot(s) if o.desc == desc && s >= source.offset && s < source.offset + source.columns.len() => {
+                Some(s - source.offset)
+            }
+            _ => None,
+        })
+        .collect();
+    let cols = cols?;
+    entry
+        .def
+        .indexes
+        .iter()
+        .position(|i| i.columns.len() >= cols.len() && i.columns[..cols.len()] == cols[..])
+        .map(|pos| (pos, desc))
+}
+
+/// Streams the rows of one base table along `access`; `f` returns false to
+/// stop. Yields (clustered key, row).
+pub fn scan_table(
+    ctx: &Ctx,
+    entry: &TableEntry,
+    access: &Access,
+    f: &mut dyn FnMut(Vec<u8>, Vec<Value>) -> SqlResult<bool>,
+) -> SqlResult<()> {
+    let txn = ctx.txn;
+    match access {
+        Access::Get(k) => {
+            if let Some(v) = txn.get(&ctx.view, k)? {
+                f(k.clone(), rows::decode(entry, &v)?)?;
+            }
+        }
+        Access::Ranges { index, ranges, reverse } => {
+            for (start, end) in ranges {
+                for kv in txn.scan(&ctx.view, start, end.as_deref(), *reverse)? {
+                    let (k, v) = kv?;
+                    let (ck, row_bytes) = match index {
+                        None => (k, v),
+                        Some(_) => match txn.get(&ctx.view, &v)? {
+                            Some(row) => (v, row),
+                            None => continue,
+                        },
+                    };
+                    if !f(ck, rows::decode(entry, &row_bytes)?)? {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Describes an access path for EXPLAIN: (type, key, rows estimate text).
+pub fn describe_access(entry: &TableEntry, access: &Access) -> (&'static str, Option<String>) {
+    match access {
+        Access::Get(_) => ("const", Some("PRIMARY".into())),
+        Access::Ranges { index, ranges, .. } => {
+            let name = match index {
+                Some(pos) => entry.def.indexes[*pos].name.clone(),
+                None => entry.def.primary_key().map(|p| p.name.clone()).unwrap_or_default(),
+            };
+            let full_prefix = key::index_prefix(entry.clustered_id());
+            let full = ranges.len() == 1 && index.is_none() && ranges[0].0 == full_prefix;
+            if full {
+                ("ALL", None)
+            } else if ranges.len() > 1 || ranges.first().is_some_and(|r| r.0.len() > 8) {
+                ("range", Some(name))
+            } else {
+                ("index", Some(name))
+            }
+        }
+    }
+}
+
+/// Runs a SELECT and returns its columns and rows.
+pub fn run_select(ctx: &Ctx, select: &Select) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
+    let (columns, mut rows) = run_core(ctx, select, select.union.is_none())?;
+    let Some((_, _)) = &select.union else { return Ok((columns, rows)) };
+    let mut all = true;
+    let mut next = &select.union;
+    while let Some((is_all, part)) = next {
+        let (cols, part_rows) = run_core(ctx, part, false)?;
+        if cols.len() != columns.len() {
+            return Err(SqlError::new(
+                ErrorCode::WRONG_VALUE_COUNT,
+                "The used SELECT statements have a different number of columns",
+            ));
+        }
+        all &= *is_all;
+        rows.extend(part_rows);
+        next = &part.union;
+    }
+    if !all {
+        dedup_rows(&mut rows);
+    }
+    if !select.order_by.is_empty() {
+        let scope: Vec<ScopeColumn> = columns
+            .iter()
+            .map(|c| ScopeColumn { table: String::new(), db: String::new(), org_table: String::new(), def: { let mut d = c.def.clone(); d.name = c.name.clone(); d } })
+            .collect();
+        let keys: Vec<(Expr, bool)> = select
+            .order_by
+            .iter()
+            .map(|o| Ok((bind_order_position(&o.expr, columns.len()).map_or_else(|| bind(&o.expr, &scope), Ok)?, o.desc)))
+            .collect::<SqlResult<_>>()?;
+        let mut keyed: Vec<(Vec<Value>, Vec<Value>)> =
+            rows.into_iter().map(|r| Ok((keys.iter().map(|(e, _)| ctx.eval(e, &r)).collect::<SqlResult<_>>()?, r))).collect::<SqlResult<_>>()?;
+        let desc: Vec<bool> = keys.iter().map(|(_, d)| *d).collect();
+        keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc));
+        rows = keyed.into_iter().map(|(_, r)| r).collect();
+    }
+    apply_limit(ctx, select, &mut rows)?;
+    Ok((columns, rows))
+}
+
+fn bind_order_position(expr: &Expr, n: usize) -> Option<Expr> {
+    match expr {
+        Expr::Literal(Value::Int(i)) if *i >= 1 && (*i as usize) <= n => Some(Expr::Slot(*i as usize - 1)),
+        _ => None,
+    }
+}
+
+fn dedup_rows(rows: &mut Vec<Vec<Value>>) {
+    let mut seen = HashSet::new();
+    rows.retain(|r| seen.insert(group_key(r)));
+}
+
+/// Hashable identity of values under MySQL equality (case-insensitive text).
+pub fn group_key(values: &[Value]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for v in values {
+        match v {
+            Value::Null => out.push(0),
+            Value::Bytes(b) => {
+                out.push(1);
+                out.extend(key::fold_case(b.strip_suffix(b" ").unwrap_or(b)));
+                out.push(0);
+            }
+            Value::Int(i) => {
+                out.push(2);
+                out.extend(i.to_string().as_bytes());
+            }
+            Value::UInt(u) => {
+                out.push(2);
+                out.extend(u.to_string().as_bytes());
+            }
+            Value::Decimal(d) => {
+                out.push(3);
+                out.extend(d.normalize().to_string().as_bytes());
+            }
+            other => {
+                out.push(4);
+                out.extend(other.to_string().as_bytes());
+            }
+        }
+        out.push(0xff);
+    }
+    out
+}
+
+pub fn cmp_keys(a: &[Value], b: &[Value], desc: &[bool]) -> Ordering {
+    for ((x, y), d) in a.iter().zip(b).zip(desc) {
+        let ord = match (x.is_null(), y.is_null()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Less,
+            (false, true) => Ordering::Greater,
+            _ => compare(x, y).unwrap_or(Ordering::Equal),
+        };
+        let ord = if *d { ord.reverse() } else { ord };
+        if ord != Ordering::Equal {
+            return ord;
+        }
+    }
+    Ordering::Equal
+}
+
+fn limit_value(ctx: &Ctx, e: &Option<Expr>) -> SqlResult<Option<u64>> {
+    match e {
+        None => Ok(None),
+        Some(e) => match ctx.eval(&bind_constant(e)?, &[])? {
+            Value::Int(i) if i >= 0 => Ok(Some(i as u64)),
+            Value::UInt(u) => Ok(Some(u)),
+            _ => Err(SqlError::new(ErrorCode::WRONG_ARGUMENTS, "Incorrect arguments to LIMIT")),
+        },
+    }
+}
+
+fn apply_limit(ctx: &Ctx, select: &Select, rows: &mut Vec<Vec<Value>>) -> SqlResult<()> {
+    let offset = limit_value(ctx, &select.offset)?.unwrap_or(0) as usize;
+    let limit = limit_value(ctx, &select.limit)?;
+    if offset > 0 {
+        rows.drain(..offset.min(rows.len()));
+    }
+    if let Some(l) = limit {
+        rows.truncate(l.min(usize::MAX as u64) as usize);
+    }
+    Ok(())
+}
+
+/// Output item after expanding wildcards.
+struct Item {
+    expr: Expr,
+    column: ResultColumn,
+}
+
+fn expand_items(select: &Select, scope: &[ScopeColumn]) -> SqlResult<Vec<Item>> {
+    let mut items = Vec::new();
+    for item in &select.items {
+        match item {
+            SelectItem::Wildcard | SelectItem::QualifiedWildcard(_) => {
+                let only = match item {
+                    SelectItem::QualifiedWildcard(t) => Some(t),
+                    _ => None,
+                };
+                if scope.is_empty() {
+                    return Err(SqlError::new(ErrorCode::NO_TABLES_USED, "No tables used"));
+                }
+                let before = items.len();
+                for (i, c) in scope.iter().enumerate() {
+                    if only.is_none_or(|t| *t == c.table) {
+                        items.push(Item { expr: Expr::Slot(i), column: scope_result_column(c, &c.def.name) });
+                    }
+                }
+                if items.len() == before {
+                    if let Some(t) = only {
+                        return Err(SqlError::new(ErrorCode::UNKNOWN_TABLE, format!("Unknown table '{t}'")));
+                    }
+                }
+            }
+            SelectItem::Expr { expr, alias, text } => {
+                let bound = bind(expr, scope)?;
+                let name = alias.clone().unwrap_or_else(|| text.clone());
+                let column = match &bound {
+                    Expr::Slot(i) => scope_result_column(&scope[*i], &name),
+                    _ => ResultColumn::text(&name),
+                };
+                items.push(Item { expr: bound, column });
+            }
+        }
+    }
+    Ok(items)
+}
+
+fn scope_result_column(c: &ScopeColumn, name: &str) -> ResultColumn {
+    ResultColumn {
+        name: name.to_string(),
+        org_name: c.def.name.clone(),
+        table: c.table.clone(),
+        org_table: c.org_table.clone(),
+        db: c.db.clone(),
+        def: c.def.clone(),
+    }
+}
+
+/// Replaces aggregate calls with `AggSlot`s, collecting them.
+fn extract_aggregates(expr: &Expr, aggs: &mut Vec<Expr>) -> SqlResult<Expr> {
+    if let Expr::Aggregate { .. } = expr {
+        let pos = aggs.iter().position(|a| a == expr).unwrap_or_else(|| {
+            aggs.push(expr.clone());
+            aggs.len() - 1
+        });
+        return Ok(Expr::AggSlot(pos));
+    }
+    map_children(expr, &mut |e| extract_aggregates(e, aggs))
+}
+
+/// SELECT without UNION handling; `final_order` applies ORDER/LIMIT here.
+fn run_core(ctx: &Ctx, select: &Select, final_order: bool) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
+    let sources = resolve_sources(ctx, &select.from)?;
+    let scope: Vec<ScopeColumn> = sources.iter().flat_map(|s| s.columns.iter().cloned()).collect();
+    let items = expand_items(select, &scope)?;
+    let where_bound = select.selection.as_ref().map(|w| bind(w, &scope)).transpose()?;
+    // ORDER BY may name select-list aliases or positions.
+    let order: Vec<OrderBy> = select
+        .order_by
+        .iter()
+        .map(|o| {
+            let expr = match (&o.expr, bind_order_position(&o.expr, items.len())) {
+                (_, Some(Expr::Slot(i))) => items[i].expr.clone(),
+                (Expr::Column { table: None, name }, _) => match items.iter().find(|it| it.column.name.eq_ignore_ascii_case(name) && !matches!(bind(&o.expr, &scope), Ok(Expr::Slot(_)))) {
+                    Some(it) => it.expr.clone(),
+                    None => bind(&o.expr, &scope).or_else(|e| items.iter().find(|it| it.column.name.eq_ignore_ascii_case(name)).map(|it| it.expr.clone()).ok_or(e))?,
+                },
+                _ => bind(&o.expr, &scope)?,
+            };
+            Ok(OrderBy { expr, desc: o.desc })
+        })
+        .collect::<SqlResult<_>>()?;
+    let group_by: Vec<Expr> = select
+        .group_by
+        .iter()
+        .map(|g| match bind_order_position(g, items.len()) {
+            Some(Expr::Slot(i)) => Ok(items[i].expr.clone()),
+            _ => bind(g, &scope).or_else(|e| match g {
+                Expr::Column { table: None, name } => items.iter().find(|it| it.column.name.eq_ignore_ascii_case(name)).map(|it| it.expr.clone()).ok_or(e),
+                _ => Err(e),
+            }),
+        })
+        .collect::<SqlResult<_>>()?;
+    let having = select.having.as_ref().map(|h| bind_having(h, &scope, &items)).transpose()?;
+    let aggregated = !group_by.is_empty()
+        || items.iter().any(|i| has_aggregate(&i.expr))
+        || having.as_ref().is_some_and(has_aggregate);
+
+    // Early stop: plain queries with LIMIT and no sort, or sorted by an index.
+    let simple = !aggregated && !select.distinct && final_order;
+    let limit = if simple { limit_value(ctx, &select.limit)?.map(|l| l + limit_value(ctx, &select.offset).ok().flatten().unwrap_or(0)) } else { None };
+    let mut conds = Vec::new();
+    if let Some(w) = &where_bound {
+        conjuncts(w, &mut conds);
+    }
+    let order_for_index = if simple && sources.len() == 1 && !order.is_empty() { Some(order.as_slice()) } else { None };
+    let mut joined: Vec<Vec<Value>> = Vec::new();
+    let sorted_flag = std::cell::Cell::new(false);
+    let mut selected_keys: Vec<Vec<u8>> = Vec::new();
+    {
+        let mut emit = |row: Vec<Value>, ck: Option<Vec<u8>>| -> SqlResult<bool> {
+            if let Some(w) = &where_bound {
+                if !ctx.test(w, &row)? {
+                    return Ok(true);
+                }
+            }
+            if let Some(k) = ck {
+                selected_keys.push(k);
+            }
+            joined.push(row);
+            let enough = limit.is_some_and(|l| joined.len() as u64 >= l) && (order.is_empty() || sorted_flag.get());
+            Ok(!enough)
+        };
+        if sources.is_empty() {
+            emit(Vec::new(), None)?;
+        } else {
+            join_level(ctx, &sources, 0, Vec::new(), &conds, order_for_index, &sorted_flag, &mut emit)?;
+        }
+    }
+    let sorted_by_index = sorted_flag.get();
+    if let Some(mode) = *ctx.lock_mode.borrow() {
+        ctx.selected.borrow_mut().extend(selected_keys.into_iter().map(|k| (k, mode)));
+    }
+
+    let columns: Vec<ResultColumn>;
+    let mut out: Vec<(Vec<Value>, Vec<Value>)>; // (order keys, output row)
+    if aggregated {
+        let mut aggs = Vec::new();
+        let item_exprs: Vec<Expr> = items.iter().map(|i| extract_aggregates(&i.expr, &mut aggs)).collect::<SqlResult<_>>()?;
+        let having = having.map(|h| extract_aggregates(&h, &mut aggs)).transpose()?;
+        let order_exprs: Vec<Expr> = order.iter().map(|o| extract_aggregates(&o.expr, &mut aggs)).collect::<SqlResult<_>>()?;
+        let groups = crate::aggregate::group(ctx, &joined, &group_by, &aggs)?;
+        out = Vec::new();
+        for (rep, agg_values) in groups {
+            let row = eval::Row { values: &rep, params: ctx.params, aggregates: &agg_values, insert_values: None };
+            if let Some(h) = &having {
+                if !truthy(&eval::eval(h, &row, ctx)?).unwrap_or(false) {
+                    continue;
+                }
+            }
+            let values: Vec<Value> = item_exprs.iter().map(|e| eval::eval(e, &row, ctx)).collect::<SqlResult<_>>()?;
+            let keys: Vec<Value> = order_exprs.iter().map(|e| eval::eval(e, &row, ctx)).collect::<SqlResult<_>>()?;
+            out.push((keys, values));
+        }
+    } else {
+        out = joined
+            .iter()
+            .map(|r| {
+                let values: Vec<Value> = items.iter().map(|i| ctx.eval(&i.expr, r)).collect::<SqlResult<_>>()?;
+                let keys: Vec<Value> = if sorted_by_index { Vec::new() } else { order.iter().map(|o| ctx.eval(&o.expr, r)).collect::<SqlResult<_>>()? };
+                Ok((keys, values))
+            })
+            .collect::<SqlResult<_>>()?;
+    }
+    columns = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| match item.expr {
+            Expr::Slot(_) => item.column.clone(),
+            _ => ResultColumn::computed(&item.column.name, out.iter().map(|(_, r)| r[i].clone())),
+        })
+        .collect();
+    if select.distinct {
+        let mut seen = HashSet::new();
+        out.retain(|(_, r)| seen.insert(group_key(r)));
+    }
+    if final_order && !order.is_empty() && !sorted_by_index {
+        let desc: Vec<bool> = order.iter().map(|o| o.desc).collect();
+        out.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc));
+    }
+    let mut rows: Vec<Vec<Value>> = out.into_iter().map(|(_, r)| r).collect();
+    if final_order {
+        apply_limit(ctx, select, &mut rows)?;
+    }
+    Ok((columns, rows))
+}
+
+fn bind_having(h: &Expr, scope: &[ScopeColumn], items: &[Item]) -> SqlResult<Expr> {
+    match h {
+        Expr::Column { table: None, name } => match bind(h, scope) {
+            Ok(e) => Ok(e),
+            Err(err) => items.iter().find(|i| i.column.name.eq_ignore_ascii_case(name)).map(|i| i.expr.clone()).ok_or(err),
+        },
+        Expr::Column { .. } => bind(h, scope),
+        other => map_children(other, &mut |e| bind_having(e, scope, items)),
+    }
+}
+
+/// Nested-loop join: extends `prefix` with rows of `sources[level]`.
+#[allow(clippy::too_many_arguments)]
+fn join_level(
+    ctx: &Ctx,
+    sources: &[Source],
+    level: usize,
+    prefix: Vec<Value>,
+    conds: &[Expr],
+    order: Option<&[OrderBy]>,
+    sorted_by_index: &std::cell::Cell<bool>,
+    emit: &mut dyn FnMut(Vec<Value>, Option<Vec<u8>>) -> SqlResult<bool>,
+) -> SqlResult<bool> {
+    let Some(source) = sources.get(level) else {
+        return emit(prefix, None);
+    };
+    let last = level + 1 == sources.len();
+    let on = source.on.as_ref().map(|on| {
+        let scope: Vec<ScopeColumn> = sources[..=level].iter().flat_map(|s| s.columns.iter().cloned()).collect();
+        bind(on, &scope)
+    });
+    let on = on.transpose()?;
+    let mut usable: Vec<Expr> = Vec::new();
+    if let Some(on) = &on {
+        conjuncts(on, &mut usable);
+    }
+    // WHERE conjuncts may drive access unless this table is NULL-extended.
+    if source.kind != JoinKind::Left {
+        usable.extend(conds.iter().filter(|c| max_slot(c).is_none_or(|m| m < source.offset + source.columns.len())).cloned());
+    }
+    let mut matched = false;
+    let mut keep_going = true;
+    let mut visit_row = |ck: Option<Vec<u8>>, row: Vec<Value>| -> SqlResult<bool> {
+        let mut combined = prefix.clone();
+        combined.extend(row);
+        if let Some(on) = &on {
+            if !ctx.test(on, &combined)? {
+                return Ok(true);
+            }
+        }
+        matched = true;
+        keep_going = if last {
+            emit(combined, ck)?
+        } else {
+            join_level(ctx, sources, level + 1, combined, conds, None, &std::cell::Cell::new(false), emit)?
+        };
+        Ok(keep_going)
+    };
+    match (&source.entry, &source.rows) {
+        (Some(entry), _) => {
+            let (access, in_order) = choose_access(ctx, source, &usable, &prefix, order)?;
+            sorted_by_index.set(in_order && order.is_some());
+            scan_table(ctx, entry, &access, &mut |ck, row| visit_row(Some(ck), row))?;
+        }
+        (None, Some(rows)) => {
+            for row in rows {
+                if !visit_row(None, row.clone())? {
+                    break;
+                }
+            }
+        }
+        (None, None) => {}
+    }
+    if !matched && source.kind == JoinKind::Left && keep_going {
+        let mut combined = prefix;
+        combined.extend(std::iter::repeat_n(Value::Null, source.columns.len()));
+        keep_going = if last { emit(combined, None)? } else { join_level(ctx, sources, level + 1, combined, conds, None, &std::cell::Cell::new(false), emit)? };
+    }
+    Ok(keep_going)
+}
+
+impl Session {
+    /// SELECT as a client sees it.
+    pub fn select_result(&self, ctx: &Ctx, select: &Select) -> SqlResult<QueryResult> {
+        if let Some(lock) = select.lock {
+            *ctx.lock_mode.borrow_mut() = Some(match lock {
+                LockMode::Share => crate::locks::LockMode::Shared,
+                LockMode::Update => crate::locks::LockMode::Exclusive,
+            });
+        }
+        let (columns, rows) = run_select(ctx, select)?;
+        if let Some(last) = columns.iter().position(|c| c.name.eq_ignore_ascii_case("last_insert_id(")) {
+            let _ = last;
+        }
+        Ok(QueryResult::Rows { columns, rows })
+    }
+
+    /// EXPLAIN: one row per table with its access path.
+    pub fn explain(&self, ctx: &Ctx, stmt: &Statement) -> SqlResult<QueryResult> {
+        let select = match stmt {
+            Statement::Select(s) => s,
+            _ => return Err(SqlError::not_supported("EXPLAIN of this statement")),
+        };
+        let sources = resolve_sources(ctx, &select.from)?;
+        let scope: Vec<ScopeColumn> = sources.iter().flat_map(|s| s.columns.iter().cloned()).collect();
+        let mut conds = Vec::new();
+        if let Some(w) = &select.selection {
+            conjuncts(&bind(w, &scope)?, &mut conds);
+        }
+        let order: Vec<OrderBy> = select.order_by.iter().map(|o| Ok(OrderBy { expr: bind(&o.expr, &scope)?, desc: o.desc })).collect::<SqlResult<_>>().unwrap_or_default();
+        let mut rows = Vec::new();
+        for (i, source) in sources.iter().enumerate() {
+            let outer: Vec<Value> = vec![Value::Null; source.offset];
+            let (kind, key) = match &source.entry {
+                Some(entry) => {
+                    let order = if sources.len() == 1 && !order.is_empty() { Some(order.as_slice()) } else { None };
+                    let (access, _) = choose_access(ctx, source, &conds, &outer, order)?;
+                    describe_access(entry, &access)
+                }
+                None => ("ALL", None),
+            };
+            rows.push(vec![
+                Value::Int(1),
+                Value::from_str(if i == 0 { "SIMPLE" } else { "SIMPLE" }),
+                Value::from_str(&source.alias),
+                Value::from_str(kind),
+                key.clone().map(|k| Value::from_str(&k)).unwrap_or(Value::Null),
+                key.map(|k| Value::from_str(&k)).unwrap_or(Value::Null),
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                if conds.is_empty() { Value::Null } else { Value::from_str("Using where") },
+            ]);
+        }
+        let names = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "Extra"];
+        let columns = names.iter().map(|n| ResultColumn::text(n)).collect();
+        Ok(QueryResult::Rows { columns, rows })
+    }
+}
+
+impl Session {
+    /// Result columns of a statement without running it (COM_STMT_PREPARE).
+    pub fn describe(&mut self, stmt: &Statement) -> SqlResult<Vec<ResultColumn>> {
+        let Statement::Select(select) = stmt else { return Ok(Vec::new()) };
+        let view = Arc::new(self.engine.store.snapshot().map_err(crate::txn::storage_err)?);
+        let txn = Txn::new(0, IsolationLevel::RepeatableRead, true, false);
+        let ctx = Ctx::new(self, &txn, view, &[]);
+        let sources = resolve_sources(&ctx, &select.from)?;
+        let scope: Vec<ScopeColumn> = sources.iter().flat_map(|s| s.columns.iter().cloned()).collect();
+        Ok(expand_items(select, &scope)?
+            .into_iter()
+            .map(|item| match item.expr {
+                Expr::Slot(_) => item.column,
+                Expr::Aggregate { func: AggFunc::Count, .. } => ResultColumn::int(&item.column.name),
+                _ => ResultColumn::text(&item.column.name),
+            })
+            .collect())
+    }
+
+    /// Columns of a table (COM_FIELD_LIST).
+    pub fn describe_table(&self, name: &ObjectName) -> SqlResult<Vec<ResultColumn>> {
+        let db = self.resolve_db(name)?;
+        let entry = self.engine.catalog.read().get_table(db, &name.name)?;
+        Ok(table_columns(&entry, &entry.def.name).iter().map(|c| scope_result_column(c, &c.def.name)).collect())
+    }
+}

@@ -1,0 +1,622 @@
+//! A client session: current database, session variables, user variables,
+//! the open transaction, warnings; and statement dispatch.
+//!
+//! Statement atomicity: a failing statement undoes its own writes; a failed
+//! autocommit statement leaves nothing behind. Deadlock (1213) rolls back
+//! the whole transaction, as InnoDB does.
+
+use crate::ast::*;
+use crate::engine::Engine;
+use crate::eval::EvalEnv;
+use crate::txn::Txn;
+use crate::vars::{self, Kind};
+use onelog_binlog::pipeline::TxnEvents;
+use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Value};
+use parking_lot::Mutex;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A column of a result set.
+#[derive(Debug, Clone)]
+pub struct ResultColumn {
+    pub name: String,
+    pub org_name: String,
+    pub table: String,
+    pub org_table: String,
+    pub db: String,
+    pub def: ColumnDef,
+}
+
+impl ResultColumn {
+    /// A computed column whose type is inferred from its values.
+    pub fn computed(name: &str, values: impl Iterator<Item = Value>) -> ResultColumn {
+        let mut ty = None;
+        for v in values {
+            ty = match v {
+                Value::Null => continue,
+                Value::Int(_) | Value::UInt(_) => Some((ColumnType::BigInt, matches!(v, Value::UInt(_)))),
+                Value::Double(_) => Some((ColumnType::Double, false)),
+                Value::Decimal(_) => Some((ColumnType::Decimal { precision: 28, scale: 4 }, false)),
+                Value::Bytes(_) => Some((ColumnType::VarChar(255), false)),
+                Value::Date(_) => Some((ColumnType::Date, false)),
+                Value::DateTime(_) => Some((ColumnType::DateTime { fsp: 6 }, false)),
+                Value::Time(_) => Some((ColumnType::Time { fsp: 6 }, false)),
+            };
+            break;
+        }
+        let (ty, unsigned) = ty.unwrap_or((ColumnType::VarChar(0), false));
+        let mut def = ColumnDef::new(name, ty);
+        def.unsigned = unsigned;
+        ResultColumn::named(name, def)
+    }
+
+    pub fn named(name: &str, def: ColumnDef) -> ResultColumn {
+        ResultColumn {
+            name: name.to_string(),
+            org_name: String::new(),
+            table: String::new(),
+            org_table: String::new(),
+            db: String::new(),
+            def,
+        }
+    }
+
+    pub fn text(name: &str) -> ResultColumn {
+        ResultColumn::named(name, ColumnDef::new(name, ColumnType::VarChar(255)))
+    }
+
+    pub fn int(name: &str) -> ResultColumn {
+        ResultColumn::named(name, ColumnDef::new(name, ColumnType::BigInt))
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum QueryResult {
+    Rows { columns: Vec<ResultColumn>, rows: Vec<Vec<Value>> },
+    Ok { affected_rows: u64, last_insert_id: u64, info: String },
+}
+
+impl QueryResult {
+    pub fn ok(affected_rows: u64) -> QueryResult {
+        QueryResult::Ok { affected_rows, last_insert_id: 0, info: String::new() }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Warning {
+    pub level: &'static str,
+    pub code: u16,
+    pub message: String,
+}
+
+/// Row of SHOW PROCESSLIST.
+#[derive(Debug, Clone)]
+pub struct ProcessInfo {
+    pub user: String,
+    pub host: String,
+    pub db: Option<String>,
+    pub command: String,
+    pub started: Instant,
+    pub info: Option<String>,
+    pub kill_requested: bool,
+}
+
+#[derive(Default)]
+pub struct ProcessList {
+    pub entries: Mutex<BTreeMap<u64, ProcessInfo>>,
+}
+
+pub struct Session {
+    pub engine: Arc<Engine>,
+    pub connection_id: u64,
+    pub user: String,
+    pub host: String,
+    pub db: Option<String>,
+    pub(crate) session_vars: BTreeMap<&'static str, String>,
+    pub(crate) user_vars: RefCell<HashMap<String, Value>>,
+    pub(crate) txn: Option<Txn>,
+    pub(crate) warnings: RefCell<Vec<Warning>>,
+    pub(crate) last_insert_id: u64,
+    pub(crate) row_count: i64,
+    pub(crate) found_rows: u64,
+    next_isolation: Option<IsolationLevel>,
+    next_read_only: Option<bool>,
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let Some(txn) = self.txn.take() {
+            self.engine.locks.release_all(txn.id);
+        }
+        self.engine.processes.entries.lock().remove(&self.connection_id);
+    }
+}
+
+impl Session {
+    pub fn new(engine: Arc<Engine>, user: &str, host: &str) -> Session {
+        let connection_id = engine.next_connection_id();
+        engine.processes.entries.lock().insert(
+            connection_id,
+            ProcessInfo {
+                user: user.to_string(),
+                host: host.to_string(),
+                db: None,
+                command: "Sleep".into(),
+                started: Instant::now(),
+                info: None,
+                kill_requested: false,
+            },
+        );
+        Session {
+            engine,
+            connection_id,
+            user: user.to_string(),
+            host: host.to_string(),
+            db: None,
+            session_vars: BTreeMap::new(),
+            user_vars: RefCell::new(HashMap::new()),
+            txn: None,
+            warnings: RefCell::new(Vec::new()),
+            last_insert_id: 0,
+            row_count: -1,
+            found_rows: 0,
+            next_isolation: None,
+            next_read_only: None,
+        }
+    }
+
+    /// COM_RESET_CONNECTION: roll back and forget session state.
+    pub fn reset(&mut self) {
+        self.rollback_txn();
+        self.session_vars.clear();
+        self.user_vars.borrow_mut().clear();
+        self.warnings.borrow_mut().clear();
+        self.last_insert_id = 0;
+    }
+
+    pub fn use_database(&mut self, name: &str) -> SqlResult<()> {
+        if !is_system_db(name) && !self.engine.catalog.read().has_database(name) {
+            return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{name}'")));
+        }
+        self.db = Some(name.to_string());
+        if let Some(p) = self.engine.processes.entries.lock().get_mut(&self.connection_id) {
+            p.db = self.db.clone();
+        }
+        Ok(())
+    }
+
+    pub fn var(&self, name: &str) -> Option<String> {
+        let def = vars::lookup(name)?;
+        self.session_vars.get(def.name).cloned().or_else(|| self.engine.vars.get(def.name))
+    }
+
+    pub fn var_bool(&self, name: &str) -> bool {
+        self.var(name).is_some_and(|v| v == "1")
+    }
+
+    pub fn autocommit(&self) -> bool {
+        self.var_bool("autocommit")
+    }
+
+    pub fn strict(&self) -> bool {
+        self.var("sql_mode").is_some_and(|m| m.contains("STRICT_TRANS_TABLES") || m.contains("STRICT_ALL_TABLES"))
+    }
+
+    pub fn in_transaction(&self) -> bool {
+        self.txn.as_ref().is_some_and(|t| t.explicit)
+    }
+
+    pub fn warning_count(&self) -> u16 {
+        self.warnings.borrow().len().min(u16::MAX as usize) as u16
+    }
+
+    pub fn current_db(&self) -> SqlResult<&str> {
+        self.db.as_deref().ok_or_else(|| SqlError::new(ErrorCode::NO_DB_SELECTED, "No database selected"))
+    }
+
+    pub(crate) fn resolve_db<'a>(&'a self, name: &'a ObjectName) -> SqlResult<&'a str> {
+        match &name.db {
+            Some(db) => Ok(db),
+            None => self.current_db(),
+        }
+    }
+
+    fn isolation(&self) -> IsolationLevel {
+        self.var("transaction_isolation").and_then(|n| IsolationLevel::from_name(&n)).unwrap_or(IsolationLevel::RepeatableRead)
+    }
+
+    /// The open transaction, starting an implicit one if needed.
+    pub(crate) fn txn(&mut self) -> &mut Txn {
+        if self.txn.is_none() {
+            let isolation = self.next_isolation.take().unwrap_or_else(|| self.isolation());
+            let read_only = self.next_read_only.take().unwrap_or(false);
+            let explicit = !self.autocommit();
+            self.txn = Some(Txn::new(self.engine.next_txn_id(), isolation, read_only, explicit));
+        }
+        match self.txn.as_mut() {
+            Some(t) => t,
+            None => unreachable!("transaction was just created"),
+        }
+    }
+
+    /// Commits the open transaction through the binlog.
+    pub fn commit_txn(&mut self) -> SqlResult<()> {
+        let Some(txn) = self.txn.take() else { return Ok(()) };
+        let id = txn.id;
+        let result = if txn.has_writes() {
+            let (mutations, events) = txn.into_commit_parts();
+            let events = TxnEvents { events, standalone_ddl: false, thread_id: self.connection_id as u32 };
+            self.engine.commit(events, mutations).map(|_| ())
+        } else {
+            Ok(())
+        };
+        self.engine.locks.release_all(id);
+        result
+    }
+
+    pub fn rollback_txn(&mut self) {
+        if let Some(txn) = self.txn.take() {
+            self.engine.locks.release_all(txn.id);
+        }
+    }
+
+    /// Executes every statement of a COM_QUERY; stops at the first error.
+    pub fn execute_query(&mut self, sql: &str) -> Vec<SqlResult<QueryResult>> {
+        let statements = match crate::parse::parse(sql) {
+            Ok(s) => s,
+            Err(e) => return vec![Err(e)],
+        };
+        let mut results = Vec::with_capacity(statements.len());
+        for parsed in statements {
+            let result = self.execute(&parsed.statement, &parsed.text, &[]);
+            let failed = result.is_err();
+            results.push(result);
+            if failed {
+                break;
+            }
+        }
+        results
+    }
+
+    /// Executes one statement with bound parameters.
+    pub fn execute(&mut self, stmt: &Statement, text: &str, params: &[Value]) -> SqlResult<QueryResult> {
+        if !matches!(stmt, Statement::Show { what: Show::Warnings | Show::Errors, .. }) {
+            self.warnings.borrow_mut().clear();
+        }
+        self.set_process_info(Some(text));
+        let result = self.dispatch(stmt, text, params);
+        self.set_process_info(None);
+        match &result {
+            Ok(QueryResult::Ok { affected_rows, .. }) => self.row_count = *affected_rows as i64,
+            Ok(QueryResult::Rows { .. }) => self.row_count = -1,
+            Err(e) if e.code == ErrorCode::LOCK_DEADLOCK => self.rollback_txn(),
+            Err(_) => {}
+        }
+        result
+    }
+
+    fn set_process_info(&self, info: Option<&str>) {
+        if let Some(p) = self.engine.processes.entries.lock().get_mut(&self.connection_id) {
+            p.info = info.map(|s| s.chars().take(100).collect());
+            p.command = if info.is_some() { "Query".into() } else { "Sleep".into() };
+            p.started = Instant::now();
+        }
+    }
+
+    fn dispatch(&mut self, stmt: &Statement, text: &str, params: &[Value]) -> SqlResult<QueryResult> {
+        match stmt {
+            Statement::Select(select) => self.run_read(|s, ctx| s.select_result(ctx, select), select.lock.is_some(), params),
+            Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => self.run_write(stmt, params),
+            Statement::CreateDatabase { .. }
+            | Statement::DropDatabase { .. }
+            | Statement::CreateTable(_)
+            | Statement::DropTable { .. }
+            | Statement::CreateIndex { .. }
+            | Statement::DropIndex { .. }
+            | Statement::AlterTable { .. }
+            | Statement::Truncate(_) => {
+                // DDL commits the open transaction first, as MySQL does.
+                self.commit_txn()?;
+                crate::ddl::execute(self, stmt, text)
+            }
+            Statement::Use(db) => self.use_database(db).map(|_| QueryResult::ok(0)),
+            Statement::Begin { read_only } => {
+                self.commit_txn()?;
+                let isolation = self.next_isolation.take().unwrap_or_else(|| self.isolation());
+                self.txn = Some(Txn::new(self.engine.next_txn_id(), isolation, *read_only, true));
+                Ok(QueryResult::ok(0))
+            }
+            Statement::Commit => self.commit_txn().map(|_| QueryResult::ok(0)),
+            Statement::Rollback => {
+                self.rollback_txn();
+                Ok(QueryResult::ok(0))
+            }
+            Statement::Savepoint(name) => {
+                self.txn().savepoint(name);
+                Ok(QueryResult::ok(0))
+            }
+            Statement::RollbackToSavepoint(name) => self.txn().rollback_to_savepoint(name).map(|_| QueryResult::ok(0)),
+            Statement::ReleaseSavepoint(name) => self.txn().release_savepoint(name).map(|_| QueryResult::ok(0)),
+            Statement::Set(assignments) => self.set_vars(assignments, params),
+            Statement::SetNames { charset, .. } => {
+                for name in ["character_set_client", "character_set_connection", "character_set_results"] {
+                    if let Some(def) = vars::lookup(name) {
+                        self.session_vars.insert(def.name, charset.clone());
+                    }
+                }
+                Ok(QueryResult::ok(0))
+            }
+            Statement::SetTransaction { scope, isolation, read_only } => self.set_transaction(*scope, *isolation, *read_only),
+            Statement::Show { what, filter } => crate::show::execute(self, what, filter.as_ref()),
+            Statement::Explain(inner) => self.run_read(|s, ctx| s.explain(ctx, inner), false, params),
+            Statement::Kill { id, query_only } => self.kill(*id, *query_only),
+            Statement::FlushBinaryLogs => {
+                self.engine.binlog.rotate().map_err(|e| SqlError::internal(e.to_string()))?;
+                Ok(QueryResult::ok(0))
+            }
+            Statement::PurgeBinaryLogsTo(_) | Statement::PurgeBinaryLogsBefore(_) | Statement::ResetMaster => {
+                crate::show::binlog_admin(self, stmt)
+            }
+            Statement::FlushOther | Statement::NoOp(_) | Statement::Empty => Ok(QueryResult::ok(0)),
+        }
+    }
+
+    fn kill(&mut self, id: u64, query_only: bool) -> SqlResult<QueryResult> {
+        let mut processes = self.engine.processes.entries.lock();
+        match processes.get_mut(&id) {
+            Some(p) => {
+                p.kill_requested = !query_only || p.kill_requested;
+                Ok(QueryResult::ok(0))
+            }
+            None => Err(SqlError::new(ErrorCode::NO_SUCH_THREAD, format!("Unknown thread id: {id}"))),
+        }
+    }
+
+    /// True once another session asked KILL for this connection.
+    pub fn kill_requested(&self) -> bool {
+        self.engine.processes.entries.lock().get(&self.connection_id).is_some_and(|p| p.kill_requested)
+    }
+
+    fn set_transaction(&mut self, scope: VarScope, isolation: Option<IsolationLevel>, read_only: Option<bool>) -> SqlResult<QueryResult> {
+        match scope {
+            VarScope::Default => {
+                if self.in_transaction() {
+                    return Err(SqlError::new(
+                        ErrorCode::UNKNOWN_ERROR,
+                        "Transaction characteristics can't be changed while a transaction is in progress",
+                    ));
+                }
+                self.next_isolation = isolation;
+                self.next_read_only = read_only;
+            }
+            VarScope::Session | VarScope::Global => {
+                if let Some(level) = isolation {
+                    for name in ["transaction_isolation", "tx_isolation"] {
+                        let def = vars::lookup(name).ok_or_else(|| vars::unknown_variable(name))?;
+                        self.store_var(def, scope, level.name().to_string());
+                    }
+                }
+                if let Some(ro) = read_only {
+                    for name in ["transaction_read_only", "tx_read_only"] {
+                        let def = vars::lookup(name).ok_or_else(|| vars::unknown_variable(name))?;
+                        self.store_var(def, scope, if ro { "1" } else { "0" }.into());
+                    }
+                }
+            }
+        }
+        Ok(QueryResult::ok(0))
+    }
+
+    fn store_var(&mut self, def: &'static vars::VarDef, scope: VarScope, text: String) {
+        if scope == VarScope::Global {
+            self.engine.vars.set(def, text);
+        } else {
+            self.session_vars.insert(def.name, text);
+        }
+    }
+
+    fn set_vars(&mut self, assignments: &[Assignment], params: &[Value]) -> SqlResult<QueryResult> {
+        for a in assignments {
+            let value = {
+                let view = self.engine.store.snapshot().map_err(crate::txn::storage_err)?;
+                let empty = Txn::new(0, IsolationLevel::RepeatableRead, true, false);
+                let txn = self.txn.as_ref().unwrap_or(&empty);
+                let ctx = crate::select::Ctx::new(self, txn, Arc::new(view), params);
+                let bound = crate::select::bind_constant(&a.value)?;
+                crate::eval::eval(&bound, &ctx.row(&[]), &ctx)?
+            };
+            match &a.target {
+                SetTarget::User(name) => {
+                    self.user_vars.borrow_mut().insert(name.clone(), value);
+                }
+                SetTarget::System { scope, name } => self.set_system_var(*scope, name, &value, &a.value)?,
+            }
+        }
+        Ok(QueryResult::ok(0))
+    }
+
+    fn set_system_var(&mut self, scope: VarScope, name: &str, value: &Value, expr: &Expr) -> SqlResult<()> {
+        let def = vars::lookup(name).ok_or_else(|| vars::unknown_variable(name))?;
+        vars::check_scope(def, scope)?;
+        let text = if matches!(expr, Expr::Default) {
+            if scope == VarScope::Global {
+                def.default.to_string()
+            } else {
+                self.session_vars.remove(def.name);
+                return Ok(());
+            }
+        } else {
+            vars::normalize(def, value)?
+        };
+        let scope = if scope == VarScope::Default { VarScope::Session } else { scope };
+        match def.name {
+            "autocommit" if text == "1" => {
+                // Turning autocommit on commits the open transaction.
+                self.store_var(def, scope, text);
+                return self.commit_txn();
+            }
+            "transaction_isolation" | "tx_isolation" => {
+                for alias in ["transaction_isolation", "tx_isolation"] {
+                    if let Some(d) = vars::lookup(alias) {
+                        self.store_var(d, scope, text.clone());
+                    }
+                }
+                return Ok(());
+            }
+            "sync_binlog" => self.engine.binlog.set_sync_binlog(text.parse().unwrap_or(1)),
+            "binlog_group_commit_sync_delay" => self.engine.binlog.set_group_commit_sync_delay_us(text.parse().unwrap_or(0)),
+            "binlog_group_commit_sync_no_delay_count" => {
+                self.engine.binlog.set_group_commit_sync_no_delay_count(text.parse().unwrap_or(0))
+            }
+            "max_binlog_size" => self.engine.binlog.set_max_binlog_size_bytes(text.parse().unwrap_or(1 << 30)),
+            "binlog_preallocate_size" => self.engine.binlog.set_preallocate_size_bytes(text.parse().unwrap_or(0)),
+            "binlog_sync_method" => {
+                let method = crate::config::sync_method(&text).map_err(|m| {
+                    SqlError::new(ErrorCode::WRONG_VALUE_FOR_VAR, format!("Variable 'binlog_sync_method' can't be set to the value of '{m}'"))
+                })?;
+                self.engine.binlog.set_sync_method(method)
+            }
+            "innodb_flush_log_at_trx_commit" => {
+                // Documented alias: 1 → sync every group, 0/2 → no sync.
+                let n = if text == "1" { 1 } else { 0 };
+                self.engine.binlog.set_sync_binlog(n);
+                if let Some(d) = vars::lookup("sync_binlog") {
+                    self.engine.vars.set(d, n.to_string());
+                }
+            }
+            _ => {}
+        }
+        if def.kind == Kind::Bool && def.name == "autocommit" && text == "0" {
+            self.store_var(def, scope, text);
+            return Ok(());
+        }
+        self.store_var(def, scope, text);
+        Ok(())
+    }
+
+    /// Runs a read-only statement in the current (or an implicit) transaction.
+    fn run_read(
+        &mut self,
+        f: impl FnOnce(&Session, &crate::select::Ctx) -> SqlResult<QueryResult>,
+        locking: bool,
+        params: &[Value],
+    ) -> SqlResult<QueryResult> {
+        let implicit = self.txn.is_none();
+        if locking {
+            // SELECT ... FOR UPDATE is a write-path read: same transaction
+            // handling as DML.
+            self.txn();
+        }
+        let view = match self.txn.as_mut() {
+            Some(t) => {
+                t.begin_statement();
+                t.view(&self.engine.store)?
+            }
+            None => Arc::new(self.engine.store.snapshot().map_err(crate::txn::storage_err)?),
+        };
+        let empty = Txn::new(0, IsolationLevel::RepeatableRead, true, false);
+        let result = {
+            let txn = self.txn.as_ref().unwrap_or(&empty);
+            let ctx = crate::select::Ctx::new(self, txn, view, params);
+            let result = f(self, &ctx);
+            if locking {
+                if let Ok(QueryResult::Rows { .. }) = &result {
+                    ctx.lock_selected()?;
+                }
+            }
+            result
+        };
+        if implicit && locking && self.autocommit() {
+            self.commit_txn()?;
+        }
+        result
+    }
+
+    /// Runs INSERT/UPDATE/DELETE with statement atomicity and autocommit.
+    fn run_write(&mut self, stmt: &Statement, params: &[Value]) -> SqlResult<QueryResult> {
+        let autocommit_stmt = self.txn.is_none() && self.autocommit();
+        if self.txn.as_ref().is_some_and(|t| t.read_only) {
+            return Err(SqlError::new(ErrorCode::READ_ONLY_TRANSACTION, "Cannot execute statement in a READ ONLY transaction"));
+        }
+        self.txn().begin_statement();
+        let result = crate::dml::execute(self, stmt, params);
+        let result = match result {
+            Ok(r) => self.txn().finish_statement().map(|_| r),
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(r) => {
+                if autocommit_stmt {
+                    self.commit_txn()?;
+                }
+                Ok(r)
+            }
+            Err(e) => {
+                if let Some(t) = self.txn.as_mut() {
+                    t.rollback_statement();
+                }
+                if autocommit_stmt {
+                    self.rollback_txn();
+                }
+                Err(e)
+            }
+        }
+    }
+}
+
+pub fn is_system_db(name: &str) -> bool {
+    matches!(name.to_ascii_lowercase().as_str(), "information_schema" | "mysql" | "performance_schema" | "sys")
+}
+
+impl EvalEnv for Session {
+    fn system_var(&self, scope: VarScope, name: &str) -> SqlResult<Value> {
+        let def = vars::lookup(name).ok_or_else(|| vars::unknown_variable(name))?;
+        let text = match (scope, def.name) {
+            (_, "warning_count") => return Ok(Value::UInt(self.warnings.borrow().len() as u64)),
+            (_, "error_count") => return Ok(Value::UInt(0)),
+            (_, "last_insert_id") => return Ok(Value::UInt(self.last_insert_id)),
+            (_, "gtid_binlog_pos") | (_, "gtid_current_pos") => {
+                return Ok(Value::from_str(&self.engine.binlog.stats().last_committed_gtid.map(|g| g.to_string()).unwrap_or_default()))
+            }
+            (VarScope::Global, _) => self.engine.vars.get(def.name).unwrap_or_default(),
+            (VarScope::Session, _) if def.scope == vars::Scope::Global => {
+                return Err(SqlError::new(
+                    ErrorCode::INCORRECT_GLOBAL_LOCAL_VAR,
+                    format!("Variable '{}' is a GLOBAL variable", def.name),
+                ))
+            }
+            _ => self.var(def.name).unwrap_or_default(),
+        };
+        Ok(vars::typed(def, &text))
+    }
+
+    fn user_var(&self, name: &str) -> Value {
+        self.user_vars.borrow().get(&name.to_ascii_lowercase()).cloned().unwrap_or(Value::Null)
+    }
+
+    fn subquery(&self, _query: &Select, _outer_row: &[Value]) -> SqlResult<Vec<Vec<Value>>> {
+        Err(SqlError::not_supported("subquery here"))
+    }
+
+    fn session_fact(&self, name: &str) -> Value {
+        match name {
+            "database" => self.db.as_deref().map(Value::from_str).unwrap_or(Value::Null),
+            "last_insert_id" => Value::UInt(self.last_insert_id),
+            "connection_id" => Value::UInt(self.connection_id),
+            "row_count" => Value::Int(self.row_count),
+            "found_rows" => Value::UInt(self.found_rows),
+            "user" => Value::from_str(&format!("{}@{}", self.user, self.host)),
+            "version" => Value::from_str(&self.var("version").unwrap_or_default()),
+            _ => Value::Null,
+        }
+    }
+
+    fn warn(&self, code: u16, message: String) {
+        let mut w = self.warnings.borrow_mut();
+        if w.len() < 64 {
+            w.push(Warning { level: "Warning", code, message });
+        }
+    }
+}

@@ -1,0 +1,564 @@
+//! SHOW statements, DESCRIBE, the information_schema tables drivers query
+//! on connect, and binlog administration (SHOW BINARY LOGS, SHOW MASTER
+//! STATUS, SHOW BINLOG EVENTS, PURGE BINARY LOGS, RESET MASTER).
+
+use crate::ast::*;
+use crate::eval::EvalEnv;
+use crate::session::{QueryResult, ResultColumn, Session};
+use crate::vars;
+use onelog_binlog::event::{event_type_name, parse_header, Event, CHECKSUM_LEN, HEADER_LEN};
+use onelog_core::schema::ColumnDefault;
+use onelog_core::{ColumnType, ErrorCode, SqlError, SqlResult, TableDef, Value};
+
+fn s(v: &str) -> Value {
+    Value::from_str(v)
+}
+
+fn text_result(names: &[&str], rows: Vec<Vec<Value>>) -> QueryResult {
+    let columns = names.iter().map(|n| ResultColumn::text(n)).collect();
+    QueryResult::Rows { columns, rows }
+}
+
+/// SQL LIKE with `%` and `_`, case-insensitive (SHOW ... LIKE).
+pub fn like(pattern: &str, text: &str) -> bool {
+    fn go(p: &[char], t: &[char]) -> bool {
+        match p.first() {
+            None => t.is_empty(),
+            Some('%') => (0..=t.len()).any(|i| go(&p[1..], &t[i..])),
+            Some('_') => !t.is_empty() && go(&p[1..], &t[1..]),
+            Some('\\') if p.len() > 1 => !t.is_empty() && t[0] == p[1] && go(&p[2..], &t[1..]),
+            Some(c) => !t.is_empty() && t[0].to_lowercase().eq(c.to_lowercase()) && go(&p[1..], &t[1..]),
+        }
+    }
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    go(&p, &t)
+}
+
+/// Applies LIKE (on the first column) or WHERE (over the columns) to rows.
+fn filter_rows(session: &Session, result: QueryResult, filter: Option<&ShowFilter>) -> SqlResult<QueryResult> {
+    let QueryResult::Rows { columns, rows } = result else { return Ok(result) };
+    let rows = match filter {
+        None => rows,
+        Some(ShowFilter::Like(p)) => rows.into_iter().filter(|r| like(p, &r[0].to_string())).collect(),
+        Some(ShowFilter::Where(expr)) => {
+            let scope: Vec<crate::select::ScopeColumn> = columns
+                .iter()
+                .map(|c| crate::select::ScopeColumn { table: String::new(), db: String::new(), org_table: String::new(), def: { let mut d = c.def.clone(); d.name = c.name.clone(); d } })
+                .collect();
+            let bound = crate::select::bind(expr, &scope)?;
+            let view = std::sync::Arc::new(session.engine.store.snapshot().map_err(crate::txn::storage_err)?);
+            let txn = crate::txn::Txn::new(0, IsolationLevel::RepeatableRead, true, false);
+            let ctx = crate::select::Ctx::new(session, &txn, view, &[]);
+            let mut kept = Vec::new();
+            for r in rows {
+                if ctx.test(&bound, &r)? {
+                    kept.push(r);
+                }
+            }
+            kept
+        }
+    };
+    Ok(QueryResult::Rows { columns, rows })
+}
+
+pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) -> SqlResult<QueryResult> {
+    let result = match what {
+        Show::Databases => {
+            let rows = database_names(session).into_iter().map(|d| vec![s(&d)]).collect();
+            text_result(&["Database"], rows)
+        }
+        Show::Tables { db, full } => {
+            let db = match db {
+                Some(d) => d.clone(),
+                None => session.current_db()?.to_string(),
+            };
+            if !session.engine.catalog.read().has_database(&db) && !crate::session::is_system_db(&db) {
+                return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{db}'")));
+            }
+            let names: Vec<String> = session.engine.catalog.read().tables_in(&db).iter().map(|t| t.def.name.clone()).collect();
+            let header = format!("Tables_in_{db}");
+            if *full {
+                text_result(&[&header, "Table_type"], names.iter().map(|n| vec![s(n), s("BASE TABLE")]).collect())
+            } else {
+                text_result(&[&header], names.iter().map(|n| vec![s(n)]).collect())
+            }
+        }
+        Show::Columns { table, full } => show_columns(session, table, *full)?,
+        Show::Index { table } => show_index(session, table)?,
+        Show::CreateTable(name) => {
+            let t = table_def(session, name)?;
+            text_result(&["Table", "Create Table"], vec![vec![s(&t.name), s(&create_table_sql(&t))]])
+        }
+        Show::CreateDatabase(name) => text_result(
+            &["Database", "Create Database"],
+            vec![vec![s(name), s(&format!("CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */"))]],
+        ),
+        Show::Variables { global } => {
+            let rows = vars::VARIABLES
+                .iter()
+                .map(|d| {
+                    let v = if *global { session.engine.vars.get(d.name) } else { session.var(d.name) };
+                    let v = match d.name {
+                        "gtid_binlog_pos" | "gtid_current_pos" => session.system_var(VarScope::Global, d.name).map(|v| v.to_string()).ok(),
+                        _ => v,
+                    };
+                    vec![s(d.name), s(&display_var(d, &v.unwrap_or_default()))]
+                })
+                .collect();
+            text_result(&["Variable_name", "Value"], rows)
+        }
+        Show::Status { .. } => text_result(&["Variable_name", "Value"], status_rows(session)),
+        Show::Processlist { .. } => {
+            let rows = session
+                .engine
+                .processes
+                .entries
+                .lock()
+                .iter()
+                .map(|(id, p)| {
+                    vec![
+                        Value::UInt(*id),
+                        s(&p.user),
+                        s(&p.host),
+                        p.db.as_deref().map(s).unwrap_or(Value::Null),
+                        s(&p.command),
+                        Value::UInt(p.started.elapsed().as_secs()),
+                        s(""),
+                        p.info.as_deref().map(s).unwrap_or(Value::Null),
+                    ]
+                })
+                .collect();
+            text_result(&["Id", "User", "Host", "db", "Command", "Time", "State", "Info"], rows)
+        }
+        Show::Warnings | Show::Errors => {
+            let only_errors = matches!(what, Show::Errors);
+            let rows = session
+                .warnings
+                .borrow()
+                .iter()
+                .filter(|w| !only_errors || w.level == "Error")
+                .map(|w| vec![s(w.level), Value::UInt(u64::from(w.code)), s(&w.message)])
+                .collect();
+            text_result(&["Level", "Code", "Message"], rows)
+        }
+        Show::Engines => text_result(
+            &["Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"],
+            vec![vec![s("InnoDB"), s("DEFAULT"), s("OneLog redb storage, binlog-only durability"), s("YES"), s("NO"), s("YES")]],
+        ),
+        Show::Collation => text_result(
+            &["Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"],
+            vec![
+                vec![s("utf8mb4_general_ci"), s("utf8mb4"), Value::Int(45), s("Yes"), s("Yes"), Value::Int(1)],
+                vec![s("utf8mb4_bin"), s("utf8mb4"), Value::Int(46), s(""), s("Yes"), Value::Int(1)],
+                vec![s("binary"), s("binary"), Value::Int(63), s("Yes"), s("Yes"), Value::Int(1)],
+            ],
+        ),
+        Show::CharacterSet => text_result(
+            &["Charset", "Description", "Default collation", "Maxlen"],
+            vec![
+                vec![s("utf8mb4"), s("UTF-8 Unicode"), s("utf8mb4_general_ci"), Value::Int(4)],
+                vec![s("binary"), s("Binary pseudo charset"), s("binary"), Value::Int(1)],
+            ],
+        ),
+        Show::TableStatus { db } => {
+            let db = match db {
+                Some(d) => d.clone(),
+                None => session.current_db()?.to_string(),
+            };
+            let rows = session
+                .engine
+                .catalog
+                .read()
+                .tables_in(&db)
+                .iter()
+                .map(|t| vec![s(&t.def.name), s(&t.def.engine), Value::Int(10), s("Dynamic"), s("utf8mb4_general_ci"), s(&t.def.comment)])
+                .collect();
+            text_result(&["Name", "Engine", "Version", "Row_format", "Collation", "Comment"], rows)
+        }
+        Show::BinaryLogs => {
+            let files = session.engine.binlog.list_files().map_err(binlog_err)?;
+            let rows = files.iter().map(|f| vec![s(&f.name), Value::UInt(f.size_bytes)]).collect();
+            text_result(&["Log_name", "File_size"], rows)
+        }
+        Show::MasterStatus => {
+            let (file, pos) = session.engine.binlog.master_status();
+            text_result(
+                &["File", "Position", "Binlog_Do_DB", "Binlog_Ignore_DB"],
+                vec![vec![s(&file), Value::UInt(pos.offset), s(""), s("")]],
+            )
+        }
+        Show::BinlogEvents { file, from, limit } => show_binlog_events(session, file.as_deref(), *from, *limit)?,
+        Show::Grants => text_result(
+            &[&format!("Grants for {}@{}", session.user, session.host)],
+            vec![vec![s(&format!("GRANT ALL PRIVILEGES ON *.* TO `{}`@`{}` WITH GRANT OPTION", session.user, session.host))]],
+        ),
+        Show::EngineStatus => text_result(&["Type", "Name", "Status"], vec![vec![s("InnoDB"), s(""), s("OneLog: see SHOW GLOBAL STATUS LIKE 'Binlog%'")]]),
+    };
+    filter_rows(session, result, filter)
+}
+
+fn display_var(def: &vars::VarDef, text: &str) -> String {
+    if def.kind == vars::Kind::Bool {
+        if text == "1" { "ON".into() } else { "OFF".into() }
+    } else {
+        text.to_string()
+    }
+}
+
+fn binlog_err(e: onelog_binlog::BinlogError) -> SqlError {
+    SqlError::internal(e.to_string())
+}
+
+fn database_names(session: &Session) -> Vec<String> {
+    let mut names: Vec<String> = session.engine.catalog.read().databases().cloned().collect();
+    names.push("information_schema".into());
+    names.sort();
+    names
+}
+
+fn status_rows(session: &Session) -> Vec<Vec<Value>> {
+    let st = session.engine.binlog.stats();
+    let threads = session.engine.processes.entries.lock().len() as u64;
+    let mut rows = vec![
+        ("Binlog_bytes_written", st.binlog_bytes_written),
+        ("Binlog_commits", st.binlog_commits),
+        ("Binlog_group_commit_trigger_count", st.binlog_group_commit_trigger_count),
+        ("Binlog_group_commit_trigger_timeout", st.binlog_group_commit_trigger_timeout),
+        ("Binlog_group_commits", st.binlog_group_commits),
+        ("Binlog_sync_time_us", st.binlog_sync_time_us),
+        ("Binlog_syncs", st.binlog_syncs),
+        ("Threads_connected", threads),
+        ("Threads_running", threads),
+        ("Uptime", session.engine.started_at.elapsed().as_secs()),
+    ]
+    .into_iter()
+    .map(|(k, v)| vec![s(k), Value::UInt(v)])
+    .collect::<Vec<_>>();
+    rows.push(vec![s("Binlog_poisoned"), s(if st.poisoned { "ON" } else { "OFF" })]);
+    rows.sort_by_key(|r| r[0].to_string());
+    rows
+}
+
+fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
+    let db = session.resolve_db(name)?;
+    Ok(session.engine.catalog.read().get_table(db, &name.name)?.def.clone())
+}
+
+fn column_type_text(c: &onelog_core::ColumnDef) -> String {
+    let mut t = match &c.ty {
+        ColumnType::TinyInt => "tinyint(4)".to_string(),
+        ColumnType::SmallInt => "smallint(6)".into(),
+        ColumnType::MediumInt => "mediumint(9)".into(),
+        ColumnType::Int => if c.unsigned { "int(10)".into() } else { "int(11)".into() },
+        ColumnType::BigInt => "bigint(20)".into(),
+        other => other.sql_name(),
+    };
+    if c.unsigned {
+        if let ColumnType::TinyInt = c.ty {
+            t = "tinyint(3)".into();
+        }
+        if let ColumnType::SmallInt = c.ty {
+            t = "smallint(5)".into();
+        }
+        if let ColumnType::MediumInt = c.ty {
+            t = "mediumint(8)".into();
+        }
+        t.push_str(" unsigned");
+    }
+    t
+}
+
+fn default_text(c: &onelog_core::ColumnDef) -> Option<String> {
+    match &c.default {
+        Some(ColumnDefault::Value(Value::Null)) | None => None,
+        Some(ColumnDefault::Value(v)) => Some(v.to_string()),
+        Some(ColumnDefault::CurrentTimestamp) => Some("current_timestamp()".into()),
+    }
+}
+
+fn key_kind(t: &TableDef, col: usize) -> &'static str {
+    for i in &t.indexes {
+        if i.columns.first() == Some(&col) {
+            return if i.primary { "PRI" } else if i.unique { "UNI" } else { "MUL" };
+        }
+    }
+    ""
+}
+
+fn show_columns(session: &Session, table: &ObjectName, full: bool) -> SqlResult<QueryResult> {
+    let t = table_def(session, table)?;
+    let rows = t
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let mut row = vec![s(&c.name), s(&column_type_text(c))];
+            if full {
+                row.push(if c.ty.is_text() { s(c.collation.name()) } else { Value::Null });
+            }
+            row.push(s(if c.nullable { "YES" } else { "NO" }));
+            row.push(s(key_kind(&t, i)));
+            row.push(default_text(c).map(|d| s(&d)).unwrap_or(Value::Null));
+            row.push(s(if c.auto_increment { "auto_increment" } else if c.on_update_current_timestamp { "on update current_timestamp()" } else { "" }));
+            if full {
+                row.push(s("select,insert,update,references"));
+                row.push(s(&c.comment));
+            }
+            row
+        })
+        .collect();
+    let names: &[&str] = if full {
+        &["Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges", "Comment"]
+    } else {
+        &["Field", "Type", "Null", "Key", "Default", "Extra"]
+    };
+    Ok(text_result(names, rows))
+}
+
+fn show_index(session: &Session, table: &ObjectName) -> SqlResult<QueryResult> {
+    let t = table_def(session, table)?;
+    let mut rows = Vec::new();
+    for i in &t.indexes {
+        for (seq, &c) in i.columns.iter().enumerate() {
+            rows.push(vec![
+                s(&t.name),
+                Value::Int(i64::from(!i.unique)),
+                s(&i.name),
+                Value::Int(seq as i64 + 1),
+                s(&t.columns[c].name),
+                s("A"),
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                s(if t.columns[c].nullable { "YES" } else { "" }),
+                s("BTREE"),
+                s(""),
+                s(""),
+                s("NO"),
+            ]);
+        }
+    }
+    Ok(text_result(
+        &["Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation", "Cardinality", "Sub_part", "Packed", "Null", "Index_type", "Comment", "Index_comment", "Ignored"],
+        rows,
+    ))
+}
+
+/// SHOW CREATE TABLE text, as MariaDB formats it.
+pub fn create_table_sql(t: &TableDef) -> String {
+    let mut lines: Vec<String> = t
+        .columns
+        .iter()
+        .map(|c| {
+            let mut l = format!("  `{}` {}", c.name, column_type_text(c));
+            if c.ty.is_text() && c.collation != onelog_core::Collation::Utf8mb4GeneralCi {
+                l.push_str(&format!(" COLLATE {}", c.collation.name()));
+            }
+            if !c.nullable {
+                l.push_str(" NOT NULL");
+            }
+            if c.auto_increment {
+                l.push_str(" AUTO_INCREMENT");
+            }
+            match default_text(c) {
+                Some(d) if matches!(c.default, Some(ColumnDefault::CurrentTimestamp)) => l.push_str(&format!(" DEFAULT {d}")),
+                Some(d) if c.ty.is_integer() || matches!(c.ty, ColumnType::Decimal { .. } | ColumnType::Double | ColumnType::Float) => {
+                    l.push_str(&format!(" DEFAULT {d}"))
+                }
+                Some(d) => l.push_str(&format!(" DEFAULT '{}'", d.replace('\'', "''"))),
+                None if c.nullable => l.push_str(" DEFAULT NULL"),
+                None => {}
+            }
+            if c.on_update_current_timestamp {
+                l.push_str(" ON UPDATE current_timestamp()");
+            }
+            if !c.comment.is_empty() {
+                l.push_str(&format!(" COMMENT '{}'", c.comment.replace('\'', "''")));
+            }
+            l
+        })
+        .collect();
+    for i in &t.indexes {
+        let cols: Vec<String> = i.columns.iter().map(|&c| format!("`{}`", t.columns[c].name)).collect();
+        lines.push(if i.primary {
+            format!("  PRIMARY KEY ({})", cols.join(","))
+        } else if i.unique {
+            format!("  UNIQUE KEY `{}` ({})", i.name, cols.join(","))
+        } else {
+            format!("  KEY `{}` ({})", i.name, cols.join(","))
+        });
+    }
+    let mut sql = format!("CREATE TABLE `{}` (\n{}\n) ENGINE={} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci", t.name, lines.join(",\n"), t.engine);
+    if !t.comment.is_empty() {
+        sql.push_str(&format!(" COMMENT='{}'", t.comment.replace('\'', "''")));
+    }
+    sql
+}
+
+fn show_binlog_events(session: &Session, file: Option<&str>, from: Option<u64>, limit: Option<(u64, u64)>) -> SqlResult<QueryResult> {
+    let (current, _) = session.engine.binlog.master_status();
+    let name = file.map(str::to_string).unwrap_or_else(|| {
+        session.engine.binlog.list_files().ok().and_then(|f| f.first().map(|f| f.name.clone())).unwrap_or(current)
+    });
+    let dir = session.engine.datadir.clone();
+    let path = if std::path::Path::new(&name).is_absolute() { std::path::PathBuf::from(&name) } else { dir.join(&name) };
+    let data = std::fs::read(&path).map_err(|_| {
+        SqlError::new(ErrorCode::MASTER_FATAL_READING_BINLOG, format!("Error when executing command SHOW BINLOG EVENTS: Could not find target log"))
+    })?;
+    let mut rows = Vec::new();
+    let mut pos = from.unwrap_or(4) as usize;
+    let mut checksum = true;
+    while pos + HEADER_LEN <= data.len() {
+        let Ok(header) = parse_header(&data[pos..]) else { break };
+        let size = header.event_size as usize;
+        if size < HEADER_LEN || pos + size > data.len() || header.type_code == 0 {
+            break;
+        }
+        let raw = &data[pos..pos + size];
+        let info = match onelog_binlog::event::parse_event(raw, checksum && header.type_code != 15) {
+            Ok(Event::FormatDescription { server_version, checksum: c, .. }) => {
+                checksum = c;
+                format!("Server ver: {server_version}, Binlog ver: 4")
+            }
+            Ok(Event::Gtid { gtid, flags2, .. }) => format_gtid(gtid, flags2),
+            Ok(Event::Query { db, sql, .. }) => if db.is_empty() { sql } else { format!("use `{db}`; {sql}") },
+            Ok(Event::Xid(x)) => format!("COMMIT /* xid={x} */"),
+            Ok(Event::TableMap(m)) => format!("table_id: {} ({}.{})", m.table_id, m.db, m.table),
+            Ok(Event::Rows { table_id, flags, .. }) => format!("table_id: {table_id}{}", if flags & 1 != 0 { " flags: STMT_END_F" } else { "" }),
+            Ok(Event::Rotate { next_file, position }) => format!("{next_file};pos={position}"),
+            Ok(Event::GtidList(list)) => format!("[{}]", list.iter().map(|g| g.to_string()).collect::<Vec<_>>().join(",")),
+            Ok(Event::BinlogCheckpoint(f)) => f,
+            _ => String::new(),
+        };
+        rows.push(vec![s(&name), Value::UInt(pos as u64), s(event_type_name(header.type_code)), Value::UInt(u64::from(header.server_id)), Value::UInt(u64::from(header.log_pos)), s(&info)]);
+        pos += size;
+        let _ = CHECKSUM_LEN;
+    }
+    if let Some((offset, count)) = limit {
+        rows = rows.into_iter().skip(offset as usize).take(count as usize).collect();
+    }
+    Ok(text_result(&["Log_name", "Pos", "Event_type", "Server_id", "End_log_pos", "Info"], rows))
+}
+
+fn format_gtid(gtid: onelog_binlog::Gtid, flags2: u8) -> String {
+    if flags2 & 1 != 0 { format!("GTID {gtid}") } else { format!("BEGIN GTID {gtid}") }
+}
+
+/// PURGE BINARY LOGS and RESET MASTER.
+pub fn binlog_admin(session: &mut Session, stmt: &Statement) -> SqlResult<QueryResult> {
+    // Never purge what recovery still needs: everything from the position
+    // storage has persisted (a fresh checkpoint moves it forward).
+    let keep_from = session
+        .engine
+        .checkpoint()
+        .map_err(|e| SqlError::internal(e.to_string()))?
+        .unwrap_or_else(|| crate::engine::decode_marker(session.engine.store.position_marker().ok().flatten()));
+    let binlog = &session.engine.binlog;
+    match stmt {
+        Statement::PurgeBinaryLogsTo(name) => {
+            binlog.purge_to(name, keep_from).map_err(|e| SqlError::new(ErrorCode::UNKNOWN_TARGET_BINLOG, e.to_string()))?;
+        }
+        Statement::PurgeBinaryLogsBefore(expr) => {
+            let bound = crate::select::bind_constant(expr)?;
+            let view = std::sync::Arc::new(session.engine.store.snapshot().map_err(crate::txn::storage_err)?);
+            let txn = crate::txn::Txn::new(0, IsolationLevel::RepeatableRead, true, false);
+            let ctx = crate::select::Ctx::new(session, &txn, view, &[]);
+            let ts = match ctx.eval(&bound, &[])? {
+                Value::DateTime(t) | Value::Date(t) => unix_seconds(t),
+                other => return Err(SqlError::new(ErrorCode::WRONG_ARGUMENTS, format!("Incorrect arguments to PURGE BINARY LOGS BEFORE: {other}"))),
+            };
+            binlog.purge_before(ts, keep_from).map_err(binlog_err)?;
+        }
+        Statement::ResetMaster => binlog.reset_master().map_err(binlog_err)?,
+        _ => {}
+    }
+    Ok(QueryResult::ok(0))
+}
+
+fn unix_seconds(t: onelog_core::Temporal) -> u64 {
+    // Days from civil (Howard Hinnant's algorithm).
+    let y = i64::from(t.year) - i64::from(t.month <= 2);
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = i64::from(t.month);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(t.day) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    (days * 86_400 + i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second)).max(0) as u64
+}
+
+/// Rows of an information_schema table.
+pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
+    let catalog = session.engine.catalog.read();
+    let tables = catalog.all_tables();
+    let (names, rows): (&[&str], Vec<Vec<Value>>) = match table.to_ascii_uppercase().as_str() {
+        "SCHEMATA" => (
+            &["CATALOG_NAME", "SCHEMA_NAME", "DEFAULT_CHARACTER_SET_NAME", "DEFAULT_COLLATION_NAME", "SQL_PATH", "SCHEMA_COMMENT"],
+            database_names(session).iter().map(|d| vec![s("def"), s(d), s("utf8mb4"), s("utf8mb4_general_ci"), Value::Null, s("")]).collect(),
+        ),
+        "TABLES" => (
+            &["TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "TABLE_TYPE", "ENGINE", "VERSION", "ROW_FORMAT", "TABLE_ROWS", "AUTO_INCREMENT", "TABLE_COLLATION", "TABLE_COMMENT"],
+            tables
+                .iter()
+                .map(|t| {
+                    vec![s("def"), s(&t.def.db), s(&t.def.name), s("BASE TABLE"), s(&t.def.engine), Value::Int(10), s("Dynamic"), Value::Null, t.def.auto_increment_column().map(|_| Value::UInt(*t.auto_increment_next.lock())).unwrap_or(Value::Null), s("utf8mb4_general_ci"), s(&t.def.comment)]
+                })
+                .collect(),
+        ),
+        "COLUMNS" => (
+            &["TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "COLUMN_NAME", "ORDINAL_POSITION", "COLUMN_DEFAULT", "IS_NULLABLE", "DATA_TYPE", "CHARACTER_MAXIMUM_LENGTH", "NUMERIC_PRECISION", "NUMERIC_SCALE", "CHARACTER_SET_NAME", "COLLATION_NAME", "COLUMN_TYPE", "COLUMN_KEY", "EXTRA", "COLUMN_COMMENT"],
+            tables
+                .iter()
+                .flat_map(|t| {
+                    t.def.columns.iter().enumerate().map(|(i, c)| {
+                        let data_type = c.ty.sql_name().split('(').next().unwrap_or("").to_string();
+                        vec![
+                            s("def"),
+                            s(&t.def.db),
+                            s(&t.def.name),
+                            s(&c.name),
+                            Value::Int(i as i64 + 1),
+                            default_text(c).map(|d| s(&d)).unwrap_or(Value::Null),
+                            s(if c.nullable { "YES" } else { "NO" }),
+                            s(&data_type),
+                            if c.max_bytes() > 0 { Value::UInt(c.max_bytes() / u64::from(c.collation.mbmaxlen())) } else { Value::Null },
+                            Value::Null,
+                            Value::Null,
+                            if c.ty.is_text() { s("utf8mb4") } else { Value::Null },
+                            if c.ty.is_text() { s(c.collation.name()) } else { Value::Null },
+                            s(&column_type_text(c)),
+                            s(key_kind(&t.def, i)),
+                            s(if c.auto_increment { "auto_increment" } else { "" }),
+                            s(&c.comment),
+                        ]
+                    }).collect::<Vec<_>>()
+                })
+                .collect(),
+        ),
+        "STATISTICS" => (
+            &["TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "NON_UNIQUE", "INDEX_SCHEMA", "INDEX_NAME", "SEQ_IN_INDEX", "COLUMN_NAME", "COLLATION", "CARDINALITY", "SUB_PART", "PACKED", "NULLABLE", "INDEX_TYPE", "COMMENT", "INDEX_COMMENT"],
+            tables
+                .iter()
+                .flat_map(|t| {
+                    t.def.indexes.iter().flat_map(|i| {
+                        i.columns.iter().enumerate().map(|(seq, &c)| {
+                            vec![s("def"), s(&t.def.db), s(&t.def.name), Value::Int(i64::from(!i.unique)), s(&t.def.db), s(&i.name), Value::Int(seq as i64 + 1), s(&t.def.columns[c].name), s("A"), Value::Null, Value::Null, Value::Null, s(if t.def.columns[c].nullable { "YES" } else { "" }), s("BTREE"), s(""), s("")]
+                        }).collect::<Vec<_>>()
+                    }).collect::<Vec<_>>()
+                })
+                .collect(),
+        ),
+        "ENGINES" => (&["ENGINE", "SUPPORT", "COMMENT", "TRANSACTIONS", "XA", "SAVEPOINTS"], vec![vec![s("InnoDB"), s("DEFAULT"), s("OneLog"), s("YES"), s("NO"), s("YES")]]),
+        "SESSION_VARIABLES" | "GLOBAL_VARIABLES" => (
+            &["VARIABLE_NAME", "VARIABLE_VALUE"],
+            vars::VARIABLES.iter().map(|d| vec![s(&d.name.to_ascii_uppercase()), s(&session.var(d.name).unwrap_or_default())]).collect(),
+        ),
+        "COLLATIONS" | "CHARACTER_SETS" | "KEY_COLUMN_USAGE" | "REFERENTIAL_CONSTRAINTS" | "TABLE_CONSTRAINTS" | "VIEWS" | "ROUTINES" | "TRIGGERS" | "PARTITIONS" | "PROCESSLIST" => {
+            (&["TABLE_SCHEMA", "TABLE_NAME"], Vec::new())
+        }
+        _ => return Err(SqlError::new(ErrorCode::UNKNOWN_TABLE, format!("Unknown table '{table}' in information_schema"))),
+    };
+    let columns = names.iter().map(|n| ResultColumn::text(n)).collect();
+    Ok((columns, rows))
+}

@@ -1,0 +1,244 @@
+//! Transactions: a read view, a private write set read through by the
+//! transaction's own statements, an undo log for statement and savepoint
+//! rollback, and the binlog cache of row events.
+//!
+//! Nothing here touches the shared engine state except through the storage
+//! snapshot; commit is the engine's job (it hands the write set and the
+//! binlog cache to the commit pipeline).
+
+use crate::ast::IsolationLevel;
+use crate::catalog::TableEntry;
+use crate::locks::TxnId;
+use onelog_binlog::event::{rows_bodies, table_map_body, type_code, RowChange, RowsKind};
+use onelog_binlog::pipeline::PendingEvent;
+use onelog_core::{SqlError, SqlResult};
+use onelog_storage::{Mutation, Snapshot, Store};
+use std::collections::BTreeMap;
+use std::ops::Bound;
+use std::sync::Arc;
+
+/// MariaDB's default `binlog_row_event_max_size`.
+const ROW_EVENT_MAX_BYTES: usize = 8192;
+
+pub type Kv = (Vec<u8>, Vec<u8>);
+pub type KvIter<'a> = Box<dyn Iterator<Item = SqlResult<Kv>> + 'a>;
+
+struct Savepoint {
+    name: String,
+    undo_len: usize,
+    events_len: usize,
+}
+
+pub struct Txn {
+    pub id: TxnId,
+    pub isolation: IsolationLevel,
+    pub read_only: bool,
+    /// Started by BEGIN / START TRANSACTION (or autocommit=0).
+    pub explicit: bool,
+    snapshot: Option<Arc<Snapshot>>,
+    /// Key → new value (`None`: deleted) for every key this transaction wrote.
+    writes: BTreeMap<Vec<u8>, Option<Vec<u8>>>,
+    /// (key, the write-set entry before the change) in change order.
+    undo: Vec<(Vec<u8>, Option<Option<Vec<u8>>>)>,
+    events: Vec<PendingEvent>,
+    stmt_rows: Vec<(Arc<TableEntry>, RowsKind, Vec<RowChange>)>,
+    stmt_undo_start: usize,
+    savepoints: Vec<Savepoint>,
+}
+
+pub(crate) fn storage_err(e: onelog_storage::StorageError) -> SqlError {
+    SqlError::internal(e.to_string())
+}
+
+impl Txn {
+    pub fn new(id: TxnId, isolation: IsolationLevel, read_only: bool, explicit: bool) -> Txn {
+        Txn {
+            id,
+            isolation,
+            read_only,
+            explicit,
+            snapshot: None,
+            writes: BTreeMap::new(),
+            undo: Vec::new(),
+            events: Vec::new(),
+            stmt_rows: Vec::new(),
+            stmt_undo_start: 0,
+            savepoints: Vec::new(),
+        }
+    }
+
+    pub fn has_writes(&self) -> bool {
+        !self.writes.is_empty() || !self.events.is_empty()
+    }
+
+    /// Called before each statement: READ COMMITTED takes a fresh view.
+    pub fn begin_statement(&mut self) {
+        if self.isolation != IsolationLevel::RepeatableRead && self.isolation != IsolationLevel::Serializable {
+            self.snapshot = None;
+        }
+        self.stmt_undo_start = self.undo.len();
+        self.stmt_rows.clear();
+    }
+
+    /// The transaction's read view, taken at its first read.
+    pub fn view(&mut self, store: &Store) -> SqlResult<Arc<Snapshot>> {
+        if let Some(s) = &self.snapshot {
+            return Ok(s.clone());
+        }
+        let s = Arc::new(store.snapshot().map_err(storage_err)?);
+        self.snapshot = Some(s.clone());
+        Ok(s)
+    }
+
+    /// Reads `key` as this transaction sees it: its own write, else `view`.
+    pub fn get(&self, view: &Snapshot, key: &[u8]) -> SqlResult<Option<Vec<u8>>> {
+        if let Some(w) = self.writes.get(key) {
+            return Ok(w.clone());
+        }
+        view.get(key).map_err(storage_err)
+    }
+
+    /// Keys in `[start, end)` as this transaction sees them, merged with
+    /// its own writes.
+    pub fn scan<'a>(&'a self, view: &Snapshot, start: &[u8], end: Option<&[u8]>, reverse: bool) -> SqlResult<KvIter<'a>> {
+        let base = view.scan(start, end, reverse).map_err(storage_err)?;
+        let upper = match end {
+            Some(e) => Bound::Excluded(e.to_vec()),
+            None => Bound::Unbounded,
+        };
+        let own = self.writes.range::<Vec<u8>, _>((Bound::Included(start.to_vec()), upper));
+        let own: Box<dyn Iterator<Item = (&Vec<u8>, &Option<Vec<u8>>)> + 'a> =
+            if reverse { Box::new(own.rev()) } else { Box::new(own) };
+        Ok(Box::new(MergeScan { base: base.peekable(), own: own.peekable(), reverse }))
+    }
+
+    /// Records a write in the private write set.
+    pub fn put(&mut self, key: Vec<u8>, value: Option<Vec<u8>>) {
+        let previous = self.writes.insert(key.clone(), value);
+        self.undo.push((key, previous));
+    }
+
+    /// Adds a row change to the current statement's binlog rows.
+    pub fn log_row(&mut self, table: &Arc<TableEntry>, kind: RowsKind, change: RowChange) {
+        if let Some((t, k, rows)) = self.stmt_rows.last_mut() {
+            if Arc::ptr_eq(t, table) && *k == kind {
+                rows.push(change);
+                return;
+            }
+        }
+        self.stmt_rows.push((table.clone(), kind, vec![change]));
+    }
+
+    /// Ends a successful statement: its row changes become binlog events.
+    pub fn finish_statement(&mut self) -> SqlResult<()> {
+        for (table, kind, rows) in std::mem::take(&mut self.stmt_rows) {
+            self.events.push(PendingEvent { type_code: type_code::TABLE_MAP, flags: 0, body: table_map_body(&table.def) });
+            let bodies = rows_bodies(kind, &table.def, &rows, ROW_EVENT_MAX_BYTES)
+                .map_err(|e| SqlError::internal(format!("binlog row encoding: {e}")))?;
+            for body in bodies {
+                self.events.push(PendingEvent { type_code: kind.type_code(), flags: 0, body });
+            }
+        }
+        self.stmt_undo_start = self.undo.len();
+        Ok(())
+    }
+
+    /// Undoes the current statement (statement atomicity on error).
+    pub fn rollback_statement(&mut self) {
+        self.stmt_rows.clear();
+        self.undo_to(self.stmt_undo_start);
+    }
+
+    fn undo_to(&mut self, len: usize) {
+        while self.undo.len() > len {
+            let Some((key, previous)) = self.undo.pop() else { break };
+            match previous {
+                Some(v) => {
+                    self.writes.insert(key, v);
+                }
+                None => {
+                    self.writes.remove(&key);
+                }
+            }
+        }
+    }
+
+    pub fn savepoint(&mut self, name: &str) {
+        self.savepoints.retain(|s| !s.name.eq_ignore_ascii_case(name));
+        self.savepoints.push(Savepoint { name: name.to_string(), undo_len: self.undo.len(), events_len: self.events.len() });
+    }
+
+    pub fn rollback_to_savepoint(&mut self, name: &str) -> SqlResult<()> {
+        let idx = self.find_savepoint(name)?;
+        let (undo_len, events_len) = (self.savepoints[idx].undo_len, self.savepoints[idx].events_len);
+        self.savepoints.truncate(idx + 1);
+        self.undo_to(undo_len);
+        self.events.truncate(events_len);
+        self.stmt_undo_start = self.undo.len();
+        Ok(())
+    }
+
+    pub fn release_savepoint(&mut self, name: &str) -> SqlResult<()> {
+        let idx = self.find_savepoint(name)?;
+        self.savepoints.truncate(idx);
+        Ok(())
+    }
+
+    fn find_savepoint(&self, name: &str) -> SqlResult<usize> {
+        self.savepoints.iter().rposition(|s| s.name.eq_ignore_ascii_case(name)).ok_or_else(|| {
+            SqlError::new(onelog_core::ErrorCode::SP_DOES_NOT_EXIST, format!("SAVEPOINT {name} does not exist"))
+        })
+    }
+
+    /// Hands over what commit needs: storage mutations and binlog events.
+    pub fn into_commit_parts(self) -> (Vec<Mutation>, Vec<PendingEvent>) {
+        let mutations = self
+            .writes
+            .into_iter()
+            .map(|(k, v)| match v {
+                Some(v) => Mutation::Put(k, v),
+                None => Mutation::Delete(k),
+            })
+            .collect();
+        (mutations, self.events)
+    }
+}
+
+/// Merges a storage scan with the write set; the write set wins on equal
+/// keys and its deletions hide storage rows.
+struct MergeScan<'a> {
+    base: std::iter::Peekable<onelog_storage::store::KvIter>,
+    own: std::iter::Peekable<Box<dyn Iterator<Item = (&'a Vec<u8>, &'a Option<Vec<u8>>)> + 'a>>,
+    reverse: bool,
+}
+
+impl Iterator for MergeScan<'_> {
+    type Item = SqlResult<Kv>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let take_own = match (self.base.peek(), self.own.peek()) {
+                (None, None) => return None,
+                (Some(Err(_)), _) => return self.base.next().map(|r| r.map_err(storage_err)),
+                (None, Some(_)) => true,
+                (Some(_), None) => false,
+                (Some(Ok((bk, _))), Some((ok, _))) => {
+                    if bk == *ok {
+                        self.base.next();
+                        true
+                    } else {
+                        (ok.as_slice() < bk.as_slice()) != self.reverse
+                    }
+                }
+            };
+            if !take_own {
+                return self.base.next().map(|r| r.map_err(storage_err));
+            }
+            if let Some((k, v)) = self.own.next() {
+                if let Some(v) = v {
+                    return Some(Ok((k.clone(), v.clone())));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! System variables: the catalogue of known variables with their defaults
+//! and scopes, global values, and validation of SET.
+
+use crate::ast::VarScope;
+use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
+use parking_lot::RwLock;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Global,
+    Session,
+    Both,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Bool,
+    Int,
+    Str,
+    ReadOnly,
+}
+
+pub struct VarDef {
+    pub name: &'static str,
+    pub default: &'static str,
+    pub scope: Scope,
+    pub kind: Kind,
+}
+
+macro_rules! vars {
+    ($($name:literal = $default:literal, $scope:ident, $kind:ident;)*) => {
+        /// Every system variable OneLog knows, sorted by name.
+        pub static VARIABLES: &[VarDef] = &[$(VarDef { name: $name, default: $default, scope: Scope::$scope, kind: Kind::$kind },)*];
+    };
+}
+
+vars! {
+    "auto_increment_increment" = "1", Both, Int;
+    "auto_increment_offset" = "1", Both, Int;
+    "autocommit" = "1", Both, Bool;
+    "basedir" = "/usr", Global, ReadOnly;
+    "big_tables" = "0", Both, Bool;
+    "bind_address" = "127.0.0.1", Global, ReadOnly;
+    "binlog_cache_size" = "32768", Global, Int;
+    "binlog_checksum" = "CRC32", Global, Str;
+    "binlog_expire_logs_seconds" = "0", Global, Int;
+    "binlog_format" = "ROW", Both, Str;
+    "binlog_group_commit_sync_delay" = "0", Global, Int;
+    "binlog_group_commit_sync_no_delay_count" = "0", Global, Int;
+    "binlog_preallocate_size" = "67108864", Global, Int;
+    "binlog_row_event_max_size" = "8192", Global, ReadOnly;
+    "binlog_row_image" = "FULL", Both, Str;
+    "binlog_row_metadata" = "FULL", Global, Str;
+    "binlog_sync_method" = "fdatasync", Global, Str;
+    "character_set_client" = "utf8mb4", Both, Str;
+    "character_set_connection" = "utf8mb4", Both, Str;
+    "character_set_database" = "utf8mb4", Both, Str;
+    "character_set_filesystem" = "binary", Both, Str;
+    "character_set_results" = "utf8mb4", Both, Str;
+    "character_set_server" = "utf8mb4", Both, Str;
+    "character_set_system" = "utf8mb3", Global, ReadOnly;
+    "collation_connection" = "utf8mb4_general_ci", Both, Str;
+    "collation_database" = "utf8mb4_general_ci", Both, Str;
+    "collation_server" = "utf8mb4_general_ci", Both, Str;
+    "connect_timeout" = "10", Global, Int;
+    "datadir" = "", Global, ReadOnly;
+    "default_storage_engine" = "InnoDB", Both, Str;
+    "default_week_format" = "0", Both, Int;
+    "div_precision_increment" = "4", Both, Int;
+    "expire_logs_days" = "0", Global, Int;
+    "explicit_defaults_for_timestamp" = "1", Both, Bool;
+    "foreign_key_checks" = "1", Both, Bool;
+    "group_concat_max_len" = "1048576", Both, Int;
+    "gtid_binlog_pos" = "", Global, ReadOnly;
+    "gtid_current_pos" = "", Global, ReadOnly;
+    "gtid_domain_id" = "0", Both, Int;
+    "gtid_strict_mode" = "0", Global, Bool;
+    "have_ssl" = "DISABLED", Global, ReadOnly;
+    "hostname" = "localhost", Global, ReadOnly;
+    "init_connect" = "", Global, Str;
+    "innodb_buffer_pool_size" = "134217728", Global, Int;
+    "innodb_flush_log_at_trx_commit" = "1", Global, Int;
+    "innodb_lock_wait_timeout" = "50", Both, Int;
+    "interactive_timeout" = "28800", Both, Int;
+    "last_insert_id" = "0", Session, Int;
+    "license" = "Apache-2.0", Global, ReadOnly;
+    "local_infile" = "0", Global, Bool;
+    "lock_wait_timeout" = "86400", Both, Int;
+    "log_bin" = "1", Global, ReadOnly;
+    "log_bin_basename" = "", Global, ReadOnly;
+    "lower_case_table_names" = "0", Global, ReadOnly;
+    "max_allowed_packet" = "16777216", Both, Int;
+    "max_binlog_size" = "1073741824", Global, Int;
+    "max_connections" = "1024", Global, Int;
+    "max_execution_time" = "0", Both, Int;
+    "max_statement_time" = "0", Both, Int;
+    "net_buffer_length" = "16384", Both, Int;
+    "net_read_timeout" = "30", Both, Int;
+    "net_write_timeout" = "60", Both, Int;
+    "old_passwords" = "0", Both, Int;
+    "performance_schema" = "0", Global, ReadOnly;
+    "pid_file" = "", Global, ReadOnly;
+    "port" = "3306", Global, ReadOnly;
+    "protocol_version" = "10", Global, ReadOnly;
+    "query_cache_size" = "0", Global, Int;
+    "query_cache_type" = "OFF", Both, Str;
+    "read_only" = "0", Global, Bool;
+    "server_id" = "1", Global, Int;
+    "skip_name_resolve" = "1", Global, ReadOnly;
+    "skip_networking" = "0", Global, ReadOnly;
+    "socket" = "", Global, ReadOnly;
+    "sql_auto_is_null" = "0", Both, Bool;
+    "sql_log_bin" = "1", Session, Bool;
+    "sql_mode" = "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION", Both, Str;
+    "sql_notes" = "1", Both, Bool;
+    "sql_quote_show_create" = "1", Both, Bool;
+    "sql_safe_updates" = "0", Both, Bool;
+    "sql_select_limit" = "18446744073709551615", Both, Int;
+    "sql_warnings" = "0", Both, Bool;
+    "storage_engine" = "InnoDB", Both, Str;
+    "sync_binlog" = "1", Global, Int;
+    "system_time_zone" = "UTC", Global, ReadOnly;
+    "table_open_cache" = "2000", Global, Int;
+    "thread_cache_size" = "256", Global, Int;
+    "time_zone" = "SYSTEM", Both, Str;
+    "timestamp" = "0", Session, Int;
+    "transaction_isolation" = "REPEATABLE-READ", Both, Str;
+    "transaction_read_only" = "0", Both, Bool;
+    "tx_isolation" = "REPEATABLE-READ", Both, Str;
+    "tx_read_only" = "0", Both, Bool;
+    "unique_checks" = "1", Both, Bool;
+    "version" = "10.11.99-OneLog", Global, ReadOnly;
+    "version_comment" = "OneLog: the binlog is the only log", Global, ReadOnly;
+    "version_compile_machine" = "x86_64", Global, ReadOnly;
+    "version_compile_os" = "Linux", Global, ReadOnly;
+    "wait_timeout" = "28800", Both, Int;
+    "warning_count" = "0", Session, ReadOnly;
+    "error_count" = "0", Session, ReadOnly;
+}
+
+/// Variables removed from MySQL/MariaDB that old my.cnf files still carry,
+/// with what to do about each.
+pub static REMOVED: &[(&str, &str)] = &[
+    ("key_buffer", "renamed: use key_buffer_size"),
+    ("thread_concurrency", "removed in MySQL 5.7 and MariaDB 10.5: delete the line"),
+    ("log_slow_queries", "renamed: use slow_query_log"),
+    ("table_cache", "renamed: use table_open_cache"),
+    ("innodb_additional_mem_pool_size", "removed in MySQL 5.7: delete the line"),
+    ("default_table_type", "renamed: use default_storage_engine"),
+];
+
+pub fn lookup(name: &str) -> Option<&'static VarDef> {
+    let lower = name.to_ascii_lowercase().replace('-', "_");
+    VARIABLES.iter().find(|v| v.name == lower)
+}
+
+pub fn unknown_variable(name: &str) -> SqlError {
+    SqlError::new(ErrorCode::UNKNOWN_SYSTEM_VARIABLE, format!("Unknown system variable '{name}'"))
+}
+
+/// Renders a value as a variable's stored text, validating it.
+pub fn normalize(def: &VarDef, value: &Value) -> SqlResult<String> {
+    let text = match value {
+        Value::Null => String::new(),
+        other => other.to_string(),
+    };
+    let wrong = || {
+        SqlError::new(
+            ErrorCode::WRONG_VALUE_FOR_VAR,
+            format!("Variable '{}' can't be set to the value of '{}'", def.name, text),
+        )
+    };
+    match def.kind {
+        Kind::Bool => match text.to_ascii_uppercase().as_str() {
+            "1" | "ON" | "TRUE" => Ok("1".into()),
+            "0" | "OFF" | "FALSE" => Ok("0".into()),
+            _ => Err(wrong()),
+        },
+        Kind::Int => {
+            let n: i128 = text.trim().parse().map_err(|_| {
+                SqlError::new(ErrorCode::WRONG_TYPE_FOR_VAR, format!("Incorrect argument type to variable '{}'", def.name))
+            })?;
+            Ok(n.max(0).to_string())
+        }
+        Kind::Str => {
+            if def.name.ends_with("isolation") {
+                crate::ast::IsolationLevel::from_name(&text).map(|l| l.name().to_string()).ok_or_else(wrong)
+            } else {
+                Ok(text)
+            }
+        }
+        Kind::ReadOnly => Err(SqlError::new(
+            ErrorCode::INCORRECT_GLOBAL_LOCAL_VAR,
+            format!("Variable '{}' is a read only variable", def.name),
+        )),
+    }
+}
+
+/// Typed value of a variable's text, as SELECT @@var returns it.
+pub fn typed(def: &VarDef, text: &str) -> Value {
+    match def.kind {
+        Kind::Bool | Kind::Int => text
+            .parse::<i64>()
+            .map(Value::Int)
+            .or_else(|_| text.parse::<u64>().map(Value::UInt))
+            .unwrap_or_else(|_| Value::from_str(text)),
+        _ => Value::from_str(text),
+    }
+}
+
+/// Global variable values (text form), initialised from defaults and the
+/// server's options.
+pub struct GlobalVars {
+    values: RwLock<BTreeMap<&'static str, String>>,
+}
+
+impl Default for GlobalVars {
+    fn default() -> Self {
+        GlobalVars { values: RwLock::new(VARIABLES.iter().map(|v| (v.name, v.default.to_string())).collect()) }
+    }
+}
+
+impl GlobalVars {
+    pub fn get(&self, name: &str) -> Option<String> {
+        let def = lookup(name)?;
+        self.values.read().get(def.name).cloned()
+    }
+
+    /// Sets from server options (read-only variables allowed).
+    pub fn set_startup(&self, name: &str, value: &str) -> Result<(), String> {
+        let def = lookup(name).ok_or_else(|| format!("unknown variable '{name}={value}'"))?;
+        let text = if def.kind == Kind::ReadOnly {
+            value.to_string()
+        } else {
+            normalize(def, &Value::from_str(value)).map_err(|e| e.message)?
+        };
+        self.values.write().insert(def.name, text);
+        Ok(())
+    }
+
+    pub fn set(&self, def: &'static VarDef, text: String) {
+        self.values.write().insert(def.name, text);
+    }
+
+    pub fn int(&self, name: &str) -> u64 {
+        self.get(name).and_then(|v| v.parse().ok()).unwrap_or(0)
+    }
+
+    pub fn all(&self) -> Vec<(&'static str, String)> {
+        self.values.read().iter().map(|(k, v)| (*k, v.clone())).collect()
+    }
+}
+
+/// Where `SET` of a variable in `scope` is allowed.
+pub fn check_scope(def: &VarDef, scope: VarScope) -> SqlResult<()> {
+    let err = |what: &str| {
+        SqlError::new(
+            ErrorCode::INCORRECT_GLOBAL_LOCAL_VAR,
+            format!("Variable '{}' is a {what} variable and should be set with SET GLOBAL", def.name),
+        )
+    };
+    match (def.scope, scope) {
+        (Scope::Global, VarScope::Session) | (Scope::Global, VarScope::Default) => Err(err("GLOBAL")),
+        (Scope::Session, VarScope::Global) => Err(SqlError::new(
+            ErrorCode::INCORRECT_GLOBAL_LOCAL_VAR,
+            format!("Variable '{}' is a SESSION variable and can't be used with SET GLOBAL", def.name),
+        )),
+        _ => Ok(()),
+    }
+}

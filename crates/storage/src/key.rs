@@ -1,0 +1,233 @@
+//! Memcomparable key encoding: byte order of encoded keys equals SQL order
+//! of the values under each column's collation.
+//!
+//! Layout: `index_id` (8 bytes big-endian), then per key column a NULL
+//! marker (0x00 NULL sorts first, 0x01 not NULL) and the value. Hand-written
+//! because no maintained crate covers MySQL's collations and types; the
+//! escaping scheme is the classic one (0x00 → 0x00 0xFF, terminator
+//! 0x00 0x00), which keeps prefixes ordered.
+
+use onelog_core::{Collation, ColumnDef, ColumnType, Temporal, Value};
+use rust_decimal::Decimal;
+
+/// Reserved index ids below this value hold the catalog, not tables.
+pub const FIRST_USER_INDEX_ID: u64 = 16;
+/// Catalog: one entry per database, key `[CATALOG_DB][name]`.
+pub const CATALOG_DB: u64 = 1;
+/// Catalog: one entry per table, key `[CATALOG_TABLE][db \0 name]`.
+pub const CATALOG_TABLE: u64 = 2;
+
+pub fn index_prefix(index_id: u64) -> Vec<u8> {
+    index_id.to_be_bytes().to_vec()
+}
+
+/// The smallest key greater than every key starting with `prefix`, or
+/// `None` if there is none (all 0xFF).
+pub fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
+    let mut end = prefix.to_vec();
+    while let Some(last) = end.pop() {
+        if last < 0xFF {
+            end.push(last + 1);
+            return Some(end);
+        }
+    }
+    None
+}
+
+/// Appends one value of `column` in memcomparable form.
+pub fn encode_value(out: &mut Vec<u8>, column: &ColumnDef, value: &Value) {
+    if value.is_null() {
+        out.push(0x00);
+        return;
+    }
+    out.push(0x01);
+    match (&column.ty, value) {
+        (_, Value::Int(v)) if column.ty.is_integer() => {
+            out.extend_from_slice(&((*v as u64) ^ (1 << 63)).to_be_bytes())
+        }
+        (_, Value::UInt(v)) if column.ty.is_integer() => {
+            // Unsigned columns encode the plain value; signed columns see
+            // UInt only for non-negative values within range.
+            let bits = if column.unsigned { *v } else { v ^ (1 << 63) };
+            out.extend_from_slice(&bits.to_be_bytes())
+        }
+        (ColumnType::Float | ColumnType::Double, v) => encode_f64(out, as_f64(v)),
+        (ColumnType::Decimal { scale, .. }, v) => encode_decimal(out, as_decimal(v), *scale),
+        (ColumnType::Date | ColumnType::DateTime { .. } | ColumnType::Timestamp { .. }, v) => {
+            out.extend_from_slice(&temporal_bits(as_temporal(v)).to_be_bytes())
+        }
+        (ColumnType::Time { .. }, Value::Time(us)) => {
+            out.extend_from_slice(&((*us as u64) ^ (1 << 63)).to_be_bytes())
+        }
+        (_, Value::Bytes(bytes)) => {
+            let weight = weight_string(column.collation, &column.ty, bytes);
+            encode_bytes(out, &weight)
+        }
+        (_, other) => encode_bytes(out, other.to_string().as_bytes()),
+    }
+}
+
+/// Encodes a whole key: prefix then each (column, value).
+pub fn encode_key<'a>(
+    index_id: u64,
+    parts: impl IntoIterator<Item = (&'a ColumnDef, &'a Value)>,
+) -> Vec<u8> {
+    let mut out = index_prefix(index_id);
+    for (column, value) in parts {
+        encode_value(&mut out, column, value);
+    }
+    out
+}
+
+/// The bytes that decide text comparison under `collation`: case-folded for
+/// the `_ci` collation, trailing spaces removed for PAD SPACE collations
+/// (all MariaDB 10.11 utf8mb4 collations are PAD SPACE; VARBINARY/BLOB are
+/// not padded).
+pub fn weight_string(collation: Collation, ty: &ColumnType, bytes: &[u8]) -> Vec<u8> {
+    match collation {
+        Collation::Binary => {
+            if matches!(ty, ColumnType::Binary(_)) {
+                trim_end(bytes, 0).to_vec()
+            } else {
+                bytes.to_vec()
+            }
+        }
+        Collation::Utf8mb4Bin => trim_end(bytes, b' ').to_vec(),
+        Collation::Utf8mb4GeneralCi => fold_case(trim_end(bytes, b' ')),
+    }
+}
+
+/// utf8mb4_general_ci folding: each character maps to its simple uppercase
+/// with accents kept apart only where general_ci keeps them (approximated
+/// by Unicode simple uppercase; ASCII is exact).
+pub fn fold_case(bytes: &[u8]) -> Vec<u8> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) if s.is_ascii() => s.to_ascii_uppercase().into_bytes(),
+        Ok(s) => {
+            let mut out = String::with_capacity(s.len());
+            for ch in s.chars() {
+                let mut upper = ch.to_uppercase();
+                match (upper.next(), upper.next()) {
+                    (Some(u), None) => out.push(u),
+                    _ => out.push(ch),
+                }
+            }
+            out.into_bytes()
+        }
+        Err(_) => bytes.to_ascii_uppercase(),
+    }
+}
+
+fn trim_end(bytes: &[u8], pad: u8) -> &[u8] {
+    let end = bytes.iter().rposition(|b| *b != pad).map_or(0, |p| p + 1);
+    &bytes[..end]
+}
+
+fn encode_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    for b in bytes {
+        out.push(*b);
+        if *b == 0 {
+            out.push(0xFF);
+        }
+    }
+    out.extend_from_slice(&[0, 0]);
+}
+
+fn encode_f64(out: &mut Vec<u8>, v: f64) {
+    let v = if v == 0.0 { 0.0 } else { v }; // -0.0 equals 0.0
+    let bits = v.to_bits();
+    let ordered = if bits >> 63 == 1 { !bits } else { bits | (1 << 63) };
+    out.extend_from_slice(&ordered.to_be_bytes());
+}
+
+fn encode_decimal(out: &mut Vec<u8>, v: Decimal, scale: u8) {
+    let mut v = v;
+    v.rescale(u32::from(scale));
+    let mantissa = v.mantissa();
+    out.extend_from_slice(&((mantissa as u128) ^ (1 << 127)).to_be_bytes());
+}
+
+fn temporal_bits(t: Temporal) -> u64 {
+    let date = (u64::from(t.year) << 9) | (u64::from(t.month) << 5) | u64::from(t.day);
+    let time_us = ((u64::from(t.hour) * 60 + u64::from(t.minute)) * 60 + u64::from(t.second))
+        * 1_000_000
+        + u64::from(t.micros);
+    (date << 37) | time_us
+}
+
+fn as_f64(v: &Value) -> f64 {
+    match v {
+        Value::Int(i) => *i as f64,
+        Value::UInt(u) => *u as f64,
+        Value::Double(d) => *d,
+        Value::Decimal(d) => d.to_string().parse().unwrap_or(0.0),
+        other => other.to_string().parse().unwrap_or(0.0),
+    }
+}
+
+fn as_decimal(v: &Value) -> Decimal {
+    match v {
+        Value::Decimal(d) => *d,
+        Value::Int(i) => Decimal::from(*i),
+        Value::UInt(u) => Decimal::from(*u),
+        other => other.to_string().parse().unwrap_or_default(),
+    }
+}
+
+fn as_temporal(v: &Value) -> Temporal {
+    match v {
+        Value::Date(t) | Value::DateTime(t) => *t,
+        _ => Temporal::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(col: &ColumnDef, v: Value) -> Vec<u8> {
+        encode_key(20, [(col, &v)])
+    }
+
+    #[test]
+    fn integers_sort_numerically() {
+        let col = ColumnDef::new("a", ColumnType::BigInt);
+        let vals = [i64::MIN, -5, -1, 0, 1, 7, i64::MAX];
+        let keys: Vec<_> = vals.iter().map(|v| key(&col, Value::Int(*v))).collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]));
+        assert!(key(&col, Value::Null) < keys[0]);
+    }
+
+    #[test]
+    fn unsigned_sort_above_signed_range() {
+        let mut col = ColumnDef::new("a", ColumnType::BigInt);
+        col.unsigned = true;
+        assert!(key(&col, Value::UInt(5)) < key(&col, Value::UInt(u64::MAX)));
+    }
+
+    #[test]
+    fn text_is_case_insensitive_and_pad_space() {
+        let col = ColumnDef::new("a", ColumnType::VarChar(10));
+        assert_eq!(key(&col, Value::from_str("abc")), key(&col, Value::from_str("ABC  ")));
+        assert!(key(&col, Value::from_str("ab")) < key(&col, Value::from_str("abc")));
+        assert!(key(&col, Value::from_str("a\0")) > key(&col, Value::from_str("a")));
+    }
+
+    #[test]
+    fn doubles_and_decimals_order() {
+        let col = ColumnDef::new("a", ColumnType::Double);
+        let vals = [-1e10, -1.5, 0.0, 1e-3, 2.0, 1e300];
+        let keys: Vec<_> = vals.iter().map(|v| key(&col, Value::Double(*v))).collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]));
+        let dcol = ColumnDef::new("d", ColumnType::Decimal { precision: 10, scale: 2 });
+        let d = |s: &str| key(&dcol, Value::Decimal(s.parse().unwrap()));
+        assert!(d("-3.5") < d("-0.01") && d("-0.01") < d("0") && d("0") < d("2.5"));
+        assert_eq!(d("2.5"), d("2.50"));
+    }
+
+    #[test]
+    fn prefix_end_bounds_prefix() {
+        assert_eq!(prefix_end(&[1, 2, 0xFF]), Some(vec![1, 3]));
+        assert_eq!(prefix_end(&[0xFF]), None);
+    }
+}

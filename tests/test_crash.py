@@ -1,0 +1,183 @@
+"""Issue 3, "Done when" (crash test): with sync_binlog=1, concurrent writers keep
+a ledger of every acknowledged commit; the server is killed with SIGKILL at a
+random moment and restarted; every acknowledged commit is present, no
+unacknowledged transaction is partly applied, and binlog and tables agree.
+
+Each transaction writes one marker row (txn_id, writer, n), n data rows, and
+increments its writer's counter row, then COMMITs. A transaction is
+- acknowledged: COMMIT returned OK -> must be present, whole;
+- in doubt: the connection broke after COMMIT was sent -> present whole, or absent;
+- not committed: it failed before COMMIT was sent -> must be absent.
+Counters must equal the number of markers per writer (updates are all-or-nothing too).
+
+Env: ONELOG_CRASH_CYCLES (default 20), ONELOG_CRASH_WRITERS (default 8),
+ONELOG_CRASH_SEED (default: random, printed).
+"""
+from __future__ import annotations
+
+import os
+import random
+import threading
+import time
+
+import pymysql
+import pytest
+
+from binlog_util import diff_dumps, replay, table_dump
+
+CYCLES = int(os.environ.get("ONELOG_CRASH_CYCLES", "20"))
+WRITERS = int(os.environ.get("ONELOG_CRASH_WRITERS", "8"))
+SEED = int(os.environ.get("ONELOG_CRASH_SEED", str(random.randrange(1 << 30))))
+
+
+class Ledger:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.acked: dict[int, tuple[int, int]] = {}     # txn_id -> (writer, n)
+        self.in_doubt: dict[int, tuple[int, int]] = {}
+        self.not_committed: set[int] = set()
+        self.next_seq = [0] * WRITERS
+
+    def txn_id(self, w):
+        with self.lock:
+            self.next_seq[w] += 1
+            return w * 10_000_000 + self.next_seq[w]
+
+
+def writer(srv, ledger: Ledger, w: int, rng: random.Random, stop: threading.Event):
+    try:
+        c = srv.connect(database="crash", autocommit=False, connect_timeout=5, read_timeout=30, write_timeout=30)
+    except pymysql.err.MySQLError:
+        return
+    try:
+        while not stop.is_set():
+            tid = ledger.txn_id(w)
+            n = rng.randint(1, 6)
+            commit_sent = False
+            try:
+                with c.cursor() as cur:
+                    cur.execute("INSERT INTO markers (txn_id, writer, n) VALUES (%s, %s, %s)", (tid, w, n))
+                    cur.executemany("INSERT INTO data (txn_id, idx, writer, val) VALUES (%s, %s, %s, %s)",
+                                    [(tid, i, w, f"v{tid}-{i}-" + "x" * rng.randint(0, 60)) for i in range(n)])
+                    cur.execute("UPDATE counters SET cnt = cnt + 1, last_txn = %s WHERE writer = %s", (tid, w))
+                    commit_sent = True
+                    c.commit()
+                with ledger.lock:
+                    ledger.acked[tid] = (w, n)
+            except Exception:
+                with ledger.lock:
+                    if commit_sent:
+                        ledger.in_doubt[tid] = (w, n)
+                    else:
+                        ledger.not_committed.add(tid)
+                return
+    finally:
+        try:
+            c.close()
+        except Exception:
+            pass
+
+
+def verify(srv, ledger: Ledger, cycle: int):
+    c = srv.connect(database="crash", autocommit=True)
+    try:
+        with c.cursor() as cur:
+            cur.execute("SELECT txn_id, writer, n FROM markers")
+            markers = {r[0]: (r[1], r[2]) for r in cur.fetchall()}
+            cur.execute("SELECT txn_id, COUNT(*) FROM data GROUP BY txn_id")
+            data = dict(cur.fetchall())
+            cur.execute("SELECT writer, cnt FROM counters")
+            counters = dict(cur.fetchall())
+    finally:
+        c.close()
+    where = f"(cycle {cycle}, seed {SEED})"
+    lost = [t for t in ledger.acked if t not in markers]
+    assert not lost, f"{len(lost)} acknowledged commits lost after kill -9 {where}: {sorted(lost)[:10]}"
+    for t, (w, n) in ledger.acked.items():
+        assert markers[t] == (w, n) and data.get(t, 0) == n, f"acknowledged txn {t} incomplete {where}"
+    for t, (w, n) in markers.items():
+        assert data.get(t, 0) == n, f"txn {t} partly applied: marker says {n} rows, found {data.get(t, 0)} {where}"
+        assert t not in ledger.not_committed, f"txn {t} failed before COMMIT but is present {where}"
+        assert t in ledger.acked or t in ledger.in_doubt, f"unknown txn {t} present {where}"
+    orphans = set(data) - set(markers)
+    assert not orphans, f"data rows without a marker (partial txn) {where}: {sorted(orphans)[:10]}"
+    for w in range(WRITERS):
+        mine = sum(1 for (ww, _) in markers.values() if ww == w)
+        assert counters[w] == mine, f"writer {w}: counter {counters[w]} != {mine} markers {where}"
+    # in-doubt transactions are resolved now: present or absent for good
+    with ledger.lock:
+        for t in list(ledger.in_doubt):
+            if t in markers:
+                ledger.acked[t] = ledger.in_doubt.pop(t)
+            else:
+                ledger.not_committed.add(t)
+                del ledger.in_doubt[t]
+    return len(markers)
+
+
+def binlog_xids(srv):
+    c = srv.connect(autocommit=True)
+    try:
+        with c.cursor() as cur:
+            cur.execute("SHOW BINARY LOGS")
+            files = [r[0] for r in cur.fetchall()]
+            xids = 0
+            for f in files:
+                cur.execute(f"SHOW BINLOG EVENTS IN '{f}'")
+                xids += sum(1 for r in cur.fetchall() if r[2] == "Xid")
+            return files, xids
+    finally:
+        c.close()
+
+
+@pytest.fixture
+def crash_server(server_factory):
+    srv = server_factory(log_bin=True, sync_binlog=1, name="crash")
+    c = srv.connect(autocommit=True)
+    with c.cursor() as cur:
+        cur.execute("CREATE DATABASE crash")
+        cur.execute("USE crash")
+        cur.execute("CREATE TABLE markers (txn_id BIGINT PRIMARY KEY, writer INT NOT NULL, n INT NOT NULL)")
+        cur.execute("CREATE TABLE data (txn_id BIGINT NOT NULL, idx INT NOT NULL, writer INT NOT NULL, "
+                    "val VARCHAR(100), PRIMARY KEY (txn_id, idx), KEY k_writer (writer))")
+        cur.execute("CREATE TABLE counters (writer INT PRIMARY KEY, cnt BIGINT NOT NULL, last_txn BIGINT)")
+        cur.execute("BEGIN")
+        cur.executemany("INSERT INTO counters VALUES (%s, 0, NULL)", [(w,) for w in range(WRITERS)])
+        cur.execute("COMMIT")
+    c.close()
+    return srv
+
+
+def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
+    srv = crash_server
+    rng = random.Random(SEED)
+    ledger = Ledger()
+    print(f"crash test: seed={SEED} cycles={CYCLES} writers={WRITERS}")
+    total = 0
+    for cycle in range(1, CYCLES + 1):
+        stop = threading.Event()
+        threads = [threading.Thread(target=writer, args=(srv, ledger, w, random.Random(rng.random()), stop),
+                                    daemon=True) for w in range(WRITERS)]
+        for t in threads:
+            t.start()
+        time.sleep(rng.uniform(0.2, 1.5))
+        srv.kill9()
+        stop.set()
+        for t in threads:
+            t.join(60)
+            assert not t.is_alive(), "a writer hung after the server was killed"
+        srv.start()
+        total = verify(srv, ledger, cycle)
+    assert len(ledger.acked) > 0, "no commit was ever acknowledged"
+    print(f"crash test: {CYCLES} cycles, {len(ledger.acked)} acknowledged commits, {total} transactions present")
+
+    # binlog and tables agree: one Xid per committed DML transaction (+1 for the counters setup),
+    files, xids = binlog_xids(srv)
+    assert xids == total + 1, f"binlog has {xids} Xid events, tables hold {total} + 1 transactions"
+    # and replaying the binlog into a fresh MariaDB yields the same tables
+    expected = table_dump(srv, "crash")
+    srv.stop()
+    replay(srv.binlog_files(), mariadb_server, drop_dbs=("crash",))
+    got = table_dump(mariadb_server, "crash")
+    d = diff_dumps(expected, got)
+    assert not d, f"binlog replay differs from the tables (seed {SEED}):\n{d}"

@@ -1,0 +1,153 @@
+"""Issue 2, "Done when": a differential test. Every statement of tests/corpus/*.sql
+runs against OneLog and against a MariaDB 10.11 started by the test, each file
+in a fresh database of the same name on both; result sets (column names + rows
+as the text the server sent), affected-row counts, insert ids, warning counts
+and codes, and error codes must match.
+
+Corpus format (see tests/corpus/README.md): one statement per line; lines
+starting with `--` and blank lines are ignored. A trailing `-- @novalues`
+compares only column names and row count (for NOW() and other nondeterminism).
+Rows are sorted before comparing unless the statement has an ORDER BY.
+A mismatch is reported as file:line with both outcomes side by side.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pymysql
+import pytest
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+FILES = sorted(CORPUS.glob("*.sql"))
+ONLY = os.environ.get("ONELOG_DIFF_ONLY")  # e.g. "03_select.sql" to run one file
+
+
+@dataclass
+class Stmt:
+    file: str
+    line: int
+    sql: str
+    novalues: bool
+
+
+def parse_corpus(path: Path) -> list[Stmt]:
+    out = []
+    for n, raw in enumerate(path.read_text().splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("--"):
+            continue
+        novalues = False
+        m = re.search(r"\s--\s*@novalues\s*$", line)
+        if m:
+            novalues = True
+            line = line[:m.start()].rstrip()
+        if line.endswith(";"):
+            line = line[:-1].rstrip()
+        out.append(Stmt(path.name, n, line, novalues))
+    return out
+
+
+def cell(v):
+    if v is None:
+        return "NULL"
+    if isinstance(v, (bytes, bytearray)):
+        try:
+            return "b:" + bytes(v).decode("utf-8")
+        except UnicodeDecodeError:
+            return "0x" + bytes(v).hex()
+    return str(v)
+
+
+def run(conn, st: Stmt):
+    """Returns a comparable outcome of one statement."""
+    try:
+        with conn.cursor() as cur:
+            cur.execute(st.sql)
+            res = cur._result
+            warnings = res.warning_count if res is not None else 0
+            if cur.description is not None:
+                cols = tuple(d[0] for d in cur.description)
+                rows = [tuple(cell(v) for v in r) for r in cur.fetchall()]
+                if not re.search(r"\border\s+by\b", st.sql, re.I):
+                    rows.sort()
+                if st.novalues:
+                    rows = f"<{len(rows)} rows, values not compared>"
+                outcome = {"columns": cols, "rows": rows}
+            else:
+                outcome = {"affected": cur.rowcount, "insert_id": cur.lastrowid}
+            outcome["warnings"] = warnings
+            while cur.nextset():
+                pass
+        if warnings:
+            with conn.cursor() as cur:
+                cur.execute("SHOW WARNINGS")
+                outcome["warning_codes"] = [(r[0], r[1]) for r in cur.fetchall()]
+        return outcome
+    except pymysql.err.MySQLError as e:
+        code = e.args[0] if e.args else None
+        if isinstance(code, int) and code >= 2000:  # client-side: connection lost etc.
+            raise
+        return {"error": code}
+
+
+def fmt(o) -> str:
+    if "error" in o:
+        return f"ERROR {o['error']}"
+    parts = []
+    if "columns" in o:
+        parts.append("columns: " + " | ".join(o["columns"]))
+        if isinstance(o["rows"], str):
+            parts.append(o["rows"])
+        else:
+            for r in o["rows"][:20]:
+                parts.append("  " + " | ".join(r))
+            if len(o["rows"]) > 20:
+                parts.append(f"  ... {len(o['rows'])} rows")
+    else:
+        parts.append(f"affected rows: {o['affected']}, insert id: {o['insert_id']}")
+    parts.append(f"warnings: {o['warnings']} {o.get('warning_codes', '')}".rstrip())
+    return "\n".join(parts)
+
+
+def fresh_conn(srv, db):
+    c = srv.connect(autocommit=True)
+    with c.cursor() as cur:
+        cur.execute(f"DROP DATABASE IF EXISTS `{db}`")
+        cur.execute(f"CREATE DATABASE `{db}`")
+    c.close()
+    return srv.connect(database=db, autocommit=True, conv={}, read_timeout=60)
+
+
+def test_corpus_size():
+    total = sum(len(parse_corpus(f)) for f in FILES)
+    assert total >= 300, f"corpus has only {total} statements"
+
+
+@pytest.mark.parametrize("path", [f for f in FILES if not ONLY or f.name == ONLY], ids=lambda p: p.stem)
+def test_differential(onelog_server_module, mariadb_server, path):
+    stmts = parse_corpus(path)
+    db = "diff_" + re.sub(r"\W", "_", path.stem)
+    a = fresh_conn(onelog_server_module, db)
+    b = fresh_conn(mariadb_server, db)
+    mismatches = []
+    try:
+        for st in stmts:
+            try:
+                oa = run(a, st)
+            except pymysql.err.MySQLError as e:
+                pytest.fail(f"{st.file}:{st.line}: {st.sql}\nconnection to {onelog_server_module.kind} lost: {e!r}\n"
+                            f"--- server stderr tail ---\n{onelog_server_module.stderr_tail()}")
+            ob = run(b, st)
+            if oa != ob:
+                mismatches.append(
+                    f"--- {st.file}:{st.line}: {st.sql}\n"
+                    f"[{onelog_server_module.kind} (under test)]\n{fmt(oa)}\n[mariadb (reference)]\n{fmt(ob)}")
+    finally:
+        a.close()
+        b.close()
+    if mismatches:
+        pytest.fail(f"{len(mismatches)} of {len(stmts)} statements differ in {path.name}:\n\n"
+                    + "\n\n".join(mismatches[:40]), pytrace=False)

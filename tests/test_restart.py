@@ -1,0 +1,101 @@
+"""Issue 2, "Done when": data survives a clean restart (SIGTERM, start again on
+the same data directory); SIGTERM exits 0 and rolls back in-flight transactions."""
+from __future__ import annotations
+
+
+def snapshot(srv, db):
+    c = srv.connect(database=db, autocommit=True)
+    try:
+        with c.cursor() as cur:
+            cur.execute("SHOW TABLES")
+            tables = sorted(r[0] for r in cur.fetchall())
+            out = {}
+            for t in tables:
+                cur.execute(f"SHOW CREATE TABLE `{t}`")
+                ddl = cur.fetchone()[1]
+                cur.execute(f"SELECT * FROM `{t}` ORDER BY 1")
+                out[t] = (ddl, cur.fetchall())
+            return out
+    finally:
+        c.close()
+
+
+def test_data_survives_clean_restart(onelog_server):
+    srv = onelog_server
+    c = srv.connect(autocommit=True)
+    with c.cursor() as cur:
+        cur.execute("CREATE DATABASE keep")
+        cur.execute("USE keep")
+        cur.execute("CREATE TABLE a (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(20), n DECIMAL(8,3), KEY kv (v))")
+        cur.execute("INSERT INTO a (v, n) VALUES ('one', 1.5), ('two', NULL), ('three', -3.125)")
+        cur.execute("CREATE TABLE b (k BIGINT UNSIGNED PRIMARY KEY, t TEXT)")
+        cur.executemany("INSERT INTO b VALUES (%s, %s)", [(i * 7919, "x" * (i % 50)) for i in range(500)])
+        cur.execute("UPDATE b SET t = 'updated' WHERE k < 7919 * 10")
+        cur.execute("DELETE FROM b WHERE k >= 7919 * 490")
+        cur.execute("ALTER TABLE a ADD COLUMN extra INT DEFAULT 5")
+        cur.execute("CREATE TABLE gone (x INT)")
+        cur.execute("DROP TABLE gone")
+        cur.execute("BEGIN")
+        cur.execute("INSERT INTO a (v) VALUES ('in-txn')")
+        cur.execute("COMMIT")
+    c.close()
+
+    # an open transaction at shutdown must be rolled back, not half-applied
+    pending = srv.connect(database="keep")
+    with pending.cursor() as cur:
+        cur.execute("INSERT INTO a (v) VALUES ('uncommitted')")
+        cur.execute("DELETE FROM b WHERE k = 0")
+
+    before = snapshot(srv, "keep")
+    assert sorted(before) == ["a", "b"]
+    assert len(before["b"][1]) == 490
+
+    srv.stop()   # SIGTERM; asserts exit code 0
+    try:
+        pending.close()
+    except Exception:
+        pass
+    srv.start()
+    after = snapshot(srv, "keep")
+    assert after == before
+
+    c = srv.connect(database="keep", autocommit=True)
+    with c.cursor() as cur:
+        cur.execute("SELECT COUNT(*) FROM a WHERE v = 'uncommitted'")
+        assert cur.fetchone()[0] == 0
+        cur.execute("SELECT COUNT(*) FROM b WHERE k = 0")
+        assert cur.fetchone()[0] == 1
+        # AUTO_INCREMENT continues after the restart, never reusing ids
+        cur.execute("INSERT INTO a (v) VALUES ('after')")
+        assert cur.lastrowid > 4
+        cur.execute("SELECT v FROM a WHERE id = %s", (cur.lastrowid,))
+        assert cur.fetchone()[0] == "after"
+        # indexes still work
+        cur.execute("SELECT id FROM a WHERE v = 'two'")
+        assert cur.fetchone()[0] == 2
+    c.close()
+
+    # a second restart with no intermediate writes changes nothing
+    before2 = snapshot(srv, "keep")
+    srv.restart()
+    assert snapshot(srv, "keep") == before2
+
+
+def test_restart_many_times_keeps_every_commit(onelog_server):
+    srv = onelog_server
+    c = srv.connect(autocommit=True)
+    with c.cursor() as cur:
+        cur.execute("CREATE DATABASE loop_db")
+        cur.execute("CREATE TABLE loop_db.t (round INT, i INT, PRIMARY KEY (round, i))")
+    c.close()
+    for rnd in range(5):
+        c = srv.connect(database="loop_db", autocommit=True)
+        with c.cursor() as cur:
+            cur.executemany("INSERT INTO t VALUES (%s, %s)", [(rnd, i) for i in range(100)])
+        c.close()
+        srv.restart()
+        c = srv.connect(database="loop_db")
+        with c.cursor() as cur:
+            cur.execute("SELECT round, COUNT(*) FROM t GROUP BY round ORDER BY round")
+            assert cur.fetchall() == tuple((r, 100) for r in range(rnd + 1))
+        c.close()
