@@ -271,7 +271,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Conn<S> {
         let packets: Vec<Vec<u8>> = match command {
             Command::Quit => return Ok(Flow::Close),
             Command::Query(sql) => {
-                let sql = String::from_utf8_lossy(&sql).into_owned();
+                let sql = onelog_sql::parse::decode_query_bytes(&sql);
                 let multi = self.multi_statements;
                 let results = self.guarded(
                     |s| {

@@ -22,7 +22,8 @@ struct Acc {
 
 impl Acc {
     fn add(&mut self, func: AggFunc, distinct: bool, v: Value) {
-        if v.is_null() && func != AggFunc::Count {
+        // Every aggregate skips NULLs; COUNT(*) passes a non-NULL marker.
+        if v.is_null() {
             return;
         }
         if distinct && !self.seen.insert(group_key(std::slice::from_ref(&v))) {

@@ -62,8 +62,7 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
         plan(&mut catalog, &snapshot, &db, stmt)?
     };
     if let Some((code, message)) = &plan.note {
-        use crate::eval::EvalEnv;
-        session.warn(*code, message.clone());
+        session.note(*code, message.clone());
     }
     if !plan.mutations.is_empty() {
         let body = query_body(&QueryEvent {

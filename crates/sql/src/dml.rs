@@ -130,6 +130,10 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value]) -> SqlResult<Qu
             InsertSource::Values(rows) => rows
                 .iter()
                 .map(|r| {
+                    // `VALUES ()` with no column list: every column gets its default.
+                    if r.is_empty() && ins.columns.is_empty() {
+                        return Ok(Vec::new());
+                    }
                     if r.len() != targets.len() {
                         return Err(SqlError::new(ErrorCode::WRONG_VALUE_COUNT_ON_ROW, "Column count doesn't match value count at row 1"));
                     }
@@ -148,6 +152,7 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value]) -> SqlResult<Qu
                 };
                 let mut row = vec![Value::Null; def.columns.len()];
                 let mut given = vec![false; def.columns.len()];
+                let explicit_default = if values.is_empty() { Vec::new() } else { explicit_default };
                 for ((&col, v), is_default) in targets.iter().zip(values).zip(explicit_default) {
                     if !is_default {
                         row[col] = v;
@@ -378,7 +383,8 @@ fn locked_matches(
                 }
             }
             out.push((ck, row));
-            Ok(order.is_empty() && limit.is_none_or(|l| out.len() < l))
+            // Without ORDER BY the first LIMIT matches are the answer.
+            Ok(!(order.is_empty() && limit.is_some_and(|l| out.len() >= l)))
         })?;
         if !order.is_empty() {
             let desc: Vec<bool> = order.iter().map(|o| o.desc).collect();

@@ -229,7 +229,19 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
             let v = eval_scalar(inner, row, env)?;
             cast(v, *to, env)
         }
-        Expr::Collate { expr: inner, .. } => eval(inner, row, env),
+        Expr::Collate {
+            expr: inner,
+            collation,
+        } => {
+            let c = collation.to_ascii_lowercase();
+            if !(c == "binary" || c.ends_with("_ci") || c.ends_with("_bin") || c.ends_with("_cs")) {
+                return Err(SqlError::new(
+                    ErrorCode::UNKNOWN_COLLATION,
+                    format!("Unknown collation: '{collation}'"),
+                ));
+            }
+            eval(inner, row, env)
+        }
         Expr::InsertValue(col) => {
             if let Some((cols, vals)) = row.insert_values {
                 if let Some(i) = cols.iter().position(|c| c.name.eq_ignore_ascii_case(col)) {
@@ -240,6 +252,12 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
             Ok(Value::Null)
         }
     }
+}
+
+/// Evaluates a WHERE / HAVING / ON condition: true only if the result is
+/// true (NULL and false both reject the row).
+pub fn eval_predicate(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<bool> {
+    Ok(truthy(&eval(expr, row, env)?) == Some(true))
 }
 
 /// Evaluates an expression that must produce one scalar (tuples error 1241).
@@ -581,6 +599,31 @@ fn eval_binary(
     binary_values(op, a, b, coll, expr, env)
 }
 
+/// MySQL warns (1292) when a number is compared with a string that is not
+/// entirely numeric.
+fn warn_numeric_string(a: &Value, b: &Value, env: &dyn EvalEnv) {
+    let num = |v: &Value| {
+        matches!(
+            v,
+            Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_)
+        )
+    };
+    let s = match (a, b) {
+        (x, Value::Bytes(s)) if num(x) => s,
+        (Value::Bytes(s), y) if num(y) => s,
+        _ => return,
+    };
+    if !parse_f64_prefix(s).2 {
+        env.warn(
+            ErrorCode::TRUNCATED_WRONG_VALUE.number,
+            format!(
+                "Truncated incorrect DOUBLE value: '{}'",
+                String::from_utf8_lossy(s)
+            ),
+        );
+    }
+}
+
 fn row_compare(op: BinOp, a: &[Value], b: &[Value]) -> SqlResult<Value> {
     match op {
         BinOp::Eq => Ok(opt_bool(rows_equal(a, b, None))),
@@ -640,10 +683,11 @@ pub fn binary_values(
             }))
         }
         BinOp::Eq | BinOp::NotEq | BinOp::Lt | BinOp::LtEq | BinOp::Gt | BinOp::GtEq => {
+            warn_numeric_string(&a, &b, env);
             return Ok(match cmp_coll(&a, &b, coll) {
                 None => Value::Null,
                 Some(o) => bool_value(ordering_matches(op, o)),
-            })
+            });
         }
         _ => {}
     }
@@ -826,7 +870,7 @@ pub(crate) fn to_u64_bits(v: &Value, env: &dyn EvalEnv) -> u64 {
             }
         }
         Some(Num::F(f)) => {
-            let r = f.round();
+            let r = f.round_ties_even();
             if r < 0.0 {
                 (r as i64) as u64
             } else {
@@ -1364,7 +1408,7 @@ pub(crate) fn to_i64_cast(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
                     i64::MAX
                 }),
             Some(Num::F(f)) => {
-                let r = f.round();
+                let r = f.round_ties_even();
                 if r >= 9.223_372_036_854_776e18 {
                     i64::MAX
                 } else if r <= -9.223_372_036_854_776e18 {
@@ -1428,7 +1472,7 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
                 })
             }
             Value::Double(f) => {
-                let r = f.round();
+                let r = f.round_ties_even();
                 Value::UInt(if r < 0.0 {
                     0
                 } else if r >= 1.8446744073709552e19 {

@@ -9,7 +9,7 @@ use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
 use sqlparser::ast as sp;
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
-use sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
+use sqlparser::tokenizer::{Token, Tokenizer};
 
 mod ddl;
 mod expr;
@@ -42,40 +42,144 @@ pub fn parse_single(sql: &str) -> SqlResult<ParsedStatement> {
     Ok(all.remove(0))
 }
 
+/// First code point of the range that carries raw bytes (plane-16 private
+/// use): query text that is not valid UTF-8 (binary string literals such as
+/// pymysql's `_binary'\xff'`) is decoded losslessly by mapping each invalid
+/// byte `b` to `RAW_BYTE_BASE + b`; string literals map them back.
+const RAW_BYTE_BASE: u32 = 0x10_FF00;
+
+/// Decodes query bytes to text without losing non-UTF-8 bytes.
+pub fn decode_query_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    let mut rest = bytes;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(valid) => {
+                out.push_str(valid);
+                return out;
+            }
+            Err(e) => {
+                let (valid, bad) = rest.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(valid).unwrap_or_default());
+                let n = e.error_len().unwrap_or(bad.len()).max(1);
+                for b in &bad[..n] {
+                    out.push(char::from_u32(RAW_BYTE_BASE + u32::from(*b)).unwrap_or('\u{FFFD}'));
+                }
+                rest = &bad[n..];
+            }
+        }
+    }
+}
+
+/// The bytes of a string literal, raw bytes restored.
+pub fn literal_bytes(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for ch in text.chars() {
+        let c = ch as u32;
+        if (RAW_BYTE_BASE..RAW_BYTE_BASE + 256).contains(&c) {
+            out.push((c - RAW_BYTE_BASE) as u8);
+        } else {
+            let mut buf = [0u8; 4];
+            out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+        }
+    }
+    out
+}
+
+/// A character-set introducer (`_binary'..'`, `_utf8mb4'..'`): MySQL
+/// syntax sqlparser does not know; the literal's bytes are the same.
+fn is_introducer(token: &Token) -> bool {
+    matches!(token, Token::Word(w) if w.quote_style.is_none() && matches!(
+        w.value.to_ascii_lowercase().as_str(),
+        "_binary" | "_utf8mb4" | "_utf8" | "_utf8mb3" | "_latin1" | "_ascii"
+    ))
+}
+
 fn tokenize(sql: &str) -> SqlResult<Vec<Token>> {
     Tokenizer::new(&MySqlDialect {}, sql)
         .tokenize()
         .map_err(|e| SqlError::parse(&near_text(sql, e.location.line, e.location.column), e.location.line as usize))
 }
 
+/// Walks the source text in step with token locations (line, column in
+/// characters), so statements are cut from the original text and string
+/// escapes are never re-interpreted.
+struct Cursor<'a> {
+    src: &'a str,
+    byte: usize,
+    line: u64,
+    column: u64,
+}
+
+impl Cursor<'_> {
+    /// Byte offset of `loc`; locations must be visited in order.
+    fn offset(&mut self, line: u64, column: u64) -> usize {
+        while (self.line, self.column) < (line, column) {
+            let Some(ch) = self.src[self.byte..].chars().next() else { break };
+            self.byte += ch.len_utf8();
+            if ch == '\n' {
+                self.line += 1;
+                self.column = 1;
+            } else {
+                self.column += 1;
+            }
+        }
+        self.byte
+    }
+}
+
 fn split_statements(sql: &str) -> SqlResult<Vec<String>> {
-    let tokens = tokenize(sql)?;
+    let tokens = Tokenizer::new(&MySqlDialect {}, sql)
+        .tokenize_with_location()
+        .map_err(|e| SqlError::parse(&near_text(sql, e.location.line, e.location.column), e.location.line as usize))?;
+    let mut cursor = Cursor { src: sql, byte: 0, line: 1, column: 1 };
     let mut pieces = Vec::new();
-    let mut current = String::new();
+    let mut piece_start = 0;
     let mut has_content = false;
-    for token in tokens {
-        match token {
+    // Byte ranges of charset introducers to blank out in the current piece.
+    let mut blanks: Vec<(usize, usize)> = Vec::new();
+    let mut iter = tokens.iter().peekable();
+    while let Some(t) = iter.next() {
+        let at = cursor.offset(t.span.start.line, t.span.start.column);
+        match &t.token {
             Token::SemiColon => {
                 if has_content {
-                    pieces.push(std::mem::take(&mut current).trim().to_string());
+                    pieces.push(cut(sql, piece_start, at, &blanks));
                 }
-                current.clear();
+                piece_start = at + 1;
                 has_content = false;
+                blanks.clear();
             }
-            Token::Whitespace(Whitespace::SingleLineComment { .. } | Whitespace::MultiLineComment(_)) => {
-                current.push_str(&token.to_string());
-            }
-            Token::Whitespace(_) => current.push_str(&token.to_string()),
-            other => {
+            Token::Whitespace(_) | Token::EOF => {}
+            token => {
                 has_content = true;
-                current.push_str(&other.to_string());
+                let next = iter.peek().map(|n| &n.token);
+                if is_introducer(token)
+                    && matches!(next, Some(Token::SingleQuotedString(_) | Token::DoubleQuotedString(_) | Token::HexStringLiteral(_)))
+                {
+                    let end = cursor.offset(t.span.end.line, t.span.end.column);
+                    blanks.push((at, end));
+                }
             }
         }
     }
     if has_content {
-        pieces.push(current.trim().to_string());
+        pieces.push(cut(sql, piece_start, sql.len(), &blanks));
     }
     Ok(pieces)
+}
+
+/// `sql[start..end]` with the `blanks` ranges replaced by spaces, trimmed.
+fn cut(sql: &str, start: usize, end: usize, blanks: &[(usize, usize)]) -> String {
+    let mut out = String::with_capacity(end.saturating_sub(start));
+    let mut pos = start;
+    for &(b_start, b_end) in blanks {
+        out.push_str(&sql[pos..b_start]);
+        out.push_str(&" ".repeat(b_end - b_start));
+        pos = b_end;
+    }
+    out.push_str(&sql[pos..end.max(pos)]);
+    out.trim().to_string()
 }
 
 fn near_text(sql: &str, line: u64, column: u64) -> String {
@@ -145,6 +249,14 @@ fn parse_one(text: &str) -> SqlResult<ParsedStatement> {
     };
     let mut counter = ParamCounter::default();
     let mut statement = convert_statement(stmt, &mut counter)?;
+    // sqlparser drops the scope of `SET SESSION|GLOBAL TRANSACTION ...`.
+    if let Statement::SetTransaction { scope, .. } = &mut statement {
+        match upper.get(1).map(String::as_str) {
+            Some("SESSION") | Some("LOCAL") => *scope = VarScope::Session,
+            Some("GLOBAL") => *scope = VarScope::Global,
+            _ => {}
+        }
+    }
     if share_lock {
         if let Statement::Select(select) = &mut statement {
             select.lock = Some(LockMode::Share);
@@ -279,6 +391,10 @@ fn parse_show(text: &str, w: &[String], u: &[String]) -> SqlResult<Statement> {
         "STATUS" => (Show::Status { global }, 1),
         "PROCESSLIST" => (Show::Processlist { full }, 1),
         "WARNINGS" => (Show::Warnings, w.len()),
+        "COUNT" if u.get(i + 4).is_some_and(|x| x == "WARNINGS" || x == "ERRORS") => {
+            let var = if u[i + 4] == "WARNINGS" { "warning_count" } else { "error_count" };
+            return parse_one(&format!("SELECT @@session.{var}")).map(|p| p.statement);
+        }
         "ERRORS" => (Show::Errors, w.len()),
         "ENGINES" | "STORAGE" => (Show::Engines, w.len()),
         "COLLATION" => (Show::Collation, 1),

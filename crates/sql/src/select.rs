@@ -26,6 +26,9 @@ pub struct Ctx<'a> {
     /// Clustered keys read by a locking SELECT, locked after the read.
     selected: RefCell<Vec<(Vec<u8>, crate::locks::LockMode)>>,
     lock_mode: RefCell<Option<crate::locks::LockMode>>,
+    /// Scopes of the queries being evaluated, innermost last: a subquery
+    /// sees the innermost as its outer scope.
+    scopes: RefCell<Vec<Vec<ScopeColumn>>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -38,6 +41,7 @@ impl<'a> Ctx<'a> {
             subquery_cache: RefCell::new(HashMap::new()),
             selected: RefCell::new(Vec::new()),
             lock_mode: RefCell::new(None),
+            scopes: RefCell::new(Vec::new()),
         }
     }
 
@@ -75,13 +79,20 @@ impl EvalEnv for Ctx<'_> {
     fn user_var(&self, name: &str) -> Value {
         self.session.user_var(name)
     }
-    fn subquery(&self, query: &Select, _outer_row: &[Value]) -> SqlResult<Vec<Vec<Value>>> {
+    fn subquery(&self, query: &Select, outer_row: &[Value]) -> SqlResult<Vec<Vec<Value>>> {
         let key = query as *const Select;
         if let Some(rows) = self.subquery_cache.borrow().get(&key) {
             return Ok(rows.clone());
         }
-        let (_, rows) = run_select(self, query)?;
-        self.subquery_cache.borrow_mut().insert(key, rows.clone());
+        let scope = self.scopes.borrow().last().cloned().unwrap_or_default();
+        OUTER.with(|f| f.borrow_mut().push(OuterFrame { scope, row: outer_row.to_vec(), used: false }));
+        let result = run_select(self, query);
+        let correlated = OUTER.with(|f| f.borrow_mut().pop()).is_some_and(|frame| frame.used);
+        let (_, rows) = result?;
+        // Only an uncorrelated subquery has one answer for the statement.
+        if !correlated {
+            self.subquery_cache.borrow_mut().insert(key, rows.clone());
+        }
         Ok(rows)
     }
     fn session_fact(&self, name: &str) -> Value {
@@ -101,7 +112,62 @@ pub struct ScopeColumn {
     pub def: ColumnDef,
 }
 
-/// Binds `Column` references to `Slot`s over `columns`.
+/// The row of an enclosing query while a correlated subquery runs.
+struct OuterFrame {
+    scope: Vec<ScopeColumn>,
+    row: Vec<Value>,
+    used: bool,
+}
+
+thread_local! {
+    /// Enclosing rows visible to subqueries, innermost last. Thread-local
+    /// because a statement runs on its connection's thread from start to
+    /// end; it spares threading a context through every binder call.
+    static OUTER: RefCell<Vec<OuterFrame>> = const { RefCell::new(Vec::new()) };
+}
+
+/// An outer-query column as a constant, if some enclosing query has it.
+fn outer_value(table: &Option<String>, name: &str) -> Option<Value> {
+    OUTER.with(|frames| {
+        let mut frames = frames.borrow_mut();
+        for frame in frames.iter_mut().rev() {
+            let pos = frame.scope.iter().position(|c| {
+                c.def.name.eq_ignore_ascii_case(name) && table.as_ref().is_none_or(|t| t == &c.table)
+            });
+            if let Some(pos) = pos {
+                frame.used = true;
+                return Some(frame.row.get(pos).cloned().unwrap_or(Value::Null));
+            }
+        }
+        None
+    })
+}
+
+/// A slot, seen through a COLLATE wrapper.
+pub fn slot_of(expr: &Expr) -> Option<usize> {
+    match expr {
+        Expr::Slot(i) => Some(*i),
+        Expr::Collate { expr, .. } => match expr.as_ref() {
+            Expr::Slot(i) => Some(*i),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A column reference as evaluation needs it: byte-compared columns
+/// (binary strings, `_bin` collations) carry their collation along.
+fn column_slot(i: usize, column: &ColumnDef) -> Expr {
+    let collation = match column.collation {
+        onelog_core::Collation::Binary if column.ty.is_binary_string() => "binary",
+        onelog_core::Collation::Utf8mb4Bin => "utf8mb4_bin",
+        _ => return Expr::Slot(i),
+    };
+    Expr::Collate { expr: Box::new(Expr::Slot(i)), collation: collation.to_string() }
+}
+
+/// Binds `Column` references to `Slot`s over `columns`; a column found only
+/// in an enclosing query (correlated subquery) becomes its current value.
 pub fn bind(expr: &Expr, columns: &[ScopeColumn]) -> SqlResult<Expr> {
     Ok(match expr {
         Expr::Column { table, name } => {
@@ -109,9 +175,12 @@ pub fn bind(expr: &Expr, columns: &[ScopeColumn]) -> SqlResult<Expr> {
                 c.def.name.eq_ignore_ascii_case(name) && table.as_ref().is_none_or(|t| t == &c.table)
             });
             match (found.next(), found.next()) {
-                (Some((i, _)), None) => Expr::Slot(i),
+                (Some((i, c)), None) => column_slot(i, &c.def),
                 (Some(_), Some(_)) => {
                     return Err(SqlError::new(ErrorCode::NON_UNIQ, format!("Column '{name}' in field list is ambiguous")))
+                }
+                (None, _) if outer_value(table, name).is_some() => {
+                    Expr::Literal(outer_value(table, name).unwrap_or(Value::Null))
                 }
                 (None, _) => {
                     let shown = match table {
@@ -285,6 +354,8 @@ struct ColumnBounds {
     eq: Option<Vec<Value>>,
     lower: Option<(Value, bool)>,
     upper: Option<(Value, bool)>,
+    /// `col BETWEEN a AND b OR col BETWEEN c AND d ...`: a union of ranges.
+    any_of: Option<Vec<ColumnBounds>>,
 }
 
 /// Splits an expression into AND-ed conjuncts.
@@ -345,12 +416,15 @@ fn column_bounds(ctx: &Ctx, source: &Source, conds: &[Expr], outer: &[Value]) ->
     let mut bounds: HashMap<usize, ColumnBounds> = HashMap::new();
     let start = source.offset;
     let end = start + source.columns.len();
-    let is_col = |e: &Expr| match e {
-        Expr::Slot(s) if *s >= start && *s < end => Some(*s - start),
-        _ => None,
-    };
+    let is_col = |e: &Expr| slot_of(e).filter(|s| *s >= start && *s < end).map(|s| s - start);
     let is_const = |e: &Expr| !has_aggregate(e) && !has_subquery(e) && max_slot(e).is_none_or(|m| m < start);
     for c in conds {
+        if let Expr::Binary(BinOp::Or, _, _) = c {
+            if let Some((col, union)) = or_bounds(ctx, source, c, outer)? {
+                bounds.entry(col).or_default().any_of = Some(union);
+            }
+            continue;
+        }
         let (col, op, value_expr) = match c {
             Expr::Binary(op, l, r) if matches!(op, BinOp::Eq | BinOp::Lt | BinOp::LtEq | BinOp::Gt | BinOp::GtEq) => {
                 if let (Some(col), true) = (is_col(l), is_const(r)) {
@@ -407,6 +481,55 @@ fn column_bounds(ctx: &Ctx, source: &Source, conds: &[Expr], outer: &[Value]) ->
     Ok(bounds)
 }
 
+/// Bounds for an OR of predicates that all constrain one column, if so.
+fn or_bounds(ctx: &Ctx, source: &Source, expr: &Expr, outer: &[Value]) -> SqlResult<Option<(usize, Vec<ColumnBounds>)>> {
+    let mut disjuncts = Vec::new();
+    flatten_or(expr, &mut disjuncts);
+    let mut column = None;
+    let mut union = Vec::with_capacity(disjuncts.len());
+    for d in disjuncts {
+        let one = column_bounds(ctx, source, std::slice::from_ref(&d), outer)?;
+        let mut entries = one.into_iter();
+        let (Some((col, b)), None) = (entries.next(), entries.next()) else { return Ok(None) };
+        if column.is_some_and(|c| c != col) || b.any_of.is_some() {
+            return Ok(None);
+        }
+        column = Some(col);
+        union.push(b);
+    }
+    Ok(column.map(|c| (c, union)))
+}
+
+fn flatten_or(expr: &Expr, out: &mut Vec<Expr>) {
+    if let Expr::Binary(BinOp::Or, l, r) = expr {
+        flatten_or(l, out);
+        flatten_or(r, out);
+    } else {
+        out.push(expr.clone());
+    }
+}
+
+/// Key ranges for a union of bounds on the first column of `index_id`.
+fn union_ranges(index_id: u64, column: &ColumnDef, union: &[ColumnBounds]) -> Vec<(Vec<u8>, Option<Vec<u8>>)> {
+    let prefix = key::index_prefix(index_id);
+    let mut ranges = Vec::new();
+    for b in union {
+        match &b.eq {
+            Some(values) => {
+                for v in values {
+                    let mut k = prefix.clone();
+                    key::encode_value(&mut k, column, v);
+                    let end = key::prefix_end(&k);
+                    ranges.push((k, end));
+                }
+            }
+            None => ranges.push(range_for(&prefix, column, b)),
+        }
+    }
+    ranges.sort();
+    ranges
+}
+
 /// Upper bound on point keys generated from IN lists (cartesian product).
 const MAX_POINT_KEYS: usize = 4096;
 
@@ -439,6 +562,18 @@ pub(crate) fn choose_access(ctx: &Ctx, source: &Source, conds: &[Expr], outer: &
     }
     // ORDER BY on the clustered key or an index prefix: scan in index order.
     let ordered = order.and_then(|o| ordered_index(source, o));
+    if best.is_none() {
+        let union = def.indexes.iter().enumerate().find_map(|(pos, index)| {
+            let col = *index.columns.first()?;
+            bounds.get(&col)?.any_of.as_ref().map(|u| (pos, col, u))
+        });
+        if let Some((pos, col, union)) = union {
+            let index = &def.indexes[pos];
+            let ranges = union_ranges(index.id, &def.columns[col], union);
+            let idx = if index.primary { None } else { Some(pos) };
+            return Ok((Access::Ranges { index: idx, ranges, reverse: false }, false));
+        }
+    }
     let Some((pos, eq_cols, range)) = best else {
         return Ok(match ordered {
             Some((pos, reverse)) => {
@@ -537,8 +672,8 @@ fn ordered_index(source: &Source, order: &[OrderBy]) -> Option<(usize, bool)> {
     let desc = order.first()?.desc;
     let cols: Option<Vec<usize>> = order
         .iter()
-        .map(|o| match o.expr {
-            Expr::Slot(s) if o.desc == desc && s >= source.offset && s < source.offset + source.columns.len() => {
+        .map(|o| match slot_of(&o.expr) {
+            Some(s) if o.desc == desc && s >= source.offset && s < source.offset + source.columns.len() => {
                 Some(s - source.offset)
             }
             _ => None,
@@ -621,7 +756,7 @@ pub fn run_select(ctx: &Ctx, select: &Select) -> SqlResult<(Vec<ResultColumn>, V
         let (cols, part_rows) = run_core(ctx, part, false)?;
         if cols.len() != columns.len() {
             return Err(SqlError::new(
-                ErrorCode::WRONG_VALUE_COUNT,
+                ErrorCode::WRONG_NUMBER_OF_COLUMNS_IN_SELECT,
                 "The used SELECT statements have a different number of columns",
             ));
         }
@@ -769,9 +904,9 @@ fn expand_items(select: &Select, scope: &[ScopeColumn]) -> SqlResult<Vec<Item>> 
             SelectItem::Expr { expr, alias, text } => {
                 let bound = bind(expr, scope)?;
                 let name = alias.clone().unwrap_or_else(|| text.clone());
-                let column = match &bound {
-                    Expr::Slot(i) => scope_result_column(&scope[*i], &name),
-                    _ => ResultColumn::text(&name),
+                let column = match slot_of(&bound) {
+                    Some(i) => scope_result_column(&scope[i], &name),
+                    None => ResultColumn::text(&name),
                 };
                 items.push(Item { expr: bound, column });
             }
@@ -807,6 +942,19 @@ fn extract_aggregates(expr: &Expr, aggs: &mut Vec<Expr>) -> SqlResult<Expr> {
 fn run_core(ctx: &Ctx, select: &Select, final_order: bool) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
     let sources = resolve_sources(ctx, &select.from)?;
     let scope: Vec<ScopeColumn> = sources.iter().flat_map(|s| s.columns.iter().cloned()).collect();
+    ctx.scopes.borrow_mut().push(scope.clone());
+    let result = run_core_in_scope(ctx, select, final_order, sources, scope);
+    ctx.scopes.borrow_mut().pop();
+    result
+}
+
+fn run_core_in_scope(
+    ctx: &Ctx,
+    select: &Select,
+    final_order: bool,
+    sources: Vec<Source>,
+    scope: Vec<ScopeColumn>,
+) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
     let items = expand_items(select, &scope)?;
     let where_bound = select.selection.as_ref().map(|w| bind(w, &scope)).transpose()?;
     // ORDER BY may name select-list aliases or positions.
@@ -910,8 +1058,8 @@ fn run_core(ctx: &Ctx, select: &Select, final_order: bool) -> SqlResult<(Vec<Res
     columns = items
         .iter()
         .enumerate()
-        .map(|(i, item)| match item.expr {
-            Expr::Slot(_) => item.column.clone(),
+        .map(|(i, item)| match slot_of(&item.expr) {
+            Some(_) => item.column.clone(),
             _ => ResultColumn::computed(&item.column.name, out.iter().map(|(_, r)| r[i].clone())),
         })
         .collect();
@@ -1082,7 +1230,7 @@ impl Session {
         Ok(expand_items(select, &scope)?
             .into_iter()
             .map(|item| match item.expr {
-                Expr::Slot(_) => item.column,
+                ref e if slot_of(e).is_some() => item.column,
                 Expr::Aggregate { func: AggFunc::Count, .. } => ResultColumn::int(&item.column.name),
                 _ => ResultColumn::text(&item.column.name),
             })

@@ -31,14 +31,16 @@ pub struct ResultColumn {
 
 impl ResultColumn {
     /// A computed column whose type is inferred from its values.
-    pub fn computed(name: &str, values: impl Iterator<Item = Value>) -> ResultColumn {
+    pub fn computed(name: &str, values: impl Iterator<Item = Value> + Clone) -> ResultColumn {
+        let values_again = values.clone();
         let mut ty = None;
         for v in values {
             ty = match v {
                 Value::Null => continue,
                 Value::Int(_) | Value::UInt(_) => Some((ColumnType::BigInt, matches!(v, Value::UInt(_)))),
                 Value::Double(_) => Some((ColumnType::Double, false)),
-                Value::Decimal(_) => Some((ColumnType::Decimal { precision: 28, scale: 4 }, false)),
+                // The scale a decimal column shows is the widest its values have.
+                Value::Decimal(d) => Some((ColumnType::Decimal { precision: 28, scale: d.scale().min(28) as u8 }, false)),
                 Value::Bytes(_) => Some((ColumnType::VarChar(255), false)),
                 Value::Date(_) => Some((ColumnType::Date, false)),
                 Value::DateTime(_) => Some((ColumnType::DateTime { fsp: 6 }, false)),
@@ -46,7 +48,14 @@ impl ResultColumn {
             };
             break;
         }
-        let (ty, unsigned) = ty.unwrap_or((ColumnType::VarChar(0), false));
+        let (mut ty, unsigned) = ty.unwrap_or((ColumnType::VarChar(0), false));
+        if let ColumnType::Decimal { scale, .. } = &mut ty {
+            for v in values_again {
+                if let Value::Decimal(d) = v {
+                    *scale = (*scale).max(d.scale().min(28) as u8);
+                }
+            }
+        }
         let mut def = ColumnDef::new(name, ty);
         def.unsigned = unsigned;
         ResultColumn::named(name, def)
@@ -91,6 +100,16 @@ pub struct Warning {
     pub message: String,
 }
 
+impl Session {
+    /// Records a Note (IF [NOT] EXISTS outcomes), shown by SHOW WARNINGS.
+    pub fn note(&self, code: u16, message: String) {
+        let mut w = self.warnings.borrow_mut();
+        if w.len() < 64 {
+            w.push(Warning { level: "Note", code, message });
+        }
+    }
+}
+
 /// Row of SHOW PROCESSLIST.
 #[derive(Debug, Clone)]
 pub struct ProcessInfo {
@@ -121,6 +140,9 @@ pub struct Session {
     pub(crate) last_insert_id: u64,
     pub(crate) row_count: i64,
     pub(crate) found_rows: u64,
+    /// The last statement was SHOW WARNINGS/ERRORS, whose own answer
+    /// reports no warnings.
+    showing_warnings: bool,
     next_isolation: Option<IsolationLevel>,
     next_read_only: Option<bool>,
 }
@@ -162,6 +184,7 @@ impl Session {
             last_insert_id: 0,
             row_count: -1,
             found_rows: 0,
+            showing_warnings: false,
             next_isolation: None,
             next_read_only: None,
         }
@@ -209,6 +232,9 @@ impl Session {
     }
 
     pub fn warning_count(&self) -> u16 {
+        if self.showing_warnings {
+            return 0;
+        }
         self.warnings.borrow().len().min(u16::MAX as usize) as u16
     }
 
@@ -282,7 +308,9 @@ impl Session {
 
     /// Executes one statement with bound parameters.
     pub fn execute(&mut self, stmt: &Statement, text: &str, params: &[Value]) -> SqlResult<QueryResult> {
-        if !matches!(stmt, Statement::Show { what: Show::Warnings | Show::Errors, .. }) {
+        self.showing_warnings = matches!(stmt, Statement::Show { what: Show::Warnings | Show::Errors, .. });
+        let reads_warning_count = matches!(stmt, Statement::Select(s) if s.items.iter().any(|i| matches!(i, SelectItem::Expr { expr: Expr::SystemVar { name, .. }, .. } if name == "warning_count" || name == "error_count")));
+        if !self.showing_warnings && !reads_warning_count {
             self.warnings.borrow_mut().clear();
         }
         self.set_process_info(Some(text));

@@ -42,13 +42,14 @@ pub fn encode_value(out: &mut Vec<u8>, column: &ColumnDef, value: &Value) {
     }
     out.push(0x01);
     match (&column.ty, value) {
+        // The encoding depends on the column's signedness, never on which
+        // integer variant the value arrived as.
         (_, Value::Int(v)) if column.ty.is_integer() => {
-            out.extend_from_slice(&((*v as u64) ^ (1 << 63)).to_be_bytes())
+            let bits = if column.unsigned { (*v).max(0) as u64 } else { (*v as u64) ^ (1 << 63) };
+            out.extend_from_slice(&bits.to_be_bytes())
         }
         (_, Value::UInt(v)) if column.ty.is_integer() => {
-            // Unsigned columns encode the plain value; signed columns see
-            // UInt only for non-negative values within range.
-            let bits = if column.unsigned { *v } else { v ^ (1 << 63) };
+            let bits = if column.unsigned { *v } else { (*v).min(i64::MAX as u64) ^ (1 << 63) };
             out.extend_from_slice(&bits.to_be_bytes())
         }
         (ColumnType::Float | ColumnType::Double, v) => encode_f64(out, as_f64(v)),
@@ -203,6 +204,15 @@ mod tests {
         let mut col = ColumnDef::new("a", ColumnType::BigInt);
         col.unsigned = true;
         assert!(key(&col, Value::UInt(5)) < key(&col, Value::UInt(u64::MAX)));
+    }
+
+    #[test]
+    fn integer_variant_does_not_change_the_key() {
+        let mut unsigned = ColumnDef::new("a", ColumnType::BigInt);
+        unsigned.unsigned = true;
+        assert_eq!(key(&unsigned, Value::Int(7919)), key(&unsigned, Value::UInt(7919)));
+        let signed = ColumnDef::new("b", ColumnType::Int);
+        assert_eq!(key(&signed, Value::Int(42)), key(&signed, Value::UInt(42)));
     }
 
     #[test]

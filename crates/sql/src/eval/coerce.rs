@@ -106,6 +106,13 @@ pub fn coerce_to_column(
                 Value::Bytes(b) => {
                     let (d, complete) = parse_decimal_prefix(b);
                     match d {
+                        None if super::numeric_prefix_len(b, true) > 0 => {
+                            if super::parse_f64_prefix(b).0 < 0.0 {
+                                Decimal::MIN
+                            } else {
+                                Decimal::MAX
+                            }
+                        }
                         None => {
                             report(Issue::WrongValue("decimal"), &v, column, strict, env)?;
                             Decimal::ZERO
@@ -171,7 +178,9 @@ pub fn coerce_to_column(
                     report(Issue::OutOfRange, &v, column, strict, env)?;
                     return Ok(Value::Double(f64::from(f32::MAX).copysign(f)));
                 }
-                return Ok(Value::Double(f64::from(f as f32)));
+                // The f32's shortest decimal form, so 1.1 stays 1.1.
+                let short = format!("{}", f as f32);
+                return Ok(Value::Double(short.parse().unwrap_or(f)));
             }
             Ok(Value::Double(f))
         }
@@ -215,9 +224,42 @@ pub fn coerce_to_column(
                     micros: 0,
                     ..t
                 })),
-                ColumnType::DateTime { fsp } | ColumnType::Timestamp { fsp } => {
-                    Ok(Value::DateTime(round_fsp(t, fsp)))
+                ColumnType::Timestamp { fsp } => {
+                    let t = round_fsp(t, fsp);
+                    // TIMESTAMP holds 1970-01-01 00:00:01 .. 2038-01-19 03:14:07 UTC.
+                    let lo = Temporal {
+                        year: 1970,
+                        month: 1,
+                        day: 1,
+                        second: 1,
+                        ..Temporal::default()
+                    };
+                    let hi = Temporal {
+                        year: 2038,
+                        month: 1,
+                        day: 19,
+                        hour: 3,
+                        minute: 14,
+                        second: 7,
+                        micros: 999_999,
+                    };
+                    if t != Temporal::default() && (t < lo || t > hi) {
+                        if strict {
+                            return Err(SqlError::new(
+                                ErrorCode::TRUNCATED_WRONG_VALUE,
+                                format!(
+                                    "Incorrect datetime value: '{}' for column '{}' at row 1",
+                                    String::from_utf8_lossy(&value_bytes(&v)),
+                                    column.name
+                                ),
+                            ));
+                        }
+                        report(Issue::OutOfRange, &v, column, false, env)?;
+                        return Ok(Value::DateTime(Temporal::default()));
+                    }
+                    Ok(Value::DateTime(t))
                 }
+                ColumnType::DateTime { fsp } => Ok(Value::DateTime(round_fsp(t, fsp))),
                 _ => Ok(Value::DateTime(t)),
             }
         }
@@ -234,7 +276,7 @@ pub fn coerce_to_column(
                     0
                 }
             };
-            const MAX_TIME: i64 = (838 * 3600 + 59 * 60 + 59) * 1_000_000;
+            use super::temporal::MAX_TIME;
             let us = if us == i64::MIN || us.abs() > MAX_TIME {
                 report(Issue::OutOfRange, &v, column, strict, env)?;
                 MAX_TIME * us.signum()
@@ -302,6 +344,15 @@ fn coerce_int(v: Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) -> 
         Value::Bytes(b) => {
             let (d, complete) = parse_decimal_prefix(b);
             match d {
+                None if super::numeric_prefix_len(b, true) > 0 => {
+                    // Beyond DECIMAL's range, e.g. '1e100': saturate.
+                    let f = super::parse_f64_prefix(b).0;
+                    if f < 0.0 {
+                        i128::MIN
+                    } else {
+                        i128::MAX
+                    }
+                }
                 None => {
                     report(Issue::WrongValue("integer"), &v, column, strict, env)?;
                     0
@@ -315,7 +366,7 @@ fn coerce_int(v: Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) -> 
             }
         }
         Value::Double(f) => {
-            let r = f.round();
+            let r = f.round_ties_even();
             if r.is_nan() {
                 0
             } else if r > 1e30 {
@@ -375,7 +426,7 @@ fn coerce_year(v: Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) ->
         other => (
             match to_num(other, &NoWarn) {
                 Some(Num::D(d)) => round_decimal(d),
-                Some(Num::F(f)) => f.round() as i128,
+                Some(Num::F(f)) => f.round_ties_even() as i128,
                 Some(n) => n.to_i128(),
                 None => 0,
             },

@@ -89,6 +89,7 @@ pub(super) fn call(
         return Err(SqlError::new(
             ErrorCode::SP_DOES_NOT_EXIST,
             match db {
+                _ if name.contains('.') => format!("FUNCTION {name} does not exist"),
                 Value::Null => format!("FUNCTION {name} does not exist"),
                 d => format!("FUNCTION {}.{name} does not exist", value_string(&d)),
             },
@@ -478,8 +479,21 @@ fn unix_ts(t: &Temporal) -> Value {
     }
 }
 
-fn now_value(name: &str, fsp: i64) -> Value {
-    let mut t = temporal::now_utc();
+/// The statement's start time: `session_fact("now")` if the executor
+/// provides one (so NOW() is constant within a statement), else the clock.
+fn statement_now(env: &dyn EvalEnv) -> Temporal {
+    match env.session_fact("now") {
+        Value::DateTime(t) => t,
+        _ => temporal::now_utc(),
+    }
+}
+
+fn now_value(name: &str, fsp: i64, env: &dyn EvalEnv) -> Value {
+    let mut t = if name == "sysdate" {
+        temporal::now_utc()
+    } else {
+        statement_now(env)
+    };
     let fsp = fsp.clamp(0, 6) as u32;
     let unit = 10u32.pow(6 - fsp);
     t.micros = t.micros / unit * unit;
@@ -657,10 +671,10 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
                     format!("Too big precision {fsp} specified for '{name}'. Maximum is 6"),
                 ));
             }
-            return Ok(now_value(name, fsp));
+            return Ok(now_value(name, fsp, env));
         }
         "curdate" | "current_date" | "utc_date" => {
-            let t = temporal::now_utc();
+            let t = statement_now(env);
             return Ok(Value::Date(Temporal {
                 year: t.year,
                 month: t.month,
@@ -669,10 +683,9 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
             }));
         }
         "unix_timestamp" if a.is_empty() => {
-            let d = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap_or_default();
-            return Ok(Value::Int(d.as_secs() as i64));
+            return Ok(Value::Int(
+                temporal::unix_micros(&statement_now(env)).div_euclid(1_000_000),
+            ));
         }
         "charset" => {
             return Ok(text(match &a[0] {
@@ -878,7 +891,7 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
         }
         "hex" => match &a[0] {
             Value::Bytes(b) => text(b.iter().map(|x| format!("{x:02X}")).collect()),
-            Value::Double(f) => text(format!("{:X}", f.round() as i64 as u64)),
+            Value::Double(f) => text(format!("{:X}", f.round_ties_even() as i64 as u64)),
             v => text(format!("{:X}", to_u64_bits(v, env))),
         },
         "unhex" => {

@@ -242,7 +242,6 @@ pub fn parse_time(s: &str) -> Option<i64> {
         return None;
     }
     let total = ((days * 24 + h) * 3600 + m * 60 + sec) * 1_000_000 + i64::from(parse_frac(frac));
-    let total = total.min(838 * 3_600_000_000 + 59 * 60_000_000 + 59_000_000);
     Some(if neg { -total } else { total })
 }
 
@@ -328,6 +327,9 @@ pub fn to_datetime(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
     r
 }
 
+/// Largest TIME magnitude, 838:59:59.
+pub const MAX_TIME: i64 = (838 * 3600 + 59 * 60 + 59) * 1_000_000;
+
 /// Any value as TIME microseconds; NULL + warning if invalid.
 pub fn to_time(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
     let r = match v {
@@ -335,7 +337,14 @@ pub fn to_time(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
         Value::Time(t) => Some(*t),
         Value::DateTime(t) => Some(time_of(t)),
         Value::Date(_) => Some(0),
-        Value::Bytes(b) => parse_time(&String::from_utf8_lossy(b)),
+        Value::Bytes(b) => parse_time(&String::from_utf8_lossy(b)).map(|us| {
+            if us.unsigned_abs() > MAX_TIME as u64 {
+                warn_bad(env, "time", v);
+                MAX_TIME * us.signum()
+            } else {
+                us
+            }
+        }),
         other => match to_num(other, env) {
             Some(n) => {
                 let (neg, whole, frac) = match n {

@@ -18,6 +18,10 @@ pub(crate) fn convert_query(q: &sp::Query, params: &mut ParamCounter) -> SqlResu
     }
     match &q.limit_clause {
         Some(sp::LimitClause::LimitOffset { limit, offset, .. }) => {
+            // MySQL's grammar takes only unsigned literals or `?` in LIMIT.
+            if let Some(sp::Expr::UnaryOp { op: sp::UnaryOperator::Minus, expr }) = limit {
+                return Err(SqlError::parse(&format!("-{expr}"), 1));
+            }
             select.limit = limit.as_ref().map(|e| convert_expr(e, params)).transpose()?;
             select.offset = offset.as_ref().map(|o| convert_expr(&o.value, params)).transpose()?;
         }
@@ -136,6 +140,9 @@ fn convert_select_item(item: &sp::SelectItem, params: &mut ParamCounter) -> SqlR
 fn item_text(e: &sp::Expr) -> String {
     match e {
         sp::Expr::Identifier(id) => id.value.clone(),
+        sp::Expr::CompoundIdentifier(ids) if ids.first().is_some_and(|i| i.value.starts_with('@')) => {
+            ids.iter().map(|i| i.value.as_str()).collect::<Vec<_>>().join(".")
+        }
         sp::Expr::CompoundIdentifier(ids) => ids.last().map(|i| i.value.clone()).unwrap_or_default(),
         sp::Expr::Value(v) => match &v.value {
             sp::Value::SingleQuotedString(s) | sp::Value::DoubleQuotedString(s) => s.clone(),
@@ -284,13 +291,13 @@ fn boxed(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult<Box<Expr>> {
 fn convert_value(v: &sp::Value, params: &mut ParamCounter) -> SqlResult<Expr> {
     Ok(match v {
         sp::Value::Number(text, _) => Expr::Literal(number_literal(text)?),
-        sp::Value::SingleQuotedString(s) | sp::Value::DoubleQuotedString(s) | sp::Value::EscapedStringLiteral(s) => {
-            Expr::Literal(Value::from_str(s))
-        }
-        sp::Value::NationalStringLiteral(s) => Expr::Literal(Value::from_str(s)),
+        sp::Value::SingleQuotedString(s)
+        | sp::Value::DoubleQuotedString(s)
+        | sp::Value::EscapedStringLiteral(s)
+        | sp::Value::NationalStringLiteral(s) => Expr::Literal(Value::Bytes(super::literal_bytes(s))),
         sp::Value::HexStringLiteral(h) => Expr::Literal(Value::Bytes(decode_hex(h)?)),
         sp::Value::SingleQuotedByteStringLiteral(s) | sp::Value::DoubleQuotedByteStringLiteral(s) => {
-            Expr::Literal(Value::from_str(s))
+            Expr::Literal(Value::Bytes(super::literal_bytes(s)))
         }
         sp::Value::Boolean(b) => Expr::Literal(Value::Int(i64::from(*b))),
         sp::Value::Null => Expr::Literal(Value::Null),
