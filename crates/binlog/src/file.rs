@@ -110,10 +110,7 @@ impl BinlogIo for StdIo {
         if o_dsync {
             o.custom_flags(libc::O_DSYNC);
         }
-        Ok(Arc::new(StdFile {
-            file: o.open(path)?,
-            o_dsync,
-        }))
+        Ok(Arc::new(StdFile { file: o.open(path)?, o_dsync }))
     }
     fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
         std::fs::rename(from, to)
@@ -191,11 +188,7 @@ impl FaultIo {
             let keep_whole = (next() % (writes.len() as u64 + 1)) as usize;
             // Undo, newest first, everything after the kept prefix.
             for (i, w) in writes.iter().enumerate().skip(keep_whole).rev() {
-                let torn_keep = if i == keep_whole {
-                    next() % (w.len_bytes + 1)
-                } else {
-                    0
-                };
+                let torn_keep = if i == keep_whole { next() % (w.len_bytes + 1) } else { 0 };
                 let undo_from = w.offset_bytes + torn_keep;
                 let old_end = w.offset_bytes + w.old.len() as u64;
                 if undo_from < old_end {
@@ -240,12 +233,7 @@ impl FaultFile {
             .entry(self.path.clone())
             .or_insert_with(|| (self.inner.clone(), Vec::new()))
             .1
-            .push(UnsyncedWrite {
-                offset_bytes: offset,
-                len_bytes: buf_len as u64,
-                old,
-                old_len_bytes: old_len,
-            });
+            .push(UnsyncedWrite { offset_bytes: offset, len_bytes: buf_len as u64, old, old_len_bytes: old_len });
         Ok(())
     }
     fn synced(&self, st: &mut FaultState) {
@@ -317,11 +305,7 @@ impl BinlogIo for FaultIo {
         // as unsynced until an explicit sync to simulate power loss.
         let _ = o_dsync;
         let inner = StdIo.open(path, create, false)?;
-        Ok(Arc::new(FaultFile {
-            inner,
-            path: path.to_path_buf(),
-            state: self.state.clone(),
-        }))
+        Ok(Arc::new(FaultFile { inner, path: path.to_path_buf(), state: self.state.clone() }))
     }
     fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
         let mut st = self.state.lock();
@@ -473,10 +457,7 @@ fn prealloc_path(dir: &Path, basename: &str) -> PathBuf {
 }
 
 fn io_err(path: &Path, source: io::Error) -> BinlogError {
-    BinlogError::Io {
-        path: path.display().to_string(),
-        source,
-    }
+    BinlogError::Io { path: path.display().to_string(), source }
 }
 
 /// Reads the index: file names in order (a leading `./` or directory is
@@ -513,9 +494,7 @@ pub fn write_index(dir: &Path, basename: &str, names: &[String]) -> Result<(), B
     f.write_all(text.as_bytes()).map_err(|e| io_err(&tmp, e))?;
     f.sync_all().map_err(|e| io_err(&tmp, e))?;
     std::fs::rename(&tmp, &p).map_err(|e| io_err(&p, e))?;
-    std::fs::File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(|e| io_err(dir, e))
+    std::fs::File::open(dir).and_then(|d| d.sync_all()).map_err(|e| io_err(dir, e))
 }
 
 /// Lists `<base>.NNNNNN` files in `dir`, sorted by sequence.
@@ -534,10 +513,7 @@ pub fn list_dir_files(dir: &Path, basename: &str) -> Result<Vec<(u32, String)>, 
 }
 
 pub(crate) fn now_unix_s() -> u32 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as u32)
-        .unwrap_or(0)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as u32).unwrap_or(0)
 }
 
 /// The header every binlog file starts with: magic, FORMAT_DESCRIPTION,
@@ -561,40 +537,13 @@ pub fn build_file_header(
     let mut off = buf.len() as u64;
     let created_ts = if at_startup { ts } else { 0 };
     let fde = ev::format_description_body(server_version, created_ts, checksum);
-    off = ev::write_event(
-        &mut buf,
-        off,
-        ts,
-        server_id,
-        ev::type_code::FORMAT_DESCRIPTION,
-        0,
-        &fde,
-        checksum,
-    );
+    off = ev::write_event(&mut buf, off, ts, server_id, ev::type_code::FORMAT_DESCRIPTION, 0, &fde, checksum);
     let gl = ev::gtid_list_body(gtid_state);
-    off = ev::write_event(
-        &mut buf,
-        off,
-        ts,
-        server_id,
-        ev::type_code::GTID_LIST,
-        0,
-        &gl,
-        checksum,
-    );
+    off = ev::write_event(&mut buf, off, ts, server_id, ev::type_code::GTID_LIST, 0, &gl, checksum);
     // The current file is the oldest one recovery needs: recovery starts at
     // the storage engine's durable_pos, not at a 2PC checkpoint.
     let cp = ev::binlog_checkpoint_body(name);
-    off = ev::write_event(
-        &mut buf,
-        off,
-        ts,
-        server_id,
-        ev::type_code::BINLOG_CHECKPOINT,
-        0,
-        &cp,
-        checksum,
-    );
+    off = ev::write_event(&mut buf, off, ts, server_id, ev::type_code::BINLOG_CHECKPOINT, 0, &cp, checksum);
     debug_assert_eq!(off, buf.len() as u64);
     buf
 }
@@ -648,11 +597,7 @@ pub struct FileSet {
 
 /// Creates `path` and zero-fills it to `size_bytes`, then fsyncs so the
 /// extents and size are durable: later fdatasyncs only flush data.
-fn zero_fill(
-    io: &dyn BinlogIo,
-    path: &Path,
-    size_bytes: u64,
-) -> io::Result<(Arc<dyn IoFile>, u64)> {
+fn zero_fill(io: &dyn BinlogIo, path: &Path, size_bytes: u64) -> io::Result<(Arc<dyn IoFile>, u64)> {
     let f = io.open(path, true, false)?;
     zero_fill_range(&*f, 0, size_bytes)?;
     f.sync_all()?;
@@ -676,11 +621,7 @@ impl FileSet {
     /// scan's end position in the last file if it was not closed cleanly
     /// (re-preallocating it); otherwise (clean STOP/ROTATE end, no files, or
     /// an incomplete header) starts a new file, as a server restart does.
-    pub fn open(
-        cfg: &BinlogConfig,
-        scan: &RecoveryScan,
-        gtid_state: &[Gtid],
-    ) -> Result<FileSet, BinlogError> {
+    pub fn open(cfg: &BinlogConfig, scan: &RecoveryScan, gtid_state: &[Gtid]) -> Result<FileSet, BinlogError> {
         let io = cfg.io.clone();
         let tmp = prealloc_path(&cfg.dir, &cfg.basename);
         if tmp.exists() {
@@ -700,27 +641,18 @@ impl FileSet {
         let cur = if reuse {
             let l = last.ok_or_else(|| BinlogError::Malformed("no last file".into()))?;
             let path = cfg.dir.join(&l.name);
-            let file = io
-                .open(&path, false, params.o_dsync)
-                .map_err(|e| io_err(&path, e))?;
+            let file = io.open(&path, false, params.o_dsync).map_err(|e| io_err(&path, e))?;
             let len = file.len_bytes().map_err(|e| io_err(&path, e))?;
             let end = scan.end_pos.offset;
             debug_assert!(end <= len);
             let mut alloc = len;
             if params.preallocate_size_bytes > len {
-                zero_fill_range(&*file, len, params.preallocate_size_bytes)
-                    .map_err(|e| io_err(&path, e))?;
+                zero_fill_range(&*file, len, params.preallocate_size_bytes).map_err(|e| io_err(&path, e))?;
                 file.sync_all().map_err(|e| io_err(&path, e))?;
                 alloc = params.preallocate_size_bytes;
             }
             tracing::info!(file = %l.name, offset = end, "binlog: continuing in last file after crash recovery");
-            CurrentFile {
-                seq: l.seq,
-                name: l.name.clone(),
-                file,
-                end_bytes: end,
-                alloc_bytes: alloc,
-            }
+            CurrentFile { seq: l.seq, name: l.name.clone(), file, end_bytes: end, alloc_bytes: alloc }
         } else {
             let seq = match last {
                 // A file without a complete header never got a transaction:
@@ -732,16 +664,7 @@ impl FileSet {
                 Some(l) => l.seq + 1,
                 None => 1,
             };
-            let c = Self::create_file(
-                &*io,
-                cfg,
-                &cfg.dir,
-                &cfg.basename,
-                seq,
-                None,
-                gtid_state,
-                params,
-            )?;
+            let c = Self::create_file(&*io, cfg, &cfg.dir, &cfg.basename, seq, None, gtid_state, params)?;
             index.push(c.name.clone());
             write_index(&cfg.dir, &cfg.basename, &index)?;
             c
@@ -805,27 +728,13 @@ impl FileSet {
             cfg_like.at_startup(),
         );
         file.write_at(&hdr, 0).map_err(|e| io_err(&tmp, e))?;
-        let sync = if alloc >= hdr.len() as u64 {
-            file.sync_data()
-        } else {
-            file.sync_all()
-        };
+        let sync = if alloc >= hdr.len() as u64 { file.sync_data() } else { file.sync_all() };
         sync.map_err(|e| io_err(&tmp, e))?;
         io.rename(&tmp, &path).map_err(|e| io_err(&path, e))?;
         io.sync_dir(dir).map_err(|e| io_err(dir, e))?;
         // O_DSYNC has to be chosen at open(2): reopen under the final name.
-        let file = if params.o_dsync {
-            io.open(&path, false, true).map_err(|e| io_err(&path, e))?
-        } else {
-            file
-        };
-        Ok(CurrentFile {
-            seq,
-            name,
-            file,
-            end_bytes: hdr.len() as u64,
-            alloc_bytes: alloc.max(hdr.len() as u64),
-        })
+        let file = if params.o_dsync { io.open(&path, false, true).map_err(|e| io_err(&path, e))? } else { file };
+        Ok(CurrentFile { seq, name, file, end_bytes: hdr.len() as u64, alloc_bytes: alloc.max(hdr.len() as u64) })
     }
 
     fn start_prealloc(&mut self, size_bytes: u64) {
@@ -872,10 +781,7 @@ impl FileSet {
         self.cur.end_bytes
     }
     pub fn position(&self) -> BinlogPos {
-        BinlogPos {
-            file_seq: self.cur.seq,
-            offset: self.cur.end_bytes,
-        }
+        BinlogPos { file_seq: self.cur.seq, offset: self.cur.end_bytes }
     }
     pub fn server_id(&self) -> u32 {
         self.server_id
@@ -898,11 +804,7 @@ impl FileSet {
                 Ok(())
             }
             Err(e) => {
-                let cleanup = self
-                    .cur
-                    .file
-                    .set_len(start)
-                    .and_then(|()| self.cur.file.sync_all());
+                let cleanup = self.cur.file.set_len(start).and_then(|()| self.cur.file.sync_all());
                 let poison = match &cleanup {
                     Ok(()) => {
                         // The preallocated remainder is gone; later writes
@@ -924,26 +826,14 @@ impl FileSet {
     /// Writes an event outside any transaction (ROTATE, STOP) at the end.
     fn append_event(&mut self, type_code: u8, body: &[u8]) -> Result<(), BinlogError> {
         let mut buf = Vec::with_capacity(body.len() + ev::HEADER_LEN + ev::CHECKSUM_LEN);
-        ev::write_event(
-            &mut buf,
-            self.cur.end_bytes,
-            now_unix_s(),
-            self.server_id,
-            type_code,
-            0,
-            body,
-            self.checksum,
-        );
+        ev::write_event(&mut buf, self.cur.end_bytes, now_unix_s(), self.server_id, type_code, 0, body, self.checksum);
         self.append(&buf).map_err(|(e, _)| e)
     }
 
     /// Trims the preallocated tail and fsyncs (size changes need fsync).
     fn trim_and_sync(&mut self) -> Result<(), BinlogError> {
         let path = self.dir.join(&self.cur.name);
-        self.cur
-            .file
-            .set_len(self.cur.end_bytes)
-            .map_err(|e| io_err(&path, e))?;
+        self.cur.file.set_len(self.cur.end_bytes).map_err(|e| io_err(&path, e))?;
         self.cur.alloc_bytes = self.cur.end_bytes;
         self.cur.file.sync_all().map_err(|e| io_err(&path, e))
     }
@@ -966,16 +856,7 @@ impl FileSet {
             server_id: self.server_id,
             checksum: self.checksum,
         };
-        let c = Self::create_file(
-            &*self.io,
-            &hc,
-            &self.dir,
-            &self.basename,
-            next_seq,
-            pre,
-            gtid_state,
-            params,
-        )?;
+        let c = Self::create_file(&*self.io, &hc, &self.dir, &self.basename, next_seq, pre, gtid_state, params)?;
         tracing::info!(from = %self.cur.name, to = %c.name, "binlog: rotated");
         self.index.push(c.name.clone());
         write_index(&self.dir, &self.basename, &self.index)?;
@@ -995,11 +876,7 @@ impl FileSet {
                 let p = self.dir.join(name);
                 std::fs::metadata(&p).map_err(|e| io_err(&p, e))?.len()
             };
-            out.push(BinlogFileInfo {
-                name: name.clone(),
-                seq,
-                size_bytes,
-            });
+            out.push(BinlogFileInfo { name: name.clone(), seq, size_bytes });
         }
         Ok(out)
     }
@@ -1012,26 +889,16 @@ impl FileSet {
 
     /// PURGE BINARY LOGS TO 'name': removes files before `name` (exclusive),
     /// stopping at the first one the rules protect. Returns removed names.
-    pub fn purge_to(
-        &mut self,
-        name: &str,
-        keep_from: BinlogPos,
-    ) -> Result<Vec<String>, BinlogError> {
+    pub fn purge_to(&mut self, name: &str, keep_from: BinlogPos) -> Result<Vec<String>, BinlogError> {
         let target = parse_file_seq(&self.basename, name)
             .filter(|_| self.index.iter().any(|n| n == name))
-            .ok_or_else(|| {
-                BinlogError::Malformed(format!("target log '{name}' not found in index"))
-            })?;
+            .ok_or_else(|| BinlogError::Malformed(format!("target log '{name}' not found in index")))?;
         self.purge_while(keep_from, |seq, _| seq < target)
     }
 
     /// PURGE BINARY LOGS BEFORE ts: removes files last modified before
     /// `before_unix_s`, in order, stopping at the first that is not.
-    pub fn purge_before(
-        &mut self,
-        before_unix_s: u64,
-        keep_from: BinlogPos,
-    ) -> Result<Vec<String>, BinlogError> {
+    pub fn purge_before(&mut self, before_unix_s: u64, keep_from: BinlogPos) -> Result<Vec<String>, BinlogError> {
         self.purge_while(keep_from, |_, path| {
             std::fs::metadata(path)
                 .and_then(|m| m.modified())
@@ -1067,9 +934,7 @@ impl FileSet {
                 tracing::warn!(file = %name, error = %e, "binlog: purge could not remove file");
             }
         }
-        self.io
-            .sync_dir(&self.dir)
-            .map_err(|e| io_err(&self.dir, e))?;
+        self.io.sync_dir(&self.dir).map_err(|e| io_err(&self.dir, e))?;
         tracing::info!(files = ?removed, "binlog: purged");
         Ok(removed)
     }
@@ -1090,16 +955,7 @@ impl FileSet {
             server_id: self.server_id,
             checksum: self.checksum,
         };
-        let c = Self::create_file(
-            &*self.io,
-            &hc,
-            &self.dir,
-            &self.basename,
-            1,
-            pre,
-            gtid_state,
-            params,
-        )?;
+        let c = Self::create_file(&*self.io, &hc, &self.dir, &self.basename, 1, pre, gtid_state, params)?;
         self.index = vec![c.name.clone()];
         write_index(&self.dir, &self.basename, &self.index)?;
         self.cur = c;
@@ -1185,14 +1041,8 @@ mod tests {
         assert_eq!(file_name("onelog-bin", 7), "onelog-bin.000007");
         assert_eq!(parse_file_seq("onelog-bin", "./onelog-bin.000007"), Some(7));
         assert_eq!(parse_file_seq("onelog-bin", "onelog-bin.index"), None);
-        assert_eq!(
-            parse_file_seq("onelog-bin", "onelog-bin.prealloc-tmp"),
-            None
-        );
-        assert_eq!(
-            parse_file_seq("onelog-bin", "onelog-bin.1234567"),
-            Some(1_234_567)
-        );
+        assert_eq!(parse_file_seq("onelog-bin", "onelog-bin.prealloc-tmp"), None);
+        assert_eq!(parse_file_seq("onelog-bin", "onelog-bin.1234567"), Some(1_234_567));
     }
 
     #[test]

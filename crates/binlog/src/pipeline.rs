@@ -27,9 +27,7 @@
 //! - A failed write never leaves part of the group in the file (the file is
 //!   truncated to the group's start, or the binlog is poisoned).
 
-use crate::file::{
-    ev, now_unix_s, BinlogConfig, BinlogFileInfo, FileSet, IoFile, RotateParams, SyncMethod,
-};
+use crate::file::{ev, now_unix_s, BinlogConfig, BinlogFileInfo, FileSet, IoFile, RotateParams, SyncMethod};
 use crate::recovery::RecoveryScan;
 use crate::{BinlogError, BinlogPos, Gtid};
 use parking_lot::{Condvar, Mutex};
@@ -217,8 +215,7 @@ impl<T: Send + 'static> Shared<T> {
     fn rotate_params(&self) -> RotateParams {
         RotateParams {
             preallocate_size_bytes: self.live.preallocate_size_bytes.load(Ordering::Relaxed),
-            o_dsync: SyncMethod::from_u8(self.live.sync_method.load(Ordering::Relaxed))
-                == SyncMethod::ODsync,
+            o_dsync: SyncMethod::from_u8(self.live.sync_method.load(Ordering::Relaxed)) == SyncMethod::ODsync,
         }
     }
 
@@ -269,9 +266,7 @@ impl<T: Send + 'static> Shared<T> {
                 b
             };
             if self.is_poisoned() {
-                Self::fail_all(batch.into_iter().map(|q| q.reply).collect(), || {
-                    self.poison_error()
-                });
+                Self::fail_all(batch.into_iter().map(|q| q.reply).collect(), || self.poison_error());
                 continue;
             }
             self.flush_group(batch);
@@ -294,50 +289,18 @@ impl<T: Send + 'static> Shared<T> {
         let start = w.files.end_bytes();
         let ts = now_unix_s();
         let mut buf = Vec::with_capacity(
-            batch
-                .iter()
-                .map(|q| {
-                    q.txn
-                        .events
-                        .iter()
-                        .map(|e| e.body.len() + 23)
-                        .sum::<usize>()
-                        + 80
-                })
-                .sum(),
+            batch.iter().map(|q| q.txn.events.iter().map(|e| e.body.len() + 23).sum::<usize>() + 80).sum(),
         );
         let mut off = start;
         let mut items = Vec::with_capacity(n);
         let mut replies = Vec::with_capacity(n);
         for (i, q) in batch.into_iter().enumerate() {
-            let gtid = Gtid {
-                domain_id: self.domain_id,
-                server_id: self.server_id,
-                seq_no: first_seq + i as u64,
-            };
+            let gtid = Gtid { domain_id: self.domain_id, server_id: self.server_id, seq_no: first_seq + i as u64 };
             let standalone = q.txn.standalone_ddl;
             let body = ev::gtid_body(&gtid, standalone, commit_id);
-            off = ev::write_event(
-                &mut buf,
-                off,
-                ts,
-                self.server_id,
-                ev::type_code::GTID,
-                0,
-                &body,
-                self.checksum,
-            );
+            off = ev::write_event(&mut buf, off, ts, self.server_id, ev::type_code::GTID, 0, &body, self.checksum);
             for e in &q.txn.events {
-                off = ev::write_event(
-                    &mut buf,
-                    off,
-                    ts,
-                    self.server_id,
-                    e.type_code,
-                    e.flags,
-                    &e.body,
-                    self.checksum,
-                );
+                off = ev::write_event(&mut buf, off, ts, self.server_id, e.type_code, e.flags, &e.body, self.checksum);
             }
             if !standalone {
                 let xid = w.next_xid;
@@ -353,14 +316,7 @@ impl<T: Send + 'static> Shared<T> {
                     self.checksum,
                 );
             }
-            let info = CommitInfo {
-                gtid,
-                end_pos: BinlogPos {
-                    file_seq,
-                    offset: off,
-                },
-                group_id,
-            };
+            let info = CommitInfo { gtid, end_pos: BinlogPos { file_seq, offset: off }, group_id };
             items.push((q.payload, info));
             replies.push(q.reply);
         }
@@ -368,36 +324,24 @@ impl<T: Send + 'static> Shared<T> {
         if let Err((e, poison)) = w.files.append(&buf) {
             tracing::error!(error = %e, group_id, txns = n, "binlog: group write failed; its commits fail");
             if poison {
-                let reason =
-                    format!("write failed and the partial group could not be removed: {e}");
+                let reason = format!("write failed and the partial group could not be removed: {e}");
                 self.poison(reason);
                 Self::fail_all(replies, || self.poison_error());
             } else {
                 // Nothing of the group is in the file: the GTIDs are given
                 // back (next_seq untouched). Every member gets the same error.
                 let (path, kind, errno, msg) = match &e {
-                    BinlogError::Io { path, source } => (
-                        path.clone(),
-                        source.kind(),
-                        source.raw_os_error(),
-                        source.to_string(),
-                    ),
-                    other => (
-                        String::new(),
-                        std::io::ErrorKind::Other,
-                        None,
-                        other.to_string(),
-                    ),
+                    BinlogError::Io { path, source } => {
+                        (path.clone(), source.kind(), source.raw_os_error(), source.to_string())
+                    }
+                    other => (String::new(), std::io::ErrorKind::Other, None, other.to_string()),
                 };
                 for r in replies {
                     let source = match errno {
                         Some(code) => std::io::Error::from_raw_os_error(code),
                         None => std::io::Error::new(kind, msg.clone()),
                     };
-                    let _ = r.send(Err(BinlogError::Io {
-                        path: path.clone(),
-                        source,
-                    }));
+                    let _ = r.send(Err(BinlogError::Io { path: path.clone(), source }));
                 }
             }
             return;
@@ -406,15 +350,8 @@ impl<T: Send + 'static> Shared<T> {
         let last = items.last().map(|(_, i)| i.gtid).expect("non-empty group");
         w.gtid_state.insert(last.domain_id, last);
         self.counters.group_commits.fetch_add(1, Ordering::Relaxed);
-        self.counters
-            .bytes_written
-            .fetch_add(buf.len() as u64, Ordering::Relaxed);
-        let group = Group {
-            items,
-            replies,
-            file: w.files.current_file(),
-            end_pos: w.files.position(),
-        };
+        self.counters.bytes_written.fetch_add(buf.len() as u64, Ordering::Relaxed);
+        let group = Group { items, replies, file: w.files.current_file(), end_pos: w.files.position() };
         self.publish_position(&w);
         {
             let mut sq = self.sync_q.lock();
@@ -460,9 +397,7 @@ impl<T: Send + 'static> Shared<T> {
                             break; // shutting down: sync what is there
                         }
                         if Instant::now() >= deadline {
-                            self.counters
-                                .trigger_timeout
-                                .fetch_add(1, Ordering::Relaxed);
+                            self.counters.trigger_timeout.fetch_add(1, Ordering::Relaxed);
                             break;
                         }
                         self.sync_cv.wait_until(&mut sq, deadline);
@@ -527,10 +462,7 @@ impl<T: Send + 'static> Shared<T> {
                 // fsyncgate: after a failed sync the page cache may have
                 // dropped the dirty pages; a retry could "succeed" without the
                 // data. Never acknowledge anything again.
-                self.poison(format!(
-                    "binlog sync failed at {}:{}: {e}",
-                    last.end_pos.file_seq, last.end_pos.offset
-                ));
+                self.poison(format!("binlog sync failed at {}:{}: {e}", last.end_pos.file_seq, last.end_pos.offset));
                 return Err(());
             }
         }
@@ -553,10 +485,9 @@ impl<T: Send + 'static> Shared<T> {
                 }
                 // A panicking sink must not kill the stage silently and hang
                 // every later session: turn it into an apply error.
-                let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    self.sink.apply_group(&mut g.items)
-                }))
-                .unwrap_or_else(|_| Err("apply_group panicked".to_string()));
+                let applied =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.sink.apply_group(&mut g.items)))
+                        .unwrap_or_else(|_| Err("apply_group panicked".to_string()));
                 match applied {
                     Ok(()) => {
                         let n = g.items.len() as u64;
@@ -594,17 +525,11 @@ impl<T: Send + 'static> Binlog<T> {
             config.max_binlog_size_bytes <= u32::MAX as u64 / 2,
             "max_binlog_size must leave room below 4 GiB (log_pos is 32-bit)"
         );
-        let mut gtid_state: BTreeMap<u32, Gtid> = recovered
-            .gtid_state
-            .iter()
-            .map(|g| (g.domain_id, *g))
-            .collect();
+        let mut gtid_state: BTreeMap<u32, Gtid> = recovered.gtid_state.iter().map(|g| (g.domain_id, *g)).collect();
         if let Some(g) = recovered.last_gtid {
             gtid_state.entry(g.domain_id).or_insert(g);
         }
-        let next_seq = gtid_state
-            .get(&config.domain_id)
-            .map_or(1, |g| g.seq_no + 1);
+        let next_seq = gtid_state.get(&config.domain_id).map_or(1, |g| g.seq_no + 1);
         let state: Vec<Gtid> = gtid_state.values().copied().collect();
         let files = FileSet::open(&config, recovered, &state)?;
         let pos = Positions {
@@ -628,17 +553,10 @@ impl<T: Send + 'static> Binlog<T> {
                 queue_capacity: AtomicUsize::new(config.commit_queue_capacity.max(1)),
             },
             counters: Counters::default(),
-            queue: Mutex::new(CommitQueue {
-                items: VecDeque::new(),
-                shutdown: false,
-            }),
+            queue: Mutex::new(CommitQueue { items: VecDeque::new(), shutdown: false }),
             queue_cv: Condvar::new(),
             space_cv: Condvar::new(),
-            sync_q: Mutex::new(SyncQueue {
-                groups: VecDeque::new(),
-                syncing: false,
-                flush_done: false,
-            }),
+            sync_q: Mutex::new(SyncQueue { groups: VecDeque::new(), syncing: false, flush_done: false }),
             sync_cv: Condvar::new(),
             room_cv: Condvar::new(),
             writer: Mutex::new(Writer {
@@ -660,10 +578,7 @@ impl<T: Send + 'static> Binlog<T> {
             std::thread::Builder::new()
                 .name(name.to_string())
                 .spawn(f)
-                .map_err(|e| BinlogError::Io {
-                    path: format!("thread {name}"),
-                    source: e,
-                })
+                .map_err(|e| BinlogError::Io { path: format!("thread {name}"), source: e })
         };
         let s1 = shared.clone();
         let s2 = shared.clone();
@@ -673,21 +588,14 @@ impl<T: Send + 'static> Binlog<T> {
             spawn("binlog-sync", Box::new(move || s2.sync_loop(tx)))?,
             spawn("binlog-commit", Box::new(move || s3.commit_loop(rx)))?,
         ];
-        Ok(Binlog {
-            shared,
-            threads: Mutex::new(threads),
-        })
+        Ok(Binlog { shared, threads: Mutex::new(threads) })
     }
 
     /// Enqueues a transaction; the receiver resolves when it is committed
     /// (durable per policy, applied, visible) or failed. Blocks while the
     /// commit queue is full (`commit_queue_capacity`), which is the
     /// back-pressure on sessions when the disk cannot keep up.
-    pub fn commit(
-        &self,
-        txn: TxnEvents,
-        payload: T,
-    ) -> oneshot::Receiver<Result<CommitInfo, BinlogError>> {
+    pub fn commit(&self, txn: TxnEvents, payload: T) -> oneshot::Receiver<Result<CommitInfo, BinlogError>> {
         let (tx, rx) = oneshot::channel();
         let s = &self.shared;
         if s.is_poisoned() {
@@ -695,21 +603,14 @@ impl<T: Send + 'static> Binlog<T> {
             return rx;
         }
         let mut q = s.queue.lock();
-        while q.items.len() >= s.live.queue_capacity.load(Ordering::Relaxed)
-            && !q.shutdown
-            && !s.is_poisoned()
-        {
+        while q.items.len() >= s.live.queue_capacity.load(Ordering::Relaxed) && !q.shutdown && !s.is_poisoned() {
             s.space_cv.wait(&mut q);
         }
         if q.shutdown {
             let _ = tx.send(Err(poisoned_err("binlog is shut down")));
             return rx;
         }
-        q.items.push_back(Queued {
-            txn,
-            payload,
-            reply: tx,
-        });
+        q.items.push_back(Queued { txn, payload, reply: tx });
         s.queue_cv.notify_one();
         rx
     }
@@ -739,13 +640,7 @@ impl<T: Send + 'static> Binlog<T> {
 
     /// `gtid_binlog_state`: the last GTID written per domain.
     pub fn gtid_binlog_state(&self) -> Vec<Gtid> {
-        self.shared
-            .writer
-            .lock()
-            .gtid_state
-            .values()
-            .copied()
-            .collect()
+        self.shared.writer.lock().gtid_state.values().copied().collect()
     }
 
     /// Why the binlog is poisoned (empty if it is not).
@@ -758,10 +653,7 @@ impl<T: Send + 'static> Binlog<T> {
     }
     /// Fdatasync/Fsync apply to the next sync; O_DSYNC to the next file.
     pub fn set_sync_method(&self, m: SyncMethod) {
-        self.shared
-            .live
-            .sync_method
-            .store(m.as_u8(), Ordering::Relaxed);
+        self.shared.live.sync_method.store(m.as_u8(), Ordering::Relaxed);
     }
     pub fn set_group_commit_sync_delay_us(&self, us: u64) {
         self.shared.live.sync_delay_us.store(us, Ordering::Relaxed);
@@ -771,23 +663,14 @@ impl<T: Send + 'static> Binlog<T> {
     }
     pub fn set_max_binlog_size_bytes(&self, n: u64) {
         assert!(n <= u32::MAX as u64 / 2, "max_binlog_size too large");
-        self.shared
-            .live
-            .max_binlog_size_bytes
-            .store(n, Ordering::Relaxed);
+        self.shared.live.max_binlog_size_bytes.store(n, Ordering::Relaxed);
     }
     /// Applies from the next preallocated file.
     pub fn set_preallocate_size_bytes(&self, n: u64) {
-        self.shared
-            .live
-            .preallocate_size_bytes
-            .store(n, Ordering::Relaxed);
+        self.shared.live.preallocate_size_bytes.store(n, Ordering::Relaxed);
     }
     pub fn set_commit_queue_capacity(&self, n: usize) {
-        self.shared
-            .live
-            .queue_capacity
-            .store(n.max(1), Ordering::Relaxed);
+        self.shared.live.queue_capacity.store(n.max(1), Ordering::Relaxed);
         self.shared.space_cv.notify_all();
     }
 
@@ -827,16 +710,8 @@ impl<T: Send + 'static> Binlog<T> {
     }
 
     /// PURGE BINARY LOGS BEFORE (and binlog_expire_logs_seconds).
-    pub fn purge_before(
-        &self,
-        before_unix_s: u64,
-        keep_from: BinlogPos,
-    ) -> Result<Vec<String>, BinlogError> {
-        self.shared
-            .writer
-            .lock()
-            .files
-            .purge_before(before_unix_s, keep_from)
+    pub fn purge_before(&self, before_unix_s: u64, keep_from: BinlogPos) -> Result<Vec<String>, BinlogError> {
+        self.shared.writer.lock().files.purge_before(before_unix_s, keep_from)
     }
 
     /// RESET MASTER: deletes every file, starts at `.000001`, and restarts

@@ -87,10 +87,7 @@ pub struct RecoveryScan {
 }
 
 fn io_err(path: &Path, source: std::io::Error) -> BinlogError {
-    BinlogError::Io {
-        path: path.display().to_string(),
-        source,
-    }
+    BinlogError::Io { path: path.display().to_string(), source }
 }
 
 /// How one file walk ended.
@@ -133,9 +130,7 @@ fn valid_event_at(data: &[u8], at: usize, checksum: bool) -> bool {
     };
     let size = h.event_size as usize;
     // log_pos is the strongest cheap filter against random bytes.
-    size <= rest.len()
-        && u64::from(h.log_pos) == (at + size) as u64
-        && ev::parse_event(&rest[..size], checksum).is_ok()
+    size <= rest.len() && u64::from(h.log_pos) == (at + size) as u64 && ev::parse_event(&rest[..size], checksum).is_ok()
 }
 
 fn corrupt_msg(name: &str, offset: u64, reason: &str) -> String {
@@ -149,13 +144,7 @@ fn corrupt_msg(name: &str, offset: u64, reason: &str) -> String {
 
 /// Walks one file's events. `collect_after`: keep events of transactions
 /// ending after this offset (None: keep none).
-fn walk(
-    name: &str,
-    seq: u32,
-    data: &[u8],
-    is_last: bool,
-    collect_after: Option<u64>,
-) -> Result<Walk, BinlogError> {
+fn walk(name: &str, seq: u32, data: &[u8], is_last: bool, collect_after: Option<u64>) -> Result<Walk, BinlogError> {
     let mut w = Walk {
         txns: Vec::new(),
         complete_end: 0,
@@ -166,11 +155,7 @@ fn walk(
         last_gtid: None,
         tail: None,
     };
-    let corrupt = |offset: u64, reason: String| BinlogError::Corrupt {
-        file: name.to_string(),
-        offset,
-        reason,
-    };
+    let corrupt = |offset: u64, reason: String| BinlogError::Corrupt { file: name.to_string(), offset, reason };
     if data.len() < ev::BINLOG_MAGIC.len() || data[..4] != ev::BINLOG_MAGIC {
         if is_last && all_zero(data) {
             // Created, never got its header.
@@ -208,18 +193,11 @@ fn walk(
         };
         let size = h.event_size as usize;
         if size > rest.len() {
-            bad = Some(format!(
-                "event length {size} runs past the end of the file ({} bytes left)",
-                rest.len()
-            ));
+            bad = Some(format!("event length {size} runs past the end of the file ({} bytes left)", rest.len()));
             break;
         }
         if u64::from(h.log_pos) != (pos + size) as u64 {
-            bad = Some(format!(
-                "event log_pos {} does not match its end {}",
-                h.log_pos,
-                pos + size
-            ));
+            bad = Some(format!("event log_pos {} does not match its end {}", h.log_pos, pos + size));
             break;
         }
         let checksum = w.checksum.unwrap_or(true);
@@ -239,18 +217,8 @@ fn walk(
                 w.header_complete = true;
                 w.complete_end = end;
             }
-            (
-                None,
-                ev::Event::Gtid {
-                    gtid,
-                    flags2,
-                    commit_id,
-                },
-            ) => {
-                let gtid = Gtid {
-                    server_id: h.server_id,
-                    ..gtid
-                };
+            (None, ev::Event::Gtid { gtid, flags2, commit_id }) => {
+                let gtid = Gtid { server_id: h.server_id, ..gtid };
                 open = Some(OpenTxn {
                     gtid,
                     commit_id,
@@ -263,11 +231,7 @@ fn walk(
                 // inside an open transaction is damage, not tearing.
                 return Err(corrupt(
                     end - size as u64,
-                    corrupt_msg(
-                        name,
-                        w.complete_end,
-                        "GTID event inside an unfinished transaction",
-                    ),
+                    corrupt_msg(name, w.complete_end, "GTID event inside an unfinished transaction"),
                 ));
             }
             (Some(t), e) => {
@@ -291,10 +255,7 @@ fn walk(
                             gtid: t.gtid,
                             commit_id: t.commit_id,
                             standalone: t.standalone,
-                            end_pos: BinlogPos {
-                                file_seq: seq,
-                                offset: end,
-                            },
+                            end_pos: BinlogPos { file_seq: seq, offset: end },
                             events: t.events,
                         });
                     }
@@ -318,19 +279,12 @@ fn walk(
     let bad_at = pos;
     let checksum = w.checksum.unwrap_or(true);
     let nz_end = nonzero_end(data);
-    let followed_by_valid = (bad_at + 1..nz_end.saturating_sub(ev::HEADER_LEN - 1))
-        .any(|y| valid_event_at(data, y, checksum));
+    let followed_by_valid =
+        (bad_at + 1..nz_end.saturating_sub(ev::HEADER_LEN - 1)).any(|y| valid_event_at(data, y, checksum));
     if !is_last || followed_by_valid {
-        return Err(corrupt(
-            bad_at as u64,
-            corrupt_msg(name, w.complete_end, &reason),
-        ));
+        return Err(corrupt(bad_at as u64, corrupt_msg(name, w.complete_end, &reason)));
     }
-    let kind = if open.is_some() {
-        CutKind::PartialTransaction
-    } else {
-        CutKind::Garbage
-    };
+    let kind = if open.is_some() { CutKind::PartialTransaction } else { CutKind::Garbage };
     let cut_bytes = (nz_end as u64).saturating_sub(w.complete_end);
     w.tail = Some((kind, reason, cut_bytes));
     Ok(w)
@@ -346,9 +300,7 @@ fn list_files(dir: &Path, basename: &str) -> Result<Vec<ScannedFile>, BinlogErro
             let mut v = Vec::with_capacity(names.len());
             for n in names {
                 let seq = parse_file_seq(basename, &n).ok_or_else(|| {
-                    BinlogError::Malformed(format!(
-                        "index names a file '{n}' that is not {basename}.NNNNNN"
-                    ))
+                    BinlogError::Malformed(format!("index names a file '{n}' that is not {basename}.NNNNNN"))
                 })?;
                 if !dir.join(&n).exists() {
                     return Err(BinlogError::Io {
@@ -390,11 +342,7 @@ fn read_file(path: &Path) -> Result<Vec<u8>, BinlogError> {
 /// torn tail (truncating the file), and finds where writing continues and the
 /// GTID state. `checksum_expected`: the configured `binlog_checksum`, only
 /// compared against the file's (a mismatch is logged; the file wins).
-pub fn scan(
-    dir: &Path,
-    basename: &str,
-    checksum_expected: Option<bool>,
-) -> Result<RecoveryScan, BinlogError> {
+pub fn scan(dir: &Path, basename: &str, checksum_expected: Option<bool>) -> Result<RecoveryScan, BinlogError> {
     let t0 = std::time::Instant::now();
     let files = list_files(dir, basename)?;
     let mut out = RecoveryScan {
@@ -418,10 +366,7 @@ pub fn scan(
     let data = read_file(&path)?;
     let w = walk(&last.name, last.seq, &data, true, None)?;
     if let Some((kind, reason, bytes)) = &w.tail {
-        let f = std::fs::OpenOptions::new()
-            .write(true)
-            .open(&path)
-            .map_err(|e| io_err(&path, e))?;
+        let f = std::fs::OpenOptions::new().write(true).open(&path).map_err(|e| io_err(&path, e))?;
         f.set_len(w.complete_end).map_err(|e| io_err(&path, e))?;
         f.sync_all().map_err(|e| io_err(&path, e))?;
         tracing::warn!(file = %last.name, offset = w.complete_end, bytes, ?kind, %reason, "binlog recovery: truncated torn tail");
@@ -433,10 +378,7 @@ pub fn scan(
             reason: reason.clone(),
         });
     }
-    out.end_pos = BinlogPos {
-        file_seq: last.seq,
-        offset: w.complete_end,
-    };
+    out.end_pos = BinlogPos { file_seq: last.seq, offset: w.complete_end };
     out.last_file_closed = w.closed;
     out.last_file_header_complete = w.header_complete;
     if let (Some(file_ck), Some(exp)) = (w.checksum, checksum_expected) {

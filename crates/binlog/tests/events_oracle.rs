@@ -22,10 +22,7 @@ const CREATE_TABLE: &str = "CREATE TABLE t (\
 
 fn table() -> TableDef {
     let col = ColumnDef::new;
-    let unsigned = |name: &str, ty| ColumnDef {
-        unsigned: true,
-        ..ColumnDef::new(name, ty)
-    };
+    let unsigned = |name: &str, ty| ColumnDef { unsigned: true, ..ColumnDef::new(name, ty) };
     let mut id = col("id", ColumnType::Int);
     id.nullable = false;
     TableDef {
@@ -41,20 +38,8 @@ fn table() -> TableDef {
             unsigned("ubi", ColumnType::BigInt),
             col("f", ColumnType::Float),
             col("d", ColumnType::Double),
-            col(
-                "dec1",
-                ColumnType::Decimal {
-                    precision: 10,
-                    scale: 2,
-                },
-            ),
-            col(
-                "dec2",
-                ColumnType::Decimal {
-                    precision: 20,
-                    scale: 6,
-                },
-            ),
+            col("dec1", ColumnType::Decimal { precision: 10, scale: 2 }),
+            col("dec2", ColumnType::Decimal { precision: 20, scale: 6 }),
             col("c", ColumnType::Char(10)),
             col("vc", ColumnType::VarChar(100)),
             col("bin", ColumnType::Binary(4)),
@@ -66,18 +51,9 @@ fn table() -> TableDef {
             col("ts", ColumnType::Timestamp { fsp: 6 }),
             col("tm", ColumnType::Time { fsp: 2 }),
             col("y", ColumnType::Year),
-            col(
-                "e",
-                ColumnType::Enum(vec!["small".into(), "medium".into(), "large".into()]),
-            ),
+            col("e", ColumnType::Enum(vec!["small".into(), "medium".into(), "large".into()])),
         ],
-        indexes: vec![IndexDef {
-            id: 1,
-            name: "PRIMARY".into(),
-            columns: vec![0],
-            unique: true,
-            primary: true,
-        }],
+        indexes: vec![IndexDef { id: 1, name: "PRIMARY".into(), columns: vec![0], unique: true, primary: true }],
         engine: "InnoDB".into(),
         comment: String::new(),
     }
@@ -88,15 +64,7 @@ fn dec(s: &str) -> Value {
 }
 
 fn tm(year: u16, month: u8, day: u8, hour: u8, minute: u8, second: u8, micros: u32) -> Temporal {
-    Temporal {
-        year,
-        month,
-        day,
-        hour,
-        minute,
-        second,
-        micros,
-    }
+    Temporal { year, month, day, hour, minute, second, micros }
 }
 
 fn row1() -> Vec<Value> {
@@ -158,29 +126,16 @@ fn write_binlog(path: &Path, checksum: bool) -> Vec<Written> {
 fn write_binlog_with(path: &Path, checksum: bool, first_row: Vec<Value>) -> Vec<Written> {
     let t = table();
     let ts = 1_700_000_000;
-    let file_name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("onelog-bin.000001");
+    let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("onelog-bin.000001");
     let mut events = vec![
         Written {
             code: type_code::FORMAT_DESCRIPTION,
             body: event::format_description_body("10.11.99-OneLog-log", ts, checksum),
         },
-        Written {
-            code: type_code::GTID_LIST,
-            body: event::gtid_list_body(&[]),
-        },
-        Written {
-            code: type_code::BINLOG_CHECKPOINT,
-            body: event::binlog_checkpoint_body(file_name),
-        },
+        Written { code: type_code::GTID_LIST, body: event::gtid_list_body(&[]) },
+        Written { code: type_code::BINLOG_CHECKPOINT, body: event::binlog_checkpoint_body(file_name) },
     ];
-    let gtid = |seq_no| Gtid {
-        domain_id: 0,
-        server_id: SERVER_ID,
-        seq_no,
-    };
+    let gtid = |seq_no| Gtid { domain_id: 0, server_id: SERVER_ID, seq_no };
     let query = |db: &'static str, sql: &'static str| QueryEvent {
         thread_id: 11,
         exec_time_s: 0,
@@ -194,73 +149,35 @@ fn write_binlog_with(path: &Path, checksum: bool, first_row: Vec<Value>) -> Vec<
         auto_increment_increment: 1,
         auto_increment_offset: 1,
     };
-    events.push(Written {
-        code: type_code::GTID,
-        body: event::gtid_body(&gtid(1), true, None),
-    });
+    events.push(Written { code: type_code::GTID, body: event::gtid_body(&gtid(1), true, None) });
     events.push(Written {
         code: type_code::QUERY,
         body: event::query_body(&query("", "CREATE DATABASE IF NOT EXISTS oracle_db")),
     });
-    events.push(Written {
-        code: type_code::GTID,
-        body: event::gtid_body(&gtid(2), true, None),
-    });
-    events.push(Written {
-        code: type_code::QUERY,
-        body: event::query_body(&query("oracle_db", CREATE_TABLE)),
-    });
+    events.push(Written { code: type_code::GTID, body: event::gtid_body(&gtid(2), true, None) });
+    events.push(Written { code: type_code::QUERY, body: event::query_body(&query("oracle_db", CREATE_TABLE)) });
 
     let groups: Vec<(RowsKind, Vec<RowChange>)> = vec![
-        (
-            RowsKind::Write,
-            vec![
-                RowChange::Insert(first_row.clone()),
-                RowChange::Insert(row2()),
-            ],
-        ),
-        (
-            RowsKind::Update,
-            vec![RowChange::Update {
-                before: row2(),
-                after: row2_updated(),
-            }],
-        ),
+        (RowsKind::Write, vec![RowChange::Insert(first_row.clone()), RowChange::Insert(row2())]),
+        (RowsKind::Update, vec![RowChange::Update { before: row2(), after: row2_updated() }]),
         (RowsKind::Delete, vec![RowChange::Delete(first_row)]),
     ];
     for (i, (kind, changes)) in groups.into_iter().enumerate() {
         let seq = 3 + i as u64;
-        events.push(Written {
-            code: type_code::GTID,
-            body: event::gtid_body(&gtid(seq), false, Some(100 + seq)),
-        });
-        events.push(Written {
-            code: type_code::TABLE_MAP,
-            body: event::table_map_body(&t),
-        });
+        events.push(Written { code: type_code::GTID, body: event::gtid_body(&gtid(seq), false, Some(100 + seq)) });
+        events.push(Written { code: type_code::TABLE_MAP, body: event::table_map_body(&t) });
         // A tiny size limit forces the two-row INSERT into two events.
         for body in event::rows_bodies(kind, &t, &changes, 64).expect("rows bodies") {
-            events.push(Written {
-                code: kind.type_code(),
-                body,
-            });
+            events.push(Written { code: kind.type_code(), body });
         }
-        events.push(Written {
-            code: type_code::XID,
-            body: event::xid_body(1000 + seq),
-        });
+        events.push(Written { code: type_code::XID, body: event::xid_body(1000 + seq) });
     }
-    events.push(Written {
-        code: type_code::ROTATE,
-        body: event::rotate_body("onelog-bin.000002", 4),
-    });
+    events.push(Written { code: type_code::ROTATE, body: event::rotate_body("onelog-bin.000002", 4) });
 
     let mut out = event::BINLOG_MAGIC.to_vec();
     let mut offset = out.len() as u64;
     for e in &events {
-        offset = event::write_event(
-            &mut out, offset, ts, SERVER_ID, e.code, 0, &e.body, checksum,
-        );
+        offset = event::write_event(&mut out, offset, ts, SERVER_ID, e.code, 0, &e.body, checksum);
     }
     assert_eq!(offset, out.len() as u64);
     std::fs::write(path, &out).expect("write binlog file");
@@ -282,21 +199,11 @@ fn check_round_trip(path: &Path, written: &[Written], checksum: bool) {
         assert_eq!(header.log_pos as usize, end);
         let parsed = event::parse_event(&data[pos..end], checksum).expect("event");
         match (&parsed, w.code) {
-            (
-                Event::FormatDescription {
-                    binlog_version,
-                    checksum: c,
-                    ..
-                },
-                _,
-            ) => {
+            (Event::FormatDescription { binlog_version, checksum: c, .. }, _) => {
                 assert_eq!((*binlog_version, *c), (4, checksum));
             }
             (Event::TableMap(tm), _) => {
-                assert_eq!(
-                    (tm.table_id, tm.db.as_str(), tm.table.as_str()),
-                    (70, "oracle_db", "t")
-                );
+                assert_eq!((tm.table_id, tm.db.as_str(), tm.table.as_str()), (70, "oracle_db", "t"));
                 let names: Vec<&str> = t.columns.iter().map(|c| c.name.as_str()).collect();
                 assert_eq!(tm.column_names, names);
             }
@@ -320,10 +227,7 @@ fn check_round_trip(path: &Path, written: &[Written], checksum: bool) {
         vec![
             RowChange::Insert(row1()),
             RowChange::Insert(row2()),
-            RowChange::Update {
-                before: row2(),
-                after: row2_updated()
-            },
+            RowChange::Update { before: row2(), after: row2_updated() },
             RowChange::Delete(row1()),
         ]
     );
@@ -334,23 +238,12 @@ fn run_mariadb_binlog(path: &Path, args: &[&str]) -> Option<String> {
         eprintln!("skipping mariadb-binlog check: {MARIADB_BINLOG} is not installed");
         return None;
     }
-    let output = Command::new(MARIADB_BINLOG)
-        .args(args)
-        .arg(path)
-        .output()
-        .expect("run mariadb-binlog");
+    let output = Command::new(MARIADB_BINLOG).args(args).arg(path).output().expect("run mariadb-binlog");
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(
-        output.status.success(),
-        "mariadb-binlog failed: {}\n{stderr}\n{stdout}",
-        output.status
-    );
+    assert!(output.status.success(), "mariadb-binlog failed: {}\n{stderr}\n{stdout}", output.status);
     for text in [&stdout, &stderr] {
-        assert!(
-            !text.contains("ERROR") && !text.contains("Warning"),
-            "mariadb-binlog complained:\n{stderr}\n{stdout}"
-        );
+        assert!(!text.contains("ERROR") && !text.contains("Warning"), "mariadb-binlog complained:\n{stderr}\n{stdout}");
     }
     Some(stdout)
 }
@@ -380,10 +273,7 @@ fn oracle(checksum: bool) {
     // mariadb-binlog shows each event's CRC in its header line, and only
     // when the format description announced CRC32.
     assert_eq!(out.contains("end_log_pos 256 CRC32 0x"), checksum, "{out}");
-    assert_eq!(
-        out.matches(" CRC32 0x").count(),
-        if checksum { written.len() } else { 0 }
-    );
+    assert_eq!(out.matches(" CRC32 0x").count(), if checksum { written.len() } else { 0 });
     assert_lines_in_order(
         &out,
         &[
@@ -485,12 +375,7 @@ impl Drop for Server {
 fn find_tool(names: &[&str]) -> Option<PathBuf> {
     names
         .iter()
-        .flat_map(|n| {
-            [
-                PathBuf::from("/usr/bin").join(n),
-                PathBuf::from("/usr/sbin").join(n),
-            ]
-        })
+        .flat_map(|n| [PathBuf::from("/usr/bin").join(n), PathBuf::from("/usr/sbin").join(n)])
         .find(|p| p.exists())
 }
 
@@ -498,8 +383,7 @@ fn start_server() -> Result<Server, String> {
     if !Path::new(MARIADBD).exists() {
         return Err(format!("{MARIADBD} is not installed"));
     }
-    let install = find_tool(&["mariadb-install-db", "mysql_install_db"])
-        .ok_or("mariadb-install-db missing")?;
+    let install = find_tool(&["mariadb-install-db", "mysql_install_db"]).ok_or("mariadb-install-db missing")?;
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let datadir = dir.path().join("data");
     let socket = dir.path().join("s.sock");
@@ -511,22 +395,13 @@ fn start_server() -> Result<Server, String> {
         .arg("--skip-test-db");
     // mariadbd refuses to run as root unless told which user to be.
     let root = std::env::var("USER").map(|u| u == "root").unwrap_or(false)
-        || Command::new("id")
-            .arg("-u")
-            .output()
-            .map(|o| o.stdout.starts_with(b"0"))
-            .unwrap_or(false);
+        || Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0")).unwrap_or(false);
     if root {
         install_cmd.arg("--user=root");
     }
-    let out = install_cmd
-        .output()
-        .map_err(|e| format!("{install:?}: {e}"))?;
+    let out = install_cmd.output().map_err(|e| format!("{install:?}: {e}"))?;
     if !out.status.success() {
-        return Err(format!(
-            "mariadb-install-db failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
+        return Err(format!("mariadb-install-db failed: {}", String::from_utf8_lossy(&out.stderr)));
     }
     let mut server_cmd = Command::new(MARIADBD);
     server_cmd
@@ -534,10 +409,7 @@ fn start_server() -> Result<Server, String> {
         .arg(format!("--datadir={}", datadir.display()))
         .arg(format!("--socket={}", socket.display()))
         .arg(format!("--pid-file={}", dir.path().join("m.pid").display()))
-        .arg(format!(
-            "--log-error={}",
-            dir.path().join("err.log").display()
-        ))
+        .arg(format!("--log-error={}", dir.path().join("err.log").display()))
         .arg("--skip-networking")
         .arg("--skip-grant-tables")
         .arg("--innodb-buffer-pool-size=16M")
@@ -550,11 +422,7 @@ fn start_server() -> Result<Server, String> {
         .stderr(std::process::Stdio::null())
         .spawn()
         .map_err(|e| e.to_string())?;
-    let server = Server {
-        child,
-        socket,
-        _dir: dir,
-    };
+    let server = Server { child, socket, _dir: dir };
     for _ in 0..300 {
         if server.socket.exists() && client(&server, "SELECT 1").is_ok() {
             return Ok(server);
@@ -598,10 +466,7 @@ fn mariadb_replays_the_binlog() {
     // replay the full file, then check the end state (row 2 updated, row 1
     // deleted) — and the intermediate INSERT through a second file.
     write_binlog(&path, true);
-    let sql = Command::new(MARIADB_BINLOG)
-        .arg(&path)
-        .output()
-        .expect("mariadb-binlog");
+    let sql = Command::new(MARIADB_BINLOG).arg(&path).output().expect("mariadb-binlog");
     assert!(sql.status.success());
     let mariadb = find_tool(&["mariadb", "mysql"]).expect("mariadb client");
     let mut child = Command::new(mariadb)
@@ -625,25 +490,13 @@ fn mariadb_replays_the_binlog() {
         String::from_utf8_lossy(&out.stderr),
         String::from_utf8_lossy(&out.stdout)
     );
-    let rows = client(
-        &server,
-        "SELECT id, ti, dec1, vc, e FROM oracle_db.t ORDER BY id",
-    )
-    .expect("select");
+    let rows = client(&server, "SELECT id, ti, dec1, vc, e FROM oracle_db.t ORDER BY id").expect("select");
     assert_eq!(rows, "2\t127\t0.00\tit's updated\tlarge\n");
 
     // Replay only the INSERT group into a fresh table to check every type.
     client(&server, "DROP DATABASE oracle_db").expect("drop");
-    let stop = Command::new(MARIADB_BINLOG)
-        .arg("--stop-position=0-7-3")
-        .arg(&path)
-        .output()
-        .expect("mariadb-binlog");
-    assert!(
-        stop.status.success(),
-        "{}",
-        String::from_utf8_lossy(&stop.stderr)
-    );
+    let stop = Command::new(MARIADB_BINLOG).arg("--stop-position=0-7-3").arg(&path).output().expect("mariadb-binlog");
+    assert!(stop.status.success(), "{}", String::from_utf8_lossy(&stop.stderr));
     let mut child = Command::new(find_tool(&["mariadb", "mysql"]).expect("client"))
         .arg("--no-defaults")
         .arg(format!("--socket={}", server.socket.display()))
@@ -659,11 +512,7 @@ fn mariadb_replays_the_binlog() {
         stdin.write_all(&stop.stdout).expect("pipe binlog SQL");
     }
     let out = child.wait_with_output().expect("mariadb client");
-    assert!(
-        out.status.success(),
-        "replay failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "replay failed: {}", String::from_utf8_lossy(&out.stderr));
     let rows = client(
         &server,
         "SELECT id, ti, us, mi, bi, ubi, f, d, dec1, dec2, c, vc, HEX(bin), HEX(vb), tx, bl, dt, dtm, ts, tm, y, e \
@@ -702,8 +551,7 @@ fn mysql_common_decodes_table_map_and_rows() {
     first[19] = Value::Time((3 * 3600 + 4 * 60 + 5) * 1_000_000 + 670_000);
     write_binlog_with(&path, true, first);
     let file = std::fs::File::open(&path).expect("open");
-    let mut binlog = BinlogFile::new(BinlogVersion::Version4, std::io::BufReader::new(file))
-        .expect("binlog header");
+    let mut binlog = BinlogFile::new(BinlogVersion::Version4, std::io::BufReader::new(file)).expect("binlog header");
     let mut table_maps = 0;
     let mut rows_seen = Vec::new();
     while let Some(event) = binlog.next() {
@@ -716,11 +564,7 @@ fn mysql_common_decodes_table_map_and_rows() {
             Some(EventData::TableMapEvent(tme)) => {
                 table_maps += 1;
                 assert_eq!(
-                    (
-                        tme.table_id(),
-                        tme.database_name().as_ref(),
-                        tme.table_name().as_ref()
-                    ),
+                    (tme.table_id(), tme.database_name().as_ref(), tme.table_name().as_ref()),
                     (70, "oracle_db", "t")
                 );
                 assert_eq!(tme.columns_count(), 22);
@@ -733,10 +577,7 @@ fn mysql_common_decodes_table_map_and_rows() {
                             let flags: Vec<bool> = bits.iter().by_vals().take(11).collect();
                             assert_eq!(
                                 flags,
-                                [
-                                    false, false, true, false, false, true, false, false, false,
-                                    false, true
-                                ]
+                                [false, false, true, false, false, true, false, false, false, false, true]
                             );
                         }
                         OptionalMetadataField::DefaultCharset(cs) => {
@@ -755,27 +596,19 @@ fn mysql_common_decodes_table_map_and_rows() {
                                 .map(|n| n.map(|n| n.name().into_owned()))
                                 .collect::<Result<_, _>>()
                                 .expect("names");
-                            let want: Vec<String> =
-                                table().columns.iter().map(|c| c.name.clone()).collect();
+                            let want: Vec<String> = table().columns.iter().map(|c| c.name.clone()).collect();
                             assert_eq!(names, want);
                         }
                         OptionalMetadataField::EnumStrValue(values) => {
                             let labels: Vec<Vec<String>> = values
                                 .iter_values()
-                                .map(|v| {
-                                    v.map(|v| {
-                                        v.values().iter().map(|l| l.value().into_owned()).collect()
-                                    })
-                                })
+                                .map(|v| v.map(|v| v.values().iter().map(|l| l.value().into_owned()).collect()))
                                 .collect::<Result<_, _>>()
                                 .expect("enum labels");
                             assert_eq!(labels, vec![vec!["small", "medium", "large"]]);
                         }
                         OptionalMetadataField::SimplePrimaryKey(pk) => {
-                            let idx: Vec<u64> = pk
-                                .iter_indexes()
-                                .collect::<Result<_, _>>()
-                                .expect("pk indexes");
+                            let idx: Vec<u64> = pk.iter_indexes().collect::<Result<_, _>>().expect("pk indexes");
                             assert_eq!(idx, vec![0]);
                         }
                         OptionalMetadataField::EnumAndSetDefaultCharset(cs) => {
@@ -787,17 +620,13 @@ fn mysql_common_decodes_table_map_and_rows() {
                 assert_eq!(fields, 6);
             }
             Some(EventData::RowsEvent(rows)) => {
-                let tme = binlog
-                    .reader()
-                    .get_tme(rows.table_id())
-                    .expect("table map known");
+                let tme = binlog.reader().get_tme(rows.table_id()).expect("table map known");
                 for row in rows.rows(tme) {
                     let (before, after) = row.expect("mysql_common row");
                     for image in [before, after].into_iter().flatten() {
                         let values: Vec<String> = (0..image.len())
                             .map(|i| match image.as_ref(i) {
-                                Some(mysql_common::binlog::value::BinlogValue::Value(v)) => match v
-                                {
+                                Some(mysql_common::binlog::value::BinlogValue::Value(v)) => match v {
                                     MyValue::Bytes(b) => {
                                         format!("{:?}", String::from_utf8_lossy(b))
                                     }

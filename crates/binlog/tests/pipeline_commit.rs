@@ -37,11 +37,7 @@ fn query(sql: &str, standalone: bool) -> TxnEvents {
         auto_increment_offset: 1,
     });
     TxnEvents {
-        events: vec![PendingEvent {
-            type_code: ev::type_code::QUERY,
-            flags: 0,
-            body,
-        }],
+        events: vec![PendingEvent { type_code: ev::type_code::QUERY, flags: 0, body }],
         standalone_ddl: standalone,
         thread_id: 7,
     }
@@ -61,10 +57,7 @@ fn open(c: BinlogConfig) -> (Binlog<u64>, Arc<Recorder>) {
 }
 
 fn commit_one(b: &Binlog<u64>, i: u64) -> CommitInfo {
-    b.commit(query(&format!("INSERT INTO t VALUES ({i})"), false), i)
-        .blocking_recv()
-        .expect("reply")
-        .expect("commit")
+    b.commit(query(&format!("INSERT INTO t VALUES ({i})"), false), i).blocking_recv().expect("reply").expect("commit")
 }
 
 #[test]
@@ -79,17 +72,10 @@ fn concurrent_commits_acked_once_and_contiguous() {
     let hs: Vec<_> = (0..threads)
         .map(|t| {
             let b = b.clone();
-            std::thread::spawn(move || {
-                (0..per)
-                    .map(|i| commit_one(&b, t * 1000 + i))
-                    .collect::<Vec<_>>()
-            })
+            std::thread::spawn(move || (0..per).map(|i| commit_one(&b, t * 1000 + i)).collect::<Vec<_>>())
         })
         .collect();
-    let mut infos: Vec<CommitInfo> = hs
-        .into_iter()
-        .flat_map(|h| h.join().expect("join"))
-        .collect();
+    let mut infos: Vec<CommitInfo> = hs.into_iter().flat_map(|h| h.join().expect("join")).collect();
     let secs = t0.elapsed().as_secs_f64();
     let st = b.stats();
     let n = threads * per;
@@ -105,12 +91,7 @@ fn concurrent_commits_acked_once_and_contiguous() {
     assert_eq!(st.binlog_syncs, st.binlog_group_commits);
     assert_eq!(rec.applied.lock().len() as u64, n);
     // Applied in binlog order.
-    let applied: Vec<u64> = rec
-        .applied
-        .lock()
-        .iter()
-        .map(|(_, i)| i.gtid.seq_no)
-        .collect();
+    let applied: Vec<u64> = rec.applied.lock().iter().map(|(_, i)| i.gtid.seq_no).collect();
     assert!(applied.windows(2).all(|w| w[1] == w[0] + 1));
     infos.sort_by_key(|i| i.gtid.seq_no);
     let seqs: Vec<u64> = infos.iter().map(|i| i.gtid.seq_no).collect();
@@ -205,22 +186,15 @@ fn rotation_by_size_and_index() {
     }
     let files = b.list_files().expect("list");
     assert!(files.len() >= 4, "{files:?}");
-    let idx = read_index(&c.dir, &c.basename)
-        .expect("index")
-        .expect("exists");
-    assert_eq!(
-        idx,
-        files.iter().map(|f| f.name.clone()).collect::<Vec<_>>()
-    );
+    let idx = read_index(&c.dir, &c.basename).expect("index").expect("exists");
+    assert_eq!(idx, files.iter().map(|f| f.name.clone()).collect::<Vec<_>>());
     assert_eq!(idx[0], "onelog-bin.000001");
     let (cur, pos) = b.master_status();
     assert_eq!(&cur, &files.last().expect("last").name);
     assert_eq!(pos.file_seq as usize, files.len());
     // Non-current files are trimmed, end with ROTATE, and are <= max + one group.
     for f in &files[..files.len() - 1] {
-        let len = std::fs::metadata(d.path().join(&f.name))
-            .expect("meta")
-            .len();
+        let len = std::fs::metadata(d.path().join(&f.name)).expect("meta").len();
         assert_eq!(len, f.size_bytes);
         assert!(len < 4096 + 512, "{f:?}");
     }
@@ -258,59 +232,17 @@ fn purge_rules() {
     // Files 1..=6, current is 6.
     assert_eq!(b.list_files().expect("list").len(), 6);
     // keep_from in file 3: only 1 and 2 may go even though 4 is asked for.
-    let removed = b
-        .purge_to(
-            "onelog-bin.000004",
-            BinlogPos {
-                file_seq: 3,
-                offset: 100,
-            },
-        )
-        .expect("purge");
+    let removed = b.purge_to("onelog-bin.000004", BinlogPos { file_seq: 3, offset: 100 }).expect("purge");
     assert_eq!(removed, vec!["onelog-bin.000001", "onelog-bin.000002"]);
     assert!(!d.path().join("onelog-bin.000001").exists());
-    assert!(b
-        .purge_to(
-            "onelog-bin.000001",
-            BinlogPos {
-                file_seq: 9,
-                offset: 0
-            }
-        )
-        .is_err());
+    assert!(b.purge_to("onelog-bin.000001", BinlogPos { file_seq: 9, offset: 0 }).is_err());
     // Never the current file, whatever the timestamp and keep_from.
-    let removed = b
-        .purge_before(
-            u64::MAX,
-            BinlogPos {
-                file_seq: 100,
-                offset: 0,
-            },
-        )
-        .expect("purge");
-    assert_eq!(
-        removed,
-        vec![
-            "onelog-bin.000003",
-            "onelog-bin.000004",
-            "onelog-bin.000005"
-        ]
-    );
-    let idx = read_index(&c.dir, &c.basename)
-        .expect("index")
-        .expect("exists");
+    let removed = b.purge_before(u64::MAX, BinlogPos { file_seq: 100, offset: 0 }).expect("purge");
+    assert_eq!(removed, vec!["onelog-bin.000003", "onelog-bin.000004", "onelog-bin.000005"]);
+    let idx = read_index(&c.dir, &c.basename).expect("index").expect("exists");
     assert_eq!(idx, vec!["onelog-bin.000006"]);
     // Nothing is older than 0.
-    assert!(b
-        .purge_before(
-            0,
-            BinlogPos {
-                file_seq: 100,
-                offset: 0
-            }
-        )
-        .expect("purge")
-        .is_empty());
+    assert!(b.purge_before(0, BinlogPos { file_seq: 100, offset: 0 }).expect("purge").is_empty());
     b.reset_master().expect("reset");
     let files = b.list_files().expect("list");
     assert_eq!(files.len(), 1);
@@ -326,19 +258,9 @@ fn ddl_is_standalone_and_mariadb_binlog_reads_the_file() {
     let d = tempfile::tempdir().expect("tempdir");
     let c = config(d.path());
     let (b, _rec) = open(c.clone());
-    let r = b
-        .commit(query("CREATE TABLE t (a INT PRIMARY KEY)", true), 0)
-        .blocking_recv()
-        .expect("reply")
-        .expect("ddl");
-    assert_eq!(
-        r.gtid,
-        Gtid {
-            domain_id: 0,
-            server_id: 1,
-            seq_no: 1
-        }
-    );
+    let r =
+        b.commit(query("CREATE TABLE t (a INT PRIMARY KEY)", true), 0).blocking_recv().expect("reply").expect("ddl");
+    assert_eq!(r.gtid, Gtid { domain_id: 0, server_id: 1, seq_no: 1 });
     let b = Arc::new(b);
     let hs: Vec<_> = (0..4u64)
         .map(|t| {
@@ -356,9 +278,7 @@ fn ddl_is_standalone_and_mariadb_binlog_reads_the_file() {
     let txns = s.transactions_after(BinlogPos::default()).expect("txns");
     assert_eq!(txns.len(), 21);
     assert!(txns[0].standalone);
-    assert!(
-        matches!(&txns[0].events[..], [ev::Event::Query { sql, .. }] if sql.starts_with("CREATE"))
-    );
+    assert!(matches!(&txns[0].events[..], [ev::Event::Query { sql, .. }] if sql.starts_with("CREATE")));
     let tool = Path::new("/usr/bin/mariadb-binlog");
     if !tool.exists() {
         eprintln!("mariadb-binlog not installed; skipping");
@@ -398,12 +318,7 @@ fn sync_methods_fsync_and_o_dsync() {
     assert_eq!(b.stats().binlog_syncs, 5);
     b.close().expect("close");
     let s = scan(&c.dir, &c.basename, None).expect("scan");
-    assert_eq!(
-        s.transactions_after(BinlogPos::default())
-            .expect("txns")
-            .len(),
-        10
-    );
+    assert_eq!(s.transactions_after(BinlogPos::default()).expect("txns").len(), 10);
 }
 
 /// `cargo test --release -p onelog-binlog --test pipeline_commit -- --ignored --nocapture`
@@ -459,19 +374,10 @@ fn apply_failure_poisons() {
     let s = scan(&c.dir, &c.basename, None).expect("scan");
     let b: Binlog<u64> = Binlog::open(c.clone(), Arc::new(FailOn(3)), &s).expect("open");
     commit_one(&b, 1);
-    let r = b
-        .commit(query("INSERT INTO t VALUES (3)", false), 3)
-        .blocking_recv()
-        .expect("reply");
-    assert!(
-        matches!(r, Err(onelog_binlog::BinlogError::Poisoned(_))),
-        "{r:?}"
-    );
+    let r = b.commit(query("INSERT INTO t VALUES (3)", false), 3).blocking_recv().expect("reply");
+    assert!(matches!(r, Err(onelog_binlog::BinlogError::Poisoned(_))), "{r:?}");
     assert!(b.is_poisoned());
-    let r = b
-        .commit(query("INSERT INTO t VALUES (4)", false), 4)
-        .blocking_recv()
-        .expect("reply");
+    let r = b.commit(query("INSERT INTO t VALUES (4)", false), 4).blocking_recv().expect("reply");
     assert!(r.is_err());
     drop(b);
     // The failed transaction is in the binlog, so it is committed: a restart
@@ -488,17 +394,11 @@ fn first_file_is_preallocated_and_trimmed_on_close() {
     let (b, _rec) = open(c.clone());
     let i = commit_one(&b, 1);
     let p = d.path().join("onelog-bin.000001");
-    assert_eq!(
-        std::fs::metadata(&p).expect("meta").len(),
-        c.preallocate_size_bytes
-    );
+    assert_eq!(std::fs::metadata(&p).expect("meta").len(), c.preallocate_size_bytes);
     assert_eq!(b.gtid_binlog_state(), vec![i.gtid]);
     b.close().expect("close");
     let len = std::fs::metadata(&p).expect("meta").len();
-    assert!(
-        len > i.end_pos.offset && len < i.end_pos.offset + 64,
-        "STOP appended, tail trimmed: {len}"
-    );
+    assert!(len > i.end_pos.offset && len < i.end_pos.offset + 64, "STOP appended, tail trimmed: {len}");
     assert!(!d.path().join("onelog-bin.prealloc-tmp").exists());
 }
 
@@ -515,9 +415,8 @@ fn tiny_queue_applies_backpressure_without_deadlock() {
             let b = b.clone();
             std::thread::spawn(move || {
                 // Fire-and-collect: several outstanding commits per thread.
-                let rxs: Vec<_> = (0..50)
-                    .map(|i| b.commit(query("INSERT INTO t VALUES (1)", false), t * 100 + i))
-                    .collect();
+                let rxs: Vec<_> =
+                    (0..50).map(|i| b.commit(query("INSERT INTO t VALUES (1)", false), t * 100 + i)).collect();
                 for r in rxs {
                     r.blocking_recv().expect("reply").expect("commit");
                 }

@@ -46,13 +46,7 @@ fn open(dir: &Path, io: &FaultIo, prealloc: u64, max_size: u64) -> Binlog<u64> {
     open_with(dir, io, prealloc, max_size, 1)
 }
 
-fn open_with(
-    dir: &Path,
-    io: &FaultIo,
-    prealloc: u64,
-    max_size: u64,
-    sync_binlog: u32,
-) -> Binlog<u64> {
+fn open_with(dir: &Path, io: &FaultIo, prealloc: u64, max_size: u64, sync_binlog: u32) -> Binlog<u64> {
     let mut c = BinlogConfig::new(dir);
     c.sync_binlog = sync_binlog;
     c.io = Arc::new(io.clone());
@@ -77,10 +71,7 @@ fn enospc_fails_the_group_and_leaves_no_partial_group() {
     // A group of several transactions, cut after 100 bytes.
     io.set_enospc_after(Some(100));
     let rxs: Vec<_> = (0..10).map(|i| b.commit(txn(i), i)).collect();
-    let results: Vec<_> = rxs
-        .into_iter()
-        .map(|r| r.blocking_recv().expect("reply"))
-        .collect();
+    let results: Vec<_> = rxs.into_iter().map(|r| r.blocking_recv().expect("reply")).collect();
     let failed = results.iter().filter(|r| r.is_err()).count();
     assert!(failed >= 1);
     for r in results.iter().filter_map(|r| r.as_ref().err()) {
@@ -97,10 +88,7 @@ fn enospc_fails_the_group_and_leaves_no_partial_group() {
     assert!(s.cut.is_none());
     let txns = s.transactions_after(BinlogPos::default()).expect("txns");
     assert_eq!(txns.len() as u64, ok_before + 1);
-    assert!(txns
-        .iter()
-        .enumerate()
-        .all(|(i, t)| t.gtid.seq_no == i as u64 + 1));
+    assert!(txns.iter().enumerate().all(|(i, t)| t.gtid.seq_no == i as u64 + 1));
 }
 
 #[test]
@@ -123,10 +111,7 @@ fn failed_sync_poisons_forever() {
 
 #[test]
 fn power_loss_keeps_every_acknowledged_commit() {
-    let iterations: u64 = std::env::var("POWER_LOSS_ITERATIONS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(40);
+    let iterations: u64 = std::env::var("POWER_LOSS_ITERATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(40);
     for it in 0..iterations {
         let d = tempfile::tempdir().expect("tempdir");
         let io = FaultIo::new();
@@ -152,16 +137,11 @@ fn power_loss_keeps_every_acknowledged_commit() {
             })
             .collect();
         std::thread::sleep(std::time::Duration::from_millis(5 + (it * 7) % 40));
-        io.power_cut(0x9e37_79b9_7f4a_7c15 ^ (it + 1))
-            .expect("power cut");
+        io.power_cut(0x9e37_79b9_7f4a_7c15 ^ (it + 1)).expect("power cut");
         stop.store(true, Ordering::Relaxed);
-        let acked: Vec<CommitInfo> = hs
-            .into_iter()
-            .flat_map(|h| h.join().expect("join"))
-            .collect();
+        let acked: Vec<CommitInfo> = hs.into_iter().flat_map(|h| h.join().expect("join")).collect();
         drop(b);
-        let s = scan(d.path(), "onelog-bin", Some(true))
-            .unwrap_or_else(|e| panic!("iteration {it}: {e}"));
+        let s = scan(d.path(), "onelog-bin", Some(true)).unwrap_or_else(|e| panic!("iteration {it}: {e}"));
         let txns = s.transactions_after(BinlogPos::default()).expect("txns");
         eprintln!(
             "iteration {it}: {} acked, {} recovered in {} files, cut {:?}",
@@ -171,20 +151,12 @@ fn power_loss_keeps_every_acknowledged_commit() {
             s.cut.as_ref().map(|c| (c.kind, c.bytes))
         );
         for (i, t) in txns.iter().enumerate() {
-            assert_eq!(
-                t.gtid.seq_no,
-                i as u64 + 1,
-                "iteration {it}: not a contiguous prefix"
-            );
+            assert_eq!(t.gtid.seq_no, i as u64 + 1, "iteration {it}: not a contiguous prefix");
         }
         for a in &acked {
-            let t = txns.get(a.gtid.seq_no as usize - 1).unwrap_or_else(|| {
-                panic!(
-                    "iteration {it}: acked {} lost ({} recovered)",
-                    a.gtid,
-                    txns.len()
-                )
-            });
+            let t = txns
+                .get(a.gtid.seq_no as usize - 1)
+                .unwrap_or_else(|| panic!("iteration {it}: acked {} lost ({} recovered)", a.gtid, txns.len()));
             assert_eq!(t.end_pos, a.end_pos, "iteration {it}");
         }
         // The binlog reopens and continues numbering after the prefix.
@@ -217,26 +189,17 @@ fn power_loss_without_sync_recovers_a_consistent_prefix() {
             })
             .collect();
         std::thread::sleep(std::time::Duration::from_millis(3 + (it * 5) % 20));
-        io.power_cut(0x2545_f491_4f6c_dd1d ^ (it + 1))
-            .expect("power cut");
+        io.power_cut(0x2545_f491_4f6c_dd1d ^ (it + 1)).expect("power cut");
         hs.into_iter().for_each(|h| h.join().expect("join"));
         drop(b);
-        let s = scan(d.path(), "onelog-bin", Some(true))
-            .unwrap_or_else(|e| panic!("iteration {it}: {e}"));
+        let s = scan(d.path(), "onelog-bin", Some(true)).unwrap_or_else(|e| panic!("iteration {it}: {e}"));
         cuts += usize::from(s.cut.is_some());
         let txns = s.transactions_after(BinlogPos::default()).expect("txns");
         for (i, t) in txns.iter().enumerate() {
-            assert_eq!(
-                t.gtid.seq_no,
-                i as u64 + 1,
-                "iteration {it}: not a contiguous prefix"
-            );
+            assert_eq!(t.gtid.seq_no, i as u64 + 1, "iteration {it}: not a contiguous prefix");
         }
         let b = open(d.path(), &FaultIo::new(), 16 << 10, 1 << 20);
-        assert_eq!(
-            commit(&b, 0).expect("commit").gtid.seq_no,
-            txns.len() as u64 + 1
-        );
+        assert_eq!(commit(&b, 0).expect("commit").gtid.seq_no, txns.len() as u64 + 1);
         b.close().expect("close");
     }
     eprintln!("{cuts} of 30 power cuts left a torn tail to cut");

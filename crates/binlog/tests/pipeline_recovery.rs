@@ -47,14 +47,7 @@ fn write_binlog(dir: &Path, n: usize) -> Vec<CommitInfo> {
     c.preallocate_size_bytes = 0;
     let s = scan(dir, &c.basename, None).expect("scan");
     let b: Binlog<()> = Binlog::open(c, Arc::new(Nop), &s).expect("open");
-    let infos = (0..n)
-        .map(|i| {
-            b.commit(txn(i), ())
-                .blocking_recv()
-                .expect("reply")
-                .expect("commit")
-        })
-        .collect();
+    let infos = (0..n).map(|i| b.commit(txn(i), ()).blocking_recv().expect("reply").expect("commit")).collect();
     b.close().expect("close");
     infos
 }
@@ -80,8 +73,7 @@ fn torn_tail_cut_at_every_byte_of_last_txn() {
             let mut torn = data[..cut].to_vec();
             torn.resize(cut + zeros, 0);
             install(d.path(), &torn);
-            let s = scan(d.path(), "onelog-bin", Some(true))
-                .unwrap_or_else(|e| panic!("cut {cut}: {e}"));
+            let s = scan(d.path(), "onelog-bin", Some(true)).unwrap_or_else(|e| panic!("cut {cut}: {e}"));
             let txns = s.transactions_after(BinlogPos::default()).expect("txns");
             let whole = if cut == end { n } else { n - 1 };
             assert_eq!(txns.len(), whole, "cut at {cut}");
@@ -93,19 +85,10 @@ fn torn_tail_cut_at_every_byte_of_last_txn() {
                 Some(c) => {
                     assert!(cut > start && cut < end);
                     assert_eq!(c.offset as usize, start);
-                    let kind = if cut >= start + gtid_len {
-                        CutKind::PartialTransaction
-                    } else {
-                        CutKind::Garbage
-                    };
+                    let kind = if cut >= start + gtid_len { CutKind::PartialTransaction } else { CutKind::Garbage };
                     assert_eq!(c.kind, kind, "cut at {cut}: {c:?}");
-                    let len = std::fs::metadata(d.path().join("onelog-bin.000001"))
-                        .expect("meta")
-                        .len();
-                    assert_eq!(
-                        len as usize, start,
-                        "file truncated to the last complete txn"
-                    );
+                    let len = std::fs::metadata(d.path().join("onelog-bin.000001")).expect("meta").len();
+                    assert_eq!(len as usize, start, "file truncated to the last complete txn");
                 }
             }
         }
@@ -120,28 +103,13 @@ fn torn_tail_cut_at_every_byte_of_last_txn() {
     let s = scan(d.path(), "onelog-bin", None).expect("scan");
     assert!(s.cut.is_some());
     let b: Binlog<()> = Binlog::open(c.clone(), Arc::new(Nop), &s).expect("open");
-    assert_eq!(
-        std::fs::metadata(d.path().join("onelog-bin.000001"))
-            .expect("meta")
-            .len(),
-        64 << 10,
-        "re-preallocated"
-    );
-    let i = b
-        .commit(txn(0), ())
-        .blocking_recv()
-        .expect("reply")
-        .expect("commit");
+    assert_eq!(std::fs::metadata(d.path().join("onelog-bin.000001")).expect("meta").len(), 64 << 10, "re-preallocated");
+    let i = b.commit(txn(0), ()).blocking_recv().expect("reply").expect("commit");
     assert_eq!(i.gtid.seq_no, n as u64);
     assert_eq!(i.end_pos.file_seq, 1);
     drop(b);
     let s = scan(d.path(), "onelog-bin", None).expect("scan");
-    assert_eq!(
-        s.transactions_after(BinlogPos::default())
-            .expect("txns")
-            .len(),
-        n
-    );
+    assert_eq!(s.transactions_after(BinlogPos::default()).expect("txns").len(), n);
 }
 
 #[test]
@@ -161,25 +129,15 @@ fn mid_file_corruption_is_an_error() {
         bad[at] = value.unwrap_or(bad[at] ^ 0x40);
         install(d.path(), &bad);
         match scan(d.path(), "onelog-bin", None) {
-            Err(BinlogError::Corrupt {
-                file,
-                offset,
-                reason,
-            }) => {
+            Err(BinlogError::Corrupt { file, offset, reason }) => {
                 assert_eq!(file, "onelog-bin.000001");
-                assert!(
-                    offset as usize <= at && at - (offset as usize) < 200,
-                    "{what}: offset {offset} vs {at}"
-                );
+                assert!(offset as usize <= at && at - (offset as usize) < 200, "{what}: offset {offset} vs {at}");
                 assert!(reason.contains("truncate"), "{reason}");
             }
             other => panic!("{what}: expected Corrupt, got {other:?}"),
         }
         // Nothing was cut.
-        assert_eq!(
-            std::fs::read(d.path().join("onelog-bin.000001")).expect("read"),
-            bad
-        );
+        assert_eq!(std::fs::read(d.path().join("onelog-bin.000001")).expect("read"), bad);
     }
 }
 

@@ -134,10 +134,7 @@ impl SqlError {
     }
 
     pub fn not_supported(what: &str) -> SqlError {
-        SqlError::new(
-            ErrorCode::NOT_SUPPORTED_YET,
-            format!("This version of MariaDB doesn't yet support '{what}'"),
-        )
+        SqlError::new(ErrorCode::NOT_SUPPORTED_YET, format!("This version of MariaDB doesn't yet support '{what}'"))
     }
 }
 

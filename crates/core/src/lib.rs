@@ -6,8 +6,8 @@
 //! crate may depend on it.
 
 pub mod error;
-pub mod schema;
 pub mod rowimage;
+pub mod schema;
 pub mod value;
 
 pub use error::{ErrorCode, SqlError, SqlResult};

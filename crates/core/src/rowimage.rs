@@ -54,35 +54,15 @@ pub enum RowImageError {
     #[error("row has {values} values but the table has {columns} columns")]
     ColumnCount { columns: usize, values: usize },
     #[error("column `{column}`: value {value} cannot be stored in {ty}")]
-    OutOfRange {
-        column: String,
-        ty: String,
-        value: String,
-    },
+    OutOfRange { column: String, ty: String, value: String },
     #[error("column `{column}`: {value} is not a valid {ty} value")]
-    WrongType {
-        column: String,
-        ty: String,
-        value: String,
-    },
+    WrongType { column: String, ty: String, value: String },
     #[error("column `{column}`: decimal({precision},{scale}) value does not fit a 96-bit decimal (precision above 28 digits is not supported)")]
-    DecimalTooWide {
-        column: String,
-        precision: u8,
-        scale: u8,
-    },
+    DecimalTooWide { column: String, precision: u8, scale: u8 },
     #[error("row image truncated: column `{column}` needs {needed} bytes, {available} left")]
-    Truncated {
-        column: String,
-        needed: usize,
-        available: usize,
-    },
+    Truncated { column: String, needed: usize, available: usize },
     #[error("column `{column}`: corrupt {ty} image: {reason}")]
-    Corrupt {
-        column: String,
-        ty: String,
-        reason: String,
-    },
+    Corrupt { column: String, ty: String, reason: String },
 }
 
 /// Bytes of a null (or presence) bitmap covering `n` columns.
@@ -93,16 +73,9 @@ pub fn bitmap_bytes(n: usize) -> usize {
 /// Appends the row image of `values` (one per column of `columns`, all columns present) as a MySQL
 /// rows event stores it: null bitmap (ceil(n/8) bytes, bit i set = column i NULL) then each non-NULL
 /// value in its binlog binary format. Errors if a value cannot be represented in the column type.
-pub fn encode_row(
-    columns: &[ColumnDef],
-    values: &[Value],
-    out: &mut Vec<u8>,
-) -> Result<(), RowImageError> {
+pub fn encode_row(columns: &[ColumnDef], values: &[Value], out: &mut Vec<u8>) -> Result<(), RowImageError> {
     if columns.len() != values.len() {
-        return Err(RowImageError::ColumnCount {
-            columns: columns.len(),
-            values: values.len(),
-        });
+        return Err(RowImageError::ColumnCount { columns: columns.len(), values: values.len() });
     }
     let bitmap_start = out.len();
     out.resize(bitmap_start + bitmap_bytes(columns.len()), 0);
@@ -164,13 +137,8 @@ pub fn binlog_type(column: &ColumnDef) -> (u8, Vec<u8>) {
             let len = column.max_bytes().min(0xffff) as u16;
             (t::VARCHAR, len.to_le_bytes().to_vec())
         }
-        ColumnType::Text(size) | ColumnType::Blob(size) => {
-            (t::BLOB, vec![size.pack_length() as u8])
-        }
-        ColumnType::Enum(labels) => (
-            t::STRING,
-            vec![t::ENUM, enum_pack_length(labels.len()) as u8],
-        ),
+        ColumnType::Text(size) | ColumnType::Blob(size) => (t::BLOB, vec![size.pack_length() as u8]),
+        ColumnType::Enum(labels) => (t::STRING, vec![t::ENUM, enum_pack_length(labels.len()) as u8]),
         ColumnType::Date => (t::DATE, vec![]),
         ColumnType::DateTime { fsp } => (t::DATETIME2, vec![*fsp]),
         ColumnType::Timestamp { fsp } => (t::TIMESTAMP2, vec![*fsp]),
@@ -197,19 +165,11 @@ fn string_prefix_len(column: &ColumnDef) -> usize {
 }
 
 fn out_of_range(column: &ColumnDef, value: &Value) -> RowImageError {
-    RowImageError::OutOfRange {
-        column: column.name.clone(),
-        ty: column.ty.sql_name(),
-        value: short_debug(value),
-    }
+    RowImageError::OutOfRange { column: column.name.clone(), ty: column.ty.sql_name(), value: short_debug(value) }
 }
 
 fn wrong_type(column: &ColumnDef, value: &Value) -> RowImageError {
-    RowImageError::WrongType {
-        column: column.name.clone(),
-        ty: column.ty.sql_name(),
-        value: short_debug(value),
-    }
+    RowImageError::WrongType { column: column.name.clone(), ty: column.ty.sql_name(), value: short_debug(value) }
 }
 
 fn short_debug(value: &Value) -> String {
@@ -237,11 +197,7 @@ fn int_value(column: &ColumnDef, value: &Value) -> Result<i128, RowImageError> {
 
 fn encode_value(column: &ColumnDef, value: &Value, out: &mut Vec<u8>) -> Result<(), RowImageError> {
     match &column.ty {
-        ColumnType::TinyInt
-        | ColumnType::SmallInt
-        | ColumnType::MediumInt
-        | ColumnType::Int
-        | ColumnType::BigInt => {
+        ColumnType::TinyInt | ColumnType::SmallInt | ColumnType::MediumInt | ColumnType::Int | ColumnType::BigInt => {
             let width_bytes = int_width_bytes(&column.ty);
             let bits = 8 * width_bytes as u32;
             let v = int_value(column, value)?;
@@ -290,11 +246,7 @@ fn encode_value(column: &ColumnDef, value: &Value, out: &mut Vec<u8>) -> Result<
         ColumnType::Char(n) | ColumnType::VarChar(n) => {
             let bytes = bytes_value(column, value)?;
             // CHAR drops trailing pad spaces, as MySQL's Field_string::pack.
-            let bytes = if matches!(column.ty, ColumnType::Char(_)) {
-                trim_end(bytes, b' ')
-            } else {
-                bytes
-            };
+            let bytes = if matches!(column.ty, ColumnType::Char(_)) { trim_end(bytes, b' ') } else { bytes };
             check_string_len(column, value, bytes, Some(*n))?;
             put_prefixed(out, bytes, string_prefix_len(column));
         }
@@ -394,12 +346,7 @@ fn trim_end(bytes: &[u8], pad: u8) -> &[u8] {
 
 /// Checks the byte length against the column's maximum and, for character
 /// columns given `chars`, the character count when the bytes are UTF-8.
-fn check_string_len(
-    column: &ColumnDef,
-    value: &Value,
-    bytes: &[u8],
-    chars: Option<u32>,
-) -> Result<(), RowImageError> {
+fn check_string_len(column: &ColumnDef, value: &Value, bytes: &[u8], chars: Option<u32>) -> Result<(), RowImageError> {
     if bytes.len() as u64 > column.max_bytes() {
         return Err(out_of_range(column, value));
     }
@@ -416,18 +363,11 @@ fn put_prefixed(out: &mut Vec<u8>, bytes: &[u8], prefix_len: usize) {
     out.extend_from_slice(bytes);
 }
 
-fn enum_index(
-    column: &ColumnDef,
-    labels: &[String],
-    value: &Value,
-) -> Result<usize, RowImageError> {
+fn enum_index(column: &ColumnDef, labels: &[String], value: &Value) -> Result<usize, RowImageError> {
     let bytes = bytes_value(column, value)?;
     if bytes.is_empty() {
         // MySQL's error value '' has index 0, unless '' is itself a label.
-        return Ok(labels
-            .iter()
-            .position(|l| l.is_empty())
-            .map_or(0, |p| p + 1));
+        return Ok(labels.iter().position(|l| l.is_empty()).map_or(0, |p| p + 1));
     }
     let s = std::str::from_utf8(bytes).map_err(|_| wrong_type(column, value))?;
     labels
@@ -492,13 +432,7 @@ fn fraction_width(fsp: u8) -> usize {
 /// Largest TIME magnitude MySQL accepts: 838:59:59.999999.
 const TIME_MAX_MICROS: i64 = ((838 * 3600 + 59 * 60 + 59) * 1_000_000) + 999_999;
 
-fn encode_time(
-    column: &ColumnDef,
-    value: &Value,
-    us: i64,
-    fsp: u8,
-    out: &mut Vec<u8>,
-) -> Result<(), RowImageError> {
+fn encode_time(column: &ColumnDef, value: &Value, us: i64, fsp: u8, out: &mut Vec<u8>) -> Result<(), RowImageError> {
     if !(-TIME_MAX_MICROS..=TIME_MAX_MICROS).contains(&us) {
         return Err(out_of_range(column, value));
     }
@@ -572,8 +506,7 @@ fn timestamp_seconds(t: &Temporal) -> Option<u32> {
         return None;
     }
     let days = days_from_civil(i64::from(t.year), i64::from(t.month), i64::from(t.day));
-    let secs =
-        days * 86_400 + i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second);
+    let secs = days * 86_400 + i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second);
     // 0 is the zero timestamp; MySQL's range starts one second later.
     if secs < 1 {
         return None;
@@ -584,10 +517,7 @@ fn timestamp_seconds(t: &Temporal) -> Option<u32> {
 
 fn temporal_from_seconds(secs: u32, micros: u32) -> Temporal {
     if secs == 0 {
-        return Temporal {
-            micros,
-            ..Temporal::default()
-        };
+        return Temporal { micros, ..Temporal::default() };
     }
     let secs = i64::from(secs);
     let (year, month, day) = civil_from_days(secs.div_euclid(86_400));
@@ -624,11 +554,7 @@ pub fn decimal_bin_size(precision: u8, scale: u8) -> usize {
 fn digit_groups(digits: &[u8], leftover_first: bool) -> Vec<&[u8]> {
     let rem = digits.len() % DIGITS_PER_GROUP;
     let mut groups = Vec::new();
-    let (head, tail) = if leftover_first {
-        digits.split_at(rem)
-    } else {
-        digits.split_at(digits.len() - rem)
-    };
+    let (head, tail) = if leftover_first { digits.split_at(rem) } else { digits.split_at(digits.len() - rem) };
     if leftover_first && !head.is_empty() {
         groups.push(head);
     }
@@ -677,20 +603,10 @@ fn encode_decimal(
     for (group, _) in digit_groups(&int_digits, true)
         .into_iter()
         .map(|g| (g, ()))
-        .chain(
-            digit_groups(&frac_digits, false)
-                .into_iter()
-                .map(|g| (g, ())),
-        )
+        .chain(digit_groups(&frac_digits, false).into_iter().map(|g| (g, ())))
     {
-        let n = group
-            .iter()
-            .fold(0u32, |acc, c| acc * 10 + u32::from(c - b'0'));
-        let width = if group.len() == DIGITS_PER_GROUP {
-            4
-        } else {
-            DIG2BYTES[group.len()]
-        };
+        let n = group.iter().fold(0u32, |acc, c| acc * 10 + u32::from(c - b'0'));
+        let width = if group.len() == DIGITS_PER_GROUP { 4 } else { DIG2BYTES[group.len()] };
         out.extend_from_slice(&n.to_be_bytes()[4 - width..]);
     }
     if negative {
@@ -704,12 +620,7 @@ fn encode_decimal(
     Ok(())
 }
 
-fn decode_decimal(
-    column: &ColumnDef,
-    precision: u8,
-    scale: u8,
-    r: &mut Reader,
-) -> Result<Value, RowImageError> {
+fn decode_decimal(column: &ColumnDef, precision: u8, scale: u8, r: &mut Reader) -> Result<Value, RowImageError> {
     let ty = "decimal";
     if scale > precision {
         return Err(r.corrupt(ty, "scale above precision"));
@@ -731,20 +642,12 @@ fn decode_decimal(
     let frac = usize::from(scale);
     let mut mantissa: u128 = 0;
     let mut pos = 0usize;
-    let too_wide = || RowImageError::DecimalTooWide {
-        column: column.name.clone(),
-        precision,
-        scale,
-    };
+    let too_wide = || RowImageError::DecimalTooWide { column: column.name.clone(), precision, scale };
     let mut read_group = |digits: usize, mantissa: &mut u128| -> Result<(), RowImageError> {
         if digits == 0 {
             return Ok(());
         }
-        let width = if digits == DIGITS_PER_GROUP {
-            4
-        } else {
-            DIG2BYTES[digits]
-        };
+        let width = if digits == DIGITS_PER_GROUP { 4 } else { DIG2BYTES[digits] };
         let mut n: u32 = 0;
         for b in &bytes[pos..pos + width] {
             n = n << 8 | u32::from(*b);
@@ -799,11 +702,7 @@ impl<'a> Reader<'a> {
     fn take(&mut self, n: usize) -> Result<&'a [u8], RowImageError> {
         let available = self.buf.len().saturating_sub(self.pos);
         if n > available {
-            return Err(RowImageError::Truncated {
-                column: self.column.name.clone(),
-                needed: n,
-                available,
-            });
+            return Err(RowImageError::Truncated { column: self.column.name.clone(), needed: n, available });
         }
         let s = &self.buf[self.pos..self.pos + n];
         self.pos += n;
@@ -825,21 +724,13 @@ impl<'a> Reader<'a> {
     }
 
     fn corrupt(&self, ty: &str, reason: &str) -> RowImageError {
-        RowImageError::Corrupt {
-            column: self.column.name.clone(),
-            ty: ty.to_string(),
-            reason: reason.to_string(),
-        }
+        RowImageError::Corrupt { column: self.column.name.clone(), ty: ty.to_string(), reason: reason.to_string() }
     }
 }
 
 fn decode_value(column: &ColumnDef, r: &mut Reader) -> Result<Value, RowImageError> {
     Ok(match &column.ty {
-        ColumnType::TinyInt
-        | ColumnType::SmallInt
-        | ColumnType::MediumInt
-        | ColumnType::Int
-        | ColumnType::BigInt => {
+        ColumnType::TinyInt | ColumnType::SmallInt | ColumnType::MediumInt | ColumnType::Int | ColumnType::BigInt => {
             let width = int_width_bytes(&column.ty);
             let raw = r.le(width)?;
             if column.unsigned {
@@ -987,10 +878,7 @@ mod tests {
     }
 
     fn unsigned(name: &str, ty: ColumnType) -> ColumnDef {
-        ColumnDef {
-            unsigned: true,
-            ..ColumnDef::new(name, ty)
-        }
+        ColumnDef { unsigned: true, ..ColumnDef::new(name, ty) }
     }
 
     fn round_trip(columns: &[ColumnDef], values: Vec<Value>) -> Vec<u8> {
@@ -1001,10 +889,7 @@ mod tests {
         assert_eq!(back, values);
         // Every strict prefix must fail cleanly, never panic.
         for cut in 0..buf.len() {
-            assert!(
-                decode_row(columns, &buf[..cut]).is_err(),
-                "prefix {cut} decoded"
-            );
+            assert!(decode_row(columns, &buf[..cut]).is_err(), "prefix {cut} decoded");
         }
         buf
     }
@@ -1014,24 +899,8 @@ mod tests {
         buf[1..].to_vec()
     }
 
-    fn dt(
-        year: u16,
-        month: u8,
-        day: u8,
-        hour: u8,
-        minute: u8,
-        second: u8,
-        micros: u32,
-    ) -> Temporal {
-        Temporal {
-            year,
-            month,
-            day,
-            hour,
-            minute,
-            second,
-            micros,
-        }
+    fn dt(year: u16, month: u8, day: u8, hour: u8, minute: u8, second: u8, micros: u32) -> Temporal {
+        Temporal { year, month, day, hour, minute, second, micros }
     }
 
     fn dec(s: &str) -> Value {
@@ -1042,29 +911,11 @@ mod tests {
     fn integers() {
         assert_eq!(one(col("a", ColumnType::TinyInt), Value::Int(-1)), [0xff]);
         assert_eq!(one(col("a", ColumnType::TinyInt), Value::Int(-128)), [0x80]);
-        assert_eq!(
-            one(unsigned("a", ColumnType::TinyInt), Value::UInt(255)),
-            [0xff]
-        );
-        assert_eq!(
-            one(col("a", ColumnType::SmallInt), Value::Int(-2)),
-            [0xfe, 0xff]
-        );
-        assert_eq!(
-            one(col("a", ColumnType::MediumInt), Value::Int(-8_388_608)),
-            [0, 0, 0x80]
-        );
-        assert_eq!(
-            one(
-                unsigned("a", ColumnType::MediumInt),
-                Value::UInt(16_777_215)
-            ),
-            [0xff; 3]
-        );
-        assert_eq!(
-            one(col("a", ColumnType::Int), Value::Int(0x0102_0304)),
-            [4, 3, 2, 1]
-        );
+        assert_eq!(one(unsigned("a", ColumnType::TinyInt), Value::UInt(255)), [0xff]);
+        assert_eq!(one(col("a", ColumnType::SmallInt), Value::Int(-2)), [0xfe, 0xff]);
+        assert_eq!(one(col("a", ColumnType::MediumInt), Value::Int(-8_388_608)), [0, 0, 0x80]);
+        assert_eq!(one(unsigned("a", ColumnType::MediumInt), Value::UInt(16_777_215)), [0xff; 3]);
+        assert_eq!(one(col("a", ColumnType::Int), Value::Int(0x0102_0304)), [4, 3, 2, 1]);
         one(col("a", ColumnType::BigInt), Value::Int(i64::MIN));
         one(unsigned("a", ColumnType::BigInt), Value::UInt(u64::MAX));
         one(unsigned("a", ColumnType::Int), Value::UInt(4_294_967_295));
@@ -1097,43 +948,18 @@ mod tests {
         assert!(encode_row(&double, &[Value::Double(f64::NAN)], &mut Vec::new()).is_err());
         assert_eq!(one(col("y", ColumnType::Year), Value::Int(2024)), [124]);
         assert_eq!(one(col("y", ColumnType::Year), Value::Int(0)), [0]);
-        assert!(encode_row(
-            &[col("y", ColumnType::Year)],
-            &[Value::Int(1800)],
-            &mut Vec::new()
-        )
-        .is_err());
-        assert_eq!(
-            one(col("f", ColumnType::Float), Value::Double(1.5)),
-            1.5f32.to_le_bytes()
-        );
-        assert_eq!(
-            one(col("d", ColumnType::Double), Value::Double(-2.25)),
-            (-2.25f64).to_le_bytes()
-        );
+        assert!(encode_row(&[col("y", ColumnType::Year)], &[Value::Int(1800)], &mut Vec::new()).is_err());
+        assert_eq!(one(col("f", ColumnType::Float), Value::Double(1.5)), 1.5f32.to_le_bytes());
+        assert_eq!(one(col("d", ColumnType::Double), Value::Double(-2.25)), (-2.25f64).to_le_bytes());
     }
 
     #[test]
     fn decimals() {
-        let c = |p, s| {
-            col(
-                "d",
-                ColumnType::Decimal {
-                    precision: p,
-                    scale: s,
-                },
-            )
-        };
+        let c = |p, s| col("d", ColumnType::Decimal { precision: p, scale: s });
         // Known images from MySQL's decimal2bin documentation: 1234567890.1234
         // in DECIMAL(14,4) is 81 0D FB 38 D2 04 D2.
-        assert_eq!(
-            one(c(14, 4), dec("1234567890.1234")),
-            [0x81, 0x0d, 0xfb, 0x38, 0xd2, 0x04, 0xd2]
-        );
-        assert_eq!(
-            one(c(14, 4), dec("-1234567890.1234")),
-            [0x7e, 0xf2, 0x04, 0xc7, 0x2d, 0xfb, 0x2d]
-        );
+        assert_eq!(one(c(14, 4), dec("1234567890.1234")), [0x81, 0x0d, 0xfb, 0x38, 0xd2, 0x04, 0xd2]);
+        assert_eq!(one(c(14, 4), dec("-1234567890.1234")), [0x7e, 0xf2, 0x04, 0xc7, 0x2d, 0xfb, 0x2d]);
         assert_eq!(one(c(10, 2), dec("0.00")), [0x80, 0, 0, 0, 0]);
         one(c(10, 2), dec("-0.01"));
         one(c(10, 0), dec("9999999999"));
@@ -1154,18 +980,12 @@ mod tests {
         let wide = [c(65, 30)];
         let mut buf = Vec::new();
         encode_row(&wide, &[dec("1.5")], &mut buf).unwrap();
-        assert_eq!(
-            decode_row(&wide, &buf).unwrap().0,
-            vec![dec("1.5000000000000000000000000000")]
-        );
+        assert_eq!(decode_row(&wide, &buf).unwrap().0, vec![dec("1.5000000000000000000000000000")]);
         let mut buf = Vec::new();
         encode_row(&wide, &[dec("1.5")], &mut buf).unwrap();
         // Leading 8-digit group 99999999: about 1e35, beyond rust_decimal.
         buf[1..5].copy_from_slice(&[0x85, 0xf5, 0xe0, 0xff]);
-        assert!(matches!(
-            decode_row(&wide, &buf),
-            Err(RowImageError::DecimalTooWide { .. })
-        ));
+        assert!(matches!(decode_row(&wide, &buf), Err(RowImageError::DecimalTooWide { .. })));
         // Garbage groups are reported, not decoded.
         assert!(decode_row(&[c(9, 0)], &[0, 0xff, 0xff, 0xff, 0xff]).is_err());
     }
@@ -1173,198 +993,90 @@ mod tests {
     #[test]
     fn strings() {
         let c = |ty| col("s", ty);
-        assert_eq!(
-            one(c(ColumnType::VarChar(10)), Value::from_str("abc")),
-            b"\x03abc"
-        );
+        assert_eq!(one(c(ColumnType::VarChar(10)), Value::from_str("abc")), b"\x03abc");
         let long = ColumnDef::new("s", ColumnType::VarChar(64)); // 256 bytes max
         assert_eq!(one(long, Value::from_str("ab")), b"\x02\x00ab");
         one(c(ColumnType::VarChar(3)), Value::from_str("héé"));
-        assert!(encode_row(
-            &[c(ColumnType::VarChar(3))],
-            &[Value::from_str("abcd")],
-            &mut Vec::new()
-        )
-        .is_err());
-        one(
-            c(ColumnType::VarBinary(300)),
-            Value::Bytes(vec![0, 1, 2, 255]),
-        );
-        assert_eq!(
-            one(c(ColumnType::Char(5)), Value::from_str("ab")),
-            b"\x02ab"
-        );
+        assert!(encode_row(&[c(ColumnType::VarChar(3))], &[Value::from_str("abcd")], &mut Vec::new()).is_err());
+        one(c(ColumnType::VarBinary(300)), Value::Bytes(vec![0, 1, 2, 255]));
+        assert_eq!(one(c(ColumnType::Char(5)), Value::from_str("ab")), b"\x02ab");
         // CHAR strips trailing spaces as MySQL does.
         let cols = [c(ColumnType::Char(5))];
         let mut buf = Vec::new();
         encode_row(&cols, &[Value::from_str("ab  ")], &mut buf).unwrap();
-        assert_eq!(
-            decode_row(&cols, &buf).unwrap().0,
-            vec![Value::from_str("ab")]
-        );
+        assert_eq!(decode_row(&cols, &buf).unwrap().0, vec![Value::from_str("ab")]);
         one(c(ColumnType::Char(255)), Value::from_str(&"x".repeat(255)));
-        assert_eq!(
-            one(c(ColumnType::Binary(4)), Value::Bytes(b"ab\0\0".to_vec())),
-            b"\x02ab"
-        );
+        assert_eq!(one(c(ColumnType::Binary(4)), Value::Bytes(b"ab\0\0".to_vec())), b"\x02ab");
         one(c(ColumnType::Text(BlobSize::Tiny)), Value::from_str("t"));
-        assert_eq!(
-            one(
-                c(ColumnType::Blob(BlobSize::Normal)),
-                Value::Bytes(vec![9; 3])
-            ),
-            [3, 0, 9, 9, 9]
-        );
-        one(
-            c(ColumnType::Text(BlobSize::Medium)),
-            Value::from_str(&"m".repeat(70_000)),
-        );
+        assert_eq!(one(c(ColumnType::Blob(BlobSize::Normal)), Value::Bytes(vec![9; 3])), [3, 0, 9, 9, 9]);
+        one(c(ColumnType::Text(BlobSize::Medium)), Value::from_str(&"m".repeat(70_000)));
         one(c(ColumnType::Blob(BlobSize::Long)), Value::Bytes(vec![]));
-        assert!(encode_row(
-            &[c(ColumnType::Blob(BlobSize::Tiny))],
-            &[Value::Bytes(vec![0; 256])],
-            &mut Vec::new()
-        )
-        .is_err());
+        assert!(
+            encode_row(&[c(ColumnType::Blob(BlobSize::Tiny))], &[Value::Bytes(vec![0; 256])], &mut Vec::new()).is_err()
+        );
     }
 
     #[test]
     fn enums() {
-        let labels: Vec<String> = ["small", "Medium", "large"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let labels: Vec<String> = ["small", "Medium", "large"].iter().map(|s| s.to_string()).collect();
         let c = col("e", ColumnType::Enum(labels));
         assert_eq!(one(c.clone(), Value::from_str("Medium")), [2]);
         assert_eq!(one(c.clone(), Value::from_str("")), [0]);
         let mut buf = Vec::new();
-        encode_row(
-            std::slice::from_ref(&c),
-            &[Value::from_str("LARGE")],
-            &mut buf,
-        )
-        .unwrap();
-        assert_eq!(
-            decode_row(std::slice::from_ref(&c), &buf).unwrap().0,
-            vec![Value::from_str("large")]
-        );
-        assert!(encode_row(
-            std::slice::from_ref(&c),
-            &[Value::from_str("huge")],
-            &mut Vec::new()
-        )
-        .is_err());
+        encode_row(std::slice::from_ref(&c), &[Value::from_str("LARGE")], &mut buf).unwrap();
+        assert_eq!(decode_row(std::slice::from_ref(&c), &buf).unwrap().0, vec![Value::from_str("large")]);
+        assert!(encode_row(std::slice::from_ref(&c), &[Value::from_str("huge")], &mut Vec::new()).is_err());
         assert!(decode_row(std::slice::from_ref(&c), &[0, 4]).is_err());
         let many: Vec<String> = (0..300).map(|i| format!("v{i}")).collect();
-        assert_eq!(
-            one(col("e", ColumnType::Enum(many)), Value::from_str("v299")),
-            [44, 1]
-        );
+        assert_eq!(one(col("e", ColumnType::Enum(many)), Value::from_str("v299")), [44, 1]);
     }
 
     #[test]
     fn temporals() {
         assert_eq!(
-            one(
-                col("d", ColumnType::Date),
-                Value::Date(dt(2024, 2, 29, 0, 0, 0, 0))
-            ),
+            one(col("d", ColumnType::Date), Value::Date(dt(2024, 2, 29, 0, 0, 0, 0))),
             (29u32 | 2 << 5 | 2024 << 9).to_le_bytes()[..3]
         );
         one(col("d", ColumnType::Date), Value::Date(Temporal::default()));
         // DATETIME 2012-06-21 15:55:44 is 99 8C AA FD EC (MySQL docs).
         assert_eq!(
-            one(
-                col("t", ColumnType::DateTime { fsp: 0 }),
-                Value::DateTime(dt(2012, 6, 21, 15, 55, 44, 0))
-            ),
+            one(col("t", ColumnType::DateTime { fsp: 0 }), Value::DateTime(dt(2012, 6, 21, 15, 55, 44, 0))),
             [0x99, 0x8c, 0xaa, 0xfd, 0xec]
         );
         for fsp in 0..=6u8 {
-            let micros =
-                [0, 100_000, 120_000, 123_000, 123_400, 123_450, 123_456][usize::from(fsp)];
-            one(
-                col("t", ColumnType::DateTime { fsp }),
-                Value::DateTime(dt(9999, 12, 31, 23, 59, 59, micros)),
-            );
-            one(
-                col("t", ColumnType::Timestamp { fsp }),
-                Value::DateTime(dt(2038, 1, 19, 3, 14, 7, micros)),
-            );
+            let micros = [0, 100_000, 120_000, 123_000, 123_400, 123_450, 123_456][usize::from(fsp)];
+            one(col("t", ColumnType::DateTime { fsp }), Value::DateTime(dt(9999, 12, 31, 23, 59, 59, micros)));
+            one(col("t", ColumnType::Timestamp { fsp }), Value::DateTime(dt(2038, 1, 19, 3, 14, 7, micros)));
             let us = 838 * 3_600_000_000 + 59 * 60_000_000 + 59_000_000 + i64::from(micros);
             one(col("t", ColumnType::Time { fsp }), Value::Time(us));
             one(col("t", ColumnType::Time { fsp }), Value::Time(-us));
-            one(
-                col("t", ColumnType::Time { fsp }),
-                Value::Time(-1_000_000 - i64::from(micros)),
-            );
-            one(
-                col("t", ColumnType::Time { fsp }),
-                Value::Time(-i64::from(micros)),
-            );
+            one(col("t", ColumnType::Time { fsp }), Value::Time(-1_000_000 - i64::from(micros)));
+            one(col("t", ColumnType::Time { fsp }), Value::Time(-i64::from(micros)));
             one(col("t", ColumnType::Time { fsp }), Value::Time(0));
         }
         assert_eq!(
-            one(
-                col("ts", ColumnType::Timestamp { fsp: 0 }),
-                Value::DateTime(dt(1970, 1, 1, 0, 0, 1, 0))
-            ),
+            one(col("ts", ColumnType::Timestamp { fsp: 0 }), Value::DateTime(dt(1970, 1, 1, 0, 0, 1, 0))),
             [0, 0, 0, 1]
         );
         assert_eq!(
-            one(
-                col("ts", ColumnType::Timestamp { fsp: 3 }),
-                Value::DateTime(dt(2001, 9, 9, 1, 46, 40, 500_000))
-            ),
+            one(col("ts", ColumnType::Timestamp { fsp: 3 }), Value::DateTime(dt(2001, 9, 9, 1, 46, 40, 500_000))),
             [0x3b, 0x9a, 0xca, 0x00, 0x13, 0x88]
         );
-        one(
-            col("ts", ColumnType::Timestamp { fsp: 0 }),
-            Value::DateTime(Temporal::default()),
-        );
+        one(col("ts", ColumnType::Timestamp { fsp: 0 }), Value::DateTime(Temporal::default()));
         // TIME -00:00:01.5 at fsp 1 borrows one from the integer part.
-        assert_eq!(
-            one(
-                col("t", ColumnType::Time { fsp: 1 }),
-                Value::Time(-1_500_000)
-            ),
-            [0x7f, 0xff, 0xfe, 0xce]
-        );
-        assert_eq!(
-            one(col("t", ColumnType::Time { fsp: 0 }), Value::Time(0)),
-            [0x80, 0, 0]
-        );
+        assert_eq!(one(col("t", ColumnType::Time { fsp: 1 }), Value::Time(-1_500_000)), [0x7f, 0xff, 0xfe, 0xce]);
+        assert_eq!(one(col("t", ColumnType::Time { fsp: 0 }), Value::Time(0)), [0x80, 0, 0]);
         let t = [col("t", ColumnType::Time { fsp: 0 })];
         assert!(encode_row(&t, &[Value::Time(839 * 3_600_000_000)], &mut Vec::new()).is_err());
         let ts = [col("t", ColumnType::Timestamp { fsp: 0 })];
-        assert!(encode_row(
-            &ts,
-            &[Value::DateTime(dt(2040, 1, 1, 0, 0, 0, 0))],
-            &mut Vec::new()
-        )
-        .is_err());
-        assert!(encode_row(
-            &ts,
-            &[Value::DateTime(dt(1969, 12, 31, 0, 0, 0, 0))],
-            &mut Vec::new()
-        )
-        .is_err());
+        assert!(encode_row(&ts, &[Value::DateTime(dt(2040, 1, 1, 0, 0, 0, 0))], &mut Vec::new()).is_err());
+        assert!(encode_row(&ts, &[Value::DateTime(dt(1969, 12, 31, 0, 0, 0, 0))], &mut Vec::new()).is_err());
     }
 
     #[test]
     fn nulls_and_bitmap() {
-        let columns: Vec<ColumnDef> = (0..10)
-            .map(|i| col(&format!("c{i}"), ColumnType::Int))
-            .collect();
-        let values: Vec<Value> = (0..10)
-            .map(|i| {
-                if i % 3 == 0 {
-                    Value::Null
-                } else {
-                    Value::Int(i)
-                }
-            })
-            .collect();
+        let columns: Vec<ColumnDef> = (0..10).map(|i| col(&format!("c{i}"), ColumnType::Int)).collect();
+        let values: Vec<Value> = (0..10).map(|i| if i % 3 == 0 { Value::Null } else { Value::Int(i) }).collect();
         let buf = round_trip(&columns, values);
         assert_eq!(&buf[..2], &[0b0100_1001, 0b10]);
         assert_eq!(buf.len(), 2 + 6 * 4);
@@ -1375,45 +1087,15 @@ mod tests {
 
     #[test]
     fn table_map_types() {
-        let utf = |ty| ColumnDef {
-            collation: Collation::Utf8mb4GeneralCi,
-            ..col("s", ty)
-        };
-        assert_eq!(
-            binlog_type(&utf(ColumnType::VarChar(100))),
-            (15, vec![0x90, 0x01])
-        );
-        assert_eq!(
-            binlog_type(&utf(ColumnType::Char(10))),
-            (254, vec![254, 40])
-        );
+        let utf = |ty| ColumnDef { collation: Collation::Utf8mb4GeneralCi, ..col("s", ty) };
+        assert_eq!(binlog_type(&utf(ColumnType::VarChar(100))), (15, vec![0x90, 0x01]));
+        assert_eq!(binlog_type(&utf(ColumnType::Char(10))), (254, vec![254, 40]));
         // CHAR(255) utf8mb4 = 1020 bytes: 0x3fc, top bits 0x300 folded into the type.
-        assert_eq!(
-            binlog_type(&utf(ColumnType::Char(255))),
-            (254, vec![254 ^ 0x30, 0xfc])
-        );
-        assert_eq!(
-            binlog_type(&col("b", ColumnType::Blob(BlobSize::Medium))),
-            (252, vec![3])
-        );
-        assert_eq!(
-            binlog_type(&col(
-                "d",
-                ColumnType::Decimal {
-                    precision: 10,
-                    scale: 2
-                }
-            )),
-            (246, vec![10, 2])
-        );
-        assert_eq!(
-            binlog_type(&col("d", ColumnType::DateTime { fsp: 3 })),
-            (18, vec![3])
-        );
-        assert_eq!(
-            binlog_type(&col("e", ColumnType::Enum(vec!["a".into()]))),
-            (254, vec![247, 1])
-        );
+        assert_eq!(binlog_type(&utf(ColumnType::Char(255))), (254, vec![254 ^ 0x30, 0xfc]));
+        assert_eq!(binlog_type(&col("b", ColumnType::Blob(BlobSize::Medium))), (252, vec![3]));
+        assert_eq!(binlog_type(&col("d", ColumnType::Decimal { precision: 10, scale: 2 })), (246, vec![10, 2]));
+        assert_eq!(binlog_type(&col("d", ColumnType::DateTime { fsp: 3 })), (18, vec![3]));
+        assert_eq!(binlog_type(&col("e", ColumnType::Enum(vec!["a".into()]))), (254, vec![247, 1]));
         assert_eq!(binlog_type(&col("i", ColumnType::MediumInt)), (9, vec![]));
     }
 
@@ -1422,13 +1104,7 @@ mod tests {
         let columns = vec![
             col("a", ColumnType::Int),
             col("b", ColumnType::VarChar(300)),
-            col(
-                "c",
-                ColumnType::Decimal {
-                    precision: 20,
-                    scale: 5,
-                },
-            ),
+            col("c", ColumnType::Decimal { precision: 20, scale: 5 }),
             col("d", ColumnType::DateTime { fsp: 6 }),
             col("e", ColumnType::Time { fsp: 2 }),
             col("f", ColumnType::Blob(BlobSize::Long)),

@@ -43,7 +43,10 @@ pub enum ColumnType {
     MediumInt,
     Int,
     BigInt,
-    Decimal { precision: u8, scale: u8 },
+    Decimal {
+        precision: u8,
+        scale: u8,
+    },
     Float,
     Double,
     /// CHAR(n), n in characters.
@@ -57,9 +60,15 @@ pub enum ColumnType {
     Text(BlobSize),
     Blob(BlobSize),
     Date,
-    DateTime { fsp: u8 },
-    Timestamp { fsp: u8 },
-    Time { fsp: u8 },
+    DateTime {
+        fsp: u8,
+    },
+    Timestamp {
+        fsp: u8,
+    },
+    Time {
+        fsp: u8,
+    },
     Year,
     Enum(Vec<String>),
 }
@@ -80,10 +89,7 @@ impl ColumnType {
     /// True for every type whose values are character strings (compared
     /// under the column's collation).
     pub fn is_text(&self) -> bool {
-        matches!(
-            self,
-            ColumnType::Char(_) | ColumnType::VarChar(_) | ColumnType::Text(_) | ColumnType::Enum(_)
-        )
+        matches!(self, ColumnType::Char(_) | ColumnType::VarChar(_) | ColumnType::Text(_) | ColumnType::Enum(_))
     }
 
     /// True for byte-string types (BINARY, VARBINARY, BLOB).
@@ -114,8 +120,7 @@ impl ColumnType {
             ColumnType::Time { fsp } => with_fsp("time", *fsp),
             ColumnType::Year => "year(4)".into(),
             ColumnType::Enum(labels) => {
-                let quoted: Vec<String> =
-                    labels.iter().map(|l| format!("'{}'", l.replace('\'', "''"))).collect();
+                let quoted: Vec<String> = labels.iter().map(|l| format!("'{}'", l.replace('\'', "''"))).collect();
                 format!("enum({})", quoted.join(","))
             }
         }
@@ -221,9 +226,7 @@ impl ColumnDef {
     /// row image and column definitions use it.
     pub fn max_bytes(&self) -> u64 {
         match &self.ty {
-            ColumnType::Char(n) | ColumnType::VarChar(n) => {
-                u64::from(*n) * u64::from(self.collation.mbmaxlen())
-            }
+            ColumnType::Char(n) | ColumnType::VarChar(n) => u64::from(*n) * u64::from(self.collation.mbmaxlen()),
             ColumnType::Binary(n) | ColumnType::VarBinary(n) => u64::from(*n),
             ColumnType::Text(s) | ColumnType::Blob(s) => s.max_bytes(),
             _ => 0,

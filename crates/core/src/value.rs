@@ -25,13 +25,7 @@ impl Temporal {
 
     /// Formats as `YYYY-MM-DD hh:mm:ss[.ffffff]` with `fsp` fractional digits.
     pub fn datetime_string(&self, fsp: u8) -> String {
-        let mut s = format!(
-            "{} {:02}:{:02}:{:02}",
-            self.date_string(),
-            self.hour,
-            self.minute,
-            self.second
-        );
+        let mut s = format!("{} {:02}:{:02}:{:02}", self.date_string(), self.hour, self.minute, self.second);
         if fsp > 0 {
             let frac = format!("{:06}", self.micros);
             s.push('.');

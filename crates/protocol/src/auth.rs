@@ -120,10 +120,7 @@ pub struct StoredCredential {
 impl StoredCredential {
     /// Both hashes of a plaintext password (e.g. from `IDENTIFIED BY`).
     pub fn from_password(password: &[u8]) -> StoredCredential {
-        StoredCredential {
-            native: Some(hash_native(password)),
-            sha2: Some(hash_sha2(password)),
-        }
+        StoredCredential { native: Some(hash_native(password)), sha2: Some(hash_sha2(password)) }
     }
 }
 
@@ -163,9 +160,7 @@ pub fn decide(
             // libmariadb's caching_sha2_password plugin sends nothing in the
             // first packet when the server announced another plugin: ask it
             // again, with the nonce, under its own plugin name.
-            Some(_) if response.is_empty() && !already_switched => {
-                AuthDecision::SwitchTo(CACHING_SHA2_PLUGIN)
-            }
+            Some(_) if response.is_empty() && !already_switched => AuthDecision::SwitchTo(CACHING_SHA2_PLUGIN),
             Some(_) => AuthDecision::Reject,
             None if !already_switched => AuthDecision::SwitchTo(NATIVE_PASSWORD_PLUGIN),
             None => AuthDecision::Reject,
@@ -190,31 +185,17 @@ mod tests {
     #[test]
     fn native_known_hash() {
         // PASSWORD('password') in MySQL.
-        assert_eq!(
-            native_hash_to_hex(&hash_native(b"password")),
-            "*2470C0C06DEE42FD1618BB99005ADCA2EC9D1E19"
-        );
+        assert_eq!(native_hash_to_hex(&hash_native(b"password")), "*2470C0C06DEE42FD1618BB99005ADCA2EC9D1E19");
         let h = hash_native(b"password");
         assert_eq!(native_hash_from_hex(&native_hash_to_hex(&h)), Some(h));
-        assert_eq!(
-            native_hash_from_hex("*2470c0c06dee42fd1618bb99005adca2ec9d1e19"),
-            Some(h)
-        );
+        assert_eq!(native_hash_from_hex("*2470c0c06dee42fd1618bb99005adca2ec9d1e19"), Some(h));
         assert_eq!(native_hash_from_hex("2470"), None);
-        assert_eq!(
-            native_hash_from_hex("*ZZ70C0C06DEE42FD1618BB99005ADCA2EC9D1E19"),
-            None
-        );
+        assert_eq!(native_hash_from_hex("*ZZ70C0C06DEE42FD1618BB99005ADCA2EC9D1E19"), None);
     }
 
     #[test]
     fn native_against_mysql_common() {
-        for pw in [
-            &b"secret"[..],
-            b"p",
-            b"\xff\x00unicode\xc3\xa9",
-            &[b'x'; 100],
-        ] {
+        for pw in [&b"secret"[..], b"p", b"\xff\x00unicode\xc3\xa9", &[b'x'; 100]] {
             let resp = scramble_native(&NONCE, pw).unwrap();
             let stored = hash_native(pw);
             assert!(verify_native(&stored, &NONCE, &resp));
@@ -250,41 +231,20 @@ mod tests {
         let cred = StoredCredential::from_password(b"pw");
         let native = scramble_native(&NONCE, b"pw").unwrap();
         let sha = scramble_sha256(&NONCE, b"pw").unwrap();
-        assert_eq!(
-            decide(NATIVE_PASSWORD_PLUGIN, &NONCE, &native, &cred, false),
-            AuthDecision::Accept
-        );
-        assert_eq!(
-            decide(NATIVE_PASSWORD_PLUGIN, &NONCE, &sha, &cred, false),
-            AuthDecision::Reject
-        );
-        assert_eq!(
-            decide(CACHING_SHA2_PLUGIN, &NONCE, &sha, &cred, false),
-            AuthDecision::AcceptFastAuth
-        );
-        assert_eq!(
-            decide(CACHING_SHA2_PLUGIN, &NONCE, &native, &cred, false),
-            AuthDecision::Reject
-        );
-        let native_only = StoredCredential {
-            native: cred.native,
-            sha2: None,
-        };
+        assert_eq!(decide(NATIVE_PASSWORD_PLUGIN, &NONCE, &native, &cred, false), AuthDecision::Accept);
+        assert_eq!(decide(NATIVE_PASSWORD_PLUGIN, &NONCE, &sha, &cred, false), AuthDecision::Reject);
+        assert_eq!(decide(CACHING_SHA2_PLUGIN, &NONCE, &sha, &cred, false), AuthDecision::AcceptFastAuth);
+        assert_eq!(decide(CACHING_SHA2_PLUGIN, &NONCE, &native, &cred, false), AuthDecision::Reject);
+        let native_only = StoredCredential { native: cred.native, sha2: None };
         assert_eq!(
             decide(CACHING_SHA2_PLUGIN, &NONCE, &sha, &native_only, false),
             AuthDecision::SwitchTo(NATIVE_PASSWORD_PLUGIN)
         );
-        assert_eq!(
-            decide(CACHING_SHA2_PLUGIN, &NONCE, &sha, &native_only, true),
-            AuthDecision::Reject
-        );
+        assert_eq!(decide(CACHING_SHA2_PLUGIN, &NONCE, &sha, &native_only, true), AuthDecision::Reject);
         assert_eq!(
             decide("client_ed25519", &NONCE, b"zz", &cred, false),
             AuthDecision::SwitchTo(NATIVE_PASSWORD_PLUGIN)
         );
-        assert_eq!(
-            decide("", &NONCE, &native, &cred, false),
-            AuthDecision::Accept
-        );
+        assert_eq!(decide("", &NONCE, &native, &cred, false), AuthDecision::Accept);
     }
 }

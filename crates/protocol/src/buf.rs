@@ -95,19 +95,14 @@ impl<'a> Reader<'a> {
             0xFC => u64::from(self.u16(what)?),
             0xFD => u64::from(self.u24(what)?),
             0xFE => self.u64(what)?,
-            0xFF => {
-                return Err(DecodeError::Invalid(format!(
-                    "0xFF is not a length-encoded integer in {what}"
-                )))
-            }
+            0xFF => return Err(DecodeError::Invalid(format!("0xFF is not a length-encoded integer in {what}"))),
             n => u64::from(n),
         }))
     }
 
     /// A length-encoded integer (NULL is an error here).
     pub fn lenenc_int(&mut self, what: &'static str) -> Result<u64, DecodeError> {
-        self.lenenc_int_or_null(what)?
-            .ok_or_else(|| DecodeError::Invalid(format!("unexpected NULL in {what}")))
+        self.lenenc_int_or_null(what)?.ok_or_else(|| DecodeError::Invalid(format!("unexpected NULL in {what}")))
     }
 
     /// A length-encoded string.
@@ -211,10 +206,7 @@ mod tests {
             (0x1_0000, &[0xFD, 0x00, 0x00, 0x01]),
             (0xFF_FFFF, &[0xFD, 0xFF, 0xFF, 0xFF]),
             (0x100_0000, &[0xFE, 0, 0, 0, 1, 0, 0, 0, 0]),
-            (
-                u64::MAX,
-                &[0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
-            ),
+            (u64::MAX, &[0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]),
         ];
         for (v, bytes) in cases {
             let mut out = Vec::new();
@@ -232,11 +224,7 @@ mod tests {
         assert!(Reader::new(&[0xFF]).lenenc_int("x").is_err());
         assert!(Reader::new(&[0xFC, 0x01]).lenenc_int("x").is_err());
         assert!(Reader::new(&[0x05, b'a']).lenenc_bytes("x").is_err());
-        assert!(
-            Reader::new(&[0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
-                .lenenc_bytes("x")
-                .is_err()
-        );
+        assert!(Reader::new(&[0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]).lenenc_bytes("x").is_err());
     }
 
     #[test]

@@ -165,24 +165,16 @@ pub fn parse_command(payload: &[u8], caps: CapabilityFlags) -> Result<Command, C
         QUERY => Command::Query(body.to_vec()),
         FIELD_LIST => {
             let table = buf::string(r.nul_bytes_or_rest());
-            Command::FieldList {
-                table,
-                wildcard: buf::string(r.rest()),
-            }
+            Command::FieldList { table, wildcard: buf::string(r.rest()) }
         }
         REFRESH => Command::Refresh(r.u8("COM_REFRESH").map_err(malformed("COM_REFRESH"))?),
         SHUTDOWN => Command::Shutdown,
         STATISTICS => Command::Statistics,
         PROCESS_INFO => Command::ProcessInfo,
-        PROCESS_KILL => Command::ProcessKill(
-            r.u32("connection id")
-                .map_err(malformed("COM_PROCESS_KILL"))?,
-        ),
+        PROCESS_KILL => Command::ProcessKill(r.u32("connection id").map_err(malformed("COM_PROCESS_KILL"))?),
         DEBUG => Command::Debug,
         PING => Command::Ping,
-        CHANGE_USER => Command::ChangeUser(
-            parse_change_user(&mut r, caps).map_err(malformed("COM_CHANGE_USER"))?,
-        ),
+        CHANGE_USER => Command::ChangeUser(parse_change_user(&mut r, caps).map_err(malformed("COM_CHANGE_USER"))?),
         RESET_CONNECTION => Command::ResetConnection,
         SET_OPTION => Command::SetOption(r.u16("option").map_err(malformed("COM_SET_OPTION"))?),
         STMT_PREPARE => Command::StmtPrepare(buf::string(body)),
@@ -191,29 +183,16 @@ pub fn parse_command(payload: &[u8], caps: CapabilityFlags) -> Result<Command, C
             let stmt_id = r.u32("statement id").map_err(&m)?;
             let flags = r.u8("flags").map_err(&m)?;
             let iteration_count = r.u32("iteration count").map_err(&m)?;
-            Command::StmtExecute {
-                stmt_id,
-                flags,
-                iteration_count,
-                params: r.rest().to_vec(),
-            }
+            Command::StmtExecute { stmt_id, flags, iteration_count, params: r.rest().to_vec() }
         }
         STMT_SEND_LONG_DATA => {
             let m = malformed("COM_STMT_SEND_LONG_DATA");
             let stmt_id = r.u32("statement id").map_err(&m)?;
             let param_id = r.u16("parameter id").map_err(&m)?;
-            Command::StmtSendLongData {
-                stmt_id,
-                param_id,
-                data: r.rest().to_vec(),
-            }
+            Command::StmtSendLongData { stmt_id, param_id, data: r.rest().to_vec() }
         }
-        STMT_CLOSE => {
-            Command::StmtClose(r.u32("statement id").map_err(malformed("COM_STMT_CLOSE"))?)
-        }
-        STMT_RESET => {
-            Command::StmtReset(r.u32("statement id").map_err(malformed("COM_STMT_RESET"))?)
-        }
+        STMT_CLOSE => Command::StmtClose(r.u32("statement id").map_err(malformed("COM_STMT_CLOSE"))?),
+        STMT_RESET => Command::StmtReset(r.u32("statement id").map_err(malformed("COM_STMT_RESET"))?),
         STMT_FETCH => {
             let m = malformed("COM_STMT_FETCH");
             let stmt_id = r.u32("statement id").map_err(&m)?;
@@ -225,17 +204,12 @@ pub fn parse_command(payload: &[u8], caps: CapabilityFlags) -> Result<Command, C
             let pos = r.u32("position").map_err(&m)?;
             let flags = r.u16("flags").map_err(&m)?;
             let server_id = r.u32("server id").map_err(&m)?;
-            Command::BinlogDump {
-                pos,
-                flags,
-                server_id,
-                file: buf::string(r.rest()),
-            }
+            Command::BinlogDump { pos, flags, server_id, file: buf::string(r.rest()) }
         }
         BINLOG_DUMP_GTID => Command::BinlogDumpGtid(body.to_vec()),
-        REGISTER_SLAVE => Command::RegisterSlave(
-            parse_register_slave(&mut r).map_err(malformed("COM_REGISTER_SLAVE"))?,
-        ),
+        REGISTER_SLAVE => {
+            Command::RegisterSlave(parse_register_slave(&mut r).map_err(malformed("COM_REGISTER_SLAVE"))?)
+        }
         other => Command::Unknown(other),
     })
 }
@@ -249,12 +223,7 @@ fn parse_change_user(r: &mut Reader<'_>, caps: CapabilityFlags) -> Result<Change
         r.nul_bytes_or_rest().to_vec()
     };
     let database = buf::string(r.nul_bytes_or_rest());
-    let mut cu = ChangeUser {
-        user,
-        auth_response,
-        database,
-        ..ChangeUser::default()
-    };
+    let mut cu = ChangeUser { user, auth_response, database, ..ChangeUser::default() };
     if r.remaining() >= 2 {
         cu.collation = Some(r.u16("charset")?);
     }
@@ -278,25 +247,9 @@ fn parse_register_slave(r: &mut Reader<'_>) -> Result<RegisterSlave, DecodeError
     let password = short("password")?;
     let port = r.u16("port")?;
     // Rank and master id are ignored by servers; tolerate their absence.
-    let replication_rank = if r.remaining() >= 4 {
-        r.u32("rank")?
-    } else {
-        0
-    };
-    let master_id = if r.remaining() >= 4 {
-        r.u32("master id")?
-    } else {
-        0
-    };
-    Ok(RegisterSlave {
-        server_id,
-        host,
-        user,
-        password,
-        port,
-        replication_rank,
-        master_id,
-    })
+    let replication_rank = if r.remaining() >= 4 { r.u32("rank")? } else { 0 };
+    let master_id = if r.remaining() >= 4 { r.u32("master id")? } else { 0 };
+    Ok(RegisterSlave { server_id, host, user, password, port, replication_rank, master_id })
 }
 
 #[cfg(test)]
@@ -312,48 +265,24 @@ mod tests {
     fn simple_commands() {
         assert_eq!(parse(&[0x01]), Ok(Command::Quit));
         assert_eq!(parse(&[0x0E]), Ok(Command::Ping));
-        assert_eq!(
-            parse(b"\x03select 1"),
-            Ok(Command::Query(b"select 1".to_vec()))
-        );
+        assert_eq!(parse(b"\x03select 1"), Ok(Command::Query(b"select 1".to_vec())));
         assert_eq!(parse(b"\x02test"), Ok(Command::InitDb("test".into())));
-        assert_eq!(
-            parse(b"\x04t1\0%"),
-            Ok(Command::FieldList {
-                table: "t1".into(),
-                wildcard: "%".into()
-            })
-        );
+        assert_eq!(parse(b"\x04t1\0%"), Ok(Command::FieldList { table: "t1".into(), wildcard: "%".into() }));
         assert_eq!(parse(&[0x0C, 5, 0, 0, 0]), Ok(Command::ProcessKill(5)));
         assert_eq!(parse(&[0x1B, 1, 0]), Ok(Command::SetOption(1)));
         assert_eq!(parse(&[0x19, 1, 0, 0, 0]), Ok(Command::StmtClose(1)));
         assert_eq!(parse(&[0x1A, 2, 0, 0, 0]), Ok(Command::StmtReset(2)));
-        assert_eq!(
-            parse(&[0x1C, 2, 0, 0, 0, 10, 0, 0, 0]),
-            Ok(Command::StmtFetch {
-                stmt_id: 2,
-                num_rows: 10
-            })
-        );
+        assert_eq!(parse(&[0x1C, 2, 0, 0, 0, 10, 0, 0, 0]), Ok(Command::StmtFetch { stmt_id: 2, num_rows: 10 }));
         assert_eq!(parse(&[0x1F]), Ok(Command::ResetConnection));
         assert_eq!(parse(&[0x09]), Ok(Command::Statistics));
         assert_eq!(parse(&[0x0A]), Ok(Command::ProcessInfo));
         assert_eq!(parse(&[0x0D]), Ok(Command::Debug));
         assert_eq!(parse(&[0x07, 1]), Ok(Command::Refresh(1)));
-        assert_eq!(
-            parse(b"\x16SELECT ?"),
-            Ok(Command::StmtPrepare("SELECT ?".into()))
-        );
+        assert_eq!(parse(b"\x16SELECT ?"), Ok(Command::StmtPrepare("SELECT ?".into())));
         assert_eq!(parse(&[0xEE]), Ok(Command::Unknown(0xEE)));
         assert_eq!(parse(&[0x00]), Ok(Command::Unknown(0x00)));
         assert_eq!(parse(&[]), Err(CommandError::Empty));
-        assert!(matches!(
-            parse(&[0x0C, 5, 0]),
-            Err(CommandError::Malformed {
-                command: "COM_PROCESS_KILL",
-                ..
-            })
-        ));
+        assert!(matches!(parse(&[0x0C, 5, 0]), Err(CommandError::Malformed { command: "COM_PROCESS_KILL", .. })));
     }
 
     #[test]
@@ -361,22 +290,10 @@ mod tests {
         let p = [0x17, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0xAA, 0xBB];
         assert_eq!(
             parse(&p),
-            Ok(Command::StmtExecute {
-                stmt_id: 1,
-                flags: 0,
-                iteration_count: 1,
-                params: vec![0xAA, 0xBB]
-            })
+            Ok(Command::StmtExecute { stmt_id: 1, flags: 0, iteration_count: 1, params: vec![0xAA, 0xBB] })
         );
         let p = [0x18, 3, 0, 0, 0, 1, 0, b'h', b'i'];
-        assert_eq!(
-            parse(&p),
-            Ok(Command::StmtSendLongData {
-                stmt_id: 3,
-                param_id: 1,
-                data: b"hi".to_vec()
-            })
-        );
+        assert_eq!(parse(&p), Ok(Command::StmtSendLongData { stmt_id: 3, param_id: 1, data: b"hi".to_vec() }));
         assert!(parse(&[0x17, 1, 0]).is_err());
     }
 
@@ -389,25 +306,15 @@ mod tests {
         p.extend_from_slice(b"mysql-bin.000001");
         assert_eq!(
             parse(&p),
-            Ok(Command::BinlogDump {
-                pos: 4,
-                flags: 0,
-                server_id: 2,
-                file: "mysql-bin.000001".into()
-            })
+            Ok(Command::BinlogDump { pos: 4, flags: 0, server_id: 2, file: "mysql-bin.000001".into() })
         );
         let mut p = vec![0x15];
         p.extend_from_slice(&2u32.to_le_bytes());
         p.extend_from_slice(b"\x04host\x04repl\x00");
         p.extend_from_slice(&3306u16.to_le_bytes());
         p.extend_from_slice(&[0; 8]);
-        let Ok(Command::RegisterSlave(rs)) = parse(&p) else {
-            panic!()
-        };
-        assert_eq!(
-            (rs.server_id, rs.host.as_str(), rs.user.as_str(), rs.port),
-            (2, "host", "repl", 3306)
-        );
+        let Ok(Command::RegisterSlave(rs)) = parse(&p) else { panic!() };
+        assert_eq!((rs.server_id, rs.host.as_str(), rs.user.as_str(), rs.port), (2, "host", "repl", 3306));
     }
 
     #[test]
@@ -420,9 +327,7 @@ mod tests {
         p.extend_from_slice(&45u16.to_le_bytes());
         p.extend_from_slice(b"mysql_native_password\0");
         p.extend_from_slice(&[0x04, 0x02, b'k', b'1', 0x00]);
-        let Ok(Command::ChangeUser(cu)) = parse(&p) else {
-            panic!()
-        };
+        let Ok(Command::ChangeUser(cu)) = parse(&p) else { panic!() };
         assert_eq!(cu.user, "bob");
         assert_eq!(cu.auth_response, vec![7; 20]);
         assert_eq!(cu.database, "db");

@@ -102,29 +102,20 @@ impl InitialHandshake {
         out.push(self.collation);
         put_u16(out, self.status.bits());
         put_u16(out, (caps >> 16) as u16);
-        if self
-            .capabilities
-            .contains(CapabilityFlags::CLIENT_PLUGIN_AUTH)
-        {
+        if self.capabilities.contains(CapabilityFlags::CLIENT_PLUGIN_AUTH) {
             out.push((SCRAMBLE_LEN + 1) as u8);
         } else {
             out.push(0);
         }
         out.extend_from_slice(&[0u8; 6]);
-        if self
-            .capabilities
-            .contains(CapabilityFlags::CLIENT_LONG_PASSWORD)
-        {
+        if self.capabilities.contains(CapabilityFlags::CLIENT_LONG_PASSWORD) {
             out.extend_from_slice(&[0u8; 4]);
         } else {
             put_u32(out, self.mariadb_capabilities);
         }
         // Part 2: the remaining 12 bytes plus a NUL (13 = max(13, 21 - 8)).
         put_nul_bytes(out, &self.scramble[8..]);
-        if self
-            .capabilities
-            .contains(CapabilityFlags::CLIENT_PLUGIN_AUTH)
-        {
+        if self.capabilities.contains(CapabilityFlags::CLIENT_PLUGIN_AUTH) {
             put_nul_bytes(out, self.auth_plugin.as_bytes());
         }
     }
@@ -218,11 +209,7 @@ pub fn parse_handshake_response(payload: &[u8]) -> Result<HandshakeResponse, Han
     let collation = r.u8("charset")?;
     r.take(19, "filler")?;
     let ext = r.u32("extended capabilities")?;
-    let mariadb_capabilities = if capabilities.contains(CapabilityFlags::CLIENT_LONG_PASSWORD) {
-        0
-    } else {
-        ext
-    };
+    let mariadb_capabilities = if capabilities.contains(CapabilityFlags::CLIENT_LONG_PASSWORD) { 0 } else { ext };
     let username = buf::string(r.nul_bytes("username")?);
     let auth_response = if r.is_empty() {
         Vec::new()
@@ -234,24 +221,21 @@ pub fn parse_handshake_response(payload: &[u8]) -> Result<HandshakeResponse, Han
     } else {
         r.nul_bytes_or_rest().to_vec()
     };
-    let database =
-        if capabilities.contains(CapabilityFlags::CLIENT_CONNECT_WITH_DB) && !r.is_empty() {
-            Some(buf::string(r.nul_bytes_or_rest()))
-        } else {
-            None
-        };
-    let auth_plugin = if capabilities.contains(CapabilityFlags::CLIENT_PLUGIN_AUTH) && !r.is_empty()
-    {
+    let database = if capabilities.contains(CapabilityFlags::CLIENT_CONNECT_WITH_DB) && !r.is_empty() {
         Some(buf::string(r.nul_bytes_or_rest()))
     } else {
         None
     };
-    let connect_attrs =
-        if capabilities.contains(CapabilityFlags::CLIENT_CONNECT_ATTRS) && !r.is_empty() {
-            parse_connect_attrs(&mut r)?
-        } else {
-            Vec::new()
-        };
+    let auth_plugin = if capabilities.contains(CapabilityFlags::CLIENT_PLUGIN_AUTH) && !r.is_empty() {
+        Some(buf::string(r.nul_bytes_or_rest()))
+    } else {
+        None
+    };
+    let connect_attrs = if capabilities.contains(CapabilityFlags::CLIENT_CONNECT_ATTRS) && !r.is_empty() {
+        parse_connect_attrs(&mut r)?
+    } else {
+        Vec::new()
+    };
     Ok(HandshakeResponse {
         capabilities,
         max_packet_size,
@@ -267,9 +251,7 @@ pub fn parse_handshake_response(payload: &[u8]) -> Result<HandshakeResponse, Han
 
 /// Connection attributes: a length-encoded total length, then key/value
 /// pairs of length-encoded strings.
-pub(crate) fn parse_connect_attrs(
-    r: &mut Reader<'_>,
-) -> Result<Vec<(String, String)>, DecodeError> {
+pub(crate) fn parse_connect_attrs(r: &mut Reader<'_>) -> Result<Vec<(String, String)>, DecodeError> {
     let total = r.lenenc_int("connect attrs length")?;
     let total = usize::try_from(total).map_err(|_| DecodeError::Truncated("connect attrs"))?;
     let mut attrs = Reader::new(r.take(total, "connect attrs")?);
@@ -291,14 +273,7 @@ impl HandshakeResponse {
         put_u32(out, self.max_packet_size);
         out.push(self.collation);
         out.extend_from_slice(&[0u8; 19]);
-        put_u32(
-            out,
-            if caps.contains(CapabilityFlags::CLIENT_LONG_PASSWORD) {
-                0
-            } else {
-                self.mariadb_capabilities
-            },
-        );
+        put_u32(out, if caps.contains(CapabilityFlags::CLIENT_LONG_PASSWORD) { 0 } else { self.mariadb_capabilities });
         put_nul_bytes(out, self.username.as_bytes());
         if caps.contains(CapabilityFlags::CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA) {
             buf::put_lenenc_bytes(out, &self.auth_response);
@@ -401,12 +376,11 @@ mod tests {
     #[test]
     fn golden_handshake_response() {
         let bytes: &[u8] = &[
-            0x8d, 0xa6, 0x0f, 0x00, 0x00, 0x00, 0x00, 0x01, 0x21, 0x00, 0x00, 0x00, 0x00, 0x00,
-            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-            0x00, 0x00, 0x00, 0x00, 0x70, 0x61, 0x6d, 0x00, 0x14, 0xab, 0x09, 0xee, 0xf6, 0xbc,
-            0xb1, 0x32, 0x3e, 0x61, 0x14, 0x38, 0x65, 0xc0, 0x99, 0x1d, 0x95, 0x7d, 0x75, 0xd4,
-            0x47, 0x74, 0x65, 0x73, 0x74, 0x00, 0x6d, 0x79, 0x73, 0x71, 0x6c, 0x5f, 0x6e, 0x61,
-            0x74, 0x69, 0x76, 0x65, 0x5f, 0x70, 0x61, 0x73, 0x73, 0x77, 0x6f, 0x72, 0x64, 0x00,
+            0x8d, 0xa6, 0x0f, 0x00, 0x00, 0x00, 0x00, 0x01, 0x21, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x70, 0x61, 0x6d, 0x00,
+            0x14, 0xab, 0x09, 0xee, 0xf6, 0xbc, 0xb1, 0x32, 0x3e, 0x61, 0x14, 0x38, 0x65, 0xc0, 0x99, 0x1d, 0x95, 0x7d,
+            0x75, 0xd4, 0x47, 0x74, 0x65, 0x73, 0x74, 0x00, 0x6d, 0x79, 0x73, 0x71, 0x6c, 0x5f, 0x6e, 0x61, 0x74, 0x69,
+            0x76, 0x65, 0x5f, 0x70, 0x61, 0x73, 0x73, 0x77, 0x6f, 0x72, 0x64, 0x00,
         ];
         let r = parse_handshake_response(bytes).unwrap();
         assert_eq!(r.username, "pam");
@@ -430,10 +404,7 @@ mod tests {
             auth_response: vec![1; 20],
             database: Some("db1".into()),
             auth_plugin: Some("mysql_native_password".into()),
-            connect_attrs: vec![
-                ("_client_name".into(), "libmariadb".into()),
-                ("_pid".into(), "42".into()),
-            ],
+            connect_attrs: vec![("_client_name".into(), "libmariadb".into()), ("_pid".into(), "42".into())],
         };
         let mut out = Vec::new();
         resp.encode(&mut out);
@@ -441,10 +412,8 @@ mod tests {
 
         // Without LENENC_CLIENT_DATA: 1-byte length.
         let mut r2 = resp.clone();
-        r2.capabilities
-            .remove(CapabilityFlags::CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA);
-        r2.capabilities
-            .remove(CapabilityFlags::CLIENT_CONNECT_WITH_DB);
+        r2.capabilities.remove(CapabilityFlags::CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA);
+        r2.capabilities.remove(CapabilityFlags::CLIENT_CONNECT_WITH_DB);
         r2.database = None;
         let mut out = Vec::new();
         r2.encode(&mut out);
@@ -452,8 +421,7 @@ mod tests {
 
         // MariaDB client: CLIENT_MYSQL off, extended caps in the filler.
         let mut r3 = resp.clone();
-        r3.capabilities
-            .remove(CapabilityFlags::CLIENT_LONG_PASSWORD);
+        r3.capabilities.remove(CapabilityFlags::CLIENT_LONG_PASSWORD);
         r3.mariadb_capabilities = 0x1C;
         let mut out = Vec::new();
         r3.encode(&mut out);
@@ -463,30 +431,18 @@ mod tests {
     #[test]
     fn ssl_request_is_refused() {
         let mut p = Vec::new();
-        put_u32(
-            &mut p,
-            (server_capabilities() | CapabilityFlags::CLIENT_SSL).bits(),
-        );
+        put_u32(&mut p, (server_capabilities() | CapabilityFlags::CLIENT_SSL).bits());
         put_u32(&mut p, 1 << 24);
         p.push(45);
         p.extend_from_slice(&[0; 23]);
         assert_eq!(p.len(), 32);
-        assert_eq!(
-            parse_handshake_response(&p),
-            Err(HandshakeError::SslRequested)
-        );
+        assert_eq!(parse_handshake_response(&p), Err(HandshakeError::SslRequested));
         let old = [0x05, 0x00, 0, 0, 0];
-        assert_eq!(
-            parse_handshake_response(&old),
-            Err(HandshakeError::Protocol41Required)
-        );
+        assert_eq!(parse_handshake_response(&old), Err(HandshakeError::Protocol41Required));
         let mut short = Vec::new();
         put_u32(&mut short, server_capabilities().bits());
         short.extend_from_slice(&[0; 10]);
-        assert!(matches!(
-            parse_handshake_response(&short),
-            Err(HandshakeError::Decode(_))
-        ));
+        assert!(matches!(parse_handshake_response(&short), Err(HandshakeError::Decode(_))));
     }
 
     #[test]

@@ -26,18 +26,13 @@ pub mod packet;
 pub mod resultset;
 pub mod stmt;
 
-pub use auth::{
-    decide, hash_native, hash_sha2, verify_native, verify_sha2, AuthDecision, StoredCredential,
-};
+pub use auth::{decide, hash_native, hash_sha2, verify_native, verify_sha2, AuthDecision, StoredCredential};
 pub use buf::DecodeError;
 pub use command::{parse_command, ChangeUser, Command, CommandError, RegisterSlave};
 pub use handshake::{
-    parse_handshake_response, server_capabilities, HandshakeError, HandshakeResponse,
-    InitialHandshake, SERVER_VERSION,
+    parse_handshake_response, server_capabilities, HandshakeError, HandshakeResponse, InitialHandshake, SERVER_VERSION,
 };
-pub use mysql_common::constants::{
-    CapabilityFlags, ColumnFlags, ColumnType as MyColumnType, StatusFlags,
-};
+pub use mysql_common::constants::{CapabilityFlags, ColumnFlags, ColumnType as MyColumnType, StatusFlags};
 pub use packet::{PacketError, PacketStream, DEFAULT_MAX_ALLOWED_PACKET};
 pub use resultset::{column_meta_for, key_flags, ColumnMeta, OkPacket, ResultSetOptions};
 pub use stmt::{decode_execute_params, ParamError, ParamType};

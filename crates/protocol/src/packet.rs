@@ -50,11 +50,7 @@ async fn read_header<R: AsyncRead + Unpin>(r: &mut R) -> Result<Option<(usize, u
     while got < 4 {
         let n = r.read(&mut hdr[got..]).await?;
         if n == 0 {
-            return if got == 0 {
-                Ok(None)
-            } else {
-                Err(PacketError::Truncated)
-            };
+            return if got == 0 { Ok(None) } else { Err(PacketError::Truncated) };
         }
         got += n;
     }
@@ -93,10 +89,7 @@ pub async fn read_packet<R: AsyncRead + Unpin>(
         };
         first = false;
         if got_seq != *seq {
-            return Err(PacketError::OutOfOrder {
-                expected: *seq,
-                got: got_seq,
-            });
+            return Err(PacketError::OutOfOrder { expected: *seq, got: got_seq });
         }
         *seq = seq.wrapping_add(1);
         total = total.saturating_add(len);
@@ -116,21 +109,14 @@ pub async fn read_packet<R: AsyncRead + Unpin>(
         }
     }
     if too_large {
-        return Err(PacketError::TooLarge {
-            len: total,
-            max: max_allowed,
-        });
+        return Err(PacketError::TooLarge { len: total, max: max_allowed });
     }
     Ok(payload)
 }
 
 /// Writes one logical packet (splitting it as needed), advancing `seq`. Does
 /// not flush.
-pub async fn write_packet<W: AsyncWrite + Unpin>(
-    w: &mut W,
-    seq: &mut u8,
-    payload: &[u8],
-) -> Result<(), PacketError> {
+pub async fn write_packet<W: AsyncWrite + Unpin>(w: &mut W, seq: &mut u8, payload: &[u8]) -> Result<(), PacketError> {
     let mut rest = payload;
     loop {
         let n = rest.len().min(MAX_PAYLOAD_LEN);
@@ -162,11 +148,7 @@ pub struct PacketStream<S> {
 
 impl<S: AsyncRead + AsyncWrite + Unpin> PacketStream<S> {
     pub fn new(stream: S, max_allowed_packet: usize) -> PacketStream<S> {
-        PacketStream {
-            stream,
-            seq: 0,
-            max_allowed: max_allowed_packet,
-        }
+        PacketStream { stream, seq: 0, max_allowed: max_allowed_packet }
     }
 
     /// Starts a new command exchange: the client's next packet has id 0.
@@ -231,9 +213,7 @@ mod tests {
     use super::*;
 
     fn rt() -> tokio::runtime::Runtime {
-        tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap()
+        tokio::runtime::Builder::new_current_thread().build().unwrap()
     }
 
     async fn encode(payload: &[u8], seq: u8) -> Vec<u8> {
@@ -264,30 +244,20 @@ mod tests {
             let bytes = encode(&[], 7).await;
             assert_eq!(bytes, [0, 0, 0, 7]);
             let mut seq = 7;
-            assert_eq!(
-                read_packet(&mut &bytes[..], &mut seq, 10).await.unwrap(),
-                Vec::<u8>::new()
-            );
+            assert_eq!(read_packet(&mut &bytes[..], &mut seq, 10).await.unwrap(), Vec::<u8>::new());
         });
     }
 
     #[test]
     fn split_and_join_large_payloads() {
         rt().block_on(async {
-            for len in [
-                MAX_PAYLOAD_LEN - 1,
-                MAX_PAYLOAD_LEN,
-                MAX_PAYLOAD_LEN + 1,
-                2 * MAX_PAYLOAD_LEN,
-            ] {
+            for len in [MAX_PAYLOAD_LEN - 1, MAX_PAYLOAD_LEN, MAX_PAYLOAD_LEN + 1, 2 * MAX_PAYLOAD_LEN] {
                 let payload: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
                 let bytes = encode(&payload, 0).await;
                 let pieces = len / MAX_PAYLOAD_LEN + 1;
                 assert_eq!(bytes.len(), len + 4 * pieces, "len {len}");
                 let mut seq = 0;
-                let got = read_packet(&mut &bytes[..], &mut seq, DEFAULT_MAX_ALLOWED_PACKET)
-                    .await
-                    .unwrap();
+                let got = read_packet(&mut &bytes[..], &mut seq, DEFAULT_MAX_ALLOWED_PACKET).await.unwrap();
                 assert!(got == payload, "len {len}");
                 assert_eq!(usize::from(seq), pieces);
             }
@@ -306,17 +276,11 @@ mod tests {
                 other => panic!("{other:?}"),
             }
             // The stream is positioned after the big packet.
-            assert_eq!(
-                read_packet(&mut r, &mut seq, 50).await.unwrap(),
-                vec![2u8; 3]
-            );
+            assert_eq!(read_packet(&mut r, &mut seq, 50).await.unwrap(), vec![2u8; 3]);
             // Header claiming 16 MiB with nothing behind it: no allocation, Truncated.
             let hdr = [0xFF, 0xFF, 0xFF, 0];
             let mut seq = 0;
-            assert!(matches!(
-                read_packet(&mut &hdr[..], &mut seq, 1 << 30).await,
-                Err(PacketError::Truncated)
-            ));
+            assert!(matches!(read_packet(&mut &hdr[..], &mut seq, 1 << 30).await, Err(PacketError::Truncated)));
         });
     }
 
@@ -324,25 +288,13 @@ mod tests {
     fn eof_truncation_and_order() {
         rt().block_on(async {
             let mut seq = 0;
-            assert!(matches!(
-                read_packet(&mut &[][..], &mut seq, 10).await,
-                Err(PacketError::Eof)
-            ));
-            assert!(matches!(
-                read_packet(&mut &[1, 0][..], &mut seq, 10).await,
-                Err(PacketError::Truncated)
-            ));
-            assert!(matches!(
-                read_packet(&mut &[3, 0, 0, 0, 1][..], &mut seq, 10).await,
-                Err(PacketError::Truncated)
-            ));
+            assert!(matches!(read_packet(&mut &[][..], &mut seq, 10).await, Err(PacketError::Eof)));
+            assert!(matches!(read_packet(&mut &[1, 0][..], &mut seq, 10).await, Err(PacketError::Truncated)));
+            assert!(matches!(read_packet(&mut &[3, 0, 0, 0, 1][..], &mut seq, 10).await, Err(PacketError::Truncated)));
             let mut seq = 0;
             assert!(matches!(
                 read_packet(&mut &[0, 0, 0, 5][..], &mut seq, 10).await,
-                Err(PacketError::OutOfOrder {
-                    expected: 0,
-                    got: 5
-                })
+                Err(PacketError::OutOfOrder { expected: 0, got: 5 })
             ));
         });
     }

@@ -67,14 +67,7 @@ impl ColumnMeta {
     /// A utf8mb4 VAR_STRING expression column of `chars` characters (what
     /// `SHOW ...` statements and string expressions return).
     pub fn text(name: &str, chars: u32) -> Self {
-        ColumnMeta::expr(
-            name,
-            MyType::MYSQL_TYPE_VAR_STRING,
-            45,
-            chars.saturating_mul(4),
-            0,
-            0,
-        )
+        ColumnMeta::expr(name, MyType::MYSQL_TYPE_VAR_STRING, 45, chars.saturating_mul(4), 0, 0)
     }
 
     /// A BIGINT expression column.
@@ -98,14 +91,7 @@ impl ColumnMeta {
 
     /// The placeholder definition sent for each `?` of a prepared statement.
     pub fn param() -> Self {
-        ColumnMeta::expr(
-            "?",
-            MyType::MYSQL_TYPE_VAR_STRING,
-            BINARY_COLLATION_ID,
-            0,
-            ColumnFlags::BINARY_FLAG.bits(),
-            0,
-        )
+        ColumnMeta::expr("?", MyType::MYSQL_TYPE_VAR_STRING, BINARY_COLLATION_ID, 0, ColumnFlags::BINARY_FLAG.bits(), 0)
     }
 
     pub fn has_flag(&self, f: ColumnFlags) -> bool {
@@ -131,12 +117,7 @@ impl ColumnMeta {
 /// BINARY_FLAG) and a length of characters x 4; numbers, dates and binary
 /// strings carry collation 63. `alias` is the `AS` name, if any.
 /// Key flags are not known from a [`ColumnDef`] alone: OR in [`key_flags`].
-pub fn column_meta_for(
-    def: &ColumnDef,
-    schema: &str,
-    table: &str,
-    alias: Option<&str>,
-) -> ColumnMeta {
+pub fn column_meta_for(def: &ColumnDef, schema: &str, table: &str, alias: Option<&str>) -> ColumnMeta {
     use ColumnType as T;
     let mut flags = ColumnFlags::empty();
     if !def.nullable {
@@ -176,32 +157,12 @@ pub fn column_meta_for(
         T::BigInt => (MyType::MYSQL_TYPE_LONGLONG, BINARY_COLLATION_ID, 20, 0),
         T::Decimal { precision, scale } => {
             let len = u32::from(*precision) + u32::from(*scale > 0) + u32::from(!u);
-            (
-                MyType::MYSQL_TYPE_NEWDECIMAL,
-                BINARY_COLLATION_ID,
-                len,
-                *scale,
-            )
+            (MyType::MYSQL_TYPE_NEWDECIMAL, BINARY_COLLATION_ID, len, *scale)
         }
-        T::Float => (
-            MyType::MYSQL_TYPE_FLOAT,
-            BINARY_COLLATION_ID,
-            12,
-            NOT_FIXED_DEC,
-        ),
-        T::Double => (
-            MyType::MYSQL_TYPE_DOUBLE,
-            BINARY_COLLATION_ID,
-            22,
-            NOT_FIXED_DEC,
-        ),
+        T::Float => (MyType::MYSQL_TYPE_FLOAT, BINARY_COLLATION_ID, 12, NOT_FIXED_DEC),
+        T::Double => (MyType::MYSQL_TYPE_DOUBLE, BINARY_COLLATION_ID, 22, NOT_FIXED_DEC),
         T::Char(n) => (MyType::MYSQL_TYPE_STRING, text_coll, n.saturating_mul(4), 0),
-        T::VarChar(n) => (
-            MyType::MYSQL_TYPE_VAR_STRING,
-            text_coll,
-            n.saturating_mul(4),
-            0,
-        ),
+        T::VarChar(n) => (MyType::MYSQL_TYPE_VAR_STRING, text_coll, n.saturating_mul(4), 0),
         T::Binary(n) => {
             flags |= ColumnFlags::BINARY_FLAG;
             (MyType::MYSQL_TYPE_STRING, BINARY_COLLATION_ID, *n, 0)
@@ -217,12 +178,7 @@ pub fn column_meta_for(
         }
         T::Blob(size) => {
             flags |= ColumnFlags::BLOB_FLAG | ColumnFlags::BINARY_FLAG;
-            (
-                MyType::MYSQL_TYPE_BLOB,
-                BINARY_COLLATION_ID,
-                blob_len(*size),
-                0,
-            )
+            (MyType::MYSQL_TYPE_BLOB, BINARY_COLLATION_ID, blob_len(*size), 0)
         }
         T::Date => {
             flags |= ColumnFlags::BINARY_FLAG;
@@ -230,30 +186,15 @@ pub fn column_meta_for(
         }
         T::DateTime { fsp } => {
             flags |= ColumnFlags::BINARY_FLAG;
-            (
-                MyType::MYSQL_TYPE_DATETIME,
-                BINARY_COLLATION_ID,
-                time_len(19, *fsp),
-                (*fsp).min(6),
-            )
+            (MyType::MYSQL_TYPE_DATETIME, BINARY_COLLATION_ID, time_len(19, *fsp), (*fsp).min(6))
         }
         T::Timestamp { fsp } => {
             flags |= ColumnFlags::BINARY_FLAG | ColumnFlags::UNSIGNED_FLAG;
-            (
-                MyType::MYSQL_TYPE_TIMESTAMP,
-                BINARY_COLLATION_ID,
-                time_len(19, *fsp),
-                (*fsp).min(6),
-            )
+            (MyType::MYSQL_TYPE_TIMESTAMP, BINARY_COLLATION_ID, time_len(19, *fsp), (*fsp).min(6))
         }
         T::Time { fsp } => {
             flags |= ColumnFlags::BINARY_FLAG;
-            (
-                MyType::MYSQL_TYPE_TIME,
-                BINARY_COLLATION_ID,
-                time_len(10, *fsp),
-                (*fsp).min(6),
-            )
+            (MyType::MYSQL_TYPE_TIME, BINARY_COLLATION_ID, time_len(10, *fsp), (*fsp).min(6))
         }
         T::Year => {
             flags |= ColumnFlags::UNSIGNED_FLAG | ColumnFlags::ZEROFILL_FLAG;
@@ -261,17 +202,8 @@ pub fn column_meta_for(
         }
         T::Enum(labels) => {
             flags |= ColumnFlags::ENUM_FLAG;
-            let longest = labels
-                .iter()
-                .map(|l| l.chars().count() as u32)
-                .max()
-                .unwrap_or(0);
-            (
-                MyType::MYSQL_TYPE_STRING,
-                text_coll,
-                longest.saturating_mul(4),
-                0,
-            )
+            let longest = labels.iter().map(|l| l.chars().count() as u32).max().unwrap_or(0);
+            (MyType::MYSQL_TYPE_STRING, text_coll, longest.saturating_mul(4), 0)
         }
     };
     ColumnMeta {
@@ -354,10 +286,7 @@ impl Default for OkPacket {
 
 impl OkPacket {
     pub fn with_status(status: StatusFlags) -> Self {
-        OkPacket {
-            status,
-            ..OkPacket::default()
-        }
+        OkPacket { status, ..OkPacket::default() }
     }
 }
 
@@ -422,12 +351,7 @@ pub fn format_time(us: i64, fsp: u8) -> String {
     let sign = if us < 0 { "-" } else { "" };
     let us = us.unsigned_abs();
     let secs = us / 1_000_000;
-    let mut s = format!(
-        "{sign}{:02}:{:02}:{:02}",
-        secs / 3600,
-        secs / 60 % 60,
-        secs % 60
-    );
+    let mut s = format!("{sign}{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
     if fsp > 0 {
         let frac = format!("{:06}", us % 1_000_000);
         s.push('.');
@@ -469,17 +393,13 @@ pub fn text_value<'a>(v: &'a Value, col: &ColumnMeta) -> Option<Cow<'a, [u8]>> {
         Value::Null => return None,
         Value::Bytes(b) => return Some(Cow::Borrowed(b)),
         Value::Int(i) => match col.column_type {
-            MyType::MYSQL_TYPE_NEWDECIMAL | MyType::MYSQL_TYPE_DECIMAL
-                if (1..=28).contains(&col.decimals) =>
-            {
+            MyType::MYSQL_TYPE_NEWDECIMAL | MyType::MYSQL_TYPE_DECIMAL if (1..=28).contains(&col.decimals) => {
                 format_decimal(Decimal::from(*i), col.decimals)
             }
             _ => i.to_string(),
         },
         Value::UInt(u) => match col.column_type {
-            MyType::MYSQL_TYPE_NEWDECIMAL | MyType::MYSQL_TYPE_DECIMAL
-                if (1..=28).contains(&col.decimals) =>
-            {
+            MyType::MYSQL_TYPE_NEWDECIMAL | MyType::MYSQL_TYPE_DECIMAL if (1..=28).contains(&col.decimals) => {
                 format_decimal(Decimal::from(*u), col.decimals)
             }
             _ => u.to_string(),
@@ -518,10 +438,7 @@ pub fn text_value<'a>(v: &'a Value, col: &ColumnMeta) -> Option<Cow<'a, [u8]>> {
             }
         }
         Value::DateTime(t) => {
-            if matches!(
-                col.column_type,
-                MyType::MYSQL_TYPE_DATE | MyType::MYSQL_TYPE_NEWDATE
-            ) {
+            if matches!(col.column_type, MyType::MYSQL_TYPE_DATE | MyType::MYSQL_TYPE_NEWDATE) {
                 t.date_string()
             } else {
                 t.datetime_string(col.fsp(t.micros))
@@ -554,11 +471,7 @@ fn value_i64(v: &Value) -> i64 {
         Value::Int(i) => *i,
         Value::UInt(u) => *u as i64,
         Value::Double(d) => d.round() as i64,
-        Value::Decimal(d) => d
-            .round()
-            .to_i64()
-            .or_else(|| d.round().to_u64().map(|u| u as i64))
-            .unwrap_or(0),
+        Value::Decimal(d) => d.round().to_i64().or_else(|| d.round().to_u64().map(|u| u as i64)).unwrap_or(0),
         Value::Bytes(b) => {
             let s = String::from_utf8_lossy(b);
             let s = s.trim();
@@ -568,9 +481,7 @@ fn value_i64(v: &Value) -> i64 {
                 .or_else(|| s.parse::<f64>().ok().map(|f| f.round() as i64))
                 .unwrap_or(0)
         }
-        Value::Date(t) | Value::DateTime(t) => {
-            i64::from(t.year) * 10_000 + i64::from(t.month) * 100 + i64::from(t.day)
-        }
+        Value::Date(t) | Value::DateTime(t) => i64::from(t.year) * 10_000 + i64::from(t.month) * 100 + i64::from(t.day),
         Value::Time(us) => *us / 1_000_000,
         Value::Null => 0,
     }
@@ -675,9 +586,7 @@ pub fn encode_binary_row(row: &[Value], columns: &[ColumnMeta], out: &mut Vec<u8
             MyType::MYSQL_TYPE_DATETIME
             | MyType::MYSQL_TYPE_TIMESTAMP
             | MyType::MYSQL_TYPE_DATETIME2
-            | MyType::MYSQL_TYPE_TIMESTAMP2 => {
-                encode_binary_datetime(&value_temporal(v), false, out)
-            }
+            | MyType::MYSQL_TYPE_TIMESTAMP2 => encode_binary_datetime(&value_temporal(v), false, out),
             MyType::MYSQL_TYPE_TIME | MyType::MYSQL_TYPE_TIME2 => {
                 let us = match v {
                     Value::Time(us) => *us,
@@ -733,12 +642,8 @@ impl ResultSetOptions {
 
 /// Appends the payloads of a whole result set to `packets`, in order:
 /// column count, column definitions, [EOF], rows, final EOF or OK.
-pub fn encode_result_set<I, R>(
-    opts: &ResultSetOptions,
-    columns: &[ColumnMeta],
-    rows: I,
-    packets: &mut Vec<Vec<u8>>,
-) where
+pub fn encode_result_set<I, R>(opts: &ResultSetOptions, columns: &[ColumnMeta], rows: I, packets: &mut Vec<Vec<u8>>)
+where
     I: IntoIterator<Item = R>,
     R: AsRef<[Value]>,
 {
@@ -756,11 +661,7 @@ pub fn encode_result_set<I, R>(
 }
 
 /// Column count, column definitions and (unless DEPRECATE_EOF) the EOF.
-pub fn encode_result_set_head(
-    opts: &ResultSetOptions,
-    columns: &[ColumnMeta],
-    packets: &mut Vec<Vec<u8>>,
-) {
+pub fn encode_result_set_head(opts: &ResultSetOptions, columns: &[ColumnMeta], packets: &mut Vec<Vec<u8>>) {
     let mut p = Vec::new();
     put_lenenc_int(&mut p, columns.len() as u64);
     packets.push(p);
@@ -781,11 +682,7 @@ pub fn encode_result_set_end(opts: &ResultSetOptions) -> Vec<u8> {
     let mut p = Vec::new();
     if opts.deprecate_eof {
         encode_eof_ok(
-            &OkPacket {
-                status: opts.final_status(),
-                warnings: opts.warnings,
-                ..OkPacket::default()
-            },
+            &OkPacket { status: opts.final_status(), warnings: opts.warnings, ..OkPacket::default() },
             &mut p,
         );
     } else {
@@ -864,19 +761,10 @@ mod tests {
         assert_eq!(p, [0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00]);
         let mut p = Vec::new();
         encode_ok(
-            &OkPacket {
-                affected_rows: 300,
-                last_insert_id: 5,
-                warnings: 1,
-                info: "hi".into(),
-                ..OkPacket::default()
-            },
+            &OkPacket { affected_rows: 300, last_insert_id: 5, warnings: 1, info: "hi".into(), ..OkPacket::default() },
             &mut p,
         );
-        assert_eq!(
-            p,
-            [0x00, 0xFC, 0x2C, 0x01, 0x05, 0x02, 0x00, 0x01, 0x00, 0x02, b'h', b'i']
-        );
+        assert_eq!(p, [0x00, 0xFC, 0x2C, 0x01, 0x05, 0x02, 0x00, 0x01, 0x00, 0x02, b'h', b'i']);
         let mut p = Vec::new();
         encode_eof_ok(&OkPacket::default(), &mut p);
         assert_eq!(p, [0xFE, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00]);
@@ -891,14 +779,8 @@ mod tests {
         expected.extend_from_slice(b"No tables used");
         assert_eq!(p, expected);
         let mut p = Vec::new();
-        encode_err(
-            &SqlError::new(ErrorCode::UNKNOWN_COMMAND, "Unknown command"),
-            &mut p,
-        );
-        assert_eq!(
-            &p[..9],
-            &[0xFF, 0x17, 0x04, b'#', b'0', b'8', b'S', b'0', b'1']
-        );
+        encode_err(&SqlError::new(ErrorCode::UNKNOWN_COMMAND, "Unknown command"), &mut p);
+        assert_eq!(&p[..9], &[0xFF, 0x17, 0x04, b'#', b'0', b'8', b'S', b'0', b'1']);
         let mut p = Vec::new();
         encode_err_raw(1, "X", &"é".repeat(300), &mut p);
         assert!(p.len() <= 9 + 512);
@@ -910,21 +792,13 @@ mod tests {
         // `SELECT @@version_comment` style column from the MySQL docs:
         // 03 64 65 66 00 00 00 11 40 40 76 65 72 73 69 6f 6e 5f 63 6f 6d 6d 65 6e 74 00
         // 0c 08 00 1c 00 00 00 fd 00 00 1f 00 00
-        let c = ColumnMeta::expr(
-            "@@version_comment",
-            MyType::MYSQL_TYPE_VAR_STRING,
-            8,
-            28,
-            0,
-            31,
-        );
+        let c = ColumnMeta::expr("@@version_comment", MyType::MYSQL_TYPE_VAR_STRING, 8, 28, 0, 31);
         let mut p = Vec::new();
         encode_column_definition(&c, &mut p);
         let mut expected = vec![0x03, b'd', b'e', b'f', 0, 0, 0, 0x11];
         expected.extend_from_slice(b"@@version_comment");
-        expected.extend_from_slice(&[
-            0x00, 0x0c, 0x08, 0x00, 0x1c, 0x00, 0x00, 0x00, 0xfd, 0x00, 0x00, 0x1f, 0x00, 0x00,
-        ]);
+        expected
+            .extend_from_slice(&[0x00, 0x0c, 0x08, 0x00, 0x1c, 0x00, 0x00, 0x00, 0xfd, 0x00, 0x00, 0x1f, 0x00, 0x00]);
         assert_eq!(p, expected);
     }
 
@@ -936,79 +810,33 @@ mod tests {
             column_meta_for(&d, "db", "t", None)
         };
         let c = m(ColumnType::Int, false);
-        assert_eq!(
-            (c.column_type, c.column_length, c.collation_id, c.decimals),
-            (MyType::MYSQL_TYPE_LONG, 11, 63, 0)
-        );
+        assert_eq!((c.column_type, c.column_length, c.collation_id, c.decimals), (MyType::MYSQL_TYPE_LONG, 11, 63, 0));
         assert_eq!(m(ColumnType::Int, true).column_length, 10);
-        assert_eq!(
-            m(ColumnType::Int, true).flags & ColumnFlags::UNSIGNED_FLAG.bits(),
-            0x20
-        );
+        assert_eq!(m(ColumnType::Int, true).flags & ColumnFlags::UNSIGNED_FLAG.bits(), 0x20);
         assert_eq!(m(ColumnType::TinyInt, false).column_length, 4);
         assert_eq!(m(ColumnType::SmallInt, true).column_length, 5);
-        assert_eq!(
-            m(ColumnType::MediumInt, false).column_type,
-            MyType::MYSQL_TYPE_INT24
-        );
+        assert_eq!(m(ColumnType::MediumInt, false).column_type, MyType::MYSQL_TYPE_INT24);
         assert_eq!(m(ColumnType::BigInt, true).column_length, 20);
-        let d = m(
-            ColumnType::Decimal {
-                precision: 10,
-                scale: 2,
-            },
-            false,
-        );
-        assert_eq!(
-            (d.column_type, d.column_length, d.decimals),
-            (MyType::MYSQL_TYPE_NEWDECIMAL, 12, 2)
-        );
-        assert_eq!(
-            m(
-                ColumnType::Decimal {
-                    precision: 10,
-                    scale: 0
-                },
-                false
-            )
-            .column_length,
-            11
-        );
+        let d = m(ColumnType::Decimal { precision: 10, scale: 2 }, false);
+        assert_eq!((d.column_type, d.column_length, d.decimals), (MyType::MYSQL_TYPE_NEWDECIMAL, 12, 2));
+        assert_eq!(m(ColumnType::Decimal { precision: 10, scale: 0 }, false).column_length, 11);
         let v = m(ColumnType::VarChar(10), false);
-        assert_eq!(
-            (v.column_type, v.column_length, v.collation_id),
-            (MyType::MYSQL_TYPE_VAR_STRING, 40, 45)
-        );
+        assert_eq!((v.column_type, v.column_length, v.collation_id), (MyType::MYSQL_TYPE_VAR_STRING, 40, 45));
         let b = m(ColumnType::VarBinary(10), false);
-        assert_eq!(
-            (b.column_length, b.collation_id, b.flags),
-            (10, 63, ColumnFlags::BINARY_FLAG.bits())
-        );
+        assert_eq!((b.column_length, b.collation_id, b.flags), (10, 63, ColumnFlags::BINARY_FLAG.bits()));
         let t = m(ColumnType::Text(BlobSize::Normal), false);
         assert_eq!(
             (t.column_type, t.collation_id, t.flags),
             (MyType::MYSQL_TYPE_BLOB, 45, ColumnFlags::BLOB_FLAG.bits())
         );
-        assert_eq!(
-            m(ColumnType::Blob(BlobSize::Long), false).column_length,
-            u32::MAX
-        );
+        assert_eq!(m(ColumnType::Blob(BlobSize::Long), false).column_length, u32::MAX);
         let e = m(ColumnType::Enum(vec!["a".into(), "bcd".into()]), false);
-        assert_eq!(
-            (e.column_type, e.column_length),
-            (MyType::MYSQL_TYPE_STRING, 12)
-        );
+        assert_eq!((e.column_type, e.column_length), (MyType::MYSQL_TYPE_STRING, 12));
         assert_ne!(e.flags & ColumnFlags::ENUM_FLAG.bits(), 0);
         assert_eq!(m(ColumnType::DateTime { fsp: 3 }, false).column_length, 23);
         assert_eq!(m(ColumnType::Time { fsp: 0 }, false).column_length, 10);
-        assert_eq!(
-            m(ColumnType::Date, false).column_type,
-            MyType::MYSQL_TYPE_DATE
-        );
-        assert_eq!(
-            m(ColumnType::Year, false).column_type,
-            MyType::MYSQL_TYPE_YEAR
-        );
+        assert_eq!(m(ColumnType::Date, false).column_type, MyType::MYSQL_TYPE_DATE);
+        assert_eq!(m(ColumnType::Year, false).column_type, MyType::MYSQL_TYPE_YEAR);
         assert_eq!(m(ColumnType::Double, false).decimals, 31);
 
         let mut id = col(ColumnType::Int);
@@ -1016,89 +844,35 @@ mod tests {
         id.nullable = false;
         id.auto_increment = true;
         let a = column_meta_for(&id, "db", "t", Some("ident"));
-        assert_eq!(
-            (a.name.as_str(), a.org_name.as_str(), a.table.as_str()),
-            ("ident", "id", "t")
-        );
-        assert_eq!(
-            a.flags,
-            (ColumnFlags::NOT_NULL_FLAG | ColumnFlags::AUTO_INCREMENT_FLAG).bits()
-        );
+        assert_eq!((a.name.as_str(), a.org_name.as_str(), a.table.as_str()), ("ident", "id", "t"));
+        assert_eq!(a.flags, (ColumnFlags::NOT_NULL_FLAG | ColumnFlags::AUTO_INCREMENT_FLAG).bits());
         let table = TableDef {
             id: 1,
             db: "db".into(),
             name: "t".into(),
             columns: vec![id, col(ColumnType::Int), col(ColumnType::Int)],
             indexes: vec![
-                IndexDef {
-                    id: 1,
-                    name: "PRIMARY".into(),
-                    columns: vec![0],
-                    unique: true,
-                    primary: true,
-                },
-                IndexDef {
-                    id: 2,
-                    name: "u".into(),
-                    columns: vec![1],
-                    unique: true,
-                    primary: false,
-                },
-                IndexDef {
-                    id: 3,
-                    name: "k".into(),
-                    columns: vec![2, 1],
-                    unique: false,
-                    primary: false,
-                },
+                IndexDef { id: 1, name: "PRIMARY".into(), columns: vec![0], unique: true, primary: true },
+                IndexDef { id: 2, name: "u".into(), columns: vec![1], unique: true, primary: false },
+                IndexDef { id: 3, name: "k".into(), columns: vec![2, 1], unique: false, primary: false },
             ],
             engine: "InnoDB".into(),
             comment: String::new(),
         };
-        assert_eq!(
-            key_flags(&table, 0),
-            (ColumnFlags::PRI_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits()
-        );
-        assert_eq!(
-            key_flags(&table, 1),
-            (ColumnFlags::UNIQUE_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits()
-        );
-        assert_eq!(
-            key_flags(&table, 2),
-            (ColumnFlags::MULTIPLE_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits()
-        );
+        assert_eq!(key_flags(&table, 0), (ColumnFlags::PRI_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits());
+        assert_eq!(key_flags(&table, 1), (ColumnFlags::UNIQUE_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits());
+        assert_eq!(key_flags(&table, 2), (ColumnFlags::MULTIPLE_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits());
         let mut bin = col(ColumnType::VarChar(5));
         bin.collation = Collation::Utf8mb4Bin;
         let b = column_meta_for(&bin, "", "", None);
-        assert_eq!(
-            (b.collation_id, b.column_length, b.flags),
-            (45, 20, ColumnFlags::BINARY_FLAG.bits())
-        );
+        assert_eq!((b.collation_id, b.column_length, b.flags), (45, 20, ColumnFlags::BINARY_FLAG.bits()));
         let ts = column_meta_for(&col(ColumnType::Timestamp { fsp: 0 }), "", "", None);
-        assert_eq!(
-            ts.flags,
-            (ColumnFlags::UNSIGNED_FLAG | ColumnFlags::BINARY_FLAG).bits()
-        );
-        assert_eq!(
-            m(ColumnType::Text(BlobSize::Normal), false).column_length,
-            262_140
-        );
-        assert_eq!(
-            m(ColumnType::Text(BlobSize::Tiny), false).column_length,
-            1020
-        );
-        assert_eq!(
-            m(ColumnType::Text(BlobSize::Medium), false).column_length,
-            67_108_860
-        );
-        assert_eq!(
-            m(ColumnType::Text(BlobSize::Long), false).column_length,
-            u32::MAX
-        );
-        assert_eq!(
-            m(ColumnType::Blob(BlobSize::Normal), false).column_length,
-            65_535
-        );
+        assert_eq!(ts.flags, (ColumnFlags::UNSIGNED_FLAG | ColumnFlags::BINARY_FLAG).bits());
+        assert_eq!(m(ColumnType::Text(BlobSize::Normal), false).column_length, 262_140);
+        assert_eq!(m(ColumnType::Text(BlobSize::Tiny), false).column_length, 1020);
+        assert_eq!(m(ColumnType::Text(BlobSize::Medium), false).column_length, 67_108_860);
+        assert_eq!(m(ColumnType::Text(BlobSize::Long), false).column_length, u32::MAX);
+        assert_eq!(m(ColumnType::Blob(BlobSize::Normal), false).column_length, 65_535);
     }
 
     fn text(v: Value, c: &ColumnMeta) -> Option<String> {
@@ -1109,78 +883,33 @@ mod tests {
     fn text_rendering() {
         let int = column_meta_for(&col(ColumnType::Int), "", "", None);
         assert_eq!(text(Value::Int(-5), &int).as_deref(), Some("-5"));
-        assert_eq!(
-            text(Value::UInt(u64::MAX), &int).as_deref(),
-            Some("18446744073709551615")
-        );
+        assert_eq!(text(Value::UInt(u64::MAX), &int).as_deref(), Some("18446744073709551615"));
         assert_eq!(text(Value::Null, &int), None);
         let dbl = column_meta_for(&col(ColumnType::Double), "", "", None);
         assert_eq!(text(Value::Double(0.1), &dbl).as_deref(), Some("0.1"));
-        assert_eq!(
-            text(Value::Double(1e20), &dbl).as_deref(),
-            Some(format_double(1e20).as_str())
-        );
+        assert_eq!(text(Value::Double(1e20), &dbl).as_deref(), Some(format_double(1e20).as_str()));
         let flt = column_meta_for(&col(ColumnType::Float), "", "", None);
-        assert_eq!(
-            text(Value::Double(0.1f32 as f64), &flt).as_deref(),
-            Some("0.1")
-        );
-        let dec = column_meta_for(
-            &col(ColumnType::Decimal {
-                precision: 10,
-                scale: 2,
-            }),
-            "",
-            "",
-            None,
-        );
-        assert_eq!(
-            text(Value::Decimal(Decimal::from_str("1.5").unwrap()), &dec).as_deref(),
-            Some("1.50")
-        );
+        assert_eq!(text(Value::Double(0.1f32 as f64), &flt).as_deref(), Some("0.1"));
+        let dec = column_meta_for(&col(ColumnType::Decimal { precision: 10, scale: 2 }), "", "", None);
+        assert_eq!(text(Value::Decimal(Decimal::from_str("1.5").unwrap()), &dec).as_deref(), Some("1.50"));
         assert_eq!(text(Value::Int(3), &dec).as_deref(), Some("3.00"));
-        let ts = Temporal {
-            year: 2024,
-            month: 2,
-            day: 29,
-            hour: 13,
-            minute: 5,
-            second: 9,
-            micros: 120_000,
-        };
+        let ts = Temporal { year: 2024, month: 2, day: 29, hour: 13, minute: 5, second: 9, micros: 120_000 };
         let dt3 = column_meta_for(&col(ColumnType::DateTime { fsp: 3 }), "", "", None);
-        assert_eq!(
-            text(Value::DateTime(ts), &dt3).as_deref(),
-            Some("2024-02-29 13:05:09.120")
-        );
+        assert_eq!(text(Value::DateTime(ts), &dt3).as_deref(), Some("2024-02-29 13:05:09.120"));
         let dt0 = column_meta_for(&col(ColumnType::DateTime { fsp: 0 }), "", "", None);
-        assert_eq!(
-            text(Value::DateTime(ts), &dt0).as_deref(),
-            Some("2024-02-29 13:05:09")
-        );
+        assert_eq!(text(Value::DateTime(ts), &dt0).as_deref(), Some("2024-02-29 13:05:09"));
         let date = column_meta_for(&col(ColumnType::Date), "", "", None);
         assert_eq!(text(Value::Date(ts), &date).as_deref(), Some("2024-02-29"));
         let t = column_meta_for(&col(ColumnType::Time { fsp: 2 }), "", "", None);
         assert_eq!(
-            text(
-                Value::Time(-(838 * 3600 + 59 * 60 + 59) * 1_000_000 - 500_000),
-                &t
-            )
-            .as_deref(),
+            text(Value::Time(-(838 * 3600 + 59 * 60 + 59) * 1_000_000 - 500_000), &t).as_deref(),
             Some("-838:59:59.50")
         );
         let vc = column_meta_for(&col(ColumnType::VarChar(3)), "", "", None);
-        assert_eq!(
-            text(Value::from_str("héllo"), &vc).as_deref(),
-            Some("héllo")
-        );
+        assert_eq!(text(Value::from_str("héllo"), &vc).as_deref(), Some("héllo"));
 
         let mut row = Vec::new();
-        encode_text_row(
-            &[Value::Int(1), Value::Null],
-            &[int.clone(), vc.clone(), vc],
-            &mut row,
-        );
+        encode_text_row(&[Value::Int(1), Value::Null], &[int.clone(), vc.clone(), vc], &mut row);
         assert_eq!(row, [0x01, b'1', 0xFB, 0xFB]);
     }
 
@@ -1202,15 +931,7 @@ mod tests {
         .into_iter()
         .map(|t| column_meta_for(&col(t), "", "", None))
         .collect();
-        let ts = Temporal {
-            year: 2010,
-            month: 10,
-            day: 17,
-            hour: 19,
-            minute: 27,
-            second: 30,
-            micros: 1,
-        };
+        let ts = Temporal { year: 2010, month: 10, day: 17, hour: 19, minute: 27, second: 30, micros: 1 };
         let row = vec![
             Value::Int(-1),
             Value::Int(300),
@@ -1236,9 +957,7 @@ mod tests {
         e.extend_from_slice(b"\x03abc");
         e.extend_from_slice(&[4, 0xDA, 0x07, 10, 17]);
         // From the MySQL docs: 0b da 07 0a 11 13 1b 1e 01 00 00 00.
-        e.extend_from_slice(&[
-            0x0b, 0xda, 0x07, 0x0a, 0x11, 0x13, 0x1b, 0x1e, 0x01, 0x00, 0x00, 0x00,
-        ]);
+        e.extend_from_slice(&[0x0b, 0xda, 0x07, 0x0a, 0x11, 0x13, 0x1b, 0x1e, 0x01, 0x00, 0x00, 0x00]);
         e.extend_from_slice(&[8, 1, 1, 0, 0, 0, 1, 2, 3]);
         assert_eq!(p, e);
 
@@ -1261,20 +980,13 @@ mod tests {
         assert_eq!(packets[3], [1, b'1']);
         assert_eq!(packets[4], [0xFE, 0, 0, 2, 0]);
 
-        let opts = ResultSetOptions {
-            deprecate_eof: true,
-            more_results: true,
-            ..ResultSetOptions::default()
-        };
+        let opts = ResultSetOptions { deprecate_eof: true, more_results: true, ..ResultSetOptions::default() };
         let mut packets = Vec::new();
         encode_result_set(&opts, &cols, &rows, &mut packets);
         assert_eq!(packets.len(), 4);
         assert_eq!(packets[3], [0xFE, 0, 0, 0x0A, 0, 0, 0]);
 
-        let opts = ResultSetOptions {
-            binary: true,
-            ..ResultSetOptions::default()
-        };
+        let opts = ResultSetOptions { binary: true, ..ResultSetOptions::default() };
         let mut packets = Vec::new();
         encode_result_set(&opts, &cols, &rows, &mut packets);
         assert_eq!(packets[3], [0, 0, 1, 0, 0, 0, 0, 0, 0, 0]);

@@ -18,13 +18,7 @@ use std::str::FromStr;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 /// Appends COM_STMT_PREPARE_OK's first packet.
-pub fn encode_prepare_ok(
-    stmt_id: u32,
-    num_columns: u16,
-    num_params: u16,
-    warnings: u16,
-    out: &mut Vec<u8>,
-) {
+pub fn encode_prepare_ok(stmt_id: u32, num_columns: u16, num_params: u16, warnings: u16, out: &mut Vec<u8>) {
     out.push(0x00);
     put_u32(out, stmt_id);
     put_u16(out, num_columns);
@@ -47,13 +41,7 @@ pub fn encode_prepare_response(
     let mut packets = Vec::new();
     let mut p = Vec::new();
     let clamp = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
-    encode_prepare_ok(
-        stmt_id,
-        clamp(columns.len()),
-        clamp(params.len()),
-        warnings,
-        &mut p,
-    );
+    encode_prepare_ok(stmt_id, clamp(columns.len()), clamp(params.len()), warnings, &mut p);
     packets.push(p);
     for list in [params, columns] {
         if list.is_empty() {
@@ -99,10 +87,7 @@ pub struct ParamType {
 
 impl ParamType {
     pub fn new(t: MyType, unsigned: bool) -> ParamType {
-        ParamType {
-            type_code: t as u8,
-            unsigned,
-        }
+        ParamType { type_code: t as u8, unsigned }
     }
 
     /// The type as mysql_common's enum, if known.
@@ -150,10 +135,7 @@ pub fn decode_execute_params(
         for _ in 0..num_params {
             let code = r.u8("parameter type")?;
             let flags = r.u8("parameter type")?;
-            t.push(ParamType {
-                type_code: code,
-                unsigned: flags & 0x80 != 0,
-            });
+            t.push(ParamType { type_code: code, unsigned: flags & 0x80 != 0 });
         }
         *types = t;
     } else if types.len() != num_params {
@@ -184,20 +166,14 @@ fn long_data_value(data: &[u8], ty: &ParamType) -> Value {
 fn decimal_value(b: &[u8]) -> Value {
     std::str::from_utf8(b)
         .ok()
-        .and_then(|s| {
-            Decimal::from_str(s.trim())
-                .or_else(|_| Decimal::from_scientific(s.trim()))
-                .ok()
-        })
+        .and_then(|s| Decimal::from_str(s.trim()).or_else(|_| Decimal::from_scientific(s.trim())).ok())
         .map(Value::Decimal)
         .unwrap_or_else(|| Value::Bytes(b.to_vec()))
 }
 
 fn decode_value(r: &mut Reader<'_>, ty: &ParamType) -> Result<Value, ParamError> {
     use MyType::*;
-    let t = ty
-        .column_type()
-        .ok_or(ParamError::UnsupportedType(ty.type_code))?;
+    let t = ty.column_type().ok_or(ParamError::UnsupportedType(ty.type_code))?;
     let u = ty.unsigned;
     Ok(match t {
         MYSQL_TYPE_NULL => Value::Null,
@@ -241,10 +217,9 @@ fn decode_value(r: &mut Reader<'_>, ty: &ParamType) -> Result<Value, ParamError>
         MYSQL_TYPE_DOUBLE => Value::Double(f64::from_bits(r.u64("DOUBLE")?)),
         MYSQL_TYPE_NEWDECIMAL | MYSQL_TYPE_DECIMAL => decimal_value(r.lenenc_bytes("DECIMAL")?),
         MYSQL_TYPE_DATE | MYSQL_TYPE_NEWDATE => Value::Date(decode_datetime(r)?),
-        MYSQL_TYPE_DATETIME
-        | MYSQL_TYPE_TIMESTAMP
-        | MYSQL_TYPE_DATETIME2
-        | MYSQL_TYPE_TIMESTAMP2 => Value::DateTime(decode_datetime(r)?),
+        MYSQL_TYPE_DATETIME | MYSQL_TYPE_TIMESTAMP | MYSQL_TYPE_DATETIME2 | MYSQL_TYPE_TIMESTAMP2 => {
+            Value::DateTime(decode_datetime(r)?)
+        }
         MYSQL_TYPE_TIME | MYSQL_TYPE_TIME2 => Value::Time(decode_time(r)?),
         MYSQL_TYPE_VARCHAR
         | MYSQL_TYPE_VAR_STRING
@@ -259,9 +234,7 @@ fn decode_value(r: &mut Reader<'_>, ty: &ParamType) -> Result<Value, ParamError>
         | MYSQL_TYPE_GEOMETRY
         | MYSQL_TYPE_BIT
         | MYSQL_TYPE_VECTOR => Value::Bytes(r.lenenc_bytes("string")?.to_vec()),
-        MYSQL_TYPE_TYPED_ARRAY | MYSQL_TYPE_UNKNOWN => {
-            return Err(ParamError::UnsupportedType(ty.type_code))
-        }
+        MYSQL_TYPE_TYPED_ARRAY | MYSQL_TYPE_UNKNOWN => return Err(ParamError::UnsupportedType(ty.type_code)),
     })
 }
 
@@ -286,12 +259,7 @@ pub fn decode_datetime(r: &mut Reader<'_>) -> Result<Temporal, ParamError> {
                 t.micros = u32::from_le_bytes([b[7], b[8], b[9], b[10]]);
             }
         }
-        _ => {
-            return Err(ParamError::BadLength {
-                what: "DATETIME",
-                len,
-            })
-        }
+        _ => return Err(ParamError::BadLength { what: "DATETIME", len }),
     }
     Ok(t)
 }
@@ -306,13 +274,8 @@ pub fn decode_time(r: &mut Reader<'_>) -> Result<i64, ParamError> {
         8 | 12 => {
             let neg = b[0] != 0;
             let days = i64::from(u32::from_le_bytes([b[1], b[2], b[3], b[4]]));
-            let secs =
-                days * 86_400 + i64::from(b[5]) * 3600 + i64::from(b[6]) * 60 + i64::from(b[7]);
-            let micros = if len == 12 {
-                i64::from(u32::from_le_bytes([b[8], b[9], b[10], b[11]]))
-            } else {
-                0
-            };
+            let secs = days * 86_400 + i64::from(b[5]) * 3600 + i64::from(b[6]) * 60 + i64::from(b[7]);
+            let micros = if len == 12 { i64::from(u32::from_le_bytes([b[8], b[9], b[10], b[11]])) } else { 0 };
             let us = secs.saturating_mul(1_000_000).saturating_add(micros);
             Ok(if neg { -us } else { us })
         }
@@ -331,20 +294,10 @@ mod tests {
         // 00 01 00 00 00 01 00 02 00 00 00 00
         let mut p = Vec::new();
         encode_prepare_ok(1, 1, 2, 0, &mut p);
-        assert_eq!(
-            p,
-            [0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00]
-        );
+        assert_eq!(p, [0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00]);
         let params = vec![ColumnMeta::param(), ColumnMeta::param()];
         let cols = vec![ColumnMeta::text("col1", 10)];
-        let packets = encode_prepare_response(
-            1,
-            &params,
-            &cols,
-            0,
-            false,
-            StatusFlags::SERVER_STATUS_AUTOCOMMIT,
-        );
+        let packets = encode_prepare_response(1, &params, &cols, 0, false, StatusFlags::SERVER_STATUS_AUTOCOMMIT);
         assert_eq!(packets.len(), 1 + 2 + 1 + 1 + 1);
         assert_eq!(packets[3], [0xFE, 0, 0, 2, 0]);
         let packets = encode_prepare_response(1, &params, &[], 0, true, StatusFlags::empty());
@@ -369,29 +322,15 @@ mod tests {
     fn golden_execute_from_docs() {
         // COM_STMT_EXECUTE example (after the header): one LONGLONG param = 1.
         // 00 01 08 00 01 00 00 00 00 00 00 00
-        let raw = [
-            0x00, 0x01, 0x08, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-        ];
+        let raw = [0x00, 0x01, 0x08, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00];
         let mut types = Vec::new();
-        assert_eq!(
-            decode_execute_params(&raw, 1, &mut types, &[]),
-            Ok(vec![Value::Int(1)])
-        );
-        assert_eq!(
-            types,
-            vec![ParamType::new(MyType::MYSQL_TYPE_LONGLONG, false)]
-        );
+        assert_eq!(decode_execute_params(&raw, 1, &mut types, &[]), Ok(vec![Value::Int(1)]));
+        assert_eq!(types, vec![ParamType::new(MyType::MYSQL_TYPE_LONGLONG, false)]);
         // Re-execute without new types: types persist.
         let raw = [0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00];
-        assert_eq!(
-            decode_execute_params(&raw, 1, &mut types, &[]),
-            Ok(vec![Value::Int(2)])
-        );
+        assert_eq!(decode_execute_params(&raw, 1, &mut types, &[]), Ok(vec![Value::Int(2)]));
         let mut none = Vec::new();
-        assert_eq!(
-            decode_execute_params(&raw, 1, &mut none, &[]),
-            Err(ParamError::TypesNotBound)
-        );
+        assert_eq!(decode_execute_params(&raw, 1, &mut none, &[]), Err(ParamError::TypesNotBound));
     }
 
     #[test]
@@ -412,15 +351,7 @@ mod tests {
         vals.extend_from_slice(b"\x02xy"); // BLOB
         vals.extend_from_slice(b"\x02{}"); // JSON
         vals.extend_from_slice(&2024u16.to_le_bytes()); // YEAR
-        let ts = Temporal {
-            year: 2024,
-            month: 1,
-            day: 2,
-            hour: 3,
-            minute: 4,
-            second: 5,
-            micros: 6,
-        };
+        let ts = Temporal { year: 2024, month: 1, day: 2, hour: 3, minute: 4, second: 5, micros: 6 };
         encode_binary_datetime(&ts, true, &mut vals);
         encode_binary_datetime(&ts, false, &mut vals);
         encode_binary_datetime(&Temporal { micros: 0, ..ts }, false, &mut vals);
@@ -470,12 +401,7 @@ mod tests {
             Value::Bytes(b"xy".to_vec()),
             Value::from_str("{}"),
             Value::Int(2024),
-            Value::Date(Temporal {
-                year: 2024,
-                month: 1,
-                day: 2,
-                ..Temporal::default()
-            }),
+            Value::Date(Temporal { year: 2024, month: 1, day: 2, ..Temporal::default() }),
             Value::DateTime(ts),
             Value::DateTime(Temporal { micros: 0, ..ts }),
             Value::Time(-90_061_000_007),
@@ -492,34 +418,14 @@ mod tests {
         let mut t = Vec::new();
         assert!(decode_execute_params(&[], 1, &mut t, &[]).is_err());
         let raw = execute_block(&[(MyType::MYSQL_TYPE_LONG, false)], &[], &[1, 2]);
-        assert!(matches!(
-            decode_execute_params(&raw, 1, &mut t, &[]),
-            Err(ParamError::Decode(_))
-        ));
+        assert!(matches!(decode_execute_params(&raw, 1, &mut t, &[]), Err(ParamError::Decode(_))));
         let raw = [0, 1, 0xF3, 0];
-        assert_eq!(
-            decode_execute_params(&raw, 1, &mut t, &[]),
-            Err(ParamError::UnsupportedType(0xF3))
-        );
-        let raw = execute_block(
-            &[(MyType::MYSQL_TYPE_DATE, false)],
-            &[],
-            &[5, 0, 0, 0, 0, 0],
-        );
-        assert!(matches!(
-            decode_execute_params(&raw, 1, &mut t, &[]),
-            Err(ParamError::BadLength { .. })
-        ));
+        assert_eq!(decode_execute_params(&raw, 1, &mut t, &[]), Err(ParamError::UnsupportedType(0xF3)));
+        let raw = execute_block(&[(MyType::MYSQL_TYPE_DATE, false)], &[], &[5, 0, 0, 0, 0, 0]);
+        assert!(matches!(decode_execute_params(&raw, 1, &mut t, &[]), Err(ParamError::BadLength { .. })));
         // Huge time saturates instead of overflowing.
-        let raw = execute_block(
-            &[(MyType::MYSQL_TYPE_TIME, false)],
-            &[],
-            &[8, 0, 0xFF, 0xFF, 0xFF, 0xFF, 23, 59, 59],
-        );
+        let raw = execute_block(&[(MyType::MYSQL_TYPE_TIME, false)], &[], &[8, 0, 0xFF, 0xFF, 0xFF, 0xFF, 23, 59, 59]);
         assert!(decode_execute_params(&raw, 1, &mut t, &[]).is_ok());
-        assert_eq!(
-            decode_execute_params(&[1, 2, 3], 0, &mut t, &[]),
-            Ok(vec![])
-        );
+        assert_eq!(decode_execute_params(&[1, 2, 3], 0, &mut t, &[]), Ok(vec![]));
     }
 }

@@ -10,12 +10,9 @@
 
 use onelog_core::schema::{BlobSize, Collation, ColumnDefault, IndexDef, TableDef};
 use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, Temporal, Value};
-use onelog_protocol::handshake::{
-    parse_auth_switch_request, server_capabilities, HandshakeResponse,
-};
+use onelog_protocol::handshake::{parse_auth_switch_request, server_capabilities, HandshakeResponse};
 use onelog_protocol::resultset::{
-    column_meta_for, encode_binary_row, encode_column_definition, encode_err, encode_text_row,
-    key_flags,
+    column_meta_for, encode_binary_row, encode_column_definition, encode_err, encode_text_row, key_flags,
 };
 use onelog_protocol::{InitialHandshake, PacketStream};
 use rust_decimal::Decimal;
@@ -26,17 +23,10 @@ use tokio::net::UnixStream;
 type Conn = PacketStream<BufStream<UnixStream>>;
 
 async fn connect(path: &str) -> Conn {
-    let sock = UnixStream::connect(path)
-        .await
-        .expect("connect to mariadbd");
+    let sock = UnixStream::connect(path).await.expect("connect to mariadbd");
     let mut ps = PacketStream::new(BufStream::new(sock), 1 << 30);
-    let hs =
-        InitialHandshake::parse(&ps.read_packet().await.unwrap()).expect("parse real handshake");
-    assert!(
-        hs.server_version.contains("MariaDB"),
-        "{}",
-        hs.server_version
-    );
+    let hs = InitialHandshake::parse(&ps.read_packet().await.unwrap()).expect("parse real handshake");
+    assert!(hs.server_version.contains("MariaDB"), "{}", hs.server_version);
     let caps = server_capabilities() & hs.capabilities;
     let resp = HandshakeResponse {
         capabilities: caps,
@@ -60,12 +50,7 @@ async fn connect(path: &str) -> Conn {
         ps.flush().await.unwrap();
         reply = ps.read_packet().await.unwrap();
     }
-    assert_eq!(
-        reply[0],
-        0x00,
-        "login failed: {}",
-        String::from_utf8_lossy(&reply)
-    );
+    assert_eq!(reply[0], 0x00, "login failed: {}", String::from_utf8_lossy(&reply));
     ps
 }
 
@@ -140,24 +125,8 @@ fn table() -> TableDef {
             def("c", T::MediumInt, false, true),
             def("d", T::BigInt, false, true),
             def("e", T::BigInt, true, true),
-            def(
-                "f",
-                T::Decimal {
-                    precision: 10,
-                    scale: 2,
-                },
-                false,
-                true,
-            ),
-            def(
-                "g",
-                T::Decimal {
-                    precision: 10,
-                    scale: 0,
-                },
-                true,
-                true,
-            ),
+            def("f", T::Decimal { precision: 10, scale: 2 }, false, true),
+            def("g", T::Decimal { precision: 10, scale: 0 }, true, true),
             def("h", T::Float, false, true),
             def("i", T::Double, false, true),
             def("j", T::Char(5), false, true),
@@ -180,27 +149,9 @@ fn table() -> TableDef {
             aa,
         ],
         indexes: vec![
-            IndexDef {
-                id: 1,
-                name: "PRIMARY".into(),
-                columns: vec![0],
-                unique: true,
-                primary: true,
-            },
-            IndexDef {
-                id: 2,
-                name: "a".into(),
-                columns: vec![1],
-                unique: true,
-                primary: false,
-            },
-            IndexDef {
-                id: 3,
-                name: "c".into(),
-                columns: vec![3, 4],
-                unique: false,
-                primary: false,
-            },
+            IndexDef { id: 1, name: "PRIMARY".into(), columns: vec![0], unique: true, primary: true },
+            IndexDef { id: 2, name: "a".into(), columns: vec![1], unique: true, primary: false },
+            IndexDef { id: 3, name: "c".into(), columns: vec![3, 4], unique: false, primary: false },
         ],
         engine: "InnoDB".into(),
         comment: String::new(),
@@ -208,18 +159,8 @@ fn table() -> TableDef {
 }
 
 fn row() -> Vec<Value> {
-    let d = Temporal {
-        year: 2024,
-        month: 2,
-        day: 29,
-        ..Temporal::default()
-    };
-    let dt = Temporal {
-        hour: 13,
-        minute: 5,
-        second: 9,
-        ..d
-    };
+    let d = Temporal { year: 2024, month: 2, day: 29, ..Temporal::default() };
+    let dt = Temporal { hour: 13, minute: 5, second: 9, ..d };
     vec![
         Value::Int(1),
         Value::Int(-5),
@@ -241,10 +182,7 @@ fn row() -> Vec<Value> {
         Value::from_str("lb"),
         Value::Date(d),
         Value::DateTime(dt),
-        Value::DateTime(Temporal {
-            micros: 120_000,
-            ..dt
-        }),
+        Value::DateTime(Temporal { micros: 120_000, ..dt }),
         Value::Null,
         Value::Time(-(838 * 3600 + 59 * 60 + 59) * 1_000_000),
         Value::Time((12 * 3600 + 34 * 60 + 56) * 1_000_000 + 780_000),
@@ -286,19 +224,12 @@ async fn matches_real_mariadb() {
     for (i, (real, meta)) in cols.iter().zip(&metas).enumerate() {
         let mut ours = Vec::new();
         encode_column_definition(meta, &mut ours);
-        assert_eq!(
-            &ours, real,
-            "column {i} ({}): ours {meta:?}",
-            table.columns[i].name
-        );
+        assert_eq!(&ours, real, "column {i} ({}): ours {meta:?}", table.columns[i].name);
     }
     let mut ours = Vec::new();
     encode_text_row(&row(), &metas, &mut ours);
     assert_eq!(rows.len(), 1);
-    assert_eq!(
-        String::from_utf8_lossy(&ours),
-        String::from_utf8_lossy(&rows[0])
-    );
+    assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&rows[0]));
     assert_eq!(ours, rows[0]);
 
     // Binary protocol: prepare + execute.
@@ -325,10 +256,7 @@ async fn matches_real_mariadb() {
     // ERR for an unknown command.
     let real = command(&mut ps, &[0xEE]).await;
     let mut ours = Vec::new();
-    encode_err(
-        &SqlError::new(ErrorCode::UNKNOWN_COMMAND, "Unknown command"),
-        &mut ours,
-    );
+    encode_err(&SqlError::new(ErrorCode::UNKNOWN_COMMAND, "Unknown command"), &mut ours);
     assert_eq!(ours, real, "{}", String::from_utf8_lossy(&real));
 
     query_ok(&mut ps, "drop database onelog_diff").await;

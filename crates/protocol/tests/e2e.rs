@@ -8,14 +8,11 @@ use mysql_common::auth::plugins::mysql_native_password::scramble_native;
 use onelog_core::{ErrorCode, SqlError, Value};
 use onelog_protocol::auth::{decide, AuthDecision, StoredCredential, FAST_AUTH_SUCCESS};
 use onelog_protocol::handshake::{
-    encode_auth_more_data, encode_auth_switch_request, parse_handshake_response, random_scramble,
-    HandshakeError, HandshakeResponse, InitialHandshake, CACHING_SHA2_PLUGIN,
-    NATIVE_PASSWORD_PLUGIN,
+    encode_auth_more_data, encode_auth_switch_request, parse_handshake_response, random_scramble, HandshakeError,
+    HandshakeResponse, InitialHandshake, CACHING_SHA2_PLUGIN, NATIVE_PASSWORD_PLUGIN,
 };
 use onelog_protocol::packet::{PacketError, PacketStream, DEFAULT_MAX_ALLOWED_PACKET};
-use onelog_protocol::resultset::{
-    write_err, write_ok, write_result_set, ColumnMeta, OkPacket, ResultSetOptions,
-};
+use onelog_protocol::resultset::{write_err, write_ok, write_result_set, ColumnMeta, OkPacket, ResultSetOptions};
 use onelog_protocol::{parse_command, CapabilityFlags, Command, MyColumnType, StatusFlags};
 use std::net::SocketAddr;
 use std::path::Path;
@@ -73,10 +70,7 @@ async fn handle(sock: TcpStream, id: u32, cred: StoredCredential) -> Result<(), 
         }
     };
     let caps = resp.capabilities & hs.capabilities;
-    let mut plugin = resp
-        .auth_plugin
-        .clone()
-        .unwrap_or_else(|| NATIVE_PASSWORD_PLUGIN.to_string());
+    let mut plugin = resp.auth_plugin.clone().unwrap_or_else(|| NATIVE_PASSWORD_PLUGIN.to_string());
     let mut auth = resp.auth_response.clone();
     let mut switched = false;
     loop {
@@ -117,42 +111,23 @@ async fn handle(sock: TcpStream, id: u32, cred: StoredCredential) -> Result<(), 
         };
         match parse_command(&packet, caps) {
             Ok(Command::Quit) => return Ok(()),
-            Ok(Command::Ping) | Ok(Command::InitDb(_)) => {
-                write_ok(&mut ps, &OkPacket::default()).await?
-            }
+            Ok(Command::Ping) | Ok(Command::InitDb(_)) => write_ok(&mut ps, &OkPacket::default()).await?,
             Ok(Command::Query(q)) => {
                 // Multi-statements: one result per `;`-separated statement,
                 // all but the last flagged SERVER_MORE_RESULTS_EXISTS.
                 let q = String::from_utf8_lossy(&q).to_ascii_lowercase();
-                let stmts: Vec<&str> = q
-                    .split(';')
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty())
-                    .collect();
+                let stmts: Vec<&str> = q.split(';').map(str::trim).filter(|s| !s.is_empty()).collect();
                 for (i, stmt) in stmts.iter().enumerate() {
                     let more_results = i + 1 < stmts.len();
-                    let opts = ResultSetOptions {
-                        deprecate_eof,
-                        more_results,
-                        ..ResultSetOptions::default()
-                    };
-                    let number = stmt
-                        .strip_prefix("select ")
-                        .filter(|n| n.bytes().all(|b| b.is_ascii_digit()));
+                    let opts = ResultSetOptions { deprecate_eof, more_results, ..ResultSetOptions::default() };
+                    let number = stmt.strip_prefix("select ").filter(|n| n.bytes().all(|b| b.is_ascii_digit()));
                     if stmt.contains("@@version_comment") {
                         let cols = [ColumnMeta::text("@@version_comment", 32)];
                         let rows = [[Value::from_str("OneLog test")]];
                         write_result_set(&mut ps, &opts, &cols, &rows).await?;
                     } else if let Some(n) = number {
                         let len = n.len() as u32;
-                        let cols = [ColumnMeta::expr(
-                            n,
-                            MyColumnType::MYSQL_TYPE_LONGLONG,
-                            63,
-                            len,
-                            0x81,
-                            0,
-                        )];
+                        let cols = [ColumnMeta::expr(n, MyColumnType::MYSQL_TYPE_LONGLONG, 63, len, 0x81, 0)];
                         let rows = [[Value::Int(n.parse().unwrap_or(0))]];
                         write_result_set(&mut ps, &opts, &cols, &rows).await?;
                     } else {
@@ -162,27 +137,11 @@ async fn handle(sock: TcpStream, id: u32, cred: StoredCredential) -> Result<(), 
                     }
                 }
                 if stmts.is_empty() {
-                    write_err(
-                        &mut ps,
-                        &SqlError::new(ErrorCode::EMPTY_QUERY, "Query was empty"),
-                    )
-                    .await?;
+                    write_err(&mut ps, &SqlError::new(ErrorCode::EMPTY_QUERY, "Query was empty")).await?;
                 }
             }
-            Ok(_) => {
-                write_err(
-                    &mut ps,
-                    &SqlError::new(ErrorCode::UNKNOWN_COMMAND, "Unknown command"),
-                )
-                .await?
-            }
-            Err(e) => {
-                write_err(
-                    &mut ps,
-                    &SqlError::new(ErrorCode::UNKNOWN_COMMAND, e.to_string()),
-                )
-                .await?
-            }
+            Ok(_) => write_err(&mut ps, &SqlError::new(ErrorCode::UNKNOWN_COMMAND, "Unknown command")).await?,
+            Err(e) => write_err(&mut ps, &SqlError::new(ErrorCode::UNKNOWN_COMMAND, e.to_string())).await?,
         }
         ps.flush().await?;
     }
@@ -198,14 +157,7 @@ fn have(bin: &str) -> bool {
 }
 
 async fn run(bin: &'static str, args: Vec<String>) -> Output {
-    tokio::task::spawn_blocking(move || {
-        std::process::Command::new(bin)
-            .args(&args)
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap()
+    tokio::task::spawn_blocking(move || std::process::Command::new(bin).args(&args).output().unwrap()).await.unwrap()
 }
 
 fn client_args(addr: SocketAddr, password: &str) -> Vec<String> {
@@ -239,11 +191,7 @@ async fn mariadb_cli_select_1() {
     args.extend(["-t".to_string(), "-e".to_string(), "select 1".to_string()]);
     let out = run("/usr/bin/mariadb", args).await;
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout} {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{stdout} {}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(stdout, "+---+\n| 1 |\n+---+\n| 1 |\n+---+\n");
 }
 
@@ -259,9 +207,7 @@ async fn mariadb_cli_wrong_password() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(
-        stderr.contains(
-            "ERROR 1045 (28000): Access denied for user 'root'@'localhost' (using password: YES)"
-        ),
+        stderr.contains("ERROR 1045 (28000): Access denied for user 'root'@'localhost' (using password: YES)"),
         "stderr: {stderr}"
     );
 }
@@ -278,11 +224,7 @@ async fn mariadb_admin_ping() {
     args.push("ping".into());
     let out = run("/usr/bin/mariadb-admin", args).await;
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout} {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{stdout} {}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("is alive"), "{stdout}");
 }
 
@@ -298,13 +240,9 @@ async fn raw_login(
     assert_eq!(hs.server_version, "5.5.5-10.11.99-OneLog");
     assert_eq!(hs.auth_plugin, NATIVE_PASSWORD_PLUGIN);
     let auth_response = if plugin == CACHING_SHA2_PLUGIN {
-        scramble_sha256(&hs.scramble, password)
-            .map(|a| a.to_vec())
-            .unwrap_or_default()
+        scramble_sha256(&hs.scramble, password).map(|a| a.to_vec()).unwrap_or_default()
     } else {
-        scramble_native(&hs.scramble, password)
-            .map(|a| a.to_vec())
-            .unwrap_or_default()
+        scramble_native(&hs.scramble, password).map(|a| a.to_vec()).unwrap_or_default()
     };
     let resp = HandshakeResponse {
         capabilities: hs.capabilities,
@@ -323,8 +261,7 @@ async fn raw_login(
     let mut replies = vec![ps.read_packet().await.unwrap()];
     if replies[0][0] == 0xFE {
         // AuthSwitchRequest to mysql_native_password.
-        let (switch_plugin, data) =
-            onelog_protocol::handshake::parse_auth_switch_request(&replies[0]).unwrap();
+        let (switch_plugin, data) = onelog_protocol::handshake::parse_auth_switch_request(&replies[0]).unwrap();
         assert_eq!(switch_plugin, NATIVE_PASSWORD_PLUGIN);
         let r = scramble_native(&data[..20], password).unwrap();
         ps.write_packet(&r).await.unwrap();
@@ -387,10 +324,7 @@ async fn raw_client_caching_sha2() {
     assert_eq!(replies[1][0], 0x00);
 
     // Only the native hash stored: switch to mysql_native_password.
-    let native_only = StoredCredential {
-        sha2: None,
-        ..StoredCredential::from_password(PASSWORD.as_bytes())
-    };
+    let native_only = StoredCredential { sha2: None, ..StoredCredential::from_password(PASSWORD.as_bytes()) };
     let addr = start_server(native_only).await;
     let (mut ps, replies) = raw_login(addr, CACHING_SHA2_PLUGIN, PASSWORD.as_bytes()).await;
     assert_eq!(replies[0][0], 0xFE);
@@ -405,10 +339,7 @@ async fn mariadb_cli_caching_sha2_fast_auth() {
         return;
     }
     let plugin_dir = "/usr/lib/x86_64-linux-gnu/libmariadb3/plugin";
-    if !Path::new(plugin_dir)
-        .join("caching_sha2_password.so")
-        .exists()
-    {
+    if !Path::new(plugin_dir).join("caching_sha2_password.so").exists() {
         eprintln!("skipping: no caching_sha2_password client plugin");
         return;
     }
@@ -422,11 +353,7 @@ async fn mariadb_cli_caching_sha2_fast_auth() {
     ]);
     let out = run("/usr/bin/mariadb", args).await;
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout} {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{stdout} {}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(stdout, "1\n1\n");
 }
 
@@ -437,16 +364,9 @@ async fn mariadb_cli_multi_statement() {
     }
     let addr = start_server(StoredCredential::from_password(PASSWORD.as_bytes())).await;
     let mut args = client_args(addr, PASSWORD);
-    args.extend([
-        "-e".to_string(),
-        "SELECT 1; do_nothing; SELECT 22".to_string(),
-    ]);
+    args.extend(["-e".to_string(), "SELECT 1; do_nothing; SELECT 22".to_string()]);
     let out = run("/usr/bin/mariadb", args).await;
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout} {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{stdout} {}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(stdout, "1\n1\n22\n22\n");
 }

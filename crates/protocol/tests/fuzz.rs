@@ -5,9 +5,7 @@ use mysql_common::constants::CapabilityFlags;
 use onelog_core::{Temporal, Value};
 use onelog_protocol::auth::{verify_native, verify_sha2};
 use onelog_protocol::buf::Reader;
-use onelog_protocol::handshake::{
-    parse_auth_switch_request, server_capabilities, HandshakeResponse,
-};
+use onelog_protocol::handshake::{parse_auth_switch_request, server_capabilities, HandshakeResponse};
 use onelog_protocol::packet::read_packet;
 use onelog_protocol::resultset::{encode_binary_row, encode_text_row, ColumnMeta};
 use onelog_protocol::stmt::{decode_execute_params, ParamType};
@@ -78,9 +76,7 @@ fn seeds() -> Vec<Vec<u8>> {
         resp,
         b"\x03select 1".to_vec(),
         b"\x11bob\0\x14aaaaaaaaaaaaaaaaaaaa\0db\0\x2d\0mysql_native_password\0\x03\x01a\0".to_vec(),
-        vec![
-            0x17, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0x08, 0, 1, 0, 0, 0, 0, 0, 0, 0,
-        ],
+        vec![0x17, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0x08, 0, 1, 0, 0, 0, 0, 0, 0, 0],
         vec![0x15, 1, 0, 0, 0, 1, b'h', 0, 0, 0xEA, 0x0C],
         vec![0x12, 4, 0, 0, 0, 0, 0, 1, 0, 0, 0, b'f'],
         vec![0xFE, b'p', 0, 1, 2],
@@ -117,11 +113,7 @@ const ALL_TYPES: &[MyColumnType] = &[
 fn decoders_never_panic() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let seeds = seeds();
-    let caps = [
-        server_capabilities(),
-        CapabilityFlags::empty(),
-        CapabilityFlags::all(),
-    ];
+    let caps = [server_capabilities(), CapabilityFlags::empty(), CapabilityFlags::all()];
     for i in 0..100_000u32 {
         let input = if i % 2 == 0 {
             rng.bytes(if i % 10 == 0 { 300 } else { 40 })
@@ -139,12 +131,7 @@ fn decoders_never_panic() {
         // COM_STMT_EXECUTE parameter blocks, with and without bound types.
         let n = rng.below(12) as usize;
         let mut types: Vec<ParamType> = if rng.below(2) == 0 {
-            (0..n)
-                .map(|_| ParamType {
-                    type_code: rng.next() as u8,
-                    unsigned: rng.below(2) == 0,
-                })
-                .collect()
+            (0..n).map(|_| ParamType { type_code: rng.next() as u8, unsigned: rng.below(2) == 0 }).collect()
         } else {
             Vec::new()
         };
@@ -160,9 +147,7 @@ fn decoders_never_panic() {
 
 #[test]
 fn packet_reader_never_panics() {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
     rt.block_on(async {
         let mut rng = Rng(42);
         for _ in 0..20_000 {
@@ -170,10 +155,7 @@ fn packet_reader_never_panics() {
             let mut r = &input[..];
             let mut seq = rng.below(3) as u8;
             for _ in 0..4 {
-                if read_packet(&mut r, &mut seq, rng.below(64) as usize)
-                    .await
-                    .is_err()
-                {
+                if read_packet(&mut r, &mut seq, rng.below(64) as usize).await.is_err() {
                     break;
                 }
             }
@@ -203,11 +185,7 @@ fn row_encoders_never_panic() {
                     rng.below(29) as u32,
                 )),
                 5 => Value::Bytes(rng.bytes(10)),
-                6 => Value::Date(Temporal {
-                    year: rng.next() as u16,
-                    month: rng.next() as u8,
-                    ..Temporal::default()
-                }),
+                6 => Value::Date(Temporal { year: rng.next() as u16, month: rng.next() as u8, ..Temporal::default() }),
                 7 => Value::DateTime(Temporal {
                     micros: rng.next() as u32,
                     hour: rng.next() as u8,

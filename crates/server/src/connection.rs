@@ -16,7 +16,8 @@ use onelog_protocol::command::{parse_command, Command, MYSQL_OPTION_MULTI_STATEM
 use onelog_protocol::handshake::{self, InitialHandshake};
 use onelog_protocol::packet::{PacketError, PacketStream};
 use onelog_protocol::resultset::{
-    column_meta_for, encode_column_definition, encode_eof, encode_err, encode_ok, encode_result_set, ColumnMeta, OkPacket, ResultSetOptions,
+    column_meta_for, encode_column_definition, encode_eof, encode_err, encode_ok, encode_result_set, ColumnMeta,
+    OkPacket, ResultSetOptions,
 };
 use onelog_protocol::stmt::{decode_execute_params, encode_prepare_response, ParamType};
 use onelog_sql::parse::{parse_single, ParsedStatement};
@@ -73,7 +74,14 @@ where
             return;
         }
     };
-    let mut conn = Conn { stream, caps, session, multi_statements: caps.contains(CapabilityFlags::CLIENT_MULTI_STATEMENTS), statements: HashMap::new(), next_stmt_id: 1 };
+    let mut conn = Conn {
+        stream,
+        caps,
+        session,
+        multi_statements: caps.contains(CapabilityFlags::CLIENT_MULTI_STATEMENTS),
+        statements: HashMap::new(),
+        next_stmt_id: 1,
+    };
     let mut shutdown = shared.shutdown.clone();
     loop {
         let packet = rt.block_on(async {
@@ -86,7 +94,8 @@ where
             None => break,
             Some(Ok(p)) => p,
             Some(Err(PacketError::TooLarge { .. })) => {
-                let err = sql_err(ErrorCode::NET_PACKET_TOO_LARGE, "Got a packet bigger than 'max_allowed_packet' bytes");
+                let err =
+                    sql_err(ErrorCode::NET_PACKET_TOO_LARGE, "Got a packet bigger than 'max_allowed_packet' bytes");
                 let _ = rt.block_on(conn.send_err(&err));
                 break;
             }
@@ -159,7 +168,10 @@ async fn handshake_and_auth<S: AsyncRead + AsyncWrite + Unpin>(
     };
     if !accepted {
         let using = if response.auth_response.is_empty() && auth.is_empty() { "NO" } else { "YES" };
-        let err = sql_err(ErrorCode::ACCESS_DENIED, format!("Access denied for user '{}'@'{host}' (using password: {using})", response.username));
+        let err = sql_err(
+            ErrorCode::ACCESS_DENIED,
+            format!("Access denied for user '{}'@'{host}' (using password: {using})", response.username),
+        );
         write_err(stream, &err).await?;
         return Ok(None);
     }
@@ -178,7 +190,10 @@ async fn handshake_and_auth<S: AsyncRead + AsyncWrite + Unpin>(
     Ok(Some((session, response.capabilities & handshake::server_capabilities())))
 }
 
-async fn write_err<S: AsyncRead + AsyncWrite + Unpin>(stream: &mut PacketStream<BufStream<S>>, err: &SqlError) -> Result<(), PacketError> {
+async fn write_err<S: AsyncRead + AsyncWrite + Unpin>(
+    stream: &mut PacketStream<BufStream<S>>,
+    err: &SqlError,
+) -> Result<(), PacketError> {
     let mut p = Vec::new();
     encode_err(err, &mut p);
     stream.write_packet(&p).await?;
@@ -219,10 +234,16 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Conn<S> {
         match std::panic::catch_unwind(AssertUnwindSafe(|| f(&mut self.session))) {
             Ok(v) => v,
             Err(panic) => {
-                let what = panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+                let what = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
                 tracing::error!("connection {}: internal error (panic): {what}", self.session.connection_id);
                 self.session.rollback_txn();
-                on_panic(SqlError::internal(format!("Internal error in OneLog: {what}; the transaction was rolled back")))
+                on_panic(SqlError::internal(format!(
+                    "Internal error in OneLog: {what}; the transaction was rolled back"
+                )))
             }
         }
     }
@@ -240,7 +261,13 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Conn<S> {
             match r {
                 Ok(QueryResult::Rows { columns, rows }) => {
                     let metas: Vec<ColumnMeta> = columns.iter().map(column_meta).collect();
-                    let opts = ResultSetOptions { deprecate_eof: self.deprecate_eof(), binary, status: self.status(), warnings, more_results: more };
+                    let opts = ResultSetOptions {
+                        deprecate_eof: self.deprecate_eof(),
+                        binary,
+                        status: self.status(),
+                        warnings,
+                        more_results: more,
+                    };
                     encode_result_set(&opts, &metas, rows.iter(), &mut packets);
                 }
                 Ok(QueryResult::Ok { affected_rows, last_insert_id, info }) => {
@@ -309,7 +336,11 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Conn<S> {
                 vec![format!("Uptime: {uptime}  Threads: {threads}  Questions: 0  Slow queries: 0  Opens: 0  Open tables: 0  Queries per second avg: 0.000").into_bytes()]
             }
             Command::ProcessKill(id) => {
-                let r = self.session.execute(&onelog_sql::ast::Statement::Kill { id: u64::from(id), query_only: false }, "KILL", &[]);
+                let r = self.session.execute(
+                    &onelog_sql::ast::Statement::Kill { id: u64::from(id), query_only: false },
+                    "KILL",
+                    &[],
+                );
                 self.encode_results(vec![r], false)
             }
             Command::FieldList { table, .. } => self.field_list(&table),
@@ -334,7 +365,16 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Conn<S> {
                 }
                 None => self.encode_results(vec![Err(unknown_stmt(id, "mysqld_stmt_reset"))], false),
             },
-            Command::Unknown(_) | Command::Debug | Command::ProcessInfo | Command::ChangeUser(_) | Command::Refresh(_) | Command::Shutdown | Command::StmtFetch { .. } | Command::BinlogDump { .. } | Command::BinlogDumpGtid(_) | Command::RegisterSlave(_) => {
+            Command::Unknown(_)
+            | Command::Debug
+            | Command::ProcessInfo
+            | Command::ChangeUser(_)
+            | Command::Refresh(_)
+            | Command::Shutdown
+            | Command::StmtFetch { .. }
+            | Command::BinlogDump { .. }
+            | Command::BinlogDumpGtid(_)
+            | Command::RegisterSlave(_) => {
                 self.encode_results(vec![Err(sql_err(ErrorCode::UNKNOWN_COMMAND, "Unknown command"))], false)
             }
         };
@@ -394,13 +434,15 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Conn<S> {
         let Some(prepared) = self.statements.get_mut(&stmt_id) else {
             return self.encode_results(vec![Err(unknown_stmt(stmt_id, "mysqld_stmt_execute"))], true);
         };
-        let params: Vec<Value> = match decode_execute_params(raw, prepared.parsed.param_count, &mut prepared.types, &prepared.long_data) {
-            Ok(p) => p,
-            Err(e) => {
-                let err = sql_err(ErrorCode::WRONG_ARGUMENTS, format!("Incorrect arguments to mysqld_stmt_execute: {e}"));
-                return self.encode_results(vec![Err(err)], true);
-            }
-        };
+        let params: Vec<Value> =
+            match decode_execute_params(raw, prepared.parsed.param_count, &mut prepared.types, &prepared.long_data) {
+                Ok(p) => p,
+                Err(e) => {
+                    let err =
+                        sql_err(ErrorCode::WRONG_ARGUMENTS, format!("Incorrect arguments to mysqld_stmt_execute: {e}"));
+                    return self.encode_results(vec![Err(err)], true);
+                }
+            };
         prepared.long_data.iter_mut().for_each(|d| *d = None);
         let statement = prepared.parsed.statement.clone();
         let text = prepared.parsed.text.clone();

@@ -22,7 +22,8 @@ pub enum OptionsError {
 }
 
 /// Options that are not system variables.
-const SERVER_ONLY: &[&str] = &["defaults_file", "initialize_insecure", "skip_log_bin", "log_bin", "user", "console", "no_defaults"];
+const SERVER_ONLY: &[&str] =
+    &["defaults_file", "initialize_insecure", "skip_log_bin", "log_bin", "user", "console", "no_defaults"];
 
 /// Everything the server was told, names normalised to underscores.
 #[derive(Debug, Default, Clone)]
@@ -88,7 +89,8 @@ impl Options {
 
     /// Reads a my.cnf file (and its `!include`s).
     pub fn read_file(&mut self, path: &Path, errors: &mut Vec<OptionsError>) -> Result<(), OptionsError> {
-        let text = std::fs::read_to_string(path).map_err(|source| OptionsError::File { path: path.display().to_string(), source })?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| OptionsError::File { path: path.display().to_string(), source })?;
         let mut in_group = false;
         for line in text.lines() {
             let line = line.trim();
@@ -97,7 +99,11 @@ impl Options {
             }
             if let Some(inc) = line.strip_prefix("!include ") {
                 let inc = Path::new(inc.trim());
-                let inc = if inc.is_relative() { path.parent().unwrap_or(Path::new(".")).join(inc) } else { inc.to_path_buf() };
+                let inc = if inc.is_relative() {
+                    path.parent().unwrap_or(Path::new(".")).join(inc)
+                } else {
+                    inc.to_path_buf()
+                };
                 self.read_file(&inc, errors)?;
                 continue;
             }
@@ -105,7 +111,10 @@ impl Options {
                 continue;
             }
             if let Some(group) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-                in_group = matches!(group.trim().to_ascii_lowercase().as_str(), "mysqld" | "server" | "mariadb" | "mariadbd" | "onelog");
+                in_group = matches!(
+                    group.trim().to_ascii_lowercase().as_str(),
+                    "mysqld" | "server" | "mariadb" | "mariadbd" | "onelog"
+                );
                 continue;
             }
             if !in_group {
@@ -181,7 +190,8 @@ mod tests {
 
     #[test]
     fn dashes_underscores_and_values() {
-        let o = parse(&args(&["--sync-binlog=0", "--port", "3310", "--max_allowed_packet=1024", "--skip-log-bin"])).unwrap();
+        let o = parse(&args(&["--sync-binlog=0", "--port", "3310", "--max_allowed_packet=1024", "--skip-log-bin"]))
+            .unwrap();
         assert_eq!(o.get("sync_binlog"), Some("0"));
         assert_eq!(o.get("port"), Some("3310"));
         assert_eq!(o.get("max_allowed_packet"), Some("1024"));

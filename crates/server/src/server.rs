@@ -18,7 +18,11 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 fn resolve(datadir: &Path, p: &str) -> PathBuf {
     let p = PathBuf::from(p);
-    if p.is_absolute() { p } else { datadir.join(p) }
+    if p.is_absolute() {
+        p
+    } else {
+        datadir.join(p)
+    }
 }
 
 fn binlog_config(opts: &Options, datadir: &Path, vars: &GlobalVars) -> anyhow::Result<BinlogConfig> {
@@ -26,7 +30,8 @@ fn binlog_config(opts: &Options, datadir: &Path, vars: &GlobalVars) -> anyhow::R
     if let Some(base) = opts.get("log_bin").filter(|b| !b.is_empty() && *b != "1") {
         let path = resolve(datadir, base);
         cfg.dir = path.parent().map(Path::to_path_buf).unwrap_or_else(|| datadir.to_path_buf());
-        cfg.basename = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_else(|| "onelog-bin".into());
+        cfg.basename =
+            path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_else(|| "onelog-bin".into());
     }
     cfg.server_id = vars.int("server_id") as u32;
     cfg.domain_id = vars.int("gtid_domain_id") as u32;
@@ -70,16 +75,24 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     let bind = opts.get("bind_address").unwrap_or("127.0.0.1").to_string();
     let users = Users::load_or_init(&datadir, opts.flag("initialize_insecure"))?;
     let binlog = binlog_config(&opts, &datadir, &vars)?;
-    let engine = Engine::open(EngineConfig { datadir: datadir.clone(), binlog }, vars).context("cannot open the data directory")?;
+    let engine = Engine::open(EngineConfig { datadir: datadir.clone(), binlog }, vars)
+        .context("cannot open the data directory")?;
     let checkpointer = engine.spawn_checkpointer();
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build()?;
     let (stop_tx, stop_rx) = watch::channel(false);
     let shared = Arc::new(Shared { engine: engine.clone(), users, shutdown: stop_rx });
     let threads = rt.block_on(async {
-        let tcp = TcpListener::bind((bind.as_str(), port)).await.with_context(|| format!("cannot listen on {bind}:{port}"))?;
+        let tcp = TcpListener::bind((bind.as_str(), port))
+            .await
+            .with_context(|| format!("cannot listen on {bind}:{port}"))?;
         let _ = std::fs::remove_file(&socket);
-        let unix = UnixListener::bind(&socket).with_context(|| format!("cannot listen on socket {}", socket.display()))?;
-        tracing::info!("OneLog ready for connections on {bind}:{port} and {}; data directory {}", socket.display(), datadir.display());
+        let unix =
+            UnixListener::bind(&socket).with_context(|| format!("cannot listen on socket {}", socket.display()))?;
+        tracing::info!(
+            "OneLog ready for connections on {bind}:{port} and {}; data directory {}",
+            socket.display(),
+            datadir.display()
+        );
         accept_loop(tcp, unix, shared.clone()).await
     })?;
     tracing::info!("shutting down: no new connections; waiting for in-flight statements");
@@ -97,7 +110,11 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn accept_loop(tcp: TcpListener, unix: UnixListener, shared: Arc<Shared>) -> anyhow::Result<Vec<std::thread::JoinHandle<()>>> {
+async fn accept_loop(
+    tcp: TcpListener,
+    unix: UnixListener,
+    shared: Arc<Shared>,
+) -> anyhow::Result<Vec<std::thread::JoinHandle<()>>> {
     let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     let mut sigint = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
     let mut threads: Vec<std::thread::JoinHandle<()>> = Vec::new();

@@ -42,7 +42,8 @@ fn hex(b: &[u8]) -> String {
 }
 
 fn unhex32(s: &str) -> Option<[u8; 32]> {
-    let bytes: Option<Vec<u8>> = (0..s.len()).step_by(2).map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok()).collect();
+    let bytes: Option<Vec<u8>> =
+        (0..s.len()).step_by(2).map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok()).collect();
     bytes?.try_into().ok()
 }
 

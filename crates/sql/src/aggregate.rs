@@ -49,7 +49,8 @@ impl Acc {
                     None => true,
                     Some(b) => {
                         let ord = compare(&v, b).unwrap_or(Ordering::Equal);
-                        (func == AggFunc::Min && ord == Ordering::Less) || (func == AggFunc::Max && ord == Ordering::Greater)
+                        (func == AggFunc::Min && ord == Ordering::Less)
+                            || (func == AggFunc::Max && ord == Ordering::Greater)
                     }
                 };
                 if replace {
@@ -94,7 +95,12 @@ impl Acc {
 /// Groups `rows` by `group_by` and computes `aggs` (each an
 /// `Expr::Aggregate`) per group. Returns (representative row, aggregate
 /// values) in first-seen order; with no GROUP BY there is exactly one group.
-pub fn group(ctx: &Ctx, rows: &[Vec<Value>], group_by: &[Expr], aggs: &[Expr]) -> SqlResult<Vec<(Vec<Value>, Vec<Value>)>> {
+pub fn group(
+    ctx: &Ctx,
+    rows: &[Vec<Value>],
+    group_by: &[Expr],
+    aggs: &[Expr],
+) -> SqlResult<Vec<(Vec<Value>, Vec<Value>)>> {
     let mut order: Vec<Vec<u8>> = Vec::new();
     let mut groups: HashMap<Vec<u8>, (Vec<Value>, Vec<Acc>)> = HashMap::new();
     for row in rows {

@@ -40,12 +40,15 @@ pub fn apply_transaction(store: &Store, catalog: &mut Catalog, txn: &RecoveredTx
             _ => {}
         }
     }
-    store
-        .apply([batch.as_slice()], &crate::engine::encode_marker(txn.end_pos))
-        .map_err(crate::txn::storage_err)
+    store.apply([batch.as_slice()], &crate::engine::encode_marker(txn.end_pos)).map_err(crate::txn::storage_err)
 }
 
-fn apply_change(snapshot: &Snapshot, batch: &mut Vec<Mutation>, table: &TableEntry, change: RowChange) -> SqlResult<()> {
+fn apply_change(
+    snapshot: &Snapshot,
+    batch: &mut Vec<Mutation>,
+    table: &TableEntry,
+    change: RowChange,
+) -> SqlResult<()> {
     match change {
         RowChange::Insert(row) => {
             let clustered = rows::new_clustered_key(table, &row);
@@ -53,7 +56,11 @@ fn apply_change(snapshot: &Snapshot, batch: &mut Vec<Mutation>, table: &TableEnt
         }
         RowChange::Update { before, after } => {
             let old_key = locate(snapshot, batch, table, &before)?;
-            let new_key = if table.def.primary_key().is_some() { rows::new_clustered_key(table, &after) } else { old_key.clone() };
+            let new_key = if table.def.primary_key().is_some() {
+                rows::new_clustered_key(table, &after)
+            } else {
+                old_key.clone()
+            };
             if new_key != old_key {
                 rows::delete_row(batch, table, &old_key, &before);
                 rows::write_row(batch, table, &new_key, None, &after)

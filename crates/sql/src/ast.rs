@@ -79,28 +79,79 @@ pub enum Expr {
     Literal(Value),
     /// `?` placeholder, numbered from 0 in text order.
     Param(usize),
-    Column { table: Option<String>, name: String },
+    Column {
+        table: Option<String>,
+        name: String,
+    },
     /// A column resolved by the binder to its slot in the input row.
     Slot(usize),
     Unary(UnaryOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
-    IsNull { expr: Box<Expr>, negated: bool },
-    IsBool { expr: Box<Expr>, value: bool, negated: bool },
-    Between { expr: Box<Expr>, low: Box<Expr>, high: Box<Expr>, negated: bool },
-    InList { expr: Box<Expr>, list: Vec<Expr>, negated: bool },
-    InSubquery { expr: Box<Expr>, query: Box<Select>, negated: bool },
-    Like { expr: Box<Expr>, pattern: Box<Expr>, escape: Option<char>, negated: bool },
-    Function { name: String, args: Vec<Expr> },
-    Aggregate { func: AggFunc, arg: Option<Box<Expr>>, distinct: bool },
+    IsNull {
+        expr: Box<Expr>,
+        negated: bool,
+    },
+    IsBool {
+        expr: Box<Expr>,
+        value: bool,
+        negated: bool,
+    },
+    Between {
+        expr: Box<Expr>,
+        low: Box<Expr>,
+        high: Box<Expr>,
+        negated: bool,
+    },
+    InList {
+        expr: Box<Expr>,
+        list: Vec<Expr>,
+        negated: bool,
+    },
+    InSubquery {
+        expr: Box<Expr>,
+        query: Box<Select>,
+        negated: bool,
+    },
+    Like {
+        expr: Box<Expr>,
+        pattern: Box<Expr>,
+        escape: Option<char>,
+        negated: bool,
+    },
+    Function {
+        name: String,
+        args: Vec<Expr>,
+    },
+    Aggregate {
+        func: AggFunc,
+        arg: Option<Box<Expr>>,
+        distinct: bool,
+    },
     /// Refers to the n-th aggregate computed by the grouping step.
     AggSlot(usize),
-    Case { operand: Option<Box<Expr>>, whens: Vec<(Expr, Expr)>, otherwise: Option<Box<Expr>> },
-    SystemVar { scope: VarScope, name: String },
+    Case {
+        operand: Option<Box<Expr>>,
+        whens: Vec<(Expr, Expr)>,
+        otherwise: Option<Box<Expr>>,
+    },
+    SystemVar {
+        scope: VarScope,
+        name: String,
+    },
     UserVar(String),
     ScalarSubquery(Box<Select>),
-    Exists { query: Box<Select>, negated: bool },
-    Cast { expr: Box<Expr>, to: CastType },
-    Collate { expr: Box<Expr>, collation: String },
+    Exists {
+        query: Box<Select>,
+        negated: bool,
+    },
+    Cast {
+        expr: Box<Expr>,
+        to: CastType,
+    },
+    Collate {
+        expr: Box<Expr>,
+        collation: String,
+    },
     /// `VALUES(col)` in ON DUPLICATE KEY UPDATE.
     InsertValue(String),
     /// `DEFAULT` in VALUES lists and SET clauses.
@@ -305,27 +356,60 @@ pub enum Statement {
     Insert(Insert),
     Update(Update),
     Delete(Delete),
-    CreateDatabase { name: String, if_not_exists: bool },
-    DropDatabase { name: String, if_exists: bool },
+    CreateDatabase {
+        name: String,
+        if_not_exists: bool,
+    },
+    DropDatabase {
+        name: String,
+        if_exists: bool,
+    },
     Use(String),
     CreateTable(CreateTable),
-    DropTable { names: Vec<ObjectName>, if_exists: bool },
-    CreateIndex { table: ObjectName, index: IndexSpec },
-    DropIndex { table: ObjectName, name: String },
-    AlterTable { table: ObjectName, ops: Vec<AlterOp> },
+    DropTable {
+        names: Vec<ObjectName>,
+        if_exists: bool,
+    },
+    CreateIndex {
+        table: ObjectName,
+        index: IndexSpec,
+    },
+    DropIndex {
+        table: ObjectName,
+        name: String,
+    },
+    AlterTable {
+        table: ObjectName,
+        ops: Vec<AlterOp>,
+    },
     Truncate(ObjectName),
-    Begin { read_only: bool },
+    Begin {
+        read_only: bool,
+    },
     Commit,
     Rollback,
     Savepoint(String),
     RollbackToSavepoint(String),
     ReleaseSavepoint(String),
     Set(Vec<Assignment>),
-    SetNames { charset: String, collation: Option<String> },
-    SetTransaction { scope: VarScope, isolation: Option<IsolationLevel>, read_only: Option<bool> },
-    Show { what: Show, filter: Option<ShowFilter> },
+    SetNames {
+        charset: String,
+        collation: Option<String>,
+    },
+    SetTransaction {
+        scope: VarScope,
+        isolation: Option<IsolationLevel>,
+        read_only: Option<bool>,
+    },
+    Show {
+        what: Show,
+        filter: Option<ShowFilter>,
+    },
     Explain(Box<Statement>),
-    Kill { id: u64, query_only: bool },
+    Kill {
+        id: u64,
+        query_only: bool,
+    },
     FlushBinaryLogs,
     /// Other FLUSH forms (TABLES, PRIVILEGES, ...): accepted, nothing to do.
     FlushOther,

@@ -128,16 +128,25 @@ pub fn plan(catalog: &mut Catalog, snapshot: &Snapshot, db: &str, stmt: &Stateme
         Statement::CreateDatabase { name, if_not_exists } => {
             if catalog.has_database(name) || crate::session::is_system_db(name) {
                 let msg = format!("Can't create database '{name}'; database exists");
-                return if *if_not_exists { Ok(noop_with_note(1007, msg)) } else { Err(SqlError::new(ErrorCode::DB_CREATE_EXISTS, msg)) };
+                return if *if_not_exists {
+                    Ok(noop_with_note(1007, msg))
+                } else {
+                    Err(SqlError::new(ErrorCode::DB_CREATE_EXISTS, msg))
+                };
             }
-            let mut plan = ok_plan(vec![Mutation::Put(db_key(name), Vec::new())], CatalogChange::AddDatabase(name.clone()));
+            let mut plan =
+                ok_plan(vec![Mutation::Put(db_key(name), Vec::new())], CatalogChange::AddDatabase(name.clone()));
             plan.affected_rows = 1;
             Ok(plan)
         }
         Statement::DropDatabase { name, if_exists } => {
             if !catalog.has_database(name) {
                 let msg = format!("Can't drop database '{name}'; database doesn't exist");
-                return if *if_exists { Ok(noop_with_note(1008, msg)) } else { Err(SqlError::new(ErrorCode::DB_DROP_EXISTS, msg)) };
+                return if *if_exists {
+                    Ok(noop_with_note(1008, msg))
+                } else {
+                    Err(SqlError::new(ErrorCode::DB_DROP_EXISTS, msg))
+                };
             }
             let tables = catalog.tables_in(name);
             let mut mutations = vec![Mutation::Delete(db_key(name))];
@@ -186,7 +195,11 @@ pub fn plan(catalog: &mut Catalog, snapshot: &Snapshot, db: &str, stmt: &Stateme
         }
         Statement::DropIndex { table, name } => {
             let t = catalog.get_table(db_of(table, db)?, &table.name)?;
-            let op = if name.eq_ignore_ascii_case("PRIMARY") { AlterOp::DropPrimaryKey } else { AlterOp::DropIndex(name.clone()) };
+            let op = if name.eq_ignore_ascii_case("PRIMARY") {
+                AlterOp::DropPrimaryKey
+            } else {
+                AlterOp::DropIndex(name.clone())
+            };
             alter(catalog, snapshot, &t, &[op])
         }
         Statement::AlterTable { table, ops } => {
@@ -242,7 +255,13 @@ fn build_index(catalog: &mut Catalog, def: &TableDef, spec: &IndexSpec, existing
             SqlError::new(ErrorCode::DUP_KEY_NAME, format!("Duplicate key name '{name}'"))
         });
     }
-    Ok(IndexDef { id: catalog.allocate_id(), name, columns, unique: spec.unique || spec.primary, primary: spec.primary })
+    Ok(IndexDef {
+        id: catalog.allocate_id(),
+        name,
+        columns,
+        unique: spec.unique || spec.primary,
+        primary: spec.primary,
+    })
 }
 
 fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> SqlResult<DdlPlan> {
@@ -252,7 +271,11 @@ fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> Sq
     }
     if catalog.table(db, &ct.name.name).is_some() {
         let msg = format!("Table '{}' already exists", ct.name.name);
-        return if ct.if_not_exists { Ok(noop_with_note(1050, msg)) } else { Err(SqlError::new(ErrorCode::TABLE_EXISTS, msg)) };
+        return if ct.if_not_exists {
+            Ok(noop_with_note(1050, msg))
+        } else {
+            Err(SqlError::new(ErrorCode::TABLE_EXISTS, msg))
+        };
     }
     for (i, c) in ct.columns.iter().enumerate() {
         if ct.columns[..i].iter().any(|o| o.name.eq_ignore_ascii_case(&c.name)) {
@@ -298,7 +321,10 @@ fn validate_table(def: &TableDef) -> SqlResult<()> {
     for c in &def.columns {
         if let Some(ColumnDefault::Value(Value::Null)) = &c.default {
             if !c.nullable {
-                return Err(SqlError::new(ErrorCode::INVALID_DEFAULT, format!("Invalid default value for '{}'", c.name)));
+                return Err(SqlError::new(
+                    ErrorCode::INVALID_DEFAULT,
+                    format!("Invalid default value for '{}'", c.name),
+                ));
             }
         }
     }
@@ -317,7 +343,10 @@ fn alter(catalog: &mut Catalog, snapshot: &Snapshot, table: &Arc<TableEntry>, op
         match op {
             AlterOp::AddColumn(col, index) => {
                 if def.column_index(&col.name).is_some() {
-                    return Err(SqlError::new(ErrorCode::DUP_FIELD_NAME, format!("Duplicate column name '{}'", col.name)));
+                    return Err(SqlError::new(
+                        ErrorCode::DUP_FIELD_NAME,
+                        format!("Duplicate column name '{}'", col.name),
+                    ));
                 }
                 def.columns.push(col.clone());
                 origin.push(None);
@@ -325,7 +354,10 @@ fn alter(catalog: &mut Catalog, snapshot: &Snapshot, table: &Arc<TableEntry>, op
             }
             AlterOp::DropColumn(name) => {
                 let pos = def.column_index(name).ok_or_else(|| {
-                    SqlError::new(ErrorCode::CANT_DROP_FIELD_OR_KEY, format!("Can't DROP COLUMN `{name}`; check that it exists"))
+                    SqlError::new(
+                        ErrorCode::CANT_DROP_FIELD_OR_KEY,
+                        format!("Can't DROP COLUMN `{name}`; check that it exists"),
+                    )
                 })?;
                 if def.primary_key().is_some_and(|pk| pk.columns.contains(&pos)) {
                     return Err(SqlError::not_supported("dropping a primary key column"));
@@ -346,7 +378,10 @@ fn alter(catalog: &mut Catalog, snapshot: &Snapshot, table: &Arc<TableEntry>, op
                 let before = def.indexes.len();
                 def.indexes.retain(|i| i.primary || !i.name.eq_ignore_ascii_case(name));
                 if def.indexes.len() == before {
-                    return Err(SqlError::new(ErrorCode::CANT_DROP_FIELD_OR_KEY, format!("Can't DROP INDEX `{name}`; check that it exists")));
+                    return Err(SqlError::new(
+                        ErrorCode::CANT_DROP_FIELD_OR_KEY,
+                        format!("Can't DROP INDEX `{name}`; check that it exists"),
+                    ));
                 }
             }
             AlterOp::DropPrimaryKey => return Err(SqlError::not_supported("DROP PRIMARY KEY")),
@@ -399,7 +434,10 @@ fn alter(catalog: &mut Catalog, snapshot: &Snapshot, table: &Arc<TableEntry>, op
         }
         for (n, index) in rebuild.iter().enumerate() {
             let ik = rows::index_key(&new_entry, index, &new_row);
-            if index.unique && !index.columns.iter().any(|&c| new_row[c].is_null()) && !seen_unique[n].insert(ik.clone()) {
+            if index.unique
+                && !index.columns.iter().any(|&c| new_row[c].is_null())
+                && !seen_unique[n].insert(ik.clone())
+            {
                 return Err(rows::duplicate_entry(index, &new_row));
             }
             let mut k = ik;
@@ -419,9 +457,9 @@ fn added_column_value(c: &ColumnDef) -> Value {
             t if t.is_integer() => Value::Int(0),
             onelog_core::ColumnType::Decimal { .. } => Value::Decimal(0.into()),
             onelog_core::ColumnType::Float | onelog_core::ColumnType::Double => Value::Double(0.0),
-            onelog_core::ColumnType::Date | onelog_core::ColumnType::DateTime { .. } | onelog_core::ColumnType::Timestamp { .. } => {
-                Value::DateTime(onelog_core::Temporal::default())
-            }
+            onelog_core::ColumnType::Date
+            | onelog_core::ColumnType::DateTime { .. }
+            | onelog_core::ColumnType::Timestamp { .. } => Value::DateTime(onelog_core::Temporal::default()),
             _ => Value::from_str(""),
         },
     }

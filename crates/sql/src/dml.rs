@@ -65,7 +65,15 @@ pub(crate) fn temporal_from_unix(secs: i64) -> Temporal {
     let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
     let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
     let year = (yoe + era * 400 + i64::from(month <= 2)) as u16;
-    Temporal { year, month, day, hour: (rem / 3600) as u8, minute: (rem / 60 % 60) as u8, second: (rem % 60) as u8, micros: 0 }
+    Temporal {
+        year,
+        month,
+        day,
+        hour: (rem / 3600) as u8,
+        minute: (rem / 60 % 60) as u8,
+        second: (rem % 60) as u8,
+        micros: 0,
+    }
 }
 
 /// The value a column gets when an INSERT omits it.
@@ -77,7 +85,10 @@ fn default_value(session: &Session, table: &TableEntry, col: usize) -> SqlResult
         None if c.nullable || c.auto_increment => Value::Null,
         None => {
             if session.strict() {
-                return Err(SqlError::new(ErrorCode::NO_DEFAULT_FOR_FIELD, format!("Field '{}' doesn't have a default value", c.name)));
+                return Err(SqlError::new(
+                    ErrorCode::NO_DEFAULT_FOR_FIELD,
+                    format!("Field '{}' doesn't have a default value", c.name),
+                ));
             }
             session.warn(1364, format!("Field '{}' doesn't have a default value", c.name));
             implicit_default(&c.ty)
@@ -98,17 +109,23 @@ fn implicit_default(ty: &ColumnType) -> Value {
     }
 }
 
-/// Coerces a full row for storage and checks NOT NULL.
-fn finish_row(session: &Session, ctx: &dyn EvalEnv, table: &TableEntry, mut row: Vec<Value>) -> SqlResult<Vec<Value>> {
+/// Coerces a full row for storage and checks NOT NULL. `strict` is the
+/// session's strict mode unless IGNORE turned errors into warnings.
+fn finish_row(strict: bool, ctx: &dyn EvalEnv, table: &TableEntry, mut row: Vec<Value>) -> SqlResult<Vec<Value>> {
     for (i, c) in table.def.columns.iter().enumerate() {
         let v = std::mem::take(&mut row[i]);
         if v.is_null() {
             if !c.nullable {
-                return Err(SqlError::new(ErrorCode::COLUMN_CANNOT_BE_NULL, format!("Column '{}' cannot be null", c.name)));
+                let message = format!("Column '{}' cannot be null", c.name);
+                if strict {
+                    return Err(SqlError::new(ErrorCode::COLUMN_CANNOT_BE_NULL, message));
+                }
+                ctx.warn(ErrorCode::COLUMN_CANNOT_BE_NULL.number, message);
+                row[i] = implicit_default(&c.ty);
             }
             continue;
         }
-        row[i] = coerce_to_column(v, c, session.strict(), ctx)?;
+        row[i] = coerce_to_column(v, c, strict, ctx)?;
     }
     Ok(row)
 }
@@ -135,9 +152,20 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value]) -> SqlResult<Qu
                         return Ok(Vec::new());
                     }
                     if r.len() != targets.len() {
-                        return Err(SqlError::new(ErrorCode::WRONG_VALUE_COUNT_ON_ROW, "Column count doesn't match value count at row 1"));
+                        return Err(SqlError::new(
+                            ErrorCode::WRONG_VALUE_COUNT_ON_ROW,
+                            "Column count doesn't match value count at row 1",
+                        ));
                     }
-                    r.iter().map(|e| if matches!(e, Expr::Default) { Ok(Value::Null) } else { ctx.eval(&select::bind_constant(e)?, &[]) }).collect()
+                    r.iter()
+                        .map(|e| {
+                            if matches!(e, Expr::Default) {
+                                Ok(Value::Null)
+                            } else {
+                                ctx.eval(&select::bind_constant(e)?, &[])
+                            }
+                        })
+                        .collect()
                 })
                 .collect::<SqlResult<_>>()?,
             InsertSource::Select(q) => select::run_select(ctx, q)?.1,
@@ -169,28 +197,67 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value]) -> SqlResult<Qu
             .collect()
     })?;
     let mut affected = 0u64;
-    let mut first_auto_id = 0u64;
+    let mut generated: Option<u64> = None;
+    let mut reported: Option<u64> = None;
     for row in candidates {
-        let (n, id) = insert_row(session, &table, ins, row, params)?;
-        affected += n;
-        if first_auto_id == 0 {
-            first_auto_id = id;
-        }
+        let outcome = insert_row(session, &table, ins, row, params)?;
+        affected += outcome.affected;
+        generated = generated.or(outcome.generated);
+        reported = reported.or(outcome.reported);
     }
-    if first_auto_id != 0 {
-        session.last_insert_id = first_auto_id;
+    // LAST_INSERT_ID() follows generated values only; the OK packet also
+    // reports an explicit AUTO_INCREMENT value or the row ODKU updated.
+    if let Some(id) = generated {
+        session.last_insert_id.set(id);
     }
-    let rows_inserted = affected;
     Ok(QueryResult::Ok {
-        affected_rows: rows_inserted,
-        last_insert_id: first_auto_id,
+        affected_rows: affected,
+        last_insert_id: generated.or(reported).unwrap_or(0),
         info: String::new(),
     })
 }
 
-/// Assigns AUTO_INCREMENT; returns the generated id (0 if none).
-fn assign_auto_increment(table: &TableEntry, row: &mut [Value]) -> u64 {
-    let Some(col) = table.def.auto_increment_column() else { return 0 };
+/// What inserting one row did.
+#[derive(Default)]
+struct InsertOutcome {
+    affected: u64,
+    /// An AUTO_INCREMENT value this row generated and kept.
+    generated: Option<u64>,
+    /// The AUTO_INCREMENT value to report otherwise (explicit or updated).
+    reported: Option<u64>,
+}
+
+#[derive(Clone, Copy)]
+enum AutoId {
+    None,
+    Generated(u64),
+    Explicit(u64),
+}
+
+/// Gives a generated AUTO_INCREMENT value back when its row was not
+/// inserted (duplicate ignored or turned into an update), as InnoDB does
+/// for a statement's own unused value.
+fn give_back(table: &TableEntry, auto: AutoId) {
+    if let AutoId::Generated(id) = auto {
+        let mut next = table.auto_increment_next.lock();
+        if *next == id + 1 {
+            *next = id;
+        }
+    }
+}
+
+fn auto_value(table: &TableEntry, row: &[Value]) -> Option<u64> {
+    let col = table.def.auto_increment_column()?;
+    match &row[col] {
+        Value::Int(i) if *i > 0 => Some(*i as u64),
+        Value::UInt(u) => Some(*u),
+        _ => None,
+    }
+}
+
+/// Assigns AUTO_INCREMENT to a row that has no value for it.
+fn assign_auto_increment(table: &TableEntry, row: &mut [Value]) -> AutoId {
+    let Some(col) = table.def.auto_increment_column() else { return AutoId::None };
     let mut next = table.auto_increment_next.lock();
     let explicit = match &row[col] {
         Value::Int(i) if *i > 0 => Some(*i as u64),
@@ -202,72 +269,104 @@ fn assign_auto_increment(table: &TableEntry, row: &mut [Value]) -> u64 {
     match explicit {
         Some(v) => {
             *next = (*next).max(v.saturating_add(1));
-            0
+            AutoId::Explicit(v)
         }
         None => {
             let id = *next;
             *next += 1;
             row[col] = if table.def.columns[col].unsigned { Value::UInt(id) } else { Value::Int(id as i64) };
-            id
+            AutoId::Generated(id)
         }
     }
 }
 
-/// Inserts one row; returns (affected rows, generated auto id).
-fn insert_row(session: &mut Session, table: &Arc<TableEntry>, ins: &Insert, mut row: Vec<Value>, params: &[Value]) -> SqlResult<(u64, u64)> {
-    let auto_id = assign_auto_increment(table, &mut row);
-    let row = with_ctx(session, params, |ctx| finish_row(ctx.session, ctx, table, row))?;
+/// Inserts one row (REPLACE, ON DUPLICATE KEY UPDATE and IGNORE
+/// included).
+fn insert_row(
+    session: &mut Session,
+    table: &Arc<TableEntry>,
+    ins: &Insert,
+    mut row: Vec<Value>,
+    params: &[Value],
+) -> SqlResult<InsertOutcome> {
+    let auto = assign_auto_increment(table, &mut row);
+    let strict = session.strict() && !ins.ignore;
+    let row = match with_ctx(session, params, |ctx| finish_row(strict, ctx, table, row)) {
+        Ok(r) => r,
+        Err(e) => {
+            give_back(table, auto);
+            return Err(e);
+        }
+    };
     let clustered = rows::new_clustered_key(table, &row);
-    match find_conflict(session, table, &clustered, &row)? {
-        None => {
-            let txn = session.txn();
-            rows::write_row(txn, table, &clustered, None, &row)?;
-            txn.log_row(table, RowsKind::Write, RowChange::Insert(row));
-            Ok((1, auto_id))
-        }
-        Some((conflict_key, existing, index_name)) => {
-            if ins.replace {
-                let txn = session.txn();
-                rows::delete_row(txn, table, &conflict_key, &existing);
-                txn.log_row(table, RowsKind::Delete, RowChange::Delete(existing));
-                // The new row may still conflict on another unique key.
-                return insert_row(session, table, &Insert { replace: true, ..ins.clone() }, row, params).map(|(n, id)| (n + 1, id.max(auto_id)));
-            }
-            if !ins.on_duplicate.is_empty() {
-                let new = with_ctx(session, params, |ctx| {
-                    let scope = select::table_columns(table, &table.def.name);
-                    let mut updated = existing.clone();
-                    for (col, e) in &ins.on_duplicate {
-                        let idx = table.def.column_index(col).ok_or_else(|| SqlError::bad_field(col, "field list"))?;
-                        let bound = bind(e, &scope)?;
-                        let r = eval::Row { values: &updated, params: ctx.params, aggregates: &[], insert_values: Some((&table.def.columns, &row)) };
-                        updated[idx] = eval::eval(&bound, &r, ctx)?;
-                    }
-                    finish_row(ctx.session, ctx, table, updated)
-                })?;
-                if new == existing {
-                    return Ok((0, auto_id));
-                }
-                update_row(session, table, &conflict_key, existing, new)?;
-                return Ok((2, auto_id));
-            }
-            if ins.ignore {
-                session.warn(1062, format!("Duplicate entry for key '{index_name}'"));
-                return Ok((0, 0));
-            }
-            let index = table.def.indexes.iter().find(|i| i.name == index_name);
-            Err(match index {
-                Some(i) => rows::duplicate_entry(i, &row),
-                None => SqlError::new(ErrorCode::DUP_ENTRY, format!("Duplicate entry for key '{index_name}'")),
-            })
-        }
+    let Some((conflict_key, existing, index_name)) = find_conflict(session, table, &clustered, &row)? else {
+        let txn = session.txn();
+        rows::write_row(txn, table, &clustered, None, &row)?;
+        txn.log_row(table, RowsKind::Write, RowChange::Insert(row));
+        return Ok(match auto {
+            AutoId::Generated(id) => InsertOutcome { affected: 1, generated: Some(id), reported: None },
+            AutoId::Explicit(id) => InsertOutcome { affected: 1, generated: None, reported: Some(id) },
+            AutoId::None => InsertOutcome { affected: 1, ..Default::default() },
+        });
+    };
+    if ins.replace {
+        let txn = session.txn();
+        rows::delete_row(txn, table, &conflict_key, &existing);
+        txn.log_row(table, RowsKind::Delete, RowChange::Delete(existing));
+        // The new row may still conflict on another unique key.
+        let mut outcome = insert_row(session, table, ins, row, params)?;
+        outcome.affected += 1;
+        return Ok(outcome);
     }
+    give_back(table, auto);
+    if !ins.on_duplicate.is_empty() {
+        let new = with_ctx(session, params, |ctx| {
+            let scope = select::table_columns(table, &table.def.name);
+            let mut updated = existing.clone();
+            for (col, e) in &ins.on_duplicate {
+                let idx = table.def.column_index(col).ok_or_else(|| SqlError::bad_field(col, "field list"))?;
+                let bound = bind(e, &scope)?;
+                let r = eval::Row {
+                    values: &updated,
+                    params: ctx.params,
+                    aggregates: &[],
+                    insert_values: Some((&table.def.columns, &row)),
+                };
+                updated[idx] = eval::eval(&bound, &r, ctx)?;
+            }
+            finish_row(strict, ctx, table, updated)
+        })?;
+        if new == existing {
+            return Ok(InsertOutcome::default());
+        }
+        let reported = auto_value(table, &new);
+        update_row(session, table, &conflict_key, existing, new)?;
+        return Ok(InsertOutcome { affected: 2, generated: None, reported });
+    }
+    let index = table.def.indexes.iter().find(|i| i.name == index_name);
+    let err = match index {
+        Some(i) => rows::duplicate_entry(i, &row),
+        None => SqlError::new(ErrorCode::DUP_ENTRY, format!("Duplicate entry for key '{index_name}'")),
+    };
+    if ins.ignore {
+        session.warn(err.code.number, err.message);
+        return Ok(InsertOutcome::default());
+    }
+    Err(err)
 }
+
+/// A row that blocks an insert: (clustered key, its values, index name).
+type Conflict = (Vec<u8>, Vec<Value>, String);
 
 /// Locks and checks every unique key of `row`; returns the conflicting
 /// row's (clustered key, values, index name), if any. `own` is excluded
 /// (an UPDATE's own row).
-fn find_conflict(session: &mut Session, table: &TableEntry, clustered: &[u8], row: &[Value]) -> SqlResult<Option<(Vec<u8>, Vec<Value>, String)>> {
+fn find_conflict(
+    session: &mut Session,
+    table: &TableEntry,
+    clustered: &[u8],
+    row: &[Value],
+) -> SqlResult<Option<Conflict>> {
     find_conflict_excluding(session, table, clustered, row, None)
 }
 
@@ -277,7 +376,7 @@ fn find_conflict_excluding(
     clustered: &[u8],
     row: &[Value],
     own: Option<&[u8]>,
-) -> SqlResult<Option<(Vec<u8>, Vec<Value>, String)>> {
+) -> SqlResult<Option<Conflict>> {
     let timeout = lock_timeout(session);
     let engine = session.engine.clone();
     let txn_id = session.txn().id;
@@ -318,8 +417,15 @@ fn find_conflict_excluding(
 }
 
 /// Writes an updated row (moving it if its primary key changed).
-fn update_row(session: &mut Session, table: &Arc<TableEntry>, old_key: &[u8], old: Vec<Value>, new: Vec<Value>) -> SqlResult<()> {
-    let new_key = if table.def.primary_key().is_some() { rows::new_clustered_key(table, &new) } else { old_key.to_vec() };
+fn update_row(
+    session: &mut Session,
+    table: &Arc<TableEntry>,
+    old_key: &[u8],
+    old: Vec<Value>,
+    new: Vec<Value>,
+) -> SqlResult<()> {
+    let new_key =
+        if table.def.primary_key().is_some() { rows::new_clustered_key(table, &new) } else { old_key.to_vec() };
     if let Some((_, _, index_name)) = find_conflict_excluding(session, table, &new_key, &new, Some(old_key))? {
         let index = table.def.indexes.iter().find(|i| i.name == index_name);
         return Err(match index {
@@ -338,6 +444,9 @@ fn update_row(session: &mut Session, table: &Arc<TableEntry>, old_key: &[u8], ol
     Ok(())
 }
 
+/// A row found for UPDATE/DELETE: (clustered key, values).
+type Candidate = (Vec<u8>, Vec<Value>);
+
 /// Finds the rows matching WHERE (ordered and limited), locks each one and
 /// re-reads it under the lock. Returns (clustered key, current row).
 fn locked_matches(
@@ -348,10 +457,10 @@ fn locked_matches(
     order_by: &[OrderBy],
     limit: &Option<Expr>,
     params: &[Value],
-) -> SqlResult<Vec<(Vec<u8>, Vec<Value>)>> {
+) -> SqlResult<Vec<Candidate>> {
     let scope = select::table_columns(table, alias);
     let where_bound = selection.as_ref().map(|w| bind(w, &scope)).transpose()?;
-    let candidates: Vec<(Vec<u8>, Vec<Value>)> = with_ctx(session, params, |ctx| {
+    let candidates: Vec<Candidate> = with_ctx(session, params, |ctx| {
         let limit = match limit {
             Some(l) => match ctx.eval(&select::bind_constant(l)?, &[])? {
                 Value::Int(i) if i >= 0 => Some(i as usize),
@@ -360,7 +469,10 @@ fn locked_matches(
             },
             None => None,
         };
-        let order: Vec<OrderBy> = order_by.iter().map(|o| Ok(OrderBy { expr: bind(&o.expr, &scope)?, desc: o.desc })).collect::<SqlResult<_>>()?;
+        let order: Vec<OrderBy> = order_by
+            .iter()
+            .map(|o| Ok(OrderBy { expr: bind(&o.expr, &scope)?, desc: o.desc }))
+            .collect::<SqlResult<_>>()?;
         let mut conds = Vec::new();
         if let Some(w) = &where_bound {
             conjuncts(w, &mut conds);
@@ -388,7 +500,7 @@ fn locked_matches(
         })?;
         if !order.is_empty() {
             let desc: Vec<bool> = order.iter().map(|o| o.desc).collect();
-            let mut keyed: Vec<(Vec<Value>, (Vec<u8>, Vec<Value>))> = out
+            let mut keyed: Vec<(Vec<Value>, Candidate)> = out
                 .into_iter()
                 .map(|(ck, r)| Ok((order.iter().map(|o| ctx.eval(&o.expr, &r)).collect::<SqlResult<_>>()?, (ck, r))))
                 .collect::<SqlResult<_>>()?;
@@ -453,7 +565,7 @@ fn update(session: &mut Session, upd: &Update, params: &[Value]) -> SqlResult<Qu
                     new[i] = Value::DateTime(now());
                 }
             }
-            finish_row(ctx.session, ctx, &table, new)
+            finish_row(ctx.session.strict(), ctx, &table, new)
         })?;
         if new == old {
             continue;

@@ -65,9 +65,7 @@ pub struct StoreSink {
 impl GroupSink<CommitPayload> for StoreSink {
     fn apply_group(&self, group: &mut [(CommitPayload, CommitInfo)]) -> Result<(), String> {
         let Some(last) = group.last().map(|(_, info)| info.end_pos) else { return Ok(()) };
-        self.store
-            .apply(group.iter().map(|(m, _)| m.as_slice()), &encode_marker(last))
-            .map_err(|e| e.to_string())?;
+        self.store.apply(group.iter().map(|(m, _)| m.as_slice()), &encode_marker(last)).map_err(|e| e.to_string())?;
         *self.applied_pos.lock() = last;
         Ok(())
     }
@@ -172,7 +170,9 @@ impl Engine {
         match rx.blocking_recv() {
             Ok(Ok(info)) => Ok(info),
             Ok(Err(e)) => Err(SqlError::new(ErrorCode::ERROR_DURING_COMMIT, format!("Got error during COMMIT: {e}"))),
-            Err(_) => Err(SqlError::new(ErrorCode::ERROR_DURING_COMMIT, "Got error during COMMIT: commit pipeline stopped")),
+            Err(_) => {
+                Err(SqlError::new(ErrorCode::ERROR_DURING_COMMIT, "Got error during COMMIT: commit pipeline stopped"))
+            }
         }
     }
 

@@ -40,6 +40,8 @@ pub trait EvalEnv {
     fn session_fact(&self, name: &str) -> Value;
     /// Records a warning (SHOW WARNINGS) with its MySQL code.
     fn warn(&self, code: u16, message: String);
+    /// `LAST_INSERT_ID(expr)` sets the session's value.
+    fn set_last_insert_id(&self, _id: u64) {}
 }
 
 /// Per-row inputs to evaluation.
@@ -71,10 +73,9 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
         Expr::Param(i) => Ok(row.params.get(*i).cloned().unwrap_or(Value::Null)),
         Expr::AggSlot(i) => Ok(row.aggregates.get(*i).cloned().unwrap_or(Value::Null)),
         Expr::Column { name, .. } => Err(SqlError::bad_field(name, "field list")),
-        Expr::Aggregate { .. } => Err(SqlError::new(
-            ErrorCode::INVALID_GROUP_FUNC_USE,
-            "Invalid use of group function",
-        )),
+        Expr::Aggregate { .. } => {
+            Err(SqlError::new(ErrorCode::INVALID_GROUP_FUNC_USE, "Invalid use of group function"))
+        }
         Expr::Default => Ok(Value::Null),
         Expr::Tuple(items) => Err(operand_columns(items.len().max(2))),
         Expr::Unary(op, inner) => {
@@ -82,28 +83,16 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
             eval_unary(*op, v, expr, env)
         }
         Expr::Binary(op, l, r) => eval_binary(*op, l, r, expr, row, env),
-        Expr::IsNull {
-            expr: inner,
-            negated,
-        } => {
+        Expr::IsNull { expr: inner, negated } => {
             let v = eval_scalar(inner, row, env)?;
             Ok(bool_value(v.is_null() != *negated))
         }
-        Expr::IsBool {
-            expr: inner,
-            value,
-            negated,
-        } => {
+        Expr::IsBool { expr: inner, value, negated } => {
             let v = eval_scalar(inner, row, env)?;
             let is = truthy(&v) == Some(*value);
             Ok(bool_value(is != *negated))
         }
-        Expr::Between {
-            expr: inner,
-            low,
-            high,
-            negated,
-        } => {
+        Expr::Between { expr: inner, low, high, negated } => {
             let v = eval_scalar(inner, row, env)?;
             let lo = eval_scalar(low, row, env)?;
             let hi = eval_scalar(high, row, env)?;
@@ -113,25 +102,14 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
             let r = and3(ge, le);
             Ok(opt_bool(r.map(|b| b != *negated)))
         }
-        Expr::InList {
-            expr: inner,
-            list,
-            negated,
-        } => {
+        Expr::InList { expr: inner, list, negated } => {
             let r = eval_in_list(inner, list, row, env)?;
             Ok(opt_bool(r.map(|b| b != *negated)))
         }
-        Expr::InSubquery {
-            expr: inner,
-            query,
-            negated,
-        } => {
+        Expr::InSubquery { expr: inner, query, negated } => {
             let rows = env.subquery(query, row.values)?;
             let left: Vec<Value> = match inner.as_ref() {
-                Expr::Tuple(items) => items
-                    .iter()
-                    .map(|e| eval_scalar(e, row, env))
-                    .collect::<SqlResult<_>>()?,
+                Expr::Tuple(items) => items.iter().map(|e| eval_scalar(e, row, env)).collect::<SqlResult<_>>()?,
                 e => vec![eval_scalar(e, row, env)?],
             };
             let mut saw_null = false;
@@ -158,10 +136,7 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
         Expr::ScalarSubquery(query) => {
             let mut rows = env.subquery(query, row.values)?;
             if rows.len() > 1 {
-                return Err(SqlError::new(
-                    ErrorCode::SUBQUERY_NO_1_ROW,
-                    "Subquery returns more than 1 row",
-                ));
+                return Err(SqlError::new(ErrorCode::SUBQUERY_NO_1_ROW, "Subquery returns more than 1 row"));
             }
             match rows.pop() {
                 None => Ok(Value::Null),
@@ -173,32 +148,18 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
                 }
             }
         }
-        Expr::Like {
-            expr: inner,
-            pattern,
-            escape,
-            negated,
-        } => {
+        Expr::Like { expr: inner, pattern, escape, negated } => {
             let v = eval_scalar(inner, row, env)?;
             let p = eval_scalar(pattern, row, env)?;
             if v.is_null() || p.is_null() {
                 return Ok(Value::Null);
             }
             let coll = pair_collation(inner, pattern).unwrap_or(Collation::Utf8mb4GeneralCi);
-            let m = like_match(
-                &value_bytes(&v),
-                &value_bytes(&p),
-                escape.unwrap_or('\\'),
-                coll,
-            );
+            let m = like_match(&value_bytes(&v), &value_bytes(&p), escape.unwrap_or('\\'), coll);
             Ok(bool_value(m != *negated))
         }
         Expr::Function { name, args } => functions::call(name, args, row, env),
-        Expr::Case {
-            operand,
-            whens,
-            otherwise,
-        } => {
+        Expr::Case { operand, whens, otherwise } => {
             match operand {
                 Some(op) => {
                     let v = eval_scalar(op, row, env)?;
@@ -229,16 +190,10 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
             let v = eval_scalar(inner, row, env)?;
             cast(v, *to, env)
         }
-        Expr::Collate {
-            expr: inner,
-            collation,
-        } => {
+        Expr::Collate { expr: inner, collation } => {
             let c = collation.to_ascii_lowercase();
             if !(c == "binary" || c.ends_with("_ci") || c.ends_with("_bin") || c.ends_with("_cs")) {
-                return Err(SqlError::new(
-                    ErrorCode::UNKNOWN_COLLATION,
-                    format!("Unknown collation: '{collation}'"),
-                ));
+                return Err(SqlError::new(ErrorCode::UNKNOWN_COLLATION, format!("Unknown collation: '{collation}'")));
             }
             eval(inner, row, env)
         }
@@ -266,10 +221,7 @@ fn eval_scalar(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value
 }
 
 fn operand_columns(n: usize) -> SqlError {
-    SqlError::new(
-        ErrorCode::OPERAND_COLUMNS,
-        format!("Operand should contain {n} column(s)"),
-    )
+    SqlError::new(ErrorCode::OPERAND_COLUMNS, format!("Operand should contain {n} column(s)"))
 }
 
 pub(crate) fn bool_value(b: bool) -> Value {
@@ -308,13 +260,8 @@ fn expr_collation(e: &Expr) -> Option<Collation> {
                 Some(Collation::Utf8mb4GeneralCi)
             }
         }
-        Expr::Cast {
-            to: CastType::Binary,
-            ..
-        } => Some(Collation::Binary),
-        Expr::Function { name, args } if name == "binary" && args.len() == 1 => {
-            Some(Collation::Binary)
-        }
+        Expr::Cast { to: CastType::Binary, .. } => Some(Collation::Binary),
+        Expr::Function { name, args } if name == "binary" && args.len() == 1 => Some(Collation::Binary),
         _ => None,
     }
 }
@@ -326,17 +273,9 @@ fn cmp_coll(a: &Value, b: &Value, coll: Option<Collation>) -> Option<Ordering> {
     }
 }
 
-fn eval_in_list(
-    inner: &Expr,
-    list: &[Expr],
-    row: &Row<'_>,
-    env: &dyn EvalEnv,
-) -> SqlResult<Option<bool>> {
+fn eval_in_list(inner: &Expr, list: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Option<bool>> {
     if let Expr::Tuple(items) = inner {
-        let left: Vec<Value> = items
-            .iter()
-            .map(|e| eval_scalar(e, row, env))
-            .collect::<SqlResult<_>>()?;
+        let left: Vec<Value> = items.iter().map(|e| eval_scalar(e, row, env)).collect::<SqlResult<_>>()?;
         let mut saw_null = false;
         for item in list {
             let Expr::Tuple(r) = item else {
@@ -345,10 +284,7 @@ fn eval_in_list(
             if r.len() != left.len() {
                 return Err(operand_columns(left.len()));
             }
-            let right: Vec<Value> = r
-                .iter()
-                .map(|e| eval_scalar(e, row, env))
-                .collect::<SqlResult<_>>()?;
+            let right: Vec<Value> = r.iter().map(|e| eval_scalar(e, row, env)).collect::<SqlResult<_>>()?;
             match rows_equal(&left, &right, None) {
                 Some(true) => return Ok(Some(true)),
                 Some(false) => {}
@@ -455,9 +391,7 @@ pub(crate) fn to_num(v: &Value, env: &dyn EvalEnv) -> Option<Num> {
         Value::Decimal(d) => Num::D(*d),
         Value::Double(f) => Num::F(*f),
         Value::Bytes(b) => Num::F(str_to_f64_warn(b, env)),
-        Value::Date(t) => {
-            Num::I(i64::from(t.year) * 10000 + i64::from(t.month) * 100 + i64::from(t.day))
-        }
+        Value::Date(t) => Num::I(i64::from(t.year) * 10000 + i64::from(t.month) * 100 + i64::from(t.day)),
         Value::DateTime(t) => {
             let whole = i64::from(t.year) * 10_000_000_000
                 + i64::from(t.month) * 100_000_000
@@ -477,11 +411,7 @@ pub(crate) fn to_num(v: &Value, env: &dyn EvalEnv) -> Option<Num> {
             let secs = (a / 1_000_000) as i64;
             let whole = secs / 3600 * 10000 + secs / 60 % 60 * 100 + secs % 60;
             let frac = (a % 1_000_000) as i64;
-            let n = if frac == 0 {
-                Num::I(whole)
-            } else {
-                Num::D(Decimal::from(whole) + Decimal::new(frac, 6))
-            };
+            let n = if frac == 0 { Num::I(whole) } else { Num::D(Decimal::from(whole) + Decimal::new(frac, 6)) };
             if neg {
                 match n {
                     Num::I(i) => Num::I(-i),
@@ -522,27 +452,14 @@ fn eval_unary(op: UnaryOp, v: Value, expr: &Expr, env: &dyn EvalEnv) -> SqlResul
 }
 
 fn out_of_range(ty: &str, expr: &Expr) -> SqlError {
-    SqlError::new(
-        ErrorCode::DATA_OUT_OF_RANGE,
-        format!("{ty} value is out of range in '{}'", expr_sql(expr)),
-    )
+    SqlError::new(ErrorCode::DATA_OUT_OF_RANGE, format!("{ty} value is out of range in '{}'", expr_sql(expr)))
 }
 
 fn warn_div_zero(env: &dyn EvalEnv) {
-    env.warn(
-        ErrorCode::DIVISION_BY_ZERO.number,
-        "Division by 0".to_string(),
-    );
+    env.warn(ErrorCode::DIVISION_BY_ZERO.number, "Division by 0".to_string());
 }
 
-fn eval_binary(
-    op: BinOp,
-    l: &Expr,
-    r: &Expr,
-    expr: &Expr,
-    row: &Row<'_>,
-    env: &dyn EvalEnv,
-) -> SqlResult<Value> {
+fn eval_binary(op: BinOp, l: &Expr, r: &Expr, expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
     match op {
         BinOp::And => {
             let a = truthy(&eval_scalar(l, row, env)?);
@@ -571,14 +488,8 @@ fn eval_binary(
         if la.len() != ra.len() {
             return Err(operand_columns(la.len()));
         }
-        let lv: Vec<Value> = la
-            .iter()
-            .map(|e| eval_scalar(e, row, env))
-            .collect::<SqlResult<_>>()?;
-        let rv: Vec<Value> = ra
-            .iter()
-            .map(|e| eval_scalar(e, row, env))
-            .collect::<SqlResult<_>>()?;
+        let lv: Vec<Value> = la.iter().map(|e| eval_scalar(e, row, env)).collect::<SqlResult<_>>()?;
+        let rv: Vec<Value> = ra.iter().map(|e| eval_scalar(e, row, env)).collect::<SqlResult<_>>()?;
         return row_compare(op, &lv, &rv);
     }
     if matches!(l, Expr::Tuple(_)) || matches!(r, Expr::Tuple(_)) {
@@ -587,11 +498,7 @@ fn eval_binary(
             _ => 1,
         };
         let _ = n;
-        return Err(operand_columns(if matches!(l, Expr::Tuple(_)) {
-            1
-        } else {
-            n
-        }));
+        return Err(operand_columns(if matches!(l, Expr::Tuple(_)) { 1 } else { n }));
     }
     let a = eval_scalar(l, row, env)?;
     let b = eval_scalar(r, row, env)?;
@@ -602,12 +509,7 @@ fn eval_binary(
 /// MySQL warns (1292) when a number is compared with a string that is not
 /// entirely numeric.
 fn warn_numeric_string(a: &Value, b: &Value, env: &dyn EvalEnv) {
-    let num = |v: &Value| {
-        matches!(
-            v,
-            Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_)
-        )
-    };
+    let num = |v: &Value| matches!(v, Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_));
     let s = match (a, b) {
         (x, Value::Bytes(s)) if num(x) => s,
         (Value::Bytes(s), y) if num(y) => s,
@@ -616,10 +518,7 @@ fn warn_numeric_string(a: &Value, b: &Value, env: &dyn EvalEnv) {
     if !parse_f64_prefix(s).2 {
         env.warn(
             ErrorCode::TRUNCATED_WRONG_VALUE.number,
-            format!(
-                "Truncated incorrect DOUBLE value: '{}'",
-                String::from_utf8_lossy(s)
-            ),
+            format!("Truncated incorrect DOUBLE value: '{}'", String::from_utf8_lossy(s)),
         );
     }
 }
@@ -629,14 +528,11 @@ fn row_compare(op: BinOp, a: &[Value], b: &[Value]) -> SqlResult<Value> {
         BinOp::Eq => Ok(opt_bool(rows_equal(a, b, None))),
         BinOp::NotEq => Ok(opt_bool(rows_equal(a, b, None).map(|x| !x))),
         BinOp::NullSafeEq => {
-            let all = a
-                .iter()
-                .zip(b)
-                .all(|(x, y)| match (x.is_null(), y.is_null()) {
-                    (true, true) => true,
-                    (false, false) => compare(x, y) == Some(Ordering::Equal),
-                    _ => false,
-                });
+            let all = a.iter().zip(b).all(|(x, y)| match (x.is_null(), y.is_null()) {
+                (true, true) => true,
+                (false, false) => compare(x, y) == Some(Ordering::Equal),
+                _ => false,
+            });
             Ok(bool_value(all))
         }
         BinOp::Lt | BinOp::LtEq | BinOp::Gt | BinOp::GtEq => {
@@ -750,9 +646,7 @@ fn arith(op: BinOp, x: Num, y: Num, expr: &Expr, env: &dyn EvalEnv) -> SqlResult
                     BinOp::Sub => a.checked_sub(b),
                     _ => a.checked_mul(b),
                 };
-                return r
-                    .map(Value::Decimal)
-                    .ok_or_else(|| out_of_range("DECIMAL", expr));
+                return r.map(Value::Decimal).ok_or_else(|| out_of_range("DECIMAL", expr));
             }
             let (a, b) = (x.to_i128(), y.to_i128());
             let r = match op {
@@ -761,13 +655,9 @@ fn arith(op: BinOp, x: Num, y: Num, expr: &Expr, env: &dyn EvalEnv) -> SqlResult
                 _ => a.checked_mul(b).unwrap_or(i128::MAX),
             };
             if is_u {
-                u64::try_from(r)
-                    .map(Value::UInt)
-                    .map_err(|_| out_of_range("BIGINT UNSIGNED", expr))
+                u64::try_from(r).map(Value::UInt).map_err(|_| out_of_range("BIGINT UNSIGNED", expr))
             } else {
-                i64::try_from(r)
-                    .map(Value::Int)
-                    .map_err(|_| out_of_range("BIGINT", expr))
+                i64::try_from(r).map(Value::Int).map_err(|_| out_of_range("BIGINT", expr))
             }
         }
         BinOp::Div => {
@@ -800,23 +690,16 @@ fn arith(op: BinOp, x: Num, y: Num, expr: &Expr, env: &dyn EvalEnv) -> SqlResult
                 (x.to_f64() / y.to_f64()).trunc() as i128
             } else if is_d {
                 match (x.to_decimal(), y.to_decimal()) {
-                    (Some(a), Some(b)) => a
-                        .checked_div(b)
-                        .and_then(|q| q.trunc().to_i128())
-                        .unwrap_or(i128::MAX),
+                    (Some(a), Some(b)) => a.checked_div(b).and_then(|q| q.trunc().to_i128()).unwrap_or(i128::MAX),
                     _ => i128::MAX,
                 }
             } else {
                 x.to_i128() / y.to_i128()
             };
             if is_u {
-                u64::try_from(q)
-                    .map(Value::UInt)
-                    .map_err(|_| out_of_range("BIGINT UNSIGNED", expr))
+                u64::try_from(q).map(Value::UInt).map_err(|_| out_of_range("BIGINT UNSIGNED", expr))
             } else {
-                i64::try_from(q)
-                    .map(Value::Int)
-                    .map_err(|_| out_of_range("BIGINT", expr))
+                i64::try_from(q).map(Value::Int).map_err(|_| out_of_range("BIGINT", expr))
             }
         }
         BinOp::Mod => {
@@ -831,10 +714,7 @@ fn arith(op: BinOp, x: Num, y: Num, expr: &Expr, env: &dyn EvalEnv) -> SqlResult
                 let (Some(a), Some(b)) = (x.to_decimal(), y.to_decimal()) else {
                     return Err(out_of_range("DECIMAL", expr));
                 };
-                return a
-                    .checked_rem(b)
-                    .map(Value::Decimal)
-                    .ok_or_else(|| out_of_range("DECIMAL", expr));
+                return a.checked_rem(b).map(Value::Decimal).ok_or_else(|| out_of_range("DECIMAL", expr));
             }
             let r = x.to_i128() % y.to_i128();
             // The result takes the dividend's signedness.
@@ -887,10 +767,7 @@ pub fn expr_sql(e: &Expr) -> String {
             format!("'{}'", String::from_utf8_lossy(b).replace('\'', "\\'"))
         }
         Expr::Literal(v) => v.to_string(),
-        Expr::Column {
-            table: Some(t),
-            name,
-        } => format!("`{t}`.`{name}`"),
+        Expr::Column { table: Some(t), name } => format!("`{t}`.`{name}`"),
         Expr::Column { table: None, name } => format!("`{name}`"),
         Expr::Param(_) => "?".into(),
         Expr::Slot(i) => format!("#{i}"),
@@ -987,12 +864,11 @@ pub fn compare_with_collation(a: &Value, b: &Value, collation: Collation) -> Opt
         (Int(x), UInt(y)) => Some(i128::from(*x).cmp(&i128::from(*y))),
         (UInt(x), Int(y)) => Some(i128::from(*x).cmp(&i128::from(*y))),
         (Bytes(x), Bytes(y)) => Some(compare_bytes(x, y, collation)),
-        (Date(_) | DateTime(_), Date(_) | DateTime(_)) => {
-            Some(temporal_cmp_key(a).cmp(&temporal_cmp_key(b)))
-        }
+        (Date(_) | DateTime(_), Date(_) | DateTime(_)) => Some(temporal_cmp_key(a).cmp(&temporal_cmp_key(b))),
         (Time(x), Time(y)) => Some(x.cmp(y)),
-        (Date(_) | DateTime(_) | Time(_), Bytes(s)) => compare_temporal_str(a, s)
-            .or_else(|| Some(compare_bytes(a.to_string().as_bytes(), s, collation))),
+        (Date(_) | DateTime(_) | Time(_), Bytes(s)) => {
+            compare_temporal_str(a, s).or_else(|| Some(compare_bytes(a.to_string().as_bytes(), s, collation)))
+        }
         (Bytes(s), Date(_) | DateTime(_) | Time(_)) => compare_temporal_str(b, s)
             .map(Ordering::reverse)
             .or_else(|| Some(compare_bytes(s, b.to_string().as_bytes(), collation))),
@@ -1022,19 +898,12 @@ fn num_of(v: &Value) -> Num {
 }
 
 fn num_cmp_f64(a: &Num, b: &Num) -> Ordering {
-    a.to_f64()
-        .partial_cmp(&b.to_f64())
-        .unwrap_or(Ordering::Equal)
+    a.to_f64().partial_cmp(&b.to_f64()).unwrap_or(Ordering::Equal)
 }
 
 fn temporal_cmp_key(v: &Value) -> Temporal {
     match v {
-        Value::Date(t) => Temporal {
-            year: t.year,
-            month: t.month,
-            day: t.day,
-            ..Temporal::default()
-        },
+        Value::Date(t) => Temporal { year: t.year, month: t.month, day: t.day, ..Temporal::default() },
         Value::DateTime(t) => *t,
         _ => Temporal::default(),
     }
@@ -1319,10 +1188,7 @@ fn str_to_f64_warn(b: &[u8], env: &dyn EvalEnv) -> f64 {
     if !complete {
         env.warn(
             ErrorCode::TRUNCATED_WRONG_VALUE.number,
-            format!(
-                "Truncated incorrect DOUBLE value: '{}'",
-                String::from_utf8_lossy(b)
-            ),
+            format!("Truncated incorrect DOUBLE value: '{}'", String::from_utf8_lossy(b)),
         );
     }
     v
@@ -1338,14 +1204,10 @@ pub(crate) fn parse_decimal_prefix(b: &[u8]) -> (Option<Decimal>, bool) {
         return (None, false);
     }
     let d = if s.contains(['e', 'E']) {
-        Decimal::from_scientific(s)
-            .ok()
-            .or_else(|| s.parse::<f64>().ok().and_then(Decimal::from_f64))
+        Decimal::from_scientific(s).ok().or_else(|| s.parse::<f64>().ok().and_then(Decimal::from_f64))
     } else {
         let t = s.strip_prefix('+').unwrap_or(s);
-        Decimal::from_str_exact(t)
-            .ok()
-            .or_else(|| t.parse::<f64>().ok().and_then(Decimal::from_f64))
+        Decimal::from_str_exact(t).ok().or_else(|| t.parse::<f64>().ok().and_then(Decimal::from_f64))
     };
     (d, complete)
 }
@@ -1384,10 +1246,7 @@ pub(crate) fn to_i64_cast(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
             if !complete {
                 env.warn(
                     ErrorCode::TRUNCATED_WRONG_VALUE.number,
-                    format!(
-                        "Truncated incorrect INTEGER value: '{}'",
-                        String::from_utf8_lossy(b)
-                    ),
+                    format!("Truncated incorrect INTEGER value: '{}'", String::from_utf8_lossy(b)),
                 );
             }
             if n > i128::from(u64::MAX) {
@@ -1402,11 +1261,7 @@ pub(crate) fn to_i64_cast(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
             Some(Num::D(d)) => d
                 .round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero)
                 .to_i64()
-                .unwrap_or(if d.is_sign_negative() {
-                    i64::MIN
-                } else {
-                    i64::MAX
-                }),
+                .unwrap_or(if d.is_sign_negative() { i64::MIN } else { i64::MAX }),
             Some(Num::F(f)) => {
                 let r = f.round_ties_even();
                 if r >= 9.223_372_036_854_776e18 {
@@ -1447,8 +1302,7 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
                 if *i < 0 {
                     env.warn(
                         ErrorCode::UNKNOWN_ERROR.number,
-                        "Cast to unsigned converted negative integer to it's positive complement"
-                            .into(),
+                        "Cast to unsigned converted negative integer to it's positive complement".into(),
                     );
                 }
                 Value::UInt(*i as u64)
@@ -1459,10 +1313,7 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
                 if !complete {
                     env.warn(
                         ErrorCode::TRUNCATED_WRONG_VALUE.number,
-                        format!(
-                            "Truncated incorrect INTEGER value: '{}'",
-                            String::from_utf8_lossy(b)
-                        ),
+                        format!("Truncated incorrect INTEGER value: '{}'", String::from_utf8_lossy(b)),
                     );
                 }
                 Value::UInt(if n < 0 {
@@ -1483,11 +1334,7 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
             }
             Value::Decimal(d) => {
                 let r = d.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero);
-                Value::UInt(if r.is_sign_negative() {
-                    0
-                } else {
-                    r.to_u64().unwrap_or(u64::MAX)
-                })
+                Value::UInt(if r.is_sign_negative() { 0 } else { r.to_u64().unwrap_or(u64::MAX) })
             }
             other => Value::UInt(to_u64_bits(other, env)),
         },
@@ -1503,17 +1350,12 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
                     if !complete {
                         env.warn(
                             ErrorCode::TRUNCATED_WRONG_VALUE.number,
-                            format!(
-                                "Truncated incorrect DECIMAL value: '{}'",
-                                String::from_utf8_lossy(b)
-                            ),
+                            format!("Truncated incorrect DECIMAL value: '{}'", String::from_utf8_lossy(b)),
                         );
                     }
                     d.unwrap_or_default()
                 }
-                other => to_num(other, env)
-                    .and_then(|n| n.to_decimal())
-                    .unwrap_or_default(),
+                other => to_num(other, env).and_then(|n| n.to_decimal()).unwrap_or_default(),
             };
             let (d, clamped) = decimal_fit(d, precision, scale);
             if clamped {
@@ -1525,13 +1367,7 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
             Value::Decimal(d)
         }
         CastType::Date => match temporal::to_datetime(&v, env) {
-            Some(t) => Value::Date(Temporal {
-                hour: 0,
-                minute: 0,
-                second: 0,
-                micros: 0,
-                ..t
-            }),
+            Some(t) => Value::Date(Temporal { hour: 0, minute: 0, second: 0, micros: 0, ..t }),
             None => Value::Null,
         },
         CastType::DateTime => match temporal::to_datetime(&v, env) {

@@ -30,7 +30,7 @@ pub fn parse(sql: &str) -> SqlResult<Vec<ParsedStatement>> {
     if pieces.is_empty() {
         return Ok(vec![ParsedStatement { statement: Statement::Empty, text: String::new(), param_count: 0 }]);
     }
-    pieces.into_iter().map(|text| parse_one(&text)).collect()
+    pieces.into_iter().map(|(original, rewritten)| parse_one(&original, &rewritten)).collect()
 }
 
 /// Parses exactly one statement (COM_STMT_PREPARE accepts only one).
@@ -128,7 +128,9 @@ impl Cursor<'_> {
     }
 }
 
-fn split_statements(sql: &str) -> SqlResult<Vec<String>> {
+/// Splits at top-level semicolons; each statement comes as (original text,
+/// text rewritten for sqlparser).
+fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
     let tokens = Tokenizer::new(&MySqlDialect {}, sql)
         .tokenize_with_location()
         .map_err(|e| SqlError::parse(&near_text(sql, e.location.line, e.location.column), e.location.line as usize))?;
@@ -136,47 +138,61 @@ fn split_statements(sql: &str) -> SqlResult<Vec<String>> {
     let mut pieces = Vec::new();
     let mut piece_start = 0;
     let mut has_content = false;
-    // Byte ranges of charset introducers to blank out in the current piece.
-    let mut blanks: Vec<(usize, usize)> = Vec::new();
-    let mut iter = tokens.iter().peekable();
-    while let Some(t) = iter.next() {
+    // Byte ranges of the current piece to rewrite: charset introducers
+    // (blanked) and the infix MOD operator (→ `%`), MySQL syntax sqlparser
+    // does not accept.
+    let mut edits: Vec<(usize, usize, &'static str)> = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
         let at = cursor.offset(t.span.start.line, t.span.start.column);
         match &t.token {
             Token::SemiColon => {
                 if has_content {
-                    pieces.push(cut(sql, piece_start, at, &blanks));
+                    pieces.push((cut(sql, piece_start, at, &[]), cut(sql, piece_start, at, &edits)));
                 }
                 piece_start = at + 1;
                 has_content = false;
-                blanks.clear();
+                edits.clear();
             }
             Token::Whitespace(_) | Token::EOF => {}
             token => {
                 has_content = true;
-                let next = iter.peek().map(|n| &n.token);
-                if is_introducer(token)
-                    && matches!(next, Some(Token::SingleQuotedString(_) | Token::DoubleQuotedString(_) | Token::HexStringLiteral(_)))
+                let next = tokens[i + 1..].iter().map(|n| &n.token).find(|n| !matches!(n, Token::Whitespace(_)));
+                let replacement = if is_introducer(token)
+                    && matches!(
+                        next,
+                        Some(Token::SingleQuotedString(_) | Token::DoubleQuotedString(_) | Token::HexStringLiteral(_))
+                    ) {
+                    Some("")
+                } else if matches!(token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("MOD"))
+                    && !matches!(next, Some(Token::LParen))
                 {
+                    Some("%")
+                } else {
+                    None
+                };
+                if let Some(r) = replacement {
                     let end = cursor.offset(t.span.end.line, t.span.end.column);
-                    blanks.push((at, end));
+                    edits.push((at, end, r));
                 }
             }
         }
     }
     if has_content {
-        pieces.push(cut(sql, piece_start, sql.len(), &blanks));
+        pieces.push((cut(sql, piece_start, sql.len(), &[]), cut(sql, piece_start, sql.len(), &edits)));
     }
     Ok(pieces)
 }
 
-/// `sql[start..end]` with the `blanks` ranges replaced by spaces, trimmed.
-fn cut(sql: &str, start: usize, end: usize, blanks: &[(usize, usize)]) -> String {
+/// `sql[start..end]` with the `edits` ranges replaced, trimmed.
+fn cut(sql: &str, start: usize, end: usize, edits: &[(usize, usize, &str)]) -> String {
     let mut out = String::with_capacity(end.saturating_sub(start));
     let mut pos = start;
-    for &(b_start, b_end) in blanks {
-        out.push_str(&sql[pos..b_start]);
-        out.push_str(&" ".repeat(b_end - b_start));
-        pos = b_end;
+    for &(e_start, e_end, replacement) in edits {
+        out.push_str(&sql[pos..e_start]);
+        out.push(' ');
+        out.push_str(replacement);
+        out.push(' ');
+        pos = e_end;
     }
     out.push_str(&sql[pos..end.max(pos)]);
     out.trim().to_string()
@@ -220,8 +236,10 @@ fn words(tokens: &[Token]) -> Vec<String> {
         .collect()
 }
 
-fn parse_one(text: &str) -> SqlResult<ParsedStatement> {
-    let tokens = tokenize(text)?;
+/// Parses one statement: `text` as the user wrote it (kept for the binlog
+/// and column headings), `rewritten` as sqlparser reads it.
+fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
+    let tokens = tokenize(rewritten)?;
     let param_count = tokens.iter().filter(|t| matches!(t, Token::Placeholder(_))).count();
     let w = words(&tokens);
     let upper: Vec<String> = w.iter().map(|s| s.to_ascii_uppercase()).collect();
@@ -230,7 +248,7 @@ fn parse_one(text: &str) -> SqlResult<ParsedStatement> {
     }
     // sqlparser does not know MySQL's `LOCK IN SHARE MODE`; strip it and
     // remember the lock mode.
-    let mut sql = text.to_string();
+    let mut sql = rewritten.to_string();
     let mut share_lock = false;
     if upper.len() > 4 && upper[upper.len() - 4..] == ["LOCK", "IN", "SHARE", "MODE"] {
         if let Some(idx) = sql.to_ascii_uppercase().rfind("LOCK") {
@@ -247,7 +265,7 @@ fn parse_one(text: &str) -> SqlResult<ParsedStatement> {
         [] => return Ok(ParsedStatement { statement: Statement::Empty, text: text.to_string(), param_count }),
         _ => return Err(SqlError::parse(text, 1)),
     };
-    let mut counter = ParamCounter::default();
+    let mut counter = ParamCounter::with_source(text);
     let mut statement = convert_statement(stmt, &mut counter)?;
     // sqlparser drops the scope of `SET SESSION|GLOBAL TRANSACTION ...`.
     if let Statement::SetTransaction { scope, .. } = &mut statement {
@@ -265,17 +283,91 @@ fn parse_one(text: &str) -> SqlResult<ParsedStatement> {
     Ok(ParsedStatement { statement, text: text.to_string(), param_count })
 }
 
-/// Numbers `?` placeholders in text order.
+/// Conversion state: numbers `?` placeholders in text order and keeps the
+/// statement's lines, so a select item's heading is its original text as
+/// MariaDB shows it.
 #[derive(Default)]
 pub(crate) struct ParamCounter {
     next: usize,
+    headings: Vec<Vec<String>>,
+    next_select: usize,
 }
 
 impl ParamCounter {
+    fn with_source(sql: &str) -> ParamCounter {
+        ParamCounter { next: 0, headings: select_headings(sql), next_select: 0 }
+    }
+
     pub(crate) fn next(&mut self) -> usize {
         self.next += 1;
         self.next - 1
     }
+
+    /// The original texts of the next SELECT's items (in source order).
+    pub(crate) fn next_headings(&mut self) -> Vec<String> {
+        let h = self.headings.get(self.next_select).cloned().unwrap_or_default();
+        self.next_select += 1;
+        h
+    }
+}
+
+/// For each SELECT keyword, in source order, the original text of each of
+/// its top-level items: MariaDB names an unaliased column by the text the
+/// user wrote. Conversion visits SELECTs in the same order.
+fn select_headings(sql: &str) -> Vec<Vec<String>> {
+    let Ok(tokens) = Tokenizer::new(&MySqlDialect {}, sql).tokenize_with_location() else { return Vec::new() };
+    let mut cursor = Cursor { src: sql, byte: 0, line: 1, column: 1 };
+    let starts: Vec<usize> = tokens.iter().map(|t| cursor.offset(t.span.start.line, t.span.start.column)).collect();
+    let word = |i: usize| match &tokens[i].token {
+        Token::Word(w) if w.quote_style.is_none() => w.value.to_ascii_uppercase(),
+        _ => String::new(),
+    };
+    const CLAUSE_END: [&str; 11] =
+        ["FROM", "WHERE", "GROUP", "ORDER", "LIMIT", "HAVING", "UNION", "INTO", "FOR", "LOCK", "WINDOW"];
+    let mut all = Vec::new();
+    for (i, _) in tokens.iter().enumerate().filter(|(i, _)| word(*i) == "SELECT") {
+        let mut j = i + 1;
+        while j < tokens.len()
+            && (matches!(tokens[j].token, Token::Whitespace(_))
+                || matches!(
+                    word(j).as_str(),
+                    "DISTINCT" | "ALL" | "DISTINCTROW" | "SQL_NO_CACHE" | "SQL_CALC_FOUND_ROWS" | "STRAIGHT_JOIN"
+                ))
+        {
+            j += 1;
+        }
+        let mut items = Vec::new();
+        let mut depth = 0i32;
+        let mut item_start = starts.get(j).copied().unwrap_or(sql.len());
+        while j < tokens.len() {
+            let end_here = match &tokens[j].token {
+                Token::LParen => {
+                    depth += 1;
+                    false
+                }
+                Token::RParen if depth == 0 => true,
+                Token::RParen => {
+                    depth -= 1;
+                    false
+                }
+                Token::SemiColon | Token::EOF => true,
+                Token::Comma if depth == 0 => {
+                    items.push(sql[item_start..starts[j]].trim().to_string());
+                    item_start = starts.get(j + 1).copied().unwrap_or(sql.len());
+                    false
+                }
+                _ => depth == 0 && CLAUSE_END.contains(&word(j).as_str()),
+            };
+            if end_here {
+                break;
+            }
+            j += 1;
+        }
+        let end = starts.get(j).copied().unwrap_or(sql.len());
+        items.push(sql[item_start..end.max(item_start)].trim().to_string());
+        all.push(items);
+    }
+    all
 }
 
 /// Statements recognised from their words, before sqlparser sees them.
@@ -295,9 +387,7 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
                 return Err(SqlError::parse(text, 1));
             }
         }
-        "RESET" if tail(1) == "MASTER" || (tail(1) == "BINARY" && tail(2) == "LOGS") => {
-            Some(Statement::ResetMaster)
-        }
+        "RESET" if tail(1) == "MASTER" || (tail(1) == "BINARY" && tail(2) == "LOGS") => Some(Statement::ResetMaster),
         "FLUSH" => {
             let rest: Vec<&str> = u[1..].iter().map(String::as_str).collect();
             let rest: Vec<&str> = rest.into_iter().filter(|x| *x != "LOCAL" && *x != "NO_WRITE_TO_BINLOG").collect();
@@ -393,7 +483,8 @@ fn parse_show(text: &str, w: &[String], u: &[String]) -> SqlResult<Statement> {
         "WARNINGS" => (Show::Warnings, w.len()),
         "COUNT" if u.get(i + 4).is_some_and(|x| x == "WARNINGS" || x == "ERRORS") => {
             let var = if u[i + 4] == "WARNINGS" { "warning_count" } else { "error_count" };
-            return parse_one(&format!("SELECT @@session.{var}")).map(|p| p.statement);
+            let sql = format!("SELECT @@session.{var}");
+            return parse_one(&sql, &sql).map(|p| p.statement);
         }
         "ERRORS" => (Show::Errors, w.len()),
         "ENGINES" | "STORAGE" => (Show::Engines, w.len()),
@@ -497,7 +588,9 @@ fn convert_statement(stmt: &sp::Statement, params: &mut ParamCounter) -> SqlResu
         },
         S::CreateIndex(ci) => ddl::convert_create_index(ci)?,
         S::AlterTable(at) => ddl::convert_alter_table(at)?,
-        S::Drop { object_type, if_exists, names, table, .. } => ddl::convert_drop(object_type, *if_exists, names, table.as_ref())?,
+        S::Drop { object_type, if_exists, names, table, .. } => {
+            ddl::convert_drop(object_type, *if_exists, names, table.as_ref())?
+        }
         S::Truncate(t) => {
             let first = t.table_names.first().ok_or_else(|| SqlError::parse("TRUNCATE", 1))?;
             Statement::Truncate(object_name(&first.name)?)
@@ -509,7 +602,9 @@ fn convert_statement(stmt: &sp::Statement, params: &mut ParamCounter) -> SqlResu
             other => Statement::Use(other.to_string()),
         },
         S::StartTransaction { modes, .. } => Statement::Begin {
-            read_only: modes.iter().any(|m| matches!(m, sp::TransactionMode::AccessMode(sp::TransactionAccessMode::ReadOnly))),
+            read_only: modes
+                .iter()
+                .any(|m| matches!(m, sp::TransactionMode::AccessMode(sp::TransactionAccessMode::ReadOnly))),
         },
         S::Commit { .. } => Statement::Commit,
         S::Rollback { savepoint: Some(sp), .. } => Statement::RollbackToSavepoint(ident(sp)),
@@ -521,10 +616,9 @@ fn convert_statement(stmt: &sp::Statement, params: &mut ParamCounter) -> SqlResu
             what: Show::Variables { global: *global },
             filter: convert_show_filter(filter.as_ref(), params)?,
         },
-        S::ExplainTable { table_name, .. } => Statement::Show {
-            what: Show::Columns { table: object_name(table_name)?, full: false },
-            filter: None,
-        },
+        S::ExplainTable { table_name, .. } => {
+            Statement::Show { what: Show::Columns { table: object_name(table_name)?, full: false }, filter: None }
+        }
         S::Explain { statement, .. } => Statement::Explain(Box::new(convert_statement(statement, params)?)),
         S::Kill { id, modifier, .. } => {
             Statement::Kill { id: *id, query_only: matches!(modifier, Some(sp::KillType::Query)) }
@@ -537,7 +631,10 @@ fn first_words(text: &str) -> String {
     text.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
 }
 
-fn convert_show_filter(filter: Option<&sp::ShowStatementFilter>, params: &mut ParamCounter) -> SqlResult<Option<ShowFilter>> {
+fn convert_show_filter(
+    filter: Option<&sp::ShowStatementFilter>,
+    params: &mut ParamCounter,
+) -> SqlResult<Option<ShowFilter>> {
     Ok(match filter {
         Some(sp::ShowStatementFilter::Like(s)) => Some(ShowFilter::Like(s.clone())),
         Some(sp::ShowStatementFilter::Where(e)) => Some(ShowFilter::Where(convert_expr(e, params)?)),
@@ -613,7 +710,9 @@ fn convert_set(set: &sp::Set, params: &mut ParamCounter) -> SqlResult<Statement>
                             _ => IsolationLevel::Serializable,
                         })
                     }
-                    sp::TransactionMode::AccessMode(m) => read_only = Some(matches!(m, sp::TransactionAccessMode::ReadOnly)),
+                    sp::TransactionMode::AccessMode(m) => {
+                        read_only = Some(matches!(m, sp::TransactionAccessMode::ReadOnly))
+                    }
                 }
             }
             let scope = if *session { VarScope::Session } else { VarScope::Default };

@@ -106,8 +106,5 @@ pub fn delete_row(sink: &mut dyn RowSink, table: &TableEntry, clustered: &[u8], 
 /// MySQL's rendering of a key value in error 1062 (`'a-b'` for composite keys).
 pub fn duplicate_entry(index: &IndexDef, row: &[Value]) -> SqlError {
     let shown: Vec<String> = index.columns.iter().map(|&c| row[c].to_string()).collect();
-    SqlError::new(
-        ErrorCode::DUP_ENTRY,
-        format!("Duplicate entry '{}' for key '{}'", shown.join("-"), index.name),
-    )
+    SqlError::new(ErrorCode::DUP_ENTRY, format!("Duplicate entry '{}' for key '{}'", shown.join("-"), index.name))
 }

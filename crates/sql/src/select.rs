@@ -101,6 +101,9 @@ impl EvalEnv for Ctx<'_> {
     fn warn(&self, code: u16, message: String) {
         self.session.warn(code, message)
     }
+    fn set_last_insert_id(&self, id: u64) {
+        self.session.set_last_insert_id(id)
+    }
 }
 
 /// One column visible in a scope.
@@ -131,9 +134,10 @@ fn outer_value(table: &Option<String>, name: &str) -> Option<Value> {
     OUTER.with(|frames| {
         let mut frames = frames.borrow_mut();
         for frame in frames.iter_mut().rev() {
-            let pos = frame.scope.iter().position(|c| {
-                c.def.name.eq_ignore_ascii_case(name) && table.as_ref().is_none_or(|t| t == &c.table)
-            });
+            let pos = frame
+                .scope
+                .iter()
+                .position(|c| c.def.name.eq_ignore_ascii_case(name) && table.as_ref().is_none_or(|t| t == &c.table));
             if let Some(pos) = pos {
                 frame.used = true;
                 return Some(frame.row.get(pos).cloned().unwrap_or(Value::Null));
@@ -171,13 +175,17 @@ fn column_slot(i: usize, column: &ColumnDef) -> Expr {
 pub fn bind(expr: &Expr, columns: &[ScopeColumn]) -> SqlResult<Expr> {
     Ok(match expr {
         Expr::Column { table, name } => {
-            let mut found = columns.iter().enumerate().filter(|(_, c)| {
-                c.def.name.eq_ignore_ascii_case(name) && table.as_ref().is_none_or(|t| t == &c.table)
-            });
+            let mut found = columns
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.def.name.eq_ignore_ascii_case(name) && table.as_ref().is_none_or(|t| t == &c.table));
             match (found.next(), found.next()) {
                 (Some((i, c)), None) => column_slot(i, &c.def),
                 (Some(_), Some(_)) => {
-                    return Err(SqlError::new(ErrorCode::NON_UNIQ, format!("Column '{name}' in field list is ambiguous")))
+                    return Err(SqlError::new(
+                        ErrorCode::NON_UNIQ,
+                        format!("Column '{name}' in field list is ambiguous"),
+                    ))
                 }
                 (None, _) if outer_value(table, name).is_some() => {
                     Expr::Literal(outer_value(table, name).unwrap_or(Value::Null))
@@ -214,7 +222,7 @@ pub fn map_children(expr: &Expr, f: &mut dyn FnMut(&Expr) -> SqlResult<Expr>) ->
         }
         Expr::InList { expr, list, negated } => Expr::InList {
             expr: b(expr, f)?,
-            list: list.iter().map(|e| f(e)).collect::<SqlResult<_>>()?,
+            list: list.iter().map(&mut *f).collect::<SqlResult<_>>()?,
             negated: *negated,
         },
         Expr::InSubquery { expr, query, negated } => {
@@ -224,7 +232,7 @@ pub fn map_children(expr: &Expr, f: &mut dyn FnMut(&Expr) -> SqlResult<Expr>) ->
             Expr::Like { expr: b(expr, f)?, pattern: b(pattern, f)?, escape: *escape, negated: *negated }
         }
         Expr::Function { name, args } => {
-            Expr::Function { name: name.clone(), args: args.iter().map(|e| f(e)).collect::<SqlResult<_>>()? }
+            Expr::Function { name: name.clone(), args: args.iter().map(&mut *f).collect::<SqlResult<_>>()? }
         }
         Expr::Aggregate { func, arg, distinct } => {
             Expr::Aggregate { func: *func, arg: arg.as_ref().map(|a| b(a, f)).transpose()?, distinct: *distinct }
@@ -236,7 +244,7 @@ pub fn map_children(expr: &Expr, f: &mut dyn FnMut(&Expr) -> SqlResult<Expr>) ->
         },
         Expr::Cast { expr, to } => Expr::Cast { expr: b(expr, f)?, to: *to },
         Expr::Collate { expr, collation } => Expr::Collate { expr: b(expr, f)?, collation: collation.clone() },
-        Expr::Tuple(items) => Expr::Tuple(items.iter().map(|e| f(e)).collect::<SqlResult<_>>()?),
+        Expr::Tuple(items) => Expr::Tuple(items.iter().map(f).collect::<SqlResult<_>>()?),
         other => other.clone(),
     })
 }
@@ -267,9 +275,7 @@ fn has_aggregate(expr: &Expr) -> bool {
 
 fn has_subquery(expr: &Expr) -> bool {
     let mut found = false;
-    visit(expr, &mut |e| {
-        found |= matches!(e, Expr::InSubquery { .. } | Expr::ScalarSubquery(_) | Expr::Exists { .. })
-    });
+    visit(expr, &mut |e| found |= matches!(e, Expr::InSubquery { .. } | Expr::ScalarSubquery(_) | Expr::Exists { .. }));
     found
 }
 
@@ -311,7 +317,12 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                     let (columns, rows) = crate::show::information_schema(ctx.session, &name.name)?;
                     let columns = columns
                         .into_iter()
-                        .map(|c| ScopeColumn { table: alias.clone(), db: db.to_string(), org_table: name.name.clone(), def: c.def })
+                        .map(|c| ScopeColumn {
+                            table: alias.clone(),
+                            db: db.to_string(),
+                            org_table: name.name.clone(),
+                            def: c.def,
+                        })
                         .collect();
                     Source { alias, entry: None, columns, rows: Some(rows), offset, kind: join.kind, on: None }
                 } else {
@@ -324,13 +335,29 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                 let (cols, rows) = run_select(ctx, query)?;
                 let columns = cols
                     .into_iter()
-                    .map(|c| ScopeColumn { table: alias.clone(), db: String::new(), org_table: alias.clone(), def: c.def })
+                    .map(|c| ScopeColumn {
+                        table: alias.clone(),
+                        db: String::new(),
+                        org_table: alias.clone(),
+                        def: c.def,
+                    })
                     .collect();
-                Source { alias: alias.clone(), entry: None, columns, rows: Some(rows), offset, kind: join.kind, on: None }
+                Source {
+                    alias: alias.clone(),
+                    entry: None,
+                    columns,
+                    rows: Some(rows),
+                    offset,
+                    kind: join.kind,
+                    on: None,
+                }
             }
         };
         if sources.iter().any(|s: &Source| s.alias == source.alias) {
-            return Err(SqlError::new(ErrorCode::NON_UNIQ_TABLE, format!("Not unique table/alias: '{}'", source.alias)));
+            return Err(SqlError::new(
+                ErrorCode::NON_UNIQ_TABLE,
+                format!("Not unique table/alias: '{}'", source.alias),
+            ));
         }
         offset += source.columns.len();
         source.on = join.on.clone();
@@ -412,7 +439,12 @@ fn key_value(column: &ColumnDef, v: Value) -> Option<Value> {
 
 /// Collects per-column bounds from conjuncts of the form `col op const`,
 /// where const may use slots below `table_offset` (earlier tables).
-fn column_bounds(ctx: &Ctx, source: &Source, conds: &[Expr], outer: &[Value]) -> SqlResult<HashMap<usize, ColumnBounds>> {
+fn column_bounds(
+    ctx: &Ctx,
+    source: &Source,
+    conds: &[Expr],
+    outer: &[Value],
+) -> SqlResult<HashMap<usize, ColumnBounds>> {
     let mut bounds: HashMap<usize, ColumnBounds> = HashMap::new();
     let start = source.offset;
     let end = start + source.columns.len();
@@ -442,10 +474,12 @@ fn column_bounds(ctx: &Ctx, source: &Source, conds: &[Expr], outer: &[Value]) ->
                     continue;
                 }
             }
-            Expr::Between { expr, low, high, negated: false } => match (is_col(expr), is_const(low) && is_const(high)) {
-                (Some(col), true) => (col, BinOp::And, vec![(**low).clone(), (**high).clone()]),
-                _ => continue,
-            },
+            Expr::Between { expr, low, high, negated: false } => {
+                match (is_col(expr), is_const(low) && is_const(high)) {
+                    (Some(col), true) => (col, BinOp::And, vec![(**low).clone(), (**high).clone()]),
+                    _ => continue,
+                }
+            }
             Expr::InList { expr, list, negated: false } => match is_col(expr) {
                 Some(col) if list.iter().all(is_const) => (col, BinOp::Or, list.clone()),
                 _ => continue,
@@ -482,7 +516,12 @@ fn column_bounds(ctx: &Ctx, source: &Source, conds: &[Expr], outer: &[Value]) ->
 }
 
 /// Bounds for an OR of predicates that all constrain one column, if so.
-fn or_bounds(ctx: &Ctx, source: &Source, expr: &Expr, outer: &[Value]) -> SqlResult<Option<(usize, Vec<ColumnBounds>)>> {
+fn or_bounds(
+    ctx: &Ctx,
+    source: &Source,
+    expr: &Expr,
+    outer: &[Value],
+) -> SqlResult<Option<(usize, Vec<ColumnBounds>)>> {
     let mut disjuncts = Vec::new();
     flatten_or(expr, &mut disjuncts);
     let mut column = None;
@@ -534,7 +573,13 @@ fn union_ranges(index_id: u64, column: &ColumnDef, union: &[ColumnBounds]) -> Ve
 const MAX_POINT_KEYS: usize = 4096;
 
 /// Chooses the access path for `source` given its usable conjuncts.
-pub(crate) fn choose_access(ctx: &Ctx, source: &Source, conds: &[Expr], outer: &[Value], order: Option<&[OrderBy]>) -> SqlResult<(Access, bool)> {
+pub(crate) fn choose_access(
+    ctx: &Ctx,
+    source: &Source,
+    conds: &[Expr],
+    outer: &[Value],
+    order: Option<&[OrderBy]>,
+) -> SqlResult<(Access, bool)> {
     let entry = match &source.entry {
         Some(e) => e,
         None => return Ok((Access::Ranges { index: None, ranges: vec![], reverse: false }, false)),
@@ -770,15 +815,28 @@ pub fn run_select(ctx: &Ctx, select: &Select) -> SqlResult<(Vec<ResultColumn>, V
     if !select.order_by.is_empty() {
         let scope: Vec<ScopeColumn> = columns
             .iter()
-            .map(|c| ScopeColumn { table: String::new(), db: String::new(), org_table: String::new(), def: { let mut d = c.def.clone(); d.name = c.name.clone(); d } })
+            .map(|c| ScopeColumn {
+                table: String::new(),
+                db: String::new(),
+                org_table: String::new(),
+                def: {
+                    let mut d = c.def.clone();
+                    d.name = c.name.clone();
+                    d
+                },
+            })
             .collect();
         let keys: Vec<(Expr, bool)> = select
             .order_by
             .iter()
-            .map(|o| Ok((bind_order_position(&o.expr, columns.len()).map_or_else(|| bind(&o.expr, &scope), Ok)?, o.desc)))
+            .map(|o| {
+                Ok((bind_order_position(&o.expr, columns.len()).map_or_else(|| bind(&o.expr, &scope), Ok)?, o.desc))
+            })
             .collect::<SqlResult<_>>()?;
-        let mut keyed: Vec<(Vec<Value>, Vec<Value>)> =
-            rows.into_iter().map(|r| Ok((keys.iter().map(|(e, _)| ctx.eval(e, &r)).collect::<SqlResult<_>>()?, r))).collect::<SqlResult<_>>()?;
+        let mut keyed: Vec<(Vec<Value>, Vec<Value>)> = rows
+            .into_iter()
+            .map(|r| Ok((keys.iter().map(|(e, _)| ctx.eval(e, &r)).collect::<SqlResult<_>>()?, r)))
+            .collect::<SqlResult<_>>()?;
         let desc: Vec<bool> = keys.iter().map(|(_, d)| *d).collect();
         keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc));
         rows = keyed.into_iter().map(|(_, r)| r).collect();
@@ -964,9 +1022,17 @@ fn run_core_in_scope(
         .map(|o| {
             let expr = match (&o.expr, bind_order_position(&o.expr, items.len())) {
                 (_, Some(Expr::Slot(i))) => items[i].expr.clone(),
-                (Expr::Column { table: None, name }, _) => match items.iter().find(|it| it.column.name.eq_ignore_ascii_case(name) && !matches!(bind(&o.expr, &scope), Ok(Expr::Slot(_)))) {
+                (Expr::Column { table: None, name }, _) => match items.iter().find(|it| {
+                    it.column.name.eq_ignore_ascii_case(name) && !matches!(bind(&o.expr, &scope), Ok(Expr::Slot(_)))
+                }) {
                     Some(it) => it.expr.clone(),
-                    None => bind(&o.expr, &scope).or_else(|e| items.iter().find(|it| it.column.name.eq_ignore_ascii_case(name)).map(|it| it.expr.clone()).ok_or(e))?,
+                    None => bind(&o.expr, &scope).or_else(|e| {
+                        items
+                            .iter()
+                            .find(|it| it.column.name.eq_ignore_ascii_case(name))
+                            .map(|it| it.expr.clone())
+                            .ok_or(e)
+                    })?,
                 },
                 _ => bind(&o.expr, &scope)?,
             };
@@ -979,7 +1045,9 @@ fn run_core_in_scope(
         .map(|g| match bind_order_position(g, items.len()) {
             Some(Expr::Slot(i)) => Ok(items[i].expr.clone()),
             _ => bind(g, &scope).or_else(|e| match g {
-                Expr::Column { table: None, name } => items.iter().find(|it| it.column.name.eq_ignore_ascii_case(name)).map(|it| it.expr.clone()).ok_or(e),
+                Expr::Column { table: None, name } => {
+                    items.iter().find(|it| it.column.name.eq_ignore_ascii_case(name)).map(|it| it.expr.clone()).ok_or(e)
+                }
                 _ => Err(e),
             }),
         })
@@ -991,7 +1059,11 @@ fn run_core_in_scope(
 
     // Early stop: plain queries with LIMIT and no sort, or sorted by an index.
     let simple = !aggregated && !select.distinct && final_order;
-    let limit = if simple { limit_value(ctx, &select.limit)?.map(|l| l + limit_value(ctx, &select.offset).ok().flatten().unwrap_or(0)) } else { None };
+    let limit = if simple {
+        limit_value(ctx, &select.limit)?.map(|l| l + limit_value(ctx, &select.offset).ok().flatten().unwrap_or(0))
+    } else {
+        None
+    };
     let mut conds = Vec::new();
     if let Some(w) = &where_bound {
         conjuncts(w, &mut conds);
@@ -1025,13 +1097,14 @@ fn run_core_in_scope(
         ctx.selected.borrow_mut().extend(selected_keys.into_iter().map(|k| (k, mode)));
     }
 
-    let columns: Vec<ResultColumn>;
     let mut out: Vec<(Vec<Value>, Vec<Value>)>; // (order keys, output row)
     if aggregated {
         let mut aggs = Vec::new();
-        let item_exprs: Vec<Expr> = items.iter().map(|i| extract_aggregates(&i.expr, &mut aggs)).collect::<SqlResult<_>>()?;
+        let item_exprs: Vec<Expr> =
+            items.iter().map(|i| extract_aggregates(&i.expr, &mut aggs)).collect::<SqlResult<_>>()?;
         let having = having.map(|h| extract_aggregates(&h, &mut aggs)).transpose()?;
-        let order_exprs: Vec<Expr> = order.iter().map(|o| extract_aggregates(&o.expr, &mut aggs)).collect::<SqlResult<_>>()?;
+        let order_exprs: Vec<Expr> =
+            order.iter().map(|o| extract_aggregates(&o.expr, &mut aggs)).collect::<SqlResult<_>>()?;
         let groups = crate::aggregate::group(ctx, &joined, &group_by, &aggs)?;
         out = Vec::new();
         for (rep, agg_values) in groups {
@@ -1050,12 +1123,16 @@ fn run_core_in_scope(
             .iter()
             .map(|r| {
                 let values: Vec<Value> = items.iter().map(|i| ctx.eval(&i.expr, r)).collect::<SqlResult<_>>()?;
-                let keys: Vec<Value> = if sorted_by_index { Vec::new() } else { order.iter().map(|o| ctx.eval(&o.expr, r)).collect::<SqlResult<_>>()? };
+                let keys: Vec<Value> = if sorted_by_index {
+                    Vec::new()
+                } else {
+                    order.iter().map(|o| ctx.eval(&o.expr, r)).collect::<SqlResult<_>>()?
+                };
                 Ok((keys, values))
             })
             .collect::<SqlResult<_>>()?;
     }
-    columns = items
+    let columns: Vec<ResultColumn> = items
         .iter()
         .enumerate()
         .map(|(i, item)| match slot_of(&item.expr) {
@@ -1082,7 +1159,9 @@ fn bind_having(h: &Expr, scope: &[ScopeColumn], items: &[Item]) -> SqlResult<Exp
     match h {
         Expr::Column { table: None, name } => match bind(h, scope) {
             Ok(e) => Ok(e),
-            Err(err) => items.iter().find(|i| i.column.name.eq_ignore_ascii_case(name)).map(|i| i.expr.clone()).ok_or(err),
+            Err(err) => {
+                items.iter().find(|i| i.column.name.eq_ignore_ascii_case(name)).map(|i| i.expr.clone()).ok_or(err)
+            }
         },
         Expr::Column { .. } => bind(h, scope),
         other => map_children(other, &mut |e| bind_having(e, scope, items)),
@@ -1116,7 +1195,9 @@ fn join_level(
     }
     // WHERE conjuncts may drive access unless this table is NULL-extended.
     if source.kind != JoinKind::Left {
-        usable.extend(conds.iter().filter(|c| max_slot(c).is_none_or(|m| m < source.offset + source.columns.len())).cloned());
+        usable.extend(
+            conds.iter().filter(|c| max_slot(c).is_none_or(|m| m < source.offset + source.columns.len())).cloned(),
+        );
     }
     let mut matched = false;
     let mut keep_going = true;
@@ -1154,7 +1235,11 @@ fn join_level(
     if !matched && source.kind == JoinKind::Left && keep_going {
         let mut combined = prefix;
         combined.extend(std::iter::repeat_n(Value::Null, source.columns.len()));
-        keep_going = if last { emit(combined, None)? } else { join_level(ctx, sources, level + 1, combined, conds, None, &std::cell::Cell::new(false), emit)? };
+        keep_going = if last {
+            emit(combined, None)?
+        } else {
+            join_level(ctx, sources, level + 1, combined, conds, None, &std::cell::Cell::new(false), emit)?
+        };
     }
     Ok(keep_going)
 }
@@ -1187,9 +1272,14 @@ impl Session {
         if let Some(w) = &select.selection {
             conjuncts(&bind(w, &scope)?, &mut conds);
         }
-        let order: Vec<OrderBy> = select.order_by.iter().map(|o| Ok(OrderBy { expr: bind(&o.expr, &scope)?, desc: o.desc })).collect::<SqlResult<_>>().unwrap_or_default();
+        let order: Vec<OrderBy> = select
+            .order_by
+            .iter()
+            .map(|o| Ok(OrderBy { expr: bind(&o.expr, &scope)?, desc: o.desc }))
+            .collect::<SqlResult<_>>()
+            .unwrap_or_default();
         let mut rows = Vec::new();
-        for (i, source) in sources.iter().enumerate() {
+        for source in &sources {
             let outer: Vec<Value> = vec![Value::Null; source.offset];
             let (kind, key) = match &source.entry {
                 Some(entry) => {
@@ -1201,7 +1291,7 @@ impl Session {
             };
             rows.push(vec![
                 Value::Int(1),
-                Value::from_str(if i == 0 { "SIMPLE" } else { "SIMPLE" }),
+                Value::from_str("SIMPLE"),
                 Value::from_str(&source.alias),
                 Value::from_str(kind),
                 key.clone().map(|k| Value::from_str(&k)).unwrap_or(Value::Null),

@@ -40,7 +40,9 @@ impl ResultColumn {
                 Value::Int(_) | Value::UInt(_) => Some((ColumnType::BigInt, matches!(v, Value::UInt(_)))),
                 Value::Double(_) => Some((ColumnType::Double, false)),
                 // The scale a decimal column shows is the widest its values have.
-                Value::Decimal(d) => Some((ColumnType::Decimal { precision: 28, scale: d.scale().min(28) as u8 }, false)),
+                Value::Decimal(d) => {
+                    Some((ColumnType::Decimal { precision: 28, scale: d.scale().min(28) as u8 }, false))
+                }
                 Value::Bytes(_) => Some((ColumnType::VarChar(255), false)),
                 Value::Date(_) => Some((ColumnType::Date, false)),
                 Value::DateTime(_) => Some((ColumnType::DateTime { fsp: 6 }, false)),
@@ -137,7 +139,7 @@ pub struct Session {
     pub(crate) user_vars: RefCell<HashMap<String, Value>>,
     pub(crate) txn: Option<Txn>,
     pub(crate) warnings: RefCell<Vec<Warning>>,
-    pub(crate) last_insert_id: u64,
+    pub(crate) last_insert_id: std::cell::Cell<u64>,
     pub(crate) row_count: i64,
     pub(crate) found_rows: u64,
     /// The last statement was SHOW WARNINGS/ERRORS, whose own answer
@@ -181,7 +183,7 @@ impl Session {
             user_vars: RefCell::new(HashMap::new()),
             txn: None,
             warnings: RefCell::new(Vec::new()),
-            last_insert_id: 0,
+            last_insert_id: std::cell::Cell::new(0),
             row_count: -1,
             found_rows: 0,
             showing_warnings: false,
@@ -196,7 +198,7 @@ impl Session {
         self.session_vars.clear();
         self.user_vars.borrow_mut().clear();
         self.warnings.borrow_mut().clear();
-        self.last_insert_id = 0;
+        self.last_insert_id.set(0);
     }
 
     pub fn use_database(&mut self, name: &str) -> SqlResult<()> {
@@ -250,7 +252,9 @@ impl Session {
     }
 
     fn isolation(&self) -> IsolationLevel {
-        self.var("transaction_isolation").and_then(|n| IsolationLevel::from_name(&n)).unwrap_or(IsolationLevel::RepeatableRead)
+        self.var("transaction_isolation")
+            .and_then(|n| IsolationLevel::from_name(&n))
+            .unwrap_or(IsolationLevel::RepeatableRead)
     }
 
     /// The open transaction, starting an implicit one if needed.
@@ -308,9 +312,10 @@ impl Session {
 
     /// Executes one statement with bound parameters.
     pub fn execute(&mut self, stmt: &Statement, text: &str, params: &[Value]) -> SqlResult<QueryResult> {
-        self.showing_warnings = matches!(stmt, Statement::Show { what: Show::Warnings | Show::Errors, .. });
         let reads_warning_count = matches!(stmt, Statement::Select(s) if s.items.iter().any(|i| matches!(i, SelectItem::Expr { expr: Expr::SystemVar { name, .. }, .. } if name == "warning_count" || name == "error_count")));
-        if !self.showing_warnings && !reads_warning_count {
+        self.showing_warnings =
+            reads_warning_count || matches!(stmt, Statement::Show { what: Show::Warnings | Show::Errors, .. });
+        if !self.showing_warnings {
             self.warnings.borrow_mut().clear();
         }
         self.set_process_info(Some(text));
@@ -335,7 +340,9 @@ impl Session {
 
     fn dispatch(&mut self, stmt: &Statement, text: &str, params: &[Value]) -> SqlResult<QueryResult> {
         match stmt {
-            Statement::Select(select) => self.run_read(|s, ctx| s.select_result(ctx, select), select.lock.is_some(), params),
+            Statement::Select(select) => {
+                self.run_read(|s, ctx| s.select_result(ctx, select), select.lock.is_some(), params)
+            }
             Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => self.run_write(stmt, params),
             Statement::CreateDatabase { .. }
             | Statement::DropDatabase { .. }
@@ -376,7 +383,9 @@ impl Session {
                 }
                 Ok(QueryResult::ok(0))
             }
-            Statement::SetTransaction { scope, isolation, read_only } => self.set_transaction(*scope, *isolation, *read_only),
+            Statement::SetTransaction { scope, isolation, read_only } => {
+                self.set_transaction(*scope, *isolation, *read_only)
+            }
             Statement::Show { what, filter } => crate::show::execute(self, what, filter.as_ref()),
             Statement::Explain(inner) => self.run_read(|s, ctx| s.explain(ctx, inner), false, params),
             Statement::Kill { id, query_only } => self.kill(*id, *query_only),
@@ -407,7 +416,12 @@ impl Session {
         self.engine.processes.entries.lock().get(&self.connection_id).is_some_and(|p| p.kill_requested)
     }
 
-    fn set_transaction(&mut self, scope: VarScope, isolation: Option<IsolationLevel>, read_only: Option<bool>) -> SqlResult<QueryResult> {
+    fn set_transaction(
+        &mut self,
+        scope: VarScope,
+        isolation: Option<IsolationLevel>,
+        read_only: Option<bool>,
+    ) -> SqlResult<QueryResult> {
         match scope {
             VarScope::Default => {
                 if self.in_transaction() {
@@ -494,7 +508,9 @@ impl Session {
                 return Ok(());
             }
             "sync_binlog" => self.engine.binlog.set_sync_binlog(text.parse().unwrap_or(1)),
-            "binlog_group_commit_sync_delay" => self.engine.binlog.set_group_commit_sync_delay_us(text.parse().unwrap_or(0)),
+            "binlog_group_commit_sync_delay" => {
+                self.engine.binlog.set_group_commit_sync_delay_us(text.parse().unwrap_or(0))
+            }
             "binlog_group_commit_sync_no_delay_count" => {
                 self.engine.binlog.set_group_commit_sync_no_delay_count(text.parse().unwrap_or(0))
             }
@@ -502,7 +518,10 @@ impl Session {
             "binlog_preallocate_size" => self.engine.binlog.set_preallocate_size_bytes(text.parse().unwrap_or(0)),
             "binlog_sync_method" => {
                 let method = crate::config::sync_method(&text).map_err(|m| {
-                    SqlError::new(ErrorCode::WRONG_VALUE_FOR_VAR, format!("Variable 'binlog_sync_method' can't be set to the value of '{m}'"))
+                    SqlError::new(
+                        ErrorCode::WRONG_VALUE_FOR_VAR,
+                        format!("Variable 'binlog_sync_method' can't be set to the value of '{m}'"),
+                    )
                 })?;
                 self.engine.binlog.set_sync_method(method)
             }
@@ -566,7 +585,10 @@ impl Session {
     fn run_write(&mut self, stmt: &Statement, params: &[Value]) -> SqlResult<QueryResult> {
         let autocommit_stmt = self.txn.is_none() && self.autocommit();
         if self.txn.as_ref().is_some_and(|t| t.read_only) {
-            return Err(SqlError::new(ErrorCode::READ_ONLY_TRANSACTION, "Cannot execute statement in a READ ONLY transaction"));
+            return Err(SqlError::new(
+                ErrorCode::READ_ONLY_TRANSACTION,
+                "Cannot execute statement in a READ ONLY transaction",
+            ));
         }
         self.txn().begin_statement();
         let result = crate::dml::execute(self, stmt, params);
@@ -604,9 +626,11 @@ impl EvalEnv for Session {
         let text = match (scope, def.name) {
             (_, "warning_count") => return Ok(Value::UInt(self.warnings.borrow().len() as u64)),
             (_, "error_count") => return Ok(Value::UInt(0)),
-            (_, "last_insert_id") => return Ok(Value::UInt(self.last_insert_id)),
+            (_, "last_insert_id") => return Ok(Value::UInt(self.last_insert_id.get())),
             (_, "gtid_binlog_pos") | (_, "gtid_current_pos") => {
-                return Ok(Value::from_str(&self.engine.binlog.stats().last_committed_gtid.map(|g| g.to_string()).unwrap_or_default()))
+                return Ok(Value::from_str(
+                    &self.engine.binlog.stats().last_committed_gtid.map(|g| g.to_string()).unwrap_or_default(),
+                ))
             }
             (VarScope::Global, _) => self.engine.vars.get(def.name).unwrap_or_default(),
             (VarScope::Session, _) if def.scope == vars::Scope::Global => {
@@ -631,7 +655,7 @@ impl EvalEnv for Session {
     fn session_fact(&self, name: &str) -> Value {
         match name {
             "database" => self.db.as_deref().map(Value::from_str).unwrap_or(Value::Null),
-            "last_insert_id" => Value::UInt(self.last_insert_id),
+            "last_insert_id" => Value::UInt(self.last_insert_id.get()),
             "connection_id" => Value::UInt(self.connection_id),
             "row_count" => Value::Int(self.row_count),
             "found_rows" => Value::UInt(self.found_rows),
@@ -646,5 +670,9 @@ impl EvalEnv for Session {
         if w.len() < 64 {
             w.push(Warning { level: "Warning", code, message });
         }
+    }
+
+    fn set_last_insert_id(&self, id: u64) {
+        self.last_insert_id.set(id);
     }
 }

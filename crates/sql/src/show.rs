@@ -44,7 +44,16 @@ fn filter_rows(session: &Session, result: QueryResult, filter: Option<&ShowFilte
         Some(ShowFilter::Where(expr)) => {
             let scope: Vec<crate::select::ScopeColumn> = columns
                 .iter()
-                .map(|c| crate::select::ScopeColumn { table: String::new(), db: String::new(), org_table: String::new(), def: { let mut d = c.def.clone(); d.name = c.name.clone(); d } })
+                .map(|c| crate::select::ScopeColumn {
+                    table: String::new(),
+                    db: String::new(),
+                    org_table: String::new(),
+                    def: {
+                        let mut d = c.def.clone();
+                        d.name = c.name.clone();
+                        d
+                    },
+                })
                 .collect();
             let bound = crate::select::bind(expr, &scope)?;
             let view = std::sync::Arc::new(session.engine.store.snapshot().map_err(crate::txn::storage_err)?);
@@ -76,7 +85,8 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
             if !session.engine.catalog.read().has_database(&db) && !crate::session::is_system_db(&db) {
                 return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{db}'")));
             }
-            let names: Vec<String> = session.engine.catalog.read().tables_in(&db).iter().map(|t| t.def.name.clone()).collect();
+            let names: Vec<String> =
+                session.engine.catalog.read().tables_in(&db).iter().map(|t| t.def.name.clone()).collect();
             let header = format!("Tables_in_{db}");
             if *full {
                 text_result(&[&header, "Table_type"], names.iter().map(|n| vec![s(n), s("BASE TABLE")]).collect())
@@ -92,7 +102,12 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
         }
         Show::CreateDatabase(name) => text_result(
             &["Database", "Create Database"],
-            vec![vec![s(name), s(&format!("CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */"))]],
+            vec![vec![
+                s(name),
+                s(&format!(
+                    "CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */"
+                )),
+            ]],
         ),
         Show::Variables { global } => {
             let rows = vars::VARIABLES
@@ -100,7 +115,9 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
                 .map(|d| {
                     let v = if *global { session.engine.vars.get(d.name) } else { session.var(d.name) };
                     let v = match d.name {
-                        "gtid_binlog_pos" | "gtid_current_pos" => session.system_var(VarScope::Global, d.name).map(|v| v.to_string()).ok(),
+                        "gtid_binlog_pos" | "gtid_current_pos" => {
+                            session.system_var(VarScope::Global, d.name).map(|v| v.to_string()).ok()
+                        }
                         _ => v,
                     };
                     vec![s(d.name), s(&display_var(d, &v.unwrap_or_default()))]
@@ -144,7 +161,14 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
         }
         Show::Engines => text_result(
             &["Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"],
-            vec![vec![s("InnoDB"), s("DEFAULT"), s("OneLog redb storage, binlog-only durability"), s("YES"), s("NO"), s("YES")]],
+            vec![vec![
+                s("InnoDB"),
+                s("DEFAULT"),
+                s("OneLog redb storage, binlog-only durability"),
+                s("YES"),
+                s("NO"),
+                s("YES"),
+            ]],
         ),
         Show::Collation => text_result(
             &["Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"],
@@ -172,7 +196,16 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
                 .read()
                 .tables_in(&db)
                 .iter()
-                .map(|t| vec![s(&t.def.name), s(&t.def.engine), Value::Int(10), s("Dynamic"), s("utf8mb4_general_ci"), s(&t.def.comment)])
+                .map(|t| {
+                    vec![
+                        s(&t.def.name),
+                        s(&t.def.engine),
+                        Value::Int(10),
+                        s("Dynamic"),
+                        s("utf8mb4_general_ci"),
+                        s(&t.def.comment),
+                    ]
+                })
                 .collect();
             text_result(&["Name", "Engine", "Version", "Row_format", "Collation", "Comment"], rows)
         }
@@ -191,16 +224,26 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
         Show::BinlogEvents { file, from, limit } => show_binlog_events(session, file.as_deref(), *from, *limit)?,
         Show::Grants => text_result(
             &[&format!("Grants for {}@{}", session.user, session.host)],
-            vec![vec![s(&format!("GRANT ALL PRIVILEGES ON *.* TO `{}`@`{}` WITH GRANT OPTION", session.user, session.host))]],
+            vec![vec![s(&format!(
+                "GRANT ALL PRIVILEGES ON *.* TO `{}`@`{}` WITH GRANT OPTION",
+                session.user, session.host
+            ))]],
         ),
-        Show::EngineStatus => text_result(&["Type", "Name", "Status"], vec![vec![s("InnoDB"), s(""), s("OneLog: see SHOW GLOBAL STATUS LIKE 'Binlog%'")]]),
+        Show::EngineStatus => text_result(
+            &["Type", "Name", "Status"],
+            vec![vec![s("InnoDB"), s(""), s("OneLog: see SHOW GLOBAL STATUS LIKE 'Binlog%'")]],
+        ),
     };
     filter_rows(session, result, filter)
 }
 
 fn display_var(def: &vars::VarDef, text: &str) -> String {
     if def.kind == vars::Kind::Bool {
-        if text == "1" { "ON".into() } else { "OFF".into() }
+        if text == "1" {
+            "ON".into()
+        } else {
+            "OFF".into()
+        }
     } else {
         text.to_string()
     }
@@ -250,7 +293,13 @@ fn column_type_text(c: &onelog_core::ColumnDef) -> String {
         ColumnType::TinyInt => "tinyint(4)".to_string(),
         ColumnType::SmallInt => "smallint(6)".into(),
         ColumnType::MediumInt => "mediumint(9)".into(),
-        ColumnType::Int => if c.unsigned { "int(10)".into() } else { "int(11)".into() },
+        ColumnType::Int => {
+            if c.unsigned {
+                "int(10)".into()
+            } else {
+                "int(11)".into()
+            }
+        }
         ColumnType::BigInt => "bigint(20)".into(),
         other => other.sql_name(),
     };
@@ -280,7 +329,13 @@ fn default_text(c: &onelog_core::ColumnDef) -> Option<String> {
 fn key_kind(t: &TableDef, col: usize) -> &'static str {
     for i in &t.indexes {
         if i.columns.first() == Some(&col) {
-            return if i.primary { "PRI" } else if i.unique { "UNI" } else { "MUL" };
+            return if i.primary {
+                "PRI"
+            } else if i.unique {
+                "UNI"
+            } else {
+                "MUL"
+            };
         }
     }
     ""
@@ -300,7 +355,13 @@ fn show_columns(session: &Session, table: &ObjectName, full: bool) -> SqlResult<
             row.push(s(if c.nullable { "YES" } else { "NO" }));
             row.push(s(key_kind(&t, i)));
             row.push(default_text(c).map(|d| s(&d)).unwrap_or(Value::Null));
-            row.push(s(if c.auto_increment { "auto_increment" } else if c.on_update_current_timestamp { "on update current_timestamp()" } else { "" }));
+            row.push(s(if c.auto_increment {
+                "auto_increment"
+            } else if c.on_update_current_timestamp {
+                "on update current_timestamp()"
+            } else {
+                ""
+            }));
             if full {
                 row.push(s("select,insert,update,references"));
                 row.push(s(&c.comment));
@@ -340,7 +401,22 @@ fn show_index(session: &Session, table: &ObjectName) -> SqlResult<QueryResult> {
         }
     }
     Ok(text_result(
-        &["Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation", "Cardinality", "Sub_part", "Packed", "Null", "Index_type", "Comment", "Index_comment", "Ignored"],
+        &[
+            "Table",
+            "Non_unique",
+            "Key_name",
+            "Seq_in_index",
+            "Column_name",
+            "Collation",
+            "Cardinality",
+            "Sub_part",
+            "Packed",
+            "Null",
+            "Index_type",
+            "Comment",
+            "Index_comment",
+            "Ignored",
+        ],
         rows,
     ))
 }
@@ -362,8 +438,13 @@ pub fn create_table_sql(t: &TableDef) -> String {
                 l.push_str(" AUTO_INCREMENT");
             }
             match default_text(c) {
-                Some(d) if matches!(c.default, Some(ColumnDefault::CurrentTimestamp)) => l.push_str(&format!(" DEFAULT {d}")),
-                Some(d) if c.ty.is_integer() || matches!(c.ty, ColumnType::Decimal { .. } | ColumnType::Double | ColumnType::Float) => {
+                Some(d) if matches!(c.default, Some(ColumnDefault::CurrentTimestamp)) => {
+                    l.push_str(&format!(" DEFAULT {d}"))
+                }
+                Some(d)
+                    if c.ty.is_integer()
+                        || matches!(c.ty, ColumnType::Decimal { .. } | ColumnType::Double | ColumnType::Float) =>
+                {
                     l.push_str(&format!(" DEFAULT {d}"))
                 }
                 Some(d) => l.push_str(&format!(" DEFAULT '{}'", d.replace('\'', "''"))),
@@ -389,22 +470,36 @@ pub fn create_table_sql(t: &TableDef) -> String {
             format!("  KEY `{}` ({})", i.name, cols.join(","))
         });
     }
-    let mut sql = format!("CREATE TABLE `{}` (\n{}\n) ENGINE={} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci", t.name, lines.join(",\n"), t.engine);
+    let mut sql = format!(
+        "CREATE TABLE `{}` (\n{}\n) ENGINE={} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci",
+        t.name,
+        lines.join(",\n"),
+        t.engine
+    );
     if !t.comment.is_empty() {
         sql.push_str(&format!(" COMMENT='{}'", t.comment.replace('\'', "''")));
     }
     sql
 }
 
-fn show_binlog_events(session: &Session, file: Option<&str>, from: Option<u64>, limit: Option<(u64, u64)>) -> SqlResult<QueryResult> {
+fn show_binlog_events(
+    session: &Session,
+    file: Option<&str>,
+    from: Option<u64>,
+    limit: Option<(u64, u64)>,
+) -> SqlResult<QueryResult> {
     let (current, _) = session.engine.binlog.master_status();
     let name = file.map(str::to_string).unwrap_or_else(|| {
         session.engine.binlog.list_files().ok().and_then(|f| f.first().map(|f| f.name.clone())).unwrap_or(current)
     });
     let dir = session.engine.datadir.clone();
-    let path = if std::path::Path::new(&name).is_absolute() { std::path::PathBuf::from(&name) } else { dir.join(&name) };
+    let path =
+        if std::path::Path::new(&name).is_absolute() { std::path::PathBuf::from(&name) } else { dir.join(&name) };
     let data = std::fs::read(&path).map_err(|_| {
-        SqlError::new(ErrorCode::MASTER_FATAL_READING_BINLOG, format!("Error when executing command SHOW BINLOG EVENTS: Could not find target log"))
+        SqlError::new(
+            ErrorCode::MASTER_FATAL_READING_BINLOG,
+            "Error when executing command SHOW BINLOG EVENTS: Could not find target log".to_string(),
+        )
     })?;
     let mut rows = Vec::new();
     let mut pos = from.unwrap_or(4) as usize;
@@ -422,16 +517,33 @@ fn show_binlog_events(session: &Session, file: Option<&str>, from: Option<u64>, 
                 format!("Server ver: {server_version}, Binlog ver: 4")
             }
             Ok(Event::Gtid { gtid, flags2, .. }) => format_gtid(gtid, flags2),
-            Ok(Event::Query { db, sql, .. }) => if db.is_empty() { sql } else { format!("use `{db}`; {sql}") },
+            Ok(Event::Query { db, sql, .. }) => {
+                if db.is_empty() {
+                    sql
+                } else {
+                    format!("use `{db}`; {sql}")
+                }
+            }
             Ok(Event::Xid(x)) => format!("COMMIT /* xid={x} */"),
             Ok(Event::TableMap(m)) => format!("table_id: {} ({}.{})", m.table_id, m.db, m.table),
-            Ok(Event::Rows { table_id, flags, .. }) => format!("table_id: {table_id}{}", if flags & 1 != 0 { " flags: STMT_END_F" } else { "" }),
+            Ok(Event::Rows { table_id, flags, .. }) => {
+                format!("table_id: {table_id}{}", if flags & 1 != 0 { " flags: STMT_END_F" } else { "" })
+            }
             Ok(Event::Rotate { next_file, position }) => format!("{next_file};pos={position}"),
-            Ok(Event::GtidList(list)) => format!("[{}]", list.iter().map(|g| g.to_string()).collect::<Vec<_>>().join(",")),
+            Ok(Event::GtidList(list)) => {
+                format!("[{}]", list.iter().map(|g| g.to_string()).collect::<Vec<_>>().join(","))
+            }
             Ok(Event::BinlogCheckpoint(f)) => f,
             _ => String::new(),
         };
-        rows.push(vec![s(&name), Value::UInt(pos as u64), s(event_type_name(header.type_code)), Value::UInt(u64::from(header.server_id)), Value::UInt(u64::from(header.log_pos)), s(&info)]);
+        rows.push(vec![
+            s(&name),
+            Value::UInt(pos as u64),
+            s(event_type_name(header.type_code)),
+            Value::UInt(u64::from(header.server_id)),
+            Value::UInt(u64::from(header.log_pos)),
+            s(&info),
+        ]);
         pos += size;
         let _ = CHECKSUM_LEN;
     }
@@ -442,7 +554,11 @@ fn show_binlog_events(session: &Session, file: Option<&str>, from: Option<u64>, 
 }
 
 fn format_gtid(gtid: onelog_binlog::Gtid, flags2: u8) -> String {
-    if flags2 & 1 != 0 { format!("GTID {gtid}") } else { format!("BEGIN GTID {gtid}") }
+    if flags2 & 1 != 0 {
+        format!("GTID {gtid}")
+    } else {
+        format!("BEGIN GTID {gtid}")
+    }
 }
 
 /// PURGE BINARY LOGS and RESET MASTER.
@@ -457,7 +573,9 @@ pub fn binlog_admin(session: &mut Session, stmt: &Statement) -> SqlResult<QueryR
     let binlog = &session.engine.binlog;
     match stmt {
         Statement::PurgeBinaryLogsTo(name) => {
-            binlog.purge_to(name, keep_from).map_err(|e| SqlError::new(ErrorCode::UNKNOWN_TARGET_BINLOG, e.to_string()))?;
+            binlog
+                .purge_to(name, keep_from)
+                .map_err(|e| SqlError::new(ErrorCode::UNKNOWN_TARGET_BINLOG, e.to_string()))?;
         }
         Statement::PurgeBinaryLogsBefore(expr) => {
             let bound = crate::select::bind_constant(expr)?;
@@ -466,7 +584,12 @@ pub fn binlog_admin(session: &mut Session, stmt: &Statement) -> SqlResult<QueryR
             let ctx = crate::select::Ctx::new(session, &txn, view, &[]);
             let ts = match ctx.eval(&bound, &[])? {
                 Value::DateTime(t) | Value::Date(t) => unix_seconds(t),
-                other => return Err(SqlError::new(ErrorCode::WRONG_ARGUMENTS, format!("Incorrect arguments to PURGE BINARY LOGS BEFORE: {other}"))),
+                other => {
+                    return Err(SqlError::new(
+                        ErrorCode::WRONG_ARGUMENTS,
+                        format!("Incorrect arguments to PURGE BINARY LOGS BEFORE: {other}"),
+                    ))
+                }
             };
             binlog.purge_before(ts, keep_from).map_err(binlog_err)?;
         }
@@ -494,70 +617,194 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
     let tables = catalog.all_tables();
     let (names, rows): (&[&str], Vec<Vec<Value>>) = match table.to_ascii_uppercase().as_str() {
         "SCHEMATA" => (
-            &["CATALOG_NAME", "SCHEMA_NAME", "DEFAULT_CHARACTER_SET_NAME", "DEFAULT_COLLATION_NAME", "SQL_PATH", "SCHEMA_COMMENT"],
-            database_names(session).iter().map(|d| vec![s("def"), s(d), s("utf8mb4"), s("utf8mb4_general_ci"), Value::Null, s("")]).collect(),
+            &[
+                "CATALOG_NAME",
+                "SCHEMA_NAME",
+                "DEFAULT_CHARACTER_SET_NAME",
+                "DEFAULT_COLLATION_NAME",
+                "SQL_PATH",
+                "SCHEMA_COMMENT",
+            ],
+            database_names(session)
+                .iter()
+                .map(|d| vec![s("def"), s(d), s("utf8mb4"), s("utf8mb4_general_ci"), Value::Null, s("")])
+                .collect(),
         ),
         "TABLES" => (
-            &["TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "TABLE_TYPE", "ENGINE", "VERSION", "ROW_FORMAT", "TABLE_ROWS", "AUTO_INCREMENT", "TABLE_COLLATION", "TABLE_COMMENT"],
+            &[
+                "TABLE_CATALOG",
+                "TABLE_SCHEMA",
+                "TABLE_NAME",
+                "TABLE_TYPE",
+                "ENGINE",
+                "VERSION",
+                "ROW_FORMAT",
+                "TABLE_ROWS",
+                "AUTO_INCREMENT",
+                "TABLE_COLLATION",
+                "TABLE_COMMENT",
+            ],
             tables
                 .iter()
                 .map(|t| {
-                    vec![s("def"), s(&t.def.db), s(&t.def.name), s("BASE TABLE"), s(&t.def.engine), Value::Int(10), s("Dynamic"), Value::Null, t.def.auto_increment_column().map(|_| Value::UInt(*t.auto_increment_next.lock())).unwrap_or(Value::Null), s("utf8mb4_general_ci"), s(&t.def.comment)]
+                    vec![
+                        s("def"),
+                        s(&t.def.db),
+                        s(&t.def.name),
+                        s("BASE TABLE"),
+                        s(&t.def.engine),
+                        Value::Int(10),
+                        s("Dynamic"),
+                        Value::Null,
+                        t.def
+                            .auto_increment_column()
+                            .map(|_| Value::UInt(*t.auto_increment_next.lock()))
+                            .unwrap_or(Value::Null),
+                        s("utf8mb4_general_ci"),
+                        s(&t.def.comment),
+                    ]
                 })
                 .collect(),
         ),
         "COLUMNS" => (
-            &["TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "COLUMN_NAME", "ORDINAL_POSITION", "COLUMN_DEFAULT", "IS_NULLABLE", "DATA_TYPE", "CHARACTER_MAXIMUM_LENGTH", "NUMERIC_PRECISION", "NUMERIC_SCALE", "CHARACTER_SET_NAME", "COLLATION_NAME", "COLUMN_TYPE", "COLUMN_KEY", "EXTRA", "COLUMN_COMMENT"],
+            &[
+                "TABLE_CATALOG",
+                "TABLE_SCHEMA",
+                "TABLE_NAME",
+                "COLUMN_NAME",
+                "ORDINAL_POSITION",
+                "COLUMN_DEFAULT",
+                "IS_NULLABLE",
+                "DATA_TYPE",
+                "CHARACTER_MAXIMUM_LENGTH",
+                "NUMERIC_PRECISION",
+                "NUMERIC_SCALE",
+                "CHARACTER_SET_NAME",
+                "COLLATION_NAME",
+                "COLUMN_TYPE",
+                "COLUMN_KEY",
+                "EXTRA",
+                "COLUMN_COMMENT",
+            ],
             tables
                 .iter()
                 .flat_map(|t| {
-                    t.def.columns.iter().enumerate().map(|(i, c)| {
-                        let data_type = c.ty.sql_name().split('(').next().unwrap_or("").to_string();
-                        vec![
-                            s("def"),
-                            s(&t.def.db),
-                            s(&t.def.name),
-                            s(&c.name),
-                            Value::Int(i as i64 + 1),
-                            default_text(c).map(|d| s(&d)).unwrap_or(Value::Null),
-                            s(if c.nullable { "YES" } else { "NO" }),
-                            s(&data_type),
-                            if c.max_bytes() > 0 { Value::UInt(c.max_bytes() / u64::from(c.collation.mbmaxlen())) } else { Value::Null },
-                            Value::Null,
-                            Value::Null,
-                            if c.ty.is_text() { s("utf8mb4") } else { Value::Null },
-                            if c.ty.is_text() { s(c.collation.name()) } else { Value::Null },
-                            s(&column_type_text(c)),
-                            s(key_kind(&t.def, i)),
-                            s(if c.auto_increment { "auto_increment" } else { "" }),
-                            s(&c.comment),
-                        ]
-                    }).collect::<Vec<_>>()
+                    t.def
+                        .columns
+                        .iter()
+                        .enumerate()
+                        .map(|(i, c)| {
+                            let data_type = c.ty.sql_name().split('(').next().unwrap_or("").to_string();
+                            vec![
+                                s("def"),
+                                s(&t.def.db),
+                                s(&t.def.name),
+                                s(&c.name),
+                                Value::Int(i as i64 + 1),
+                                default_text(c).map(|d| s(&d)).unwrap_or(Value::Null),
+                                s(if c.nullable { "YES" } else { "NO" }),
+                                s(&data_type),
+                                if c.max_bytes() > 0 {
+                                    Value::UInt(c.max_bytes() / u64::from(c.collation.mbmaxlen()))
+                                } else {
+                                    Value::Null
+                                },
+                                Value::Null,
+                                Value::Null,
+                                if c.ty.is_text() { s("utf8mb4") } else { Value::Null },
+                                if c.ty.is_text() { s(c.collation.name()) } else { Value::Null },
+                                s(&column_type_text(c)),
+                                s(key_kind(&t.def, i)),
+                                s(if c.auto_increment { "auto_increment" } else { "" }),
+                                s(&c.comment),
+                            ]
+                        })
+                        .collect::<Vec<_>>()
                 })
                 .collect(),
         ),
         "STATISTICS" => (
-            &["TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "NON_UNIQUE", "INDEX_SCHEMA", "INDEX_NAME", "SEQ_IN_INDEX", "COLUMN_NAME", "COLLATION", "CARDINALITY", "SUB_PART", "PACKED", "NULLABLE", "INDEX_TYPE", "COMMENT", "INDEX_COMMENT"],
+            &[
+                "TABLE_CATALOG",
+                "TABLE_SCHEMA",
+                "TABLE_NAME",
+                "NON_UNIQUE",
+                "INDEX_SCHEMA",
+                "INDEX_NAME",
+                "SEQ_IN_INDEX",
+                "COLUMN_NAME",
+                "COLLATION",
+                "CARDINALITY",
+                "SUB_PART",
+                "PACKED",
+                "NULLABLE",
+                "INDEX_TYPE",
+                "COMMENT",
+                "INDEX_COMMENT",
+            ],
             tables
                 .iter()
                 .flat_map(|t| {
-                    t.def.indexes.iter().flat_map(|i| {
-                        i.columns.iter().enumerate().map(|(seq, &c)| {
-                            vec![s("def"), s(&t.def.db), s(&t.def.name), Value::Int(i64::from(!i.unique)), s(&t.def.db), s(&i.name), Value::Int(seq as i64 + 1), s(&t.def.columns[c].name), s("A"), Value::Null, Value::Null, Value::Null, s(if t.def.columns[c].nullable { "YES" } else { "" }), s("BTREE"), s(""), s("")]
-                        }).collect::<Vec<_>>()
-                    }).collect::<Vec<_>>()
+                    t.def
+                        .indexes
+                        .iter()
+                        .flat_map(|i| {
+                            i.columns
+                                .iter()
+                                .enumerate()
+                                .map(|(seq, &c)| {
+                                    vec![
+                                        s("def"),
+                                        s(&t.def.db),
+                                        s(&t.def.name),
+                                        Value::Int(i64::from(!i.unique)),
+                                        s(&t.def.db),
+                                        s(&i.name),
+                                        Value::Int(seq as i64 + 1),
+                                        s(&t.def.columns[c].name),
+                                        s("A"),
+                                        Value::Null,
+                                        Value::Null,
+                                        Value::Null,
+                                        s(if t.def.columns[c].nullable { "YES" } else { "" }),
+                                        s("BTREE"),
+                                        s(""),
+                                        s(""),
+                                    ]
+                                })
+                                .collect::<Vec<_>>()
+                        })
+                        .collect::<Vec<_>>()
                 })
                 .collect(),
         ),
-        "ENGINES" => (&["ENGINE", "SUPPORT", "COMMENT", "TRANSACTIONS", "XA", "SAVEPOINTS"], vec![vec![s("InnoDB"), s("DEFAULT"), s("OneLog"), s("YES"), s("NO"), s("YES")]]),
+        "ENGINES" => (
+            &["ENGINE", "SUPPORT", "COMMENT", "TRANSACTIONS", "XA", "SAVEPOINTS"],
+            vec![vec![s("InnoDB"), s("DEFAULT"), s("OneLog"), s("YES"), s("NO"), s("YES")]],
+        ),
         "SESSION_VARIABLES" | "GLOBAL_VARIABLES" => (
             &["VARIABLE_NAME", "VARIABLE_VALUE"],
-            vars::VARIABLES.iter().map(|d| vec![s(&d.name.to_ascii_uppercase()), s(&session.var(d.name).unwrap_or_default())]).collect(),
+            vars::VARIABLES
+                .iter()
+                .map(|d| vec![s(&d.name.to_ascii_uppercase()), s(&session.var(d.name).unwrap_or_default())])
+                .collect(),
         ),
-        "COLLATIONS" | "CHARACTER_SETS" | "KEY_COLUMN_USAGE" | "REFERENTIAL_CONSTRAINTS" | "TABLE_CONSTRAINTS" | "VIEWS" | "ROUTINES" | "TRIGGERS" | "PARTITIONS" | "PROCESSLIST" => {
-            (&["TABLE_SCHEMA", "TABLE_NAME"], Vec::new())
+        "COLLATIONS"
+        | "CHARACTER_SETS"
+        | "KEY_COLUMN_USAGE"
+        | "REFERENTIAL_CONSTRAINTS"
+        | "TABLE_CONSTRAINTS"
+        | "VIEWS"
+        | "ROUTINES"
+        | "TRIGGERS"
+        | "PARTITIONS"
+        | "PROCESSLIST" => (&["TABLE_SCHEMA", "TABLE_NAME"], Vec::new()),
+        _ => {
+            return Err(SqlError::new(
+                ErrorCode::UNKNOWN_TABLE,
+                format!("Unknown table '{table}' in information_schema"),
+            ))
         }
-        _ => return Err(SqlError::new(ErrorCode::UNKNOWN_TABLE, format!("Unknown table '{table}' in information_schema"))),
     };
     let columns = names.iter().map(|n| ResultColumn::text(n)).collect();
     Ok((columns, rows))

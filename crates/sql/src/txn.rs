@@ -21,6 +21,10 @@ use std::sync::Arc;
 const ROW_EVENT_MAX_BYTES: usize = 8192;
 
 pub type Kv = (Vec<u8>, Vec<u8>);
+/// A write-set entry: key and new value (`None`: deleted).
+type WriteRef<'a> = (&'a Vec<u8>, &'a Option<Vec<u8>>);
+/// (key, the write-set entry it replaced) for undo.
+type UndoEntry = (Vec<u8>, Option<Option<Vec<u8>>>);
 pub type KvIter<'a> = Box<dyn Iterator<Item = SqlResult<Kv>> + 'a>;
 
 struct Savepoint {
@@ -39,7 +43,7 @@ pub struct Txn {
     /// Key → new value (`None`: deleted) for every key this transaction wrote.
     writes: BTreeMap<Vec<u8>, Option<Vec<u8>>>,
     /// (key, the write-set entry before the change) in change order.
-    undo: Vec<(Vec<u8>, Option<Option<Vec<u8>>>)>,
+    undo: Vec<UndoEntry>,
     events: Vec<PendingEvent>,
     stmt_rows: Vec<(Arc<TableEntry>, RowsKind, Vec<RowChange>)>,
     stmt_undo_start: usize,
@@ -100,14 +104,20 @@ impl Txn {
 
     /// Keys in `[start, end)` as this transaction sees them, merged with
     /// its own writes.
-    pub fn scan<'a>(&'a self, view: &Snapshot, start: &[u8], end: Option<&[u8]>, reverse: bool) -> SqlResult<KvIter<'a>> {
+    pub fn scan<'a>(
+        &'a self,
+        view: &Snapshot,
+        start: &[u8],
+        end: Option<&[u8]>,
+        reverse: bool,
+    ) -> SqlResult<KvIter<'a>> {
         let base = view.scan(start, end, reverse).map_err(storage_err)?;
         let upper = match end {
             Some(e) => Bound::Excluded(e.to_vec()),
             None => Bound::Unbounded,
         };
         let own = self.writes.range::<Vec<u8>, _>((Bound::Included(start.to_vec()), upper));
-        let own: Box<dyn Iterator<Item = (&Vec<u8>, &Option<Vec<u8>>)> + 'a> =
+        let own: Box<dyn Iterator<Item = WriteRef<'a>> + 'a> =
             if reverse { Box::new(own.rev()) } else { Box::new(own) };
         Ok(Box::new(MergeScan { base: base.peekable(), own: own.peekable(), reverse }))
     }
@@ -132,7 +142,11 @@ impl Txn {
     /// Ends a successful statement: its row changes become binlog events.
     pub fn finish_statement(&mut self) -> SqlResult<()> {
         for (table, kind, rows) in std::mem::take(&mut self.stmt_rows) {
-            self.events.push(PendingEvent { type_code: type_code::TABLE_MAP, flags: 0, body: table_map_body(&table.def) });
+            self.events.push(PendingEvent {
+                type_code: type_code::TABLE_MAP,
+                flags: 0,
+                body: table_map_body(&table.def),
+            });
             let bodies = rows_bodies(kind, &table.def, &rows, ROW_EVENT_MAX_BYTES)
                 .map_err(|e| SqlError::internal(format!("binlog row encoding: {e}")))?;
             for body in bodies {
@@ -165,7 +179,11 @@ impl Txn {
 
     pub fn savepoint(&mut self, name: &str) {
         self.savepoints.retain(|s| !s.name.eq_ignore_ascii_case(name));
-        self.savepoints.push(Savepoint { name: name.to_string(), undo_len: self.undo.len(), events_len: self.events.len() });
+        self.savepoints.push(Savepoint {
+            name: name.to_string(),
+            undo_len: self.undo.len(),
+            events_len: self.events.len(),
+        });
     }
 
     pub fn rollback_to_savepoint(&mut self, name: &str) -> SqlResult<()> {
@@ -208,7 +226,7 @@ impl Txn {
 /// keys and its deletions hide storage rows.
 struct MergeScan<'a> {
     base: std::iter::Peekable<onelog_storage::store::KvIter>,
-    own: std::iter::Peekable<Box<dyn Iterator<Item = (&'a Vec<u8>, &'a Option<Vec<u8>>)> + 'a>>,
+    own: std::iter::Peekable<Box<dyn Iterator<Item = WriteRef<'a>> + 'a>>,
     reverse: bool,
 }
 
@@ -234,10 +252,8 @@ impl Iterator for MergeScan<'_> {
             if !take_own {
                 return self.base.next().map(|r| r.map_err(storage_err));
             }
-            if let Some((k, v)) = self.own.next() {
-                if let Some(v) = v {
-                    return Some(Ok((k.clone(), v.clone())));
-                }
+            if let Some((k, Some(v))) = self.own.next() {
+                return Some(Ok((k.clone(), v.clone())));
             }
         }
     }

@@ -179,7 +179,10 @@ pub fn normalize(def: &VarDef, value: &Value) -> SqlResult<String> {
         },
         Kind::Int => {
             let n: i128 = text.trim().parse().map_err(|_| {
-                SqlError::new(ErrorCode::WRONG_TYPE_FOR_VAR, format!("Incorrect argument type to variable '{}'", def.name))
+                SqlError::new(
+                    ErrorCode::WRONG_TYPE_FOR_VAR,
+                    format!("Incorrect argument type to variable '{}'", def.name),
+                )
             })?;
             Ok(n.max(0).to_string())
         }

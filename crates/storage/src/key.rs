@@ -57,9 +57,7 @@ pub fn encode_value(out: &mut Vec<u8>, column: &ColumnDef, value: &Value) {
         (ColumnType::Date | ColumnType::DateTime { .. } | ColumnType::Timestamp { .. }, v) => {
             out.extend_from_slice(&temporal_bits(as_temporal(v)).to_be_bytes())
         }
-        (ColumnType::Time { .. }, Value::Time(us)) => {
-            out.extend_from_slice(&((*us as u64) ^ (1 << 63)).to_be_bytes())
-        }
+        (ColumnType::Time { .. }, Value::Time(us)) => out.extend_from_slice(&((*us as u64) ^ (1 << 63)).to_be_bytes()),
         (_, Value::Bytes(bytes)) => {
             let weight = weight_string(column.collation, &column.ty, bytes);
             encode_bytes(out, &weight)
@@ -69,10 +67,7 @@ pub fn encode_value(out: &mut Vec<u8>, column: &ColumnDef, value: &Value) {
 }
 
 /// Encodes a whole key: prefix then each (column, value).
-pub fn encode_key<'a>(
-    index_id: u64,
-    parts: impl IntoIterator<Item = (&'a ColumnDef, &'a Value)>,
-) -> Vec<u8> {
+pub fn encode_key<'a>(index_id: u64, parts: impl IntoIterator<Item = (&'a ColumnDef, &'a Value)>) -> Vec<u8> {
     let mut out = index_prefix(index_id);
     for (column, value) in parts {
         encode_value(&mut out, column, value);
@@ -150,9 +145,8 @@ fn encode_decimal(out: &mut Vec<u8>, v: Decimal, scale: u8) {
 
 fn temporal_bits(t: Temporal) -> u64 {
     let date = (u64::from(t.year) << 9) | (u64::from(t.month) << 5) | u64::from(t.day);
-    let time_us = ((u64::from(t.hour) * 60 + u64::from(t.minute)) * 60 + u64::from(t.second))
-        * 1_000_000
-        + u64::from(t.micros);
+    let time_us =
+        ((u64::from(t.hour) * 60 + u64::from(t.minute)) * 60 + u64::from(t.second)) * 1_000_000 + u64::from(t.micros);
     (date << 37) | time_us
 }
 

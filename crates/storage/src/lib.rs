@@ -15,4 +15,4 @@
 pub mod key;
 pub mod store;
 
-pub use store::{Mutation, Snapshot, Store, StorageError};
+pub use store::{Mutation, Snapshot, StorageError, Store};

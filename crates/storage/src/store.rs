@@ -64,9 +64,7 @@ impl Store {
 
     /// Opens the store on a custom backend (the power-loss tests' fault
     /// layer).
-    pub fn open_with_backend(
-        backend: impl redb::StorageBackend,
-    ) -> Result<Arc<Store>, StorageError> {
+    pub fn open_with_backend(backend: impl redb::StorageBackend) -> Result<Arc<Store>, StorageError> {
         let db = Database::builder().create_with_backend(backend)?;
         Self::init(db)
     }
@@ -178,6 +176,9 @@ pub struct Snapshot {
     table: redb::ReadOnlyTable<&'static [u8], &'static [u8]>,
 }
 
+type RangeItem =
+    Result<(redb::AccessGuard<'static, &'static [u8]>, redb::AccessGuard<'static, &'static [u8]>), redb::StorageError>;
+
 /// Owned key/value pairs from a scan.
 pub type KvIter = Box<dyn Iterator<Item = Result<(Vec<u8>, Vec<u8>), StorageError>> + Send>;
 
@@ -188,20 +189,13 @@ impl Snapshot {
 
     /// Keys in `[start, end)` (`end = None`: unbounded), ascending or
     /// descending.
-    pub fn scan(
-        &self,
-        start: &[u8],
-        end: Option<&[u8]>,
-        reverse: bool,
-    ) -> Result<KvIter, StorageError> {
+    pub fn scan(&self, start: &[u8], end: Option<&[u8]>, reverse: bool) -> Result<KvIter, StorageError> {
         let end_bound = match end {
             Some(e) => Bound::Excluded(e),
             None => Bound::Unbounded,
         };
         let range = self.table.range::<&[u8]>((Bound::Included(start), end_bound))?;
-        let map = |r: Result<(redb::AccessGuard<'static, &'static [u8]>, redb::AccessGuard<'static, &'static [u8]>), redb::StorageError>| {
-            r.map(|(k, v)| (k.value().to_vec(), v.value().to_vec())).map_err(StorageError::from)
-        };
+        let map = |r: RangeItem| r.map(|(k, v)| (k.value().to_vec(), v.value().to_vec())).map_err(StorageError::from);
         if reverse {
             Ok(Box::new(range.rev().map(map)))
         } else {

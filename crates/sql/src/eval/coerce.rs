@@ -2,9 +2,7 @@
 //! MySQL's strict and non-strict behaviour.
 
 use super::temporal::{parse_datetime, parse_time, time_of, to_datetime, to_time};
-use super::{
-    decimal_fit, parse_decimal_prefix, set_scale, to_num, value_bytes, EvalEnv, NoWarn, Num,
-};
+use super::{decimal_fit, parse_decimal_prefix, set_scale, to_num, value_bytes, EvalEnv, NoWarn, Num};
 use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Temporal, Value};
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::{Decimal, RoundingStrategy};
@@ -38,36 +36,22 @@ enum Issue {
     BadTemporal(&'static str),
 }
 
-fn report(
-    issue: Issue,
-    v: &Value,
-    column: &ColumnDef,
-    strict: bool,
-    env: &dyn EvalEnv,
-) -> SqlResult<()> {
+fn report(issue: Issue, v: &Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) -> SqlResult<()> {
     let c = &column.name;
     let shown = String::from_utf8_lossy(&value_bytes(v)).into_owned();
     let (code, msg) = match issue {
-        Issue::OutOfRange => (
-            ErrorCode::WARN_DATA_OUT_OF_RANGE,
-            format!("Out of range value for column '{c}' at row 1"),
-        ),
+        Issue::OutOfRange => {
+            (ErrorCode::WARN_DATA_OUT_OF_RANGE, format!("Out of range value for column '{c}' at row 1"))
+        }
         Issue::WrongValue(kind) => (
             ErrorCode::TRUNCATED_WRONG_VALUE_FOR_FIELD,
             format!("Incorrect {kind} value: '{shown}' for column '{c}' at row 1"),
         ),
-        Issue::Truncated => (
-            ErrorCode::WARN_DATA_TRUNCATED,
-            format!("Data truncated for column '{c}' at row 1"),
-        ),
-        Issue::TooLong => (
-            ErrorCode::DATA_TOO_LONG,
-            format!("Data too long for column '{c}' at row 1"),
-        ),
-        Issue::BadTemporal(kind) => (
-            ErrorCode::TRUNCATED_WRONG_VALUE,
-            format!("Incorrect {kind} value: '{shown}' for column '{c}' at row 1"),
-        ),
+        Issue::Truncated => (ErrorCode::WARN_DATA_TRUNCATED, format!("Data truncated for column '{c}' at row 1")),
+        Issue::TooLong => (ErrorCode::DATA_TOO_LONG, format!("Data too long for column '{c}' at row 1")),
+        Issue::BadTemporal(kind) => {
+            (ErrorCode::TRUNCATED_WRONG_VALUE, format!("Incorrect {kind} value: '{shown}' for column '{c}' at row 1"))
+        }
     };
     if strict {
         return Err(SqlError::new(code, msg));
@@ -85,21 +69,14 @@ fn report(
 /// string→number, number→string, dates. In strict mode an impossible
 /// conversion is an error (1264, 1366, 1406, 1292); otherwise it is clamped
 /// or truncated with a warning through `env`.
-pub fn coerce_to_column(
-    v: Value,
-    column: &ColumnDef,
-    strict: bool,
-    env: &dyn EvalEnv,
-) -> SqlResult<Value> {
+pub fn coerce_to_column(v: Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) -> SqlResult<Value> {
     if v.is_null() {
         return Ok(Value::Null);
     }
     match &column.ty {
-        ColumnType::TinyInt
-        | ColumnType::SmallInt
-        | ColumnType::MediumInt
-        | ColumnType::Int
-        | ColumnType::BigInt => coerce_int(v, column, strict, env),
+        ColumnType::TinyInt | ColumnType::SmallInt | ColumnType::MediumInt | ColumnType::Int | ColumnType::BigInt => {
+            coerce_int(v, column, strict, env)
+        }
         ColumnType::Year => coerce_year(v, column, strict, env),
         ColumnType::Decimal { precision, scale } => {
             let d = match &v {
@@ -197,9 +174,7 @@ pub fn coerce_to_column(
         }
         ColumnType::VarChar(n) => coerce_string(v, column, u64::from(*n), true, strict, env),
         ColumnType::Text(size) => coerce_string(v, column, size.max_bytes(), false, strict, env),
-        ColumnType::Binary(n) | ColumnType::VarBinary(n) => {
-            coerce_string(v, column, u64::from(*n), false, strict, env)
-        }
+        ColumnType::Binary(n) | ColumnType::VarBinary(n) => coerce_string(v, column, u64::from(*n), false, strict, env),
         ColumnType::Blob(size) => coerce_string(v, column, size.max_bytes(), false, strict, env),
         ColumnType::Date | ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => {
             let is_date = matches!(column.ty, ColumnType::Date);
@@ -217,32 +192,13 @@ pub fn coerce_to_column(
                 }
             };
             match column.ty {
-                ColumnType::Date => Ok(Value::Date(Temporal {
-                    hour: 0,
-                    minute: 0,
-                    second: 0,
-                    micros: 0,
-                    ..t
-                })),
+                ColumnType::Date => Ok(Value::Date(Temporal { hour: 0, minute: 0, second: 0, micros: 0, ..t })),
                 ColumnType::Timestamp { fsp } => {
                     let t = round_fsp(t, fsp);
                     // TIMESTAMP holds 1970-01-01 00:00:01 .. 2038-01-19 03:14:07 UTC.
-                    let lo = Temporal {
-                        year: 1970,
-                        month: 1,
-                        day: 1,
-                        second: 1,
-                        ..Temporal::default()
-                    };
-                    let hi = Temporal {
-                        year: 2038,
-                        month: 1,
-                        day: 19,
-                        hour: 3,
-                        minute: 14,
-                        second: 7,
-                        micros: 999_999,
-                    };
+                    let lo = Temporal { year: 1970, month: 1, day: 1, second: 1, ..Temporal::default() };
+                    let hi =
+                        Temporal { year: 2038, month: 1, day: 19, hour: 3, minute: 14, second: 7, micros: 999_999 };
                     if t != Temporal::default() && (t < lo || t > hi) {
                         if strict {
                             return Err(SqlError::new(
@@ -284,26 +240,20 @@ pub fn coerce_to_column(
                 us
             };
             let unit = 10i64.pow(6 - u32::from((*fsp).min(6)));
-            let r = ((us as f64 / unit as f64).round() as i64)
-                .saturating_mul(unit)
-                .clamp(-MAX_TIME, MAX_TIME);
+            let r = ((us as f64 / unit as f64).round() as i64).saturating_mul(unit).clamp(-MAX_TIME, MAX_TIME);
             Ok(Value::Time(r))
         }
         ColumnType::Enum(labels) => {
             let found = match &v {
                 Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => {
                     let i = super::to_i64_cast(&v, &NoWarn).unwrap_or(0);
-                    usize::try_from(i)
-                        .ok()
-                        .filter(|i| *i >= 1)
-                        .and_then(|i| labels.get(i - 1))
+                    usize::try_from(i).ok().filter(|i| *i >= 1).and_then(|i| labels.get(i - 1))
                 }
                 other => {
                     let s = String::from_utf8_lossy(&value_bytes(other)).into_owned();
                     let t = s.trim_end_matches(' ');
                     labels.iter().find(|l| {
-                        super::compare_bytes(l.as_bytes(), t.as_bytes(), column.collation)
-                            == std::cmp::Ordering::Equal
+                        super::compare_bytes(l.as_bytes(), t.as_bytes(), column.collation) == std::cmp::Ordering::Equal
                     })
                 }
             };
@@ -329,10 +279,7 @@ fn round_fsp(t: Temporal, fsp: u8) -> Temporal {
         let base = Temporal { micros: 0, ..t };
         super::temporal::add_micros(&base, 1_000_000).unwrap_or(base)
     } else {
-        Temporal {
-            micros: rounded,
-            ..t
-        }
+        Temporal { micros: rounded, ..t }
     }
 }
 
@@ -387,20 +334,12 @@ fn coerce_int(v: Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) -> 
     if c != n {
         report(Issue::OutOfRange, &v, column, strict, env)?;
     }
-    Ok(if column.unsigned {
-        Value::UInt(c as u64)
-    } else {
-        Value::Int(c as i64)
-    })
+    Ok(if column.unsigned { Value::UInt(c as u64) } else { Value::Int(c as i64) })
 }
 
 fn round_decimal(d: Decimal) -> i128 {
     let r = d.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero);
-    r.to_i128().unwrap_or(if r.is_sign_negative() {
-        i128::MIN
-    } else {
-        i128::MAX
-    })
+    r.to_i128().unwrap_or(if r.is_sign_negative() { i128::MIN } else { i128::MAX })
 }
 
 fn coerce_year(v: Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) -> SqlResult<Value> {
@@ -471,21 +410,14 @@ fn coerce_string(
     // Truncation of trailing spaces only is not an error for CHAR/VARCHAR.
     let cut = if chars && !binary_string {
         let s = String::from_utf8_lossy(&bytes).into_owned();
-        let idx = s
-            .char_indices()
-            .nth(max as usize)
-            .map(|(i, _)| i)
-            .unwrap_or(s.len());
+        let idx = s.char_indices().nth(max as usize).map(|(i, _)| i).unwrap_or(s.len());
         idx
     } else {
         max as usize
     };
     let (head, tail) = bytes.split_at(cut.min(bytes.len()));
     if tail.iter().all(|b| *b == b' ') && !binary_string {
-        env.warn(
-            1265,
-            format!("Data truncated for column '{}' at row 1", column.name),
-        );
+        env.warn(1265, format!("Data truncated for column '{}' at row 1", column.name));
         return Ok(Value::Bytes(head.to_vec()));
     }
     report(Issue::TooLong, &Value::Null, column, strict, env)?;

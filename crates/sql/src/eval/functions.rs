@@ -1,11 +1,9 @@
 //! The scalar function library (`Expr::Function`).
 
-use super::temporal::{
-    self, date_format, day_of_year, str_to_date, to_datetime, to_days, to_time, weekday,
-};
+use super::temporal::{self, date_format, day_of_year, str_to_date, to_datetime, to_days, to_time, weekday};
 use super::{
-    bool_value, compare, eval, int_arg, set_scale, to_num, to_u64_bits, truthy, value_bytes,
-    value_string, EvalEnv, Num, Row, MAX_ALLOWED_PACKET,
+    bool_value, compare, eval, int_arg, set_scale, to_num, to_u64_bits, truthy, value_bytes, value_string, EvalEnv,
+    Num, Row, MAX_ALLOWED_PACKET,
 };
 use crate::ast::Expr;
 use onelog_core::value::format_double;
@@ -17,10 +15,7 @@ use std::cmp::Ordering;
 fn param_count(name: &str) -> SqlError {
     SqlError::new(
         ErrorCode::WRONG_PARAMCOUNT_TO_NATIVE_FCT,
-        format!(
-            "Incorrect parameter count in the call to native function '{}'",
-            name.to_ascii_uppercase()
-        ),
+        format!("Incorrect parameter count in the call to native function '{}'", name.to_ascii_uppercase()),
     )
 }
 
@@ -38,37 +33,32 @@ fn arity(name: &str) -> Option<(usize, usize)> {
     Some(match name {
         "concat" => (1, V),
         "concat_ws" => (2, V),
-        "length" | "octet_length" | "char_length" | "character_length" | "upper" | "ucase"
-        | "lower" | "lcase" | "trim" | "ltrim" | "rtrim" | "reverse" | "space" | "ascii"
-        | "ord" | "hex" | "unhex" | "abs" | "ceil" | "ceiling" | "floor" | "sqrt" | "exp"
-        | "ln" | "log10" | "log2" | "sign" | "crc32" | "date" | "time" | "year" | "month"
-        | "day" | "dayofmonth" | "hour" | "minute" | "second" | "microsecond" | "dayofweek"
-        | "dayofyear" | "weekday" | "quarter" | "to_days" | "dayname" | "monthname"
-        | "last_day" | "isnull" | "bit_count" | "bin" | "oct" | "sleep" | "charset"
-        | "collation" | "binary" | "radians" | "degrees" | "sin" | "cos" | "tan" | "asin"
-        | "acos" | "cot" | "release_lock" | "is_free_lock" | "is_used_lock" | "time_to_sec"
-        | "sec_to_time" | "from_days" | "coercibility" => (1, 1),
+        "length" | "octet_length" | "char_length" | "character_length" | "upper" | "ucase" | "lower" | "lcase"
+        | "trim" | "ltrim" | "rtrim" | "reverse" | "space" | "ascii" | "ord" | "hex" | "unhex" | "abs" | "ceil"
+        | "ceiling" | "floor" | "sqrt" | "exp" | "ln" | "log10" | "log2" | "sign" | "crc32" | "date" | "time"
+        | "year" | "month" | "day" | "dayofmonth" | "hour" | "minute" | "second" | "microsecond" | "dayofweek"
+        | "dayofyear" | "weekday" | "quarter" | "to_days" | "dayname" | "monthname" | "last_day" | "isnull"
+        | "bit_count" | "bin" | "oct" | "sleep" | "charset" | "collation" | "binary" | "radians" | "degrees"
+        | "sin" | "cos" | "tan" | "asin" | "acos" | "cot" | "release_lock" | "is_free_lock" | "is_used_lock"
+        | "time_to_sec" | "sec_to_time" | "from_days" | "coercibility" => (1, 1),
         "substring" | "substr" | "mid" => (2, 3),
-        "left" | "right" | "repeat" | "format" | "ifnull" | "nullif" | "pow" | "power"
-        | "datediff" | "date_format" | "str_to_date" | "find_in_set" | "strcmp" | "mod"
-        | "get_lock" | "truncate" | "atan2" | "trim_chars" | "ltrim_chars" | "rtrim_chars"
-        | "timediff" | "instr" | "position" => (2, 2),
+        "left" | "right" | "repeat" | "format" | "ifnull" | "nullif" | "pow" | "power" | "datediff" | "date_format"
+        | "str_to_date" | "find_in_set" | "strcmp" | "mod" | "get_lock" | "truncate" | "atan2" | "trim_chars"
+        | "ltrim_chars" | "rtrim_chars" | "timediff" | "instr" | "position" => (2, 2),
         "replace" | "lpad" | "rpad" | "if" | "conv" => (3, 3),
         "insert" => (4, 4),
         "locate" => (2, 3),
         "coalesce" => (1, V),
         "greatest" | "least" | "elt" | "field" => (2, V),
         "round" | "log" | "atan" => (1, 2),
-        "rand" | "unix_timestamp" | "now" | "current_timestamp" | "sysdate" | "localtime"
-        | "localtimestamp" | "curtime" | "current_time" | "utc_timestamp" | "utc_time"
-        | "last_insert_id" => (0, 1),
+        "rand" | "unix_timestamp" | "now" | "current_timestamp" | "sysdate" | "localtime" | "localtimestamp"
+        | "curtime" | "current_time" | "utc_timestamp" | "utc_time" | "last_insert_id" => (0, 1),
         "from_unixtime" => (1, 2),
-        "pi" | "curdate" | "current_date" | "utc_date" | "database" | "schema" | "user"
-        | "current_user" | "session_user" | "system_user" | "version" | "connection_id"
-        | "row_count" | "found_rows" | "uuid" | "uuid_short" | "current_role" => (0, 0),
+        "pi" | "curdate" | "current_date" | "utc_date" | "database" | "schema" | "user" | "current_user"
+        | "session_user" | "system_user" | "version" | "connection_id" | "row_count" | "found_rows" | "uuid"
+        | "uuid_short" | "current_role" => (0, 0),
         "timestampdiff" => (3, 3),
-        "md5" | "sha1" | "sha" | "quote" | "weekofyear" | "inet_aton" | "inet_ntoa"
-        | "to_seconds" => (1, 1),
+        "md5" | "sha1" | "sha" | "quote" | "weekofyear" | "inet_aton" | "inet_ntoa" | "to_seconds" => (1, 1),
         "sha2" | "time_format" | "adddate" | "subdate" | "addtime" | "subtime" => (2, 2),
         "maketime" => (3, 3),
         "char" => (1, V),
@@ -78,12 +68,7 @@ fn arity(name: &str) -> Option<(usize, usize)> {
     })
 }
 
-pub(super) fn call(
-    name: &str,
-    args: &[Expr],
-    row: &Row<'_>,
-    env: &dyn EvalEnv,
-) -> SqlResult<Value> {
+pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
     let Some((min, max)) = arity(name) else {
         let db = env.session_fact("database");
         return Err(SqlError::new(
@@ -100,19 +85,11 @@ pub(super) fn call(
     match name {
         "if" => {
             let c = eval(&args[0], row, env)?;
-            return if truthy(&c) == Some(true) {
-                eval(&args[1], row, env)
-            } else {
-                eval(&args[2], row, env)
-            };
+            return if truthy(&c) == Some(true) { eval(&args[1], row, env) } else { eval(&args[2], row, env) };
         }
         "ifnull" => {
             let a = eval(&args[0], row, env)?;
-            return if a.is_null() {
-                eval(&args[1], row, env)
-            } else {
-                Ok(a)
-            };
+            return if a.is_null() { eval(&args[1], row, env) } else { Ok(a) };
         }
         "coalesce" => {
             for a in args {
@@ -125,10 +102,7 @@ pub(super) fn call(
         }
         _ => {}
     }
-    let vals: Vec<Value> = args
-        .iter()
-        .map(|a| eval(a, row, env))
-        .collect::<SqlResult<_>>()?;
+    let vals: Vec<Value> = args.iter().map(|a| eval(a, row, env)).collect::<SqlResult<_>>()?;
     call_values(name, &vals, env)
 }
 
@@ -217,10 +191,7 @@ fn temporal_field(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
             // HOUR('10:05:03') reads a TIME; '2024-01-02 10:05' a DATETIME.
             let st = String::from_utf8_lossy(b);
             let looks_time = match st.split_once(':') {
-                Some((head, _)) => head
-                    .trim()
-                    .bytes()
-                    .all(|c| c.is_ascii_digit() || c == b' ' || c == b'-'),
+                Some((head, _)) => head.trim().bytes().all(|c| c.is_ascii_digit() || c == b' ' || c == b'-'),
                 None => false,
             } && !st.trim_start_matches('-').contains('-');
             if looks_time {
@@ -242,20 +213,14 @@ fn date_part(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
 }
 
 fn round_value(v: &Value, d: i64, truncate: bool, env: &dyn EvalEnv) -> Value {
-    let strategy = if truncate {
-        RoundingStrategy::ToZero
-    } else {
-        RoundingStrategy::MidpointAwayFromZero
-    };
+    let strategy = if truncate { RoundingStrategy::ToZero } else { RoundingStrategy::MidpointAwayFromZero };
     match to_num(v, env) {
         None => Value::Null,
         Some(Num::I(i)) => {
             if d >= 0 {
                 return Value::Int(i);
             }
-            let p = 10i128
-                .checked_pow(d.unsigned_abs().min(38) as u32)
-                .unwrap_or(i128::MAX);
+            let p = 10i128.checked_pow(d.unsigned_abs().min(38) as u32).unwrap_or(i128::MAX);
             let r = round_i128(i128::from(i), p, truncate);
             Value::Int(i64::try_from(r).unwrap_or(0))
         }
@@ -263,9 +228,7 @@ fn round_value(v: &Value, d: i64, truncate: bool, env: &dyn EvalEnv) -> Value {
             if d >= 0 {
                 return Value::UInt(u);
             }
-            let p = 10i128
-                .checked_pow(d.unsigned_abs().min(38) as u32)
-                .unwrap_or(i128::MAX);
+            let p = 10i128.checked_pow(d.unsigned_abs().min(38) as u32).unwrap_or(i128::MAX);
             let r = round_i128(i128::from(u), p, truncate);
             Value::UInt(u64::try_from(r).unwrap_or(0))
         }
@@ -277,11 +240,8 @@ fn round_value(v: &Value, d: i64, truncate: bool, env: &dyn EvalEnv) -> Value {
                 r.rescale(sc.min(x.scale()));
                 Value::Decimal(r)
             } else {
-                let p =
-                    Decimal::from_i128_with_scale(10i128.pow(d.unsigned_abs().min(27) as u32), 0);
-                let Some(mut q) = x
-                    .checked_div(p)
-                    .and_then(|q| q.round_dp_with_strategy(0, strategy).checked_mul(p))
+                let p = Decimal::from_i128_with_scale(10i128.pow(d.unsigned_abs().min(27) as u32), 0);
+                let Some(mut q) = x.checked_div(p).and_then(|q| q.round_dp_with_strategy(0, strategy).checked_mul(p))
                 else {
                     return Value::Null;
                 };
@@ -293,11 +253,7 @@ fn round_value(v: &Value, d: i64, truncate: bool, env: &dyn EvalEnv) -> Value {
             // As MariaDB's my_double_round: scale, rint (half to even), unscale.
             let p = 10f64.powi(d.unsigned_abs().min(308) as i32);
             let scaled = if d >= 0 { f * p } else { f / p };
-            let r = if truncate {
-                scaled.trunc()
-            } else {
-                scaled.round_ties_even()
-            };
+            let r = if truncate { scaled.trunc() } else { scaled.round_ties_even() };
             let r = if !scaled.is_finite() {
                 f
             } else if d >= 0 {
@@ -313,11 +269,7 @@ fn round_value(v: &Value, d: i64, truncate: bool, env: &dyn EvalEnv) -> Value {
 fn round_i128(v: i128, p: i128, truncate: bool) -> i128 {
     let q = v / p;
     let r = v % p;
-    let adj = if !truncate && r.abs() * 2 >= p {
-        v.signum()
-    } else {
-        0
-    };
+    let adj = if !truncate && r.abs() * 2 >= p { v.signum() } else { 0 };
     (q + adj) * p
 }
 
@@ -384,11 +336,7 @@ fn conv(s: &str, from: i64, to: i64) -> Option<String> {
         };
         v = v.saturating_mul(fb).saturating_add(u64::from(d));
     }
-    let mut val = if neg {
-        (v as i64).wrapping_neg() as u64
-    } else {
-        v
-    };
+    let mut val = if neg { (v as i64).wrapping_neg() as u64 } else { v };
     let mut neg_out = false;
     if to < 0 && (val as i64) < 0 {
         neg_out = true;
@@ -400,11 +348,7 @@ fn conv(s: &str, from: i64, to: i64) -> Option<String> {
     let mut out = Vec::new();
     while val > 0 {
         let d = (val % tb) as u32;
-        out.push(
-            std::char::from_digit(d, 36)
-                .unwrap_or('0')
-                .to_ascii_uppercase(),
-        );
+        out.push(std::char::from_digit(d, 36).unwrap_or('0').to_ascii_uppercase());
         val /= tb;
     }
     if neg_out {
@@ -417,9 +361,7 @@ fn minmax(vals: &[Value], want: Ordering) -> Value {
     if vals.iter().any(Value::is_null) {
         return Value::Null;
     }
-    let all_int = vals
-        .iter()
-        .all(|v| matches!(v, Value::Int(_) | Value::UInt(_)));
+    let all_int = vals.iter().all(|v| matches!(v, Value::Int(_) | Value::UInt(_)));
     let any_str = vals.iter().any(|v| matches!(v, Value::Bytes(_)));
     let all_str = vals.iter().all(|v| matches!(v, Value::Bytes(_)));
     let any_f = vals.iter().any(|v| matches!(v, Value::Double(_)));
@@ -448,13 +390,7 @@ fn minmax(vals: &[Value], want: Ordering) -> Value {
         if vals.iter().any(|v| matches!(v, Value::Decimal(_))) {
             let max_scale = vals
                 .iter()
-                .filter_map(|v| {
-                    if let Value::Decimal(d) = v {
-                        Some(d.scale())
-                    } else {
-                        None
-                    }
-                })
+                .filter_map(|v| if let Value::Decimal(d) = v { Some(d.scale()) } else { None })
                 .max()
                 .unwrap_or(0);
             if let Some(d) = to_num(&best, &super::NoWarn).and_then(|n| n.to_decimal()) {
@@ -489,11 +425,7 @@ fn statement_now(env: &dyn EvalEnv) -> Temporal {
 }
 
 fn now_value(name: &str, fsp: i64, env: &dyn EvalEnv) -> Value {
-    let mut t = if name == "sysdate" {
-        temporal::now_utc()
-    } else {
-        statement_now(env)
-    };
+    let mut t = if name == "sysdate" { temporal::now_utc() } else { statement_now(env) };
     let fsp = fsp.clamp(0, 6) as u32;
     let unit = 10u32.pow(6 - fsp);
     t.micros = t.micros / unit * unit;
@@ -514,14 +446,7 @@ fn lock_fn(name: &str) -> Value {
 fn uuid() -> String {
     let b: [u8; 16] = rand::random();
     let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
-    format!(
-        "{}-{}-1{}-{}-{}",
-        &hex[0..8],
-        &hex[8..12],
-        &hex[13..16],
-        &hex[16..20],
-        &hex[20..32]
-    )
+    format!("{}-{}-1{}-{}-{}", &hex[0..8], &hex[8..12], &hex[13..16], &hex[16..20], &hex[20..32])
 }
 
 /// Applies a function to evaluated arguments.
@@ -551,11 +476,7 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
             return Ok(bytes(out));
         }
         "nullif" => {
-            return Ok(if compare(&a[0], &a[1]) == Some(Ordering::Equal) {
-                Value::Null
-            } else {
-                a[0].clone()
-            });
+            return Ok(if compare(&a[0], &a[1]) == Some(Ordering::Equal) { Value::Null } else { a[0].clone() });
         }
         "isnull" => return Ok(bool_value(a[0].is_null())),
         "quote" => {
@@ -630,7 +551,14 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
         }
         "last_insert_id" => {
             return Ok(match a.first() {
-                Some(v) => v.clone(),
+                Some(v) => {
+                    match v {
+                        Value::Int(i) => env.set_last_insert_id(*i as u64),
+                        Value::UInt(u) => env.set_last_insert_id(*u),
+                        _ => {}
+                    }
+                    v.clone()
+                }
                 None => env.session_fact("last_insert_id"),
             })
         }
@@ -638,20 +566,12 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
         "user" | "session_user" | "system_user" => return Ok(env.session_fact("user")),
         "current_user" => {
             let v = env.session_fact("current_user");
-            return Ok(if v.is_null() {
-                env.session_fact("user")
-            } else {
-                v
-            });
+            return Ok(if v.is_null() { env.session_fact("user") } else { v });
         }
         "current_role" => return Ok(Value::Null),
         "version" => {
             let v = env.session_fact("version");
-            return Ok(if v.is_null() {
-                text("10.11.0-MariaDB-OneLog".into())
-            } else {
-                v
-            });
+            return Ok(if v.is_null() { text("10.11.0-MariaDB-OneLog".into()) } else { v });
         }
         "connection_id" => return Ok(env.session_fact("connection_id")),
         "row_count" => return Ok(env.session_fact("row_count")),
@@ -659,8 +579,8 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
         "pi" => return Ok(Value::Double(std::f64::consts::PI)),
         "uuid" => return Ok(text(uuid())),
         "uuid_short" => return Ok(Value::UInt(rand::random::<u64>() >> 8)),
-        "now" | "current_timestamp" | "sysdate" | "localtime" | "localtimestamp" | "curtime"
-        | "current_time" | "utc_timestamp" | "utc_time" => {
+        "now" | "current_timestamp" | "sysdate" | "localtime" | "localtimestamp" | "curtime" | "current_time"
+        | "utc_timestamp" | "utc_time" => {
             let fsp = match a.first() {
                 Some(v) => int_arg(v, env).unwrap_or(0),
                 None => 0,
@@ -675,17 +595,10 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
         }
         "curdate" | "current_date" | "utc_date" => {
             let t = statement_now(env);
-            return Ok(Value::Date(Temporal {
-                year: t.year,
-                month: t.month,
-                day: t.day,
-                ..Temporal::default()
-            }));
+            return Ok(Value::Date(Temporal { year: t.year, month: t.month, day: t.day, ..Temporal::default() }));
         }
         "unix_timestamp" if a.is_empty() => {
-            return Ok(Value::Int(
-                temporal::unix_micros(&statement_now(env)).div_euclid(1_000_000),
-            ));
+            return Ok(Value::Int(temporal::unix_micros(&statement_now(env)).div_euclid(1_000_000)));
         }
         "charset" => {
             return Ok(text(match &a[0] {
@@ -837,11 +750,7 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
             }
         }
         "locate" | "instr" | "position" => {
-            let (sub, s) = if name == "instr" {
-                (s_of(&a[1]), s_of(&a[0]))
-            } else {
-                (s_of(&a[0]), s_of(&a[1]))
-            };
+            let (sub, s) = if name == "instr" { (s_of(&a[1]), s_of(&a[0])) } else { (s_of(&a[0]), s_of(&a[1])) };
             let start = match a.get(2) {
                 Some(p) => int_arg(p, env).unwrap_or(0),
                 None => 1,
@@ -870,13 +779,7 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
             }
             Value::Int(found)
         }
-        "ascii" => Value::Int(
-            value_bytes(&a[0])
-                .first()
-                .copied()
-                .map(i64::from)
-                .unwrap_or(0),
-        ),
+        "ascii" => Value::Int(value_bytes(&a[0]).first().copied().map(i64::from).unwrap_or(0)),
         "ord" => {
             let b = value_bytes(&a[0]);
             let s = String::from_utf8_lossy(&b);
@@ -973,19 +876,12 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
             if r.is_infinite() {
                 return Err(SqlError::new(
                     ErrorCode::DATA_OUT_OF_RANGE,
-                    format!(
-                        "DOUBLE value is out of range in 'pow({},{})'",
-                        format_double(x),
-                        format_double(y)
-                    ),
+                    format!("DOUBLE value is out of range in 'pow({},{})'", format_double(x), format_double(y)),
                 ));
             }
             double(r)
         }
-        "sqrt" => f64_of(&a[0], env)
-            .filter(|x| *x >= 0.0)
-            .map(|x| double(x.sqrt()))
-            .unwrap_or(Value::Null),
+        "sqrt" => f64_of(&a[0], env).filter(|x| *x >= 0.0).map(|x| double(x.sqrt())).unwrap_or(Value::Null),
         "exp" => double(f64_of(&a[0], env).unwrap_or(0.0).exp()),
         "ln" | "log10" | "log2" => {
             let x = f64_of(&a[0], env).unwrap_or(0.0);
@@ -1053,20 +949,12 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
         "cot" => double(1.0 / f64_of(&a[0], env).unwrap_or(0.0).tan()),
         "atan" => {
             if a.len() == 2 {
-                double(
-                    f64_of(&a[0], env)
-                        .unwrap_or(0.0)
-                        .atan2(f64_of(&a[1], env).unwrap_or(0.0)),
-                )
+                double(f64_of(&a[0], env).unwrap_or(0.0).atan2(f64_of(&a[1], env).unwrap_or(0.0)))
             } else {
                 double(f64_of(&a[0], env).unwrap_or(0.0).atan())
             }
         }
-        "atan2" => double(
-            f64_of(&a[0], env)
-                .unwrap_or(0.0)
-                .atan2(f64_of(&a[1], env).unwrap_or(0.0)),
-        ),
+        "atan2" => double(f64_of(&a[0], env).unwrap_or(0.0).atan2(f64_of(&a[1], env).unwrap_or(0.0))),
         "crc32" => Value::UInt(u64::from(crc32(&value_bytes(&a[0])))),
         "bit_count" => Value::Int(i64::from(to_u64_bits(&a[0], env).count_ones())),
         "bin" => text(format!("{:b}", to_u64_bits(&a[0], env))),
@@ -1089,11 +977,8 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
                 return Ok(Value::Int(0));
             }
             let pos = list.split(',').position(|x| {
-                super::compare_bytes(
-                    x.as_bytes(),
-                    needle.as_bytes(),
-                    onelog_core::Collation::Utf8mb4GeneralCi,
-                ) == Ordering::Equal
+                super::compare_bytes(x.as_bytes(), needle.as_bytes(), onelog_core::Collation::Utf8mb4GeneralCi)
+                    == Ordering::Equal
             });
             Value::Int(pos.map(|p| p as i64 + 1).unwrap_or(0))
         }
@@ -1107,11 +992,7 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
                 return Ok(text(s.iter().collect()));
             }
             let start = (pos - 1) as usize;
-            let end = if len < 0 || len > n - pos + 1 {
-                s.len()
-            } else {
-                start + len as usize
-            };
+            let end = if len < 0 || len > n - pos + 1 { s.len() } else { start + len as usize };
             let mut out: String = s[..start].iter().collect();
             out.push_str(&new);
             out.extend(s[end..].iter());
@@ -1129,12 +1010,8 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
                 Ordering::Greater => 1,
             })
         }
-        "md5" => text(super::hash::hex_lower(&super::hash::md5(&value_bytes(
-            &a[0],
-        )))),
-        "sha1" | "sha" => text(super::hash::hex_lower(&super::hash::sha1(&value_bytes(
-            &a[0],
-        )))),
+        "md5" => text(super::hash::hex_lower(&super::hash::md5(&value_bytes(&a[0])))),
+        "sha1" | "sha" => text(super::hash::hex_lower(&super::hash::sha1(&value_bytes(&a[0])))),
         "sha2" => {
             let data = value_bytes(&a[0]);
             match int_arg(&a[1], env).unwrap_or(-1) {
@@ -1187,18 +1064,14 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
                     ..Temporal::default()
                 };
                 // %H / %k show the full hour count for TIME values.
-                let fmt = s_of(&a[1])
-                    .replace("%H", &format!("{hours:02}"))
-                    .replace("%k", &hours.to_string());
+                let fmt = s_of(&a[1]).replace("%H", &format!("{hours:02}")).replace("%k", &hours.to_string());
                 let sign = if us < 0 { "-" } else { "" };
                 text(format!("{sign}{}", date_format(&t, &fmt, true)))
             }
             None => Value::Null,
         },
         "adddate" | "subdate" => {
-            let days = int_arg(&a[1], env)
-                .unwrap_or(0)
-                .clamp(-4_000_000, 4_000_000);
+            let days = int_arg(&a[1], env).unwrap_or(0).clamp(-4_000_000, 4_000_000);
             let days = if name == "subdate" { -days } else { days };
             let date_only = match &a[0] {
                 Value::Date(_) => true,
@@ -1206,9 +1079,7 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
                 Value::Int(_) | Value::UInt(_) => true,
                 _ => false,
             };
-            match date_part(&a[0], env)
-                .and_then(|t| temporal::add_micros(&t, days * 86_400_000_000))
-            {
+            match date_part(&a[0], env).and_then(|t| temporal::add_micros(&t, days * 86_400_000_000)) {
                 Some(t) if date_only => Value::Date(t),
                 Some(t) => Value::DateTime(t),
                 None => Value::Null,
@@ -1247,19 +1118,15 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
             let us = (h.abs() * 3600 + m * 60) * 1_000_000 + (sec * 1e6).round() as i64;
             Value::Time(if h < 0 { -us } else { us })
         }
-        "weekofyear" => opt_int(
-            date_part(&a[0], env)
-                .filter(|t| t.month > 0 && t.day > 0)
-                .map(|t| {
-                    // ISO 8601 week (WEEK mode 3).
-                    let d = temporal::days_from_civil(i64::from(t.year), t.month, t.day);
-                    let wd = weekday(&t); // 0 = Monday
-                    let thursday = d - wd + 3;
-                    let (ty, _, _) = temporal::civil_from_days(thursday);
-                    let jan1 = temporal::days_from_civil(ty, 1, 1);
-                    (thursday - jan1) / 7 + 1
-                }),
-        ),
+        "weekofyear" => opt_int(date_part(&a[0], env).filter(|t| t.month > 0 && t.day > 0).map(|t| {
+            // ISO 8601 week (WEEK mode 3).
+            let d = temporal::days_from_civil(i64::from(t.year), t.month, t.day);
+            let wd = weekday(&t); // 0 = Monday
+            let thursday = d - wd + 3;
+            let (ty, _, _) = temporal::civil_from_days(thursday);
+            let jan1 = temporal::days_from_civil(ty, 1, 1);
+            (thursday - jan1) / 7 + 1
+        })),
         "to_seconds" => opt_int(
             date_part(&a[0], env)
                 .filter(|t| t.month > 0 && t.day > 0)
@@ -1267,12 +1134,7 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
         ),
         // Date and time.
         "date" => match date_part(&a[0], env) {
-            Some(t) => Value::Date(Temporal {
-                year: t.year,
-                month: t.month,
-                day: t.day,
-                ..Temporal::default()
-            }),
+            Some(t) => Value::Date(Temporal { year: t.year, month: t.month, day: t.day, ..Temporal::default() }),
             None => Value::Null,
         },
         "time" => match to_time(&a[0], env) {
@@ -1290,26 +1152,12 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
         "minute" => opt_int(temporal_field(&a[0], env).map(|t| i64::from(t.minute))),
         "second" => opt_int(temporal_field(&a[0], env).map(|t| i64::from(t.second))),
         "microsecond" => opt_int(temporal_field(&a[0], env).map(|t| i64::from(t.micros))),
-        "dayofweek" => opt_int(
-            date_part(&a[0], env)
-                .filter(|t| t.month > 0 && t.day > 0)
-                .map(|t| (weekday(&t) + 1) % 7 + 1),
-        ),
-        "weekday" => opt_int(
-            date_part(&a[0], env)
-                .filter(|t| t.month > 0 && t.day > 0)
-                .map(|t| weekday(&t)),
-        ),
-        "dayofyear" => opt_int(
-            date_part(&a[0], env)
-                .filter(|t| t.month > 0 && t.day > 0)
-                .map(|t| day_of_year(&t)),
-        ),
-        "to_days" => opt_int(
-            date_part(&a[0], env)
-                .filter(|t| t.month > 0 && t.day > 0)
-                .map(|t| to_days(&t)),
-        ),
+        "dayofweek" => {
+            opt_int(date_part(&a[0], env).filter(|t| t.month > 0 && t.day > 0).map(|t| (weekday(&t) + 1) % 7 + 1))
+        }
+        "weekday" => opt_int(date_part(&a[0], env).filter(|t| t.month > 0 && t.day > 0).map(|t| weekday(&t))),
+        "dayofyear" => opt_int(date_part(&a[0], env).filter(|t| t.month > 0 && t.day > 0).map(|t| day_of_year(&t))),
+        "to_days" => opt_int(date_part(&a[0], env).filter(|t| t.month > 0 && t.day > 0).map(|t| to_days(&t))),
         "from_days" => {
             let n = int_arg(&a[0], env).unwrap_or(0);
             if n < 366 {
@@ -1321,12 +1169,7 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
                 if !(0..=9999).contains(&y) {
                     return Ok(Value::Null);
                 }
-                Value::Date(Temporal {
-                    year: y as u16,
-                    month: m,
-                    day: d,
-                    ..Temporal::default()
-                })
+                Value::Date(Temporal { year: y as u16, month: m, day: d, ..Temporal::default() })
             }
         }
         "dayname" => match date_part(&a[0], env).filter(|t| t.month > 0 && t.day > 0) {
@@ -1348,20 +1191,16 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
         },
         "week" => {
             // Mode 0 only.
-            opt_int(
-                date_part(&a[0], env)
-                    .filter(|t| t.month > 0 && t.day > 0)
-                    .map(|t| {
-                        let jan1 = temporal::days_from_civil(i64::from(t.year), 1, 1);
-                        let first_sunday = jan1 + (7 - (jan1 + 4).rem_euclid(7)) % 7;
-                        let d = temporal::days_from_civil(i64::from(t.year), t.month, t.day);
-                        if d < first_sunday {
-                            0
-                        } else {
-                            (d - first_sunday) / 7 + 1
-                        }
-                    }),
-            )
+            opt_int(date_part(&a[0], env).filter(|t| t.month > 0 && t.day > 0).map(|t| {
+                let jan1 = temporal::days_from_civil(i64::from(t.year), 1, 1);
+                let first_sunday = jan1 + (7 - (jan1 + 4).rem_euclid(7)) % 7;
+                let d = temporal::days_from_civil(i64::from(t.year), t.month, t.day);
+                if d < first_sunday {
+                    0
+                } else {
+                    (d - first_sunday) / 7 + 1
+                }
+            }))
         }
         "makedate" => {
             let y = int_arg(&a[0], env).unwrap_or(0);
@@ -1376,17 +1215,11 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
             } else {
                 y
             };
-            let (yy, m, d) =
-                temporal::civil_from_days(temporal::days_from_civil(y, 1, 1) + doy - 1);
+            let (yy, m, d) = temporal::civil_from_days(temporal::days_from_civil(y, 1, 1) + doy - 1);
             if yy > 9999 {
                 return Ok(Value::Null);
             }
-            Value::Date(Temporal {
-                year: yy as u16,
-                month: m,
-                day: d,
-                ..Temporal::default()
-            })
+            Value::Date(Temporal { year: yy as u16, month: m, day: d, ..Temporal::default() })
         }
         "datediff" => match (date_part(&a[0], env), date_part(&a[1], env)) {
             (Some(x), Some(y)) if x.month > 0 && y.month > 0 && x.day > 0 && y.day > 0 => {
@@ -1395,16 +1228,12 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
             _ => Value::Null,
         },
         "timediff" => match (&a[0], &a[1]) {
-            (Value::Time(_), _) | (_, Value::Time(_)) => {
-                match (to_time(&a[0], env), to_time(&a[1], env)) {
-                    (Some(x), Some(y)) => Value::Time(x - y),
-                    _ => Value::Null,
-                }
-            }
+            (Value::Time(_), _) | (_, Value::Time(_)) => match (to_time(&a[0], env), to_time(&a[1], env)) {
+                (Some(x), Some(y)) => Value::Time(x - y),
+                _ => Value::Null,
+            },
             _ => match (to_datetime(&a[0], env), to_datetime(&a[1], env)) {
-                (Some(x), Some(y)) => {
-                    Value::Time(temporal::unix_micros(&x) - temporal::unix_micros(&y))
-                }
+                (Some(x), Some(y)) => Value::Time(temporal::unix_micros(&x) - temporal::unix_micros(&y)),
                 _ => Value::Null,
             },
         },
@@ -1423,8 +1252,7 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
             };
             let dus = temporal::unix_micros(&y) - temporal::unix_micros(&x);
             let months = || {
-                let mut m = (i64::from(y.year) - i64::from(x.year)) * 12 + i64::from(y.month)
-                    - i64::from(x.month);
+                let mut m = (i64::from(y.year) - i64::from(x.year)) * 12 + i64::from(y.month) - i64::from(x.month);
                 let xr = (x.day, temporal::time_of(&x));
                 let yr = (y.day, temporal::time_of(&y));
                 if m > 0 && yr < xr {
@@ -1455,9 +1283,7 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
             let us = match to_num(&a[0], env) {
                 Some(Num::I(i)) => i.checked_mul(1_000_000),
                 Some(Num::U(u)) => i64::try_from(u).ok().and_then(|i| i.checked_mul(1_000_000)),
-                Some(Num::D(d)) => d
-                    .checked_mul(Decimal::from(1_000_000))
-                    .and_then(|x| x.trunc().to_i64()),
+                Some(Num::D(d)) => d.checked_mul(Decimal::from(1_000_000)).and_then(|x| x.trunc().to_i64()),
                 Some(Num::F(f)) => Some((f * 1e6).round() as i64),
                 None => None,
             };
@@ -1492,10 +1318,7 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
                     }
                 }
                 None => {
-                    env.warn(
-                        1411,
-                        format!("Incorrect datetime value: '{s}' for function str_to_date"),
-                    );
+                    env.warn(1411, format!("Incorrect datetime value: '{s}' for function str_to_date"));
                     Value::Null
                 }
             }

@@ -62,8 +62,7 @@ pub fn weekday(t: &Temporal) -> i64 {
 }
 
 pub fn day_of_year(t: &Temporal) -> i64 {
-    days_from_civil(i64::from(t.year), t.month, t.day) - days_from_civil(i64::from(t.year), 1, 1)
-        + 1
+    days_from_civil(i64::from(t.year), t.month, t.day) - days_from_civil(i64::from(t.year), 1, 1) + 1
 }
 
 fn valid(t: &Temporal) -> bool {
@@ -112,11 +111,7 @@ pub fn parse_datetime(s: &str) -> Option<Temporal> {
     };
     if main.bytes().all(|c| c.is_ascii_digit()) {
         let n = main.len();
-        let d = |a: usize, b: usize| {
-            main.get(a..b)
-                .and_then(|x| x.parse::<u32>().ok())
-                .unwrap_or(0)
-        };
+        let d = |a: usize, b: usize| main.get(a..b).and_then(|x| x.parse::<u32>().ok()).unwrap_or(0);
         let (y, rest) = match n {
             8 | 14 => (d(0, 4), 4),
             6 | 12 => (two_digit_year(d(0, 2)), 2),
@@ -129,11 +124,7 @@ pub fn parse_datetime(s: &str) -> Option<Temporal> {
             hour: d(rest + 4, rest + 6) as u8,
             minute: d(rest + 6, rest + 8) as u8,
             second: d(rest + 8, rest + 10) as u8,
-            micros: if n >= 12 {
-                frac.map(parse_frac).unwrap_or(0)
-            } else {
-                0
-            },
+            micros: if n >= 12 { frac.map(parse_frac).unwrap_or(0) } else { 0 },
         };
         return valid(&t).then_some(t);
     }
@@ -164,12 +155,7 @@ pub fn parse_datetime(s: &str) -> Option<Temporal> {
     if groups.len() < 3 {
         return None;
     }
-    let g = |k: usize| {
-        groups
-            .get(k)
-            .and_then(|x| x.parse::<u32>().ok())
-            .unwrap_or(0)
-    };
+    let g = |k: usize| groups.get(k).and_then(|x| x.parse::<u32>().ok()).unwrap_or(0);
     let mut year = g(0);
     if groups[0].len() <= 2 {
         year = two_digit_year(year);
@@ -200,8 +186,7 @@ pub fn parse_time(s: &str) -> Option<i64> {
         Some(r) => (true, r.trim_start()),
         None => (false, s),
     };
-    if body.contains('-') || (body.len() >= 14 && body.bytes().take(14).all(|c| c.is_ascii_digit()))
-    {
+    if body.contains('-') || (body.len() >= 14 && body.bytes().take(14).all(|c| c.is_ascii_digit())) {
         let t = parse_datetime(body)?;
         let us = time_of(&t);
         return Some(if neg { -us } else { us });
@@ -247,18 +232,13 @@ pub fn parse_time(s: &str) -> Option<i64> {
 
 /// Time of day of a datetime in microseconds.
 pub fn time_of(t: &Temporal) -> i64 {
-    (i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second)) * 1_000_000
-        + i64::from(t.micros)
+    (i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second)) * 1_000_000 + i64::from(t.micros)
 }
 
 /// A number as a date/datetime: YYYYMMDD, YYMMDD, YYYYMMDDhhmmss.
 pub fn datetime_from_number(n: i64, micros: u32) -> Option<Temporal> {
     if n <= 0 {
-        return if n == 0 {
-            Some(Temporal::default())
-        } else {
-            None
-        };
+        return if n == 0 { Some(Temporal::default()) } else { None };
     }
     let s = n.to_string();
     let padded = match s.len() {
@@ -274,10 +254,7 @@ pub fn datetime_from_number(n: i64, micros: u32) -> Option<Temporal> {
 }
 
 fn warn_bad(env: &dyn EvalEnv, kind: &str, v: &Value) {
-    env.warn(
-        ErrorCode::TRUNCATED_WRONG_VALUE.number,
-        format!("Incorrect {kind} value: '{}'", super::value_string(v)),
-    );
+    env.warn(ErrorCode::TRUNCATED_WRONG_VALUE.number, format!("Incorrect {kind} value: '{}'", super::value_string(v)));
 }
 
 /// Any value as a datetime (dates at midnight); NULL + warning if invalid.
@@ -287,28 +264,15 @@ pub fn to_datetime(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
         Value::Date(t) | Value::DateTime(t) => Some(*t),
         Value::Time(us) => {
             let now = now_utc();
-            add_micros(
-                &Temporal {
-                    year: now.year,
-                    month: now.month,
-                    day: now.day,
-                    ..Temporal::default()
-                },
-                *us,
-            )
+            add_micros(&Temporal { year: now.year, month: now.month, day: now.day, ..Temporal::default() }, *us)
         }
         Value::Bytes(b) => parse_datetime(&String::from_utf8_lossy(b)),
         other => match to_num(other, env) {
             Some(Num::I(i)) => datetime_from_number(i, 0),
-            Some(Num::U(u)) => i64::try_from(u)
-                .ok()
-                .and_then(|i| datetime_from_number(i, 0)),
+            Some(Num::U(u)) => i64::try_from(u).ok().and_then(|i| datetime_from_number(i, 0)),
             Some(Num::D(d)) => {
                 let whole = d.trunc().to_i64();
-                let frac = ((d - d.trunc()) * rust_decimal::Decimal::from(1_000_000))
-                    .trunc()
-                    .to_u32()
-                    .unwrap_or(0);
+                let frac = ((d - d.trunc()) * rust_decimal::Decimal::from(1_000_000)).trunc().to_u32().unwrap_or(0);
                 whole.and_then(|w| datetime_from_number(w, frac))
             }
             Some(Num::F(f)) => {
@@ -355,17 +319,10 @@ pub fn to_time(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
                         (
                             d.is_sign_negative(),
                             a.trunc().to_u64().unwrap_or(u64::MAX),
-                            ((a - a.trunc()) * rust_decimal::Decimal::from(1_000_000))
-                                .trunc()
-                                .to_u32()
-                                .unwrap_or(0),
+                            ((a - a.trunc()) * rust_decimal::Decimal::from(1_000_000)).trunc().to_u32().unwrap_or(0),
                         )
                     }
-                    Num::F(f) => (
-                        f < 0.0,
-                        f.abs().trunc() as u64,
-                        (f.abs().fract() * 1e6).round() as u32,
-                    ),
+                    Num::F(f) => (f < 0.0, f.abs().trunc() as u64, (f.abs().fract() * 1e6).round() as u32),
                 };
                 let (h, m, s) = (whole / 10000, whole / 100 % 100, whole % 100);
                 if m > 59 || s > 59 || h > 838 {
@@ -408,23 +365,13 @@ pub fn add_micros(t: &Temporal, us: i64) -> Option<Temporal> {
 
 /// Current UTC wall clock.
 pub fn now_utc() -> Temporal {
-    let d = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
+    let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     from_unix_micros(i64::try_from(d.as_micros()).unwrap_or(0)).unwrap_or_default()
 }
 
 /// Seconds since the epoch as a UTC datetime.
 pub fn from_unix_micros(us: i64) -> Option<Temporal> {
-    add_micros(
-        &Temporal {
-            year: 1970,
-            month: 1,
-            day: 1,
-            ..Temporal::default()
-        },
-        us,
-    )
+    add_micros(&Temporal { year: 1970, month: 1, day: 1, ..Temporal::default() }, us)
 }
 
 /// Microseconds since the epoch of a UTC datetime.
@@ -446,15 +393,7 @@ const MONTHS: [&str; 12] = [
     "November",
     "December",
 ];
-const DAYS: [&str; 7] = [
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-    "Sunday",
-];
+const DAYS: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
 /// MySQL's WEEK() mode 0: weeks start on Sunday, week 1 has the first Sunday.
 fn week_mode0(t: &Temporal) -> i64 {
@@ -481,11 +420,7 @@ pub fn date_format(t: &Temporal, fmt: &str, is_time: bool) -> String {
         let Some(f) = it.next() else {
             break;
         };
-        let h12 = if t.hour.is_multiple_of(12) {
-            12
-        } else {
-            t.hour % 12
-        };
+        let h12 = if t.hour.is_multiple_of(12) { 12 } else { t.hour % 12 };
         match f {
             'Y' => out.push_str(&format!("{:04}", t.year)),
             'y' => out.push_str(&format!("{:02}", t.year % 100)),

@@ -58,10 +58,7 @@ fn null() -> Expr {
     Expr::Literal(Value::Null)
 }
 fn call(name: &str, args: Vec<Expr>) -> Expr {
-    Expr::Function {
-        name: name.into(),
-        args,
-    }
+    Expr::Function { name: name.into(), args }
 }
 fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
     Expr::Binary(op, Box::new(a), Box::new(b))
@@ -73,32 +70,15 @@ fn vd(x: &str) -> Value {
     Value::Decimal(Decimal::from_str(x).unwrap())
 }
 fn date(y: u16, m: u8, d: u8) -> Temporal {
-    Temporal {
-        year: y,
-        month: m,
-        day: d,
-        ..Temporal::default()
-    }
+    Temporal { year: y, month: m, day: d, ..Temporal::default() }
 }
 fn dt(y: u16, m: u8, d: u8, h: u8, mi: u8, se: u8) -> Temporal {
-    Temporal {
-        year: y,
-        month: m,
-        day: d,
-        hour: h,
-        minute: mi,
-        second: se,
-        micros: 0,
-    }
+    Temporal { year: y, month: m, day: d, hour: h, minute: mi, second: se, micros: 0 }
 }
 
 fn run_env(e: &Expr, env: &TestEnv) -> SqlResult<Value> {
-    let row = Row {
-        values: &[Value::Int(10), Value::from_str("abc")],
-        params: &[],
-        aggregates: &[],
-        insert_values: None,
-    };
+    let row =
+        Row { values: &[Value::Int(10), Value::from_str("abc")], params: &[], aggregates: &[], insert_values: None };
     eval(e, &row, env)
 }
 
@@ -120,12 +100,7 @@ fn check(cases: Vec<(Expr, Value)>) {
             failed.push(format!("{}: got {got:?}, want {want:?}", expr_sql(&e)));
         }
     }
-    assert!(
-        failed.is_empty(),
-        "{} failures:\n{}",
-        failed.len(),
-        failed.join("\n")
-    );
+    assert!(failed.is_empty(), "{} failures:\n{}", failed.len(), failed.join("\n"));
 }
 
 fn err_code(e: &Expr) -> u16 {
@@ -166,59 +141,34 @@ fn arithmetic() {
         (Expr::Unary(UnaryOp::Neg, Box::new(i(5))), Value::Int(-5)),
         (Expr::Unary(UnaryOp::Neg, Box::new(u(5))), Value::Int(-5)),
         // MariaDB: ~0 = 18446744073709551615, 5&3=1, 5|3=7, 5^3=6, 1<<2=4
-        (
-            Expr::Unary(UnaryOp::BitNot, Box::new(i(0))),
-            Value::UInt(u64::MAX),
-        ),
+        (Expr::Unary(UnaryOp::BitNot, Box::new(i(0))), Value::UInt(u64::MAX)),
         (bin(BitAnd, i(5), i(3)), Value::UInt(1)),
         (bin(BitOr, i(5), i(3)), Value::UInt(7)),
         (bin(BitXor, i(5), i(3)), Value::UInt(6)),
         (bin(ShiftLeft, i(1), i(2)), Value::UInt(4)),
         (bin(ShiftRight, i(8), i(1)), Value::UInt(4)),
         (bin(ShiftLeft, i(1), i(64)), Value::UInt(0)),
-        (
-            bin(Add, Expr::Literal(Value::Date(date(2024, 1, 2))), i(0)),
-            Value::Int(20240102),
-        ),
+        (bin(Add, Expr::Literal(Value::Date(date(2024, 1, 2))), i(0)), Value::Int(20240102)),
     ]);
     let env = TestEnv::default();
     run_env(&bin(BinOp::Div, i(1), i(0)), &env).unwrap();
-    assert_eq!(
-        env.warnings.borrow()[0],
-        (1365, "Division by 0".to_string())
-    );
+    assert_eq!(env.warnings.borrow()[0], (1365, "Division by 0".to_string()));
     // MariaDB: ERROR 1690 BIGINT value is out of range in '9223372036854775807 + 1'
     match run_env(&bin(BinOp::Add, i(i64::MAX), i(1)), &env) {
         Err(e) => {
             assert_eq!(e.code.number, 1690);
-            assert_eq!(
-                e.message,
-                "BIGINT value is out of range in '9223372036854775807 + 1'"
-            );
+            assert_eq!(e.message, "BIGINT value is out of range in '9223372036854775807 + 1'");
         }
         Ok(v) => panic!("{v:?}"),
     }
     // MariaDB: ERROR 1690 BIGINT UNSIGNED value is out of range in 'cast(1 as unsigned) - 2'
-    let e = bin(
-        BinOp::Sub,
-        Expr::Cast {
-            expr: Box::new(i(1)),
-            to: CastType::Unsigned,
-        },
-        i(2),
-    );
+    let e = bin(BinOp::Sub, Expr::Cast { expr: Box::new(i(1)), to: CastType::Unsigned }, i(2));
     match run_env(&e, &env) {
-        Err(e) => assert_eq!(
-            e.message,
-            "BIGINT UNSIGNED value is out of range in 'cast(1 as unsigned) - 2'"
-        ),
+        Err(e) => assert_eq!(e.message, "BIGINT UNSIGNED value is out of range in 'cast(1 as unsigned) - 2'"),
         Ok(v) => panic!("{v:?}"),
     }
     assert_eq!(err_code(&bin(BinOp::Mul, i(i64::MAX), i(2))), 1690);
-    assert_eq!(
-        err_code(&Expr::Unary(UnaryOp::Neg, Box::new(i(i64::MIN)))),
-        1690
-    );
+    assert_eq!(err_code(&Expr::Unary(UnaryOp::Neg, Box::new(i(i64::MIN)))), 1690);
 }
 
 #[test]
@@ -234,10 +184,7 @@ fn comparisons_and_logic() {
         (bin(Lt, i(-1), u(u64::MAX)), t.clone()),
         (bin(Gt, u(u64::MAX), i(-1)), t.clone()),
         (bin(Eq, dec("1.0"), i(1)), t.clone()),
-        (
-            bin(Eq, dec("0.3"), bin(Add, dec("0.1"), dec("0.2"))),
-            t.clone(),
-        ),
+        (bin(Eq, dec("0.3"), bin(Add, dec("0.1"), dec("0.2"))), t.clone()),
         // MariaDB: 0.1e0+0.2e0 = 0.3e0 is 0
         (bin(Eq, bin(Add, f(0.1), f(0.2)), f(0.3)), fl.clone()),
         // MariaDB: 10 = '10abc' is 1, '1e1' = 10 is 1
@@ -247,33 +194,9 @@ fn comparisons_and_logic() {
         (bin(Eq, s("a "), s("A")), t.clone()),
         (bin(Eq, s("é"), s("e")), t.clone()),
         (bin(Lt, s("a"), s("B")), t.clone()),
-        (
-            bin(
-                Eq,
-                Expr::Collate {
-                    expr: Box::new(s("a")),
-                    collation: "utf8mb4_bin".into(),
-                },
-                s("A"),
-            ),
-            fl.clone(),
-        ),
-        (
-            bin(
-                Eq,
-                Expr::Literal(Value::Date(date(2024, 1, 2))),
-                s("2024-01-02"),
-            ),
-            t.clone(),
-        ),
-        (
-            bin(
-                Lt,
-                Expr::Literal(Value::Date(date(2024, 1, 2))),
-                s("2024-1-3"),
-            ),
-            t.clone(),
-        ),
+        (bin(Eq, Expr::Collate { expr: Box::new(s("a")), collation: "utf8mb4_bin".into() }, s("A")), fl.clone()),
+        (bin(Eq, Expr::Literal(Value::Date(date(2024, 1, 2))), s("2024-01-02")), t.clone()),
+        (bin(Lt, Expr::Literal(Value::Date(date(2024, 1, 2))), s("2024-1-3")), t.clone()),
         (
             bin(
                 Eq,
@@ -290,104 +213,22 @@ fn comparisons_and_logic() {
         (bin(Xor, i(1), null()), Value::Null),
         (Expr::Unary(UnaryOp::Not, Box::new(null())), Value::Null),
         (Expr::Unary(UnaryOp::Not, Box::new(s("abc"))), t.clone()),
+        (Expr::IsNull { expr: Box::new(null()), negated: false }, t.clone()),
+        (Expr::IsBool { expr: Box::new(null()), value: true, negated: true }, t.clone()),
+        (Expr::IsBool { expr: Box::new(i(2)), value: true, negated: false }, t.clone()),
+        (Expr::Between { expr: Box::new(i(3)), low: Box::new(i(1)), high: Box::new(i(5)), negated: false }, t.clone()),
         (
-            Expr::IsNull {
-                expr: Box::new(null()),
-                negated: false,
-            },
-            t.clone(),
-        ),
-        (
-            Expr::IsBool {
-                expr: Box::new(null()),
-                value: true,
-                negated: true,
-            },
-            t.clone(),
-        ),
-        (
-            Expr::IsBool {
-                expr: Box::new(i(2)),
-                value: true,
-                negated: false,
-            },
-            t.clone(),
-        ),
-        (
-            Expr::Between {
-                expr: Box::new(i(3)),
-                low: Box::new(i(1)),
-                high: Box::new(i(5)),
-                negated: false,
-            },
-            t.clone(),
-        ),
-        (
-            Expr::Between {
-                expr: Box::new(i(3)),
-                low: Box::new(null()),
-                high: Box::new(i(2)),
-                negated: false,
-            },
+            Expr::Between { expr: Box::new(i(3)), low: Box::new(null()), high: Box::new(i(2)), negated: false },
             fl.clone(),
         ),
         // MariaDB: null in (1,2) NULL; 1 in (null,1) 1; 2 in (null,1) NULL
-        (
-            Expr::InList {
-                expr: Box::new(null()),
-                list: vec![i(1), i(2)],
-                negated: false,
-            },
-            Value::Null,
-        ),
-        (
-            Expr::InList {
-                expr: Box::new(i(1)),
-                list: vec![null(), i(1)],
-                negated: false,
-            },
-            t.clone(),
-        ),
-        (
-            Expr::InList {
-                expr: Box::new(i(2)),
-                list: vec![null(), i(1)],
-                negated: false,
-            },
-            Value::Null,
-        ),
-        (
-            Expr::InList {
-                expr: Box::new(i(2)),
-                list: vec![i(3), i(1)],
-                negated: true,
-            },
-            t.clone(),
-        ),
-        (
-            Expr::InList {
-                expr: Box::new(s("B")),
-                list: vec![s("a"), s("b")],
-                negated: false,
-            },
-            t.clone(),
-        ),
-        (
-            bin(
-                Eq,
-                Expr::Tuple(vec![i(1), i(2)]),
-                Expr::Tuple(vec![i(1), i(2)]),
-            ),
-            t.clone(),
-        ),
-        (
-            bin(
-                Lt,
-                Expr::Tuple(vec![i(1), i(2)]),
-                Expr::Tuple(vec![i(1), i(3)]),
-            ),
-            t.clone(),
-        ),
+        (Expr::InList { expr: Box::new(null()), list: vec![i(1), i(2)], negated: false }, Value::Null),
+        (Expr::InList { expr: Box::new(i(1)), list: vec![null(), i(1)], negated: false }, t.clone()),
+        (Expr::InList { expr: Box::new(i(2)), list: vec![null(), i(1)], negated: false }, Value::Null),
+        (Expr::InList { expr: Box::new(i(2)), list: vec![i(3), i(1)], negated: true }, t.clone()),
+        (Expr::InList { expr: Box::new(s("B")), list: vec![s("a"), s("b")], negated: false }, t.clone()),
+        (bin(Eq, Expr::Tuple(vec![i(1), i(2)]), Expr::Tuple(vec![i(1), i(2)])), t.clone()),
+        (bin(Lt, Expr::Tuple(vec![i(1), i(2)]), Expr::Tuple(vec![i(1), i(3)])), t.clone()),
         (
             Expr::InList {
                 expr: Box::new(Expr::Tuple(vec![i(3), i(4)])),
@@ -404,48 +245,21 @@ fn comparisons_and_logic() {
             },
             vs("two"),
         ),
-        (
-            Expr::Case {
-                operand: None,
-                whens: vec![(i(0), s("no")), (null(), s("null"))],
-                otherwise: None,
-            },
-            Value::Null,
-        ),
+        (Expr::Case { operand: None, whens: vec![(i(0), s("no")), (null(), s("null"))], otherwise: None }, Value::Null),
         (Expr::Slot(1), vs("abc")),
         (Expr::UserVar("x".into()), Value::Int(7)),
         (Expr::Default, Value::Null),
     ]);
-    assert_eq!(
-        err_code(&Expr::Column {
-            table: None,
-            name: "x".into()
-        }),
-        1054
-    );
-    assert_eq!(
-        err_code(&Expr::Aggregate {
-            func: crate::ast::AggFunc::Count,
-            arg: None,
-            distinct: false
-        }),
-        1111
-    );
+    assert_eq!(err_code(&Expr::Column { table: None, name: "x".into() }), 1054);
+    assert_eq!(err_code(&Expr::Aggregate { func: crate::ast::AggFunc::Count, arg: None, distinct: false }), 1111);
     assert_eq!(err_code(&Expr::Tuple(vec![i(1), i(2)])), 1241);
-    assert_eq!(
-        err_code(&bin(BinOp::Eq, Expr::Tuple(vec![i(1), i(2)]), i(1))),
-        1241
-    );
+    assert_eq!(err_code(&bin(BinOp::Eq, Expr::Tuple(vec![i(1), i(2)]), i(1))), 1241);
 }
 
 #[test]
 fn like() {
-    let lk = |v: &str, p: &str| Expr::Like {
-        expr: Box::new(s(v)),
-        pattern: Box::new(s(p)),
-        escape: None,
-        negated: false,
-    };
+    let lk =
+        |v: &str, p: &str| Expr::Like { expr: Box::new(s(v)), pattern: Box::new(s(p)), escape: None, negated: false };
     let t = Value::Int(1);
     let fl = Value::Int(0);
     check(vec![
@@ -462,32 +276,11 @@ fn like() {
         (lk("abc ", "abc"), fl.clone()),
         (lk("héllo", "HE%"), t.clone()),
         (
-            Expr::Like {
-                expr: Box::new(s("a_b")),
-                pattern: Box::new(s("a|_b")),
-                escape: Some('|'),
-                negated: false,
-            },
+            Expr::Like { expr: Box::new(s("a_b")), pattern: Box::new(s("a|_b")), escape: Some('|'), negated: false },
             t.clone(),
         ),
-        (
-            Expr::Like {
-                expr: Box::new(null()),
-                pattern: Box::new(s("%")),
-                escape: None,
-                negated: false,
-            },
-            Value::Null,
-        ),
-        (
-            Expr::Like {
-                expr: Box::new(i(123)),
-                pattern: Box::new(s("12%")),
-                escape: None,
-                negated: true,
-            },
-            fl,
-        ),
+        (Expr::Like { expr: Box::new(null()), pattern: Box::new(s("%")), escape: None, negated: false }, Value::Null),
+        (Expr::Like { expr: Box::new(i(123)), pattern: Box::new(s("12%")), escape: None, negated: true }, fl),
     ]);
 }
 
@@ -604,22 +397,10 @@ fn string_functions() {
     ]);
     // Huge results: NULL + warning 1301 instead of allocating.
     let env = TestEnv::default();
-    assert_eq!(
-        run_env(&call("repeat", vec![s("ab"), i(1 << 40)]), &env).unwrap(),
-        Value::Null
-    );
-    assert_eq!(
-        run_env(&call("space", vec![i(i64::MAX)]), &env).unwrap(),
-        Value::Null
-    );
-    assert_eq!(
-        run_env(&call("lpad", vec![s("a"), i(i64::MAX), s("b")]), &env).unwrap(),
-        Value::Null
-    );
-    assert_eq!(
-        env.warnings.borrow().iter().filter(|w| w.0 == 1301).count(),
-        3
-    );
+    assert_eq!(run_env(&call("repeat", vec![s("ab"), i(1 << 40)]), &env).unwrap(), Value::Null);
+    assert_eq!(run_env(&call("space", vec![i(i64::MAX)]), &env).unwrap(), Value::Null);
+    assert_eq!(run_env(&call("lpad", vec![s("a"), i(i64::MAX), s("b")]), &env).unwrap(), Value::Null);
+    assert_eq!(env.warnings.borrow().iter().filter(|w| w.0 == 1301).count(), 3);
 }
 
 #[test]
@@ -683,18 +464,12 @@ fn control_and_math_functions() {
         Ok(v) => panic!("{v:?}"),
     }
     match run_env(&call("left", vec![s("a")]), &TestEnv::default()) {
-        Err(e) => assert_eq!(
-            e.message,
-            "Incorrect parameter count in the call to native function 'LEFT'"
-        ),
+        Err(e) => assert_eq!(e.message, "Incorrect parameter count in the call to native function 'LEFT'"),
         Ok(v) => panic!("{v:?}"),
     }
     let r = run(&call("rand", vec![]));
     assert!(matches!(r, Value::Double(x) if (0.0..1.0).contains(&x)));
-    assert_eq!(
-        run(&call("rand", vec![i(3)])),
-        run(&call("rand", vec![i(3)]))
-    );
+    assert_eq!(run(&call("rand", vec![i(3)])), run(&call("rand", vec![i(3)])));
     assert!(matches!(run(&call("uuid", vec![])), Value::Bytes(b) if b.len() == 36));
 }
 
@@ -746,9 +521,7 @@ fn temporal_functions() {
         (call("week", vec![s("2024-01-07")]), Value::Int(1)),
         (call("to_seconds", vec![s("2024-01-01")]), Value::Int(63871286400)),
     ]);
-    assert!(
-        matches!(run(&call("now", vec![])), Value::DateTime(t) if t.year >= 2024 && t.micros == 0)
-    );
+    assert!(matches!(run(&call("now", vec![])), Value::DateTime(t) if t.year >= 2024 && t.micros == 0));
     assert!(matches!(run(&call("curdate", vec![])), Value::Date(_)));
     assert!(matches!(run(&call("curtime", vec![])), Value::Time(_)));
     assert!(matches!(run(&call("unix_timestamp", vec![])), Value::Int(n) if n > 1_700_000_000));
@@ -757,45 +530,18 @@ fn temporal_functions() {
 
 #[test]
 fn casts() {
-    let c = |e: Expr, to: CastType| Expr::Cast {
-        expr: Box::new(e),
-        to,
-    };
+    let c = |e: Expr, to: CastType| Expr::Cast { expr: Box::new(e), to };
     // All expected values checked against MariaDB 10.11.
     check(vec![
-        (
-            c(s("2024-01-02"), CastType::DateTime),
-            Value::DateTime(dt(2024, 1, 2, 0, 0, 0)),
-        ),
-        (
-            c(i(20240102), CastType::Date),
-            Value::Date(date(2024, 1, 2)),
-        ),
+        (c(s("2024-01-02"), CastType::DateTime), Value::DateTime(dt(2024, 1, 2, 0, 0, 0))),
+        (c(i(20240102), CastType::Date), Value::Date(date(2024, 1, 2))),
         (c(s("12:34"), CastType::Time), Value::Time(45_240_000_000)),
         (c(s("abc"), CastType::Signed), Value::Int(0)),
         (c(dec("1.5"), CastType::Signed), Value::Int(2)),
         (c(s("1.9"), CastType::Signed), Value::Int(1)),
         (c(i(-1), CastType::Unsigned), Value::UInt(u64::MAX)),
-        (
-            c(
-                s("3.7"),
-                CastType::Decimal {
-                    precision: 5,
-                    scale: 1,
-                },
-            ),
-            vd("3.7"),
-        ),
-        (
-            c(
-                dec("123.456"),
-                CastType::Decimal {
-                    precision: 4,
-                    scale: 2,
-                },
-            ),
-            vd("99.99"),
-        ),
+        (c(s("3.7"), CastType::Decimal { precision: 5, scale: 1 }), vd("3.7")),
+        (c(dec("123.456"), CastType::Decimal { precision: 4, scale: 2 }), vd("99.99")),
         (c(s("2024-02-30"), CastType::Date), Value::Null),
         (c(i(12), CastType::Char), vs("12")),
         (c(s("1.5"), CastType::Double), Value::Double(1.5)),
@@ -817,60 +563,33 @@ fn subqueries() {
         lock: None,
         union: None,
     });
-    let one = TestEnv {
-        subquery_rows: vec![vec![Value::Int(5)]],
-        ..TestEnv::default()
-    };
-    let two = TestEnv {
-        subquery_rows: vec![vec![Value::Int(5)], vec![Value::Null]],
-        ..TestEnv::default()
-    };
-    let wide = TestEnv {
-        subquery_rows: vec![vec![Value::Int(5), Value::Int(6)]],
-        ..TestEnv::default()
-    };
+    let one = TestEnv { subquery_rows: vec![vec![Value::Int(5)]], ..TestEnv::default() };
+    let two = TestEnv { subquery_rows: vec![vec![Value::Int(5)], vec![Value::Null]], ..TestEnv::default() };
+    let wide = TestEnv { subquery_rows: vec![vec![Value::Int(5), Value::Int(6)]], ..TestEnv::default() };
     let none = TestEnv::default();
     let sq = Expr::ScalarSubquery(q.clone());
     assert_eq!(run_env(&sq, &one).unwrap(), Value::Int(5));
     assert_eq!(run_env(&sq, &none).unwrap(), Value::Null);
     assert_eq!(run_env(&sq, &two).unwrap_err().code.number, 1242);
     assert_eq!(run_env(&sq, &wide).unwrap_err().code.number, 1241);
-    let ins = |e: Expr, negated| Expr::InSubquery {
-        expr: Box::new(e),
-        query: q.clone(),
-        negated,
-    };
+    let ins = |e: Expr, negated| Expr::InSubquery { expr: Box::new(e), query: q.clone(), negated };
     assert_eq!(run_env(&ins(i(5), false), &two).unwrap(), Value::Int(1));
     assert_eq!(run_env(&ins(i(6), false), &two).unwrap(), Value::Null);
     assert_eq!(run_env(&ins(i(6), false), &one).unwrap(), Value::Int(0));
     assert_eq!(run_env(&ins(i(6), true), &none).unwrap(), Value::Int(1));
     assert_eq!(run_env(&ins(null(), false), &none).unwrap(), Value::Int(0));
-    let ex = Expr::Exists {
-        query: q.clone(),
-        negated: false,
-    };
+    let ex = Expr::Exists { query: q.clone(), negated: false };
     assert_eq!(run_env(&ex, &one).unwrap(), Value::Int(1));
     assert_eq!(run_env(&ex, &none).unwrap(), Value::Int(0));
 }
 
 #[test]
 fn insert_value_lookup() {
-    let cols = vec![
-        ColumnDef::new("a", ColumnType::Int),
-        ColumnDef::new("B", ColumnType::Int),
-    ];
+    let cols = vec![ColumnDef::new("a", ColumnType::Int), ColumnDef::new("B", ColumnType::Int)];
     let vals = vec![Value::Int(1), Value::Int(2)];
-    let row = Row {
-        values: &[],
-        params: &[],
-        aggregates: &[],
-        insert_values: Some((&cols, &vals)),
-    };
+    let row = Row { values: &[], params: &[], aggregates: &[], insert_values: Some((&cols, &vals)) };
     let env = TestEnv::default();
-    assert_eq!(
-        eval(&Expr::InsertValue("b".into()), &row, &env).unwrap(),
-        Value::Int(2)
-    );
+    assert_eq!(eval(&Expr::InsertValue("b".into()), &row, &env).unwrap(), Value::Int(2));
 }
 
 #[test]
@@ -885,18 +604,9 @@ fn grouping_keys() {
         sort_key_with_collation(&vs("a"), Collation::Binary),
         sort_key_with_collation(&vs("A"), Collation::Binary)
     );
-    assert_eq!(
-        compare_with_collation(&vs("a "), &vs("a"), Collation::Utf8mb4Bin),
-        Some(Ordering::Equal)
-    );
-    assert_eq!(
-        compare_with_collation(&vs("a "), &vs("a"), Collation::Binary),
-        Some(Ordering::Greater)
-    );
-    assert_eq!(
-        compare_for_sort(&Value::Null, &Value::Int(1)),
-        Ordering::Less
-    );
+    assert_eq!(compare_with_collation(&vs("a "), &vs("a"), Collation::Utf8mb4Bin), Some(Ordering::Equal));
+    assert_eq!(compare_with_collation(&vs("a "), &vs("a"), Collation::Binary), Some(Ordering::Greater));
+    assert_eq!(compare_for_sort(&Value::Null, &Value::Int(1)), Ordering::Less);
 }
 
 fn col(ty: ColumnType, unsigned: bool) -> ColumnDef {
@@ -919,135 +629,24 @@ fn coerce_non_strict() {
     // (1264); '2024-13-01' → date 0000-00-00 (1265); 'y' → enum('x','Y') 'Y'.
     let cases: Vec<(Value, ColumnType, bool, Value, Vec<u16>)> = vec![
         (vs("1.9"), ColumnType::Int, false, Value::Int(2), vec![]),
-        (
-            Value::Int(300),
-            ColumnType::TinyInt,
-            true,
-            Value::UInt(255),
-            vec![1264],
-        ),
-        (
-            Value::Int(-1),
-            ColumnType::TinyInt,
-            true,
-            Value::UInt(0),
-            vec![1264],
-        ),
-        (
-            Value::Int(-200),
-            ColumnType::TinyInt,
-            false,
-            Value::Int(-128),
-            vec![1264],
-        ),
+        (Value::Int(300), ColumnType::TinyInt, true, Value::UInt(255), vec![1264]),
+        (Value::Int(-1), ColumnType::TinyInt, true, Value::UInt(0), vec![1264]),
+        (Value::Int(-200), ColumnType::TinyInt, false, Value::Int(-128), vec![1264]),
         (vs("abc"), ColumnType::Int, false, Value::Int(0), vec![1366]),
-        (
-            vs("12abc"),
-            ColumnType::Int,
-            false,
-            Value::Int(12),
-            vec![1265],
-        ),
-        (
-            Value::Double(2.5),
-            ColumnType::Int,
-            false,
-            Value::Int(2),
-            vec![],
-        ),
-        (
-            Value::Double(-2.5),
-            ColumnType::Int,
-            false,
-            Value::Int(-2),
-            vec![],
-        ),
-        (
-            vs("abcdef"),
-            ColumnType::VarChar(3),
-            false,
-            vs("abc"),
-            vec![1265],
-        ),
-        (
-            vs("ab   "),
-            ColumnType::Char(3),
-            false,
-            vs("ab"),
-            vec![1265],
-        ),
-        (
-            vd("1234.567"),
-            ColumnType::Decimal {
-                precision: 5,
-                scale: 2,
-            },
-            false,
-            vd("999.99"),
-            vec![1264],
-        ),
-        (
-            vd("1.005"),
-            ColumnType::Decimal {
-                precision: 5,
-                scale: 2,
-            },
-            false,
-            vd("1.01"),
-            vec![],
-        ),
-        (
-            Value::Int(3),
-            ColumnType::Decimal {
-                precision: 5,
-                scale: 2,
-            },
-            false,
-            vd("3.00"),
-            vec![],
-        ),
-        (
-            vs("2024-13-01"),
-            ColumnType::Date,
-            false,
-            Value::Date(Temporal::default()),
-            vec![1265],
-        ),
-        (
-            vs("y"),
-            ColumnType::Enum(vec!["x".into(), "Y".into()]),
-            false,
-            vs("Y"),
-            vec![],
-        ),
-        (
-            Value::Int(1),
-            ColumnType::Enum(vec!["x".into(), "Y".into()]),
-            false,
-            vs("x"),
-            vec![],
-        ),
-        (
-            vs("z"),
-            ColumnType::Enum(vec!["x".into()]),
-            false,
-            vs(""),
-            vec![1265],
-        ),
-        (
-            Value::Int(12),
-            ColumnType::VarChar(10),
-            false,
-            vs("12"),
-            vec![],
-        ),
-        (
-            Value::Double(1.5),
-            ColumnType::Text(BlobSize::Tiny),
-            false,
-            vs("1.5"),
-            vec![],
-        ),
+        (vs("12abc"), ColumnType::Int, false, Value::Int(12), vec![1265]),
+        (Value::Double(2.5), ColumnType::Int, false, Value::Int(2), vec![]),
+        (Value::Double(-2.5), ColumnType::Int, false, Value::Int(-2), vec![]),
+        (vs("abcdef"), ColumnType::VarChar(3), false, vs("abc"), vec![1265]),
+        (vs("ab   "), ColumnType::Char(3), false, vs("ab"), vec![1265]),
+        (vd("1234.567"), ColumnType::Decimal { precision: 5, scale: 2 }, false, vd("999.99"), vec![1264]),
+        (vd("1.005"), ColumnType::Decimal { precision: 5, scale: 2 }, false, vd("1.01"), vec![]),
+        (Value::Int(3), ColumnType::Decimal { precision: 5, scale: 2 }, false, vd("3.00"), vec![]),
+        (vs("2024-13-01"), ColumnType::Date, false, Value::Date(Temporal::default()), vec![1265]),
+        (vs("y"), ColumnType::Enum(vec!["x".into(), "Y".into()]), false, vs("Y"), vec![]),
+        (Value::Int(1), ColumnType::Enum(vec!["x".into(), "Y".into()]), false, vs("x"), vec![]),
+        (vs("z"), ColumnType::Enum(vec!["x".into()]), false, vs(""), vec![1265]),
+        (Value::Int(12), ColumnType::VarChar(10), false, vs("12"), vec![]),
+        (Value::Double(1.5), ColumnType::Text(BlobSize::Tiny), false, vs("1.5"), vec![]),
         (
             vs("2024-01-02 03:04:05.6"),
             ColumnType::DateTime { fsp: 0 },
@@ -1055,13 +654,7 @@ fn coerce_non_strict() {
             Value::DateTime(dt(2024, 1, 2, 3, 4, 6)),
             vec![],
         ),
-        (
-            vs("20240102"),
-            ColumnType::Date,
-            false,
-            Value::Date(date(2024, 1, 2)),
-            vec![],
-        ),
+        (vs("20240102"), ColumnType::Date, false, Value::Date(date(2024, 1, 2)), vec![]),
         (
             Value::Int(20240102030405),
             ColumnType::DateTime { fsp: 0 },
@@ -1069,43 +662,17 @@ fn coerce_non_strict() {
             Value::DateTime(dt(2024, 1, 2, 3, 4, 5)),
             vec![],
         ),
-        (
-            vs("10:11:12"),
-            ColumnType::Time { fsp: 0 },
-            false,
-            Value::Time(36_672_000_000),
-            vec![],
-        ),
-        (
-            Value::Int(24),
-            ColumnType::Year,
-            false,
-            Value::Int(2024),
-            vec![],
-        ),
-        (
-            Value::Int(1999),
-            ColumnType::Year,
-            false,
-            Value::Int(1999),
-            vec![],
-        ),
-        (
-            vs("\u{e9}\u{e9}"),
-            ColumnType::VarChar(2),
-            false,
-            vs("éé"),
-            vec![],
-        ),
+        (vs("10:11:12"), ColumnType::Time { fsp: 0 }, false, Value::Time(36_672_000_000), vec![]),
+        (Value::Int(24), ColumnType::Year, false, Value::Int(2024), vec![]),
+        (Value::Int(1999), ColumnType::Year, false, Value::Int(1999), vec![]),
+        (vs("\u{e9}\u{e9}"), ColumnType::VarChar(2), false, vs("éé"), vec![]),
         (Value::Null, ColumnType::Int, false, Value::Null, vec![]),
     ];
     let mut failed = Vec::new();
     for (v, ty, unsigned, want, warns) in cases {
         let (got, w) = coerce(v.clone(), ty.clone(), unsigned, false);
         if got.as_ref().ok() != Some(&want) || w != warns {
-            failed.push(format!(
-                "{v:?} → {ty:?}: got {got:?} {w:?}, want {want:?} {warns:?}"
-            ));
+            failed.push(format!("{v:?} → {ty:?}: got {got:?} {w:?}, want {want:?} {warns:?}"));
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
@@ -1121,15 +688,7 @@ fn coerce_strict() {
         (Value::UInt(u64::MAX), ColumnType::BigInt, false, 1264),
         (vs("abcd"), ColumnType::VarChar(3), false, 1406),
         (vs("abcd"), ColumnType::VarBinary(3), false, 1406),
-        (
-            vd("1234.567"),
-            ColumnType::Decimal {
-                precision: 5,
-                scale: 2,
-            },
-            false,
-            1264,
-        ),
+        (vd("1234.567"), ColumnType::Decimal { precision: 5, scale: 2 }, false, 1264),
         (vs("x"), ColumnType::Date, false, 1292),
         (vs("x"), ColumnType::DateTime { fsp: 0 }, false, 1292),
         (vs("z"), ColumnType::Enum(vec!["x".into()]), false, 1265),
@@ -1143,20 +702,11 @@ fn coerce_strict() {
         }
     }
     let (got, _) = coerce(vs("abc"), ColumnType::Int, false, true);
-    assert_eq!(
-        got.unwrap_err().message,
-        "Incorrect integer value: 'abc' for column 'c' at row 1"
-    );
+    assert_eq!(got.unwrap_err().message, "Incorrect integer value: 'abc' for column 'c' at row 1");
     let (got, _) = coerce(vs("abcd"), ColumnType::VarChar(3), false, true);
-    assert_eq!(
-        got.unwrap_err().message,
-        "Data too long for column 'c' at row 1"
-    );
+    assert_eq!(got.unwrap_err().message, "Data too long for column 'c' at row 1");
     let (got, _) = coerce(vs("x"), ColumnType::DateTime { fsp: 0 }, false, true);
-    assert_eq!(
-        got.unwrap_err().message,
-        "Incorrect datetime value: 'x' for column 'c' at row 1"
-    );
+    assert_eq!(got.unwrap_err().message, "Incorrect datetime value: 'x' for column 'c' at row 1");
     // In range values pass in strict mode.
     let (got, w) = coerce(vs(" 42 "), ColumnType::Int, false, true);
     assert_eq!((got.unwrap(), w), (Value::Int(42), vec![]));
@@ -1176,15 +726,7 @@ fn no_panics_on_odd_input() {
         Value::from_str("-"),
         Value::from_str("9999-99-99 99:99:99"),
         Value::Date(Temporal::default()),
-        Value::DateTime(Temporal {
-            year: 9999,
-            month: 12,
-            day: 31,
-            hour: 23,
-            minute: 59,
-            second: 59,
-            micros: 999_999,
-        }),
+        Value::DateTime(Temporal { year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59, micros: 999_999 }),
         Value::Time(i64::MIN),
     ];
     let names = [
@@ -1250,9 +792,8 @@ fn no_panics_on_odd_input() {
         for a in &odd {
             for b in &odd {
                 let n = min.max(1).min(max);
-                let args: Vec<Expr> = (0..n)
-                    .map(|k| Expr::Literal(if k % 2 == 0 { a.clone() } else { b.clone() }))
-                    .collect();
+                let args: Vec<Expr> =
+                    (0..n).map(|k| Expr::Literal(if k % 2 == 0 { a.clone() } else { b.clone() })).collect();
                 let _ = run_env(&call(name, args), &env);
             }
         }
@@ -1272,10 +813,7 @@ fn no_panics_on_odd_input() {
     ] {
         for a in &odd {
             for b in &odd {
-                let _ = run_env(
-                    &bin(op, Expr::Literal(a.clone()), Expr::Literal(b.clone())),
-                    &env,
-                );
+                let _ = run_env(&bin(op, Expr::Literal(a.clone()), Expr::Literal(b.clone())), &env);
             }
         }
     }
@@ -1283,10 +821,7 @@ fn no_panics_on_odd_input() {
         for ty in [
             ColumnType::TinyInt,
             ColumnType::BigInt,
-            ColumnType::Decimal {
-                precision: 65,
-                scale: 30,
-            },
+            ColumnType::Decimal { precision: 65, scale: 30 },
             ColumnType::Float,
             ColumnType::Char(1),
             ColumnType::Date,
@@ -1304,10 +839,7 @@ fn no_panics_on_odd_input() {
             CastType::Date,
             CastType::DateTime,
             CastType::Time,
-            CastType::Decimal {
-                precision: 65,
-                scale: 30,
-            },
+            CastType::Decimal { precision: 65, scale: 30 },
             CastType::Double,
         ] {
             let _ = cast(a.clone(), to, &env);
@@ -1329,129 +861,33 @@ fn coerce_non_strict_more() {
         (vs("2.5"), ColumnType::Int, Value::Int(3), vec![]),
         (vs("1e3"), ColumnType::Int, Value::Int(1000), vec![]),
         (vs("0x10"), ColumnType::Int, Value::Int(0), vec![1265]),
-        (
-            vs("900:00:00"),
-            ColumnType::Time { fsp: 0 },
-            Value::Time(3_020_399_000_000),
-            vec![1264],
-        ),
-        (
-            Value::Int(123456),
-            ColumnType::Time { fsp: 0 },
-            Value::Time(45_296_000_000),
-            vec![],
-        ),
-        (
-            vs("1 02:00:00"),
-            ColumnType::Time { fsp: 0 },
-            Value::Time(93_600_000_000),
-            vec![],
-        ),
-        (
-            vs("12:61:00"),
-            ColumnType::Time { fsp: 0 },
-            Value::Time(0),
-            vec![1265],
-        ),
+        (vs("900:00:00"), ColumnType::Time { fsp: 0 }, Value::Time(3_020_399_000_000), vec![1264]),
+        (Value::Int(123456), ColumnType::Time { fsp: 0 }, Value::Time(45_296_000_000), vec![]),
+        (vs("1 02:00:00"), ColumnType::Time { fsp: 0 }, Value::Time(93_600_000_000), vec![]),
+        (vs("12:61:00"), ColumnType::Time { fsp: 0 }, Value::Time(0), vec![1265]),
         (vs("0"), ColumnType::Year, Value::Int(2000), vec![]),
         (Value::Int(0), ColumnType::Year, Value::Int(0), vec![]),
-        (
-            Value::Int(2156),
-            ColumnType::Year,
-            Value::Int(0),
-            vec![1264],
-        ),
+        (Value::Int(2156), ColumnType::Year, Value::Int(0), vec![1264]),
         (vs("99"), ColumnType::Year, Value::Int(1999), vec![]),
         (Value::Int(5), ColumnType::Year, Value::Int(2005), vec![]),
-        (
-            vs("B "),
-            ColumnType::Enum(vec!["a".into(), "b".into()]),
-            vs("b"),
-            vec![],
-        ),
-        (
-            Value::Int(0),
-            ColumnType::Enum(vec!["a".into()]),
-            vs(""),
-            vec![1265],
-        ),
-        (
-            vs("2024/1/2 3:4:5"),
-            ColumnType::DateTime { fsp: 0 },
-            Value::DateTime(dt(2024, 1, 2, 3, 4, 5)),
-            vec![],
-        ),
-        (
-            vs("2024-01-02T03:04:05"),
-            ColumnType::DateTime { fsp: 0 },
-            Value::DateTime(dt(2024, 1, 2, 3, 4, 5)),
-            vec![],
-        ),
-        (
-            vs("2024-02-30 00:00:00"),
-            ColumnType::DateTime { fsp: 0 },
-            Value::DateTime(Temporal::default()),
-            vec![1265],
-        ),
-        (
-            vs("2024-01-02 10:00:00"),
-            ColumnType::Date,
-            Value::Date(date(2024, 1, 2)),
-            vec![],
-        ),
-        (
-            Value::Int(240102),
-            ColumnType::Date,
-            Value::Date(date(2024, 1, 2)),
-            vec![],
-        ),
-        (
-            vs("abc"),
-            ColumnType::Decimal {
-                precision: 5,
-                scale: 2,
-            },
-            vd("0.00"),
-            vec![1366],
-        ),
-        (
-            vs("1.005"),
-            ColumnType::Decimal {
-                precision: 5,
-                scale: 2,
-            },
-            vd("1.01"),
-            vec![],
-        ),
-        (
-            Value::Int(-1000),
-            ColumnType::Decimal {
-                precision: 5,
-                scale: 2,
-            },
-            vd("-999.99"),
-            vec![1264],
-        ),
-        (
-            Value::Double(1.1),
-            ColumnType::Float,
-            Value::Double(1.1),
-            vec![],
-        ),
-        (
-            vs("1.5x"),
-            ColumnType::Double,
-            Value::Double(1.5),
-            vec![1265],
-        ),
+        (vs("B "), ColumnType::Enum(vec!["a".into(), "b".into()]), vs("b"), vec![]),
+        (Value::Int(0), ColumnType::Enum(vec!["a".into()]), vs(""), vec![1265]),
+        (vs("2024/1/2 3:4:5"), ColumnType::DateTime { fsp: 0 }, Value::DateTime(dt(2024, 1, 2, 3, 4, 5)), vec![]),
+        (vs("2024-01-02T03:04:05"), ColumnType::DateTime { fsp: 0 }, Value::DateTime(dt(2024, 1, 2, 3, 4, 5)), vec![]),
+        (vs("2024-02-30 00:00:00"), ColumnType::DateTime { fsp: 0 }, Value::DateTime(Temporal::default()), vec![1265]),
+        (vs("2024-01-02 10:00:00"), ColumnType::Date, Value::Date(date(2024, 1, 2)), vec![]),
+        (Value::Int(240102), ColumnType::Date, Value::Date(date(2024, 1, 2)), vec![]),
+        (vs("abc"), ColumnType::Decimal { precision: 5, scale: 2 }, vd("0.00"), vec![1366]),
+        (vs("1.005"), ColumnType::Decimal { precision: 5, scale: 2 }, vd("1.01"), vec![]),
+        (Value::Int(-1000), ColumnType::Decimal { precision: 5, scale: 2 }, vd("-999.99"), vec![1264]),
+        (Value::Double(1.1), ColumnType::Float, Value::Double(1.1), vec![]),
+        (vs("1.5x"), ColumnType::Double, Value::Double(1.5), vec![1265]),
     ];
     let mut failed = Vec::new();
     for (v, ty, want, warns) in cases {
         let (got, w) = coerce(v.clone(), ty.clone(), false, false);
         if got.as_ref().ok() != Some(&want) || w != warns {
-            failed.push(format!(
-                "{v:?} → {ty:?}: got {got:?} {w:?}, want {want:?} {warns:?}"
-            ));
+            failed.push(format!("{v:?} → {ty:?}: got {got:?} {w:?}, want {want:?} {warns:?}"));
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
@@ -1462,10 +898,7 @@ fn mixed_type_rules() {
     use BinOp::*;
     let t = Value::Int(1);
     let fl = Value::Int(0);
-    let unsigned = |n: i64| Expr::Cast {
-        expr: Box::new(i(n)),
-        to: CastType::Unsigned,
-    };
+    let unsigned = |n: i64| Expr::Cast { expr: Box::new(i(n)), to: CastType::Unsigned };
     let tup = |a: Expr, b: Expr| Expr::Tuple(vec![a, b]);
     let between = |x: Expr, lo: Expr, hi: Expr| Expr::Between {
         expr: Box::new(x),
@@ -1476,10 +909,7 @@ fn mixed_type_rules() {
     // All checked against MariaDB 10.11.
     check(vec![
         (bin(Sub, unsigned(5), i(3)), Value::UInt(2)),
-        (
-            bin(Add, i(i64::MAX), unsigned(1)),
-            Value::UInt(9_223_372_036_854_775_808),
-        ),
+        (bin(Add, i(i64::MAX), unsigned(1)), Value::UInt(9_223_372_036_854_775_808)),
         (bin(Eq, tup(i(1), null()), tup(i(1), i(2))), Value::Null),
         (bin(Eq, tup(i(1), null()), tup(i(2), i(2))), fl.clone()),
         (bin(Lt, tup(i(1), null()), tup(i(2), i(2))), t.clone()),
@@ -1489,33 +919,13 @@ fn mixed_type_rules() {
         (between(i(2), i(1), null()), Value::Null),
         (between(i(5), null(), i(4)), fl.clone()),
         (between(s("b"), s("A"), s("C")), t.clone()),
-        (
-            Expr::InList {
-                expr: Box::new(i(1)),
-                list: vec![s("1"), s("a")],
-                negated: false,
-            },
-            t.clone(),
-        ),
-        (
-            Expr::InList {
-                expr: Box::new(i(0)),
-                list: vec![s("a")],
-                negated: false,
-            },
-            t.clone(),
-        ),
-        (
-            Expr::Unary(UnaryOp::Neg, Box::new(s("3"))),
-            Value::Double(-3.0),
-        ),
+        (Expr::InList { expr: Box::new(i(1)), list: vec![s("1"), s("a")], negated: false }, t.clone()),
+        (Expr::InList { expr: Box::new(i(0)), list: vec![s("a")], negated: false }, t.clone()),
+        (Expr::Unary(UnaryOp::Neg, Box::new(s("3"))), Value::Double(-3.0)),
         (bin(IntDiv, i(3), dec("0.5")), Value::Int(6)),
         (bin(Mod, i(7), dec("-2.5")), vd("2.0")),
         (bin(Mod, i(10), dec("3.0")), vd("1.0")),
-        (
-            Expr::Unary(UnaryOp::Neg, Box::new(u(9_223_372_036_854_775_808))),
-            Value::Int(i64::MIN),
-        ),
+        (Expr::Unary(UnaryOp::Neg, Box::new(u(9_223_372_036_854_775_808))), Value::Int(i64::MIN)),
         (bin(Lt, i(1), f(1.5)), t.clone()),
         (
             Expr::Case {
@@ -1529,13 +939,7 @@ fn mixed_type_rules() {
     ]);
     // MariaDB: ERROR 1690 BIGINT UNSIGNED value is out of range in '-1 * cast(1 as unsigned)'
     assert_eq!(err_code(&bin(Mul, i(-1), unsigned(1))), 1690);
-    assert_eq!(
-        err_code(&Expr::Collate {
-            expr: Box::new(s("a")),
-            collation: "nope".into()
-        }),
-        1273
-    );
+    assert_eq!(err_code(&Expr::Collate { expr: Box::new(s("a")), collation: "nope".into() }), 1273);
 }
 
 #[test]
@@ -1544,37 +948,19 @@ fn timestamp_range() {
     // 1264; strict ERROR 1292 Incorrect datetime value.
     let ty = ColumnType::Timestamp { fsp: 0 };
     let (got, w) = coerce(vs("1960-01-01"), ty.clone(), false, false);
-    assert_eq!(
-        (got.unwrap(), w),
-        (Value::DateTime(Temporal::default()), vec![1264])
-    );
+    assert_eq!((got.unwrap(), w), (Value::DateTime(Temporal::default()), vec![1264]));
     let (got, _) = coerce(vs("2040-01-01"), ty.clone(), false, true);
-    assert_eq!(
-        got.unwrap_err().message,
-        "Incorrect datetime value: '2040-01-01' for column 'c' at row 1"
-    );
+    assert_eq!(got.unwrap_err().message, "Incorrect datetime value: '2040-01-01' for column 'c' at row 1");
     let (got, w) = coerce(vs("1970-01-01 00:00:01"), ty, false, true);
-    assert_eq!(
-        (got.unwrap(), w),
-        (Value::DateTime(dt(1970, 1, 1, 0, 0, 1)), vec![])
-    );
+    assert_eq!((got.unwrap(), w), (Value::DateTime(dt(1970, 1, 1, 0, 0, 1)), vec![]));
 }
 
 #[test]
 fn comparison_warnings() {
     // MariaDB: SELECT 10 = '10abc' → 1 with warning 1292 Truncated incorrect DOUBLE value: '10abc'
     let env = TestEnv::default();
-    assert_eq!(
-        run_env(&bin(BinOp::Eq, i(10), s("10abc")), &env).unwrap(),
-        Value::Int(1)
-    );
-    assert_eq!(
-        env.warnings.borrow().as_slice(),
-        &[(
-            1292,
-            "Truncated incorrect DOUBLE value: '10abc'".to_string()
-        )]
-    );
+    assert_eq!(run_env(&bin(BinOp::Eq, i(10), s("10abc")), &env).unwrap(), Value::Int(1));
+    assert_eq!(env.warnings.borrow().as_slice(), &[(1292, "Truncated incorrect DOUBLE value: '10abc'".to_string())]);
     let env = TestEnv::default();
     run_env(&bin(BinOp::Eq, i(10), s(" 10 ")), &env).unwrap();
     assert!(env.warnings.borrow().is_empty());
@@ -1590,10 +976,7 @@ fn coerce_huge_strings() {
 
 #[test]
 fn coerce_huge_decimal_string() {
-    let ty = ColumnType::Decimal {
-        precision: 5,
-        scale: 2,
-    };
+    let ty = ColumnType::Decimal { precision: 5, scale: 2 };
     let (got, w) = coerce(vs("1e100"), ty.clone(), false, false);
     assert_eq!((got.unwrap(), w), (vd("999.99"), vec![1264]));
     let (got, _) = coerce(vs("-1e100"), ty, false, true);

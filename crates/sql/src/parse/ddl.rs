@@ -25,7 +25,10 @@ pub(crate) fn decimal_precision(info: &sp::ExactNumberInfo) -> SqlResult<(u8, u8
         ));
     }
     if s > p || s > 30 {
-        return Err(SqlError::new(ErrorCode::WRONG_ARGUMENTS_SCALE, format!("Too big scale {s} specified. Maximum is {p}")));
+        return Err(SqlError::new(
+            ErrorCode::WRONG_ARGUMENTS_SCALE,
+            format!("Too big scale {s} specified. Maximum is {p}"),
+        ));
     }
     Ok((p as u8, s as u8))
 }
@@ -68,14 +71,14 @@ fn column_type(dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
         D::Double(_) | D::DoublePrecision | D::Float8 | D::Float64 => (ColumnType::Double, false),
         D::DoubleUnsigned(_) | D::DoublePrecisionUnsigned => (ColumnType::Double, true),
         D::Char(len) | D::Character(len) => (ColumnType::Char(char_len(len, 1)), false),
-        D::Varchar(len) | D::CharVarying(len) | D::CharacterVarying(len) | D::Nvarchar(len) => {
-            match len {
-                Some(sp::CharacterLength::IntegerLength { length, .. }) => (ColumnType::VarChar(*length as u32), false),
-                _ => return Err(SqlError::parse("VARCHAR", 1)),
-            }
-        }
+        D::Varchar(len) | D::CharVarying(len) | D::CharacterVarying(len) | D::Nvarchar(len) => match len {
+            Some(sp::CharacterLength::IntegerLength { length, .. }) => (ColumnType::VarChar(*length as u32), false),
+            _ => return Err(SqlError::parse("VARCHAR", 1)),
+        },
         D::Binary(len) => (ColumnType::Binary(len.unwrap_or(1) as u32), false),
-        D::Varbinary(Some(sp::BinaryLength::IntegerLength { length })) => (ColumnType::VarBinary(*length as u32), false),
+        D::Varbinary(Some(sp::BinaryLength::IntegerLength { length })) => {
+            (ColumnType::VarBinary(*length as u32), false)
+        }
         D::Varbinary(_) => return Err(SqlError::parse("VARBINARY", 1)),
         D::TinyText => (ColumnType::Text(BlobSize::Tiny), false),
         D::Text => (ColumnType::Text(BlobSize::Normal), false),
@@ -98,15 +101,22 @@ fn column_type(dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
                 .collect();
             (ColumnType::Enum(labels), false)
         }
-        D::Custom(name, args) if name.to_string().eq_ignore_ascii_case("year") && args.len() <= 1 => (ColumnType::Year, false),
+        D::Custom(name, args) if name.to_string().eq_ignore_ascii_case("year") && args.len() <= 1 => {
+            (ColumnType::Year, false)
+        }
         other => return Err(unsupported(format!("column type {other}"))),
     })
 }
 
 fn collation_named(name: &str) -> SqlResult<Collation> {
     match name.to_ascii_lowercase().as_str() {
-        "utf8mb4_general_ci" | "utf8_general_ci" | "utf8mb3_general_ci" | "utf8mb4_unicode_ci" | "utf8mb4_0900_ai_ci"
-        | "latin1_swedish_ci" | "utf8mb4_unicode_520_ci" => Ok(Collation::Utf8mb4GeneralCi),
+        "utf8mb4_general_ci"
+        | "utf8_general_ci"
+        | "utf8mb3_general_ci"
+        | "utf8mb4_unicode_ci"
+        | "utf8mb4_0900_ai_ci"
+        | "latin1_swedish_ci"
+        | "utf8mb4_unicode_520_ci" => Ok(Collation::Utf8mb4GeneralCi),
         "utf8mb4_bin" | "utf8_bin" | "utf8mb3_bin" | "latin1_bin" => Ok(Collation::Utf8mb4Bin),
         "binary" => Ok(Collation::Binary),
         other => Err(SqlError::new(ErrorCode::UNKNOWN_COLLATION, format!("Unknown collation: '{other}'"))),
@@ -255,7 +265,9 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable) -> SqlResult<CreateTabl
         auto_increment_start: None,
     };
     let options = match &ct.table_options {
-        sp::CreateTableOptions::Plain(o) | sp::CreateTableOptions::Options(o) | sp::CreateTableOptions::With(o) => o.as_slice(),
+        sp::CreateTableOptions::Plain(o) | sp::CreateTableOptions::Options(o) | sp::CreateTableOptions::With(o) => {
+            o.as_slice()
+        }
         _ => &[],
     };
     let mut table_collation = None;
@@ -288,9 +300,10 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable) -> SqlResult<CreateTabl
     }
     if let Some(collation) = table_collation {
         for (col, src) in table.columns.iter_mut().zip(&ct.columns) {
-            let explicit = src.options.iter().any(|o| {
-                matches!(o.option, sp::ColumnOption::Collation(_) | sp::ColumnOption::CharacterSet(_))
-            });
+            let explicit = src
+                .options
+                .iter()
+                .any(|o| matches!(o.option, sp::ColumnOption::Collation(_) | sp::ColumnOption::CharacterSet(_)));
             if col.ty.is_text() && !explicit {
                 col.collation = collation;
             }
@@ -340,10 +353,9 @@ pub(crate) fn convert_drop(
     let converted: Vec<ObjectName> = names.iter().map(object_name).collect::<SqlResult<_>>()?;
     Ok(match object_type {
         sp::ObjectType::Table | sp::ObjectType::View => Statement::DropTable { names: converted, if_exists },
-        sp::ObjectType::Database | sp::ObjectType::Schema => Statement::DropDatabase {
-            name: converted.first().map(|n| n.name.clone()).unwrap_or_default(),
-            if_exists,
-        },
+        sp::ObjectType::Database | sp::ObjectType::Schema => {
+            Statement::DropDatabase { name: converted.first().map(|n| n.name.clone()).unwrap_or_default(), if_exists }
+        }
         sp::ObjectType::Index => {
             let table = table.ok_or_else(|| SqlError::parse("DROP INDEX", 1))?;
             Statement::DropIndex {

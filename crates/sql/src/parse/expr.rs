@@ -99,10 +99,12 @@ pub(crate) fn empty_select(items: Vec<SelectItem>) -> Select {
 }
 
 fn convert_select(s: &sp::Select, params: &mut ParamCounter) -> SqlResult<Select> {
+    let headings = params.next_headings();
     let items = s
         .projection
         .iter()
-        .map(|item| convert_select_item(item, params))
+        .enumerate()
+        .map(|(i, item)| convert_select_item(item, headings.get(i), params))
         .collect::<SqlResult<Vec<_>>>()?;
     let mut select = empty_select(items);
     select.distinct = matches!(s.distinct, Some(sp::Distinct::Distinct));
@@ -121,12 +123,24 @@ fn convert_select(s: &sp::Select, params: &mut ParamCounter) -> SqlResult<Select
     Ok(select)
 }
 
-fn convert_select_item(item: &sp::SelectItem, params: &mut ParamCounter) -> SqlResult<SelectItem> {
+fn convert_select_item(
+    item: &sp::SelectItem,
+    heading: Option<&String>,
+    params: &mut ParamCounter,
+) -> SqlResult<SelectItem> {
     Ok(match item {
-        sp::SelectItem::UnnamedExpr(e) => SelectItem::Expr { expr: convert_expr(e, params)?, alias: None, text: item_text(e) },
-        sp::SelectItem::ExprWithAlias { expr, alias } => {
-            SelectItem::Expr { expr: convert_expr(expr, params)?, alias: Some(alias.value.clone()), text: item_text(expr) }
+        sp::SelectItem::UnnamedExpr(e) => {
+            let text = match e {
+                sp::Expr::Identifier(_) | sp::Expr::CompoundIdentifier(_) | sp::Expr::Value(_) => item_text(e),
+                _ => heading.filter(|h| !h.is_empty()).cloned().unwrap_or_else(|| item_text(e)),
+            };
+            SelectItem::Expr { expr: convert_expr(e, params)?, alias: None, text }
         }
+        sp::SelectItem::ExprWithAlias { expr, alias } => SelectItem::Expr {
+            expr: convert_expr(expr, params)?,
+            alias: Some(alias.value.clone()),
+            text: item_text(expr),
+        },
         sp::SelectItem::Wildcard(_) => SelectItem::Wildcard,
         sp::SelectItem::QualifiedWildcard(sp::SelectItemQualifiedWildcardKind::ObjectName(name), _) => {
             SelectItem::QualifiedWildcard(object_name(name)?.name)
@@ -159,7 +173,10 @@ fn convert_factor(factor: &sp::TableFactor, params: &mut ParamCounter) -> SqlRes
         }
         sp::TableFactor::Derived { subquery, alias, .. } => {
             let alias = alias.as_ref().map(|a| a.name.value.clone()).ok_or_else(|| {
-                SqlError::new(onelog_core::ErrorCode::DERIVED_MUST_HAVE_ALIAS, "Every derived table must have its own alias")
+                SqlError::new(
+                    onelog_core::ErrorCode::DERIVED_MUST_HAVE_ALIAS,
+                    "Every derived table must have its own alias",
+                )
             })?;
             Ok(TableFactor::Derived { query: Box::new(convert_query(subquery, params)?), alias })
         }
@@ -187,7 +204,12 @@ fn convert_join(join: &sp::Join, params: &mut ParamCounter) -> SqlResult<Join> {
 fn convert_order_by(exprs: &[sp::OrderByExpr], params: &mut ParamCounter) -> SqlResult<Vec<OrderBy>> {
     exprs
         .iter()
-        .map(|o| Ok(OrderBy { expr: convert_expr(&o.expr, params)?, desc: matches!(o.options.sort, Some(sp::OrderBySort::Desc)) }))
+        .map(|o| {
+            Ok(OrderBy {
+                expr: convert_expr(&o.expr, params)?,
+                desc: matches!(o.options.sort, Some(sp::OrderBySort::Desc)),
+            })
+        })
         .collect()
 }
 
@@ -196,7 +218,9 @@ fn single_table(twj: &sp::TableWithJoins) -> SqlResult<(ObjectName, Option<Strin
         return Err(unsupported("multi-table UPDATE/DELETE"));
     }
     match &twj.relation {
-        sp::TableFactor::Table { name, alias, .. } => Ok((object_name(name)?, alias.as_ref().map(|a| a.name.value.clone()))),
+        sp::TableFactor::Table { name, alias, .. } => {
+            Ok((object_name(name)?, alias.as_ref().map(|a| a.name.value.clone())))
+        }
         other => Err(unsupported(other)),
     }
 }
@@ -213,7 +237,8 @@ pub(crate) fn convert_insert(ins: &sp::Insert, params: &mut ParamCounter) -> Sql
         sp::TableObject::TableName(name) => object_name(name)?,
         other => return Err(unsupported(other)),
     };
-    let mut columns: Vec<String> = ins.columns.iter().map(|c| object_name(c).map(|n| n.name)).collect::<SqlResult<_>>()?;
+    let mut columns: Vec<String> =
+        ins.columns.iter().map(|c| object_name(c).map(|n| n.name)).collect::<SqlResult<_>>()?;
     let source = match &ins.source {
         Some(q) => match q.body.as_ref() {
             sp::SetExpr::Values(values) => InsertSource::Values(
@@ -428,6 +453,13 @@ fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<Ex
             return Err(wrong_arg_count(&name));
         }
         return Ok(Expr::Aggregate { func, arg: Some(Box::new(args.remove(0))), distinct });
+    }
+    // The unit argument of TIMESTAMPDIFF/TIMESTAMPADD is a keyword, not a column.
+    let mut args = args;
+    if matches!(name.as_str(), "timestampdiff" | "timestampadd") {
+        if let Some(Expr::Column { table: None, name: unit }) = args.first() {
+            args[0] = Expr::Literal(Value::from_str(&unit.to_ascii_uppercase()));
+        }
     }
     if name == "values" {
         if let [Expr::Column { name: col, .. }] = args.as_slice() {
