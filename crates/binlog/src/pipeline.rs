@@ -434,6 +434,33 @@ impl<T: Send + 'static> Shared<T> {
         }
     }
 
+    /// Syncs the current file through its written end, whatever the
+    /// policy: the checkpointer calls this so storage can be persisted under
+    /// `sync_binlog=0` or `N` (storage may never be durable past the binlog).
+    fn sync_written(&self) -> Result<BinlogPos, BinlogError> {
+        if self.is_poisoned() {
+            return Err(self.poison_error());
+        }
+        let (file, end) = {
+            let w = self.writer.lock();
+            (w.files.current_file(), w.files.position())
+        };
+        if !file.is_o_dsync() {
+            let t0 = Instant::now();
+            if let Err(e) = file.sync_data() {
+                self.poison(format!("binlog sync failed at {}:{}: {e}", end.file_seq, end.offset));
+                return Err(self.poison_error());
+            }
+            self.counters.syncs.fetch_add(1, Ordering::Relaxed);
+            self.counters.sync_time_us.fetch_add(t0.elapsed().as_micros() as u64, Ordering::Relaxed);
+        }
+        let mut p = self.pos.lock();
+        if end > p.synced {
+            p.synced = end;
+        }
+        Ok(p.synced)
+    }
+
     /// Syncs per policy. `Err` means the binlog is (now) poisoned.
     fn sync_batch(&self, batch: &[Group<T>], groups_since_sync: &mut u64) -> Result<(), ()> {
         if self.is_poisoned() {
@@ -632,6 +659,12 @@ impl<T: Send + 'static> Binlog<T> {
             last_committed_gtid: p.last_committed,
             poisoned: self.shared.is_poisoned(),
         }
+    }
+
+    /// Makes everything written so far durable regardless of
+    /// `sync_binlog`; returns the synced position.
+    pub fn sync_written(&self) -> Result<BinlogPos, BinlogError> {
+        self.shared.sync_written()
     }
 
     pub fn is_poisoned(&self) -> bool {

@@ -59,15 +59,12 @@ pub fn decode_marker(bytes: Option<Vec<u8>>) -> BinlogPos {
 /// The commit stage: applies a durable group to storage in binlog order.
 pub struct StoreSink {
     store: Arc<Store>,
-    applied_pos: Arc<Mutex<BinlogPos>>,
 }
 
 impl GroupSink<CommitPayload> for StoreSink {
     fn apply_group(&self, group: &mut [(CommitPayload, CommitInfo)]) -> Result<(), String> {
         let Some(last) = group.last().map(|(_, info)| info.end_pos) else { return Ok(()) };
-        self.store.apply(group.iter().map(|(m, _)| m.as_slice()), &encode_marker(last)).map_err(|e| e.to_string())?;
-        *self.applied_pos.lock() = last;
-        Ok(())
+        self.store.apply(group.iter().map(|(m, _)| m.as_slice()), &encode_marker(last)).map_err(|e| e.to_string())
     }
 }
 
@@ -80,7 +77,6 @@ pub struct Engine {
     pub vars: GlobalVars,
     /// Serialises DDL: one schema change at a time.
     pub ddl_lock: Mutex<()>,
-    applied_pos: Arc<Mutex<BinlogPos>>,
     next_txn_id: AtomicU64,
     next_connection_id: AtomicU64,
     pub processes: crate::session::ProcessList,
@@ -120,11 +116,11 @@ impl Engine {
             })?;
         }
         if replayed > 0 {
-            store.checkpoint()?;
+            // Replayed transactions came from complete binlog events on disk.
+            store.checkpoint(|_| Ok(()))?;
         }
         applier::init_counters(&store, &catalog)?;
-        let applied_pos = Arc::new(Mutex::new(scan.end_pos));
-        let sink = Arc::new(StoreSink { store: store.clone(), applied_pos: applied_pos.clone() });
+        let sink = Arc::new(StoreSink { store: store.clone() });
         let binlog = Binlog::open(config.binlog, sink, &scan)?;
         tracing::info!(
             "recovery: storage was durable at {}:{}; replayed {replayed} transaction(s); binlog continues at {}:{}; took {} ms",
@@ -142,7 +138,6 @@ impl Engine {
             locks: LockManager::default(),
             vars,
             ddl_lock: Mutex::new(()),
-            applied_pos,
             next_txn_id: AtomicU64::new(1),
             next_connection_id: AtomicU64::new(1),
             processes: Default::default(),
@@ -176,16 +171,21 @@ impl Engine {
         }
     }
 
-    /// Makes storage durable up to the position the binlog has synced.
-    /// Returns the persisted position, if a checkpoint was taken.
+    /// Makes storage durable, first syncing the binlog through the
+    /// persisted position if the sync policy has not already (sync_binlog=0
+    /// or N). Returns the persisted position.
     pub fn checkpoint(&self) -> Result<Option<BinlogPos>, EngineError> {
-        let applied = *self.applied_pos.lock();
-        let synced = self.binlog.stats().synced_pos;
-        if synced < applied {
-            // The binlog may still lose what storage holds; wait.
-            return Ok(None);
-        }
-        let marker = self.store.checkpoint()?;
+        let marker = self.store.checkpoint(|marker| {
+            let persisting = decode_marker(marker.map(<[u8]>::to_vec));
+            if self.binlog.stats().synced_pos >= persisting {
+                return Ok(());
+            }
+            let synced = self.binlog.sync_written().map_err(|e| e.to_string())?;
+            if synced < persisting {
+                return Err(format!("binlog synced only to {}:{}", synced.file_seq, synced.offset));
+            }
+            Ok(())
+        })?;
         Ok(Some(decode_marker(marker)))
     }
 
@@ -218,7 +218,8 @@ impl Engine {
     pub fn shutdown(&self) -> Result<(), EngineError> {
         self.shutting_down.store(true, Ordering::Relaxed);
         self.binlog.close()?;
-        self.store.checkpoint()?;
+        // close() synced the binlog through its end.
+        self.store.checkpoint(|_| Ok(()))?;
         tracing::info!("shutdown complete: binlog closed and storage checkpointed");
         Ok(())
     }

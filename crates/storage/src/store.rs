@@ -21,6 +21,8 @@ const POSITION_KEY: &str = "binlog_position";
 pub enum StorageError {
     #[error("storage engine error: {0}")]
     Redb(#[from] redb::Error),
+    #[error("checkpoint refused: {0}")]
+    Checkpoint(String),
 }
 
 macro_rules! redb_from {
@@ -109,10 +111,15 @@ impl Store {
         Ok(())
     }
 
-    /// Makes everything applied so far durable. The caller must have synced
-    /// the binlog at least up to the current marker before calling: the
-    /// engine may never persist a state the binlog could lose.
-    pub fn checkpoint(&self) -> Result<Option<Vec<u8>>, StorageError> {
+    /// Makes everything applied so far durable. `ensure_logged` is called
+    /// with the marker being persisted while this transaction holds redb's
+    /// only writer (so nothing more is applied meanwhile); it must make the
+    /// binlog durable at least that far, or fail the checkpoint: the engine
+    /// may never persist a state its log could lose.
+    pub fn checkpoint(
+        &self,
+        ensure_logged: impl FnOnce(Option<&[u8]>) -> Result<(), String>,
+    ) -> Result<Option<Vec<u8>>, StorageError> {
         let mut txn = self.db.begin_write()?;
         txn.set_durability(Durability::Immediate)?;
         let marker = {
@@ -120,6 +127,10 @@ impl Store {
             let marker = meta.get(POSITION_KEY)?.map(|g| g.value().to_vec());
             marker
         };
+        if let Err(reason) = ensure_logged(marker.as_deref()) {
+            txn.abort()?;
+            return Err(StorageError::Checkpoint(reason));
+        }
         txn.commit()?;
         self.unpersisted_bytes.store(0, Ordering::Relaxed);
         Ok(marker)
@@ -225,6 +236,11 @@ mod tests {
         // The old snapshot still sees the old state.
         assert_eq!(snap.get(&[1, 1]).unwrap(), Some(b"a".to_vec()));
         assert_eq!(store.snapshot().unwrap().get(&[1, 1]).unwrap(), None);
-        assert_eq!(store.checkpoint().unwrap(), Some(b"pos2".to_vec()));
+        assert_eq!(
+            store
+                .checkpoint(|m| if m == Some(b"pos2".as_slice()) { Ok(()) } else { Err("wrong marker".into()) })
+                .unwrap(),
+            Some(b"pos2".to_vec())
+        );
     }
 }
