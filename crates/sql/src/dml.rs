@@ -36,13 +36,23 @@ fn table_entry(session: &Session, name: &ObjectName) -> SqlResult<Arc<TableEntry
 }
 
 /// Runs `f` with an evaluation context over the session's transaction.
+/// Runs `f` with an evaluation context over the session's transaction and
+/// the statement's read view (taken once per statement: rows the statement
+/// changes are re-read under their locks, never through this view).
 fn with_ctx<R>(session: &mut Session, params: &[Value], f: impl FnOnce(&Ctx) -> SqlResult<R>) -> SqlResult<R> {
+    let view = match &session.stmt_view {
+        Some(v) => v.clone(),
+        None => {
+            let v = Arc::new(session.engine.store.snapshot().map_err(storage_err)?);
+            session.stmt_view = Some(v.clone());
+            v
+        }
+    };
     let txn = session.txn.take().ok_or_else(|| SqlError::internal("no transaction"))?;
-    let view = session.engine.store.snapshot().map_err(storage_err);
-    let result = view.and_then(|view| {
-        let ctx = Ctx::new(session, &txn, Arc::new(view), params);
+    let result = {
+        let ctx = Ctx::new(session, &txn, view, params);
         f(&ctx)
-    });
+    };
     session.txn = Some(txn);
     result
 }
@@ -426,7 +436,11 @@ fn update_row(
 ) -> SqlResult<()> {
     let new_key =
         if table.def.primary_key().is_some() { rows::new_clustered_key(table, &new) } else { old_key.to_vec() };
-    if let Some((_, _, index_name)) = find_conflict_excluding(session, table, &new_key, &new, Some(old_key))? {
+    // Only a unique key whose columns change can start to collide.
+    let unique_changed = table.def.indexes.iter().any(|i| i.unique && i.columns.iter().any(|&c| old[c] != new[c]));
+    let conflict =
+        if unique_changed { find_conflict_excluding(session, table, &new_key, &new, Some(old_key))? } else { None };
+    if let Some((_, _, index_name)) = conflict {
         let index = table.def.indexes.iter().find(|i| i.name == index_name);
         return Err(match index {
             Some(i) => rows::duplicate_entry(i, &new),

@@ -126,11 +126,14 @@ pub struct ProcessInfo {
 
 #[derive(Default)]
 pub struct ProcessList {
-    pub entries: Mutex<BTreeMap<u64, ProcessInfo>>,
+    /// Each session updates its own entry (its own mutex) on every
+    /// statement; the map's lock is taken only to add, remove or list.
+    pub entries: Mutex<BTreeMap<u64, Arc<Mutex<ProcessInfo>>>>,
 }
 
 pub struct Session {
     pub engine: Arc<Engine>,
+    process: Arc<Mutex<ProcessInfo>>,
     pub connection_id: u64,
     pub user: String,
     pub host: String,
@@ -142,6 +145,9 @@ pub struct Session {
     pub(crate) last_insert_id: std::cell::Cell<u64>,
     pub(crate) row_count: i64,
     pub(crate) found_rows: u64,
+    /// The running statement's read view for DML evaluation (see
+    /// `dml::with_ctx`); cleared at every statement.
+    pub(crate) stmt_view: Option<Arc<onelog_storage::Snapshot>>,
     /// The last statement was SHOW WARNINGS/ERRORS, whose own answer
     /// reports no warnings.
     showing_warnings: bool,
@@ -161,20 +167,19 @@ impl Drop for Session {
 impl Session {
     pub fn new(engine: Arc<Engine>, user: &str, host: &str) -> Session {
         let connection_id = engine.next_connection_id();
-        engine.processes.entries.lock().insert(
-            connection_id,
-            ProcessInfo {
-                user: user.to_string(),
-                host: host.to_string(),
-                db: None,
-                command: "Sleep".into(),
-                started: Instant::now(),
-                info: None,
-                kill_requested: false,
-            },
-        );
+        let process = Arc::new(Mutex::new(ProcessInfo {
+            user: user.to_string(),
+            host: host.to_string(),
+            db: None,
+            command: "Sleep".into(),
+            started: Instant::now(),
+            info: None,
+            kill_requested: false,
+        }));
+        engine.processes.entries.lock().insert(connection_id, process.clone());
         Session {
             engine,
+            process,
             connection_id,
             user: user.to_string(),
             host: host.to_string(),
@@ -186,6 +191,7 @@ impl Session {
             last_insert_id: std::cell::Cell::new(0),
             row_count: -1,
             found_rows: 0,
+            stmt_view: None,
             showing_warnings: false,
             next_isolation: None,
             next_read_only: None,
@@ -206,9 +212,7 @@ impl Session {
             return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{name}'")));
         }
         self.db = Some(name.to_string());
-        if let Some(p) = self.engine.processes.entries.lock().get_mut(&self.connection_id) {
-            p.db = self.db.clone();
-        }
+        self.process.lock().db = self.db.clone();
         Ok(())
     }
 
@@ -319,7 +323,9 @@ impl Session {
             self.warnings.borrow_mut().clear();
         }
         self.set_process_info(Some(text));
+        self.stmt_view = None;
         let result = self.dispatch(stmt, text, params);
+        self.stmt_view = None;
         self.set_process_info(None);
         match &result {
             Ok(QueryResult::Ok { affected_rows, .. }) => self.row_count = *affected_rows as i64,
@@ -331,11 +337,10 @@ impl Session {
     }
 
     fn set_process_info(&self, info: Option<&str>) {
-        if let Some(p) = self.engine.processes.entries.lock().get_mut(&self.connection_id) {
-            p.info = info.map(|s| s.chars().take(100).collect());
-            p.command = if info.is_some() { "Query".into() } else { "Sleep".into() };
-            p.started = Instant::now();
-        }
+        let mut p = self.process.lock();
+        p.info = info.map(|s| s.chars().take(100).collect());
+        p.command = if info.is_some() { "Query" } else { "Sleep" }.into();
+        p.started = Instant::now();
     }
 
     fn dispatch(&mut self, stmt: &Statement, text: &str, params: &[Value]) -> SqlResult<QueryResult> {
@@ -401,9 +406,10 @@ impl Session {
     }
 
     fn kill(&mut self, id: u64, query_only: bool) -> SqlResult<QueryResult> {
-        let mut processes = self.engine.processes.entries.lock();
-        match processes.get_mut(&id) {
+        let target = self.engine.processes.entries.lock().get(&id).cloned();
+        match target {
             Some(p) => {
+                let mut p = p.lock();
                 p.kill_requested = !query_only || p.kill_requested;
                 Ok(QueryResult::ok(0))
             }
@@ -413,7 +419,7 @@ impl Session {
 
     /// True once another session asked KILL for this connection.
     pub fn kill_requested(&self) -> bool {
-        self.engine.processes.entries.lock().get(&self.connection_id).is_some_and(|p| p.kill_requested)
+        self.process.lock().kill_requested
     }
 
     fn set_transaction(

@@ -134,6 +134,7 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
                 .lock()
                 .iter()
                 .map(|(id, p)| {
+                    let p = p.lock();
                     vec![
                         Value::UInt(*id),
                         s(&p.user),
