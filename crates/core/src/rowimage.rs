@@ -468,31 +468,6 @@ fn encode_time(column: &ColumnDef, value: &Value, us: i64, fsp: u8, out: &mut Ve
     Ok(())
 }
 
-/// Days from 1970-01-01 to the given civil date (proleptic Gregorian).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The civil date of a day count since 1970-01-01.
-fn civil_from_days(days: i64) -> (i64, u8, u8) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
 /// Seconds since the epoch of a UTC wall time, `Some(0)` for the zero
 /// timestamp, `None` outside TIMESTAMP's range.
 fn timestamp_seconds(t: &Temporal) -> Option<u32> {
@@ -505,7 +480,7 @@ fn timestamp_seconds(t: &Temporal) -> Option<u32> {
     if t.second > 59 || t.micros > 999_999 {
         return None;
     }
-    let days = days_from_civil(i64::from(t.year), i64::from(t.month), i64::from(t.day));
+    let days = crate::value::days_from_civil(i64::from(t.year), t.month, t.day);
     let secs = days * 86_400 + i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second);
     // 0 is the zero timestamp; MySQL's range starts one second later.
     if secs < 1 {
@@ -520,7 +495,7 @@ fn temporal_from_seconds(secs: u32, micros: u32) -> Temporal {
         return Temporal { micros, ..Temporal::default() };
     }
     let secs = i64::from(secs);
-    let (year, month, day) = civil_from_days(secs.div_euclid(86_400));
+    let (year, month, day) = crate::value::civil_from_days(secs.div_euclid(86_400));
     let sod = secs.rem_euclid(86_400);
     Temporal {
         year: year as u16,

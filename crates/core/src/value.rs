@@ -4,6 +4,32 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
+/// days_from_civil; every date computation in OneLog goes through here).
+pub fn days_from_civil(year: i64, month: u8, day: u8) -> i64 {
+    let (m, d) = (i64::from(month), i64::from(day));
+    let y = if m <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// Inverse of [`days_from_civil`]: (year, month, day).
+pub fn civil_from_days(days: i64) -> (i64, u8, u8) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
+}
+
 /// A calendar date and wall-clock time, as MySQL stores DATE, DATETIME and
 /// TIMESTAMP (all fields may be zero, as in MySQL's zero date).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
@@ -18,6 +44,29 @@ pub struct Temporal {
 }
 
 impl Temporal {
+    /// The UTC wall time `secs` seconds after the epoch.
+    pub fn from_unix_seconds(secs: i64) -> Temporal {
+        let (year, month, day) = civil_from_days(secs.div_euclid(86_400));
+        let rem = secs.rem_euclid(86_400);
+        Temporal {
+            year: year.clamp(0, 9999) as u16,
+            month,
+            day,
+            hour: (rem / 3600) as u8,
+            minute: (rem / 60 % 60) as u8,
+            second: (rem % 60) as u8,
+            micros: 0,
+        }
+    }
+
+    /// Seconds since the epoch of this UTC wall time.
+    pub fn unix_seconds(&self) -> i64 {
+        days_from_civil(i64::from(self.year), self.month, self.day) * 86_400
+            + i64::from(self.hour) * 3600
+            + i64::from(self.minute) * 60
+            + i64::from(self.second)
+    }
+
     /// Formats as `YYYY-MM-DD`.
     pub fn date_string(&self) -> String {
         format!("{:04}-{:02}-{:02}", self.year, self.month, self.day)

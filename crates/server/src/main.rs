@@ -33,6 +33,9 @@ enum Commands {
     /// Check a my.cnf: report every unknown or removed variable at once,
     /// without starting.
     CheckConfig { file: std::path::PathBuf },
+    /// Run the seed experiment (sysbench, binlog OFF/sync0/sync1000/sync1)
+    /// against OneLog and MariaDB side by side; writes CSV, charts, report.
+    Bench(onelog_bench::BenchArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -67,6 +70,7 @@ fn main() -> std::process::ExitCode {
                 }
             }
         }
+        Commands::Bench(args) => onelog_bench::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

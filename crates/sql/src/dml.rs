@@ -59,31 +59,7 @@ fn with_ctx<R>(session: &mut Session, params: &[Value], f: impl FnOnce(&Ctx) -> 
 
 pub(crate) fn now() -> Temporal {
     let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-    temporal_from_unix(secs as i64)
-}
-
-pub(crate) fn temporal_from_unix(secs: i64) -> Temporal {
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Civil-from-days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
-    let year = (yoe + era * 400 + i64::from(month <= 2)) as u16;
-    Temporal {
-        year,
-        month,
-        day,
-        hour: (rem / 3600) as u8,
-        minute: (rem / 60 % 60) as u8,
-        second: (rem % 60) as u8,
-        micros: 0,
-    }
+    Temporal::from_unix_seconds(secs as i64)
 }
 
 /// The value a column gets when an INSERT omits it.

@@ -203,6 +203,19 @@ pub fn bind(expr: &Expr, columns: &[ScopeColumn]) -> SqlResult<Expr> {
     })
 }
 
+/// A scope over a result's columns, named by their headings (ORDER BY of a
+/// UNION, SHOW ... WHERE).
+pub fn result_scope(columns: &[ResultColumn]) -> Vec<ScopeColumn> {
+    columns
+        .iter()
+        .map(|c| {
+            let mut def = c.def.clone();
+            def.name = c.name.clone();
+            ScopeColumn { table: String::new(), db: String::new(), org_table: String::new(), def }
+        })
+        .collect()
+}
+
 /// Binds an expression that may not reference columns.
 pub fn bind_constant(expr: &Expr) -> SqlResult<Expr> {
     bind(expr, &[])
@@ -813,19 +826,7 @@ pub fn run_select(ctx: &Ctx, select: &Select) -> SqlResult<(Vec<ResultColumn>, V
         dedup_rows(&mut rows);
     }
     if !select.order_by.is_empty() {
-        let scope: Vec<ScopeColumn> = columns
-            .iter()
-            .map(|c| ScopeColumn {
-                table: String::new(),
-                db: String::new(),
-                org_table: String::new(),
-                def: {
-                    let mut d = c.def.clone();
-                    d.name = c.name.clone();
-                    d
-                },
-            })
-            .collect();
+        let scope = result_scope(&columns);
         let keys: Vec<(Expr, bool)> = select
             .order_by
             .iter()

@@ -42,19 +42,7 @@ fn filter_rows(session: &Session, result: QueryResult, filter: Option<&ShowFilte
         None => rows,
         Some(ShowFilter::Like(p)) => rows.into_iter().filter(|r| like(p, &r[0].to_string())).collect(),
         Some(ShowFilter::Where(expr)) => {
-            let scope: Vec<crate::select::ScopeColumn> = columns
-                .iter()
-                .map(|c| crate::select::ScopeColumn {
-                    table: String::new(),
-                    db: String::new(),
-                    org_table: String::new(),
-                    def: {
-                        let mut d = c.def.clone();
-                        d.name = c.name.clone();
-                        d
-                    },
-                })
-                .collect();
+            let scope = crate::select::result_scope(&columns);
             let bound = crate::select::bind(expr, &scope)?;
             let view = std::sync::Arc::new(session.engine.store.snapshot().map_err(crate::txn::storage_err)?);
             let txn = crate::txn::Txn::new(0, IsolationLevel::RepeatableRead, true, false);
@@ -584,7 +572,7 @@ pub fn binlog_admin(session: &mut Session, stmt: &Statement) -> SqlResult<QueryR
             let txn = crate::txn::Txn::new(0, IsolationLevel::RepeatableRead, true, false);
             let ctx = crate::select::Ctx::new(session, &txn, view, &[]);
             let ts = match ctx.eval(&bound, &[])? {
-                Value::DateTime(t) | Value::Date(t) => unix_seconds(t),
+                Value::DateTime(t) | Value::Date(t) => t.unix_seconds().max(0) as u64,
                 other => {
                     return Err(SqlError::new(
                         ErrorCode::WRONG_ARGUMENTS,
@@ -598,18 +586,6 @@ pub fn binlog_admin(session: &mut Session, stmt: &Statement) -> SqlResult<QueryR
         _ => {}
     }
     Ok(QueryResult::ok(0))
-}
-
-fn unix_seconds(t: onelog_core::Temporal) -> u64 {
-    // Days from civil (Howard Hinnant's algorithm).
-    let y = i64::from(t.year) - i64::from(t.month <= 2);
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let m = i64::from(t.month);
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(t.day) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    (days * 86_400 + i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second)).max(0) as u64
 }
 
 /// Rows of an information_schema table.

@@ -24,32 +24,7 @@ pub fn days_in_month(y: i64, m: u8) -> u8 {
     }
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date.
-pub fn days_from_civil(y: i64, m: u8, d: u8) -> i64 {
-    let m = i64::from(m);
-    let d = i64::from(d);
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// Inverse of [`days_from_civil`].
-pub fn civil_from_days(z: i64) -> (i64, u8, u8) {
-    let z = z + 719_468;
-    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u8;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
+pub use onelog_core::value::{civil_from_days, days_from_civil};
 
 /// Day number as MySQL's TO_DAYS counts it (0000-01-01 is day 1).
 pub fn to_days(t: &Temporal) -> i64 {
