@@ -747,6 +747,23 @@ impl<T: Send + 'static> Binlog<T> {
         self.shared.writer.lock().files.purge_before(before_unix_s, keep_from)
     }
 
+    /// `binlog_expire_logs_seconds`: removes, oldest first, the files last
+    /// modified more than `expire_after_s` seconds ago, stopping at the
+    /// first younger one and never removing the current file or one at or
+    /// after `keep_from` (as [`Self::purge_before`]). `0` disables expiry.
+    /// Returns the removed names.
+    pub fn expire_logs(&self, expire_after_s: u64, keep_from: BinlogPos) -> Result<Vec<String>, BinlogError> {
+        if expire_after_s == 0 {
+            return Ok(Vec::new());
+        }
+        let now_s = u64::from(now_unix_s());
+        if now_s == 0 {
+            // A clock before 1970 would expire everything.
+            return Ok(Vec::new());
+        }
+        self.purge_before(now_s.saturating_sub(expire_after_s), keep_from)
+    }
+
     /// RESET MASTER: deletes every file, starts at `.000001`, and restarts
     /// GTID numbering at 1 with an empty state. The caller must make sure no
     /// commit is in flight (MariaDB takes the same global lock).
@@ -803,5 +820,60 @@ impl<T: Send + 'static> Drop for Binlog<T> {
         if let Err(e) = self.close() {
             tracing::warn!(error = %e, "binlog: close on drop failed");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, SystemTime};
+
+    struct Nop;
+    impl GroupSink<u64> for Nop {
+        fn apply_group(&self, _g: &mut [(u64, CommitInfo)]) -> Result<(), String> {
+            Ok(())
+        }
+    }
+
+    fn age(path: &std::path::Path, secs: u64) {
+        let f = std::fs::File::options().write(true).open(path).expect("open");
+        f.set_modified(SystemTime::now() - Duration::from_secs(secs)).expect("set mtime");
+    }
+
+    #[test]
+    fn expire_logs_removes_old_files_but_never_what_storage_needs() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let mut c = BinlogConfig::new(d.path());
+        c.preallocate_size_bytes = 0;
+        let s = crate::recovery::scan(d.path(), &c.basename, None).expect("scan");
+        let b: Binlog<u64> = Binlog::open(c, Arc::new(Nop), &s).expect("open");
+        for _ in 0..4 {
+            b.rotate().expect("rotate");
+        }
+        // Files 1..=5, 5 current. 1..=3 are a day old, 4 is fresh.
+        for seq in 1..=3 {
+            age(&d.path().join(format!("onelog-bin.00000{seq}")), 86_400);
+        }
+        let names = |b: &Binlog<u64>| b.list_files().expect("list").into_iter().map(|f| f.seq).collect::<Vec<_>>();
+        // Disabled.
+        assert!(b.expire_logs(0, BinlogPos { file_seq: 9, offset: 4 }).expect("expire").is_empty());
+        // Storage still needs file 2: only file 1 goes.
+        let removed = b.expire_logs(3600, BinlogPos { file_seq: 2, offset: 4 }).expect("expire");
+        assert_eq!(removed, vec!["onelog-bin.000001".to_string()]);
+        assert_eq!(names(&b), vec![2, 3, 4, 5]);
+        // Storage is past everything: the old files go, the young one stays.
+        let removed = b.expire_logs(3600, BinlogPos { file_seq: 5, offset: 4 }).expect("expire");
+        assert_eq!(removed, vec!["onelog-bin.000002".to_string(), "onelog-bin.000003".to_string()]);
+        assert_eq!(names(&b), vec![4, 5]);
+        assert!(!d.path().join("onelog-bin.000003").exists());
+        // The current file is never removed, however old.
+        age(&d.path().join("onelog-bin.000004"), 86_400);
+        age(&d.path().join("onelog-bin.000005"), 86_400);
+        let removed = b.expire_logs(1, BinlogPos { file_seq: 99, offset: 0 }).expect("expire");
+        assert_eq!(removed, vec!["onelog-bin.000004".to_string()]);
+        assert_eq!(names(&b), vec![5]);
+        b.close().expect("close");
+        let index = std::fs::read_to_string(d.path().join("onelog-bin.index")).expect("index");
+        assert_eq!(index, "./onelog-bin.000005\n");
     }
 }

@@ -75,8 +75,8 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     let bind = opts.get("bind_address").unwrap_or("127.0.0.1").to_string();
     let users = Users::load_or_init(&datadir, opts.flag("initialize_insecure"))?;
     let binlog = binlog_config(&opts, &datadir, &vars)?;
-    let engine = Engine::open(EngineConfig { datadir: datadir.clone(), binlog }, vars)
-        .context("cannot open the data directory")?;
+    let engine =
+        Engine::open(EngineConfig::new(datadir.clone(), binlog), vars).context("cannot open the data directory")?;
     let checkpointer = engine.spawn_checkpointer();
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build()?;
     let (stop_tx, stop_rx) = watch::channel(false);

@@ -42,6 +42,18 @@ pub enum EngineError {
 pub struct EngineConfig {
     pub datadir: PathBuf,
     pub binlog: BinlogConfig,
+    /// An already opened store to use instead of `<datadir>/onelog.redb`.
+    /// `None` (the server) opens the file; tests pass a store opened with
+    /// [`Store::open_with_backend`] on the power-loss fault layer
+    /// (`onelog_storage::fault`).
+    pub store: Option<Arc<Store>>,
+}
+
+impl EngineConfig {
+    /// Storage in `<datadir>/onelog.redb`.
+    pub fn new(datadir: impl Into<PathBuf>, binlog: BinlogConfig) -> Self {
+        EngineConfig { datadir: datadir.into(), binlog, store: None }
+    }
 }
 
 /// The storage payload of a committed transaction.
@@ -82,6 +94,9 @@ pub struct Engine {
     pub processes: crate::session::ProcessList,
     shutting_down: AtomicBool,
     pub started_at: Instant,
+    /// The binlog position storage has persisted (last checkpoint): the
+    /// oldest binlog recovery would need.
+    persisted_pos: Mutex<BinlogPos>,
 }
 
 impl Engine {
@@ -91,7 +106,10 @@ impl Engine {
     pub fn open(config: EngineConfig, vars: GlobalVars) -> Result<Arc<Engine>, EngineError> {
         let started = Instant::now();
         std::fs::create_dir_all(&config.datadir)?;
-        let store = Store::open(&config.datadir.join("onelog.redb"))?;
+        let store = match config.store {
+            Some(store) => store,
+            None => Store::open(&config.datadir.join("onelog.redb"))?,
+        };
         let durable_pos = decode_marker(store.position_marker()?);
         let scan = recovery::scan(&config.binlog.dir, &config.binlog.basename, None)?;
         if let Some(cut) = &scan.cut {
@@ -105,7 +123,22 @@ impl Engine {
             );
         }
         let mut catalog = Catalog::load(&store.snapshot()?)?;
-        let pending = scan.transactions_after(durable_pos)?;
+        // Storage can only be ahead of the binlog's end if the binlog was
+        // reset (RESET MASTER crashed before storage recorded the new
+        // start): everything in the new binlog is then still to apply.
+        let replay_from = if durable_pos > scan.end_pos {
+            tracing::warn!(
+                "recovery: storage position {}:{} is beyond the binlog end {}:{} (binlog was reset); replaying the whole binlog",
+                durable_pos.file_seq,
+                durable_pos.offset,
+                scan.end_pos.file_seq,
+                scan.end_pos.offset
+            );
+            BinlogPos::default()
+        } else {
+            durable_pos
+        };
+        let pending = scan.transactions_after(replay_from)?;
         let replayed = pending.len();
         for txn in &pending {
             applier::apply_transaction(&store, &mut catalog, txn).map_err(|e| EngineError::Replay {
@@ -120,6 +153,8 @@ impl Engine {
             store.checkpoint(|_| Ok(()))?;
         }
         applier::init_counters(&store, &catalog)?;
+        // Nothing has been applied since: this is the persisted position.
+        let persisted = decode_marker(store.position_marker()?);
         let sink = Arc::new(StoreSink { store: store.clone() });
         let binlog = Binlog::open(config.binlog, sink, &scan)?;
         tracing::info!(
@@ -143,7 +178,10 @@ impl Engine {
             processes: Default::default(),
             shutting_down: AtomicBool::new(false),
             started_at: Instant::now(),
+            persisted_pos: Mutex::new(persisted),
         });
+        // MariaDB also expires binlogs at start-up.
+        engine.expire_binlogs();
         Ok(engine)
     }
 
@@ -186,7 +224,61 @@ impl Engine {
             }
             Ok(())
         })?;
-        Ok(Some(decode_marker(marker)))
+        let persisted = decode_marker(marker);
+        {
+            let mut p = self.persisted_pos.lock();
+            *p = (*p).max(persisted);
+        }
+        Ok(Some(persisted))
+    }
+
+    /// RESET MASTER for the engine. The binlog alone cannot do it safely:
+    /// storage's persisted marker would keep naming a file of the deleted
+    /// set (say `.000005`), recovery would then skip every transaction in
+    /// the new `.000001` and a crash before the next checkpoint would lose
+    /// acknowledged commits. So: persist storage first (what the old files
+    /// held), reset the binlog, then persist a marker at the new start.
+    /// The caller must make sure no commit is in flight (as for
+    /// [`Binlog::reset_master`]).
+    pub fn reset_master(&self) -> Result<(), EngineError> {
+        self.checkpoint()?;
+        self.binlog.reset_master()?;
+        let start = self.binlog.stats().current_pos;
+        self.store.apply(std::iter::empty::<&[onelog_storage::Mutation]>(), &encode_marker(start))?;
+        self.store.checkpoint(|_| Ok(()))?;
+        *self.persisted_pos.lock() = start;
+        Ok(())
+    }
+
+    /// The binlog position storage has persisted: recovery replays from
+    /// here, so no binlog file at or after it may be purged.
+    pub fn persisted_pos(&self) -> BinlogPos {
+        *self.persisted_pos.lock()
+    }
+
+    /// `binlog_expire_logs_seconds` (or, when that is 0, `expire_logs_days`
+    /// × 86400): removes binlog files last modified longer ago than that,
+    /// oldest first, never one storage still needs ([`Self::persisted_pos`]).
+    /// Called at start-up and by the checkpointer after each tick, so a
+    /// rotated file expires within a checkpoint interval. Returns the
+    /// removed names.
+    /// TODO: when replicas are tracked, keep_from must be the minimum with
+    /// every connected replica's position.
+    pub fn expire_binlogs(&self) -> Vec<String> {
+        let limit_s = match self.vars.int("binlog_expire_logs_seconds") {
+            0 => self.vars.int("expire_logs_days").saturating_mul(86_400),
+            s => s,
+        };
+        if limit_s == 0 {
+            return Vec::new();
+        }
+        match self.binlog.expire_logs(limit_s, self.persisted_pos()) {
+            Ok(removed) => removed,
+            Err(e) => {
+                tracing::error!("binlog expiry failed: {e}");
+                Vec::new()
+            }
+        }
     }
 
     /// Runs the checkpointer until shutdown.
@@ -205,6 +297,7 @@ impl Engine {
                         tracing::error!("checkpoint failed: {e}");
                     }
                 }
+                engine.expire_binlogs();
             })
             .unwrap_or_else(|e| panic!("cannot start the checkpointer thread: {e}"))
     }

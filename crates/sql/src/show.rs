@@ -582,7 +582,9 @@ pub fn binlog_admin(session: &mut Session, stmt: &Statement) -> SqlResult<QueryR
             };
             binlog.purge_before(ts, keep_from).map_err(binlog_err)?;
         }
-        Statement::ResetMaster => binlog.reset_master().map_err(binlog_err)?,
+        // Through the engine: storage's persisted position must move to the
+        // new binlog start with the reset, or recovery would skip it.
+        Statement::ResetMaster => session.engine.reset_master().map_err(|e| SqlError::internal(e.to_string()))?,
         _ => {}
     }
     Ok(QueryResult::ok(0))

@@ -12,6 +12,7 @@
 //! reflects; only [`store::Store::checkpoint`] makes state durable, and the
 //! caller must have synced the binlog at least as far as the marker first.
 
+pub mod fault;
 pub mod key;
 pub mod store;
 
