@@ -35,7 +35,7 @@ enum Commands {
     CheckConfig { file: std::path::PathBuf },
     /// Run the seed experiment (sysbench, binlog OFF/sync0/sync1000/sync1)
     /// against OneLog and MariaDB side by side; writes CSV, charts, report.
-    Bench(onelog_bench::BenchArgs),
+    Bench(Box<onelog_bench::BenchArgs>),
 }
 
 fn main() -> std::process::ExitCode {
@@ -70,7 +70,7 @@ fn main() -> std::process::ExitCode {
                 }
             }
         }
-        Commands::Bench(args) => onelog_bench::run(args),
+        Commands::Bench(args) => onelog_bench::run(*args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
