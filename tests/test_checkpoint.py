@@ -40,3 +40,35 @@ def test_checkpoint_advances_under_sync_binlog_0(server_factory):
     with srv.connect().cursor() as cur:
         cur.execute("SELECT COUNT(*), MAX(id) FROM ck.t")
         assert cur.fetchone() == (201, 1000)
+
+
+def test_log_bin_off_purges_what_storage_has_persisted(server_factory):
+    """DESIGN.md: log_bin=OFF keeps the binlog for durability but purges it as
+    soon as the engine has persisted past it."""
+    srv = server_factory(log_bin=False, extra_args=["--max-binlog-size=16384"])
+    c = srv.connect(autocommit=True)
+    with c.cursor() as cur:
+        cur.execute("SELECT @@log_bin")
+        assert cur.fetchone()[0] == 0
+        cur.execute("CREATE DATABASE lb")
+        cur.execute("CREATE TABLE lb.t (id INT PRIMARY KEY, pad VARCHAR(200))")
+        for i in range(300):
+            cur.execute("INSERT INTO lb.t VALUES (%s, %s)", (i, "x" * 200))
+    deadline = time.time() + 10
+    while True:
+        with c.cursor() as cur:
+            cur.execute("SHOW BINARY LOGS")
+            files = [r[0] for r in cur.fetchall()]
+        if len(files) <= 2 or time.time() > deadline:
+            break
+        time.sleep(0.5)
+    assert len(files) <= 2, f"rotated binlogs were not purged after checkpoints: {files}"
+    with c.cursor() as cur:
+        cur.execute("SELECT COUNT(*) FROM lb.t")
+        assert cur.fetchone()[0] == 300
+    c.close()
+    srv.kill9()
+    srv.start()
+    with srv.connect().cursor() as cur:
+        cur.execute("SELECT COUNT(*) FROM lb.t")
+        assert cur.fetchone()[0] == 300

@@ -265,6 +265,14 @@ impl Engine {
     /// TODO: when replicas are tracked, keep_from must be the minimum with
     /// every connected replica's position.
     pub fn expire_binlogs(&self) -> Vec<String> {
+        // log_bin=OFF (DESIGN.md): the binlog is still the durability log,
+        // but nobody reads it, so it goes as soon as storage is past it.
+        if self.vars.get("log_bin").as_deref() == Some("0") {
+            return self.binlog.purge_before(u64::MAX, self.persisted_pos()).unwrap_or_else(|e| {
+                tracing::error!("binlog purge (log_bin=OFF) failed: {e}");
+                Vec::new()
+            });
+        }
         let limit_s = match self.vars.int("binlog_expire_logs_seconds") {
             0 => self.vars.int("expire_logs_days").saturating_mul(86_400),
             s => s,

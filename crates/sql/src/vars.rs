@@ -203,7 +203,8 @@ pub fn normalize(def: &VarDef, value: &Value) -> SqlResult<String> {
 /// Typed value of a variable's text, as SELECT @@var returns it.
 pub fn typed(def: &VarDef, text: &str) -> Value {
     match def.kind {
-        Kind::Bool | Kind::Int => text
+        // Read-only variables are numeric when their value is (port, log_bin).
+        Kind::Bool | Kind::Int | Kind::ReadOnly => text
             .parse::<i64>()
             .map(Value::Int)
             .or_else(|_| text.parse::<u64>().map(Value::UInt))
