@@ -254,6 +254,7 @@ fn status_rows(session: &Session) -> Vec<Vec<Value>> {
     let threads = session.engine.processes.entries.lock().len() as u64;
     let mut rows = vec![
         ("Binlog_bytes_written", st.binlog_bytes_written),
+        ("Binlog_checkpoint_syncs", st.binlog_checkpoint_syncs),
         ("Binlog_commits", st.binlog_commits),
         ("Binlog_group_commit_trigger_count", st.binlog_group_commit_trigger_count),
         ("Binlog_group_commit_trigger_timeout", st.binlog_group_commit_trigger_timeout),
