@@ -19,7 +19,6 @@ use std::cmp::Ordering;
 
 mod coerce;
 mod functions;
-mod hash;
 pub mod temporal;
 #[cfg(test)]
 mod tests;

@@ -10,6 +10,7 @@ use onelog_core::value::format_double;
 use onelog_core::{ErrorCode, SqlError, SqlResult, Temporal, Value};
 use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
 use rust_decimal::{Decimal, RoundingStrategy};
+use sha2::Digest;
 use std::cmp::Ordering;
 
 fn param_count(name: &str) -> SqlError {
@@ -304,18 +305,9 @@ fn format_number(v: &Value, d: i64, env: &dyn EvalEnv) -> Option<String> {
     Some(out)
 }
 
-fn crc32(data: &[u8]) -> u32 {
-    // Bitwise CRC-32 (IEEE): crc32fast is not a dependency of this crate and
-    // CRC32() is rare enough that a table is not worth it.
-    let mut crc = 0xFFFF_FFFFu32;
-    for &b in data {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            let mask = (crc & 1).wrapping_neg();
-            crc = (crc >> 1) ^ (0xEDB8_8320 & mask);
-        }
-    }
-    !crc
+/// Lower-case hex of a digest, as MD5()/SHA1()/SHA2() return it.
+fn hex_digest(digest: &[u8]) -> Value {
+    text(digest.iter().map(|b| format!("{b:02x}")).collect::<String>())
 }
 
 fn conv(s: &str, from: i64, to: i64) -> Option<String> {
@@ -955,7 +947,7 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
             }
         }
         "atan2" => double(f64_of(&a[0], env).unwrap_or(0.0).atan2(f64_of(&a[1], env).unwrap_or(0.0))),
-        "crc32" => Value::UInt(u64::from(crc32(&value_bytes(&a[0])))),
+        "crc32" => Value::UInt(u64::from(crc32fast::hash(&value_bytes(&a[0])))),
         "bit_count" => Value::Int(i64::from(to_u64_bits(&a[0], env).count_ones())),
         "bin" => text(format!("{:b}", to_u64_bits(&a[0], env))),
         "oct" => text(format!("{:o}", to_u64_bits(&a[0], env))),
@@ -1010,15 +1002,15 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
                 Ordering::Greater => 1,
             })
         }
-        "md5" => text(super::hash::hex_lower(&super::hash::md5(&value_bytes(&a[0])))),
-        "sha1" | "sha" => text(super::hash::hex_lower(&super::hash::sha1(&value_bytes(&a[0])))),
+        "md5" => hex_digest(&md5::Md5::digest(value_bytes(&a[0]))),
+        "sha1" | "sha" => hex_digest(&sha1::Sha1::digest(value_bytes(&a[0]))),
         "sha2" => {
             let data = value_bytes(&a[0]);
             match int_arg(&a[1], env).unwrap_or(-1) {
-                0 | 256 => text(super::hash::hex_lower(&super::hash::sha256(&data, 256))),
-                224 => text(super::hash::hex_lower(&super::hash::sha256(&data, 224))),
-                384 => text(super::hash::hex_lower(&super::hash::sha512(&data, 384))),
-                512 => text(super::hash::hex_lower(&super::hash::sha512(&data, 512))),
+                0 | 256 => hex_digest(&sha2::Sha256::digest(&data)),
+                224 => hex_digest(&sha2::Sha224::digest(&data)),
+                384 => hex_digest(&sha2::Sha384::digest(&data)),
+                512 => hex_digest(&sha2::Sha512::digest(&data)),
                 _ => Value::Null,
             }
         }
