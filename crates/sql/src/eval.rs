@@ -450,6 +450,16 @@ fn eval_unary(op: UnaryOp, v: Value, expr: &Expr, env: &dyn EvalEnv) -> SqlResul
     }
 }
 
+/// An exact integer result as BIGINT [UNSIGNED], error 1690 when it does
+/// not fit.
+fn bigint_result(r: i128, unsigned: bool, expr: &Expr) -> SqlResult<Value> {
+    if unsigned {
+        u64::try_from(r).map(Value::UInt).map_err(|_| out_of_range("BIGINT UNSIGNED", expr))
+    } else {
+        i64::try_from(r).map(Value::Int).map_err(|_| out_of_range("BIGINT", expr))
+    }
+}
+
 fn out_of_range(ty: &str, expr: &Expr) -> SqlError {
     SqlError::new(ErrorCode::DATA_OUT_OF_RANGE, format!("{ty} value is out of range in '{}'", expr_sql(expr)))
 }
@@ -653,11 +663,7 @@ fn arith(op: BinOp, x: Num, y: Num, expr: &Expr, env: &dyn EvalEnv) -> SqlResult
                 BinOp::Sub => a - b,
                 _ => a.checked_mul(b).unwrap_or(i128::MAX),
             };
-            if is_u {
-                u64::try_from(r).map(Value::UInt).map_err(|_| out_of_range("BIGINT UNSIGNED", expr))
-            } else {
-                i64::try_from(r).map(Value::Int).map_err(|_| out_of_range("BIGINT", expr))
-            }
+            bigint_result(r, is_u, expr)
         }
         BinOp::Div => {
             if y.is_zero() {
@@ -695,11 +701,7 @@ fn arith(op: BinOp, x: Num, y: Num, expr: &Expr, env: &dyn EvalEnv) -> SqlResult
             } else {
                 x.to_i128() / y.to_i128()
             };
-            if is_u {
-                u64::try_from(q).map(Value::UInt).map_err(|_| out_of_range("BIGINT UNSIGNED", expr))
-            } else {
-                i64::try_from(q).map(Value::Int).map_err(|_| out_of_range("BIGINT", expr))
-            }
+            bigint_result(q, is_u, expr)
         }
         BinOp::Mod => {
             if y.is_zero() {
