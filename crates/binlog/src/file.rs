@@ -664,7 +664,13 @@ impl FileSet {
                 Some(l) => l.seq + 1,
                 None => 1,
             };
-            let c = Self::create_file(&*io, cfg, &cfg.dir, &cfg.basename, seq, None, gtid_state, params)?;
+            let header = HeaderParams {
+                server_version: &cfg.server_version,
+                server_id: cfg.server_id,
+                checksum: cfg.checksum,
+                at_startup: true,
+            };
+            let c = Self::create_file(&*io, &header, &cfg.dir, &cfg.basename, seq, None, gtid_state, params)?;
             index.push(c.name.clone());
             write_index(&cfg.dir, &cfg.basename, &index)?;
             c
@@ -690,13 +696,24 @@ impl FileSet {
         Ok(fs)
     }
 
+    /// Header parameters of a file created after start-up (rotation, RESET
+    /// MASTER).
+    fn later_header(&self) -> HeaderParams<'_> {
+        HeaderParams {
+            server_version: &self.server_version,
+            server_id: self.server_id,
+            checksum: self.checksum,
+            at_startup: false,
+        }
+    }
+
     /// Creates file `seq` with its header: from the preallocated temp file if
     /// one is given, else a fresh one. The final name appears only after the
     /// header is synced (see module invariants).
     #[allow(clippy::too_many_arguments)]
     fn create_file(
         io: &dyn BinlogIo,
-        cfg_like: &impl HeaderCfg,
+        header: &HeaderParams<'_>,
         dir: &Path,
         basename: &str,
         seq: u32,
@@ -721,11 +738,11 @@ impl FileSet {
         };
         let hdr = build_file_header(
             &name,
-            cfg_like.server_version(),
-            cfg_like.server_id(),
-            cfg_like.checksum(),
+            header.server_version,
+            header.server_id,
+            header.checksum,
             gtid_state,
-            cfg_like.at_startup(),
+            header.at_startup,
         );
         file.write_at(&hdr, 0).map_err(|e| io_err(&tmp, e))?;
         let sync = if alloc >= hdr.len() as u64 { file.sync_data() } else { file.sync_all() };
@@ -851,12 +868,16 @@ impl FileSet {
         self.append_event(ev::type_code::ROTATE, &ev::rotate_body(&next_name, 4))?;
         self.trim_and_sync()?;
         let pre = self.take_prealloc();
-        let hc = HeaderParams {
-            server_version: self.server_version.clone(),
-            server_id: self.server_id,
-            checksum: self.checksum,
-        };
-        let c = Self::create_file(&*self.io, &hc, &self.dir, &self.basename, next_seq, pre, gtid_state, params)?;
+        let c = Self::create_file(
+            &*self.io,
+            &self.later_header(),
+            &self.dir,
+            &self.basename,
+            next_seq,
+            pre,
+            gtid_state,
+            params,
+        )?;
         tracing::info!(from = %self.cur.name, to = %c.name, "binlog: rotated");
         self.index.push(c.name.clone());
         write_index(&self.dir, &self.basename, &self.index)?;
@@ -950,12 +971,8 @@ impl FileSet {
                 tracing::warn!(file = %name, error = %e, "binlog: RESET MASTER could not remove file");
             }
         }
-        let hc = HeaderParams {
-            server_version: self.server_version.clone(),
-            server_id: self.server_id,
-            checksum: self.checksum,
-        };
-        let c = Self::create_file(&*self.io, &hc, &self.dir, &self.basename, 1, pre, gtid_state, params)?;
+        let c =
+            Self::create_file(&*self.io, &self.later_header(), &self.dir, &self.basename, 1, pre, gtid_state, params)?;
         self.index = vec![c.name.clone()];
         write_index(&self.dir, &self.basename, &self.index)?;
         self.cur = c;
@@ -987,49 +1004,13 @@ impl FileSet {
 }
 
 /// What a file header needs to know about the server.
-trait HeaderCfg {
-    fn server_version(&self) -> &str;
-    fn server_id(&self) -> u32;
-    fn checksum(&self) -> bool;
-    /// First file of this server run (see [`build_file_header`]).
-    fn at_startup(&self) -> bool;
-}
-
-struct HeaderParams {
-    server_version: String,
+struct HeaderParams<'a> {
+    server_version: &'a str,
     server_id: u32,
     checksum: bool,
-}
-
-impl HeaderCfg for HeaderParams {
-    fn server_version(&self) -> &str {
-        &self.server_version
-    }
-    fn server_id(&self) -> u32 {
-        self.server_id
-    }
-    fn checksum(&self) -> bool {
-        self.checksum
-    }
-    fn at_startup(&self) -> bool {
-        false // rotation and RESET MASTER
-    }
-}
-
-/// Only [`FileSet::open`] creates files from the config: server start.
-impl HeaderCfg for BinlogConfig {
-    fn server_version(&self) -> &str {
-        &self.server_version
-    }
-    fn server_id(&self) -> u32 {
-        self.server_id
-    }
-    fn checksum(&self) -> bool {
-        self.checksum
-    }
-    fn at_startup(&self) -> bool {
-        true
-    }
+    /// First file of this server run (see [`build_file_header`]); false for
+    /// rotation and RESET MASTER.
+    at_startup: bool,
 }
 
 #[cfg(test)]
