@@ -284,18 +284,21 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
 }
 
 /// Conversion state: numbers `?` placeholders in text order and keeps the
-/// statement's lines, so a select item's heading is its original text as
+/// statement's text, so a select item's heading is its original text as
 /// MariaDB shows it.
 #[derive(Default)]
 pub(crate) struct ParamCounter {
     next: usize,
-    headings: Vec<Vec<String>>,
+    source: String,
+    /// Computed from `source` on first need: most statements name only
+    /// plain columns and literals and never pay for the extra tokenizing.
+    headings: Option<Vec<Vec<String>>>,
     next_select: usize,
 }
 
 impl ParamCounter {
     fn with_source(sql: &str) -> ParamCounter {
-        ParamCounter { next: 0, headings: select_headings(sql), next_select: 0 }
+        ParamCounter { next: 0, source: sql.to_string(), headings: None, next_select: 0 }
     }
 
     pub(crate) fn next(&mut self) -> usize {
@@ -303,11 +306,17 @@ impl ParamCounter {
         self.next - 1
     }
 
-    /// The original texts of the next SELECT's items (in source order).
-    pub(crate) fn next_headings(&mut self) -> Vec<String> {
-        let h = self.headings.get(self.next_select).cloned().unwrap_or_default();
+    /// Numbers the next SELECT (in source order) for [`Self::heading`].
+    pub(crate) fn next_select(&mut self) -> usize {
         self.next_select += 1;
-        h
+        self.next_select - 1
+    }
+
+    /// The original text of item `item` of SELECT number `select`.
+    pub(crate) fn heading(&mut self, select: usize, item: usize) -> Option<String> {
+        let source = &self.source;
+        let headings = self.headings.get_or_insert_with(|| select_headings(source));
+        headings.get(select)?.get(item).filter(|h| !h.is_empty()).cloned()
     }
 }
 

@@ -99,12 +99,12 @@ pub(crate) fn empty_select(items: Vec<SelectItem>) -> Select {
 }
 
 fn convert_select(s: &sp::Select, params: &mut ParamCounter) -> SqlResult<Select> {
-    let headings = params.next_headings();
+    let select_no = params.next_select();
     let items = s
         .projection
         .iter()
         .enumerate()
-        .map(|(i, item)| convert_select_item(item, headings.get(i), params))
+        .map(|(i, item)| convert_select_item(item, (select_no, i), params))
         .collect::<SqlResult<Vec<_>>>()?;
     let mut select = empty_select(items);
     select.distinct = matches!(s.distinct, Some(sp::Distinct::Distinct));
@@ -123,16 +123,17 @@ fn convert_select(s: &sp::Select, params: &mut ParamCounter) -> SqlResult<Select
     Ok(select)
 }
 
+/// `position` is (SELECT number, item number), to look up the item's heading.
 fn convert_select_item(
     item: &sp::SelectItem,
-    heading: Option<&String>,
+    position: (usize, usize),
     params: &mut ParamCounter,
 ) -> SqlResult<SelectItem> {
     Ok(match item {
         sp::SelectItem::UnnamedExpr(e) => {
             let text = match e {
                 sp::Expr::Identifier(_) | sp::Expr::CompoundIdentifier(_) | sp::Expr::Value(_) => item_text(e),
-                _ => heading.filter(|h| !h.is_empty()).cloned().unwrap_or_else(|| item_text(e)),
+                _ => params.heading(position.0, position.1).unwrap_or_else(|| item_text(e)),
             };
             SelectItem::Expr { expr: convert_expr(e, params)?, alias: None, text }
         }
