@@ -9,21 +9,27 @@
 //!
 //! Threads:
 //! - **flush** drains the whole commit queue (that is the group), assigns
-//!   GTIDs in queue order, encodes and writes, hands the group to sync, and
-//!   rotates the file when it passed `max_binlog_size` (between groups).
+//!   GTIDs in queue order, encodes and writes, hands the group to sync and to
+//!   commit, and rotates the file when it passed `max_binlog_size` (between
+//!   groups).
 //! - **sync** waits `sync_delay` for more groups (unless `no_delay_count`
-//!   transactions are already waiting), syncs per `sync_binlog`, and hands the
-//!   groups to commit. While it syncs, flush writes the next group — but at
-//!   most one: a second group waits in the queue and grows, as in MySQL.
-//! - **commit** calls [`GroupSink::apply_group`] in binlog order and wakes the
-//!   sessions.
+//!   transactions are already waiting), syncs per `sync_binlog`, and
+//!   releases the groups. While it syncs, flush writes the next group — but
+//!   at most one: a second group waits in the queue and grows, as in MySQL.
+//! - **commit** takes every written group waiting (at most
+//!   [`MAX_APPLY_BATCH_TXNS`] transactions plus one group) and applies them
+//!   with one [`GroupSink::apply_group`] call *while* the sync stage syncs
+//!   them, so storage work leaves the commit latency; once the sync stage
+//!   released them it calls [`GroupSink::publish`] and wakes the sessions.
 //!
 //! Invariants:
 //! - GTID sequence numbers are contiguous in file order; a group that fails
 //!   to write gives its numbers back.
-//! - A session is acknowledged only after its group was synced (when the
-//!   policy syncs it) and applied; a failed sync poisons the binlog and is
-//!   never retried (fsyncgate): that group and every later commit fail.
+//! - A session is acknowledged, and its changes published to readers, only
+//!   after its group was synced (when the policy syncs it) and applied; a
+//!   failed sync poisons the binlog and is never retried (fsyncgate): that
+//!   group and every later commit fail, and their applied changes are never
+//!   published (nor persisted: the checkpointer syncs the binlog first).
 //! - A failed write never leaves part of the group in the file (the file is
 //!   truncated to the group's start, or the binlog is poisoned).
 
@@ -37,6 +43,11 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
+
+/// Bound on how many durable transactions the commit stage merges into one
+/// storage apply: large enough to amortise a storage transaction under
+/// hundreds of sessions, small enough that one apply stays short.
+pub const MAX_APPLY_BATCH_TXNS: usize = 1024;
 
 /// One event of a transaction, encoded by the layer above (without header).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,13 +77,24 @@ pub struct CommitInfo {
     pub group_id: u64,
 }
 
-/// The layer above: applies durable groups to storage.
+/// Makes one applied batch visible to readers (see [`GroupSink`]).
+pub type Publish = Box<dyn FnOnce() + Send>;
+
+/// The layer above: applies written groups to storage and publishes them
+/// once durable.
 pub trait GroupSink<T>: Send + Sync + 'static {
-    /// Called in binlog order from the commit stage, after the group is
-    /// durable under the current sync policy. Applies the group's payloads to
-    /// storage. An error poisons the binlog: the group is in the binlog (so
-    /// committed) but storage no longer matches; a restart replays it.
-    fn apply_group(&self, group: &mut [(T, CommitInfo)]) -> Result<(), String>;
+    /// Called in binlog order from the commit stage once the transactions
+    /// are written to the binlog, while the sync stage makes them durable.
+    /// Applies their payloads to storage *without making them visible* and
+    /// returns what publishes exactly this result. `group` holds one or more
+    /// consecutive commit groups (the commit stage merges those waiting).
+    /// The pipeline calls the returned publishers in apply order, each only
+    /// once its transactions are durable under the sync policy (DESIGN.md:
+    /// a commit is visible only once durable), and never for transactions
+    /// the binlog failed to make durable. An error poisons the binlog: the
+    /// group is in the binlog (so committed) but storage no longer matches;
+    /// a restart replays it.
+    fn apply_group(&self, group: &mut [(T, CommitInfo)]) -> Result<Publish, String>;
 }
 
 /// Snapshot of the status counters (SHOW GLOBAL STATUS) and positions.
@@ -105,9 +127,24 @@ struct Queued<T> {
     reply: Reply,
 }
 
+/// A written group on its way to the commit stage.
 struct Group<T> {
     items: Vec<(T, CommitInfo)>,
     replies: Vec<Reply>,
+}
+
+/// An applied batch waiting for the sync stage to release it.
+struct Ready {
+    last_group_id: u64,
+    publish: Publish,
+    infos: Vec<CommitInfo>,
+    replies: Vec<Reply>,
+}
+
+/// A written group on its way through the sync stage.
+struct SyncItem {
+    group_id: u64,
+    txns: usize,
     file: Arc<dyn IoFile>,
     end_pos: BinlogPos,
 }
@@ -140,8 +177,8 @@ struct CommitQueue<T> {
     shutdown: bool,
 }
 
-struct SyncQueue<T> {
-    groups: VecDeque<Group<T>>,
+struct SyncQueue {
+    groups: VecDeque<SyncItem>,
     /// The sync thread is inside a sync (or the hand-off after it).
     syncing: bool,
     flush_done: bool,
@@ -162,6 +199,13 @@ struct Positions {
     current_file: String,
     current: BinlogPos,
     synced: BinlogPos,
+    /// Id of the last group the sync stage let through (synced, or not due
+    /// for a sync under the policy): the commit stage may publish up to it.
+    /// Group ids, unlike positions, keep increasing across RESET MASTER.
+    released_group_id: u64,
+    /// Applied batches in apply order, each published by whichever of the
+    /// sync and commit stages sees it both applied and released first.
+    ready: VecDeque<Ready>,
     last_committed: Option<Gtid>,
 }
 
@@ -174,7 +218,7 @@ struct Shared<T> {
     queue: Mutex<CommitQueue<T>>,
     queue_cv: Condvar,
     space_cv: Condvar,
-    sync_q: Mutex<SyncQueue<T>>,
+    sync_q: Mutex<SyncQueue>,
     /// Wakes the sync thread (a group arrived, or flush finished).
     sync_cv: Condvar,
     /// Wakes the flush thread (the sync stage has room).
@@ -199,14 +243,18 @@ fn poisoned_err(reason: &str) -> BinlogError {
 impl<T: Send + 'static> Shared<T> {
     fn poison(&self, reason: String) {
         tracing::error!(%reason, "binlog poisoned: every further commit fails until restart");
-        let mut r = self.poison_reason.lock();
-        if r.is_empty() {
-            *r = reason;
+        {
+            let mut r = self.poison_reason.lock();
+            if r.is_empty() {
+                *r = reason;
+            }
         }
         self.poisoned.store(true, Ordering::SeqCst);
-        // Wake everyone waiting for stage capacity so they see the poison.
+        // Wake everyone waiting for stage capacity so they see the poison,
+        // and fail the applied batches the binlog will never release.
         self.room_cv.notify_all();
         self.space_cv.notify_all();
+        self.publish_released();
     }
 
     fn poison_error(&self) -> BinlogError {
@@ -241,7 +289,7 @@ impl<T: Send + 'static> Shared<T> {
 
     // ------------------------------------------------------------- flush
 
-    fn flush_loop(self: &Arc<Self>) {
+    fn flush_loop(self: &Arc<Self>, to_commit: std::sync::mpsc::Sender<Group<T>>) {
         loop {
             // Room in the sync stage: at most one written group waits while
             // a sync runs, so later arrivals gather into a bigger group.
@@ -274,14 +322,14 @@ impl<T: Send + 'static> Shared<T> {
                 Self::fail_all(batch.into_iter().map(|q| q.reply).collect(), || self.poison_error());
                 continue;
             }
-            self.flush_group(batch);
+            self.flush_group(batch, &to_commit);
         }
         let mut sq = self.sync_q.lock();
         sq.flush_done = true;
         self.sync_cv.notify_all();
     }
 
-    fn flush_group(self: &Arc<Self>, batch: Vec<Queued<T>>) {
+    fn flush_group(self: &Arc<Self>, batch: Vec<Queued<T>>, to_commit: &std::sync::mpsc::Sender<Group<T>>) {
         let mut w = self.writer.lock();
         let n = batch.len();
         debug_assert!(n > 0);
@@ -356,12 +404,21 @@ impl<T: Send + 'static> Shared<T> {
         w.gtid_state.insert(last.domain_id, last);
         self.counters.group_commits.fetch_add(1, Ordering::Relaxed);
         self.counters.bytes_written.fetch_add(buf.len() as u64, Ordering::Relaxed);
-        let group = Group { items, replies, file: w.files.current_file(), end_pos: w.files.position() };
+        let sync_item = SyncItem { group_id, txns: n, file: w.files.current_file(), end_pos: w.files.position() };
         self.publish_position(&w);
+        // The sync is the commit latency: start it first. The commit stage
+        // applies the group to storage meanwhile (unpublished until the sync
+        // stage releases it).
         {
             let mut sq = self.sync_q.lock();
-            sq.groups.push_back(group);
+            sq.groups.push_back(sync_item);
             self.sync_cv.notify_all();
+        }
+        if let Err(std::sync::mpsc::SendError(group)) = to_commit.send(Group { items, replies }) {
+            // The commit stage is gone (it panicked): nothing can be
+            // acknowledged any more.
+            self.poison("binlog commit stage stopped".into());
+            Self::fail_all(group.replies, || self.poison_error());
         }
         if w.files.end_bytes() >= self.live.max_binlog_size_bytes.load(Ordering::Relaxed) {
             let state: Vec<Gtid> = w.gtid_state.values().copied().collect();
@@ -374,10 +431,10 @@ impl<T: Send + 'static> Shared<T> {
 
     // -------------------------------------------------------------- sync
 
-    fn sync_loop(self: &Arc<Self>, to_commit: std::sync::mpsc::Sender<Vec<Group<T>>>) {
+    fn sync_loop(self: &Arc<Self>) {
         let mut groups_since_sync: u64 = 0;
         loop {
-            let batch: Vec<Group<T>> = {
+            let batch: Vec<SyncItem> = {
                 let mut sq = self.sync_q.lock();
                 loop {
                     if !sq.groups.is_empty() {
@@ -393,7 +450,7 @@ impl<T: Send + 'static> Shared<T> {
                     let deadline = Instant::now() + Duration::from_micros(delay_us);
                     loop {
                         let want = u64::from(self.live.no_delay_count.load(Ordering::Relaxed));
-                        let have: u64 = sq.groups.iter().map(|g| g.items.len() as u64).sum();
+                        let have: u64 = sq.groups.iter().map(|g| g.txns as u64).sum();
                         if want > 0 && have >= want {
                             self.counters.trigger_count.fetch_add(1, Ordering::Relaxed);
                             break;
@@ -419,23 +476,16 @@ impl<T: Send + 'static> Shared<T> {
                 sq.syncing = false;
                 self.room_cv.notify_all();
             }
-            match result {
-                Ok(()) => {
-                    if let Err(std::sync::mpsc::SendError(batch)) = to_commit.send(batch) {
-                        // The commit stage is gone (it panicked): nothing can
-                        // be acknowledged any more.
-                        self.poison("binlog commit stage stopped".into());
-                        for g in batch {
-                            Self::fail_all(g.replies, || self.poison_error());
-                        }
-                    }
+            if result.is_ok() {
+                let last = batch.last().expect("non-empty batch");
+                {
+                    let mut p = self.pos.lock();
+                    p.released_group_id = p.released_group_id.max(last.group_id);
                 }
-                Err(()) => {
-                    for g in batch {
-                        Self::fail_all(g.replies, || self.poison_error());
-                    }
-                }
+                self.publish_released();
             }
+            // On failure the binlog is poisoned, which failed every applied
+            // batch; groups still to be applied fail in the commit stage.
         }
     }
 
@@ -467,7 +517,7 @@ impl<T: Send + 'static> Shared<T> {
     }
 
     /// Syncs per policy. `Err` means the binlog is (now) poisoned.
-    fn sync_batch(&self, batch: &[Group<T>], groups_since_sync: &mut u64) -> Result<(), ()> {
+    fn sync_batch(&self, batch: &[SyncItem], groups_since_sync: &mut u64) -> Result<(), ()> {
         if self.is_poisoned() {
             return Err(());
         }
@@ -507,39 +557,97 @@ impl<T: Send + 'static> Shared<T> {
 
     // ------------------------------------------------------------ commit
 
-    fn commit_loop(self: &Arc<Self>, from_sync: std::sync::mpsc::Receiver<Vec<Group<T>>>) {
+    fn commit_loop(self: &Arc<Self>, from_flush: std::sync::mpsc::Receiver<Group<T>>) {
         let mut broken: Option<String> = None;
-        for batch in from_sync {
-            for mut g in batch {
-                if let Some(reason) = &broken {
-                    Self::fail_all(g.replies, || poisoned_err(reason));
-                    continue;
-                }
-                // A panicking sink must not kill the stage silently and hang
-                // every later session: turn it into an apply error.
-                let applied =
-                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.sink.apply_group(&mut g.items)))
-                        .unwrap_or_else(|_| Err("apply_group panicked".to_string()));
-                match applied {
-                    Ok(()) => {
-                        let n = g.items.len() as u64;
-                        {
-                            let mut p = self.pos.lock();
-                            p.last_committed = g.items.last().map(|(_, i)| i.gtid);
-                        }
-                        self.counters.commits.fetch_add(n, Ordering::Relaxed);
-                        for ((_, info), r) in g.items.iter().zip(g.replies) {
-                            let _ = r.send(Ok(*info));
-                        }
+        while let Ok(first) = from_flush.recv() {
+            // The commit stage is the serial step of the pipeline: every
+            // written group already waiting is applied in one storage
+            // transaction, so its fixed cost is paid once per batch, not once
+            // per group. Groups arrive in file order.
+            let mut items: Vec<(T, CommitInfo)> = first.items;
+            let mut replies: Vec<Reply> = first.replies;
+            while items.len() < MAX_APPLY_BATCH_TXNS {
+                match from_flush.try_recv() {
+                    Ok(g) => {
+                        items.extend(g.items);
+                        replies.extend(g.replies);
                     }
-                    Err(e) => {
-                        let reason = format!("storage failed to apply a durable group: {e}");
-                        self.poison(reason.clone());
-                        Self::fail_all(g.replies, || poisoned_err(&reason));
-                        broken = Some(reason);
-                    }
+                    Err(_) => break,
                 }
             }
+            if let Some(reason) = &broken {
+                Self::fail_all(replies, || poisoned_err(reason));
+                continue;
+            }
+            if let Err(reason) = self.apply_durable(&mut items, replies) {
+                broken = Some(reason);
+            }
+        }
+    }
+
+    /// Applies written transactions to storage (unpublished) while the sync
+    /// stage makes them durable, then queues them for publication. `Err`
+    /// means storage failed: the binlog is poisoned and every later commit
+    /// fails too.
+    fn apply_durable(&self, items: &mut [(T, CommitInfo)], replies: Vec<Reply>) -> Result<(), String> {
+        debug_assert_eq!(items.len(), replies.len());
+        let Some(last_group_id) = items.last().map(|(_, i)| i.group_id) else { return Ok(()) };
+        // A panicking sink must not kill the stage silently and hang every
+        // later session: turn it into an apply error.
+        let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.sink.apply_group(items)))
+            .unwrap_or_else(|_| Err("apply_group panicked".to_string()));
+        let publish = match applied {
+            Ok(publish) => publish,
+            Err(e) => {
+                let reason = format!("storage failed to apply a durable group: {e}");
+                self.poison(reason.clone());
+                Self::fail_all(replies, || poisoned_err(&reason));
+                return Err(reason);
+            }
+        };
+        let infos = items.iter().map(|(_, i)| *i).collect();
+        self.pos.lock().ready.push_back(Ready { last_group_id, publish, infos, replies });
+        self.publish_released();
+        Ok(())
+    }
+
+    /// Publishes, in apply order, every applied batch the sync stage has
+    /// released, and acknowledges its sessions; once the binlog is poisoned,
+    /// fails the batches it will never release. Called by both the sync and
+    /// the commit stage, so whichever finishes last wakes the sessions
+    /// without a further hand-off.
+    fn publish_released(&self) {
+        let mut done: Vec<Ready> = Vec::new();
+        let mut failed: Vec<Ready> = Vec::new();
+        {
+            let mut p = self.pos.lock();
+            while p.ready.front().is_some_and(|r| r.last_group_id <= p.released_group_id) {
+                done.extend(p.ready.pop_front());
+            }
+            if self.is_poisoned() {
+                failed.extend(p.ready.drain(..));
+            }
+            // Publishing under `pos` keeps publications in apply order when
+            // both stages publish at once.
+            for r in &mut done {
+                let publish = std::mem::replace(&mut r.publish, Box::new(|| {}));
+                publish();
+            }
+            if let Some(last) = done.last().and_then(|r| r.infos.last()) {
+                p.last_committed = Some(last.gtid);
+            }
+        }
+        for r in done {
+            self.counters.commits.fetch_add(r.infos.len() as u64, Ordering::Relaxed);
+            for (info, reply) in r.infos.iter().zip(r.replies) {
+                let _ = reply.send(Ok(*info));
+            }
+        }
+        for r in failed {
+            // Not durable and never will be: storage holds it unpublished,
+            // the checkpointer cannot persist it (the binlog refuses to
+            // sync), and a restart replays only what the binlog kept.
+            Self::fail_all(r.replies, || self.poison_error());
         }
     }
 }
@@ -569,6 +677,8 @@ impl<T: Send + 'static> Binlog<T> {
             current: files.position(),
             // Everything found at start-up was read back from the file.
             synced: files.position(),
+            released_group_id: 0,
+            ready: VecDeque::new(),
             last_committed: recovered.last_gtid,
         };
         let shared = Arc::new(Shared {
@@ -616,8 +726,8 @@ impl<T: Send + 'static> Binlog<T> {
         let s2 = shared.clone();
         let s3 = shared.clone();
         let threads = vec![
-            spawn("binlog-flush", Box::new(move || s1.flush_loop()))?,
-            spawn("binlog-sync", Box::new(move || s2.sync_loop(tx)))?,
+            spawn("binlog-flush", Box::new(move || s1.flush_loop(tx)))?,
+            spawn("binlog-sync", Box::new(move || s2.sync_loop()))?,
             spawn("binlog-commit", Box::new(move || s3.commit_loop(rx)))?,
         ];
         Ok(Binlog { shared, threads: Mutex::new(threads) })
@@ -836,8 +946,8 @@ mod tests {
 
     struct Nop;
     impl GroupSink<u64> for Nop {
-        fn apply_group(&self, _g: &mut [(u64, CommitInfo)]) -> Result<(), String> {
-            Ok(())
+        fn apply_group(&self, _g: &mut [(u64, CommitInfo)]) -> Result<Publish, String> {
+            Ok(Box::new(|| {}))
         }
     }
 

@@ -3,7 +3,7 @@
 
 use onelog_binlog::event as ev;
 use onelog_binlog::file::{read_index, BinlogConfig};
-use onelog_binlog::pipeline::{Binlog, CommitInfo, GroupSink, PendingEvent, TxnEvents};
+use onelog_binlog::pipeline::{Binlog, CommitInfo, GroupSink, PendingEvent, Publish, TxnEvents};
 use onelog_binlog::recovery::scan;
 use onelog_binlog::{BinlogPos, Gtid};
 use parking_lot::Mutex;
@@ -13,12 +13,20 @@ use std::sync::Arc;
 #[derive(Default)]
 struct Recorder {
     applied: Mutex<Vec<(u64, CommitInfo)>>,
+    /// How many of `applied` were published.
+    published: Arc<Mutex<usize>>,
 }
 
 impl GroupSink<u64> for Recorder {
-    fn apply_group(&self, group: &mut [(u64, CommitInfo)]) -> Result<(), String> {
-        self.applied.lock().extend(group.iter().copied());
-        Ok(())
+    fn apply_group(&self, group: &mut [(u64, CommitInfo)]) -> Result<Publish, String> {
+        let mut applied = self.applied.lock();
+        applied.extend(group.iter().copied());
+        let (upto, published) = (applied.len(), self.published.clone());
+        Ok(Box::new(move || {
+            let mut p = published.lock();
+            assert!(upto > *p, "published out of apply order");
+            *p = upto;
+        }))
     }
 }
 
@@ -90,6 +98,7 @@ fn concurrent_commits_acked_once_and_contiguous() {
     // sync_binlog=1, no delay: exactly one sync per group.
     assert_eq!(st.binlog_syncs, st.binlog_group_commits);
     assert_eq!(rec.applied.lock().len() as u64, n);
+    assert_eq!(*rec.published.lock() as u64, n);
     // Applied in binlog order.
     let applied: Vec<u64> = rec.applied.lock().iter().map(|(_, i)| i.gtid.seq_no).collect();
     assert!(applied.windows(2).all(|w| w[1] == w[0] + 1));
@@ -359,11 +368,11 @@ fn throughput_sync_binlog_1() {
 
 struct FailOn(u64);
 impl GroupSink<u64> for FailOn {
-    fn apply_group(&self, group: &mut [(u64, CommitInfo)]) -> Result<(), String> {
+    fn apply_group(&self, group: &mut [(u64, CommitInfo)]) -> Result<Publish, String> {
         if group.iter().any(|(p, _)| *p == self.0) {
             return Err("disk full in storage".into());
         }
-        Ok(())
+        Ok(Box::new(|| {}))
     }
 }
 

@@ -3,7 +3,7 @@
 
 use onelog_binlog::event as ev;
 use onelog_binlog::file::{BinlogConfig, FaultIo};
-use onelog_binlog::pipeline::{Binlog, CommitInfo, GroupSink, PendingEvent, TxnEvents};
+use onelog_binlog::pipeline::{Binlog, CommitInfo, GroupSink, PendingEvent, Publish, TxnEvents};
 use onelog_binlog::recovery::scan;
 use onelog_binlog::{BinlogError, BinlogPos};
 use std::path::Path;
@@ -12,8 +12,22 @@ use std::sync::Arc;
 
 struct Nop;
 impl GroupSink<u64> for Nop {
-    fn apply_group(&self, _g: &mut [(u64, CommitInfo)]) -> Result<(), String> {
-        Ok(())
+    fn apply_group(&self, _g: &mut [(u64, CommitInfo)]) -> Result<Publish, String> {
+        Ok(Box::new(|| {}))
+    }
+}
+
+/// Records what storage was given and what readers were shown.
+#[derive(Default)]
+struct Visibility {
+    published: Arc<std::sync::Mutex<Vec<u64>>>,
+}
+
+impl GroupSink<u64> for Visibility {
+    fn apply_group(&self, g: &mut [(u64, CommitInfo)]) -> Result<Publish, String> {
+        let batch: Vec<u64> = g.iter().map(|(p, _)| *p).collect();
+        let published = self.published.clone();
+        Ok(Box::new(move || published.lock().expect("lock").extend(batch)))
     }
 }
 
@@ -47,13 +61,24 @@ fn open(dir: &Path, io: &FaultIo, prealloc: u64, max_size: u64) -> Binlog<u64> {
 }
 
 fn open_with(dir: &Path, io: &FaultIo, prealloc: u64, max_size: u64, sync_binlog: u32) -> Binlog<u64> {
+    open_sink(dir, io, prealloc, max_size, sync_binlog, Arc::new(Nop))
+}
+
+fn open_sink(
+    dir: &Path,
+    io: &FaultIo,
+    prealloc: u64,
+    max_size: u64,
+    sync_binlog: u32,
+    sink: Arc<dyn GroupSink<u64>>,
+) -> Binlog<u64> {
     let mut c = BinlogConfig::new(dir);
     c.sync_binlog = sync_binlog;
     c.io = Arc::new(io.clone());
     c.preallocate_size_bytes = prealloc;
     c.max_binlog_size_bytes = max_size;
     let s = scan(dir, &c.basename, None).expect("scan");
-    Binlog::open(c, Arc::new(Nop), &s).expect("open")
+    Binlog::open(c, sink, &s).expect("open")
 }
 
 fn commit(b: &Binlog<u64>, i: u64) -> Result<CommitInfo, BinlogError> {
@@ -106,6 +131,22 @@ fn failed_sync_poisons_forever() {
     assert!(matches!(commit(&b, 3), Err(BinlogError::Poisoned(_))));
     assert!(b.rotate().is_err());
     assert_eq!(b.stats().binlog_commits, 1);
+    assert!(b.close().is_err());
+}
+
+#[test]
+fn a_group_whose_sync_failed_is_never_published() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let io = FaultIo::new();
+    let sink = Arc::new(Visibility::default());
+    let b = open_sink(d.path(), &io, 64 << 10, 1 << 30, 1, sink.clone());
+    commit(&b, 1).expect("commit");
+    assert_eq!(*sink.published.lock().expect("lock"), vec![1]);
+    io.set_fail_sync(true);
+    assert!(matches!(commit(&b, 2), Err(BinlogError::Poisoned(_))));
+    // Storage may have been handed transaction 2 while the sync ran, but
+    // readers never see it: it is not durable.
+    assert_eq!(*sink.published.lock().expect("lock"), vec![1]);
     assert!(b.close().is_err());
 }
 

@@ -3,7 +3,7 @@
 
 use onelog_binlog::event as ev;
 use onelog_binlog::file::{index_path, write_index, BinlogConfig};
-use onelog_binlog::pipeline::{Binlog, CommitInfo, GroupSink, PendingEvent, TxnEvents};
+use onelog_binlog::pipeline::{Binlog, CommitInfo, GroupSink, PendingEvent, Publish, TxnEvents};
 use onelog_binlog::recovery::{scan, CutKind};
 use onelog_binlog::{BinlogError, BinlogPos};
 use std::path::Path;
@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 struct Nop;
 impl GroupSink<()> for Nop {
-    fn apply_group(&self, _g: &mut [((), CommitInfo)]) -> Result<(), String> {
-        Ok(())
+    fn apply_group(&self, _g: &mut [((), CommitInfo)]) -> Result<Publish, String> {
+        Ok(Box::new(|| {}))
     }
 }
 

@@ -12,12 +12,12 @@ use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-/// Applies one committed transaction, with its end position as the
-/// storage marker.
+/// Applies and publishes one committed transaction, with its end position
+/// as the storage marker.
 pub fn apply_transaction(store: &Store, catalog: &mut Catalog, txn: &RecoveredTxn) -> SqlResult<()> {
     let mut batch: Vec<Mutation> = Vec::new();
     let mut table_maps: HashMap<u64, Arc<TableEntry>> = HashMap::new();
-    let snapshot = store.snapshot().map_err(crate::txn::storage_err)?;
+    let snapshot = store.snapshot();
     for event in &txn.events {
         match event {
             Event::Query { db, sql, .. } => {
@@ -40,7 +40,12 @@ pub fn apply_transaction(store: &Store, catalog: &mut Catalog, txn: &RecoveredTx
             _ => {}
         }
     }
-    store.apply([batch.as_slice()], &crate::engine::encode_marker(txn.end_pos)).map_err(crate::txn::storage_err)
+    let applied =
+        store.apply([batch.as_slice()], &crate::engine::encode_marker(txn.end_pos)).map_err(crate::txn::storage_err)?;
+    // Replay runs before the commit stage exists: the next transaction
+    // locates its rows in this one's result.
+    store.publish(applied);
+    Ok(())
 }
 
 fn apply_change(
@@ -105,7 +110,7 @@ fn locate(snapshot: &Snapshot, batch: &[Mutation], table: &TableEntry, image: &[
 /// Sets AUTO_INCREMENT and hidden row id counters from the stored rows
 /// (MariaDB computes the AUTO_INCREMENT start as max + 1 on open).
 pub fn init_counters(store: &Store, catalog: &Catalog) -> Result<(), StorageError> {
-    let snapshot = store.snapshot()?;
+    let snapshot = store.snapshot();
     for table in catalog.all_tables() {
         let start = key::index_prefix(table.clustered_id());
         let end = key::prefix_end(&start);

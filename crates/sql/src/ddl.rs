@@ -55,7 +55,7 @@ impl CatalogChange {
 pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult<QueryResult> {
     let engine = session.engine.clone();
     let _ddl = engine.ddl_lock.lock();
-    let snapshot = engine.store.snapshot().map_err(storage_err)?;
+    let snapshot = engine.store.snapshot();
     let db = session.db.clone().unwrap_or_default();
     let plan = {
         let mut catalog = engine.catalog.write();
@@ -99,7 +99,7 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
 /// applying the catalog change.
 pub fn replay(store: &Store, catalog: &mut Catalog, db: &str, sql: &str) -> SqlResult<Vec<Mutation>> {
     let parsed = parse::parse_single(sql)?;
-    let snapshot = store.snapshot().map_err(storage_err)?;
+    let snapshot = store.snapshot();
     let plan = plan(catalog, &snapshot, db, &parsed.statement)?;
     let mutations = plan.mutations;
     plan.change.apply(catalog);

@@ -14,7 +14,7 @@ use crate::locks::LockMode;
 use crate::rows;
 use crate::select::{self, bind, conjuncts, lock_timeout, Ctx, ScopeColumn};
 use crate::session::{QueryResult, Session};
-use crate::txn::{storage_err, Txn};
+use crate::txn::Txn;
 use onelog_binlog::event::{RowChange, RowsKind};
 use onelog_core::schema::ColumnDefault;
 use onelog_core::{ColumnType, ErrorCode, SqlError, SqlResult, Temporal, Value};
@@ -43,7 +43,7 @@ fn with_ctx<R>(session: &mut Session, params: &[Value], f: impl FnOnce(&Ctx) -> 
     let view = match &session.stmt_view {
         Some(v) => v.clone(),
         None => {
-            let v = Arc::new(session.engine.store.snapshot().map_err(storage_err)?);
+            let v = session.engine.store.snapshot();
             session.stmt_view = Some(v.clone());
             v
         }
@@ -372,7 +372,7 @@ fn find_conflict_excluding(
             continue; // NULLs never collide in a unique index.
         }
         engine.locks.lock(txn_id, &probe, LockMode::Exclusive, timeout)?;
-        let view = engine.store.snapshot().map_err(storage_err)?;
+        let view = engine.store.snapshot();
         let txn = session.txn();
         let found = if index.primary {
             txn.get(&view, &probe)?.map(|v| (probe.clone(), v))
@@ -508,7 +508,7 @@ fn locked_matches(
     let mut locked = Vec::with_capacity(candidates.len());
     for (ck, _) in candidates {
         engine.locks.lock(txn_id, &ck, LockMode::Exclusive, timeout)?;
-        let view = engine.store.snapshot().map_err(storage_err)?;
+        let view = engine.store.snapshot();
         let current = match session.txn().get(&view, &ck)? {
             Some(bytes) => rows::decode(table, &bytes)?,
             None => continue, // deleted meanwhile

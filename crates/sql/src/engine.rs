@@ -13,7 +13,7 @@ use crate::catalog::Catalog;
 use crate::locks::{LockManager, TxnId};
 use crate::vars::GlobalVars;
 use onelog_binlog::file::BinlogConfig;
-use onelog_binlog::pipeline::{Binlog, CommitInfo, GroupSink, TxnEvents};
+use onelog_binlog::pipeline::{Binlog, CommitInfo, GroupSink, Publish, TxnEvents};
 use onelog_binlog::{recovery, BinlogError, BinlogPos};
 use onelog_core::{ErrorCode, SqlError, SqlResult};
 use onelog_storage::{Mutation, Store};
@@ -68,15 +68,21 @@ pub fn decode_marker(bytes: Option<Vec<u8>>) -> BinlogPos {
     bytes.and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default()
 }
 
-/// The commit stage: applies a durable group to storage in binlog order.
+/// The commit stage's storage side: applies written groups in binlog order
+/// and publishes them once durable.
 pub struct StoreSink {
     store: Arc<Store>,
 }
 
 impl GroupSink<CommitPayload> for StoreSink {
-    fn apply_group(&self, group: &mut [(CommitPayload, CommitInfo)]) -> Result<(), String> {
-        let Some(last) = group.last().map(|(_, info)| info.end_pos) else { return Ok(()) };
-        self.store.apply(group.iter().map(|(m, _)| m.as_slice()), &encode_marker(last)).map_err(|e| e.to_string())
+    fn apply_group(&self, group: &mut [(CommitPayload, CommitInfo)]) -> Result<Publish, String> {
+        let last = group.last().map(|(_, info)| info.end_pos).ok_or("empty commit group")?;
+        let applied = self
+            .store
+            .apply(group.iter().map(|(m, _)| m.as_slice()), &encode_marker(last))
+            .map_err(|e| e.to_string())?;
+        let store = self.store.clone();
+        Ok(Box::new(move || store.publish(applied)))
     }
 }
 
@@ -122,7 +128,7 @@ impl Engine {
                 cut.reason
             );
         }
-        let mut catalog = Catalog::load(&store.snapshot()?)?;
+        let mut catalog = Catalog::load(&store.snapshot())?;
         // Storage can only be ahead of the binlog's end if the binlog was
         // reset (RESET MASTER crashed before storage recorded the new
         // start): everything in the new binlog is then still to apply.

@@ -1,10 +1,15 @@
 //! Row locks: a lock table keyed by index key bytes, shared and exclusive
 //! modes, waits bounded by `innodb_lock_wait_timeout` (error 1205), and
 //! deadlock detection on the wait-for graph (error 1213).
+//!
+//! A waiting session is only ever blocked by a holder that will release
+//! (commit, rollback or disconnect); the wait-for graph holds an edge set
+//! per waiting transaction for exactly as long as it waits.
 
 use onelog_core::{ErrorCode, SqlError, SqlResult};
 use parking_lot::{Condvar, Mutex};
 use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
 pub type TxnId = u64;
@@ -36,64 +41,113 @@ impl LockState {
     }
 }
 
+/// Lock-table shards: sessions locking different rows rarely meet on one
+/// mutex, and a release wakes only the waiters of its own shard.
+const LOCK_SHARDS: usize = 64;
+
 #[derive(Default)]
-struct LockTable {
+struct Shard {
     locks: HashMap<Vec<u8>, LockState>,
-    held: HashMap<TxnId, Vec<Vec<u8>>>,
-    waits_for: HashMap<TxnId, Vec<TxnId>>,
-}
-
-impl LockTable {
-    /// True if `from` (transitively) waits for `target`.
-    fn reaches(&self, from: &[TxnId], target: TxnId) -> bool {
-        let mut seen = HashSet::new();
-        let mut stack: Vec<TxnId> = from.to_vec();
-        while let Some(t) = stack.pop() {
-            if t == target {
-                return true;
-            }
-            if seen.insert(t) {
-                if let Some(next) = self.waits_for.get(&t) {
-                    stack.extend(next);
-                }
-            }
-        }
-        false
-    }
+    /// Sessions blocked on this shard's condvar; a release notifies only
+    /// when there are some.
+    waiting: usize,
 }
 
 #[derive(Default)]
-pub struct LockManager {
-    table: Mutex<LockTable>,
+struct ShardSlot {
+    shard: Mutex<Shard>,
     released: Condvar,
 }
 
+/// The lock table, sharded by key; the keys each transaction holds, sharded
+/// by transaction; and the wait-for graph, touched only by sessions about to
+/// wait. Lock order: a key shard, then `waits_for` or a `held` shard; never
+/// two key shards at once.
+pub struct LockManager {
+    shards: Vec<ShardSlot>,
+    held: Vec<Mutex<HashMap<TxnId, Vec<Vec<u8>>>>>,
+    waits_for: Mutex<HashMap<TxnId, Vec<TxnId>>>,
+}
+
+impl Default for LockManager {
+    fn default() -> Self {
+        LockManager {
+            shards: (0..LOCK_SHARDS).map(|_| ShardSlot::default()).collect(),
+            held: (0..LOCK_SHARDS).map(|_| Mutex::default()).collect(),
+            waits_for: Mutex::default(),
+        }
+    }
+}
+
+/// True if `from` (transitively) waits for `target`.
+fn reaches(waits_for: &HashMap<TxnId, Vec<TxnId>>, from: &[TxnId], target: TxnId) -> bool {
+    let mut seen = HashSet::new();
+    let mut stack: Vec<TxnId> = from.to_vec();
+    while let Some(t) = stack.pop() {
+        if t == target {
+            return true;
+        }
+        if seen.insert(t) {
+            if let Some(next) = waits_for.get(&t) {
+                stack.extend(next);
+            }
+        }
+    }
+    false
+}
+
 impl LockManager {
+    fn slot(&self, key: &[u8]) -> &ShardSlot {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        key.hash(&mut h);
+        &self.shards[(h.finish() % LOCK_SHARDS as u64) as usize]
+    }
+
+    fn held_of(&self, txn: TxnId) -> &Mutex<HashMap<TxnId, Vec<Vec<u8>>>> {
+        &self.held[(txn % LOCK_SHARDS as u64) as usize]
+    }
+
     /// Acquires `key` in `mode` for `txn`, waiting at most `timeout`.
     pub fn lock(&self, txn: TxnId, key: &[u8], mode: LockMode, timeout: Duration) -> SqlResult<()> {
         let deadline = Instant::now() + timeout;
-        let mut table = self.table.lock();
+        let slot = self.slot(key);
+        let mut shard = slot.shard.lock();
+        let mut waited = false;
         loop {
-            let state = table.locks.entry(key.to_vec()).or_default();
+            let state = match shard.locks.get_mut(key) {
+                Some(state) => state,
+                None => shard.locks.entry(key.to_vec()).or_default(),
+            };
             let blockers = state.blockers(txn, mode);
             if blockers.is_empty() {
                 let newly_held = grant(state, txn, mode);
+                drop(shard);
                 if newly_held {
-                    table.held.entry(txn).or_default().push(key.to_vec());
+                    self.held_of(txn).lock().entry(txn).or_default().push(key.to_vec());
                 }
-                table.waits_for.remove(&txn);
+                if waited {
+                    self.waits_for.lock().remove(&txn);
+                }
                 return Ok(());
             }
-            if table.reaches(&blockers, txn) {
-                table.waits_for.remove(&txn);
-                return Err(SqlError::new(
-                    ErrorCode::LOCK_DEADLOCK,
-                    "Deadlock found when trying to get lock; try restarting transaction",
-                ));
+            {
+                let mut waits_for = self.waits_for.lock();
+                if reaches(&waits_for, &blockers, txn) {
+                    waits_for.remove(&txn);
+                    return Err(SqlError::new(
+                        ErrorCode::LOCK_DEADLOCK,
+                        "Deadlock found when trying to get lock; try restarting transaction",
+                    ));
+                }
+                waits_for.insert(txn, blockers);
             }
-            table.waits_for.insert(txn, blockers);
-            if self.released.wait_until(&mut table, deadline).timed_out() {
-                table.waits_for.remove(&txn);
+            waited = true;
+            shard.waiting += 1;
+            let timed_out = slot.released.wait_until(&mut shard, deadline).timed_out();
+            shard.waiting -= 1;
+            if timed_out {
+                drop(shard);
+                self.waits_for.lock().remove(&txn);
                 return Err(SqlError::new(
                     ErrorCode::LOCK_WAIT_TIMEOUT,
                     "Lock wait timeout exceeded; try restarting transaction",
@@ -102,24 +156,27 @@ impl LockManager {
         }
     }
 
-    /// Releases every lock `txn` holds and wakes waiters.
+    /// Releases every lock `txn` holds and wakes the waiters of the shards
+    /// it touched.
     pub fn release_all(&self, txn: TxnId) {
-        let mut table = self.table.lock();
-        table.waits_for.remove(&txn);
-        let Some(keys) = table.held.remove(&txn) else { return };
+        let Some(keys) = self.held_of(txn).lock().remove(&txn) else { return };
         for key in keys {
-            if let Some(state) = table.locks.get_mut(&key) {
+            let slot = self.slot(&key);
+            let mut shard = slot.shard.lock();
+            if let Some(state) = shard.locks.get_mut(&key) {
                 if state.exclusive == Some(txn) {
                     state.exclusive = None;
                 }
                 state.shared.retain(|t| *t != txn);
                 if state.is_free() {
-                    table.locks.remove(&key);
+                    shard.locks.remove(&key);
                 }
             }
+            if shard.waiting > 0 {
+                drop(shard);
+                slot.released.notify_all();
+            }
         }
-        drop(table);
-        self.released.notify_all();
     }
 }
 
@@ -168,5 +225,34 @@ mod tests {
         assert_eq!(err.code, ErrorCode::LOCK_DEADLOCK);
         m.release_all(2);
         waiter.join().unwrap().unwrap();
+    }
+
+    #[test]
+    fn hot_keys_serialize_writers_without_lost_wakeups() {
+        let m = Arc::new(LockManager::default());
+        let inside = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let threads: Vec<_> = (0..8u64)
+            .map(|t| {
+                let (m, inside) = (m.clone(), inside.clone());
+                std::thread::spawn(move || {
+                    for i in 0..300u64 {
+                        let txn = t * 1000 + i + 1;
+                        let key = [(i % 3) as u8];
+                        m.lock(txn, &key, LockMode::Exclusive, Duration::from_secs(10)).unwrap();
+                        m.lock(txn, &key, LockMode::Shared, Duration::from_secs(10)).unwrap();
+                        if key[0] == 0 {
+                            assert_eq!(inside.fetch_add(1, std::sync::atomic::Ordering::SeqCst), 0);
+                            inside.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+                        }
+                        m.release_all(txn);
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert!(m.shards.iter().all(|s| s.shard.lock().locks.is_empty()));
+        assert!(m.waits_for.lock().is_empty());
     }
 }

@@ -1313,7 +1313,7 @@ impl Session {
     /// Result columns of a statement without running it (COM_STMT_PREPARE).
     pub fn describe(&mut self, stmt: &Statement) -> SqlResult<Vec<ResultColumn>> {
         let Statement::Select(select) = stmt else { return Ok(Vec::new()) };
-        let view = Arc::new(self.engine.store.snapshot().map_err(crate::txn::storage_err)?);
+        let view = self.engine.store.snapshot();
         let txn = Txn::new(0, IsolationLevel::RepeatableRead, true, false);
         let ctx = Ctx::new(self, &txn, view, &[]);
         let sources = resolve_sources(&ctx, &select.from)?;

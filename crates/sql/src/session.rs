@@ -468,10 +468,10 @@ impl Session {
     fn set_vars(&mut self, assignments: &[Assignment], params: &[Value]) -> SqlResult<QueryResult> {
         for a in assignments {
             let value = {
-                let view = self.engine.store.snapshot().map_err(crate::txn::storage_err)?;
+                let view = self.engine.store.snapshot();
                 let empty = Txn::new(0, IsolationLevel::RepeatableRead, true, false);
                 let txn = self.txn.as_ref().unwrap_or(&empty);
-                let ctx = crate::select::Ctx::new(self, txn, Arc::new(view), params);
+                let ctx = crate::select::Ctx::new(self, txn, view, params);
                 let bound = crate::select::bind_constant(&a.value)?;
                 crate::eval::eval(&bound, &ctx.row(&[]), &ctx)?
             };
@@ -567,7 +567,7 @@ impl Session {
                 t.begin_statement();
                 t.view(&self.engine.store)?
             }
-            None => Arc::new(self.engine.store.snapshot().map_err(crate::txn::storage_err)?),
+            None => self.engine.store.snapshot(),
         };
         let empty = Txn::new(0, IsolationLevel::RepeatableRead, true, false);
         let result = {

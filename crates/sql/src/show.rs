@@ -44,7 +44,7 @@ fn filter_rows(session: &Session, result: QueryResult, filter: Option<&ShowFilte
         Some(ShowFilter::Where(expr)) => {
             let scope = crate::select::result_scope(&columns);
             let bound = crate::select::bind(expr, &scope)?;
-            let view = std::sync::Arc::new(session.engine.store.snapshot().map_err(crate::txn::storage_err)?);
+            let view = session.engine.store.snapshot();
             let txn = crate::txn::Txn::new(0, IsolationLevel::RepeatableRead, true, false);
             let ctx = crate::select::Ctx::new(session, &txn, view, &[]);
             let mut kept = Vec::new();
@@ -569,7 +569,7 @@ pub fn binlog_admin(session: &mut Session, stmt: &Statement) -> SqlResult<QueryR
         }
         Statement::PurgeBinaryLogsBefore(expr) => {
             let bound = crate::select::bind_constant(expr)?;
-            let view = std::sync::Arc::new(session.engine.store.snapshot().map_err(crate::txn::storage_err)?);
+            let view = session.engine.store.snapshot();
             let txn = crate::txn::Txn::new(0, IsolationLevel::RepeatableRead, true, false);
             let ctx = crate::select::Ctx::new(session, &txn, view, &[]);
             let ts = match ctx.eval(&bound, &[])? {

@@ -89,7 +89,7 @@ impl Txn {
         if let Some(s) = &self.snapshot {
             return Ok(s.clone());
         }
-        let s = Arc::new(store.snapshot().map_err(storage_err)?);
+        let s = store.snapshot();
         self.snapshot = Some(s.clone());
         Ok(s)
     }

@@ -1,10 +1,21 @@
 //! The redb store: one ordered byte-key space plus a metadata table.
 //!
 //! Owns: opening the database, read snapshots, applying a commit group's
-//! mutations with `Durability::None`, and checkpoints (the only durable
-//! commits). The position marker written with each group is opaque here;
-//! the layer above stores its binlog position in it.
+//! mutations with `Durability::None`, publishing what was applied, and
+//! checkpoints (the only durable commits). The position marker written with
+//! each group is opaque here; the layer above stores its binlog position in
+//! it.
+//!
+//! Invariant: readers only ever see the *published* state. `apply` changes
+//! the applied state and returns a snapshot of exactly what it produced;
+//! `publish` makes such a snapshot the one readers get. The commit stage
+//! applies a group while its binlog sync runs and publishes its snapshot
+//! once the group is durable, so a commit is never visible before it is
+//! durable. Only one thread applies (the commit stage, or start-up replay
+//! before it exists); snapshots are published in the order they were
+//! applied.
 
+use parking_lot::Mutex;
 use redb::{Database, Durability, ReadableDatabase, ReadableTable, TableDefinition};
 use std::ops::Bound;
 use std::path::Path;
@@ -55,6 +66,9 @@ pub struct Store {
     /// Bytes applied since the last checkpoint, so the caller can bound
     /// checkpoint size.
     unpersisted_bytes: AtomicU64,
+    /// The state readers see; one shared redb read transaction, so taking a
+    /// snapshot costs a reference count, not a redb `begin_read`.
+    published: Mutex<Arc<Snapshot>>,
 }
 
 impl Store {
@@ -76,23 +90,30 @@ impl Store {
         txn.open_table(DATA)?;
         txn.open_table(META)?;
         txn.commit()?;
-        Ok(Arc::new(Store { db, unpersisted_bytes: AtomicU64::new(0) }))
+        let published = Mutex::new(Arc::new(read_snapshot(&db)?));
+        Ok(Arc::new(Store { db, unpersisted_bytes: AtomicU64::new(0), published }))
     }
 
-    /// A consistent read view of everything applied so far.
-    pub fn snapshot(&self) -> Result<Snapshot, StorageError> {
-        let txn = self.db.begin_read()?;
-        let table = txn.open_table(DATA)?;
-        Ok(Snapshot { table })
+    /// A consistent read view of the published state.
+    pub fn snapshot(&self) -> Arc<Snapshot> {
+        self.published.lock().clone()
+    }
+
+    /// Makes `applied` (returned by [`Store::apply`]) the state readers
+    /// see.
+    pub fn publish(&self, applied: Arc<Snapshot>) {
+        *self.published.lock() = applied;
     }
 
     /// Applies the mutations of one commit group and the new position
-    /// marker in one redb transaction, without syncing.
+    /// marker in one redb transaction, without syncing and without
+    /// publishing them; returns the snapshot of the result, to publish once
+    /// the group is durable.
     pub fn apply<'a>(
         &self,
         batches: impl IntoIterator<Item = &'a [Mutation]>,
         position_marker: &[u8],
-    ) -> Result<(), StorageError> {
+    ) -> Result<Arc<Snapshot>, StorageError> {
         let mut txn = self.db.begin_write()?;
         txn.set_durability(Durability::None)?;
         let mut written_bytes = 0u64;
@@ -108,7 +129,10 @@ impl Store {
         }
         txn.commit()?;
         self.unpersisted_bytes.fetch_add(written_bytes, Ordering::Relaxed);
-        Ok(())
+        // No other writer changes data between the commit and this read:
+        // the caller is the only thread that applies (checkpoints commit no
+        // data).
+        Ok(Arc::new(read_snapshot(&self.db)?))
     }
 
     /// Makes everything applied so far durable. `ensure_logged` is called
@@ -182,6 +206,12 @@ fn end_bound(end: &Option<Vec<u8>>) -> Bound<&[u8]> {
     }
 }
 
+fn read_snapshot(db: &Database) -> Result<Snapshot, StorageError> {
+    let txn = db.begin_read()?;
+    let table = txn.open_table(DATA)?;
+    Ok(Snapshot { table })
+}
+
 /// A read view; cheap to keep for a whole transaction (REPEATABLE READ).
 pub struct Snapshot {
     table: redb::ReadOnlyTable<&'static [u8], &'static [u8]>,
@@ -228,14 +258,17 @@ mod tests {
             Mutation::Put(vec![1, 2], b"b".to_vec()),
             Mutation::Put(vec![2, 1], b"c".to_vec()),
         ];
-        store.apply([batch.as_slice()], b"pos1").unwrap();
-        let snap = store.snapshot().unwrap();
+        let applied = store.apply([batch.as_slice()], b"pos1").unwrap();
+        assert_eq!(store.snapshot().get(&[1, 1]).unwrap(), None, "applied but not yet published");
+        store.publish(applied);
+        let snap = store.snapshot();
         let keys: Vec<_> = snap.scan(&[1], Some(&[2]), false).unwrap().map(|r| r.unwrap().0).collect();
         assert_eq!(keys, vec![vec![1, 1], vec![1, 2]]);
-        store.apply([[Mutation::DeleteRange(vec![1], Some(vec![2]))].as_slice()], b"pos2").unwrap();
+        let applied = store.apply([[Mutation::DeleteRange(vec![1], Some(vec![2]))].as_slice()], b"pos2").unwrap();
+        store.publish(applied);
         // The old snapshot still sees the old state.
         assert_eq!(snap.get(&[1, 1]).unwrap(), Some(b"a".to_vec()));
-        assert_eq!(store.snapshot().unwrap().get(&[1, 1]).unwrap(), None);
+        assert_eq!(store.snapshot().get(&[1, 1]).unwrap(), None);
         assert_eq!(
             store
                 .checkpoint(|m| if m == Some(b"pos2".as_slice()) { Ok(()) } else { Err("wrong marker".into()) })
