@@ -154,8 +154,12 @@ pub fn machine_info(workdir: &Path, device: Option<&str>, mariadbd: &Path, onelo
         }
         None => "unknown (no block device found)".into(),
     };
-    let filesystem =
-        first_line_of("stat", &["-f", "-c", "%T", &workdir.to_string_lossy()]).unwrap_or_else(|| "unknown".into());
+    // `stat -f` names ext4 "ext2/ext3" (same superblock magic); findmnt
+    // reports the mounted type.
+    let workdir_text = workdir.to_string_lossy();
+    let filesystem = first_line_of("findmnt", &["-n", "-o", "FSTYPE", "-T", &workdir_text])
+        .or_else(|| first_line_of("stat", &["-f", "-c", "%T", &workdir_text]))
+        .unwrap_or_else(|| "unknown".into());
     let kernel = first_line_of("uname", &["-sr"]).unwrap_or_else(|| "unknown".into());
     let sysbench_version = first_line_of("sysbench", &["--version"]).unwrap_or_else(|| "not found".into());
     let mariadb_version =

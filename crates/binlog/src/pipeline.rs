@@ -19,8 +19,13 @@
 //! - **commit** takes every written group waiting (at most
 //!   [`MAX_APPLY_BATCH_TXNS`] transactions plus one group) and applies them
 //!   with one [`GroupSink::apply_group`] call *while* the sync stage syncs
-//!   them, so storage work leaves the commit latency; once the sync stage
-//!   released them it calls [`GroupSink::publish`] and wakes the sessions.
+//!   them, so storage work leaves the commit latency. Whichever of sync and
+//!   commit finishes a batch last calls the publisher `apply_group`
+//!   returned and wakes the sessions.
+//! - **inline**: a session that finds nothing in flight anywhere does all of
+//!   this itself on its own thread (write, sync, apply, publish) while the
+//!   flush stage waits; at low concurrency the three hand-offs cost more
+//!   than the transaction.
 //!
 //! Invariants:
 //! - GTID sequence numbers are contiguous in file order; a group that fails
@@ -119,7 +124,32 @@ pub struct BinlogStats {
     pub poisoned: bool,
 }
 
-type Reply = oneshot::Sender<Result<CommitInfo, BinlogError>>;
+/// A session's reply channel. While it exists its transaction counts as in
+/// flight: the inline path may only run when nothing is.
+struct Reply {
+    tx: Option<oneshot::Sender<Result<CommitInfo, BinlogError>>>,
+    in_flight: Arc<AtomicU64>,
+}
+
+impl Reply {
+    fn send(mut self, result: Result<CommitInfo, BinlogError>) {
+        if let Some(tx) = self.tx.take() {
+            // Before the send: the woken session's next commit must find the
+            // pipeline empty.
+            self.in_flight.fetch_sub(1, Ordering::SeqCst);
+            // The session may have gone away; nothing to tell then.
+            let _ = tx.send(result);
+        }
+    }
+}
+
+impl Drop for Reply {
+    fn drop(&mut self) {
+        if self.tx.is_some() {
+            self.in_flight.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+}
 
 struct Queued<T> {
     txn: TxnEvents,
@@ -174,6 +204,8 @@ struct Live {
 
 struct CommitQueue<T> {
     items: VecDeque<Queued<T>>,
+    /// A session is committing inline; the flush stage waits for it.
+    inline_active: bool,
     shutdown: bool,
 }
 
@@ -227,6 +259,10 @@ struct Shared<T> {
     poisoned: AtomicBool,
     poison_reason: Mutex<String>,
     pos: Mutex<Positions>,
+    /// Groups written since the last sync (`sync_binlog=N`).
+    groups_since_sync: AtomicU64,
+    /// Transactions enqueued and not yet answered (see [`Reply`]).
+    in_flight: Arc<AtomicU64>,
     sink: Arc<dyn GroupSink<T>>,
 }
 
@@ -275,7 +311,7 @@ impl<T: Send + 'static> Shared<T> {
     fn fail_all(replies: Vec<Reply>, err: impl Fn() -> BinlogError) {
         for r in replies {
             // The session may have gone away; nothing to tell then.
-            let _ = r.send(Err(err()));
+            r.send(Err(err()));
         }
     }
 
@@ -308,7 +344,7 @@ impl<T: Send + 'static> Shared<T> {
             }
             let batch: Vec<Queued<T>> = {
                 let mut q = self.queue.lock();
-                while q.items.is_empty() && !q.shutdown {
+                while (q.items.is_empty() && !q.shutdown) || q.inline_active {
                     self.queue_cv.wait(&mut q);
                 }
                 if q.items.is_empty() {
@@ -331,6 +367,27 @@ impl<T: Send + 'static> Shared<T> {
 
     fn flush_group(self: &Arc<Self>, batch: Vec<Queued<T>>, to_commit: &std::sync::mpsc::Sender<Group<T>>) {
         let mut w = self.writer.lock();
+        let Some((group, sync_item)) = self.write_group(&mut w, batch) else { return };
+        // The sync is the commit latency: start it first. The commit stage
+        // applies the group to storage meanwhile (unpublished until the sync
+        // stage releases it).
+        {
+            let mut sq = self.sync_q.lock();
+            sq.groups.push_back(sync_item);
+            self.sync_cv.notify_all();
+        }
+        if let Err(std::sync::mpsc::SendError(group)) = to_commit.send(group) {
+            // The commit stage is gone (it panicked): nothing can be
+            // acknowledged any more.
+            self.poison("binlog commit stage stopped".into());
+            Self::fail_all(group.replies, || self.poison_error());
+        }
+        self.rotate_if_full(&mut w);
+    }
+
+    /// Encodes and writes one group with one positioned write. `None` if
+    /// the write failed (its sessions have their error).
+    fn write_group(&self, w: &mut Writer, batch: Vec<Queued<T>>) -> Option<(Group<T>, SyncItem)> {
         let n = batch.len();
         debug_assert!(n > 0);
         let group_id = w.next_group_id;
@@ -394,10 +451,10 @@ impl<T: Send + 'static> Shared<T> {
                         Some(code) => std::io::Error::from_raw_os_error(code),
                         None => std::io::Error::new(kind, msg.clone()),
                     };
-                    let _ = r.send(Err(BinlogError::Io { path: path.clone(), source }));
+                    r.send(Err(BinlogError::Io { path: path.clone(), source }));
                 }
             }
-            return;
+            return None;
         }
         w.next_seq = first_seq + n as u64;
         let last = items.last().map(|(_, i)| i.gtid).expect("non-empty group");
@@ -405,34 +462,57 @@ impl<T: Send + 'static> Shared<T> {
         self.counters.group_commits.fetch_add(1, Ordering::Relaxed);
         self.counters.bytes_written.fetch_add(buf.len() as u64, Ordering::Relaxed);
         let sync_item = SyncItem { group_id, txns: n, file: w.files.current_file(), end_pos: w.files.position() };
-        self.publish_position(&w);
-        // The sync is the commit latency: start it first. The commit stage
-        // applies the group to storage meanwhile (unpublished until the sync
-        // stage releases it).
-        {
-            let mut sq = self.sync_q.lock();
-            sq.groups.push_back(sync_item);
-            self.sync_cv.notify_all();
-        }
-        if let Err(std::sync::mpsc::SendError(group)) = to_commit.send(Group { items, replies }) {
-            // The commit stage is gone (it panicked): nothing can be
-            // acknowledged any more.
-            self.poison("binlog commit stage stopped".into());
-            Self::fail_all(group.replies, || self.poison_error());
-        }
+        self.publish_position(w);
+        Some((Group { items, replies }, sync_item))
+    }
+
+    /// Rotates between groups once the file passed `max_binlog_size`.
+    fn rotate_if_full(&self, w: &mut Writer) {
         if w.files.end_bytes() >= self.live.max_binlog_size_bytes.load(Ordering::Relaxed) {
             let state: Vec<Gtid> = w.gtid_state.values().copied().collect();
             if let Err(e) = w.files.rotate(&state, self.rotate_params()) {
                 self.poison(format!("rotation failed: {e}"));
             }
-            self.publish_position(&w);
+            self.publish_position(w);
         }
+    }
+
+    // ------------------------------------------------------------ inline
+
+    /// Commits one transaction on the session's own thread while every
+    /// stage is idle: write, sync per policy, apply, publish — the same
+    /// steps and invariants as the staged path, without its three thread
+    /// hand-offs (each a cross-CPU wake-up that costs more than the
+    /// transaction's SQL at low concurrency). The flush stage waits while
+    /// this runs (`inline_active`), and nothing else is in flight, so order
+    /// and the storage single-writer rule hold.
+    fn commit_inline(&self, queued: Queued<T>) {
+        if self.is_poisoned() {
+            return queued.reply.send(Err(self.poison_error()));
+        }
+        let written = {
+            let mut w = self.writer.lock();
+            let written = self.write_group(&mut w, vec![queued]);
+            self.rotate_if_full(&mut w);
+            written
+        };
+        let Some((mut group, sync_item)) = written else { return };
+        let group_id = sync_item.group_id;
+        if self.sync_batch(&[sync_item]).is_err() {
+            return Self::fail_all(group.replies, || self.poison_error());
+        }
+        {
+            let mut p = self.pos.lock();
+            p.released_group_id = p.released_group_id.max(group_id);
+        }
+        // Publishes and answers through the same path as the commit stage;
+        // a storage failure poisons the binlog there.
+        let _ = self.apply_durable(&mut group.items, group.replies);
     }
 
     // -------------------------------------------------------------- sync
 
     fn sync_loop(self: &Arc<Self>) {
-        let mut groups_since_sync: u64 = 0;
         loop {
             let batch: Vec<SyncItem> = {
                 let mut sq = self.sync_q.lock();
@@ -470,7 +550,7 @@ impl<T: Send + 'static> Shared<T> {
                 self.room_cv.notify_all();
                 b
             };
-            let result = self.sync_batch(&batch, &mut groups_since_sync);
+            let result = self.sync_batch(&batch);
             {
                 let mut sq = self.sync_q.lock();
                 sq.syncing = false;
@@ -517,17 +597,19 @@ impl<T: Send + 'static> Shared<T> {
     }
 
     /// Syncs per policy. `Err` means the binlog is (now) poisoned.
-    fn sync_batch(&self, batch: &[SyncItem], groups_since_sync: &mut u64) -> Result<(), ()> {
+    fn sync_batch(&self, batch: &[SyncItem]) -> Result<(), ()> {
         if self.is_poisoned() {
             return Err(());
         }
         let last = batch.last().expect("non-empty batch");
-        *groups_since_sync += batch.len() as u64;
+        // Only one of the sync stage and an inline commit runs at a time, so
+        // this read-modify-write does not race.
+        let since = self.groups_since_sync.fetch_add(batch.len() as u64, Ordering::Relaxed) + batch.len() as u64;
         let n = u64::from(self.live.sync_binlog.load(Ordering::Relaxed));
-        if n == 0 || *groups_since_sync < n {
+        if n == 0 || since < n {
             return Ok(());
         }
-        *groups_since_sync = 0;
+        self.groups_since_sync.store(0, Ordering::Relaxed);
         // Rotation fsyncs the old file, so syncing the newest group's file
         // covers every group of the batch.
         let file = &last.file;
@@ -640,7 +722,7 @@ impl<T: Send + 'static> Shared<T> {
         for r in done {
             self.counters.commits.fetch_add(r.infos.len() as u64, Ordering::Relaxed);
             for (info, reply) in r.infos.iter().zip(r.replies) {
-                let _ = reply.send(Ok(*info));
+                reply.send(Ok(*info));
             }
         }
         for r in failed {
@@ -695,7 +777,7 @@ impl<T: Send + 'static> Binlog<T> {
                 queue_capacity: AtomicUsize::new(config.commit_queue_capacity.max(1)),
             },
             counters: Counters::default(),
-            queue: Mutex::new(CommitQueue { items: VecDeque::new(), shutdown: false }),
+            queue: Mutex::new(CommitQueue { items: VecDeque::new(), inline_active: false, shutdown: false }),
             queue_cv: Condvar::new(),
             space_cv: Condvar::new(),
             sync_q: Mutex::new(SyncQueue { groups: VecDeque::new(), syncing: false, flush_done: false }),
@@ -713,6 +795,8 @@ impl<T: Send + 'static> Binlog<T> {
             poisoned: AtomicBool::new(false),
             poison_reason: Mutex::new(String::new()),
             pos: Mutex::new(pos),
+            groups_since_sync: AtomicU64::new(0),
+            in_flight: Arc::new(AtomicU64::new(0)),
             sink,
         });
         let (tx, rx) = std::sync::mpsc::channel();
@@ -752,8 +836,25 @@ impl<T: Send + 'static> Binlog<T> {
             let _ = tx.send(Err(poisoned_err("binlog is shut down")));
             return rx;
         }
-        q.items.push_back(Queued { txn, payload, reply: tx });
-        s.queue_cv.notify_one();
+        // Nothing in flight anywhere (and no sync delay asked for grouping):
+        // this session commits by itself, without waking three stages.
+        let inline = q.items.is_empty()
+            && !q.inline_active
+            && s.in_flight.load(Ordering::SeqCst) == 0
+            && s.live.sync_delay_us.load(Ordering::Relaxed) == 0;
+        s.in_flight.fetch_add(1, Ordering::SeqCst);
+        let queued = Queued { txn, payload, reply: Reply { tx: Some(tx), in_flight: s.in_flight.clone() } };
+        if inline {
+            q.inline_active = true;
+            drop(q);
+            s.commit_inline(queued);
+            let mut q = s.queue.lock();
+            q.inline_active = false;
+            s.queue_cv.notify_one();
+        } else {
+            q.items.push_back(queued);
+            s.queue_cv.notify_one();
+        }
         rx
     }
 

@@ -121,6 +121,22 @@ fn concurrent_commits_acked_once_and_contiguous() {
 }
 
 #[test]
+fn a_lone_session_commits_inline_published_before_its_ack() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let (b, rec) = open(config(d.path()));
+    for i in 1..=50u64 {
+        let info = commit_one(&b, i);
+        assert_eq!(info.gtid.seq_no, i);
+        // Published (readers see it) before the session was answered.
+        assert_eq!(*rec.published.lock() as u64, i);
+    }
+    let st = b.stats();
+    assert_eq!((st.binlog_commits, st.binlog_group_commits, st.binlog_syncs), (50, 50, 50));
+    assert!(st.synced_pos >= st.current_pos);
+    b.close().expect("close");
+}
+
+#[test]
 fn sync_counters_follow_sync_binlog_live() {
     let d = tempfile::tempdir().expect("tempdir");
     let (b, _rec) = open(config(d.path()));
