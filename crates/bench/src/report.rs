@@ -53,6 +53,30 @@ fn unique<T: Clone + PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
     out
 }
 
+/// One TPS-ratio table: a row per thread count, a column per `columns`
+/// entry; `pair` gives (numerator, denominator) cells for a column and
+/// thread count.
+fn ratio_table<'c>(
+    s: &mut String,
+    threads: &[u32],
+    columns: &[String],
+    pair: impl Fn(&str, u32) -> (Option<&'c CellSummary>, Option<&'c CellSummary>),
+) {
+    let _ = writeln!(s, "| threads | {} |", columns.join(" | "));
+    let _ = writeln!(s, "| ---: |{}", " ---: |".repeat(columns.len()));
+    for &t in threads {
+        let row: Vec<String> = columns
+            .iter()
+            .map(|c| match pair(c, t) {
+                (Some(a), Some(b)) if b.tps > 0.0 => f(a.tps / b.tps, 2),
+                _ => "–".into(),
+            })
+            .collect();
+        let _ = writeln!(s, "| {t} | {} |", row.join(" | "));
+    }
+    let _ = writeln!(s);
+}
+
 /// Writes `report.md` into `path`.
 pub fn write_report(path: &Path, input: &ReportInput) -> Result<()> {
     let m = input.machine;
@@ -132,37 +156,17 @@ pub fn write_report(path: &Path, input: &ReportInput) -> Result<()> {
         let _ = writeln!(s, "### {w}\n");
         if configs.iter().any(|c| c == "sync1") && configs.iter().any(|c| c == "off") {
             let _ = writeln!(s, "sync1 / OFF (the cost of full binlog durability) per system:\n");
-            let _ = writeln!(s, "| threads | {} |", systems.join(" | "));
-            let _ = writeln!(s, "| ---: |{}", " ---: |".repeat(systems.len()));
-            for t in &threads {
-                let row: Vec<String> = systems
-                    .iter()
-                    .map(|sys| match (find(cells, w, sys, "sync1", *t), find(cells, w, sys, "off", *t)) {
-                        (Some(a), Some(b)) if b.tps > 0.0 => f(a.tps / b.tps, 2),
-                        _ => "–".into(),
-                    })
-                    .collect();
-                let _ = writeln!(s, "| {t} | {} |", row.join(" | "));
-            }
-            let _ = writeln!(s);
+            ratio_table(&mut s, &threads, &systems, |sys, t| {
+                (find(cells, w, sys, "sync1", t), find(cells, w, sys, "off", t))
+            });
         } else {
             let _ = writeln!(s, "sync1 / OFF: not measured (needs both configurations).\n");
         }
         if systems.iter().any(|x| x == "onelog") && systems.iter().any(|x| x == "mariadb") {
             let _ = writeln!(s, "OneLog / MariaDB per configuration:\n");
-            let _ = writeln!(s, "| threads | {} |", configs.join(" | "));
-            let _ = writeln!(s, "| ---: |{}", " ---: |".repeat(configs.len()));
-            for t in &threads {
-                let row: Vec<String> = configs
-                    .iter()
-                    .map(|cfg| match (find(cells, w, "onelog", cfg, *t), find(cells, w, "mariadb", cfg, *t)) {
-                        (Some(a), Some(b)) if b.tps > 0.0 => f(a.tps / b.tps, 2),
-                        _ => "–".into(),
-                    })
-                    .collect();
-                let _ = writeln!(s, "| {t} | {} |", row.join(" | "));
-            }
-            let _ = writeln!(s);
+            ratio_table(&mut s, &threads, &configs, |cfg, t| {
+                (find(cells, w, "onelog", cfg, t), find(cells, w, "mariadb", cfg, t))
+            });
         } else {
             let _ = writeln!(s, "OneLog / MariaDB: not measured (needs both systems).\n");
         }

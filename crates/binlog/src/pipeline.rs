@@ -699,29 +699,27 @@ impl<T: Send + 'static> Shared<T> {
     /// the commit stage, so whichever finishes last wakes the sessions
     /// without a further hand-off.
     fn publish_released(&self) {
-        let mut done: Vec<Ready> = Vec::new();
+        let mut done: Vec<(Vec<CommitInfo>, Vec<Reply>)> = Vec::new();
         let mut failed: Vec<Ready> = Vec::new();
         {
             let mut p = self.pos.lock();
             while p.ready.front().is_some_and(|r| r.last_group_id <= p.released_group_id) {
-                done.extend(p.ready.pop_front());
+                let Some(Ready { publish, infos, replies, .. }) = p.ready.pop_front() else { break };
+                // Publishing under `pos` keeps publications in apply order
+                // when both stages publish at once.
+                publish();
+                if let Some(last) = infos.last() {
+                    p.last_committed = Some(last.gtid);
+                }
+                done.push((infos, replies));
             }
             if self.is_poisoned() {
                 failed.extend(p.ready.drain(..));
             }
-            // Publishing under `pos` keeps publications in apply order when
-            // both stages publish at once.
-            for r in &mut done {
-                let publish = std::mem::replace(&mut r.publish, Box::new(|| {}));
-                publish();
-            }
-            if let Some(last) = done.last().and_then(|r| r.infos.last()) {
-                p.last_committed = Some(last.gtid);
-            }
         }
-        for r in done {
-            self.counters.commits.fetch_add(r.infos.len() as u64, Ordering::Relaxed);
-            for (info, reply) in r.infos.iter().zip(r.replies) {
+        for (infos, replies) in done {
+            self.counters.commits.fetch_add(infos.len() as u64, Ordering::Relaxed);
+            for (info, reply) in infos.iter().zip(replies) {
                 reply.send(Ok(*info));
             }
         }
