@@ -4,9 +4,10 @@
 //!
 //! Commit protocol (DESIGN.md): a transaction's write set travels with its
 //! binlog events through the pipeline; the commit stage ([`StoreSink`])
-//! applies each durable group to redb in binlog order with the group's end
-//! position as the marker. redb is made durable only by [`Engine::checkpoint`],
-//! and only up to what the binlog has synced.
+//! applies each group to storage's in-memory overlay in binlog order with
+//! the group's end position as the marker, and publishes it once durable.
+//! redb is written and made durable only by [`Engine::checkpoint`], and only
+//! up to what the binlog has synced.
 
 use crate::applier;
 use crate::catalog::Catalog;
@@ -23,7 +24,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Checkpoint at least this often while there are unpersisted changes.
+/// Checkpoint at least this often while there are unpersisted changes
+/// (and sooner when storage's overlay passes its soft bound).
 const CHECKPOINT_INTERVAL: Duration = Duration::from_secs(1);
 
 #[derive(Debug, thiserror::Error)]
@@ -298,10 +300,11 @@ impl Engine {
     /// Runs the checkpointer until shutdown.
     pub fn spawn_checkpointer(self: &Arc<Self>) -> std::thread::JoinHandle<()> {
         let engine = Arc::downgrade(self);
+        let due = self.store.checkpoint_due();
         std::thread::Builder::new()
             .name("checkpointer".into())
             .spawn(move || loop {
-                std::thread::sleep(CHECKPOINT_INTERVAL);
+                due.wait(CHECKPOINT_INTERVAL);
                 let Some(engine) = engine.upgrade() else { return };
                 if engine.shutting_down.load(Ordering::Relaxed) {
                     return;
