@@ -982,3 +982,25 @@ fn coerce_huge_decimal_string() {
     let (got, _) = coerce(vs("-1e100"), ty, false, true);
     assert_eq!(got.unwrap_err().code.number, 1264);
 }
+
+#[test]
+fn general_ci_comparison_agrees_with_folding_every_character() {
+    let by_chars = |a: &str, b: &str| {
+        let (a, b) = (a.trim_end_matches(' '), b.trim_end_matches(' '));
+        a.chars().map(fold_char).cmp(b.chars().map(fold_char))
+    };
+    let words =
+        ["", "a", "A", "ab", "aB ", "abc", "é", "e", "E", "éa", "eb", "Straße", "STRASSE", "straSe", "ß", "z", "Ž"];
+    for a in words {
+        for b in words {
+            assert_eq!(
+                compare_bytes(a.as_bytes(), b.as_bytes(), Collation::Utf8mb4GeneralCi),
+                by_chars(a, b),
+                "{a:?} vs {b:?}"
+            );
+            let key =
+                |w: &str| sort_key_with_collation(&Value::Bytes(w.as_bytes().to_vec()), Collation::Utf8mb4GeneralCi);
+            assert_eq!(key(a) == key(b), by_chars(a, b) == Ordering::Equal, "grouping {a:?} with {b:?}");
+        }
+    }
+}
