@@ -16,6 +16,9 @@
 //!   transactions are already waiting), syncs per `sync_binlog`, and
 //!   releases the groups. While it syncs, flush writes the next group — but
 //!   at most one: a second group waits in the queue and grows, as in MySQL.
+//!   With no sync delay (the default) the flush thread syncs each group it
+//!   wrote itself, saving the hand-off; the commit queue gathers the next
+//!   group meanwhile. The `syncing` flag keeps one sync at a time either way.
 //! - **commit** takes every written group waiting (at most
 //!   [`MAX_APPLY_BATCH_TXNS`] transactions plus one group) and applies them
 //!   with one [`GroupSink::apply_group`] call *while* the sync stage syncs
@@ -211,8 +214,12 @@ struct CommitQueue<T> {
 
 struct SyncQueue {
     groups: VecDeque<SyncItem>,
-    /// The sync thread is inside a sync (or the hand-off after it).
+    /// A batch is being synced (by the sync thread or the flush thread) or
+    /// handed off after its sync: one at a time.
     syncing: bool,
+    /// The sync thread is waiting out `sync_delay` for these groups; the
+    /// flush thread leaves them to it.
+    collecting: bool,
     flush_done: bool,
 }
 
@@ -358,14 +365,26 @@ impl<T: Send + 'static> Shared<T> {
                 Self::fail_all(batch.into_iter().map(|q| q.reply).collect(), || self.poison_error());
                 continue;
             }
-            self.flush_group(batch, &to_commit);
+            // Read once: the same answer must decide both who is told about
+            // the group and who syncs it, or a live SET GLOBAL in between
+            // could leave it to nobody.
+            let sync_here = self.live.sync_delay_us.load(Ordering::Relaxed) == 0;
+            self.flush_group(batch, &to_commit, sync_here);
+            if sync_here {
+                self.sync_waiting_groups();
+            }
         }
         let mut sq = self.sync_q.lock();
         sq.flush_done = true;
         self.sync_cv.notify_all();
     }
 
-    fn flush_group(self: &Arc<Self>, batch: Vec<Queued<T>>, to_commit: &std::sync::mpsc::Sender<Group<T>>) {
+    fn flush_group(
+        self: &Arc<Self>,
+        batch: Vec<Queued<T>>,
+        to_commit: &std::sync::mpsc::Sender<Group<T>>,
+        sync_here: bool,
+    ) {
         let mut w = self.writer.lock();
         let Some((group, sync_item)) = self.write_group(&mut w, batch) else { return };
         // The sync is the commit latency: start it first. The commit stage
@@ -374,7 +393,12 @@ impl<T: Send + 'static> Shared<T> {
         {
             let mut sq = self.sync_q.lock();
             sq.groups.push_back(sync_item);
-            self.sync_cv.notify_all();
+            // Without a sync delay this thread syncs the group itself right
+            // after (see `sync_waiting_groups`): no wake-up for the sync
+            // thread.
+            if !sync_here {
+                self.sync_cv.notify_all();
+            }
         }
         if let Err(std::sync::mpsc::SendError(group)) = to_commit.send(group) {
             // The commit stage is gone (it panicked): nothing can be
@@ -517,16 +541,17 @@ impl<T: Send + 'static> Shared<T> {
             let batch: Vec<SyncItem> = {
                 let mut sq = self.sync_q.lock();
                 loop {
-                    if !sq.groups.is_empty() {
+                    if !sq.groups.is_empty() && !sq.syncing {
                         break;
                     }
-                    if sq.flush_done {
+                    if sq.flush_done && sq.groups.is_empty() {
                         return;
                     }
                     self.sync_cv.wait(&mut sq);
                 }
                 let delay_us = self.live.sync_delay_us.load(Ordering::Relaxed);
                 if delay_us > 0 {
+                    sq.collecting = true;
                     let deadline = Instant::now() + Duration::from_micros(delay_us);
                     loop {
                         let want = u64::from(self.live.no_delay_count.load(Ordering::Relaxed));
@@ -544,29 +569,60 @@ impl<T: Send + 'static> Shared<T> {
                         }
                         self.sync_cv.wait_until(&mut sq, deadline);
                     }
+                    sq.collecting = false;
                 }
+                debug_assert!(!sq.groups.is_empty() && !sq.syncing, "collected groups were taken by another syncer");
                 sq.syncing = true;
                 let b = sq.groups.drain(..).collect();
                 self.room_cv.notify_all();
                 b
             };
-            let result = self.sync_batch(&batch);
-            {
-                let mut sq = self.sync_q.lock();
-                sq.syncing = false;
-                self.room_cv.notify_all();
-            }
-            if result.is_ok() {
-                let last = batch.last().expect("non-empty batch");
-                {
-                    let mut p = self.pos.lock();
-                    p.released_group_id = p.released_group_id.max(last.group_id);
-                }
-                self.publish_released();
-            }
-            // On failure the binlog is poisoned, which failed every applied
-            // batch; groups still to be applied fail in the commit stage.
+            self.sync_and_release(&batch);
         }
+    }
+
+    /// The flush thread's sync when there is no sync delay to gather groups
+    /// over: it syncs the group it just wrote instead of waking the sync
+    /// thread — that hand-off is a cross-CPU wake-up on every commit's
+    /// latency — while the next group gathers in the commit queue. Skipped
+    /// if the sync thread is busy with or collecting an earlier batch (the
+    /// delay was just turned off); it takes these groups when done.
+    fn sync_waiting_groups(&self) {
+        let batch: Vec<SyncItem> = {
+            let mut sq = self.sync_q.lock();
+            if sq.syncing || sq.collecting || sq.groups.is_empty() {
+                return;
+            }
+            sq.syncing = true;
+            sq.groups.drain(..).collect()
+        };
+        self.sync_and_release(&batch);
+    }
+
+    /// Syncs one batch of written groups per policy and releases them for
+    /// publication. The caller set `syncing`, so only one batch syncs at a
+    /// time and batches are released in file order.
+    fn sync_and_release(&self, batch: &[SyncItem]) {
+        let result = self.sync_batch(batch);
+        {
+            let mut sq = self.sync_q.lock();
+            debug_assert!(sq.syncing);
+            sq.syncing = false;
+            self.room_cv.notify_all();
+            if !sq.groups.is_empty() || sq.flush_done {
+                self.sync_cv.notify_all();
+            }
+        }
+        if result.is_ok() {
+            let last = batch.last().expect("non-empty batch");
+            {
+                let mut p = self.pos.lock();
+                p.released_group_id = p.released_group_id.max(last.group_id);
+            }
+            self.publish_released();
+        }
+        // On failure the binlog is poisoned, which failed every applied
+        // batch; groups still to be applied fail in the commit stage.
     }
 
     /// Syncs the current file through its written end, whatever the
@@ -778,7 +834,12 @@ impl<T: Send + 'static> Binlog<T> {
             queue: Mutex::new(CommitQueue { items: VecDeque::new(), inline_active: false, shutdown: false }),
             queue_cv: Condvar::new(),
             space_cv: Condvar::new(),
-            sync_q: Mutex::new(SyncQueue { groups: VecDeque::new(), syncing: false, flush_done: false }),
+            sync_q: Mutex::new(SyncQueue {
+                groups: VecDeque::new(),
+                syncing: false,
+                collecting: false,
+                flush_done: false,
+            }),
             sync_cv: Condvar::new(),
             room_cv: Condvar::new(),
             writer: Mutex::new(Writer {

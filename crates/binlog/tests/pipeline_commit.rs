@@ -68,56 +68,112 @@ fn commit_one(b: &Binlog<u64>, i: u64) -> CommitInfo {
     b.commit(query(&format!("INSERT INTO t VALUES ({i})"), false), i).blocking_recv().expect("reply").expect("commit")
 }
 
-#[test]
-fn concurrent_commits_acked_once_and_contiguous() {
-    let d = tempfile::tempdir().expect("tempdir");
-    let c = config(d.path());
-    let (b, rec) = open(c.clone());
-    let b = Arc::new(b);
-    let threads = 8;
-    let per = 150u64;
-    let t0 = std::time::Instant::now();
+/// `threads` sessions commit `per` transactions each while `meanwhile`
+/// runs; returns every acknowledgement, checked: each commit acknowledged
+/// once, applied and published in binlog order, GTIDs contiguous.
+fn commit_concurrently(
+    b: &Arc<Binlog<u64>>,
+    rec: &Recorder,
+    threads: u64,
+    per: u64,
+    meanwhile: impl FnOnce(),
+) -> Vec<CommitInfo> {
     let hs: Vec<_> = (0..threads)
         .map(|t| {
             let b = b.clone();
             std::thread::spawn(move || (0..per).map(|i| commit_one(&b, t * 1000 + i)).collect::<Vec<_>>())
         })
         .collect();
-    let mut infos: Vec<CommitInfo> = hs.into_iter().flat_map(|h| h.join().expect("join")).collect();
-    let secs = t0.elapsed().as_secs_f64();
+    meanwhile();
+    // A lost hand-off shows up as sessions never answered: fail, not hang.
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let infos: Vec<CommitInfo> = hs.into_iter().flat_map(|h| h.join().expect("join")).collect();
+        let _ = done_tx.send(infos);
+    });
+    let mut infos =
+        done_rx.recv_timeout(std::time::Duration::from_secs(60)).expect("every commit answered within 60 s");
     let st = b.stats();
     let n = threads * per;
-    eprintln!(
-        "{n} commits, {threads} threads, sync_binlog=1: {:.0} commits/s, {} groups, {} syncs",
-        n as f64 / secs,
-        st.binlog_group_commits,
-        st.binlog_syncs
-    );
     assert_eq!(st.binlog_commits, n);
     assert!(st.binlog_group_commits <= n && st.binlog_group_commits >= 1);
-    // sync_binlog=1, no delay: exactly one sync per group.
-    assert_eq!(st.binlog_syncs, st.binlog_group_commits);
     assert_eq!(rec.applied.lock().len() as u64, n);
     assert_eq!(*rec.published.lock() as u64, n);
-    // Applied in binlog order.
     let applied: Vec<u64> = rec.applied.lock().iter().map(|(_, i)| i.gtid.seq_no).collect();
-    assert!(applied.windows(2).all(|w| w[1] == w[0] + 1));
+    assert!(applied.windows(2).all(|w| w[1] == w[0] + 1), "applied in binlog order");
     infos.sort_by_key(|i| i.gtid.seq_no);
     let seqs: Vec<u64> = infos.iter().map(|i| i.gtid.seq_no).collect();
     assert_eq!(seqs, (1..=n).collect::<Vec<_>>());
     assert_eq!(st.last_committed_gtid.map(|g| g.seq_no), Some(n));
     assert!(st.synced_pos >= infos.last().expect("some").end_pos);
-    b.close().expect("close");
+    infos
+}
 
+/// Closes the binlog and checks the files hold exactly `infos`, cleanly
+/// ended.
+fn close_and_rescan(b: &Binlog<u64>, c: &BinlogConfig, infos: &[CommitInfo]) {
+    b.close().expect("close");
     let s = scan(&c.dir, &c.basename, Some(true)).expect("rescan");
     assert!(s.cut.is_none());
     assert!(s.last_file_closed);
     let txns = s.transactions_after(BinlogPos::default()).expect("txns");
-    assert_eq!(txns.len() as u64, n);
-    for (t, i) in txns.iter().zip(&infos) {
+    assert_eq!(txns.len(), infos.len());
+    for (t, i) in txns.iter().zip(infos) {
         assert_eq!(t.gtid, i.gtid);
         assert_eq!(t.end_pos, i.end_pos);
     }
+}
+
+#[test]
+fn concurrent_commits_acked_once_and_contiguous() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let c = config(d.path());
+    let (b, rec) = open(c.clone());
+    let b = Arc::new(b);
+    let (threads, per) = (8, 150);
+    let t0 = std::time::Instant::now();
+    let infos = commit_concurrently(&b, &rec, threads, per, || {});
+    let st = b.stats();
+    eprintln!(
+        "{} commits, {threads} threads, sync_binlog=1: {:.0} commits/s, {} groups, {} syncs",
+        threads * per,
+        (threads * per) as f64 / t0.elapsed().as_secs_f64(),
+        st.binlog_group_commits,
+        st.binlog_syncs
+    );
+    // sync_binlog=1, no delay: exactly one sync per group.
+    assert_eq!(st.binlog_syncs, st.binlog_group_commits);
+    close_and_rescan(&b, &c, &infos);
+}
+
+/// With no sync delay the flush thread syncs its own groups; with one, the
+/// sync thread does. Switching live while commits flow must neither lose a
+/// group between the two nor sync two batches at once.
+#[test]
+fn toggling_the_sync_delay_live_hands_syncing_between_threads() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let c = config(d.path());
+    let (b, rec) = open(c.clone());
+    let b = Arc::new(b);
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let toggler = {
+        let (b, stop) = (b.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut flips = 0u64;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                b.set_group_commit_sync_delay_us(if flips.is_multiple_of(2) { 300 } else { 0 });
+                flips += 1;
+                std::thread::sleep(std::time::Duration::from_micros(700));
+            }
+            flips
+        })
+    };
+    let infos = commit_concurrently(&b, &rec, 8, 150, || {});
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(toggler.join().expect("toggler") > 2, "the delay was switched while committing");
+    let st = b.stats();
+    assert!(st.binlog_syncs <= st.binlog_group_commits && st.binlog_syncs >= 1);
+    close_and_rescan(&b, &c, &infos);
 }
 
 #[test]
