@@ -658,8 +658,9 @@ impl<T: Send + 'static> Shared<T> {
             return Err(());
         }
         let last = batch.last().expect("non-empty batch");
-        // Only one of the sync stage and an inline commit runs at a time, so
-        // this read-modify-write does not race.
+        // One syncer at a time — the holder of `syncing` (sync or flush
+        // thread) or an inline commit, which runs only when nothing is in
+        // flight — so this read-modify-write does not race.
         let since = self.groups_since_sync.fetch_add(batch.len() as u64, Ordering::Relaxed) + batch.len() as u64;
         let n = u64::from(self.live.sync_binlog.load(Ordering::Relaxed));
         if n == 0 || since < n {
