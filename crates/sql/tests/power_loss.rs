@@ -5,7 +5,8 @@
 //! unsynced writes, when the power is cut. Writers commit transactions
 //! (a marker row, a variable number of data rows naming the marker, and an
 //! update of the writer's counter row) while the test checkpoints at random
-//! moments; then both layers lose power at a random moment, the engine is
+//! moments (and, in every other iteration, storage's overlay is so small
+//! that commits also fold into redb in line); then both layers lose power at a random moment, the engine is
 //! reopened from the surviving images, and the test checks:
 //! - storage's persisted position is within the surviving binlog;
 //! - each writer's surviving transactions are a prefix of what it ran, and
@@ -23,7 +24,7 @@ use onelog_sql::engine::decode_marker;
 use onelog_sql::vars::GlobalVars;
 use onelog_sql::{Engine, EngineConfig, QueryResult, Session};
 use onelog_storage::fault::{CutMode, FaultBackend};
-use onelog_storage::Store;
+use onelog_storage::{OverlayLimits, Store};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -160,7 +161,13 @@ fn one_iteration(it: u64, seed: u64, sync_binlog: u32) {
     let dir = d.path().join("data");
     let io = FaultIo::new();
     let disk = FaultBackend::new();
-    let store = Store::open_with_backend(disk.clone()).expect("store");
+    // Every other iteration with a tiny overlay, so the applying thread
+    // folds into redb in line (non-durably) between checkpoints too.
+    let limits = match rng.below(2) {
+        0 => OverlayLimits::default(),
+        _ => OverlayLimits { soft_entries: 16, soft_bytes: 1 << 20, hard_entries: 48, hard_bytes: 1 << 20 },
+    };
+    let store = Store::open_with_backend_and_limits(disk.clone(), limits).expect("store");
     let engine = open_engine(&dir, Arc::new(io.clone()), store, sync_binlog);
     {
         let mut s = Session::new(engine.clone(), "root", "localhost");

@@ -173,8 +173,17 @@ impl Store {
     /// Opens the store on a custom backend (the power-loss tests' fault
     /// layer).
     pub fn open_with_backend(backend: impl redb::StorageBackend) -> Result<Arc<Store>, StorageError> {
+        Self::open_with_backend_and_limits(backend, OverlayLimits::default())
+    }
+
+    /// [`Store::open_with_backend`] with explicit overlay bounds: the
+    /// power-loss tests use tiny ones so in-line folds happen mid-run.
+    pub fn open_with_backend_and_limits(
+        backend: impl redb::StorageBackend,
+        limits: OverlayLimits,
+    ) -> Result<Arc<Store>, StorageError> {
         let db = Database::builder().create_with_backend(backend)?;
-        Self::init(db, OverlayLimits::default())
+        Self::init(db, limits)
     }
 
     fn init(db: Database, limits: OverlayLimits) -> Result<Arc<Store>, StorageError> {
