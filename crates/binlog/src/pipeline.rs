@@ -609,7 +609,7 @@ impl<T: Send + 'static> Shared<T> {
             debug_assert!(sq.syncing);
             sq.syncing = false;
             self.room_cv.notify_all();
-            if !sq.groups.is_empty() || sq.flush_done {
+            if !sq.groups.is_empty() {
                 self.sync_cv.notify_all();
             }
         }

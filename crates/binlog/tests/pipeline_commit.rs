@@ -68,6 +68,14 @@ fn commit_one(b: &Binlog<u64>, i: u64) -> CommitInfo {
     b.commit(query(&format!("INSERT INTO t VALUES ({i})"), false), i).blocking_recv().expect("reply").expect("commit")
 }
 
+/// A fresh binlog in a temporary directory, shareable across threads.
+fn open_shared() -> (tempfile::TempDir, BinlogConfig, Arc<Binlog<u64>>, Arc<Recorder>) {
+    let d = tempfile::tempdir().expect("tempdir");
+    let c = config(d.path());
+    let (b, rec) = open(c.clone());
+    (d, c, Arc::new(b), rec)
+}
+
 /// `threads` sessions commit `per` transactions each while `meanwhile`
 /// runs; returns every acknowledgement, checked: each commit acknowledged
 /// once, applied and published in binlog order, GTIDs contiguous.
@@ -126,10 +134,7 @@ fn close_and_rescan(b: &Binlog<u64>, c: &BinlogConfig, infos: &[CommitInfo]) {
 
 #[test]
 fn concurrent_commits_acked_once_and_contiguous() {
-    let d = tempfile::tempdir().expect("tempdir");
-    let c = config(d.path());
-    let (b, rec) = open(c.clone());
-    let b = Arc::new(b);
+    let (_d, c, b, rec) = open_shared();
     let (threads, per) = (8, 150);
     let t0 = std::time::Instant::now();
     let infos = commit_concurrently(&b, &rec, threads, per, || {});
@@ -151,10 +156,7 @@ fn concurrent_commits_acked_once_and_contiguous() {
 /// group between the two nor sync two batches at once.
 #[test]
 fn toggling_the_sync_delay_live_hands_syncing_between_threads() {
-    let d = tempfile::tempdir().expect("tempdir");
-    let c = config(d.path());
-    let (b, rec) = open(c.clone());
-    let b = Arc::new(b);
+    let (_d, c, b, rec) = open_shared();
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let toggler = {
         let (b, stop) = (b.clone(), stop.clone());

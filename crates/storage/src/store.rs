@@ -272,21 +272,10 @@ impl Store {
             assert!(layers.frozen.is_empty(), "a checkpoint left its frozen layer behind");
             layers.active.clone()
         };
-        let mut txn = self.db.begin_write()?;
-        txn.set_durability(Durability::None)?;
-        let mut written_bytes = 0u64;
-        {
-            let mut table = txn.open_table(DATA)?;
-            write_overlay(&mut table, &active)?;
-            for mutation in batches.iter().flat_map(|b| b.iter()) {
-                written_bytes += apply_one(&mut table, mutation)?;
-            }
-            txn.open_table(META)?.insert(POSITION_KEY, position_marker)?;
-        }
-        txn.commit()?;
-        let base = Arc::new(read_base(&self.db)?);
+        let (base, written_bytes) =
+            self.write_layer(&active, batches, Some(position_marker), Durability::None, |_| Ok(()))?;
         let mut layers = self.layers.lock();
-        layers.base = base;
+        layers.base = Arc::new(base);
         layers.active = Overlay::new();
         layers.active_bytes = 0;
         layers.marker = Some(position_marker.to_vec());
@@ -313,8 +302,8 @@ impl Store {
             (layers.frozen.clone(), frozen_bytes, layers.marker.clone(), layers.unpersisted_bytes)
         };
         self.checkpoint_due.set(false);
-        match self.persist(&frozen, marker.as_deref(), ensure_logged) {
-            Ok(base) => {
+        match self.write_layer(&frozen, &[], marker.as_deref(), Durability::Immediate, ensure_logged) {
+            Ok((base, _)) => {
                 let mut layers = self.layers.lock();
                 layers.base = Arc::new(base);
                 layers.frozen = Overlay::new();
@@ -333,17 +322,27 @@ impl Store {
         }
     }
 
-    fn persist(
+    /// The one redb write: `layer`, then `batches` (range deletions), then
+    /// the marker, in one transaction of the given durability, committed
+    /// only if `ensure_logged(marker)` agrees. Returns the new base and the
+    /// bytes `batches` wrote. The caller holds `writer`.
+    fn write_layer(
         &self,
         layer: &Overlay,
+        batches: &[&[Mutation]],
         marker: Option<&[u8]>,
+        durability: Durability,
         ensure_logged: impl FnOnce(Option<&[u8]>) -> Result<(), String>,
-    ) -> Result<Base, StorageError> {
+    ) -> Result<(Base, u64), StorageError> {
         let mut txn = self.db.begin_write()?;
-        txn.set_durability(Durability::Immediate)?;
+        txn.set_durability(durability)?;
+        let mut written_bytes = 0u64;
         {
             let mut table = txn.open_table(DATA)?;
             write_overlay(&mut table, layer)?;
+            for mutation in batches.iter().flat_map(|b| b.iter()) {
+                written_bytes += apply_one(&mut table, mutation)?;
+            }
             if let Some(marker) = marker {
                 txn.open_table(META)?.insert(POSITION_KEY, marker)?;
             }
@@ -353,7 +352,7 @@ impl Store {
             return Err(StorageError::Checkpoint(reason));
         }
         txn.commit()?;
-        read_base(&self.db)
+        Ok((read_base(&self.db)?, written_bytes))
     }
 
     /// What the checkpointer waits on between checkpoints.
