@@ -66,3 +66,13 @@ SELECT id FROM emp WHERE hired > '2020-01-01';
 SELECT id FROM emp WHERE hired IS NULL;
 SELECT YEAR(hired), COUNT(*) FROM emp GROUP BY YEAR(hired) ORDER BY 1;
 SELECT id, name FROM emp ORDER BY 2 LIMIT 3;
+-- Projection: a column read by several items or only by WHERE / ORDER BY, sort keys in and out of the select list.
+SELECT name, name, UPPER(name) FROM emp ORDER BY name;
+SELECT name AS n, salary FROM emp ORDER BY n DESC, salary;
+SELECT name FROM emp ORDER BY salary DESC, id;
+SELECT salary, salary + 1 FROM emp WHERE id BETWEEN 2 AND 6 ORDER BY salary + 1, id;
+SELECT id FROM emp WHERE bonus > 1 ORDER BY hired, id;
+SELECT DISTINCT dept FROM emp WHERE id BETWEEN 1 AND 8 ORDER BY dept;
+SELECT dept, COUNT(*) AS c FROM emp GROUP BY dept ORDER BY c DESC, dept;
+SELECT SUM(salary) FROM emp WHERE id BETWEEN 2 AND 9;
+SELECT e.name, (SELECT COUNT(*) FROM emp x WHERE x.salary > e.salary) AS above FROM emp e ORDER BY e.id;

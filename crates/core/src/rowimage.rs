@@ -93,6 +93,18 @@ pub fn encode_row(columns: &[ColumnDef], values: &[Value], out: &mut Vec<u8>) ->
 
 /// Decodes one row image from the start of `buf`; returns the values and bytes consumed.
 pub fn decode_row(columns: &[ColumnDef], buf: &[u8]) -> Result<(Vec<Value>, usize), RowImageError> {
+    decode_row_columns(columns, buf, None)
+}
+
+/// [`decode_row`] that materialises only the columns `wanted` marks (all
+/// when `None`); the others read as NULL. Skipped strings are stepped over
+/// without being copied — a scan reading `c` of a wide row allocates for `c`
+/// alone.
+pub fn decode_row_columns(
+    columns: &[ColumnDef],
+    buf: &[u8],
+    wanted: Option<&[bool]>,
+) -> Result<(Vec<Value>, usize), RowImageError> {
     let nb = bitmap_bytes(columns.len());
     let bitmap = buf.get(..nb).ok_or_else(|| RowImageError::Truncated {
         column: "(null bitmap)".into(),
@@ -106,7 +118,12 @@ pub fn decode_row(columns: &[ColumnDef], buf: &[u8]) -> Result<(Vec<Value>, usiz
             values.push(Value::Null);
         } else {
             let mut r = Reader { buf, pos, column };
-            values.push(decode_value(column, &mut r)?);
+            if wanted.is_none_or(|w| w.get(i).copied().unwrap_or(true)) {
+                values.push(decode_value(column, &mut r)?);
+            } else {
+                skip_value(column, &mut r)?;
+                values.push(Value::Null);
+            }
             pos = r.pos;
         }
     }
@@ -703,6 +720,21 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// Steps over one value; strings are not copied, fixed-width values are
+/// decoded and dropped (no allocation) so that corruption is still caught.
+fn skip_value(column: &ColumnDef, r: &mut Reader) -> Result<(), RowImageError> {
+    let len = match &column.ty {
+        ColumnType::Char(_) | ColumnType::VarChar(_) | ColumnType::VarBinary(_) | ColumnType::Binary(_) => {
+            r.le(string_prefix_len(column))?
+        }
+        ColumnType::Text(size) | ColumnType::Blob(size) => r.le(size.pack_length())?,
+        ColumnType::Enum(labels) => return r.le(enum_pack_length(labels.len())).map(drop),
+        _ => return decode_value(column, r).map(drop),
+    };
+    let len = usize::try_from(len).map_err(|_| r.corrupt("string", "length overflow"))?;
+    r.take(len).map(drop)
+}
+
 fn decode_value(column: &ColumnDef, r: &mut Reader) -> Result<Value, RowImageError> {
     Ok(match &column.ty {
         ColumnType::TinyInt | ColumnType::SmallInt | ColumnType::MediumInt | ColumnType::Int | ColumnType::BigInt => {
@@ -862,9 +894,20 @@ mod tests {
         let (back, used) = decode_row(columns, &buf).expect("decode");
         assert_eq!(used, buf.len());
         assert_eq!(back, values);
-        // Every strict prefix must fail cleanly, never panic.
+        // Decoding one column alone steps over the others to the same end.
+        for only in 0..=columns.len() {
+            let wanted: Vec<bool> = (0..columns.len()).map(|i| i == only).collect();
+            let (part, used) = decode_row_columns(columns, &buf, Some(&wanted)).expect("decode one column");
+            assert_eq!(used, buf.len());
+            let expected: Vec<Value> =
+                values.iter().enumerate().map(|(i, v)| if i == only { v.clone() } else { Value::Null }).collect();
+            assert_eq!(part, expected, "only column {only}");
+        }
+        // Every strict prefix must fail cleanly, never panic, skipped or not.
+        let none = vec![false; columns.len()];
         for cut in 0..buf.len() {
             assert!(decode_row(columns, &buf[..cut]).is_err(), "prefix {cut} decoded");
+            assert!(decode_row_columns(columns, &buf[..cut], Some(&none)).is_err(), "prefix {cut} skipped");
         }
         buf
     }

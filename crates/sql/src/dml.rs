@@ -475,10 +475,11 @@ fn locked_matches(
             offset: 0,
             kind: JoinKind::Inner,
             on: None,
+            wanted: None,
         };
         let (access, _) = select::choose_access(ctx, &source, &conds, &[], None)?;
         let mut out = Vec::new();
-        select::scan_table(ctx, table, &access, &mut |ck, row| {
+        select::scan_table(ctx, table, &access, None, &mut |ck, row| {
             if let Some(w) = &where_bound {
                 if !ctx.test(w, &row)? {
                     return Ok(true);

@@ -5,7 +5,7 @@
 //! the same way.
 
 use crate::catalog::TableEntry;
-use onelog_core::rowimage::{decode_row, encode_row};
+use onelog_core::rowimage::{decode_row_columns, encode_row};
 use onelog_core::{ErrorCode, IndexDef, SqlError, SqlResult, Value};
 use onelog_storage::key;
 use onelog_storage::Mutation;
@@ -66,7 +66,12 @@ pub fn encode(table: &TableEntry, row: &[Value]) -> SqlResult<Vec<u8>> {
 }
 
 pub fn decode(table: &TableEntry, bytes: &[u8]) -> SqlResult<Vec<Value>> {
-    decode_row(&table.def.columns, bytes)
+    decode_columns(table, bytes, None)
+}
+
+/// [`decode`] of the `wanted` columns only; the rest read as NULL.
+pub fn decode_columns(table: &TableEntry, bytes: &[u8], wanted: Option<&[bool]>) -> SqlResult<Vec<Value>> {
+    decode_row_columns(&table.def.columns, bytes, wanted)
         .map(|(row, _)| row)
         .map_err(|e| SqlError::internal(format!("corrupt row in {}.{}: {e}", table.def.db, table.def.name)))
 }

@@ -292,6 +292,24 @@ fn has_subquery(expr: &Expr) -> bool {
     found
 }
 
+/// The columns of a lone table that `exprs` (bound to its slots) read, or
+/// `None` (all) when a subquery is among them: a correlated subquery reads
+/// the outer row by column name, past any slot.
+fn wanted_columns<'a>(width: usize, exprs: impl Iterator<Item = &'a Expr>) -> Option<Vec<bool>> {
+    let mut wanted = vec![false; width];
+    for expr in exprs {
+        if has_subquery(expr) {
+            return None;
+        }
+        visit(expr, &mut |e| {
+            if let Some(w) = slot_of(e).and_then(|i| wanted.get_mut(i)) {
+                *w = true;
+            }
+        });
+    }
+    Some(wanted)
+}
+
 /// A table in FROM, resolved.
 pub struct Source {
     pub alias: String,
@@ -302,6 +320,8 @@ pub struct Source {
     pub offset: usize,
     pub kind: JoinKind,
     pub on: Option<Expr>,
+    /// The columns the query reads, by position in `columns`; `None`: all.
+    pub wanted: Option<Vec<bool>>,
 }
 
 pub fn table_columns(entry: &TableEntry, alias: &str) -> Vec<ScopeColumn> {
@@ -337,11 +357,29 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                             def: c.def,
                         })
                         .collect();
-                    Source { alias, entry: None, columns, rows: Some(rows), offset, kind: join.kind, on: None }
+                    Source {
+                        alias,
+                        entry: None,
+                        columns,
+                        rows: Some(rows),
+                        offset,
+                        kind: join.kind,
+                        on: None,
+                        wanted: None,
+                    }
                 } else {
                     let entry = ctx.session.engine.catalog.read().get_table(db, &name.name)?;
                     let columns = table_columns(&entry, &alias);
-                    Source { alias, entry: Some(entry), columns, rows: None, offset, kind: join.kind, on: None }
+                    Source {
+                        alias,
+                        entry: Some(entry),
+                        columns,
+                        rows: None,
+                        offset,
+                        kind: join.kind,
+                        on: None,
+                        wanted: None,
+                    }
                 }
             }
             TableFactor::Derived { query, alias } => {
@@ -363,6 +401,7 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                     offset,
                     kind: join.kind,
                     on: None,
+                    wanted: None,
                 }
             }
         };
@@ -748,17 +787,20 @@ fn ordered_index(source: &Source, order: &[OrderBy]) -> Option<(usize, bool)> {
 
 /// Streams the rows of one base table along `access`; `f` returns false to
 /// stop. Yields (clustered key, row).
+/// Visits the rows `access` selects, decoding the `wanted` columns (all
+/// when `None`; the others read as NULL).
 pub fn scan_table(
     ctx: &Ctx,
     entry: &TableEntry,
     access: &Access,
+    wanted: Option<&[bool]>,
     f: &mut dyn FnMut(Vec<u8>, Vec<Value>) -> SqlResult<bool>,
 ) -> SqlResult<()> {
     let txn = ctx.txn;
     match access {
         Access::Get(k) => {
             if let Some(v) = txn.get(&ctx.view, k)? {
-                f(k.clone(), rows::decode(entry, &v)?)?;
+                f(k.clone(), rows::decode_columns(entry, &v, wanted)?)?;
             }
         }
         Access::Ranges { index, ranges, reverse } => {
@@ -772,7 +814,7 @@ pub fn scan_table(
                             None => continue,
                         },
                     };
-                    if !f(ck, rows::decode(entry, &row_bytes)?)? {
+                    if !f(ck, rows::decode_columns(entry, &row_bytes, wanted)?)? {
                         return Ok(());
                     }
                 }
@@ -892,19 +934,27 @@ pub fn group_key(values: &[Value]) -> Vec<u8> {
 }
 
 pub fn cmp_keys(a: &[Value], b: &[Value], desc: &[bool]) -> Ordering {
-    for ((x, y), d) in a.iter().zip(b).zip(desc) {
-        let ord = match (x.is_null(), y.is_null()) {
-            (true, true) => Ordering::Equal,
-            (true, false) => Ordering::Less,
-            (false, true) => Ordering::Greater,
-            _ => compare(x, y).unwrap_or(Ordering::Equal),
-        };
-        let ord = if *d { ord.reverse() } else { ord };
-        if ord != Ordering::Equal {
-            return ord;
-        }
+    a.iter()
+        .zip(b)
+        .zip(desc)
+        .map(|((x, y), d)| cmp_key(x, y, *d))
+        .find(|o| *o != Ordering::Equal)
+        .unwrap_or(Ordering::Equal)
+}
+
+/// ORDER BY's order for one key: NULLs first, descending reverses.
+fn cmp_key(x: &Value, y: &Value, desc: bool) -> Ordering {
+    let ord = match (x.is_null(), y.is_null()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+        _ => compare(x, y).unwrap_or(Ordering::Equal),
+    };
+    if desc {
+        ord.reverse()
+    } else {
+        ord
     }
-    Ordering::Equal
 }
 
 fn limit_value(ctx: &Ctx, e: &Option<Expr>) -> SqlResult<Option<u64>> {
@@ -1011,7 +1061,7 @@ fn run_core_in_scope(
     ctx: &Ctx,
     select: &Select,
     final_order: bool,
-    sources: Vec<Source>,
+    mut sources: Vec<Source>,
     scope: Vec<ScopeColumn>,
 ) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
     let items = expand_items(select, &scope)?;
@@ -1070,6 +1120,10 @@ fn run_core_in_scope(
         conjuncts(w, &mut conds);
     }
     let order_for_index = if simple && sources.len() == 1 && !order.is_empty() { Some(order.as_slice()) } else { None };
+    if let [lone @ Source { on: None, .. }] = sources.as_mut_slice() {
+        let exprs = items.iter().map(|i| &i.expr).chain(&where_bound).chain(order.iter().map(|o| &o.expr));
+        lone.wanted = wanted_columns(lone.columns.len(), exprs.chain(&group_by).chain(&having));
+    }
     let mut joined: Vec<Vec<Value>> = Vec::new();
     let sorted_flag = std::cell::Cell::new(false);
     let mut selected_keys: Vec<Vec<u8>> = Vec::new();
@@ -1098,7 +1152,8 @@ fn run_core_in_scope(
         ctx.selected.borrow_mut().extend(selected_keys.into_iter().map(|k| (k, mode)));
     }
 
-    let mut out: Vec<(Vec<Value>, Vec<Value>)>; // (order keys, output row)
+    let mut out: Vec<KeyedRow>; // (sort keys not in the output, output row)
+    let sort_keys: Vec<SortKey>;
     if aggregated {
         let mut aggs = Vec::new();
         let item_exprs: Vec<Expr> =
@@ -1106,6 +1161,8 @@ fn run_core_in_scope(
         let having = having.map(|h| extract_aggregates(&h, &mut aggs)).transpose()?;
         let order_exprs: Vec<Expr> =
             order.iter().map(|o| extract_aggregates(&o.expr, &mut aggs)).collect::<SqlResult<_>>()?;
+        let extra_exprs;
+        (sort_keys, extra_exprs) = split_sort_keys(&order_exprs, &item_exprs);
         let groups = crate::aggregate::group(ctx, &joined, &group_by, &aggs)?;
         out = Vec::new();
         for (rep, agg_values) in groups {
@@ -1116,22 +1173,16 @@ fn run_core_in_scope(
                 }
             }
             let values: Vec<Value> = item_exprs.iter().map(|e| eval::eval(e, &row, ctx)).collect::<SqlResult<_>>()?;
-            let keys: Vec<Value> = order_exprs.iter().map(|e| eval::eval(e, &row, ctx)).collect::<SqlResult<_>>()?;
+            let keys: Vec<Value> = extra_exprs.iter().map(|e| eval::eval(e, &row, ctx)).collect::<SqlResult<_>>()?;
             out.push((keys, values));
         }
     } else {
-        out = joined
-            .iter()
-            .map(|r| {
-                let values: Vec<Value> = items.iter().map(|i| ctx.eval(&i.expr, r)).collect::<SqlResult<_>>()?;
-                let keys: Vec<Value> = if sorted_by_index {
-                    Vec::new()
-                } else {
-                    order.iter().map(|o| ctx.eval(&o.expr, r)).collect::<SqlResult<_>>()?
-                };
-                Ok((keys, values))
-            })
-            .collect::<SqlResult<_>>()?;
+        let item_exprs: Vec<Expr> = items.iter().map(|i| i.expr.clone()).collect();
+        let order_exprs: Vec<Expr> =
+            if sorted_by_index { Vec::new() } else { order.iter().map(|o| o.expr.clone()).collect() };
+        let extra_exprs;
+        (sort_keys, extra_exprs) = split_sort_keys(&order_exprs, &item_exprs);
+        out = project(ctx, joined, &item_exprs, &extra_exprs)?;
     }
     let columns: Vec<ResultColumn> = items
         .iter()
@@ -1147,13 +1198,95 @@ fn run_core_in_scope(
     }
     if final_order && !order.is_empty() && !sorted_by_index {
         let desc: Vec<bool> = order.iter().map(|o| o.desc).collect();
-        out.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc));
+        out.sort_by(|a, b| cmp_sort_keys(a, b, &sort_keys, &desc));
     }
     let mut rows: Vec<Vec<Value>> = out.into_iter().map(|(_, r)| r).collect();
     if final_order {
         apply_limit(ctx, select, &mut rows)?;
     }
     Ok((columns, rows))
+}
+
+/// Where a sort key's value is: in the output row (ORDER BY of a selected
+/// expression, the usual case, sorts without a copy) or computed for the
+/// sort alone.
+enum SortKey {
+    Output(usize),
+    Extra(usize),
+}
+
+/// Maps each ORDER BY expression to an output column equal to it, or to a
+/// new extra key; returns the mapping and the extra keys' expressions.
+fn split_sort_keys(order: &[Expr], outputs: &[Expr]) -> (Vec<SortKey>, Vec<Expr>) {
+    let mut extra = Vec::new();
+    let keys = order
+        .iter()
+        .map(|e| match outputs.iter().position(|o| o == e) {
+            Some(i) => SortKey::Output(i),
+            None => {
+                extra.push(e.clone());
+                SortKey::Extra(extra.len() - 1)
+            }
+        })
+        .collect();
+    (keys, extra)
+}
+
+type KeyedRow = (Vec<Value>, Vec<Value>);
+
+impl SortKey {
+    fn value<'a>(&self, (extra, output): &'a KeyedRow) -> Option<&'a Value> {
+        match self {
+            SortKey::Output(i) => output.get(*i),
+            SortKey::Extra(i) => extra.get(*i),
+        }
+    }
+}
+
+fn cmp_sort_keys(a: &KeyedRow, b: &KeyedRow, keys: &[SortKey], desc: &[bool]) -> Ordering {
+    keys.iter()
+        .zip(desc)
+        .map(|(key, d)| match (key.value(a), key.value(b)) {
+            (Some(x), Some(y)) => cmp_key(x, y, *d),
+            _ => Ordering::Equal,
+        })
+        .find(|o| *o != Ordering::Equal)
+        .unwrap_or(Ordering::Equal)
+}
+
+/// Evaluates the select list and the extra sort keys of each row. A column
+/// read exactly once, as a plain select-list item, is moved out of its row
+/// rather than copied: most result values are such columns.
+fn project(ctx: &Ctx, rows: Vec<Vec<Value>>, outputs: &[Expr], extra_keys: &[Expr]) -> SqlResult<Vec<KeyedRow>> {
+    let mut reads: HashMap<usize, usize> = HashMap::new();
+    for e in outputs.iter().chain(extra_keys) {
+        visit(e, &mut |e| {
+            if let Expr::Slot(i) = e {
+                *reads.entry(*i).or_default() += 1;
+            }
+        });
+    }
+    let movable: Vec<Option<usize>> = outputs
+        .iter()
+        .map(|e| match e {
+            Expr::Slot(i) if reads.get(i) == Some(&1) => Some(*i),
+            _ => None,
+        })
+        .collect();
+    rows.into_iter()
+        .map(|mut row| {
+            let keys: Vec<Value> = extra_keys.iter().map(|e| ctx.eval(e, &row)).collect::<SqlResult<_>>()?;
+            let values: Vec<Value> = outputs
+                .iter()
+                .zip(&movable)
+                .map(|(e, slot)| match slot {
+                    Some(i) => Ok(row.get_mut(*i).map(std::mem::take).unwrap_or(Value::Null)),
+                    None => ctx.eval(e, &row),
+                })
+                .collect::<SqlResult<_>>()?;
+            Ok((keys, values))
+        })
+        .collect()
 }
 
 fn bind_having(h: &Expr, scope: &[ScopeColumn], items: &[Item]) -> SqlResult<Expr> {
@@ -1203,8 +1336,13 @@ fn join_level(
     let mut matched = false;
     let mut keep_going = true;
     let mut visit_row = |ck: Option<Vec<u8>>, row: Vec<Value>| -> SqlResult<bool> {
-        let mut combined = prefix.clone();
-        combined.extend(row);
+        let combined = if prefix.is_empty() {
+            row
+        } else {
+            let mut combined = prefix.clone();
+            combined.extend(row);
+            combined
+        };
         if let Some(on) = &on {
             if !ctx.test(on, &combined)? {
                 return Ok(true);
@@ -1222,7 +1360,7 @@ fn join_level(
         (Some(entry), _) => {
             let (access, in_order) = choose_access(ctx, source, &usable, &prefix, order)?;
             sorted_by_index.set(in_order && order.is_some());
-            scan_table(ctx, entry, &access, &mut |ck, row| visit_row(Some(ck), row))?;
+            scan_table(ctx, entry, &access, source.wanted.as_deref(), &mut |ck, row| visit_row(Some(ck), row))?;
         }
         (None, Some(rows)) => {
             for row in rows {
@@ -1255,9 +1393,6 @@ impl Session {
             });
         }
         let (columns, rows) = run_select(ctx, select)?;
-        if let Some(last) = columns.iter().position(|c| c.name.eq_ignore_ascii_case("last_insert_id(")) {
-            let _ = last;
-        }
         Ok(QueryResult::Rows { columns, rows })
     }
 
