@@ -155,7 +155,7 @@ where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + 'static,
 {
     let result = std::thread::Builder::new().name("conn".into()).stack_size(1 << 20).spawn(move || {
-        let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        let rt = match tokio::runtime::Builder::new_current_thread().enable_io().build() {
             Ok(rt) => rt,
             Err(e) => return tracing::error!("cannot start connection runtime: {e}"),
         };

@@ -100,8 +100,8 @@ fn locate(snapshot: &Snapshot, batch: &[Mutation], table: &TableEntry, image: &[
     let end = key::prefix_end(&start);
     for kv in snapshot.scan(&start, end.as_deref(), false).map_err(crate::txn::storage_err)? {
         let (k, v) = kv.map_err(crate::txn::storage_err)?;
-        if v == encoded {
-            return Ok(k);
+        if *v == *encoded {
+            return Ok(k.to_vec());
         }
     }
     Err(SqlError::internal(format!("replay: row to change not found in {}.{}", table.def.db, table.def.name)))

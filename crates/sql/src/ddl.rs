@@ -430,7 +430,7 @@ fn alter(catalog: &mut Catalog, snapshot: &Snapshot, table: &Arc<TableEntry>, op
             })
             .collect();
         if columns_changed {
-            mutations.push(Mutation::Put(ck.clone(), rows::encode(&new_entry, &new_row)?));
+            mutations.push(Mutation::Put(ck.to_vec(), rows::encode(&new_entry, &new_row)?));
         }
         for (n, index) in rebuild.iter().enumerate() {
             let ik = rows::index_key(&new_entry, index, &new_row);
@@ -442,7 +442,7 @@ fn alter(catalog: &mut Catalog, snapshot: &Snapshot, table: &Arc<TableEntry>, op
             }
             let mut k = ik;
             k.extend_from_slice(&ck[8..]);
-            mutations.push(Mutation::Put(k, ck.clone()));
+            mutations.push(Mutation::Put(k, ck.to_vec()));
         }
     }
     Ok(ok_plan(mutations, CatalogChange::PutTables(vec![def])))

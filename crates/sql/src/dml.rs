@@ -381,11 +381,11 @@ fn find_conflict_excluding(
             let mut hit = None;
             for kv in txn.scan(&view, &probe, end.as_deref(), false)? {
                 let (_, ck) = kv?;
-                if Some(ck.as_slice()) == own {
+                if Some(&*ck) == own {
                     continue;
                 }
                 if let Some(v) = txn.get(&view, &ck)? {
-                    hit = Some((ck, v));
+                    hit = Some((ck.to_vec(), v));
                     break;
                 }
             }
@@ -485,7 +485,7 @@ fn locked_matches(
                     return Ok(true);
                 }
             }
-            out.push((ck, row));
+            out.push((ck.to_vec(), row));
             // Without ORDER BY the first LIMIT matches are the answer.
             Ok(!(order.is_empty() && limit.is_some_and(|l| out.len() >= l)))
         })?;

@@ -787,6 +787,13 @@ fn ordered_index(source: &Source, order: &[OrderBy]) -> Option<(usize, bool)> {
 
 /// Streams the rows of one base table along `access`; `f` returns false to
 /// stop. Yields (clustered key, row).
+/// Takes a scanned row with its clustered key; `false` stops the scan.
+pub type RowVisitor<'a> = dyn FnMut(&[u8], Vec<Value>) -> SqlResult<bool> + 'a;
+
+/// Takes a joined row with the clustered key it came from (when it came
+/// from one table); `false` stops the join.
+type RowSink<'a> = dyn FnMut(Vec<Value>, Option<&[u8]>) -> SqlResult<bool> + 'a;
+
 /// Visits the rows `access` selects, decoding the `wanted` columns (all
 /// when `None`; the others read as NULL).
 pub fn scan_table(
@@ -794,13 +801,13 @@ pub fn scan_table(
     entry: &TableEntry,
     access: &Access,
     wanted: Option<&[bool]>,
-    f: &mut dyn FnMut(Vec<u8>, Vec<Value>) -> SqlResult<bool>,
+    f: &mut RowVisitor,
 ) -> SqlResult<()> {
     let txn = ctx.txn;
     match access {
         Access::Get(k) => {
             if let Some(v) = txn.get(&ctx.view, k)? {
-                f(k.clone(), rows::decode_columns(entry, &v, wanted)?)?;
+                f(k, rows::decode_columns(entry, &v, wanted)?)?;
             }
         }
         Access::Ranges { index, ranges, reverse } => {
@@ -814,7 +821,7 @@ pub fn scan_table(
                             None => continue,
                         },
                     };
-                    if !f(ck, rows::decode_columns(entry, &row_bytes, wanted)?)? {
+                    if !f(&ck, rows::decode_columns(entry, &row_bytes, wanted)?)? {
                         return Ok(());
                     }
                 }
@@ -1128,14 +1135,15 @@ fn run_core_in_scope(
     let sorted_flag = std::cell::Cell::new(false);
     let mut selected_keys: Vec<Vec<u8>> = Vec::new();
     {
-        let mut emit = |row: Vec<Value>, ck: Option<Vec<u8>>| -> SqlResult<bool> {
+        let locking = ctx.lock_mode.borrow().is_some();
+        let mut emit = |row: Vec<Value>, ck: Option<&[u8]>| -> SqlResult<bool> {
             if let Some(w) = &where_bound {
                 if !ctx.test(w, &row)? {
                     return Ok(true);
                 }
             }
-            if let Some(k) = ck {
-                selected_keys.push(k);
+            if let Some(k) = ck.filter(|_| locking) {
+                selected_keys.push(k.to_vec());
             }
             joined.push(row);
             let enough = limit.is_some_and(|l| joined.len() as u64 >= l) && (order.is_empty() || sorted_flag.get());
@@ -1312,7 +1320,7 @@ fn join_level(
     conds: &[Expr],
     order: Option<&[OrderBy]>,
     sorted_by_index: &std::cell::Cell<bool>,
-    emit: &mut dyn FnMut(Vec<Value>, Option<Vec<u8>>) -> SqlResult<bool>,
+    emit: &mut RowSink,
 ) -> SqlResult<bool> {
     let Some(source) = sources.get(level) else {
         return emit(prefix, None);
@@ -1335,7 +1343,7 @@ fn join_level(
     }
     let mut matched = false;
     let mut keep_going = true;
-    let mut visit_row = |ck: Option<Vec<u8>>, row: Vec<Value>| -> SqlResult<bool> {
+    let mut visit_row = |ck: Option<&[u8]>, row: Vec<Value>| -> SqlResult<bool> {
         let combined = if prefix.is_empty() {
             row
         } else {

@@ -12,7 +12,7 @@ use crate::locks::TxnId;
 use onelog_binlog::event::{rows_bodies, table_map_body, type_code, RowChange, RowsKind};
 use onelog_binlog::pipeline::PendingEvent;
 use onelog_core::{SqlError, SqlResult};
-use onelog_storage::{Mutation, Snapshot, Store};
+use onelog_storage::{Mutation, Slice, Snapshot, Store};
 use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::sync::Arc;
@@ -20,7 +20,7 @@ use std::sync::Arc;
 /// MariaDB's default `binlog_row_event_max_size`.
 const ROW_EVENT_MAX_BYTES: usize = 8192;
 
-pub type Kv = (Vec<u8>, Vec<u8>);
+pub type Kv = (Slice, Slice);
 /// A write-set entry: key and new value (`None`: deleted).
 type WriteRef<'a> = (&'a Vec<u8>, &'a Option<Vec<u8>>);
 /// (key, the write-set entry it replaced) for undo.
@@ -95,9 +95,9 @@ impl Txn {
     }
 
     /// Reads `key` as this transaction sees it: its own write, else `view`.
-    pub fn get(&self, view: &Snapshot, key: &[u8]) -> SqlResult<Option<Vec<u8>>> {
+    pub fn get(&self, view: &Snapshot, key: &[u8]) -> SqlResult<Option<Slice>> {
         if let Some(w) = self.writes.get(key) {
-            return Ok(w.clone());
+            return Ok(w.clone().map(Slice::from));
         }
         view.get(key).map_err(storage_err)
     }
@@ -241,11 +241,11 @@ impl Iterator for MergeScan<'_> {
                 (None, Some(_)) => true,
                 (Some(_), None) => false,
                 (Some(Ok((bk, _))), Some((ok, _))) => {
-                    if bk == *ok {
+                    if **bk == ***ok {
                         self.base.next();
                         true
                     } else {
-                        (ok.as_slice() < bk.as_slice()) != self.reverse
+                        (ok.as_slice() < &**bk) != self.reverse
                     }
                 }
             };
@@ -253,7 +253,7 @@ impl Iterator for MergeScan<'_> {
                 return self.base.next().map(|r| r.map_err(storage_err));
             }
             if let Some((k, Some(v))) = self.own.next() {
-                return Some(Ok((k.clone(), v.clone())));
+                return Some(Ok((Slice::from(k.clone()), Slice::from(v.clone()))));
             }
         }
     }

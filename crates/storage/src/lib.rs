@@ -1,7 +1,8 @@
 //! Storage: tables and indexes in redb, with no write-ahead log.
 //!
 //! Owns: the memcomparable key encoding ([`key`]), the in-memory overlay of
-//! applied but not yet folded changes ([`overlay`]) and the store
+//! applied but not yet folded changes ([`overlay`]), the zero-copy read
+//! result ([`slice`]) and the store
 //! ([`store`]) — one ordered key/value space holding every table's rows,
 //! every secondary index and the catalog, plus the binlog-position marker
 //! that says which binlog prefix the persisted state reflects. It may call
@@ -18,6 +19,8 @@
 pub mod fault;
 pub mod key;
 pub mod overlay;
+pub mod slice;
 pub mod store;
 
+pub use slice::Slice;
 pub use store::{CheckpointDue, Mutation, OverlayLimits, Snapshot, StorageError, Store};

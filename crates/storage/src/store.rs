@@ -31,6 +31,7 @@
 //!   layer is never dropped before the base that contains it is visible.
 
 use crate::overlay::{Bytes, NewerWins, Overlay, OverlayCursor, Versioned};
+use crate::slice::Slice;
 use parking_lot::{Condvar, Mutex};
 use redb::{Database, Durability, ReadableDatabase, TableDefinition};
 use std::ops::Bound;
@@ -434,36 +435,36 @@ pub struct Snapshot {
     active: Overlay,
 }
 
-/// Owned key/value pairs from a scan.
-pub type KvIter = Box<dyn Iterator<Item = Result<(Vec<u8>, Vec<u8>), StorageError>> + Send>;
+/// Key/value pairs from a scan, borrowed from where they live.
+pub type KvIter = Box<dyn Iterator<Item = Result<(Slice, Slice), StorageError>> + Send>;
 
-type OwnedVersion = (Vec<u8>, Option<Vec<u8>>);
+type SliceVersion = (Slice, Option<Slice>);
 type RangeItem =
     Result<(redb::AccessGuard<'static, &'static [u8]>, redb::AccessGuard<'static, &'static [u8]>), redb::StorageError>;
 
 impl Snapshot {
-    pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StorageError> {
+    pub fn get(&self, key: &[u8]) -> Result<Option<Slice>, StorageError> {
         for layer in [&self.active, &self.frozen] {
             if let Some(version) = layer.get(key) {
-                return Ok(version.as_deref().map(<[u8]>::to_vec));
+                return Ok(version.clone().map(Slice::from));
             }
         }
-        Ok(self.base.table.get(key)?.map(|g| g.value().to_vec()))
+        Ok(self.base.table.get(key)?.map(Slice::from))
     }
 
     /// Keys in `[start, end)` (`end = None`: unbounded), ascending or
     /// descending.
     pub fn scan(&self, start: &[u8], end: Option<&[u8]>, reverse: bool) -> Result<KvIter, StorageError> {
         let range = self.base.table.range::<&[u8]>((Bound::Included(start), end_bound(end)))?;
-        let base = |r: RangeItem| r.map(|(k, v)| (k.value().to_vec(), v.value().to_vec())).map_err(StorageError::from);
+        let base = |r: RangeItem| r.map(|(k, v)| (Slice::from(k), Slice::from(v))).map_err(StorageError::from);
         if self.active.is_empty() && self.frozen.is_empty() {
             return Ok(if reverse { Box::new(range.rev().map(base)) } else { Box::new(range.map(base)) });
         }
-        let base_versions = move |r| base(r).map(|(k, v): (Vec<u8>, Vec<u8>)| (k, Some(v)));
+        let base_versions = move |r| base(r).map(|(k, v): (Slice, Slice)| (k, Some(v)));
         let layer = |map: &Overlay| OverlayCursor::new(map.clone(), start, end, reverse).map(Ok::<_, StorageError>);
         let overlay = NewerWins::new(layer(&self.active), layer(&self.frozen), reverse)
-            .map(|r| r.map(|(k, v)| -> OwnedVersion { (k.to_vec(), v.as_deref().map(<[u8]>::to_vec)) }));
-        let live = |r: Result<OwnedVersion, StorageError>| match r {
+            .map(|r| r.map(|(k, v)| -> SliceVersion { (Slice::from(k), v.map(Slice::from)) }));
+        let live = |r: Result<SliceVersion, StorageError>| match r {
             Ok((key, Some(value))) => Some(Ok((key, value))),
             Ok((_, None)) => None,
             Err(e) => Some(Err(e)),
@@ -502,12 +503,12 @@ mod tests {
         assert_eq!(store.snapshot().get(&[1, 1]).unwrap(), None, "applied but not yet published");
         store.publish(applied);
         let snap = store.snapshot();
-        let keys: Vec<_> = snap.scan(&[1], Some(&[2]), false).unwrap().map(|r| r.unwrap().0).collect();
+        let keys: Vec<_> = snap.scan(&[1], Some(&[2]), false).unwrap().map(|r| r.unwrap().0.to_vec()).collect();
         assert_eq!(keys, vec![vec![1, 1], vec![1, 2]]);
         let applied = store.apply([[Mutation::DeleteRange(vec![1], Some(vec![2]))].as_slice()], b"pos2").unwrap();
         store.publish(applied);
         // The old snapshot still sees the old state.
-        assert_eq!(snap.get(&[1, 1]).unwrap(), Some(b"a".to_vec()));
+        assert_eq!(snap.get(&[1, 1]).unwrap().as_deref(), Some(&b"a"[..]));
         assert_eq!(store.snapshot().get(&[1, 1]).unwrap(), None);
         assert_eq!(
             store
@@ -526,7 +527,11 @@ mod tests {
             let refused = store.checkpoint(|_| Err("binlog not synced".into()));
             assert!(matches!(refused, Err(StorageError::Checkpoint(_))), "{refused:?}");
             store.publish(store.apply([[Mutation::Put(vec![2], b"two".to_vec())].as_slice()], b"pos2").unwrap());
-            assert_eq!(store.snapshot().get(&[1]).unwrap(), Some(b"one".to_vec()), "still visible after the refusal");
+            assert_eq!(
+                store.snapshot().get(&[1]).unwrap().as_deref(),
+                Some(&b"one"[..]),
+                "still visible after the refusal"
+            );
             assert!(store.unpersisted_bytes() > 0);
             assert_eq!(store.checkpoint(|_| Ok(())).unwrap(), Some(b"pos2".to_vec()));
             assert_eq!(store.unpersisted_bytes(), 0);
@@ -536,8 +541,8 @@ mod tests {
         let store = open(&dir, OverlayLimits::default());
         assert_eq!(store.position_marker().unwrap(), Some(b"pos2".to_vec()));
         let snap = store.snapshot();
-        assert_eq!(snap.get(&[1]).unwrap(), Some(b"one".to_vec()));
-        assert_eq!(snap.get(&[2]).unwrap(), Some(b"two".to_vec()));
+        assert_eq!(snap.get(&[1]).unwrap().as_deref(), Some(&b"one"[..]));
+        assert_eq!(snap.get(&[2]).unwrap().as_deref(), Some(&b"two"[..]));
         assert_eq!(snap.get(&[3]).unwrap(), None);
     }
 
@@ -615,7 +620,7 @@ mod tests {
     fn check(snapshot: &Snapshot, model: &Model, rng: &mut impl Rng) {
         for _ in 0..4 {
             let key = vec![rng.random_range(0..4u8), rng.random_range(0..16u8)];
-            assert_eq!(snapshot.get(&key).unwrap().as_ref(), model.get(&key), "get {key:?}");
+            assert_eq!(snapshot.get(&key).unwrap().as_deref(), model.get(&key).map(Vec::as_slice), "get {key:?}");
         }
         let start = vec![rng.random_range(0..4u8)];
         let end =
@@ -626,7 +631,11 @@ mod tests {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         for reverse in [false, true] {
-            let got: Vec<_> = snapshot.scan(&start, end.as_deref(), reverse).unwrap().map(Result::unwrap).collect();
+            let got: Vec<_> = snapshot
+                .scan(&start, end.as_deref(), reverse)
+                .unwrap()
+                .map(|r| r.map(|(k, v)| (k.to_vec(), v.to_vec())).unwrap())
+                .collect();
             let mut want = expected.clone();
             if reverse {
                 want.reverse();
