@@ -127,29 +127,49 @@ pub struct BinlogStats {
     pub poisoned: bool,
 }
 
-/// A session's reply channel. While it exists its transaction counts as in
+/// Where a transaction's outcome goes.
+enum ReplyTo {
+    /// A session waiting on the receiver.
+    Channel(oneshot::Sender<Result<CommitInfo, BinlogError>>),
+    /// Run by whichever thread settles the transaction (usually a pipeline
+    /// thread), so that no session has to sleep and be woken for it.
+    Call(OnCommitted),
+}
+
+/// Called with a transaction's outcome; see [`Binlog::commit_then`].
+pub type OnCommitted = Box<dyn FnOnce(Result<CommitInfo, BinlogError>) + Send>;
+
+/// A session's reply. While it exists its transaction counts as in
 /// flight: the inline path may only run when nothing is.
 struct Reply {
-    tx: Option<oneshot::Sender<Result<CommitInfo, BinlogError>>>,
+    to: Option<ReplyTo>,
     in_flight: Arc<AtomicU64>,
 }
 
 impl Reply {
     fn send(mut self, result: Result<CommitInfo, BinlogError>) {
-        if let Some(tx) = self.tx.take() {
+        if let Some(to) = self.to.take() {
             // Before the send: the woken session's next commit must find the
             // pipeline empty.
             self.in_flight.fetch_sub(1, Ordering::SeqCst);
-            // The session may have gone away; nothing to tell then.
-            let _ = tx.send(result);
+            match to {
+                // The session may have gone away; nothing to tell then.
+                ReplyTo::Channel(tx) => drop(tx.send(result)),
+                ReplyTo::Call(f) => f(result),
+            }
         }
     }
 }
 
 impl Drop for Reply {
     fn drop(&mut self) {
-        if self.tx.is_some() {
+        if let Some(to) = self.to.take() {
             self.in_flight.fetch_sub(1, Ordering::SeqCst);
+            // A receiver sees its sender dropped; a callback must be told,
+            // or its client would wait for an answer forever.
+            if let ReplyTo::Call(f) = to {
+                f(Err(poisoned_err("commit pipeline stopped")));
+            }
         }
     }
 }
@@ -883,27 +903,42 @@ impl<T: Send + 'static> Binlog<T> {
     /// back-pressure on sessions when the disk cannot keep up.
     pub fn commit(&self, txn: TxnEvents, payload: T) -> oneshot::Receiver<Result<CommitInfo, BinlogError>> {
         let (tx, rx) = oneshot::channel();
+        self.enqueue(txn, payload, ReplyTo::Channel(tx));
+        rx
+    }
+
+    /// [`Binlog::commit`] that calls `then` with the outcome instead of
+    /// answering a receiver: at the same point (after publication), on the
+    /// thread that settles the transaction — a pipeline thread, or this one
+    /// when it commits inline or the commit fails at once. `then` must be
+    /// short and must not block: it runs on the commit path.
+    pub fn commit_then(&self, txn: TxnEvents, payload: T, then: OnCommitted) {
+        self.enqueue(txn, payload, ReplyTo::Call(then));
+    }
+
+    fn enqueue(&self, txn: TxnEvents, payload: T, to: ReplyTo) {
         let s = &self.shared;
+        s.in_flight.fetch_add(1, Ordering::SeqCst);
+        let reply = Reply { to: Some(to), in_flight: s.in_flight.clone() };
         if s.is_poisoned() {
-            let _ = tx.send(Err(s.poison_error()));
-            return rx;
+            return reply.send(Err(s.poison_error()));
         }
         let mut q = s.queue.lock();
         while q.items.len() >= s.live.queue_capacity.load(Ordering::Relaxed) && !q.shutdown && !s.is_poisoned() {
             s.space_cv.wait(&mut q);
         }
         if q.shutdown {
-            let _ = tx.send(Err(poisoned_err("binlog is shut down")));
-            return rx;
+            drop(q);
+            return reply.send(Err(poisoned_err("binlog is shut down")));
         }
-        // Nothing in flight anywhere (and no sync delay asked for grouping):
-        // this session commits by itself, without waking three stages.
+        // Nothing in flight anywhere but this one (and no sync delay asked
+        // for grouping): this session commits by itself, without waking
+        // three stages.
         let inline = q.items.is_empty()
             && !q.inline_active
-            && s.in_flight.load(Ordering::SeqCst) == 0
+            && s.in_flight.load(Ordering::SeqCst) == 1
             && s.live.sync_delay_us.load(Ordering::Relaxed) == 0;
-        s.in_flight.fetch_add(1, Ordering::SeqCst);
-        let queued = Queued { txn, payload, reply: Reply { tx: Some(tx), in_flight: s.in_flight.clone() } };
+        let queued = Queued { txn, payload, reply };
         if inline {
             q.inline_active = true;
             drop(q);
@@ -915,7 +950,6 @@ impl<T: Send + 'static> Binlog<T> {
             q.items.push_back(queued);
             s.queue_cv.notify_one();
         }
-        rx
     }
 
     pub fn stats(&self) -> BinlogStats {

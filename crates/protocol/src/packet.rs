@@ -114,13 +114,20 @@ pub async fn read_packet<R: AsyncRead + Unpin>(
     Ok(payload)
 }
 
+/// The header of a physical packet of `len` (< [`MAX_PAYLOAD_LEN`] for a
+/// whole logical packet) payload bytes.
+pub fn packet_header(len: usize, seq: u8) -> [u8; 4] {
+    debug_assert!(len <= MAX_PAYLOAD_LEN);
+    [len as u8, (len >> 8) as u8, (len >> 16) as u8, seq]
+}
+
 /// Writes one logical packet (splitting it as needed), advancing `seq`. Does
 /// not flush.
 pub async fn write_packet<W: AsyncWrite + Unpin>(w: &mut W, seq: &mut u8, payload: &[u8]) -> Result<(), PacketError> {
     let mut rest = payload;
     loop {
         let n = rest.len().min(MAX_PAYLOAD_LEN);
-        let hdr = [n as u8, (n >> 8) as u8, (n >> 16) as u8, *seq];
+        let hdr = packet_header(n, *seq);
         *seq = seq.wrapping_add(1);
         w.write_all(&hdr).await?;
         w.write_all(&rest[..n]).await?;

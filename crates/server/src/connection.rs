@@ -8,6 +8,7 @@
 //! without stalling anyone else — the thread-per-connection model MariaDB
 //! uses, with async I/O for shutdown and timeouts.
 
+use crate::commit_ack::AckSlot;
 use crate::users::Users;
 use mysql_common::constants::{CapabilityFlags, StatusFlags};
 use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
@@ -23,9 +24,10 @@ use onelog_protocol::stmt::{decode_execute_params, encode_prepare_response, Para
 use onelog_sql::parse::{parse_single, ParsedStatement};
 use onelog_sql::{Engine, QueryResult, ResultColumn, Session};
 use std::collections::HashMap;
+use std::os::fd::AsFd;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
-use tokio::io::{AsyncRead, AsyncWrite, BufStream};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufStream};
 use tokio::sync::watch;
 
 /// Shared by every connection.
@@ -48,6 +50,8 @@ struct Conn<S> {
     multi_statements: bool,
     statements: HashMap<u32, Prepared>,
     next_stmt_id: u32,
+    /// Where a handed-off commit's answer waits (see `commit_ack`).
+    ack: Arc<AckSlot>,
 }
 
 enum Flow {
@@ -62,8 +66,12 @@ fn sql_err(code: ErrorCode, msg: impl Into<String>) -> SqlError {
 /// Serves one connection to completion on the current thread.
 pub fn serve<S>(rt: &tokio::runtime::Runtime, stream: S, host: String, shared: Arc<Shared>)
 where
-    S: AsyncRead + AsyncWrite + Unpin,
+    S: AsyncRead + AsyncWrite + AsFd + Unpin,
 {
+    let ack = match AckSlot::new(stream.as_fd()) {
+        Ok(a) => a,
+        Err(e) => return tracing::warn!("connection from {host}: cannot duplicate its socket: {e}"),
+    };
     let max_packet = shared.engine.vars.int("max_allowed_packet").max(1024) as usize;
     let mut stream = PacketStream::new(BufStream::new(stream), max_packet);
     let (session, caps) = match rt.block_on(handshake_and_auth(&mut stream, &shared, &host)) {
@@ -81,15 +89,34 @@ where
         multi_statements: caps.contains(CapabilityFlags::CLIENT_MULTI_STATEMENTS),
         statements: HashMap::new(),
         next_stmt_id: 1,
+        ack,
     };
     let mut shutdown = shared.shutdown.clone();
     loop {
+        let ack = conn.ack.clone();
         let packet = rt.block_on(async {
-            tokio::select! {
-                p = conn.stream.read_command_packet() => Some(p),
-                _ = shutdown.wait_for(|stop| *stop) => None,
+            let read = conn.stream.read_command_packet();
+            tokio::pin!(read);
+            loop {
+                tokio::select! {
+                    p = &mut read => break Some(p),
+                    _ = shutdown.wait_for(|stop| *stop) => break None,
+                    // The pipeline could not write a commit's answer at
+                    // once; send it here (the read stays where it was).
+                    _ = ack.unsent_ready.notified() => {
+                        if let Err(e) = ack.settle() {
+                            break Some(Err(PacketError::Io(e)));
+                        }
+                    }
+                }
             }
         });
+        // A pipelined command may arrive before the last commit's answer
+        // left: it must not run before that commit is visible.
+        if let Err(e) = conn.ack.settle() {
+            tracing::debug!("connection {}: {e}", conn.session.connection_id);
+            break;
+        }
         let packet = match packet {
             None => break,
             Some(Ok(p)) => p,
@@ -208,7 +235,7 @@ fn column_meta(c: &ResultColumn) -> ColumnMeta {
     meta
 }
 
-impl<S: AsyncRead + AsyncWrite + Unpin> Conn<S> {
+impl<S: AsyncRead + AsyncWrite + AsFd + Unpin> Conn<S> {
     fn status(&self) -> StatusFlags {
         let mut s = StatusFlags::empty();
         if self.session.autocommit() {
@@ -298,6 +325,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Conn<S> {
         let packets: Vec<Vec<u8>> = match command {
             Command::Quit => return Ok(Flow::Close),
             Command::Query(sql) => {
+                self.offer_commit_ack();
                 let sql = onelog_sql::parse::decode_query_bytes(&sql);
                 let multi = self.multi_statements;
                 let results = self.guarded(
@@ -345,7 +373,10 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Conn<S> {
             }
             Command::FieldList { table, .. } => self.field_list(&table),
             Command::StmtPrepare(sql) => self.prepare(&sql),
-            Command::StmtExecute { stmt_id, params, .. } => self.execute(stmt_id, &params),
+            Command::StmtExecute { stmt_id, params, .. } => {
+                self.offer_commit_ack();
+                self.execute(stmt_id, &params)
+            }
             Command::StmtSendLongData { stmt_id, param_id, data } => {
                 if let Some(p) = self.statements.get_mut(&stmt_id) {
                     if let Some(slot) = p.long_data.get_mut(usize::from(param_id)) {
@@ -378,6 +409,17 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Conn<S> {
                 self.encode_results(vec![Err(sql_err(ErrorCode::UNKNOWN_COMMAND, "Unknown command"))], false)
             }
         };
+        if self.session.take_commit_handed_off() {
+            let Some(bytes) = self.ack.answer(packets, self.stream.seq()) else {
+                return Ok(Flow::Continue); // the commit pipeline sends it
+            };
+            rt.block_on(async {
+                self.stream.get_mut().write_all(&bytes).await?;
+                self.stream.flush().await
+            })?;
+            return Ok(Flow::Continue);
+        }
+        self.ack.disarm();
         rt.block_on(async {
             for p in &packets {
                 self.stream.write_packet(p).await?;
@@ -385,6 +427,13 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Conn<S> {
             self.stream.flush().await
         })?;
         Ok(Flow::Continue)
+    }
+
+    /// Lets this command's statement hand its final commit off: the commit
+    /// pipeline then writes the answer (see `commit_ack`).
+    fn offer_commit_ack(&mut self) {
+        self.ack.arm();
+        self.session.offer_commit_ack(self.ack.clone());
     }
 
     fn field_list(&mut self, table: &str) -> Vec<Vec<u8>> {

@@ -152,7 +152,7 @@ fn spawn<Std, S>(
 ) -> Option<std::thread::JoinHandle<()>>
 where
     Std: Send + 'static,
-    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + 'static,
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + std::os::fd::AsFd + Unpin + 'static,
 {
     let result = std::thread::Builder::new().name("conn".into()).stack_size(1 << 20).spawn(move || {
         let rt = match tokio::runtime::Builder::new_current_thread().enable_io().build() {

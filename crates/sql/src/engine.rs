@@ -209,12 +209,27 @@ impl Engine {
         }
         let rx = self.binlog.commit(events, payload);
         match rx.blocking_recv() {
-            Ok(Ok(info)) => Ok(info),
-            Ok(Err(e)) => Err(SqlError::new(ErrorCode::ERROR_DURING_COMMIT, format!("Got error during COMMIT: {e}"))),
+            Ok(outcome) => outcome.map_err(commit_error),
             Err(_) => {
                 Err(SqlError::new(ErrorCode::ERROR_DURING_COMMIT, "Got error during COMMIT: commit pipeline stopped"))
             }
         }
+    }
+
+    /// [`Engine::commit`] without waiting: `then` gets the outcome once the
+    /// commit is durable and visible, or has failed (see
+    /// [`onelog_binlog::pipeline::Binlog::commit_then`]; it runs on the
+    /// commit path and must not block).
+    pub fn commit_then(
+        &self,
+        events: TxnEvents,
+        payload: CommitPayload,
+        then: Box<dyn FnOnce(SqlResult<CommitInfo>) + Send>,
+    ) {
+        if self.shutting_down.load(Ordering::Relaxed) {
+            return then(Err(SqlError::new(ErrorCode::SERVER_SHUTDOWN, "Server shutdown in progress")));
+        }
+        self.binlog.commit_then(events, payload, Box::new(move |outcome| then(outcome.map_err(commit_error))));
     }
 
     /// Makes storage durable, first syncing the binlog through the
@@ -337,4 +352,8 @@ impl Engine {
     pub fn datadir(&self) -> &Path {
         &self.datadir
     }
+}
+
+fn commit_error(e: onelog_binlog::BinlogError) -> SqlError {
+    SqlError::new(ErrorCode::ERROR_DURING_COMMIT, format!("Got error during COMMIT: {e}"))
 }

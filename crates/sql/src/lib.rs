@@ -26,4 +26,4 @@ pub mod txn;
 pub mod vars;
 
 pub use engine::{Engine, EngineConfig, EngineError};
-pub use session::{QueryResult, ResultColumn, Session};
+pub use session::{CommitAck, QueryResult, ResultColumn, Session};

@@ -153,6 +153,19 @@ pub struct Session {
     showing_warnings: bool,
     next_isolation: Option<IsolationLevel>,
     next_read_only: Option<bool>,
+    /// Offered by the connection for the next statement: if it ends with a
+    /// commit, hand the commit off and let this deliver the answer.
+    commit_ack: Option<Arc<dyn CommitAck>>,
+    /// The last statement handed its commit off to `commit_ack`.
+    commit_handed_off: bool,
+}
+
+/// Told the outcome of a commit the session did not wait for (see
+/// [`Session::offer_commit_ack`]). Called on the commit path, once the
+/// commit is durable and visible (or failed) and its row locks are
+/// released; it must not block.
+pub trait CommitAck: Send + Sync {
+    fn committed(&self, outcome: SqlResult<()>);
 }
 
 impl Drop for Session {
@@ -195,7 +208,24 @@ impl Session {
             showing_warnings: false,
             next_isolation: None,
             next_read_only: None,
+            commit_ack: None,
+            commit_handed_off: false,
         }
+    }
+
+    /// Lets the next statement end with a commit it does not wait for:
+    /// `ack` is told the outcome instead, and the connection thread is not
+    /// put to sleep and woken once per commit. Only for a command whose
+    /// whole answer is that statement's OK: nothing may run between the
+    /// commit and its acknowledgement.
+    pub fn offer_commit_ack(&mut self, ack: Arc<dyn CommitAck>) {
+        self.commit_ack = Some(ack);
+    }
+
+    /// Whether the last statement handed its commit off; withdraws the offer.
+    pub fn take_commit_handed_off(&mut self) -> bool {
+        self.commit_ack = None;
+        std::mem::take(&mut self.commit_handed_off)
     }
 
     /// COM_RESET_CONNECTION: roll back and forget session state.
@@ -280,14 +310,38 @@ impl Session {
         let Some(txn) = self.txn.take() else { return Ok(()) };
         let id = txn.id;
         let result = if txn.has_writes() {
-            let (mutations, events) = txn.into_commit_parts();
-            let events = TxnEvents { events, standalone_ddl: false, thread_id: self.connection_id as u32 };
+            let (events, mutations) = self.commit_parts(txn);
             self.engine.commit(events, mutations).map(|_| ())
         } else {
             Ok(())
         };
         self.engine.locks.release_all(id);
         result
+    }
+
+    /// Commits as the statement's last step: hands the commit off when the
+    /// connection offered to deliver its acknowledgement, else waits.
+    fn commit_txn_last(&mut self) -> SqlResult<()> {
+        let Some(ack) = self.commit_ack.take() else { return self.commit_txn() };
+        let Some(txn) = self.txn.take_if(|t| t.has_writes()) else { return self.commit_txn() };
+        let id = txn.id;
+        let (events, mutations) = self.commit_parts(txn);
+        let engine = self.engine.clone();
+        self.engine.commit_then(
+            events,
+            mutations,
+            Box::new(move |outcome| {
+                engine.locks.release_all(id);
+                ack.committed(outcome.map(|_| ()));
+            }),
+        );
+        self.commit_handed_off = true;
+        Ok(())
+    }
+
+    fn commit_parts(&self, txn: Txn) -> (TxnEvents, Vec<onelog_storage::Mutation>) {
+        let (mutations, events) = txn.into_commit_parts();
+        (TxnEvents { events, standalone_ddl: false, thread_id: self.connection_id as u32 }, mutations)
     }
 
     pub fn rollback_txn(&mut self) {
@@ -302,6 +356,10 @@ impl Session {
             Ok(s) => s,
             Err(e) => return vec![Err(e)],
         };
+        if statements.len() > 1 {
+            // Later statements must see the first one's commit.
+            self.commit_ack = None;
+        }
         let mut results = Vec::with_capacity(statements.len());
         for parsed in statements {
             let result = self.execute(&parsed.statement, &parsed.text, &[]);
@@ -368,7 +426,7 @@ impl Session {
                 self.txn = Some(Txn::new(self.engine.next_txn_id(), isolation, *read_only, true));
                 Ok(QueryResult::ok(0))
             }
-            Statement::Commit => self.commit_txn().map(|_| QueryResult::ok(0)),
+            Statement::Commit => self.commit_txn_last().map(|_| QueryResult::ok(0)),
             Statement::Rollback => {
                 self.rollback_txn();
                 Ok(QueryResult::ok(0))
@@ -605,7 +663,7 @@ impl Session {
         match result {
             Ok(r) => {
                 if autocommit_stmt {
-                    self.commit_txn()?;
+                    self.commit_txn_last()?;
                 }
                 Ok(r)
             }
