@@ -6,7 +6,9 @@
 //! tokio runtime used only for socket I/O. Statements run outside the
 //! runtime, so they may block on row locks and on the commit pipeline
 //! without stalling anyone else — the thread-per-connection model MariaDB
-//! uses, with async I/O for shutdown and timeouts.
+//! uses, with async I/O for shutdown. The answer to a statement that ends
+//! with a commit may instead be written by the commit pipeline (see
+//! `commit_ack`); the loop then waits for it before the next command.
 
 use crate::commit_ack::AckSlot;
 use crate::users::Users;
