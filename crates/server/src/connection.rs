@@ -40,7 +40,8 @@ pub struct Shared {
 }
 
 struct Prepared {
-    parsed: ParsedStatement,
+    /// Shared with each execution, which must not copy the statement.
+    parsed: Arc<ParsedStatement>,
     types: Vec<ParamType>,
     long_data: Vec<Option<Vec<u8>>>,
 }
@@ -477,7 +478,7 @@ impl<S: AsyncRead + AsyncWrite + AsFd + Unpin> Conn<S> {
         let metas: Vec<ColumnMeta> = columns.iter().map(column_meta).collect();
         let packets = encode_prepare_response(id, &params, &metas, 0, self.deprecate_eof(), self.status());
         let n = parsed.param_count;
-        self.statements.insert(id, Prepared { parsed, types: Vec::new(), long_data: vec![None; n] });
+        self.statements.insert(id, Prepared { parsed: Arc::new(parsed), types: Vec::new(), long_data: vec![None; n] });
         packets
     }
 
@@ -495,9 +496,8 @@ impl<S: AsyncRead + AsyncWrite + AsFd + Unpin> Conn<S> {
                 }
             };
         prepared.long_data.iter_mut().for_each(|d| *d = None);
-        let statement = prepared.parsed.statement.clone();
-        let text = prepared.parsed.text.clone();
-        let result = self.guarded(|s| s.execute(&statement, &text, &params), Err);
+        let parsed = prepared.parsed.clone();
+        let result = self.guarded(|s| s.execute(&parsed.statement, &parsed.text, &params), Err);
         self.encode_results(vec![result], true)
     }
 }

@@ -785,8 +785,6 @@ fn ordered_index(source: &Source, order: &[OrderBy]) -> Option<(usize, bool)> {
         .map(|pos| (pos, desc))
 }
 
-/// Streams the rows of one base table along `access`; `f` returns false to
-/// stop. Yields (clustered key, row).
 /// Takes a scanned row with its clustered key; `false` stops the scan.
 pub type RowVisitor<'a> = dyn FnMut(&[u8], Vec<Value>) -> SqlResult<bool> + 'a;
 
@@ -794,8 +792,8 @@ pub type RowVisitor<'a> = dyn FnMut(&[u8], Vec<Value>) -> SqlResult<bool> + 'a;
 /// from one table); `false` stops the join.
 type RowSink<'a> = dyn FnMut(Vec<Value>, Option<&[u8]>) -> SqlResult<bool> + 'a;
 
-/// Visits the rows `access` selects, decoding the `wanted` columns (all
-/// when `None`; the others read as NULL).
+/// Streams the rows of one base table along `access` to `f`, decoding the
+/// `wanted` columns (all when `None`; the others read as NULL).
 pub fn scan_table(
     ctx: &Ctx,
     entry: &TableEntry,
