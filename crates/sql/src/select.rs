@@ -342,7 +342,7 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
     let mut sources = Vec::new();
     let mut offset = 0;
     for join in from {
-        let mut source = match &join.factor {
+        let (alias, entry, columns, rows) = match &join.factor {
             TableFactor::Table { name, alias } => {
                 let db = ctx.session.resolve_db(name)?;
                 let alias = alias.clone().unwrap_or_else(|| name.name.clone());
@@ -357,29 +357,11 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                             def: c.def,
                         })
                         .collect();
-                    Source {
-                        alias,
-                        entry: None,
-                        columns,
-                        rows: Some(rows),
-                        offset,
-                        kind: join.kind,
-                        on: None,
-                        wanted: None,
-                    }
+                    (alias, None, columns, Some(rows))
                 } else {
                     let entry = ctx.session.engine.catalog.read().get_table(db, &name.name)?;
                     let columns = table_columns(&entry, &alias);
-                    Source {
-                        alias,
-                        entry: Some(entry),
-                        columns,
-                        rows: None,
-                        offset,
-                        kind: join.kind,
-                        on: None,
-                        wanted: None,
-                    }
+                    (alias, Some(entry), columns, None)
                 }
             }
             TableFactor::Derived { query, alias } => {
@@ -393,18 +375,10 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                         def: c.def,
                     })
                     .collect();
-                Source {
-                    alias: alias.clone(),
-                    entry: None,
-                    columns,
-                    rows: Some(rows),
-                    offset,
-                    kind: join.kind,
-                    on: None,
-                    wanted: None,
-                }
+                (alias.clone(), None, columns, Some(rows))
             }
         };
+        let source = Source { alias, entry, columns, rows, offset, kind: join.kind, on: join.on.clone(), wanted: None };
         if sources.iter().any(|s: &Source| s.alias == source.alias) {
             return Err(SqlError::new(
                 ErrorCode::NON_UNIQ_TABLE,
@@ -412,7 +386,6 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
             ));
         }
         offset += source.columns.len();
-        source.on = join.on.clone();
         sources.push(source);
     }
     Ok(sources)
