@@ -58,29 +58,35 @@ struct State {
     unsent: Vec<u8>,
 }
 
-/// A command's answer: its packets' payloads and the first sequence id.
+/// A command's answer, framed by the connection thread so that the
+/// pipeline thread, which runs every commit, only writes it.
 struct Answer {
-    packets: Vec<Vec<u8>>,
+    /// The command's packets, framed for the wire.
+    framed: Vec<u8>,
+    /// The first packet's sequence id, for an ERR that replaces them.
     seq: u8,
 }
 
 impl Answer {
-    /// The answer as framed bytes; a failed commit replaces it with its error.
-    fn frame(self, outcome: &SqlResult<()>) -> Vec<u8> {
-        let packets = match outcome {
-            Ok(()) => self.packets,
+    fn new(packets: &[Vec<u8>], seq: u8) -> Answer {
+        let mut framed = Vec::with_capacity(packets.iter().map(|p| p.len() + 4).sum());
+        for (i, p) in packets.iter().enumerate() {
+            framed.extend_from_slice(&packet_header(p.len(), seq.wrapping_add(i as u8)));
+            framed.extend_from_slice(p);
+        }
+        Answer { framed, seq }
+    }
+
+    /// The bytes to send; a failed commit replaces the answer with its error.
+    fn bytes(self, outcome: &SqlResult<()>) -> Vec<u8> {
+        match outcome {
+            Ok(()) => self.framed,
             Err(e) => {
                 let mut p = Vec::new();
                 encode_err(e, &mut p);
-                vec![p]
+                Answer::new(&[p], self.seq).framed
             }
-        };
-        let mut out = Vec::with_capacity(packets.iter().map(|p| p.len() + 4).sum());
-        for (i, p) in packets.iter().enumerate() {
-            out.extend_from_slice(&packet_header(p.len(), self.seq.wrapping_add(i as u8)));
-            out.extend_from_slice(p);
         }
-        out
     }
 }
 
@@ -112,14 +118,14 @@ impl AckSlot {
     /// the first takes sequence id `seq`). Returns the framed bytes the
     /// connection must send now if the outcome is already known; `None`:
     /// the pipeline sends them.
-    pub fn answer(&self, packets: Vec<Vec<u8>>, seq: u8) -> Option<Vec<u8>> {
+    pub fn answer(&self, packets: &[Vec<u8>], seq: u8) -> Option<Vec<u8>> {
+        let answer = Answer::new(packets, seq);
         let mut s = self.state.lock();
         debug_assert!(s.pending && s.answer.is_none());
-        let answer = Answer { packets, seq };
         match s.outcome.take() {
             Some(outcome) => {
                 s.pending = false;
-                Some(answer.frame(&outcome))
+                Some(answer.bytes(&outcome))
             }
             None => {
                 s.answer = Some(answer);
@@ -184,7 +190,7 @@ impl CommitAck for AckSlot {
             s.outcome = Some(outcome);
             return;
         };
-        match self.write_now(&answer.frame(&outcome)) {
+        match self.write_now(&answer.bytes(&outcome)) {
             Ok(rest) if rest.is_empty() => s.pending = false,
             Ok(rest) => {
                 s.unsent = rest;
@@ -233,7 +239,7 @@ mod tests {
         let (_client, slot) = pair();
         slot.arm();
         slot.committed(Ok(()));
-        assert_eq!(slot.answer(vec![OK.to_vec()], 1), Some(framed(OK, 1)));
+        assert_eq!(slot.answer(&[OK.to_vec()], 1), Some(framed(OK, 1)));
         slot.settle().expect("nothing pending");
         slot.arm(); // a settled slot can be armed again
         slot.disarm();
@@ -243,7 +249,7 @@ mod tests {
     fn answer_first_is_written_by_the_committing_thread() {
         let (mut client, slot) = pair();
         slot.arm();
-        assert_eq!(slot.answer(vec![OK.to_vec()], 1), None);
+        assert_eq!(slot.answer(&[OK.to_vec()], 1), None);
         let pipeline = std::thread::spawn({
             let slot = slot.clone();
             move || slot.committed(Ok(()))
@@ -257,7 +263,7 @@ mod tests {
     fn a_failed_commit_answers_its_error_instead() {
         let (mut client, slot) = pair();
         slot.arm();
-        assert_eq!(slot.answer(vec![OK.to_vec()], 3), None);
+        assert_eq!(slot.answer(&[OK.to_vec()], 3), None);
         slot.committed(Err(SqlError::new(ErrorCode::ERROR_DURING_COMMIT, "Got error during COMMIT: disk")));
         let mut err = Vec::new();
         encode_err(&SqlError::new(ErrorCode::ERROR_DURING_COMMIT, "Got error during COMMIT: disk"), &mut err);
@@ -279,7 +285,7 @@ mod tests {
             }
         }
         slot.arm();
-        assert_eq!(slot.answer(vec![OK.to_vec()], 1), None);
+        assert_eq!(slot.answer(&[OK.to_vec()], 1), None);
         slot.committed(Ok(())); // must not block
         assert!(!slot.state.lock().unsent.is_empty(), "nothing was left unsent");
         let connection = std::thread::spawn({

@@ -413,7 +413,7 @@ impl<S: AsyncRead + AsyncWrite + AsFd + Unpin> Conn<S> {
             }
         };
         if self.session.take_commit_handed_off() {
-            let Some(bytes) = self.ack.answer(packets, self.stream.seq()) else {
+            let Some(bytes) = self.ack.answer(&packets, self.stream.seq()) else {
                 return Ok(Flow::Continue); // the commit pipeline sends it
             };
             rt.block_on(async {
