@@ -204,9 +204,7 @@ impl Engine {
     /// Commits through the binlog and waits until the transaction is
     /// durable (per sync_binlog), applied and visible.
     pub fn commit(&self, events: TxnEvents, payload: CommitPayload) -> SqlResult<CommitInfo> {
-        if self.shutting_down.load(Ordering::Relaxed) {
-            return Err(SqlError::new(ErrorCode::SERVER_SHUTDOWN, "Server shutdown in progress"));
-        }
+        self.accepting_commits()?;
         let rx = self.binlog.commit(events, payload);
         match rx.blocking_recv() {
             Ok(outcome) => outcome.map_err(commit_error),
@@ -226,10 +224,18 @@ impl Engine {
         payload: CommitPayload,
         then: Box<dyn FnOnce(SqlResult<CommitInfo>) + Send>,
     ) {
-        if self.shutting_down.load(Ordering::Relaxed) {
-            return then(Err(SqlError::new(ErrorCode::SERVER_SHUTDOWN, "Server shutdown in progress")));
+        if let Err(e) = self.accepting_commits() {
+            return then(Err(e));
         }
         self.binlog.commit_then(events, payload, Box::new(move |outcome| then(outcome.map_err(commit_error))));
+    }
+
+    /// Refuses a new commit once shutdown has begun.
+    fn accepting_commits(&self) -> SqlResult<()> {
+        if self.shutting_down.load(Ordering::Relaxed) {
+            return Err(SqlError::new(ErrorCode::SERVER_SHUTDOWN, "Server shutdown in progress"));
+        }
+        Ok(())
     }
 
     /// Makes storage durable, first syncing the binlog through the
