@@ -3,11 +3,11 @@
 
 use crate::ast::{AggFunc, Expr};
 use crate::eval::compare;
-use crate::select::{group_key, Ctx};
+use crate::select::{group_key, Ctx, KeySet};
 use onelog_core::{SqlResult, Value};
 use rust_decimal::Decimal;
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 #[derive(Default, Clone)]
 struct Acc {
@@ -17,7 +17,7 @@ struct Acc {
     sum_f64: Option<f64>,
     best: Option<Value>,
     concat: Vec<String>,
-    seen: HashSet<Vec<u8>>,
+    seen: KeySet,
 }
 
 impl Acc {
@@ -102,7 +102,7 @@ pub fn group(
     aggs: &[Expr],
 ) -> SqlResult<Vec<(Vec<Value>, Vec<Value>)>> {
     let mut order: Vec<Vec<u8>> = Vec::new();
-    let mut groups: HashMap<Vec<u8>, (Vec<Value>, Vec<Acc>)> = HashMap::new();
+    let mut groups: HashMap<Vec<u8>, (Vec<Value>, Vec<Acc>), foldhash::fast::RandomState> = HashMap::default();
     for row in rows {
         let keys: Vec<Value> = group_by.iter().map(|g| ctx.eval(g, row)).collect::<SqlResult<_>>()?;
         let k = group_key(&keys);

@@ -117,6 +117,11 @@ impl Txn {
             None => Bound::Unbounded,
         };
         let own = self.writes.range::<Vec<u8>, _>((Bound::Included(start.to_vec()), upper));
+        if own.clone().next().is_none() {
+            // Nothing of ours in range (every read-only statement): storage's
+            // rows as they are, without a merge step per row.
+            return Ok(Box::new(base.map(|r| r.map_err(storage_err))));
+        }
         let own: Box<dyn Iterator<Item = WriteRef<'a>> + 'a> =
             if reverse { Box::new(own.rev()) } else { Box::new(own) };
         Ok(Box::new(MergeScan { base: base.peekable(), own: own.peekable(), reverse }))
