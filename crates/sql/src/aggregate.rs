@@ -21,6 +21,14 @@ struct Acc {
 }
 
 impl Acc {
+    /// COUNT(DISTINCT a, b, ...): counts each distinct row of values once,
+    /// skipping rows with a NULL among them.
+    fn add_distinct_row(&mut self, values: &[Value]) {
+        if !values.iter().any(Value::is_null) && self.seen.insert(group_key(values)) {
+            self.count += 1;
+        }
+    }
+
     fn add(&mut self, func: AggFunc, distinct: bool, v: Value) {
         // Every aggregate skips NULLs; COUNT(*) passes a non-NULL marker.
         if v.is_null() {
@@ -112,6 +120,11 @@ pub fn group(
         });
         for (acc, agg) in entry.1.iter_mut().zip(aggs) {
             if let Expr::Aggregate { func, arg, distinct } = agg {
+                if let Some(Expr::Tuple(items)) = arg.as_deref() {
+                    let values: Vec<Value> = items.iter().map(|e| ctx.eval(e, row)).collect::<SqlResult<_>>()?;
+                    acc.add_distinct_row(&values);
+                    continue;
+                }
                 let v = match arg {
                     Some(a) => ctx.eval(a, row)?,
                     None => Value::Int(1),

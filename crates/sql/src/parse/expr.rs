@@ -450,6 +450,10 @@ fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<Ex
             return Ok(Expr::Aggregate { func, arg: None, distinct: false });
         }
         let mut args = args;
+        if func == AggFunc::Count && distinct && args.len() > 1 {
+            // COUNT(DISTINCT a, b, ...) counts distinct rows of values.
+            return Ok(Expr::Aggregate { func, arg: Some(Box::new(Expr::Tuple(args))), distinct });
+        }
         if args.len() != 1 {
             return Err(wrong_arg_count(&name));
         }
