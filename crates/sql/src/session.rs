@@ -29,6 +29,19 @@ pub struct ResultColumn {
     pub def: ColumnDef,
 }
 
+/// Fractional-second digits `micros` needs (0 for whole seconds).
+fn micros_digits(micros: u32) -> u8 {
+    if micros == 0 {
+        return 0;
+    }
+    let (mut digits, mut rest) = (6, micros);
+    while rest % 10 == 0 {
+        rest /= 10;
+        digits -= 1;
+    }
+    digits
+}
+
 impl ResultColumn {
     /// A computed column whose type is inferred from its values.
     pub fn computed(name: &str, values: impl Iterator<Item = Value> + Clone) -> ResultColumn {
@@ -51,12 +64,23 @@ impl ResultColumn {
             break;
         }
         let (mut ty, unsigned) = ty.unwrap_or((ColumnType::VarChar(0), false));
-        if let ColumnType::Decimal { scale, .. } = &mut ty {
-            for v in values_again {
-                if let Value::Decimal(d) = v {
-                    *scale = (*scale).max(d.scale().min(28) as u8);
+        match &mut ty {
+            ColumnType::Decimal { scale, .. } => {
+                for v in values_again {
+                    if let Value::Decimal(d) = v {
+                        *scale = (*scale).max(d.scale().min(28) as u8);
+                    }
                 }
             }
+            // Fractional digits: as many as the values need (none for whole
+            // seconds), as date arithmetic on a DATETIME(0) shows in MySQL.
+            ColumnType::DateTime { fsp } => {
+                *fsp = values_again
+                    .filter_map(|v| if let Value::DateTime(t) = v { Some(micros_digits(t.micros)) } else { None })
+                    .max()
+                    .unwrap_or(0);
+            }
+            _ => {}
         }
         let mut def = ColumnDef::new(name, ty);
         def.unsigned = unsigned;

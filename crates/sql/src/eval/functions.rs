@@ -61,6 +61,7 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         "timestampdiff" => (3, 3),
         "md5" | "sha1" | "sha" | "quote" | "weekofyear" | "inet_aton" | "inet_ntoa" | "to_seconds" => (1, 1),
         "sha2" | "time_format" | "adddate" | "subdate" | "addtime" | "subtime" => (2, 2),
+        "date_add" | "date_sub" => (3, 3),
         "maketime" => (3, 3),
         "char" => (1, V),
         "week" => (1, 2),
@@ -204,6 +205,71 @@ fn temporal_field(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
         }
         other => to_datetime(other, env),
     }
+}
+
+/// `amount` `unit`s added to (`negate`: taken from) a date or datetime, as
+/// DATE_ADD, DATE_SUB, ADDDATE, SUBDATE and `± INTERVAL` do. Month-based
+/// units keep the day of the month, clamped to the target month's last day;
+/// a DATE (or a date-only string or number) stays a DATE for units of a day
+/// or longer. NULL for a NULL or zero date and outside years 0–9999.
+fn add_interval(base: &Value, amount: &Value, unit: &str, negate: bool, env: &dyn EvalEnv) -> Value {
+    const DAY_US: i64 = 86_400_000_000;
+    let date_only = match base {
+        Value::Date(_) | Value::Int(_) | Value::UInt(_) => true,
+        Value::Bytes(b) => !b.contains(&b':') && b.len() <= 10,
+        _ => false,
+    };
+    let Some(t) = date_part(base, env).filter(|t| t.month > 0 && t.day > 0) else {
+        return Value::Null;
+    };
+    let amount = if unit == "SECOND" { seconds_as_micros(amount, env) } else { int_arg(amount, env) };
+    let Some(amount) = amount else { return Value::Null };
+    // (months, microseconds); None: beyond any representable date.
+    let shift = if negate { amount.checked_neg() } else { Some(amount) }.and_then(|n| match unit {
+        "YEAR" => n.checked_mul(12).map(|m| (m, 0)),
+        "QUARTER" => n.checked_mul(3).map(|m| (m, 0)),
+        "MONTH" => Some((n, 0)),
+        "WEEK" => n.checked_mul(7 * DAY_US).map(|us| (0, us)),
+        "DAY" => n.checked_mul(DAY_US).map(|us| (0, us)),
+        "HOUR" => n.checked_mul(3_600_000_000).map(|us| (0, us)),
+        "MINUTE" => n.checked_mul(60_000_000).map(|us| (0, us)),
+        _ => Some((0, n)), // SECOND (already in microseconds), MICROSECOND
+    });
+    let keeps_date = matches!(unit, "YEAR" | "QUARTER" | "MONTH" | "WEEK" | "DAY");
+    let moved =
+        shift.and_then(|(months, micros)| add_months(&t, months).and_then(|t| temporal::add_micros(&t, micros)));
+    match moved {
+        Some(t) if date_only && keeps_date => Value::Date(t),
+        Some(t) => Value::DateTime(t),
+        None => {
+            let overflow = "Datetime function: datetime field overflow".to_string();
+            env.warn(ErrorCode::DATETIME_FUNCTION_OVERFLOW.number, overflow);
+            Value::Null
+        }
+    }
+}
+
+/// An INTERVAL ... SECOND amount, which may have a fraction, in microseconds.
+fn seconds_as_micros(amount: &Value, env: &dyn EvalEnv) -> Option<i64> {
+    let limit = Decimal::from(1_i64 << 40);
+    let secs = match to_num(amount, env)? {
+        Num::I(i) => Decimal::from(i),
+        Num::U(u) => Decimal::from(u),
+        Num::D(d) => d,
+        Num::F(f) => Decimal::from_f64(f)?,
+    };
+    (secs.clamp(-limit, limit) * Decimal::from(1_000_000)).round().to_i64()
+}
+
+/// `t` moved by `months`, its day clamped to the target month's length.
+fn add_months(t: &Temporal, months: i64) -> Option<Temporal> {
+    let index = (i64::from(t.year) * 12 + i64::from(t.month) - 1).checked_add(months)?;
+    let (year, month) = (index.div_euclid(12), (index.rem_euclid(12) + 1) as u8);
+    if !(0..=9999).contains(&year) {
+        return None;
+    }
+    let day = t.day.min(temporal::days_in_month(year, month));
+    Some(Temporal { year: year as u16, month, day, ..*t })
 }
 
 fn date_part(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
@@ -1062,21 +1128,8 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
             }
             None => Value::Null,
         },
-        "adddate" | "subdate" => {
-            let days = int_arg(&a[1], env).unwrap_or(0).clamp(-4_000_000, 4_000_000);
-            let days = if name == "subdate" { -days } else { days };
-            let date_only = match &a[0] {
-                Value::Date(_) => true,
-                Value::Bytes(b) => !b.contains(&b':') && b.len() <= 10,
-                Value::Int(_) | Value::UInt(_) => true,
-                _ => false,
-            };
-            match date_part(&a[0], env).and_then(|t| temporal::add_micros(&t, days * 86_400_000_000)) {
-                Some(t) if date_only => Value::Date(t),
-                Some(t) => Value::DateTime(t),
-                None => Value::Null,
-            }
-        }
+        "adddate" | "subdate" => add_interval(&a[0], &a[1], "DAY", name == "subdate", env),
+        "date_add" | "date_sub" => add_interval(&a[0], &a[1], &value_string(&a[2]), name == "date_sub", env),
         "addtime" | "subtime" => {
             let Some(delta) = to_time(&a[1], env) else {
                 return Ok(Value::Null);

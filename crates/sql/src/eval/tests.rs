@@ -1004,3 +1004,28 @@ fn general_ci_comparison_agrees_with_folding_every_character() {
         }
     }
 }
+
+#[test]
+fn date_add_units_month_ends_and_overflow() {
+    let add = |base: &str, n: i64, unit: &str| call("date_add", vec![s(base), i(n), s(unit)]);
+    let sub = |base: &str, n: i64, unit: &str| call("date_sub", vec![s(base), i(n), s(unit)]);
+    check(vec![
+        (add("2024-01-31", 1, "MONTH"), Value::Date(date(2024, 2, 29))),
+        (add("2023-01-31", 1, "MONTH"), Value::Date(date(2023, 2, 28))),
+        (add("2024-02-29", 1, "YEAR"), Value::Date(date(2025, 2, 28))),
+        (sub("2024-05-31", 1, "QUARTER"), Value::Date(date(2024, 2, 29))),
+        (add("2024-01-01", -2, "WEEK"), Value::Date(date(2023, 12, 18))),
+        (add("2024-12-31", 1, "DAY"), Value::Date(date(2025, 1, 1))),
+        // A sub-day unit turns a date into a datetime.
+        (add("2024-01-01", 90, "MINUTE"), Value::DateTime(dt(2024, 1, 1, 1, 30, 0))),
+        (sub("2024-01-01 00:00:00", 1, "SECOND"), Value::DateTime(dt(2023, 12, 31, 23, 59, 59))),
+        (add("0000-00-00", 1, "DAY"), Value::Null),
+        (call("date_add", vec![s("2024-01-01"), Expr::Literal(Value::Null), s("DAY")]), Value::Null),
+        // Amounts far beyond the calendar are NULL, never an overflow panic.
+        (add("2024-01-01", i64::MAX, "YEAR"), Value::Null),
+        (add("2024-01-01", i64::MIN, "MICROSECOND"), Value::Null),
+    ]);
+    let env = TestEnv::default();
+    assert_eq!(run_env(&add("9999-12-31", 1, "DAY"), &env).expect("evaluates"), Value::Null);
+    assert_eq!(env.warnings.borrow().first().map(|w| w.0), Some(1441));
+}

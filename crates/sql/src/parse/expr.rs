@@ -435,6 +435,11 @@ fn function_args(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<(Vec<
 
 fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<Expr> {
     let name = f.name.to_string().to_ascii_lowercase();
+    if matches!(name.as_str(), "date_add" | "date_sub" | "adddate" | "subdate") {
+        if let Some(call) = interval_call(f, &name, params)? {
+            return Ok(call);
+        }
+    }
     let (args, distinct, star) = function_args(f, params)?;
     let agg = match name.as_str() {
         "count" => Some(AggFunc::Count),
@@ -459,8 +464,8 @@ fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<Ex
         }
         return Ok(Expr::Aggregate { func, arg: Some(Box::new(args.remove(0))), distinct });
     }
-    // The unit argument of TIMESTAMPDIFF/TIMESTAMPADD is a keyword, not a column.
     let mut args = args;
+    // The unit argument of TIMESTAMPDIFF/TIMESTAMPADD is a keyword, not a column.
     if matches!(name.as_str(), "timestampdiff" | "timestampadd") {
         if let Some(Expr::Column { table: None, name: unit }) = args.first() {
             args[0] = Expr::Literal(Value::from_str(&unit.to_ascii_uppercase()));
@@ -472,6 +477,60 @@ fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<Ex
         }
     }
     Ok(Expr::Function { name, args })
+}
+
+/// `INTERVAL n unit`: the amount and the unit's name.
+fn interval(iv: &sp::Interval, params: &mut ParamCounter) -> SqlResult<(Expr, Expr)> {
+    let unit = match (&iv.leading_field, &iv.last_field) {
+        (Some(field), None) => field.to_string().to_ascii_uppercase(),
+        _ => return Err(unsupported(format!("INTERVAL {iv}"))),
+    };
+    if !matches!(
+        unit.as_str(),
+        "MICROSECOND" | "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | "QUARTER" | "YEAR"
+    ) {
+        return Err(unsupported(format!("INTERVAL ... {unit}")));
+    }
+    Ok((convert_expr(&iv.value, params)?, Expr::Literal(Value::from_str(&unit))))
+}
+
+/// `DATE_ADD(d, INTERVAL n unit)` (and DATE_SUB, ADDDATE, SUBDATE) as
+/// `date_add(d, n, 'UNIT')`; `None` for ADDDATE(d, days) and other forms.
+fn interval_call(f: &sp::Function, name: &str, params: &mut ParamCounter) -> SqlResult<Option<Expr>> {
+    let sp::FunctionArguments::List(list) = &f.args else { return Ok(None) };
+    let [sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Expr(base)), sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Expr(sp::Expr::Interval(iv)))] =
+        list.args.as_slice()
+    else {
+        return Ok(None);
+    };
+    let base = convert_expr(base, params)?;
+    let (amount, unit) = interval(iv, params)?;
+    let name = if matches!(name, "date_sub" | "subdate") { "date_sub" } else { "date_add" };
+    Ok(Some(Expr::Function { name: name.into(), args: vec![base, amount, unit] }))
+}
+
+/// `d + INTERVAL n unit`, `INTERVAL n unit + d`, `d - INTERVAL n unit`.
+fn interval_arithmetic(
+    left: &sp::Expr,
+    op: &sp::BinaryOperator,
+    right: &sp::Expr,
+    params: &mut ParamCounter,
+) -> SqlResult<Expr> {
+    // Converted in source order, which numbers the `?` placeholders.
+    let (base, (amount, unit), name) = match (left, op, right) {
+        (base, sp::BinaryOperator::Plus, sp::Expr::Interval(iv)) => {
+            (convert_expr(base, params)?, interval(iv, params)?, "date_add")
+        }
+        (base, sp::BinaryOperator::Minus, sp::Expr::Interval(iv)) => {
+            (convert_expr(base, params)?, interval(iv, params)?, "date_sub")
+        }
+        (sp::Expr::Interval(iv), sp::BinaryOperator::Plus, base) => {
+            let iv = interval(iv, params)?;
+            (convert_expr(base, params)?, iv, "date_add")
+        }
+        _ => return Err(SqlError::parse(&format!("{left} {op} {right}"), 1)),
+    };
+    Ok(Expr::Function { name: name.into(), args: vec![base, amount, unit] })
 }
 
 pub(crate) fn wrong_arg_count(name: &str) -> SqlError {
@@ -547,7 +606,14 @@ pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult
             high: boxed(high, params)?,
             negated: *negated,
         },
+        E::BinaryOp { left, op: op @ (sp::BinaryOperator::Plus | sp::BinaryOperator::Minus), right }
+            if matches!(**right, E::Interval(_)) || matches!(**left, E::Interval(_)) =>
+        {
+            interval_arithmetic(left, op, right, params)?
+        }
         E::BinaryOp { left, op, right } => Expr::Binary(binop(op)?, boxed(left, params)?, boxed(right, params)?),
+        // Only DATE_ADD-style calls and `±` take an INTERVAL (handled there).
+        E::Interval(iv) => return Err(SqlError::parse(&iv.to_string(), 1)),
         E::Like { negated, expr, pattern, escape_char, .. } => Expr::Like {
             expr: boxed(expr, params)?,
             pattern: boxed(pattern, params)?,
