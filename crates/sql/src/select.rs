@@ -894,12 +894,7 @@ pub fn group_key(values: &[Value]) -> Vec<u8> {
             Value::Null => out.push(0),
             Value::Bytes(b) => {
                 out.push(1);
-                let b = b.strip_suffix(b" ").unwrap_or(b);
-                if b.is_ascii() {
-                    out.extend(b.iter().map(u8::to_ascii_uppercase));
-                } else {
-                    out.extend(key::fold_case(b));
-                }
+                key::fold_case_into(b.strip_suffix(b" ").unwrap_or(b), &mut out);
                 out.push(0);
             }
             Value::Int(i) => push_display(&mut out, 2, i),

@@ -97,20 +97,27 @@ pub fn weight_string(collation: Collation, ty: &ColumnType, bytes: &[u8]) -> Vec
 /// with accents kept apart only where general_ci keeps them (approximated
 /// by Unicode simple uppercase; ASCII is exact).
 pub fn fold_case(bytes: &[u8]) -> Vec<u8> {
-    match std::str::from_utf8(bytes) {
-        Ok(s) if s.is_ascii() => s.to_ascii_uppercase().into_bytes(),
-        Ok(s) => {
-            let mut out = String::with_capacity(s.len());
-            for ch in s.chars() {
-                let mut upper = ch.to_uppercase();
-                match (upper.next(), upper.next()) {
-                    (Some(u), None) => out.push(u),
-                    _ => out.push(ch),
-                }
-            }
-            out.into_bytes()
-        }
-        Err(_) => bytes.to_ascii_uppercase(),
+    let mut out = Vec::with_capacity(bytes.len());
+    fold_case_into(bytes, &mut out);
+    out
+}
+
+/// [`fold_case`] appended to `out` (no allocation of its own).
+pub fn fold_case_into(bytes: &[u8], out: &mut Vec<u8>) {
+    if bytes.is_ascii() {
+        return out.extend(bytes.iter().map(u8::to_ascii_uppercase));
+    }
+    let Ok(s) = std::str::from_utf8(bytes) else {
+        return out.extend(bytes.iter().map(u8::to_ascii_uppercase));
+    };
+    let mut utf8 = [0u8; 4];
+    for ch in s.chars() {
+        let mut upper = ch.to_uppercase();
+        let folded = match (upper.next(), upper.next()) {
+            (Some(u), None) => u,
+            _ => ch,
+        };
+        out.extend_from_slice(folded.encode_utf8(&mut utf8).as_bytes());
     }
 }
 
