@@ -104,11 +104,10 @@ pub fn fold_case(bytes: &[u8]) -> Vec<u8> {
 
 /// [`fold_case`] appended to `out` (no allocation of its own).
 pub fn fold_case_into(bytes: &[u8], out: &mut Vec<u8>) {
-    if bytes.is_ascii() {
-        return out.extend(bytes.iter().map(u8::to_ascii_uppercase));
-    }
-    let Ok(s) = std::str::from_utf8(bytes) else {
-        return out.extend(bytes.iter().map(u8::to_ascii_uppercase));
+    // ASCII (and bytes that are not UTF-8) fold byte by byte.
+    let s = match std::str::from_utf8(bytes) {
+        Ok(s) if !s.is_ascii() => s,
+        _ => return out.extend(bytes.iter().map(u8::to_ascii_uppercase)),
     };
     let mut utf8 = [0u8; 4];
     for ch in s.chars() {

@@ -224,18 +224,22 @@ fn add_interval(base: &Value, amount: &Value, unit: &str, negate: bool, env: &dy
     };
     let amount = if unit == "SECOND" { seconds_as_micros(amount, env) } else { int_arg(amount, env) };
     let Some(amount) = amount else { return Value::Null };
-    // (months, microseconds); None: beyond any representable date.
-    let shift = if negate { amount.checked_neg() } else { Some(amount) }.and_then(|n| match unit {
-        "YEAR" => n.checked_mul(12).map(|m| (m, 0)),
-        "QUARTER" => n.checked_mul(3).map(|m| (m, 0)),
-        "MONTH" => Some((n, 0)),
-        "WEEK" => n.checked_mul(7 * DAY_US).map(|us| (0, us)),
-        "DAY" => n.checked_mul(DAY_US).map(|us| (0, us)),
-        "HOUR" => n.checked_mul(3_600_000_000).map(|us| (0, us)),
-        "MINUTE" => n.checked_mul(60_000_000).map(|us| (0, us)),
-        _ => Some((0, n)), // SECOND (already in microseconds), MICROSECOND
-    });
-    let keeps_date = matches!(unit, "YEAR" | "QUARTER" | "MONTH" | "WEEK" | "DAY");
+    // What one unit moves: (months, microseconds).
+    let (unit_months, unit_us) = match unit {
+        "YEAR" => (12, 0),
+        "QUARTER" => (3, 0),
+        "MONTH" => (1, 0),
+        "WEEK" => (0, 7 * DAY_US),
+        "DAY" => (0, DAY_US),
+        "HOUR" => (0, 3_600_000_000),
+        "MINUTE" => (0, 60_000_000),
+        "SECOND" | "MICROSECOND" => (0, 1), // a SECOND amount is already in microseconds
+        _ => return Value::Null,            // the parser admits no other unit
+    };
+    // None: beyond any representable date.
+    let shift = if negate { amount.checked_neg() } else { Some(amount) }
+        .and_then(|n| Some((n.checked_mul(unit_months)?, n.checked_mul(unit_us)?)));
+    let keeps_date = unit_us % DAY_US == 0; // whole days or months
     let moved =
         shift.and_then(|(months, micros)| add_months(&t, months).and_then(|t| temporal::add_micros(&t, micros)));
     match moved {

@@ -439,6 +439,11 @@ fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<Ex
         if let Some(call) = interval_call(f, &name, params)? {
             return Ok(call);
         }
+        // date_add(d, n, 'UNIT') is the parsed form; written by a user (or
+        // without its INTERVAL) it is a syntax error, as in MySQL.
+        if matches!(name.as_str(), "date_add" | "date_sub") {
+            return Err(SqlError::parse(&f.to_string(), 1));
+        }
     }
     let (args, distinct, star) = function_args(f, params)?;
     let agg = match name.as_str() {
