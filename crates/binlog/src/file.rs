@@ -23,6 +23,7 @@ use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -141,6 +142,9 @@ struct FaultState {
     /// Data bytes that may still be written before writes fail with ENOSPC.
     enospc_budget_bytes: Option<u64>,
     fail_sync: bool,
+    /// Writeback errors injected so far; each open handle reports each one
+    /// once (see [`FaultIo::inject_writeback_error`]).
+    writeback_errors: u64,
     /// After a power cut every operation fails with EIO.
     dead: bool,
     /// Per file (device and inode, as the kernel tracks dirty data — not per
@@ -170,6 +174,13 @@ impl FaultIo {
     /// Every sync from now on fails with EIO.
     pub fn set_fail_sync(&self, fail: bool) {
         self.state.lock().fail_sync = fail;
+    }
+    /// A background writeback failed: as Linux reports it (errseq_t), the
+    /// next sync through each handle open now fails with EIO once, and
+    /// later syncs through that handle succeed again. A second sync through
+    /// the handle that was told does not hear of it.
+    pub fn inject_writeback_error(&self) {
+        self.state.lock().writeback_errors += 1;
     }
     /// Simulates power loss: per file, keeps the synced content plus a random
     /// prefix of the unsynced writes (in order), the last kept one torn at a
@@ -230,6 +241,8 @@ struct FaultFile {
     inner: Arc<dyn IoFile>,
     id: FileId,
     state: Arc<Mutex<FaultState>>,
+    /// Writeback errors this handle (open file description) reported.
+    writeback_errors_seen: AtomicU64,
 }
 
 impl FaultFile {
@@ -249,8 +262,13 @@ impl FaultFile {
         });
         Ok(())
     }
-    fn synced(&self, st: &mut FaultState) {
+    /// The sync's outcome once the real sync succeeded.
+    fn synced(&self, st: &mut FaultState, what: &str) -> io::Result<()> {
+        if self.writeback_errors_seen.swap(st.writeback_errors, Ordering::Relaxed) < st.writeback_errors {
+            return Err(eio(what));
+        }
         st.unsynced.remove(&self.id);
+        Ok(())
     }
 }
 
@@ -282,8 +300,7 @@ impl IoFile for FaultFile {
             return Err(eio("fdatasync"));
         }
         self.inner.sync_data()?;
-        self.synced(&mut st);
-        Ok(())
+        self.synced(&mut st, "fdatasync after a writeback error")
     }
     fn sync_all(&self) -> io::Result<()> {
         let mut st = self.state.lock();
@@ -291,8 +308,7 @@ impl IoFile for FaultFile {
             return Err(eio("fsync"));
         }
         self.inner.sync_all()?;
-        self.synced(&mut st);
-        Ok(())
+        self.synced(&mut st, "fsync after a writeback error")
     }
     fn set_len(&self, len_bytes: u64) -> io::Result<()> {
         let st = self.state.lock();
@@ -311,14 +327,23 @@ impl IoFile for FaultFile {
 
 impl BinlogIo for FaultIo {
     fn open(&self, path: &Path, create: bool, o_dsync: bool) -> io::Result<Arc<dyn IoFile>> {
-        if self.state.lock().dead {
-            return Err(eio("open after power cut"));
-        }
+        let writeback_errors = {
+            let st = self.state.lock();
+            if st.dead {
+                return Err(eio("open after power cut"));
+            }
+            st.writeback_errors
+        };
         // O_DSYNC is not passed down: the fault layer must see every write
         // as unsynced until an explicit sync to simulate power loss.
         let _ = o_dsync;
         let inner = StdIo.open(path, create, false)?;
-        Ok(Arc::new(FaultFile { inner, id: file_id(path)?, state: self.state.clone() }))
+        Ok(Arc::new(FaultFile {
+            inner,
+            id: file_id(path)?,
+            state: self.state.clone(),
+            writeback_errors_seen: AtomicU64::new(writeback_errors),
+        }))
     }
     fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
         let mut st = self.state.lock();
@@ -581,6 +606,13 @@ struct CurrentFile {
     seq: u32,
     name: String,
     file: Arc<dyn IoFile>,
+    /// The same file opened once more, for the commit pipeline's syncs
+    /// only. Linux reports a writeback error once per open file description
+    /// (errseq_t): had the pipeline synced through `file`, a sync by the
+    /// checkpointer, a rotation or a cleanup could take the error report
+    /// and the pipeline's sync then succeed — acknowledging commits whose
+    /// pages were lost. Through its own description it hears of every error.
+    sync_handle: Arc<dyn IoFile>,
     /// End of the last complete group written (next write offset).
     end_bytes: u64,
     /// Physical length (preallocated zeros included).
@@ -669,7 +701,8 @@ impl FileSet {
                 alloc = params.preallocate_size_bytes;
             }
             tracing::info!(file = %l.name, offset = end, "binlog: continuing in last file after crash recovery");
-            CurrentFile { seq: l.seq, name: l.name.clone(), file, end_bytes: end, alloc_bytes: alloc }
+            let sync_handle = io.open(&path, false, false).map_err(|e| io_err(&path, e))?;
+            CurrentFile { seq: l.seq, name: l.name.clone(), file, sync_handle, end_bytes: end, alloc_bytes: alloc }
         } else {
             let seq = match last {
                 // A file without a complete header never got a transaction:
@@ -768,7 +801,15 @@ impl FileSet {
         io.sync_dir(dir).map_err(|e| io_err(dir, e))?;
         // O_DSYNC has to be chosen at open(2): reopen under the final name.
         let file = if params.o_dsync { io.open(&path, false, true).map_err(|e| io_err(&path, e))? } else { file };
-        Ok(CurrentFile { seq, name, file, end_bytes: hdr.len() as u64, alloc_bytes: alloc.max(hdr.len() as u64) })
+        let sync_handle = io.open(&path, false, false).map_err(|e| io_err(&path, e))?;
+        Ok(CurrentFile {
+            seq,
+            name,
+            file,
+            sync_handle,
+            end_bytes: hdr.len() as u64,
+            alloc_bytes: alloc.max(hdr.len() as u64),
+        })
     }
 
     fn start_prealloc(&mut self, size_bytes: u64) {
@@ -809,6 +850,11 @@ impl FileSet {
     }
     pub fn current_file(&self) -> Arc<dyn IoFile> {
         self.cur.file.clone()
+    }
+    /// The current file's handle reserved for the commit pipeline's syncs
+    /// (see `CurrentFile::sync_handle`).
+    pub fn current_sync_handle(&self) -> Arc<dyn IoFile> {
+        self.cur.sync_handle.clone()
     }
     /// Offset where the next group is written.
     pub fn end_bytes(&self) -> u64 {
@@ -1033,6 +1079,38 @@ struct HeaderParams<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fault_writeback_error_is_reported_once_per_handle() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let io = FaultIo::new();
+        let path = d.path().join("f");
+        let a = io.open(&path, true, false).expect("open");
+        let b = io.open(&path, false, false).expect("open");
+        a.write_at(b"data", 0).expect("write");
+        io.inject_writeback_error();
+        assert!(a.sync_data().is_err(), "first sync through a handle reports the error");
+        assert!(a.sync_data().is_ok(), "and only the first (errseq_t)");
+        assert!(b.sync_all().is_err(), "every other open handle reports it too");
+        let c = io.open(&path, false, false).expect("open");
+        assert!(c.sync_data().is_ok(), "a handle opened later never hears of it");
+    }
+
+    /// The pipeline must hear of a writeback error even when another sync of
+    /// the file (checkpointer, rotation) took the report first.
+    #[test]
+    fn pipeline_sync_handle_hears_errors_the_writer_handle_reported() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let io = FaultIo::new();
+        let mut cfg = BinlogConfig::new(d.path());
+        cfg.io = Arc::new(io.clone());
+        let scan = crate::recovery::scan(d.path(), &cfg.basename, None).expect("scan");
+        let mut files = FileSet::open(&cfg, &scan, &[]).expect("open");
+        files.append(b"group").expect("append");
+        io.inject_writeback_error();
+        assert!(files.current_file().sync_data().is_err());
+        assert!(files.current_sync_handle().sync_data().is_err(), "the report went to the writer's handle only");
+    }
 
     /// What rotation does: the preallocated temp file becomes the next
     /// binlog file, is written under its new name, and a new temp file takes

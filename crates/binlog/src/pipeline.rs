@@ -198,7 +198,10 @@ struct Ready {
 struct SyncItem {
     group_id: u64,
     txns: usize,
-    file: Arc<dyn IoFile>,
+    /// Its file's handle for the pipeline's syncs.
+    sync_handle: Arc<dyn IoFile>,
+    /// Its file is written with O_DSYNC: writes are durable on return.
+    o_dsync: bool,
     end_pos: BinlogPos,
 }
 
@@ -505,7 +508,13 @@ impl<T: Send + 'static> Shared<T> {
         w.gtid_state.insert(last.domain_id, last);
         self.counters.group_commits.fetch_add(1, Ordering::Relaxed);
         self.counters.bytes_written.fetch_add(buf.len() as u64, Ordering::Relaxed);
-        let sync_item = SyncItem { group_id, txns: n, file: w.files.current_file(), end_pos: w.files.position() };
+        let sync_item = SyncItem {
+            group_id,
+            txns: n,
+            sync_handle: w.files.current_sync_handle(),
+            o_dsync: w.files.current_file().is_o_dsync(),
+            end_pos: w.files.position(),
+        };
         self.publish_position(w);
         Some((Group { items, replies }, sync_item))
     }
@@ -689,8 +698,8 @@ impl<T: Send + 'static> Shared<T> {
         self.groups_since_sync.store(0, Ordering::Relaxed);
         // Rotation fsyncs the old file, so syncing the newest group's file
         // covers every group of the batch.
-        let file = &last.file;
-        if !file.is_o_dsync() {
+        if !last.o_dsync {
+            let file = &last.sync_handle;
             let t0 = Instant::now();
             let r = match SyncMethod::from_u8(self.live.sync_method.load(Ordering::Relaxed)) {
                 SyncMethod::Fsync => file.sync_all(),
@@ -706,6 +715,11 @@ impl<T: Send + 'static> Shared<T> {
                 self.poison(format!("binlog sync failed at {}:{}: {e}", last.end_pos.file_seq, last.end_pos.offset));
                 return Err(());
             }
+        }
+        // Another sync of this file (the checkpointer's, a rotation's) may
+        // have failed meanwhile; its error may concern these pages too.
+        if self.is_poisoned() {
+            return Err(());
         }
         let mut p = self.pos.lock();
         if last.end_pos > p.synced {

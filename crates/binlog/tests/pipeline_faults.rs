@@ -134,6 +134,39 @@ fn failed_sync_poisons_forever() {
     assert!(b.close().is_err());
 }
 
+/// A writeback error reported to the checkpointer's sync still fails the
+/// commit whose pages it may have cost (fsyncgate; errseq_t reports an
+/// error once per open file description).
+#[test]
+fn writeback_error_taken_by_the_checkpointer_still_fails_commits() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let io = FaultIo::new();
+    let b = open(d.path(), &io, 64 << 10, 1 << 30);
+    commit(&b, 1).expect("commit");
+    io.inject_writeback_error();
+    assert!(b.sync_written().is_err(), "the checkpointer's sync hears of the error");
+    assert!(matches!(commit(&b, 2), Err(BinlogError::Poisoned(_))));
+    assert_eq!(b.stats().binlog_commits, 1);
+    assert!(b.close().is_err());
+}
+
+/// The same error, when no other sync took it, fails the commit's own sync.
+#[test]
+fn writeback_error_fails_the_next_commit_and_poisons() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let io = FaultIo::new();
+    let b = open(d.path(), &io, 64 << 10, 1 << 30);
+    commit(&b, 1).expect("commit");
+    io.inject_writeback_error();
+    assert!(matches!(commit(&b, 2), Err(BinlogError::Poisoned(_))));
+    assert!(b.poison_reason().contains("sync failed"), "{}", b.poison_reason());
+    // The next sync through the same handle would succeed (the error was
+    // reported once); the binlog must not be fooled by that.
+    assert!(matches!(commit(&b, 3), Err(BinlogError::Poisoned(_))));
+    assert_eq!(b.stats().binlog_commits, 1);
+    assert!(b.close().is_err());
+}
+
 #[test]
 fn a_group_whose_sync_failed_is_never_published() {
     let d = tempfile::tempdir().expect("tempdir");
