@@ -996,6 +996,14 @@ impl<T: Send + 'static> Binlog<T> {
         self.shared.is_poisoned()
     }
 
+    /// Refuses every further commit until restart, for a failure outside
+    /// the binlog after which new commits could no longer be persisted
+    /// (storage failed to checkpoint). Acknowledged commits stay
+    /// committed: they are in the binlog, and recovery replays them.
+    pub fn refuse_commits(&self, reason: String) {
+        self.shared.poison(reason);
+    }
+
     /// `gtid_binlog_state`: the last GTID written per domain.
     pub fn gtid_binlog_state(&self) -> Vec<Gtid> {
         self.shared.writer.lock().gtid_state.values().copied().collect()

@@ -17,7 +17,7 @@ use onelog_binlog::file::BinlogConfig;
 use onelog_binlog::pipeline::{Binlog, CommitInfo, GroupSink, Publish, TxnEvents};
 use onelog_binlog::{recovery, BinlogError, BinlogPos};
 use onelog_core::{ErrorCode, SqlError, SqlResult};
-use onelog_storage::{Mutation, Store};
+use onelog_storage::{Mutation, StorageError, Store};
 use parking_lot::{Mutex, RwLock};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -242,7 +242,7 @@ impl Engine {
     /// persisted position if the sync policy has not already (sync_binlog=0
     /// or N). Returns the persisted position.
     pub fn checkpoint(&self) -> Result<Option<BinlogPos>, EngineError> {
-        let marker = self.store.checkpoint(|marker| {
+        let checkpointed = self.store.checkpoint(|marker| {
             let persisting = decode_marker(marker.map(<[u8]>::to_vec));
             if self.binlog.stats().synced_pos >= persisting {
                 return Ok(());
@@ -252,7 +252,23 @@ impl Engine {
                 return Err(format!("binlog synced only to {}:{}", synced.file_seq, synced.offset));
             }
             Ok(())
-        })?;
+        });
+        let marker = match checkpointed {
+            Ok(marker) => marker,
+            Err(e) => {
+                // redb latches an I/O failure (every later operation fails
+                // with PreviousIo, as it must after a failed fsync), so no
+                // checkpoint can succeed before a restart: commits would
+                // pile up in memory, never persisted. Refuse them instead.
+                if matches!(e, StorageError::Redb(_)) {
+                    self.binlog.refuse_commits(format!(
+                        "storage checkpoint failed ({e}); commits are refused until the server is restarted \
+                         (recovery replays the binlog into storage)"
+                    ));
+                }
+                return Err(e.into());
+            }
+        };
         let persisted = decode_marker(marker);
         {
             let mut p = self.persisted_pos.lock();

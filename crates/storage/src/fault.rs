@@ -58,6 +58,8 @@ struct Disk {
     pending: Vec<Op>,
     /// After a power cut every mutation and sync fails with EIO.
     dead: bool,
+    /// Every sync fails with EIO; the disk stays up.
+    fail_syncs: bool,
     syncs: u64,
     /// Armed cut: (operations left before it, seed, mode).
     armed: Option<(u64, u64, CutMode)>,
@@ -154,6 +156,12 @@ impl FaultBackend {
     /// middle of a checkpoint, which a timer rarely hits.
     pub fn arm_cut(&self, after_ops: u64, seed: u64, mode: CutMode) {
         self.disk.lock().armed = Some((after_ops, seed, mode));
+    }
+
+    /// Every `sync_data` from now on fails with EIO (the medium keeps what
+    /// was synced before; reads and writes still work).
+    pub fn set_fail_sync(&self, fail: bool) {
+        self.disk.lock().fail_syncs = fail;
     }
 
     /// True once power was cut (by [`Self::power_cut`] or an armed cut).
@@ -264,7 +272,7 @@ impl redb::StorageBackend for FaultBackend {
 
     fn sync_data(&self) -> Result<(), io::Error> {
         let mut d = self.disk.lock();
-        if d.dead {
+        if d.dead || d.fail_syncs {
             return Err(eio());
         }
         if Self::armed_fires(&mut d) {
