@@ -365,6 +365,13 @@ fn reset_master_then_power_loss_keeps_commits() {
     reset_then_power_loss(|engine| engine.reset_master().expect("reset master"));
 }
 
+/// The engine a restart finds (sync_binlog=1): the binlog's files as they
+/// are, storage's surviving image.
+fn restart(dir: &Path, disk: &FaultBackend) -> Arc<Engine> {
+    let store = Store::open_with_backend(disk.reopen()).expect("store");
+    open_engine(dir, Arc::new(onelog_binlog::file::StdIo), store, 1)
+}
+
 fn reset_then_power_loss(reset: impl FnOnce(&Engine)) {
     let d = tempfile::tempdir().expect("tempdir");
     let dir = d.path().join("data");
@@ -384,12 +391,7 @@ fn reset_then_power_loss(reset: impl FnOnce(&Engine)) {
     // Power fails before any further checkpoint.
     disk.power_cut(1, CutMode::Prefix);
     drop(engine);
-    let recovered = open_engine(
-        &dir,
-        Arc::new(onelog_binlog::file::StdIo),
-        Store::open_with_backend(disk.reopen()).expect("store"),
-        1,
-    );
+    let recovered = restart(&dir, &disk);
     let mut s = Session::new(recovered.clone(), "root", "localhost");
     let ids: Vec<u64> = query(&mut s, "SELECT id FROM pl.t ORDER BY id").iter().map(|r| num(&r[0])).collect();
     assert_eq!(ids, vec![0, 1, 2, 100]);
@@ -422,12 +424,7 @@ fn failed_storage_sync_refuses_commits_until_restart() {
     // The storage file keeps what its last good checkpoint synced; the
     // binlog (real files underneath) keeps the acknowledged INSERT.
     drop(engine);
-    let recovered = open_engine(
-        &dir,
-        Arc::new(onelog_binlog::file::StdIo),
-        Store::open_with_backend(disk.reopen()).expect("store"),
-        1,
-    );
+    let recovered = restart(&dir, &disk);
     let mut s = Session::new(recovered.clone(), "root", "localhost");
     assert_eq!(query(&mut s, "SELECT id FROM pl.t ORDER BY id"), vec![vec!["1".to_string()]]);
     exec(&mut s, "INSERT INTO pl.t VALUES (2)").expect("commits work again after the restart");
