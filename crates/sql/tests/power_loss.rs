@@ -372,14 +372,22 @@ fn restart(dir: &Path, disk: &FaultBackend) -> Arc<Engine> {
     open_engine(dir, Arc::new(onelog_binlog::file::StdIo), store, 1)
 }
 
+/// An engine (sync_binlog=1) on the binlog's fault layer and `disk`, with
+/// an empty table `pl.t (id INT PRIMARY KEY)`, and a session on it.
+fn engine_with_table(dir: &Path, disk: &FaultBackend) -> (Arc<Engine>, Session) {
+    let store = Store::open_with_backend(disk.clone()).expect("store");
+    let engine = open_engine(dir, Arc::new(FaultIo::new()), store, 1);
+    let mut s = Session::new(engine.clone(), "root", "localhost");
+    exec(&mut s, "CREATE DATABASE pl").expect("db");
+    exec(&mut s, "CREATE TABLE pl.t (id INT PRIMARY KEY)").expect("table");
+    (engine, s)
+}
+
 fn reset_then_power_loss(reset: impl FnOnce(&Engine)) {
     let d = tempfile::tempdir().expect("tempdir");
     let dir = d.path().join("data");
     let disk = FaultBackend::new();
-    let engine = open_engine(&dir, Arc::new(FaultIo::new()), Store::open_with_backend(disk.clone()).expect("store"), 1);
-    let mut s = Session::new(engine.clone(), "root", "localhost");
-    exec(&mut s, "CREATE DATABASE pl").expect("db");
-    exec(&mut s, "CREATE TABLE pl.t (id INT PRIMARY KEY)").expect("table");
+    let (engine, mut s) = engine_with_table(&dir, &disk);
     for i in 0..3 {
         exec(&mut s, &format!("INSERT INTO pl.t VALUES ({i})")).expect("insert");
         engine.binlog.rotate().expect("rotate");
@@ -408,10 +416,7 @@ fn failed_storage_sync_refuses_commits_until_restart() {
     let d = tempfile::tempdir().expect("tempdir");
     let dir = d.path().join("data");
     let disk = FaultBackend::new();
-    let engine = open_engine(&dir, Arc::new(FaultIo::new()), Store::open_with_backend(disk.clone()).expect("store"), 1);
-    let mut s = Session::new(engine.clone(), "root", "localhost");
-    exec(&mut s, "CREATE DATABASE pl").expect("db");
-    exec(&mut s, "CREATE TABLE pl.t (id INT PRIMARY KEY)").expect("table");
+    let (engine, mut s) = engine_with_table(&dir, &disk);
     engine.checkpoint().expect("checkpoint");
     exec(&mut s, "INSERT INTO pl.t VALUES (1)").expect("insert");
     disk.set_fail_sync(true);
