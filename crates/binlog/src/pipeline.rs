@@ -136,6 +136,23 @@ enum ReplyTo {
     Call(OnCommitted),
 }
 
+/// How often [`Binlog::pause_commits`] checks whether the commits in flight
+/// have settled.
+const PAUSE_POLL_US: u64 = 200;
+
+/// While this lives no commit enters the pipeline and none is in flight
+/// (see [`Binlog::pause_commits`]).
+pub struct CommitPause<'a, T> {
+    shared: &'a Shared<T>,
+}
+
+impl<T> Drop for CommitPause<'_, T> {
+    fn drop(&mut self) {
+        self.shared.queue.lock().paused = false;
+        self.shared.space_cv.notify_all();
+    }
+}
+
 /// Called with a transaction's outcome; see [`Binlog::commit_then`].
 pub type OnCommitted = Box<dyn FnOnce(Result<CommitInfo, BinlogError>) + Send>;
 
@@ -232,6 +249,8 @@ struct CommitQueue<T> {
     items: VecDeque<Queued<T>>,
     /// A session is committing inline; the flush stage waits for it.
     inline_active: bool,
+    /// A [`CommitPause`] holds new commits back.
+    paused: bool,
     shutdown: bool,
 }
 
@@ -866,7 +885,12 @@ impl<T: Send + 'static> Binlog<T> {
                 queue_capacity: AtomicUsize::new(config.commit_queue_capacity.max(1)),
             },
             counters: Counters::default(),
-            queue: Mutex::new(CommitQueue { items: VecDeque::new(), inline_active: false, shutdown: false }),
+            queue: Mutex::new(CommitQueue {
+                items: VecDeque::new(),
+                inline_active: false,
+                paused: false,
+                shutdown: false,
+            }),
             queue_cv: Condvar::new(),
             space_cv: Condvar::new(),
             sync_q: Mutex::new(SyncQueue {
@@ -932,12 +956,18 @@ impl<T: Send + 'static> Binlog<T> {
 
     fn enqueue(&self, txn: TxnEvents, payload: T, to: ReplyTo) {
         let s = &self.shared;
+        let mut q = s.queue.lock();
+        // Held back by a pause before counting as in flight, so the pause's
+        // drain does not wait for this one.
+        while q.paused && !q.shutdown && !s.is_poisoned() {
+            s.space_cv.wait(&mut q);
+        }
         s.in_flight.fetch_add(1, Ordering::SeqCst);
         let reply = Reply { to: Some(to), in_flight: s.in_flight.clone() };
         if s.is_poisoned() {
+            drop(q);
             return reply.send(Err(s.poison_error()));
         }
-        let mut q = s.queue.lock();
         while q.items.len() >= s.live.queue_capacity.load(Ordering::Relaxed) && !q.shutdown && !s.is_poisoned() {
             s.space_cv.wait(&mut q);
         }
@@ -1098,10 +1128,12 @@ impl<T: Send + 'static> Binlog<T> {
     }
 
     /// RESET MASTER: deletes every file, starts at `.000001`, and restarts
-    /// GTID numbering at 1 with an empty state. The caller must make sure no
-    /// commit is in flight (MariaDB takes the same global lock).
-    pub fn reset_master(&self) -> Result<(), BinlogError> {
+    /// GTID numbering at 1 with an empty state. Only under a
+    /// [`CommitPause`] (MariaDB takes the same global lock), which the
+    /// caller holds so that it can span its own steps around the reset.
+    pub fn reset_master(&self, _drained: &CommitPause<'_, T>) -> Result<(), BinlogError> {
         let s = &self.shared;
+        assert_eq!(s.in_flight.load(Ordering::SeqCst), 0, "a commit in flight during RESET MASTER");
         if s.is_poisoned() {
             return Err(s.poison_error());
         }
@@ -1117,6 +1149,35 @@ impl<T: Send + 'static> Binlog<T> {
         p.synced = w.files.position();
         p.last_committed = None;
         r
+    }
+
+    /// Holds every new commit back and waits until each one already admitted
+    /// is settled (acknowledged or failed): applied to storage, published,
+    /// and in the binlog. Commits resume when the pause is dropped; one
+    /// pause at a time (a second waits for the first).
+    ///
+    /// RESET MASTER needs this: a group written into a file the reset
+    /// deletes, or applied to storage after the reset persisted its new
+    /// start position, would be acknowledged and then missing from both
+    /// the binlog and storage after a crash.
+    pub fn pause_commits(&self) -> CommitPause<'_, T> {
+        let s = &self.shared;
+        {
+            let mut q = s.queue.lock();
+            while q.paused && !q.shutdown {
+                s.space_cv.wait(&mut q);
+            }
+            q.paused = true;
+        }
+        // `in_flight` is a bare counter on the hot path, with no condition
+        // variable to wait on; a pause is rare (an administrative
+        // statement), so polling it costs nothing that matters. Every
+        // admitted commit settles (the pipeline answers each one, failing
+        // it if poisoned), so this ends.
+        while s.in_flight.load(Ordering::SeqCst) > 0 {
+            std::thread::sleep(Duration::from_micros(PAUSE_POLL_US));
+        }
+        CommitPause { shared: s }
     }
 
     /// Clean shutdown: commits everything already queued, stops the stages,

@@ -326,7 +326,7 @@ fn purge_rules() {
     assert_eq!(idx, vec!["onelog-bin.000006"]);
     // Nothing is older than 0.
     assert!(b.purge_before(0, BinlogPos { file_seq: 100, offset: 0 }).expect("purge").is_empty());
-    b.reset_master().expect("reset");
+    b.reset_master(&b.pause_commits()).expect("reset");
     let files = b.list_files().expect("list");
     assert_eq!(files.len(), 1);
     assert_eq!(files[0].name, "onelog-bin.000001");

@@ -283,11 +283,12 @@ impl Engine {
     /// the new `.000001` and a crash before the next checkpoint would lose
     /// acknowledged commits. So: persist storage first (what the old files
     /// held), reset the binlog, then persist a marker at the new start.
-    /// The caller must make sure no commit is in flight (as for
-    /// [`Binlog::reset_master`]).
+    /// Commits are paused throughout, after the ones in flight settle, so
+    /// none lands in a deleted file or after the new start is persisted.
     pub fn reset_master(&self) -> Result<(), EngineError> {
+        let drained = self.binlog.pause_commits();
         self.checkpoint()?;
-        self.binlog.reset_master()?;
+        self.binlog.reset_master(&drained)?;
         let start = self.binlog.stats().current_pos;
         self.store.apply(std::iter::empty::<&[onelog_storage::Mutation]>(), &encode_marker(start))?;
         self.store.checkpoint(|_| Ok(()))?;
