@@ -606,12 +606,13 @@ struct CurrentFile {
     seq: u32,
     name: String,
     file: Arc<dyn IoFile>,
-    /// The same file opened once more, for the commit pipeline's syncs
-    /// only. Linux reports a writeback error once per open file description
-    /// (errseq_t): had the pipeline synced through `file`, a sync by the
-    /// checkpointer, a rotation or a cleanup could take the error report
-    /// and the pipeline's sync then succeed — acknowledging commits whose
-    /// pages were lost. Through its own description it hears of every error.
+    /// The same file opened once more, for the syncs commits depend on:
+    /// the pipeline's and the rotation's (which covers a batch's groups in
+    /// the old file). Linux reports a writeback error once per open file
+    /// description (errseq_t): had these synced through `file`, a sync by
+    /// the checkpointer or a cleanup could take the error report and the
+    /// commit's sync then succeed — acknowledging commits whose pages were
+    /// lost. Through their own description they hear of every error.
     sync_handle: Arc<dyn IoFile>,
     /// End of the last complete group written (next write offset).
     end_bytes: u64,
@@ -911,11 +912,16 @@ impl FileSet {
     }
 
     /// Trims the preallocated tail and fsyncs (size changes need fsync).
+    /// The fsync goes through the pipeline's sync handle: the pipeline
+    /// counts on it for the groups of a batch written before a rotation
+    /// (it syncs only the batch's newest file), so it must hear of every
+    /// writeback error there, even one the checkpointer's sync through the
+    /// writer's handle already took.
     fn trim_and_sync(&mut self) -> Result<(), BinlogError> {
         let path = self.dir.join(&self.cur.name);
         self.cur.file.set_len(self.cur.end_bytes).map_err(|e| io_err(&path, e))?;
         self.cur.alloc_bytes = self.cur.end_bytes;
-        self.cur.file.sync_all().map_err(|e| io_err(&path, e))
+        self.cur.sync_handle.sync_all().map_err(|e| io_err(&path, e))
     }
 
     /// Rotates: ROTATE into the current file, trim, fsync, then open the next
@@ -1110,6 +1116,25 @@ mod tests {
         io.inject_writeback_error();
         assert!(files.current_file().sync_data().is_err());
         assert!(files.current_sync_handle().sync_data().is_err(), "the report went to the writer's handle only");
+    }
+
+    /// A batch spanning a rotation is made durable, for its groups in the
+    /// old file, by the rotation's fsync: that fsync must fail on a
+    /// writeback error even when the checkpointer's sync (writer's handle)
+    /// took the report first.
+    #[test]
+    fn rotation_sync_hears_errors_the_writer_handle_reported() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let io = FaultIo::new();
+        let mut cfg = BinlogConfig::new(d.path());
+        cfg.io = Arc::new(io.clone());
+        let scan = crate::recovery::scan(d.path(), &cfg.basename, None).expect("scan");
+        let mut files = FileSet::open(&cfg, &scan, &[]).expect("open");
+        files.append(b"group").expect("append");
+        io.inject_writeback_error();
+        assert!(files.current_file().sync_data().is_err(), "the checkpointer's sync takes the report");
+        let params = RotateParams { preallocate_size_bytes: 0, o_dsync: false };
+        assert!(files.rotate(&[], params).is_err(), "the rotation's fsync must fail too");
     }
 
     /// What rotation does: the preallocated temp file becomes the next
