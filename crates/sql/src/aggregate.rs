@@ -1,9 +1,9 @@
 //! GROUP BY and aggregate functions (COUNT, SUM, MIN, MAX, AVG,
-//! GROUP_CONCAT, with DISTINCT).
+//! GROUP_CONCAT with ORDER BY and SEPARATOR, each with DISTINCT).
 
 use crate::ast::{AggFunc, Expr};
 use crate::eval::compare;
-use crate::select::{group_key, Ctx, KeySet};
+use crate::select::{cmp_keys, group_key, Ctx, KeySet};
 use onelog_core::{SqlResult, Value};
 use rust_decimal::Decimal;
 use std::cmp::Ordering;
@@ -16,7 +16,8 @@ struct Acc {
     sum_dec: Option<Decimal>,
     sum_f64: Option<f64>,
     best: Option<Value>,
-    concat: Vec<String>,
+    /// GROUP_CONCAT: each row's ORDER BY keys and its text.
+    concat: Vec<(Vec<Value>, String)>,
     seen: KeySet,
 }
 
@@ -65,7 +66,6 @@ impl Acc {
                     self.best = Some(v);
                 }
             }
-            AggFunc::GroupConcat => self.concat.push(v.to_string()),
         }
     }
 
@@ -73,8 +73,6 @@ impl Acc {
         match func {
             AggFunc::Count => Value::Int(self.count as i64),
             AggFunc::Min | AggFunc::Max => self.best.clone().unwrap_or(Value::Null),
-            AggFunc::GroupConcat if self.count == 0 => Value::Null,
-            AggFunc::GroupConcat => Value::from_str(&self.concat.join(",")),
             _ if self.count == 0 => Value::Null,
             AggFunc::Sum => self.sum(),
             AggFunc::Avg => match self.sum() {
@@ -87,6 +85,28 @@ impl Acc {
                 _ => Value::Null,
             },
         }
+    }
+
+    /// GROUP_CONCAT: skips rows with a NULL argument (and, with DISTINCT,
+    /// repeated argument rows); keeps the row's text with its sort keys.
+    fn add_concat(&mut self, values: &[Value], distinct: bool, keys: Vec<Value>) {
+        if values.iter().any(Value::is_null) || (distinct && !self.seen.insert(group_key(values))) {
+            return;
+        }
+        self.count += 1;
+        self.concat.push((keys, values.iter().map(Value::to_string).collect()));
+    }
+
+    /// GROUP_CONCAT's result: the texts in ORDER BY order (ties, and no
+    /// ORDER BY, in input order), joined by the separator; NULL if none.
+    fn finish_concat(&self, desc: &[bool], separator: &str) -> Value {
+        if self.count == 0 {
+            return Value::Null;
+        }
+        let mut rows: Vec<&(Vec<Value>, String)> = self.concat.iter().collect();
+        rows.sort_by(|a, b| cmp_keys(&a.0, &b.0, desc));
+        let texts: Vec<&str> = rows.iter().map(|(_, text)| text.as_str()).collect();
+        Value::from_str(&texts.join(separator))
     }
 
     /// SUM of integers is DECIMAL in MySQL; any double makes it DOUBLE.
@@ -119,6 +139,11 @@ pub fn group(
             (row.clone(), vec![Acc::default(); aggs.len()])
         });
         for (acc, agg) in entry.1.iter_mut().zip(aggs) {
+            if let Expr::GroupConcat { args, distinct, order_by, .. } = agg {
+                let values: Vec<Value> = args.iter().map(|e| ctx.eval(e, row)).collect::<SqlResult<_>>()?;
+                let keys: Vec<Value> = order_by.iter().map(|o| ctx.eval(&o.expr, row)).collect::<SqlResult<_>>()?;
+                acc.add_concat(&values, *distinct, keys);
+            }
             if let Expr::Aggregate { func, arg, distinct } = agg {
                 if let Some(Expr::Tuple(items)) = arg.as_deref() {
                     let values: Vec<Value> = items.iter().map(|e| ctx.eval(e, row)).collect::<SqlResult<_>>()?;
@@ -153,6 +178,10 @@ pub fn group(
 fn finish(agg: &Expr, acc: &Acc) -> Value {
     match agg {
         Expr::Aggregate { func, .. } => acc.finish(*func),
+        Expr::GroupConcat { order_by, separator, .. } => {
+            let desc: Vec<bool> = order_by.iter().map(|o| o.desc).collect();
+            acc.finish_concat(&desc, separator)
+        }
         _ => Value::Null,
     }
 }

@@ -49,7 +49,6 @@ pub enum AggFunc {
     Min,
     Max,
     Avg,
-    GroupConcat,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,6 +126,14 @@ pub enum Expr {
         arg: Option<Box<Expr>>,
         distinct: bool,
     },
+    /// `GROUP_CONCAT([DISTINCT] e, ... [ORDER BY k [DESC], ...] [SEPARATOR
+    /// 's'])`: the aggregate that carries its own ordering.
+    GroupConcat {
+        args: Vec<Expr>,
+        distinct: bool,
+        order_by: Vec<OrderBy>,
+        separator: String,
+    },
     /// Refers to the n-th aggregate computed by the grouping step.
     AggSlot(usize),
     Case {
@@ -157,6 +164,13 @@ pub enum Expr {
     /// `DEFAULT` in VALUES lists and SET clauses.
     Default,
     Tuple(Vec<Expr>),
+}
+
+impl Expr {
+    /// An aggregate call (computed by the grouping step, not per row).
+    pub fn is_aggregate(&self) -> bool {
+        matches!(self, Expr::Aggregate { .. } | Expr::GroupConcat { .. })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -72,7 +72,7 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
         Expr::Param(i) => Ok(row.params.get(*i).cloned().unwrap_or(Value::Null)),
         Expr::AggSlot(i) => Ok(row.aggregates.get(*i).cloned().unwrap_or(Value::Null)),
         Expr::Column { name, .. } => Err(SqlError::bad_field(name, "field list")),
-        Expr::Aggregate { .. } => {
+        Expr::Aggregate { .. } | Expr::GroupConcat { .. } => {
             Err(SqlError::new(ErrorCode::INVALID_GROUP_FUNC_USE, "Invalid use of group function"))
         }
         Expr::Default => Ok(Value::Null),

@@ -250,6 +250,15 @@ pub fn map_children(expr: &Expr, f: &mut dyn FnMut(&Expr) -> SqlResult<Expr>) ->
         Expr::Aggregate { func, arg, distinct } => {
             Expr::Aggregate { func: *func, arg: arg.as_ref().map(|a| b(a, f)).transpose()?, distinct: *distinct }
         }
+        Expr::GroupConcat { args, distinct, order_by, separator } => Expr::GroupConcat {
+            args: args.iter().map(&mut *f).collect::<SqlResult<_>>()?,
+            distinct: *distinct,
+            order_by: order_by
+                .iter()
+                .map(|o| Ok(crate::ast::OrderBy { expr: f(&o.expr)?, desc: o.desc }))
+                .collect::<SqlResult<_>>()?,
+            separator: separator.clone(),
+        },
         Expr::Case { operand, whens, otherwise } => Expr::Case {
             operand: operand.as_ref().map(|a| b(a, f)).transpose()?,
             whens: whens.iter().map(|(w, t)| Ok((f(w)?, f(t)?))).collect::<SqlResult<_>>()?,
@@ -282,7 +291,7 @@ fn max_slot(expr: &Expr) -> Option<usize> {
 
 fn has_aggregate(expr: &Expr) -> bool {
     let mut found = false;
-    visit(expr, &mut |e| found |= matches!(e, Expr::Aggregate { .. }));
+    visit(expr, &mut |e| found |= e.is_aggregate());
     found
 }
 
@@ -1018,7 +1027,7 @@ fn scope_result_column(c: &ScopeColumn, name: &str) -> ResultColumn {
 
 /// Replaces aggregate calls with `AggSlot`s, collecting them.
 fn extract_aggregates(expr: &Expr, aggs: &mut Vec<Expr>) -> SqlResult<Expr> {
-    if let Expr::Aggregate { .. } = expr {
+    if expr.is_aggregate() {
         let pos = aggs.iter().position(|a| a == expr).unwrap_or_else(|| {
             aggs.push(expr.clone());
             aggs.len() - 1

@@ -413,8 +413,22 @@ fn cast_type(dt: &sp::DataType) -> SqlResult<CastType> {
     })
 }
 
+/// A call's arguments: (args, DISTINCT, `*`). Clauses inside the list
+/// (ORDER BY, SEPARATOR, ...) belong to GROUP_CONCAT only; elsewhere they
+/// are a syntax error, as in MariaDB.
 fn function_args(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<(Vec<Expr>, bool, bool)> {
     match &f.args {
+        sp::FunctionArguments::List(list) if !list.clauses.is_empty() => Err(SqlError::parse(&f.to_string(), 1)),
+        args => argument_list(f, args, params),
+    }
+}
+
+fn argument_list(
+    f: &sp::Function,
+    args: &sp::FunctionArguments,
+    params: &mut ParamCounter,
+) -> SqlResult<(Vec<Expr>, bool, bool)> {
+    match args {
         sp::FunctionArguments::None => Ok((Vec::new(), false, false)),
         sp::FunctionArguments::Subquery(_) => Err(unsupported(f)),
         sp::FunctionArguments::List(list) => {
@@ -445,6 +459,9 @@ fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<Ex
             return Err(SqlError::parse(&f.to_string(), 1));
         }
     }
+    if name == "group_concat" {
+        return group_concat(f, params);
+    }
     let (args, distinct, star) = function_args(f, params)?;
     let agg = match name.as_str() {
         "count" => Some(AggFunc::Count),
@@ -452,7 +469,6 @@ fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<Ex
         "min" => Some(AggFunc::Min),
         "max" => Some(AggFunc::Max),
         "avg" => Some(AggFunc::Avg),
-        "group_concat" => Some(AggFunc::GroupConcat),
         _ => None,
     };
     if let Some(func) = agg {
@@ -482,6 +498,29 @@ fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<Ex
         }
     }
     Ok(Expr::Function { name, args })
+}
+
+/// `GROUP_CONCAT([DISTINCT] e, ... [ORDER BY ...] [SEPARATOR 's'])`.
+fn group_concat(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<Expr> {
+    let (args, distinct, star) = argument_list(f, &f.args, params)?;
+    if star || args.is_empty() {
+        return Err(SqlError::parse(&f.to_string(), 1));
+    }
+    let mut order_by = Vec::new();
+    let mut separator = ",".to_string();
+    if let sp::FunctionArguments::List(list) = &f.args {
+        for clause in &list.clauses {
+            match clause {
+                sp::FunctionArgumentClause::OrderBy(items) => order_by = convert_order_by(items, params)?,
+                sp::FunctionArgumentClause::Separator(v) => match &v.value {
+                    sp::Value::SingleQuotedString(s) | sp::Value::DoubleQuotedString(s) => separator = s.clone(),
+                    _ => return Err(SqlError::parse(&f.to_string(), 1)),
+                },
+                other => return Err(unsupported(other)),
+            }
+        }
+    }
+    Ok(Expr::GroupConcat { args, distinct, order_by, separator })
 }
 
 /// `INTERVAL n unit`: the amount and the unit's name.
