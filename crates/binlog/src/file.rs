@@ -1102,18 +1102,25 @@ mod tests {
         assert!(c.sync_data().is_ok(), "a handle opened later never hears of it");
     }
 
+    /// A file set on the fault layer in `dir`, one group written, then a
+    /// background writeback error (not yet reported to any handle).
+    fn file_set_after_writeback_error(dir: &Path) -> FileSet {
+        let io = FaultIo::new();
+        let mut cfg = BinlogConfig::new(dir);
+        cfg.io = Arc::new(io.clone());
+        let scan = crate::recovery::scan(dir, &cfg.basename, None).expect("scan");
+        let mut files = FileSet::open(&cfg, &scan, &[]).expect("open");
+        files.append(b"group").expect("append");
+        io.inject_writeback_error();
+        files
+    }
+
     /// The pipeline must hear of a writeback error even when another sync of
     /// the file (checkpointer, rotation) took the report first.
     #[test]
     fn pipeline_sync_handle_hears_errors_the_writer_handle_reported() {
         let d = tempfile::tempdir().expect("tempdir");
-        let io = FaultIo::new();
-        let mut cfg = BinlogConfig::new(d.path());
-        cfg.io = Arc::new(io.clone());
-        let scan = crate::recovery::scan(d.path(), &cfg.basename, None).expect("scan");
-        let mut files = FileSet::open(&cfg, &scan, &[]).expect("open");
-        files.append(b"group").expect("append");
-        io.inject_writeback_error();
+        let files = file_set_after_writeback_error(d.path());
         assert!(files.current_file().sync_data().is_err());
         assert!(files.current_sync_handle().sync_data().is_err(), "the report went to the writer's handle only");
     }
@@ -1125,13 +1132,7 @@ mod tests {
     #[test]
     fn rotation_sync_hears_errors_the_writer_handle_reported() {
         let d = tempfile::tempdir().expect("tempdir");
-        let io = FaultIo::new();
-        let mut cfg = BinlogConfig::new(d.path());
-        cfg.io = Arc::new(io.clone());
-        let scan = crate::recovery::scan(d.path(), &cfg.basename, None).expect("scan");
-        let mut files = FileSet::open(&cfg, &scan, &[]).expect("open");
-        files.append(b"group").expect("append");
-        io.inject_writeback_error();
+        let mut files = file_set_after_writeback_error(d.path());
         assert!(files.current_file().sync_data().is_err(), "the checkpointer's sync takes the report");
         let params = RotateParams { preallocate_size_bytes: 0, o_dsync: false };
         assert!(files.rotate(&[], params).is_err(), "the rotation's fsync must fail too");
