@@ -6,6 +6,7 @@ instead of replaying the whole binlog."""
 from __future__ import annotations
 
 import re
+import threading
 import time
 
 import pytest
@@ -79,8 +80,6 @@ def test_reset_master_under_concurrent_writers_loses_nothing(server_factory):
     lets the ones in flight finish first, so none is acknowledged into a
     deleted file. After kill -9 every acknowledged row is there, and the
     binlog starts again at GTID 0-1-1 after the last reset."""
-    import threading
-
     srv = server_factory(sync_binlog=1)
     with srv.connect(autocommit=True).cursor() as cur:
         cur.execute("CREATE DATABASE rm")

@@ -25,9 +25,15 @@ impl Acc {
     /// COUNT(DISTINCT a, b, ...): counts each distinct row of values once,
     /// skipping rows with a NULL among them.
     fn add_distinct_row(&mut self, values: &[Value]) {
-        if !values.iter().any(Value::is_null) && self.seen.insert(group_key(values)) {
+        if self.admit_row(values, true) {
             self.count += 1;
         }
+    }
+
+    /// Whether a row of argument values counts: none of them NULL and,
+    /// with DISTINCT, not seen before in this group.
+    fn admit_row(&mut self, values: &[Value], distinct: bool) -> bool {
+        !values.iter().any(Value::is_null) && (!distinct || self.seen.insert(group_key(values)))
     }
 
     fn add(&mut self, func: AggFunc, distinct: bool, v: Value) {
@@ -90,7 +96,7 @@ impl Acc {
     /// GROUP_CONCAT: skips rows with a NULL argument (and, with DISTINCT,
     /// repeated argument rows); keeps the row's text with its sort keys.
     fn add_concat(&mut self, values: &[Value], distinct: bool, keys: Vec<Value>) {
-        if values.iter().any(Value::is_null) || (distinct && !self.seen.insert(group_key(values))) {
+        if !self.admit_row(values, distinct) {
             return;
         }
         self.count += 1;
@@ -139,22 +145,18 @@ pub fn group(
             (row.clone(), vec![Acc::default(); aggs.len()])
         });
         for (acc, agg) in entry.1.iter_mut().zip(aggs) {
-            if let Expr::GroupConcat { args, distinct, order_by, .. } = agg {
-                let values: Vec<Value> = args.iter().map(|e| ctx.eval(e, row)).collect::<SqlResult<_>>()?;
-                let keys: Vec<Value> = order_by.iter().map(|o| ctx.eval(&o.expr, row)).collect::<SqlResult<_>>()?;
-                acc.add_concat(&values, *distinct, keys);
-            }
-            if let Expr::Aggregate { func, arg, distinct } = agg {
-                if let Some(Expr::Tuple(items)) = arg.as_deref() {
-                    let values: Vec<Value> = items.iter().map(|e| ctx.eval(e, row)).collect::<SqlResult<_>>()?;
-                    acc.add_distinct_row(&values);
-                    continue;
+            match agg {
+                Expr::GroupConcat { args, distinct, order_by, .. } => {
+                    let values = eval_all(ctx, args, row)?;
+                    let keys = eval_all(ctx, order_by.iter().map(|o| &o.expr), row)?;
+                    acc.add_concat(&values, *distinct, keys);
                 }
-                let v = match arg {
-                    Some(a) => ctx.eval(a, row)?,
-                    None => Value::Int(1),
-                };
-                acc.add(*func, *distinct, v);
+                Expr::Aggregate { func, arg, distinct } => match arg.as_deref() {
+                    Some(Expr::Tuple(items)) => acc.add_distinct_row(&eval_all(ctx, items, row)?),
+                    Some(a) => acc.add(*func, *distinct, ctx.eval(a, row)?),
+                    None => acc.add(*func, *distinct, Value::Int(1)),
+                },
+                _ => {}
             }
         }
     }
@@ -173,6 +175,10 @@ pub fn group(
             (rep, values)
         })
         .collect())
+}
+
+fn eval_all<'e>(ctx: &Ctx, exprs: impl IntoIterator<Item = &'e Expr>, row: &[Value]) -> SqlResult<Vec<Value>> {
+    exprs.into_iter().map(|e| ctx.eval(e, row)).collect()
 }
 
 fn finish(agg: &Expr, acc: &Acc) -> Value {
