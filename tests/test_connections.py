@@ -22,3 +22,48 @@ def test_1024_concurrent_connections(onelog_server):
     finally:
         for c in conns:
             c.close()
+
+
+def test_shutdown_ends_idle_and_busy_connections(onelog_server):
+    """SIGTERM with clients connected over TCP and the Unix socket — idle, and
+    one inside an open transaction — exits cleanly without waiting out the
+    shutdown grace period (10 s), and every client sees its connection end."""
+    import time
+    import pymysql
+    idle_tcp = onelog_server.connect()
+    idle_unix = onelog_server.connect(unix_socket=True)
+    in_txn = onelog_server.connect()
+    with in_txn.cursor() as cur:
+        cur.execute("CREATE DATABASE s")
+        cur.execute("CREATE TABLE s.t (id INT PRIMARY KEY)")
+        cur.execute("BEGIN")
+        cur.execute("INSERT INTO s.t VALUES (1)")
+    started = time.monotonic()
+    onelog_server.stop()  # asserts exit code 0
+    assert time.monotonic() - started < 8, "shutdown waited for idle connections"
+    for c in (idle_tcp, idle_unix, in_txn):
+        try:
+            with c.cursor() as cur:
+                cur.execute("SELECT 1")
+            raise AssertionError("a connection outlived the server")
+        except pymysql.err.OperationalError as e:
+            assert e.args[0] in (2006, 2013), e
+
+
+def test_silent_client_is_closed_after_connect_timeout(onelog_server):
+    """A client that connects and never answers the greeting is dropped after
+    connect_timeout seconds (MariaDB's behaviour), freeing its thread."""
+    import socket
+    import time
+    with onelog_server.connect(autocommit=True) as c, c.cursor() as cur:
+        cur.execute("SET GLOBAL connect_timeout = 1")
+    s = socket.create_connection((onelog_server.host, onelog_server.port), timeout=30)
+    greeting = s.recv(4096)
+    assert greeting[4] == 10, "protocol version 10 greeting"
+    started = time.monotonic()
+    assert s.recv(4096) == b"", "the server should close a silent connection"
+    assert time.monotonic() - started < 20
+    s.close()
+    with onelog_server.connect() as c, c.cursor() as cur:
+        cur.execute("SELECT @@global.connect_timeout")
+        assert cur.fetchone()[0] == 1

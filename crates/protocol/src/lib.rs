@@ -9,8 +9,9 @@
 //! it has no server loop; `onelog-server` drives it.
 //!
 //! May call: `onelog-core` (values, column definitions, errors) and external
-//! crates (`mysql_common` for protocol constants, `tokio` for async IO,
-//! `sha1`/`sha2`, `rand`, `rust_decimal`). No other OneLog crate.
+//! crates (`mysql_common` for protocol constants, `sha1`/`sha2`, `rand`,
+//! `rust_decimal`). No other OneLog crate. Its I/O is blocking (`std::io`):
+//! the server gives each connection its own thread.
 //!
 //! No decoder panics on any byte sequence (see `tests/fuzz.rs`). The
 //! real `mariadb` client logs in and queries through it (`tests/e2e.rs`), and

@@ -1,4 +1,4 @@
-//! Packet framing over any tokio byte stream.
+//! Packet framing over any blocking byte stream.
 //!
 //! Every protocol message is a *logical packet*: a payload sent as one or
 //! more physical packets, each with a 4-byte header (3-byte little-endian
@@ -8,12 +8,12 @@
 //! increments (mod 256) with every physical packet in either direction.
 //!
 //! Hand-written (not `mysql_common::proto::codec`) so reading works on any
-//! `AsyncRead` without an intermediate `BytesMut` and so that an oversized
+//! `Read` without an intermediate `BytesMut` and so that an oversized
 //! packet is discarded, not buffered, before [`PacketError::TooLarge`] is
 //! returned. Compression is not supported (we never offer CLIENT_COMPRESS).
 
+use std::io::{BufReader, Read, Write};
 use thiserror::Error;
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 /// The largest payload of one physical packet.
 pub const MAX_PAYLOAD_LEN: usize = 0xFF_FFFF;
@@ -44,11 +44,15 @@ pub enum PacketError {
 }
 
 /// Reads one physical header: `Ok(None)` on a clean EOF before its first byte.
-async fn read_header<R: AsyncRead + Unpin>(r: &mut R) -> Result<Option<(usize, u8)>, PacketError> {
+fn read_header<R: Read>(r: &mut R) -> Result<Option<(usize, u8)>, PacketError> {
     let mut hdr = [0u8; 4];
     let mut got = 0;
     while got < 4 {
-        let n = r.read(&mut hdr[got..]).await?;
+        let n = match r.read(&mut hdr[got..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e.into()),
+        };
         if n == 0 {
             return if got == 0 { Ok(None) } else { Err(PacketError::Truncated) };
         }
@@ -59,8 +63,8 @@ async fn read_header<R: AsyncRead + Unpin>(r: &mut R) -> Result<Option<(usize, u
 }
 
 /// Reads and drops `len` bytes.
-async fn discard<R: AsyncRead + Unpin>(r: &mut R, len: usize) -> Result<(), PacketError> {
-    let copied = tokio::io::copy(&mut (&mut *r).take(len as u64), &mut tokio::io::sink()).await?;
+fn discard<R: Read>(r: &mut R, len: usize) -> Result<(), PacketError> {
+    let copied = std::io::copy(&mut (&mut *r).take(len as u64), &mut std::io::sink())?;
     if copied as usize != len {
         return Err(PacketError::Truncated);
     }
@@ -72,17 +76,13 @@ async fn discard<R: AsyncRead + Unpin>(r: &mut R, len: usize) -> Result<(), Pack
 /// Payload memory grows only as bytes actually arrive, and never past
 /// `max_allowed`: a larger packet is drained and reported as
 /// [`PacketError::TooLarge`].
-pub async fn read_packet<R: AsyncRead + Unpin>(
-    r: &mut R,
-    seq: &mut u8,
-    max_allowed: usize,
-) -> Result<Vec<u8>, PacketError> {
+pub fn read_packet<R: Read>(r: &mut R, seq: &mut u8, max_allowed: usize) -> Result<Vec<u8>, PacketError> {
     let mut payload = Vec::new();
     let mut total = 0usize;
     let mut first = true;
     let mut too_large = false;
     loop {
-        let (len, got_seq) = match read_header(r).await? {
+        let (len, got_seq) = match read_header(r)? {
             Some(h) => h,
             None if first => return Err(PacketError::Eof),
             None => return Err(PacketError::Truncated),
@@ -96,10 +96,10 @@ pub async fn read_packet<R: AsyncRead + Unpin>(
         if too_large || total > max_allowed {
             too_large = true;
             payload = Vec::new();
-            discard(r, len).await?;
+            discard(r, len)?;
         } else {
             let before = payload.len();
-            let read = (&mut *r).take(len as u64).read_to_end(&mut payload).await?;
+            let read = (&mut *r).take(len as u64).read_to_end(&mut payload)?;
             if read != len || payload.len() != before + len {
                 return Err(PacketError::Truncated);
             }
@@ -123,14 +123,14 @@ pub fn packet_header(len: usize, seq: u8) -> [u8; 4] {
 
 /// Writes one logical packet (splitting it as needed), advancing `seq`. Does
 /// not flush.
-pub async fn write_packet<W: AsyncWrite + Unpin>(w: &mut W, seq: &mut u8, payload: &[u8]) -> Result<(), PacketError> {
+pub fn write_packet<W: Write>(w: &mut W, seq: &mut u8, payload: &[u8]) -> Result<(), PacketError> {
     let mut rest = payload;
     loop {
         let n = rest.len().min(MAX_PAYLOAD_LEN);
         let hdr = packet_header(n, *seq);
         *seq = seq.wrapping_add(1);
-        w.write_all(&hdr).await?;
-        w.write_all(&rest[..n]).await?;
+        w.write_all(&hdr)?;
+        w.write_all(&rest[..n])?;
         rest = &rest[n..];
         // A piece of exactly MAX_PAYLOAD_LEN bytes must be followed by
         // another (maybe empty) piece so the reader knows the packet ended.
@@ -140,22 +140,29 @@ pub async fn write_packet<W: AsyncWrite + Unpin>(w: &mut W, seq: &mut u8, payloa
     }
 }
 
-/// A connection's packet layer: a stream, its sequence id and the
+/// Bytes of written packets held back until they reach this size or
+/// [`PacketStream::flush`] is called: one send per typical answer, bounded
+/// memory for a large result set.
+pub const WRITE_BUFFER_BYTES: usize = 64 << 10;
+
+/// A connection's packet layer: a socket, its sequence id and the
 /// `max_allowed_packet` limit for packets read from the client.
 ///
-/// Use a buffered stream (`tokio::io::BufStream<TcpStream>` or
-/// `BufStream<UnixStream>`) and call [`PacketStream::flush`] after the last
-/// packet of each response.
+/// Reads are buffered (`BufReader`); written packets collect in an outgoing
+/// buffer, so call [`PacketStream::flush`] after the last packet of each
+/// response. The socket is reached through the reader (`get_mut`), which
+/// leaves its read buffer untouched: std has no buffered duplex stream.
 #[derive(Debug)]
-pub struct PacketStream<S> {
-    stream: S,
+pub struct PacketStream<S: Read> {
+    reader: BufReader<S>,
+    outgoing: Vec<u8>,
     seq: u8,
     max_allowed: usize,
 }
 
-impl<S: AsyncRead + AsyncWrite + Unpin> PacketStream<S> {
+impl<S: Read + Write> PacketStream<S> {
     pub fn new(stream: S, max_allowed_packet: usize) -> PacketStream<S> {
-        PacketStream { stream, seq: 0, max_allowed: max_allowed_packet }
+        PacketStream { reader: BufReader::new(stream), outgoing: Vec::new(), seq: 0, max_allowed: max_allowed_packet }
     }
 
     /// Starts a new command exchange: the client's next packet has id 0.
@@ -182,36 +189,45 @@ impl<S: AsyncRead + AsyncWrite + Unpin> PacketStream<S> {
     }
 
     /// Reads one logical packet.
-    pub async fn read_packet(&mut self) -> Result<Vec<u8>, PacketError> {
-        read_packet(&mut self.stream, &mut self.seq, self.max_allowed).await
+    pub fn read_packet(&mut self) -> Result<Vec<u8>, PacketError> {
+        read_packet(&mut self.reader, &mut self.seq, self.max_allowed)
     }
 
     /// Reads the first packet of a command: resets the sequence id first.
-    pub async fn read_command_packet(&mut self) -> Result<Vec<u8>, PacketError> {
+    pub fn read_command_packet(&mut self) -> Result<Vec<u8>, PacketError> {
         self.reset_seq();
-        self.read_packet().await
+        self.read_packet()
     }
 
     /// Queues one logical packet (call [`PacketStream::flush`] to send).
-    pub async fn write_packet(&mut self, payload: &[u8]) -> Result<(), PacketError> {
-        write_packet(&mut self.stream, &mut self.seq, payload).await
+    pub fn write_packet(&mut self, payload: &[u8]) -> Result<(), PacketError> {
+        write_packet(&mut self.outgoing, &mut self.seq, payload)?;
+        if self.outgoing.len() >= WRITE_BUFFER_BYTES {
+            self.flush()?;
+        }
+        Ok(())
     }
 
-    pub async fn flush(&mut self) -> Result<(), PacketError> {
-        self.stream.flush().await?;
+    /// Sends the queued packets.
+    pub fn flush(&mut self) -> Result<(), PacketError> {
+        if !self.outgoing.is_empty() {
+            let socket = self.reader.get_mut();
+            socket.write_all(&self.outgoing)?;
+            socket.flush()?;
+            self.outgoing.clear();
+        }
+        Ok(())
+    }
+
+    /// Writes already framed bytes at once, after anything queued.
+    pub fn write_framed(&mut self, bytes: &[u8]) -> Result<(), PacketError> {
+        self.flush()?;
+        self.reader.get_mut().write_all(bytes)?;
         Ok(())
     }
 
     pub fn get_ref(&self) -> &S {
-        &self.stream
-    }
-
-    pub fn get_mut(&mut self) -> &mut S {
-        &mut self.stream
-    }
-
-    pub fn into_inner(self) -> S {
-        self.stream
+        self.reader.get_ref()
     }
 }
 
@@ -219,102 +235,117 @@ impl<S: AsyncRead + AsyncWrite + Unpin> PacketStream<S> {
 mod tests {
     use super::*;
 
-    fn rt() -> tokio::runtime::Runtime {
-        tokio::runtime::Builder::new_current_thread().build().unwrap()
-    }
-
-    async fn encode(payload: &[u8], seq: u8) -> Vec<u8> {
+    fn encode(payload: &[u8], seq: u8) -> Vec<u8> {
         let mut out = Vec::new();
         let mut s = seq;
-        write_packet(&mut out, &mut s, payload).await.unwrap();
+        write_packet(&mut out, &mut s, payload).unwrap();
         out
     }
 
     #[test]
     fn golden_com_query() {
-        rt().block_on(async {
-            // COM_QUERY "select 1", from the MySQL protocol docs.
-            let mut p = vec![0x03];
-            p.extend_from_slice(b"select 1");
-            let bytes = encode(&p, 0).await;
-            assert_eq!(&bytes[..4], &[0x09, 0x00, 0x00, 0x00]);
-            let mut seq = 0;
-            let got = read_packet(&mut &bytes[..], &mut seq, 1024).await.unwrap();
-            assert_eq!(got, p);
-            assert_eq!(seq, 1);
-        });
+        // COM_QUERY "select 1", from the MySQL protocol docs.
+        let mut p = vec![0x03];
+        p.extend_from_slice(b"select 1");
+        let bytes = encode(&p, 0);
+        assert_eq!(&bytes[..4], &[0x09, 0x00, 0x00, 0x00]);
+        let mut seq = 0;
+        let got = read_packet(&mut &bytes[..], &mut seq, 1024).unwrap();
+        assert_eq!(got, p);
+        assert_eq!(seq, 1);
     }
 
     #[test]
     fn empty_packet() {
-        rt().block_on(async {
-            let bytes = encode(&[], 7).await;
-            assert_eq!(bytes, [0, 0, 0, 7]);
-            let mut seq = 7;
-            assert_eq!(read_packet(&mut &bytes[..], &mut seq, 10).await.unwrap(), Vec::<u8>::new());
-        });
+        let bytes = encode(&[], 7);
+        assert_eq!(bytes, [0, 0, 0, 7]);
+        let mut seq = 7;
+        assert_eq!(read_packet(&mut &bytes[..], &mut seq, 10).unwrap(), Vec::<u8>::new());
     }
 
     #[test]
     fn split_and_join_large_payloads() {
-        rt().block_on(async {
-            for len in [MAX_PAYLOAD_LEN - 1, MAX_PAYLOAD_LEN, MAX_PAYLOAD_LEN + 1, 2 * MAX_PAYLOAD_LEN] {
-                let payload: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
-                let bytes = encode(&payload, 0).await;
-                let pieces = len / MAX_PAYLOAD_LEN + 1;
-                assert_eq!(bytes.len(), len + 4 * pieces, "len {len}");
-                let mut seq = 0;
-                let got = read_packet(&mut &bytes[..], &mut seq, DEFAULT_MAX_ALLOWED_PACKET).await.unwrap();
-                assert!(got == payload, "len {len}");
-                assert_eq!(usize::from(seq), pieces);
-            }
-        });
+        for len in [MAX_PAYLOAD_LEN - 1, MAX_PAYLOAD_LEN, MAX_PAYLOAD_LEN + 1, 2 * MAX_PAYLOAD_LEN] {
+            let payload: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            let bytes = encode(&payload, 0);
+            let pieces = len / MAX_PAYLOAD_LEN + 1;
+            assert_eq!(bytes.len(), len + 4 * pieces, "len {len}");
+            let mut seq = 0;
+            let got = read_packet(&mut &bytes[..], &mut seq, DEFAULT_MAX_ALLOWED_PACKET).unwrap();
+            assert!(got == payload, "len {len}");
+            assert_eq!(usize::from(seq), pieces);
+        }
     }
 
     #[test]
     fn too_large_is_discarded() {
-        rt().block_on(async {
-            let mut bytes = encode(&[1u8; 100], 0).await;
-            bytes.extend(encode(&[2u8; 3], 1).await);
-            let mut r = &bytes[..];
-            let mut seq = 0;
-            match read_packet(&mut r, &mut seq, 50).await {
-                Err(PacketError::TooLarge { len: 100, max: 50 }) => {}
-                other => panic!("{other:?}"),
-            }
-            // The stream is positioned after the big packet.
-            assert_eq!(read_packet(&mut r, &mut seq, 50).await.unwrap(), vec![2u8; 3]);
-            // Header claiming 16 MiB with nothing behind it: no allocation, Truncated.
-            let hdr = [0xFF, 0xFF, 0xFF, 0];
-            let mut seq = 0;
-            assert!(matches!(read_packet(&mut &hdr[..], &mut seq, 1 << 30).await, Err(PacketError::Truncated)));
-        });
+        let mut bytes = encode(&[1u8; 100], 0);
+        bytes.extend(encode(&[2u8; 3], 1));
+        let mut r = &bytes[..];
+        let mut seq = 0;
+        match read_packet(&mut r, &mut seq, 50) {
+            Err(PacketError::TooLarge { len: 100, max: 50 }) => {}
+            other => panic!("{other:?}"),
+        }
+        // The stream is positioned after the big packet.
+        assert_eq!(read_packet(&mut r, &mut seq, 50).unwrap(), vec![2u8; 3]);
+        // Header claiming 16 MiB with nothing behind it: no allocation, Truncated.
+        let hdr = [0xFF, 0xFF, 0xFF, 0];
+        let mut seq = 0;
+        assert!(matches!(read_packet(&mut &hdr[..], &mut seq, 1 << 30), Err(PacketError::Truncated)));
     }
 
     #[test]
     fn eof_truncation_and_order() {
-        rt().block_on(async {
-            let mut seq = 0;
-            assert!(matches!(read_packet(&mut &[][..], &mut seq, 10).await, Err(PacketError::Eof)));
-            assert!(matches!(read_packet(&mut &[1, 0][..], &mut seq, 10).await, Err(PacketError::Truncated)));
-            assert!(matches!(read_packet(&mut &[3, 0, 0, 0, 1][..], &mut seq, 10).await, Err(PacketError::Truncated)));
-            let mut seq = 0;
-            assert!(matches!(
-                read_packet(&mut &[0, 0, 0, 5][..], &mut seq, 10).await,
-                Err(PacketError::OutOfOrder { expected: 0, got: 5 })
-            ));
-        });
+        let mut seq = 0;
+        assert!(matches!(read_packet(&mut &[][..], &mut seq, 10), Err(PacketError::Eof)));
+        assert!(matches!(read_packet(&mut &[1, 0][..], &mut seq, 10), Err(PacketError::Truncated)));
+        assert!(matches!(read_packet(&mut &[3, 0, 0, 0, 1][..], &mut seq, 10), Err(PacketError::Truncated)));
+        let mut seq = 0;
+        assert!(matches!(
+            read_packet(&mut &[0, 0, 0, 5][..], &mut seq, 10),
+            Err(PacketError::OutOfOrder { expected: 0, got: 5 })
+        ));
+    }
+
+    #[test]
+    fn stream_sends_queued_packets_on_flush_or_when_the_buffer_fills() {
+        use std::os::unix::net::UnixStream;
+        let (server, mut client) = UnixStream::pair().unwrap();
+        client.set_nonblocking(true).unwrap();
+        let mut ps = PacketStream::new(server, DEFAULT_MAX_ALLOWED_PACKET);
+        let mut got = Vec::new();
+        ps.write_packet(b"ok").unwrap();
+        assert!(client.read_to_end(&mut got).is_err(), "nothing sent before flush");
+        ps.flush().unwrap();
+        client.read_to_end(&mut got).ok();
+        assert_eq!(got, [2, 0, 0, 0, b'o', b'k']);
+        // A result larger than the buffer goes out without waiting for flush.
+        let row = [7u8; 1000];
+        let rows = WRITE_BUFFER_BYTES / row.len() + 1;
+        let mut sent = 0;
+        for _ in 0..rows {
+            ps.write_packet(&row).unwrap();
+            got.clear();
+            client.read_to_end(&mut got).ok();
+            sent += got.len();
+        }
+        assert!(sent >= WRITE_BUFFER_BYTES, "sent {sent} bytes before flush");
+        // Framed bytes follow whatever was queued, in order.
+        ps.write_packet(b"a").unwrap();
+        ps.write_framed(&[1, 0, 0, 9, b'b']).unwrap();
+        got.clear();
+        client.read_to_end(&mut got).ok();
+        assert!(got.ends_with(&[1, 0, 0, 1 + rows as u8, b'a', 1, 0, 0, 9, b'b']), "{:?}", &got[got.len() - 10..]);
     }
 
     #[test]
     fn sequence_wraps() {
-        rt().block_on(async {
-            let mut out = Vec::new();
-            let mut seq = 255;
-            write_packet(&mut out, &mut seq, b"x").await.unwrap();
-            write_packet(&mut out, &mut seq, b"y").await.unwrap();
-            assert_eq!(out[3], 255);
-            assert_eq!(out[8], 0);
-        });
+        let mut out = Vec::new();
+        let mut seq = 255;
+        write_packet(&mut out, &mut seq, b"x").unwrap();
+        write_packet(&mut out, &mut seq, b"y").unwrap();
+        assert_eq!(out[3], 255);
+        assert_eq!(out[8], 0);
     }
 }

@@ -14,7 +14,7 @@ use onelog_core::{SqlError, Value};
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
 use std::borrow::Cow;
-use tokio::io::{AsyncRead, AsyncWrite};
+use std::io::{Read, Write};
 
 /// Collation id of the `binary` pseudo-charset (numbers, dates, blobs).
 pub const BINARY_COLLATION_ID: u16 = 63;
@@ -693,21 +693,21 @@ pub fn encode_result_set_end(opts: &ResultSetOptions) -> Vec<u8> {
 
 /// Writes a whole result set (does not flush, so several results can be
 /// batched; call [`PacketStream::flush`] afterwards).
-pub async fn write_result_set<S, I, R>(
+pub fn write_result_set<S, I, R>(
     stream: &mut PacketStream<S>,
     opts: &ResultSetOptions,
     columns: &[ColumnMeta],
     rows: I,
 ) -> Result<(), PacketError>
 where
-    S: AsyncRead + AsyncWrite + Unpin,
+    S: Read + Write,
     I: IntoIterator<Item = R>,
     R: AsRef<[Value]>,
 {
     let mut head = Vec::new();
     encode_result_set_head(opts, columns, &mut head);
     for p in &head {
-        stream.write_packet(p).await?;
+        stream.write_packet(p)?;
     }
     let mut p = Vec::new();
     for row in rows {
@@ -717,29 +717,23 @@ where
         } else {
             encode_text_row(row.as_ref(), columns, &mut p);
         }
-        stream.write_packet(&p).await?;
+        stream.write_packet(&p)?;
     }
-    stream.write_packet(&encode_result_set_end(opts)).await
+    stream.write_packet(&encode_result_set_end(opts))
 }
 
 /// Writes an OK packet (not flushed).
-pub async fn write_ok<S: AsyncRead + AsyncWrite + Unpin>(
-    stream: &mut PacketStream<S>,
-    ok: &OkPacket,
-) -> Result<(), PacketError> {
+pub fn write_ok<S: Read + Write>(stream: &mut PacketStream<S>, ok: &OkPacket) -> Result<(), PacketError> {
     let mut p = Vec::new();
     encode_ok(ok, &mut p);
-    stream.write_packet(&p).await
+    stream.write_packet(&p)
 }
 
 /// Writes an ERR packet (not flushed).
-pub async fn write_err<S: AsyncRead + AsyncWrite + Unpin>(
-    stream: &mut PacketStream<S>,
-    err: &SqlError,
-) -> Result<(), PacketError> {
+pub fn write_err<S: Read + Write>(stream: &mut PacketStream<S>, err: &SqlError) -> Result<(), PacketError> {
     let mut p = Vec::new();
     encode_err(err, &mut p);
-    stream.write_packet(&p).await
+    stream.write_packet(&p)
 }
 
 #[cfg(test)]

@@ -9,13 +9,11 @@
 //! their types) and does not produce [`onelog_core::Value`].
 
 use crate::buf::{put_u16, put_u32, DecodeError, Reader};
-use crate::packet::{PacketError, PacketStream};
 use crate::resultset::{encode_column_definition, encode_eof, ColumnMeta};
 use mysql_common::constants::{ColumnType as MyType, StatusFlags};
 use onelog_core::{Temporal, Value};
 use rust_decimal::Decimal;
 use std::str::FromStr;
-use tokio::io::{AsyncRead, AsyncWrite};
 
 /// Appends COM_STMT_PREPARE_OK's first packet.
 pub fn encode_prepare_ok(stmt_id: u32, num_columns: u16, num_params: u16, warnings: u16, out: &mut Vec<u8>) {
@@ -59,22 +57,6 @@ pub fn encode_prepare_response(
         }
     }
     packets
-}
-
-/// Writes a COM_STMT_PREPARE response (not flushed).
-pub async fn write_prepare_response<S: AsyncRead + AsyncWrite + Unpin>(
-    stream: &mut PacketStream<S>,
-    stmt_id: u32,
-    params: &[ColumnMeta],
-    columns: &[ColumnMeta],
-    warnings: u16,
-    deprecate_eof: bool,
-    status: StatusFlags,
-) -> Result<(), PacketError> {
-    for p in encode_prepare_response(stmt_id, params, columns, warnings, deprecate_eof, status) {
-        stream.write_packet(&p).await?;
-    }
-    Ok(())
 }
 
 /// A bound parameter type: the type byte and the unsigned flag (0x80 of the

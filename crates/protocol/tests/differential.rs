@@ -16,16 +16,15 @@ use onelog_protocol::resultset::{
 };
 use onelog_protocol::{InitialHandshake, PacketStream};
 use rust_decimal::Decimal;
+use std::os::unix::net::UnixStream;
 use std::str::FromStr;
-use tokio::io::BufStream;
-use tokio::net::UnixStream;
 
-type Conn = PacketStream<BufStream<UnixStream>>;
+type Conn = PacketStream<UnixStream>;
 
-async fn connect(path: &str) -> Conn {
-    let sock = UnixStream::connect(path).await.expect("connect to mariadbd");
-    let mut ps = PacketStream::new(BufStream::new(sock), 1 << 30);
-    let hs = InitialHandshake::parse(&ps.read_packet().await.unwrap()).expect("parse real handshake");
+fn connect(path: &str) -> Conn {
+    let sock = UnixStream::connect(path).expect("connect to mariadbd");
+    let mut ps = PacketStream::new(sock, 1 << 30);
+    let hs = InitialHandshake::parse(&ps.read_packet().unwrap()).expect("parse real handshake");
     assert!(hs.server_version.contains("MariaDB"), "{}", hs.server_version);
     let caps = server_capabilities() & hs.capabilities;
     let resp = HandshakeResponse {
@@ -39,46 +38,46 @@ async fn connect(path: &str) -> Conn {
     };
     let mut p = Vec::new();
     resp.encode(&mut p);
-    ps.write_packet(&p).await.unwrap();
-    ps.flush().await.unwrap();
-    let mut reply = ps.read_packet().await.unwrap();
+    ps.write_packet(&p).unwrap();
+    ps.flush().unwrap();
+    let mut reply = ps.read_packet().unwrap();
     if reply[0] == 0xFE {
         // Empty password: the answer to any switch is an empty response.
         let (plugin, _) = parse_auth_switch_request(&reply).unwrap();
         assert_eq!(plugin, "mysql_native_password");
-        ps.write_packet(&[]).await.unwrap();
-        ps.flush().await.unwrap();
-        reply = ps.read_packet().await.unwrap();
+        ps.write_packet(&[]).unwrap();
+        ps.flush().unwrap();
+        reply = ps.read_packet().unwrap();
     }
     assert_eq!(reply[0], 0x00, "login failed: {}", String::from_utf8_lossy(&reply));
     ps
 }
 
-async fn command(ps: &mut Conn, payload: &[u8]) -> Vec<u8> {
+fn command(ps: &mut Conn, payload: &[u8]) -> Vec<u8> {
     ps.reset_seq();
-    ps.write_packet(payload).await.unwrap();
-    ps.flush().await.unwrap();
-    ps.read_packet().await.unwrap()
+    ps.write_packet(payload).unwrap();
+    ps.flush().unwrap();
+    ps.read_packet().unwrap()
 }
 
-async fn query_ok(ps: &mut Conn, sql: &str) {
+fn query_ok(ps: &mut Conn, sql: &str) {
     let mut p = vec![0x03];
     p.extend_from_slice(sql.as_bytes());
-    let r = command(ps, &p).await;
+    let r = command(ps, &p);
     assert_eq!(r[0], 0x00, "{sql}: {}", String::from_utf8_lossy(&r));
 }
 
 /// Reads a result set (DEPRECATE_EOF framing): (column defs, rows).
-async fn read_result(ps: &mut Conn, first: Vec<u8>) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
+fn read_result(ps: &mut Conn, first: Vec<u8>) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
     assert_ne!(first[0], 0xFF, "{}", String::from_utf8_lossy(&first));
     let n = usize::from(first[0]);
     let mut cols = Vec::new();
     for _ in 0..n {
-        cols.push(ps.read_packet().await.unwrap());
+        cols.push(ps.read_packet().unwrap());
     }
     let mut rows = Vec::new();
     loop {
-        let p = ps.read_packet().await.unwrap();
+        let p = ps.read_packet().unwrap();
         if p[0] == 0xFE && p.len() < 0xFF_FFFF {
             break;
         }
@@ -193,17 +192,17 @@ fn row() -> Vec<Value> {
     ]
 }
 
-#[tokio::test]
-async fn matches_real_mariadb() {
+#[test]
+fn matches_real_mariadb() {
     let Ok(path) = std::env::var("ONELOG_MARIADB_SOCKET") else {
         eprintln!("skipping: ONELOG_MARIADB_SOCKET is not set");
         return;
     };
-    let mut ps = connect(&path).await;
-    query_ok(&mut ps, "drop database if exists onelog_diff").await;
-    query_ok(&mut ps, "create database onelog_diff").await;
-    query_ok(&mut ps, TABLE_SQL).await;
-    query_ok(&mut ps, INSERT_SQL).await;
+    let mut ps = connect(&path);
+    query_ok(&mut ps, "drop database if exists onelog_diff");
+    query_ok(&mut ps, "create database onelog_diff");
+    query_ok(&mut ps, TABLE_SQL);
+    query_ok(&mut ps, INSERT_SQL);
 
     let table = table();
     let metas: Vec<_> = table
@@ -218,8 +217,8 @@ async fn matches_real_mariadb() {
         .collect();
 
     // Text protocol.
-    let first = command(&mut ps, b"\x03select * from onelog_diff.t").await;
-    let (cols, rows) = read_result(&mut ps, first).await;
+    let first = command(&mut ps, b"\x03select * from onelog_diff.t");
+    let (cols, rows) = read_result(&mut ps, first);
     assert_eq!(cols.len(), metas.len());
     for (i, (real, meta)) in cols.iter().zip(&metas).enumerate() {
         let mut ours = Vec::new();
@@ -235,29 +234,29 @@ async fn matches_real_mariadb() {
     // Binary protocol: prepare + execute.
     let mut p = vec![0x16];
     p.extend_from_slice(b"select * from onelog_diff.t");
-    let prep = command(&mut ps, &p).await;
+    let prep = command(&mut ps, &p);
     assert_eq!(prep[0], 0x00, "{}", String::from_utf8_lossy(&prep));
     let stmt_id = u32::from_le_bytes([prep[1], prep[2], prep[3], prep[4]]);
     let ncols = usize::from(u16::from_le_bytes([prep[5], prep[6]]));
     for _ in 0..ncols {
-        ps.read_packet().await.unwrap();
+        ps.read_packet().unwrap();
     }
     let mut exec = vec![0x17];
     exec.extend_from_slice(&stmt_id.to_le_bytes());
     exec.push(0);
     exec.extend_from_slice(&1u32.to_le_bytes());
-    let first = command(&mut ps, &exec).await;
-    let (_, rows) = read_result(&mut ps, first).await;
+    let first = command(&mut ps, &exec);
+    let (_, rows) = read_result(&mut ps, first);
     let mut ours = Vec::new();
     encode_binary_row(&row(), &metas, &mut ours);
     assert_eq!(rows.len(), 1);
     assert_eq!(ours, rows[0]);
 
     // ERR for an unknown command.
-    let real = command(&mut ps, &[0xEE]).await;
+    let real = command(&mut ps, &[0xEE]);
     let mut ours = Vec::new();
     encode_err(&SqlError::new(ErrorCode::UNKNOWN_COMMAND, "Unknown command"), &mut ours);
     assert_eq!(ours, real, "{}", String::from_utf8_lossy(&real));
 
-    query_ok(&mut ps, "drop database onelog_diff").await;
+    query_ok(&mut ps, "drop database onelog_diff");
 }

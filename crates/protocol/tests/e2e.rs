@@ -15,22 +15,21 @@ use onelog_protocol::packet::{PacketError, PacketStream, DEFAULT_MAX_ALLOWED_PAC
 use onelog_protocol::resultset::{write_err, write_ok, write_result_set, ColumnMeta, OkPacket, ResultSetOptions};
 use onelog_protocol::{parse_command, CapabilityFlags, Command, MyColumnType, StatusFlags};
 use std::net::SocketAddr;
+use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::process::Output;
-use tokio::io::BufStream;
-use tokio::net::{TcpListener, TcpStream};
 
 const PASSWORD: &str = "s3cr3t";
 
-async fn start_server(cred: StoredCredential) -> SocketAddr {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+fn start_server(cred: StoredCredential) -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
+    std::thread::spawn(move || {
         let mut id = 1;
-        while let Ok((sock, _)) = listener.accept().await {
+        while let Ok((sock, _)) = listener.accept() {
             id += 1;
-            tokio::spawn(async move {
-                let _ = handle(sock, id, cred).await;
+            std::thread::spawn(move || {
+                let _ = handle(sock, id, cred);
             });
         }
     });
@@ -48,16 +47,16 @@ fn access_denied(user: &str, with_password: bool) -> SqlError {
 }
 
 /// The server loop a real server would have, reduced to what the test needs.
-async fn handle(sock: TcpStream, id: u32, cred: StoredCredential) -> Result<(), PacketError> {
-    let mut ps = PacketStream::new(BufStream::new(sock), DEFAULT_MAX_ALLOWED_PACKET);
+fn handle(sock: TcpStream, id: u32, cred: StoredCredential) -> Result<(), PacketError> {
+    let mut ps = PacketStream::new(sock, DEFAULT_MAX_ALLOWED_PACKET);
     let scramble = random_scramble();
     let hs = InitialHandshake::new(id, scramble);
     let mut p = Vec::new();
     hs.encode(&mut p);
-    ps.write_packet(&p).await?;
-    ps.flush().await?;
+    ps.write_packet(&p)?;
+    ps.flush()?;
 
-    let payload = ps.read_packet().await?;
+    let payload = ps.read_packet()?;
     let resp = match parse_handshake_response(&payload) {
         Ok(r) => r,
         Err(e) => {
@@ -65,8 +64,8 @@ async fn handle(sock: TcpStream, id: u32, cred: StoredCredential) -> Result<(), 
                 HandshakeError::SslRequested => SqlError::internal("SSL is not supported"),
                 other => SqlError::internal(other.to_string()),
             };
-            write_err(&mut ps, &err).await?;
-            return ps.flush().await;
+            write_err(&mut ps, &err)?;
+            return ps.flush();
         }
     };
     let caps = resp.capabilities & hs.capabilities;
@@ -79,7 +78,7 @@ async fn handle(sock: TcpStream, id: u32, cred: StoredCredential) -> Result<(), 
             AuthDecision::AcceptFastAuth => {
                 let mut p = Vec::new();
                 encode_auth_more_data(&[FAST_AUTH_SUCCESS], &mut p);
-                ps.write_packet(&p).await?;
+                ps.write_packet(&p)?;
                 break;
             }
             AuthDecision::SwitchTo(new_plugin) => {
@@ -87,31 +86,31 @@ async fn handle(sock: TcpStream, id: u32, cred: StoredCredential) -> Result<(), 
                 data.push(0);
                 let mut p = Vec::new();
                 encode_auth_switch_request(new_plugin, &data, &mut p);
-                ps.write_packet(&p).await?;
-                ps.flush().await?;
-                auth = ps.read_packet().await?;
+                ps.write_packet(&p)?;
+                ps.flush()?;
+                auth = ps.read_packet()?;
                 plugin = new_plugin.to_string();
                 switched = true;
             }
             AuthDecision::Reject => {
-                write_err(&mut ps, &access_denied(&resp.username, !auth.is_empty())).await?;
-                return ps.flush().await;
+                write_err(&mut ps, &access_denied(&resp.username, !auth.is_empty()))?;
+                return ps.flush();
             }
         }
     }
-    write_ok(&mut ps, &OkPacket::default()).await?;
-    ps.flush().await?;
+    write_ok(&mut ps, &OkPacket::default())?;
+    ps.flush()?;
 
     let deprecate_eof = caps.contains(CapabilityFlags::CLIENT_DEPRECATE_EOF);
     loop {
-        let packet = match ps.read_command_packet().await {
+        let packet = match ps.read_command_packet() {
             Ok(p) => p,
             Err(PacketError::Eof) => return Ok(()),
             Err(e) => return Err(e),
         };
         match parse_command(&packet, caps) {
             Ok(Command::Quit) => return Ok(()),
-            Ok(Command::Ping) | Ok(Command::InitDb(_)) => write_ok(&mut ps, &OkPacket::default()).await?,
+            Ok(Command::Ping) | Ok(Command::InitDb(_)) => write_ok(&mut ps, &OkPacket::default())?,
             Ok(Command::Query(q)) => {
                 // Multi-statements: one result per `;`-separated statement,
                 // all but the last flagged SERVER_MORE_RESULTS_EXISTS.
@@ -124,26 +123,26 @@ async fn handle(sock: TcpStream, id: u32, cred: StoredCredential) -> Result<(), 
                     if stmt.contains("@@version_comment") {
                         let cols = [ColumnMeta::text("@@version_comment", 32)];
                         let rows = [[Value::from_str("OneLog test")]];
-                        write_result_set(&mut ps, &opts, &cols, &rows).await?;
+                        write_result_set(&mut ps, &opts, &cols, &rows)?;
                     } else if let Some(n) = number {
                         let len = n.len() as u32;
                         let cols = [ColumnMeta::expr(n, MyColumnType::MYSQL_TYPE_LONGLONG, 63, len, 0x81, 0)];
                         let rows = [[Value::Int(n.parse().unwrap_or(0))]];
-                        write_result_set(&mut ps, &opts, &cols, &rows).await?;
+                        write_result_set(&mut ps, &opts, &cols, &rows)?;
                     } else {
                         let mut status = StatusFlags::SERVER_STATUS_AUTOCOMMIT;
                         status.set(StatusFlags::SERVER_MORE_RESULTS_EXISTS, more_results);
-                        write_ok(&mut ps, &OkPacket::with_status(status)).await?;
+                        write_ok(&mut ps, &OkPacket::with_status(status))?;
                     }
                 }
                 if stmts.is_empty() {
-                    write_err(&mut ps, &SqlError::new(ErrorCode::EMPTY_QUERY, "Query was empty")).await?;
+                    write_err(&mut ps, &SqlError::new(ErrorCode::EMPTY_QUERY, "Query was empty"))?;
                 }
             }
-            Ok(_) => write_err(&mut ps, &SqlError::new(ErrorCode::UNKNOWN_COMMAND, "Unknown command")).await?,
-            Err(e) => write_err(&mut ps, &SqlError::new(ErrorCode::UNKNOWN_COMMAND, e.to_string())).await?,
+            Ok(_) => write_err(&mut ps, &SqlError::new(ErrorCode::UNKNOWN_COMMAND, "Unknown command"))?,
+            Err(e) => write_err(&mut ps, &SqlError::new(ErrorCode::UNKNOWN_COMMAND, e.to_string()))?,
         }
-        ps.flush().await?;
+        ps.flush()?;
     }
 }
 
@@ -156,8 +155,8 @@ fn have(bin: &str) -> bool {
     }
 }
 
-async fn run(bin: &'static str, args: Vec<String>) -> Output {
-    tokio::task::spawn_blocking(move || std::process::Command::new(bin).args(&args).output().unwrap()).await.unwrap()
+fn run(bin: &'static str, args: Vec<String>) -> Output {
+    std::process::Command::new(bin).args(&args).output().unwrap()
 }
 
 fn client_args(addr: SocketAddr, password: &str) -> Vec<String> {
@@ -172,15 +171,15 @@ fn client_args(addr: SocketAddr, password: &str) -> Vec<String> {
     ]
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn mariadb_cli_select_1() {
+#[test]
+fn mariadb_cli_select_1() {
     if !have("/usr/bin/mariadb") {
         return;
     }
-    let addr = start_server(StoredCredential::from_password(PASSWORD.as_bytes())).await;
+    let addr = start_server(StoredCredential::from_password(PASSWORD.as_bytes()));
     let mut args = client_args(addr, PASSWORD);
     args.extend(["-e".to_string(), "SELECT 1".to_string()]);
-    let out = run("/usr/bin/mariadb", args).await;
+    let out = run("/usr/bin/mariadb", args);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "stdout: {stdout}\nstderr: {stderr}");
@@ -189,21 +188,21 @@ async fn mariadb_cli_select_1() {
     // Table output (-t) exercises the column metadata (width from length).
     let mut args = client_args(addr, PASSWORD);
     args.extend(["-t".to_string(), "-e".to_string(), "select 1".to_string()]);
-    let out = run("/usr/bin/mariadb", args).await;
+    let out = run("/usr/bin/mariadb", args);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout} {}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(stdout, "+---+\n| 1 |\n+---+\n| 1 |\n+---+\n");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn mariadb_cli_wrong_password() {
+#[test]
+fn mariadb_cli_wrong_password() {
     if !have("/usr/bin/mariadb") {
         return;
     }
-    let addr = start_server(StoredCredential::from_password(PASSWORD.as_bytes())).await;
+    let addr = start_server(StoredCredential::from_password(PASSWORD.as_bytes()));
     let mut args = client_args(addr, "wrong");
     args.extend(["-e".to_string(), "SELECT 1".to_string()]);
-    let out = run("/usr/bin/mariadb", args).await;
+    let out = run("/usr/bin/mariadb", args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(
@@ -212,31 +211,27 @@ async fn mariadb_cli_wrong_password() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn mariadb_admin_ping() {
+#[test]
+fn mariadb_admin_ping() {
     if !have("/usr/bin/mariadb-admin") {
         return;
     }
-    let addr = start_server(StoredCredential::from_password(PASSWORD.as_bytes())).await;
+    let addr = start_server(StoredCredential::from_password(PASSWORD.as_bytes()));
     let mut args = client_args(addr, PASSWORD);
     args.retain(|a| a != "--skip-ssl");
     args.push("--skip-ssl".into());
     args.push("ping".into());
-    let out = run("/usr/bin/mariadb-admin", args).await;
+    let out = run("/usr/bin/mariadb-admin", args);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout} {}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("is alive"), "{stdout}");
 }
 
 /// A raw client using the crate's own codec.
-async fn raw_login(
-    addr: SocketAddr,
-    plugin: &str,
-    password: &[u8],
-) -> (PacketStream<BufStream<TcpStream>>, Vec<Vec<u8>>) {
-    let sock = TcpStream::connect(addr).await.unwrap();
-    let mut ps = PacketStream::new(BufStream::new(sock), DEFAULT_MAX_ALLOWED_PACKET);
-    let hs = InitialHandshake::parse(&ps.read_packet().await.unwrap()).unwrap();
+fn raw_login(addr: SocketAddr, plugin: &str, password: &[u8]) -> (PacketStream<TcpStream>, Vec<Vec<u8>>) {
+    let sock = TcpStream::connect(addr).unwrap();
+    let mut ps = PacketStream::new(sock, DEFAULT_MAX_ALLOWED_PACKET);
+    let hs = InitialHandshake::parse(&ps.read_packet().unwrap()).unwrap();
     assert_eq!(hs.server_version, "5.5.5-10.11.99-OneLog");
     assert_eq!(hs.auth_plugin, NATIVE_PASSWORD_PLUGIN);
     let auth_response = if plugin == CACHING_SHA2_PLUGIN {
@@ -256,85 +251,85 @@ async fn raw_login(
     };
     let mut p = Vec::new();
     resp.encode(&mut p);
-    ps.write_packet(&p).await.unwrap();
-    ps.flush().await.unwrap();
-    let mut replies = vec![ps.read_packet().await.unwrap()];
+    ps.write_packet(&p).unwrap();
+    ps.flush().unwrap();
+    let mut replies = vec![ps.read_packet().unwrap()];
     if replies[0][0] == 0xFE {
         // AuthSwitchRequest to mysql_native_password.
         let (switch_plugin, data) = onelog_protocol::handshake::parse_auth_switch_request(&replies[0]).unwrap();
         assert_eq!(switch_plugin, NATIVE_PASSWORD_PLUGIN);
         let r = scramble_native(&data[..20], password).unwrap();
-        ps.write_packet(&r).await.unwrap();
-        ps.flush().await.unwrap();
-        replies.push(ps.read_packet().await.unwrap());
+        ps.write_packet(&r).unwrap();
+        ps.flush().unwrap();
+        replies.push(ps.read_packet().unwrap());
     } else if replies[0] == [0x01, FAST_AUTH_SUCCESS] {
-        replies.push(ps.read_packet().await.unwrap());
+        replies.push(ps.read_packet().unwrap());
     }
     (ps, replies)
 }
 
-async fn command(ps: &mut PacketStream<BufStream<TcpStream>>, payload: &[u8]) -> Vec<u8> {
+fn command(ps: &mut PacketStream<TcpStream>, payload: &[u8]) -> Vec<u8> {
     ps.reset_seq();
-    ps.write_packet(payload).await.unwrap();
-    ps.flush().await.unwrap();
-    ps.read_packet().await.unwrap()
+    ps.write_packet(payload).unwrap();
+    ps.flush().unwrap();
+    ps.read_packet().unwrap()
 }
 
-#[tokio::test]
-async fn raw_client_ping_unknown_quit() {
-    let addr = start_server(StoredCredential::from_password(PASSWORD.as_bytes())).await;
-    let (mut ps, replies) = raw_login(addr, NATIVE_PASSWORD_PLUGIN, PASSWORD.as_bytes()).await;
+#[test]
+fn raw_client_ping_unknown_quit() {
+    let addr = start_server(StoredCredential::from_password(PASSWORD.as_bytes()));
+    let (mut ps, replies) = raw_login(addr, NATIVE_PASSWORD_PLUGIN, PASSWORD.as_bytes());
     assert_eq!(replies.len(), 1);
     assert_eq!(replies[0][0], 0x00, "login OK");
 
-    let ok = command(&mut ps, &[0x0E]).await;
+    let ok = command(&mut ps, &[0x0E]);
     assert_eq!(ok, [0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00]);
     assert_eq!(ps.seq(), 2);
 
-    let err = command(&mut ps, &[0xEE, 1, 2, 3]).await;
+    let err = command(&mut ps, &[0xEE, 1, 2, 3]);
     assert_eq!(&err[..3], &[0xFF, 0x17, 0x04]); // 1047
     assert_eq!(&err[3..9], b"#08S01");
     assert_eq!(&err[9..], b"Unknown command");
 
     ps.reset_seq();
-    ps.write_packet(&[0x01]).await.unwrap();
-    ps.flush().await.unwrap();
-    assert!(matches!(ps.read_packet().await, Err(PacketError::Eof)));
+    ps.write_packet(&[0x01]).unwrap();
+    ps.flush().unwrap();
+    assert!(matches!(ps.read_packet(), Err(PacketError::Eof)));
 }
 
-#[tokio::test]
-async fn raw_client_wrong_password_and_empty() {
-    let addr = start_server(StoredCredential::from_password(PASSWORD.as_bytes())).await;
-    let (_ps, replies) = raw_login(addr, NATIVE_PASSWORD_PLUGIN, b"nope").await;
+#[test]
+fn raw_client_wrong_password_and_empty() {
+    let addr = start_server(StoredCredential::from_password(PASSWORD.as_bytes()));
+    let (_ps, replies) = raw_login(addr, NATIVE_PASSWORD_PLUGIN, b"nope");
     assert_eq!(&replies[0][..3], &[0xFF, 0x15, 0x04]); // 1045
-    let (_ps, replies) = raw_login(addr, NATIVE_PASSWORD_PLUGIN, b"").await;
+    let (_ps, replies) = raw_login(addr, NATIVE_PASSWORD_PLUGIN, b"");
     assert!(String::from_utf8_lossy(&replies[0]).ends_with("(using password: NO)"));
 
-    let empty = start_server(StoredCredential::from_password(b"")).await;
-    let (_ps, replies) = raw_login(empty, NATIVE_PASSWORD_PLUGIN, b"").await;
+    let empty = start_server(StoredCredential::from_password(b""));
+    let (_ps, replies) = raw_login(empty, NATIVE_PASSWORD_PLUGIN, b"");
     assert_eq!(replies[0][0], 0x00);
 }
 
-#[tokio::test]
-async fn raw_client_caching_sha2() {
+#[test]
+fn raw_client_caching_sha2() {
     // Both hashes stored: fast auth success, then OK.
-    let addr = start_server(StoredCredential::from_password(PASSWORD.as_bytes())).await;
-    let (_ps, replies) = raw_login(addr, CACHING_SHA2_PLUGIN, PASSWORD.as_bytes()).await;
+    let addr = start_server(StoredCredential::from_password(PASSWORD.as_bytes()));
+    let (_ps, replies) = raw_login(addr, CACHING_SHA2_PLUGIN, PASSWORD.as_bytes());
     assert_eq!(replies[0], [0x01, FAST_AUTH_SUCCESS]);
     assert_eq!(replies[1][0], 0x00);
 
     // Only the native hash stored: switch to mysql_native_password.
     let native_only = StoredCredential { sha2: None, ..StoredCredential::from_password(PASSWORD.as_bytes()) };
-    let addr = start_server(native_only).await;
-    let (mut ps, replies) = raw_login(addr, CACHING_SHA2_PLUGIN, PASSWORD.as_bytes()).await;
+    let addr = start_server(native_only);
+    let (mut ps, replies) = raw_login(addr, CACHING_SHA2_PLUGIN, PASSWORD.as_bytes());
     assert_eq!(replies[0][0], 0xFE);
     assert_eq!(replies[1][0], 0x00, "{:?}", replies[1]);
-    let ok = command(&mut ps, &[0x0E]).await;
+    let ok = command(&mut ps, &[0x0E]);
     assert_eq!(ok[0], 0x00);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn mariadb_cli_caching_sha2_fast_auth() {
+#[test]
+fn mariadb_cli_caching_sha2_fast_auth() {
     if !have("/usr/bin/mariadb") {
         return;
     }
@@ -343,7 +338,7 @@ async fn mariadb_cli_caching_sha2_fast_auth() {
         eprintln!("skipping: no caching_sha2_password client plugin");
         return;
     }
-    let addr = start_server(StoredCredential::from_password(PASSWORD.as_bytes())).await;
+    let addr = start_server(StoredCredential::from_password(PASSWORD.as_bytes()));
     let mut args = client_args(addr, PASSWORD);
     args.extend([
         format!("--plugin-dir={plugin_dir}"),
@@ -351,21 +346,21 @@ async fn mariadb_cli_caching_sha2_fast_auth() {
         "-e".to_string(),
         "SELECT 1".to_string(),
     ]);
-    let out = run("/usr/bin/mariadb", args).await;
+    let out = run("/usr/bin/mariadb", args);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout} {}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(stdout, "1\n1\n");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn mariadb_cli_multi_statement() {
+#[test]
+fn mariadb_cli_multi_statement() {
     if !have("/usr/bin/mariadb") {
         return;
     }
-    let addr = start_server(StoredCredential::from_password(PASSWORD.as_bytes())).await;
+    let addr = start_server(StoredCredential::from_password(PASSWORD.as_bytes()));
     let mut args = client_args(addr, PASSWORD);
     args.extend(["-e".to_string(), "SELECT 1; do_nothing; SELECT 22".to_string()]);
-    let out = run("/usr/bin/mariadb", args).await;
+    let out = run("/usr/bin/mariadb", args);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout} {}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(stdout, "1\n1\n22\n22\n");

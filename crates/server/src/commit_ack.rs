@@ -12,9 +12,10 @@
 //! side comes second — the pipeline with the outcome, or the connection
 //! with the answer — sends it.
 //!
-//! The pipeline never blocks on a socket: bytes a full socket buffer cannot
-//! take (a client that does not read) are left for the connection thread,
-//! which is woken for them.
+//! The pipeline never blocks on a socket (it sends with `MSG_DONTWAIT` on
+//! the connection's blocking socket): bytes a full socket buffer cannot
+//! take (a client that does not read) are finished by a writer thread of
+//! their own, since the connection thread may be blocked reading.
 //!
 //! Invariants: at most one acknowledgement is pending per connection, and
 //! the connection runs no further command while one is ([`AckSlot::settle`]),
@@ -27,23 +28,20 @@ use onelog_protocol::packet::packet_header;
 use onelog_protocol::resultset::encode_err;
 use onelog_sql::CommitAck;
 use parking_lot::{Condvar, Mutex};
-use std::fs::File;
+use socket2::Socket;
 use std::io::{ErrorKind, Write};
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
-use std::sync::Arc;
-
-/// How long the connection thread waits, per try, for a client to make room
-/// in its socket buffer for an acknowledgement.
-const SOCKET_WAIT_MS: i32 = 1000;
+use std::net::Shutdown;
+use std::os::fd::BorrowedFd;
+use std::sync::{Arc, Weak};
 
 pub struct AckSlot {
-    /// The connection's socket (a duplicate descriptor, sharing its
-    /// non-blocking mode with the connection's runtime).
-    socket: File,
+    /// The connection's socket (a duplicate descriptor; blocking, like the
+    /// connection's).
+    socket: Socket,
     state: Mutex<State>,
     settled: Condvar,
-    /// Wakes the connection thread when the pipeline left bytes unsent.
-    pub unsent_ready: tokio::sync::Notify,
+    /// This slot, for the writer thread that finishes an answer.
+    me: Weak<AckSlot>,
 }
 
 #[derive(Default)]
@@ -54,8 +52,6 @@ struct State {
     outcome: Option<SqlResult<()>>,
     /// The answer, when it came before the outcome.
     answer: Option<Answer>,
-    /// Bytes the pipeline could not write without blocking.
-    unsent: Vec<u8>,
 }
 
 /// A command's answer, framed by the connection thread so that the
@@ -92,11 +88,12 @@ impl Answer {
 
 impl AckSlot {
     pub fn new(socket: BorrowedFd<'_>) -> std::io::Result<Arc<AckSlot>> {
-        Ok(Arc::new(AckSlot {
-            socket: File::from(socket.try_clone_to_owned()?),
+        let socket = Socket::from(socket.try_clone_to_owned()?);
+        Ok(Arc::new_cyclic(|me| AckSlot {
+            socket,
             state: Mutex::new(State::default()),
             settled: Condvar::new(),
-            unsent_ready: tokio::sync::Notify::new(),
+            me: me.clone(),
         }))
     }
 
@@ -134,38 +131,21 @@ impl AckSlot {
         }
     }
 
-    /// Waits until no acknowledgement is pending, sending what the pipeline
-    /// left unsent. Call before running the next command.
-    pub fn settle(&self) -> std::io::Result<()> {
+    /// Waits until no acknowledgement is pending. Call before running the
+    /// next command.
+    pub fn settle(&self) {
         let mut s = self.state.lock();
         while s.pending {
-            if !s.unsent.is_empty() {
-                let bytes = std::mem::take(&mut s.unsent);
-                s.pending = false;
-                drop(s);
-                return self.write_waiting(&bytes);
-            }
             self.settled.wait(&mut s);
         }
-        Ok(())
-    }
-
-    /// Writes all of `bytes`, waiting for the client to make room.
-    fn write_waiting(&self, bytes: &[u8]) -> std::io::Result<()> {
-        self.write(bytes, true).map(drop)
     }
 
     /// Writes what the socket takes without blocking; returns the rest.
-    fn write_now(&self, bytes: &[u8]) -> std::io::Result<Vec<u8>> {
-        self.write(bytes, false)
-    }
-
-    fn write(&self, mut bytes: &[u8], wait: bool) -> std::io::Result<Vec<u8>> {
+    fn write_now(&self, mut bytes: &[u8]) -> std::io::Result<Vec<u8>> {
         while !bytes.is_empty() {
-            match (&self.socket).write(bytes) {
+            match self.socket.send_with_flags(bytes, libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL) {
                 Ok(0) => return Err(ErrorKind::WriteZero.into()),
                 Ok(n) => bytes = &bytes[n..],
-                Err(e) if e.kind() == ErrorKind::WouldBlock && wait => self.wait_writable(),
                 Err(e) if e.kind() == ErrorKind::WouldBlock => break,
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
@@ -174,11 +154,27 @@ impl AckSlot {
         Ok(bytes.to_vec())
     }
 
-    fn wait_writable(&self) {
-        let mut fd = libc::pollfd { fd: self.socket.as_fd().as_raw_fd(), events: libc::POLLOUT, revents: 0 };
-        // SAFETY: one valid pollfd for the duration of the call. std has no
-        // poll(2); a timeout or error just means another write attempt.
-        unsafe { libc::poll(&mut fd, 1, SOCKET_WAIT_MS) };
+    /// Sends `rest` from a thread of its own, which may block until the
+    /// client reads, then settles the slot. At most one per connection
+    /// (one acknowledgement is pending at a time).
+    fn finish_in_background(&self, rest: Vec<u8>) {
+        // Always some: this runs on a slot reached through an Arc.
+        let Some(slot) = self.me.upgrade() else { return };
+        let spawned = std::thread::Builder::new().name("ack-writer".into()).spawn(move || {
+            if let Err(e) = (&slot.socket).write_all(&rest) {
+                tracing::debug!("commit acknowledgement not delivered: {e}");
+            }
+            slot.state.lock().pending = false;
+            slot.settled.notify_all();
+        });
+        if let Err(e) = spawned {
+            // The answer cannot be finished: end the connection, as a lost
+            // connection, rather than leave the client waiting forever.
+            tracing::error!("cannot start a thread to send a commit acknowledgement: {e}");
+            let _ = self.socket.shutdown(Shutdown::Both);
+            self.state.lock().pending = false;
+            self.settled.notify_all();
+        }
     }
 }
 
@@ -193,8 +189,8 @@ impl CommitAck for AckSlot {
         match self.write_now(&answer.bytes(&outcome)) {
             Ok(rest) if rest.is_empty() => s.pending = false,
             Ok(rest) => {
-                s.unsent = rest;
-                self.unsent_ready.notify_one();
+                drop(s);
+                return self.finish_in_background(rest);
             }
             Err(e) => {
                 // The client is gone; its connection thread will see EOF.
@@ -211,13 +207,13 @@ mod tests {
     use super::*;
     use onelog_core::{ErrorCode, SqlError};
     use std::io::Read;
+    use std::os::fd::AsFd;
     use std::os::unix::net::UnixStream;
 
     const OK: &[u8] = &[0, 1, 0, 2, 0, 0, 0];
 
     fn pair() -> (UnixStream, Arc<AckSlot>) {
         let (server, client) = UnixStream::pair().expect("socketpair");
-        server.set_nonblocking(true).expect("nonblocking");
         let slot = AckSlot::new(server.as_fd()).expect("slot");
         (client, slot)
     }
@@ -240,7 +236,7 @@ mod tests {
         slot.arm();
         slot.committed(Ok(()));
         assert_eq!(slot.answer(&[OK.to_vec()], 1), Some(framed(OK, 1)));
-        slot.settle().expect("nothing pending");
+        slot.settle();
         slot.arm(); // a settled slot can be armed again
         slot.disarm();
     }
@@ -254,7 +250,7 @@ mod tests {
             let slot = slot.clone();
             move || slot.committed(Ok(()))
         });
-        slot.settle().expect("settled by the pipeline");
+        slot.settle();
         pipeline.join().expect("join");
         assert_eq!(read_exactly(&mut client, OK.len() + 4), framed(OK, 1));
     }
@@ -272,13 +268,13 @@ mod tests {
     }
 
     #[test]
-    fn a_full_socket_leaves_the_rest_to_the_connection_thread() {
+    fn a_full_socket_leaves_the_rest_to_a_writer_thread() {
         let (mut client, slot) = pair();
         // A client that does not read: fill its socket buffer.
         let filler = vec![7u8; 64 << 10];
         let mut queued = 0usize;
         loop {
-            match (&slot.socket).write(&filler) {
+            match slot.socket.send_with_flags(&filler, libc::MSG_DONTWAIT) {
                 Ok(n) => queued += n,
                 Err(e) if e.kind() == ErrorKind::WouldBlock => break,
                 Err(e) => panic!("fill: {e}"),
@@ -287,7 +283,7 @@ mod tests {
         slot.arm();
         assert_eq!(slot.answer(&[OK.to_vec()], 1), None);
         slot.committed(Ok(())); // must not block
-        assert!(!slot.state.lock().unsent.is_empty(), "nothing was left unsent");
+        assert!(slot.state.lock().pending, "the answer cannot have been sent yet");
         let connection = std::thread::spawn({
             let slot = slot.clone();
             move || slot.settle()
@@ -296,6 +292,6 @@ mod tests {
         assert!(got.iter().all(|b| *b == 7));
         got = read_exactly(&mut client, OK.len() + 4);
         assert_eq!(got, framed(OK, 1));
-        connection.join().expect("join").expect("sent");
+        connection.join().expect("join");
     }
 }

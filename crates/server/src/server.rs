@@ -1,4 +1,10 @@
 //! Start-up, listeners and shutdown.
+//!
+//! The listeners and signals run on a small tokio runtime; each accepted
+//! connection gets an OS thread of its own with a blocking socket (see
+//! `connection`). Shutdown closes the read side of every open connection's
+//! socket: a thread waiting for a command sees end of input and ends, one
+//! running a statement finishes it and answers first.
 
 use crate::connection::{self, Shared};
 use crate::options::Options;
@@ -7,11 +13,13 @@ use anyhow::Context;
 use onelog_binlog::file::BinlogConfig;
 use onelog_sql::vars::GlobalVars;
 use onelog_sql::{Engine, EngineConfig};
+use std::net::Shutdown;
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::Duration;
 use tokio::net::{TcpListener, UnixListener};
-use tokio::sync::watch;
 
 /// How long shutdown waits for in-flight statements before closing.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
@@ -79,9 +87,8 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
         Engine::open(EngineConfig::new(datadir.clone(), binlog), vars).context("cannot open the data directory")?;
     let checkpointer = engine.spawn_checkpointer();
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build()?;
-    let (stop_tx, stop_rx) = watch::channel(false);
-    let shared = Arc::new(Shared { engine: engine.clone(), users, shutdown: stop_rx });
-    let threads = rt.block_on(async {
+    let shared = Arc::new(Shared { engine: engine.clone(), users });
+    let connections = rt.block_on(async {
         let tcp = TcpListener::bind((bind.as_str(), port))
             .await
             .with_context(|| format!("cannot listen on {bind}:{port}"))?;
@@ -96,10 +103,13 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
         accept_loop(tcp, unix, shared.clone()).await
     })?;
     tracing::info!("shutting down: no new connections; waiting for in-flight statements");
-    let _ = stop_tx.send(true);
+    for c in &connections {
+        // Fails only for a socket the client already closed.
+        let _ = socket2::SockRef::from(&*c.socket).shutdown(Shutdown::Read);
+    }
     let deadline = std::time::Instant::now() + SHUTDOWN_GRACE;
-    for t in threads {
-        while !t.is_finished() && std::time::Instant::now() < deadline {
+    for c in connections {
+        while !c.thread.is_finished() && std::time::Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -110,69 +120,55 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn accept_loop(
-    tcp: TcpListener,
-    unix: UnixListener,
-    shared: Arc<Shared>,
-) -> anyhow::Result<Vec<std::thread::JoinHandle<()>>> {
+/// A connection's thread and a duplicate of its socket, to end it.
+struct Connection {
+    thread: JoinHandle<()>,
+    socket: Arc<OwnedFd>,
+}
+
+async fn accept_loop(tcp: TcpListener, unix: UnixListener, shared: Arc<Shared>) -> anyhow::Result<Vec<Connection>> {
     let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     let mut sigint = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
-    let mut threads: Vec<std::thread::JoinHandle<()>> = Vec::new();
+    let mut connections: Vec<Connection> = Vec::new();
     loop {
-        threads.retain(|t| !t.is_finished());
-        tokio::select! {
+        connections.retain(|c| !c.thread.is_finished());
+        let started = tokio::select! {
             _ = sigterm.recv() => break,
             _ = sigint.recv() => break,
             r = tcp.accept() => match r {
                 Ok((stream, peer)) => {
                     let _ = stream.set_nodelay(true);
-                    let std_stream = stream.into_std()?;
-                    threads.extend(spawn(std_stream, peer.ip().to_string(), shared.clone(), |s| tokio::net::TcpStream::from_std(s)));
+                    spawn(stream.into_std()?, peer.ip().to_string(), shared.clone())
                 }
-                Err(e) => tracing::warn!("accept failed: {e}"),
+                Err(e) => Err(e),
             },
             r = unix.accept() => match r {
-                Ok((stream, _)) => {
-                    let std_stream = stream.into_std()?;
-                    threads.extend(spawn(std_stream, "localhost".into(), shared.clone(), |s| tokio::net::UnixStream::from_std(s)));
-                }
-                Err(e) => tracing::warn!("accept failed: {e}"),
+                Ok((stream, _)) => spawn(stream.into_std()?, "localhost".into(), shared.clone()),
+                Err(e) => Err(e),
             },
+        };
+        match started {
+            Ok(c) => connections.push(c),
+            Err(e) => tracing::warn!("cannot accept a connection: {e}"),
         }
     }
-    Ok(threads)
+    Ok(connections)
 }
 
-/// Starts a connection thread with its own single-threaded I/O runtime.
-fn spawn<Std, S>(
-    stream: Std,
-    host: String,
-    shared: Arc<Shared>,
-    convert: fn(Std) -> std::io::Result<S>,
-) -> Option<std::thread::JoinHandle<()>>
+/// Starts a connection thread; the socket becomes blocking (the listener
+/// hands it over non-blocking).
+fn spawn<S>(stream: S, host: String, shared: Arc<Shared>) -> std::io::Result<Connection>
 where
-    Std: Send + 'static,
-    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + std::os::fd::AsFd + Unpin + 'static,
+    S: connection::Socket + Send + 'static,
 {
-    let result = std::thread::Builder::new().name("conn".into()).stack_size(1 << 20).spawn(move || {
-        let rt = match tokio::runtime::Builder::new_current_thread().enable_io().build() {
-            Ok(rt) => rt,
-            Err(e) => return tracing::error!("cannot start connection runtime: {e}"),
-        };
-        let stream = {
-            let _guard = rt.enter();
-            match convert(stream) {
-                Ok(s) => s,
-                Err(e) => return tracing::warn!("cannot register connection: {e}"),
-            }
-        };
-        connection::serve(&rt, stream, host, shared);
-    });
-    match result {
-        Ok(h) => Some(h),
-        Err(e) => {
-            tracing::error!("cannot start a connection thread: {e}");
-            None
-        }
-    }
+    socket2::SockRef::from(&stream).set_nonblocking(false)?;
+    let socket = Arc::new(stream.as_fd().try_clone_to_owned()?);
+    let closer = socket.clone();
+    let thread = std::thread::Builder::new().name("conn".into()).stack_size(1 << 20).spawn(move || {
+        connection::serve(stream, host, shared);
+        // Other descriptors of the socket (this one, the commit pipeline's)
+        // outlive the thread: end the connection for the client now.
+        let _ = socket2::SockRef::from(&*closer).shutdown(Shutdown::Both);
+    })?;
+    Ok(Connection { thread, socket })
 }
