@@ -2,7 +2,23 @@
 connection id, runs a statement, and the server reports them all."""
 from __future__ import annotations
 
+import socket
+import time
+
+import pymysql
+
 CONNECTIONS = 1024
+
+
+def assert_connection_closed(conn):
+    """The server has closed `conn`: a query fails with a lost connection."""
+    try:
+        with conn.cursor() as cur:
+            cur.execute("SELECT 1")
+    except pymysql.err.OperationalError as e:
+        assert e.args[0] in (2006, 2013), e
+        return
+    raise AssertionError("the server did not close the connection")
 
 
 def test_1024_concurrent_connections(onelog_server):
@@ -28,8 +44,6 @@ def test_shutdown_ends_idle_and_busy_connections(onelog_server):
     """SIGTERM with clients connected over TCP and the Unix socket — idle, and
     one inside an open transaction — exits cleanly without waiting out the
     shutdown grace period (10 s), and every client sees its connection end."""
-    import time
-    import pymysql
     idle_tcp = onelog_server.connect()
     idle_unix = onelog_server.connect(unix_socket=True)
     in_txn = onelog_server.connect()
@@ -42,19 +56,12 @@ def test_shutdown_ends_idle_and_busy_connections(onelog_server):
     onelog_server.stop()  # asserts exit code 0
     assert time.monotonic() - started < 8, "shutdown waited for idle connections"
     for c in (idle_tcp, idle_unix, in_txn):
-        try:
-            with c.cursor() as cur:
-                cur.execute("SELECT 1")
-            raise AssertionError("a connection outlived the server")
-        except pymysql.err.OperationalError as e:
-            assert e.args[0] in (2006, 2013), e
+        assert_connection_closed(c)
 
 
 def test_silent_client_is_closed_after_connect_timeout(onelog_server):
     """A client that connects and never answers the greeting is dropped after
     connect_timeout seconds (MariaDB's behaviour), freeing its thread."""
-    import socket
-    import time
     with onelog_server.connect(autocommit=True) as c, c.cursor() as cur:
         cur.execute("SET GLOBAL connect_timeout = 1")
     s = socket.create_connection((onelog_server.host, onelog_server.port), timeout=30)
@@ -67,3 +74,21 @@ def test_silent_client_is_closed_after_connect_timeout(onelog_server):
     with onelog_server.connect() as c, c.cursor() as cur:
         cur.execute("SELECT @@global.connect_timeout")
         assert cur.fetchone()[0] == 1
+
+
+def test_idle_connection_is_closed_after_wait_timeout(onelog_server):
+    """A session idle longer than its wait_timeout is closed by the server
+    (MariaDB's behaviour); other sessions, and new ones, are unaffected."""
+    idle = onelog_server.connect()
+    busy = onelog_server.connect()
+    with idle.cursor() as cur:
+        cur.execute("SET SESSION wait_timeout = 1")
+        cur.execute("SELECT @@session.wait_timeout")
+        assert cur.fetchone()[0] == 1
+    time.sleep(3)
+    assert_connection_closed(idle)
+    with busy.cursor() as cur:
+        cur.execute("SELECT @@session.wait_timeout")
+        assert cur.fetchone()[0] == 28800
+    busy.close()
+    assert "closed after 1 s without a command (wait_timeout)" in onelog_server.stderr_tail()

@@ -30,7 +30,7 @@ use onelog_protocol::stmt::{decode_execute_params, encode_prepare_response, Para
 use onelog_sql::parse::{parse_single, ParsedStatement};
 use onelog_sql::{Engine, QueryResult, ResultColumn, Session};
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::os::fd::AsFd;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -63,6 +63,8 @@ struct Conn<S: Socket> {
     next_stmt_id: u32,
     /// Where a handed-off commit's answer waits (see `commit_ack`).
     ack: Arc<AckSlot>,
+    /// The `wait_timeout` the socket's read timeout is set to (0: none yet).
+    wait_timeout_s: u64,
 }
 
 enum Flow {
@@ -98,8 +100,13 @@ pub fn serve<S: Socket>(stream: S, host: String, shared: Arc<Shared>) {
         statements: HashMap::new(),
         next_stmt_id: 1,
         ack,
+        wait_timeout_s: 0,
     };
     loop {
+        if let Err(e) = conn.apply_wait_timeout() {
+            tracing::debug!("connection {}: {e}", conn.session.connection_id);
+            break;
+        }
         let packet = conn.stream.read_command_packet();
         // A pipelined command may arrive before the last commit's answer
         // left: it must not run before that commit is visible.
@@ -113,6 +120,14 @@ pub fn serve<S: Socket>(stream: S, host: String, shared: Arc<Shared>) {
                 break;
             }
             Err(PacketError::Eof) => break,
+            Err(PacketError::Io(e)) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                tracing::info!(
+                    "connection {}: closed after {} s without a command (wait_timeout)",
+                    conn.session.connection_id,
+                    conn.wait_timeout_s
+                );
+                break;
+            }
             Err(e) => {
                 tracing::debug!("connection {}: {e}", conn.session.connection_id);
                 break;
@@ -133,7 +148,8 @@ pub fn serve<S: Socket>(stream: S, host: String, shared: Arc<Shared>) {
 }
 
 /// The handshake, bounded by `connect_timeout` as in MariaDB: a client
-/// that connects and says nothing does not hold a thread.
+/// that connects and says nothing does not hold a thread. (The command
+/// loop then bounds each wait by `wait_timeout`.)
 fn handshake_within_connect_timeout<S: Socket>(
     stream: &mut PacketStream<S>,
     shared: &Shared,
@@ -142,9 +158,7 @@ fn handshake_within_connect_timeout<S: Socket>(
     let socket = socket2::SockRef::from(stream.get_ref());
     let connect_timeout_s = shared.engine.vars.int("connect_timeout").max(1);
     socket.set_read_timeout(Some(Duration::from_secs(connect_timeout_s)))?;
-    let negotiated = handshake_and_auth(stream, shared, host)?;
-    socket2::SockRef::from(stream.get_ref()).set_read_timeout(None)?;
-    Ok(negotiated)
+    handshake_and_auth(stream, shared, host)
 }
 
 fn handshake_and_auth<S: Socket>(
@@ -243,6 +257,18 @@ impl<S: Socket> Conn<S> {
             s |= StatusFlags::SERVER_STATUS_IN_TRANS;
         }
         s
+    }
+
+    /// Bounds the wait for the next command by the session's
+    /// `wait_timeout`, as MariaDB does: a client that went away without
+    /// closing its connection does not hold a thread forever.
+    fn apply_wait_timeout(&mut self) -> std::io::Result<()> {
+        let secs = self.session.var("wait_timeout").and_then(|v| v.parse().ok()).unwrap_or(28_800u64).max(1);
+        if secs != self.wait_timeout_s {
+            socket2::SockRef::from(self.stream.get_ref()).set_read_timeout(Some(Duration::from_secs(secs)))?;
+            self.wait_timeout_s = secs;
+        }
+        Ok(())
     }
 
     fn deprecate_eof(&self) -> bool {

@@ -2,9 +2,9 @@
 //! GROUP_CONCAT with ORDER BY and SEPARATOR, each with DISTINCT).
 
 use crate::ast::{AggFunc, Expr};
-use crate::eval::compare;
+use crate::eval::{compare, EvalEnv};
 use crate::select::{cmp_keys, group_key, Ctx, KeySet};
-use onelog_core::{SqlResult, Value};
+use onelog_core::{ErrorCode, SqlResult, Value};
 use rust_decimal::Decimal;
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -105,14 +105,28 @@ impl Acc {
 
     /// GROUP_CONCAT's result: the texts in ORDER BY order (ties, and no
     /// ORDER BY, in input order), joined by the separator; NULL if none.
-    fn finish_concat(&self, desc: &[bool], separator: &str) -> Value {
+    /// Texts stop at `max_len_bytes` (`group_concat_max_len`), cut at a
+    /// character boundary. Also returns how many texts were appended and
+    /// whether the last of them was cut.
+    fn finish_concat(&self, desc: &[bool], separator: &str, max_len_bytes: usize) -> (Value, usize, bool) {
         if self.count == 0 {
-            return Value::Null;
+            return (Value::Null, 0, false);
         }
         let mut rows: Vec<&(Vec<Value>, String)> = self.concat.iter().collect();
         rows.sort_by(|a, b| cmp_keys(&a.0, &b.0, desc));
-        let texts: Vec<&str> = rows.iter().map(|(_, text)| text.as_str()).collect();
-        Value::from_str(&texts.join(separator))
+        let mut joined = String::new();
+        for (appended, (_, text)) in rows.iter().enumerate() {
+            if appended > 0 {
+                joined.push_str(separator);
+            }
+            joined.push_str(text);
+            if joined.len() > max_len_bytes {
+                let end = (0..=max_len_bytes).rev().find(|i| joined.is_char_boundary(*i)).unwrap_or(0);
+                joined.truncate(end);
+                return (Value::from_str(&joined), appended + 1, true);
+            }
+        }
+        (Value::from_str(&joined), rows.len(), false)
     }
 
     /// SUM of integers is DECIMAL in MySQL; any double makes it DOUBLE.
@@ -128,20 +142,21 @@ impl Acc {
 
 /// Groups `rows` by `group_by` and computes `aggs` (each an
 /// `Expr::Aggregate`) per group. Returns (representative row, aggregate
-/// values) in first-seen order; with no GROUP BY there is exactly one group.
+/// values) ordered by the GROUP BY values, as MariaDB's GROUP BY sorts; with
+/// no GROUP BY there is exactly one group.
 pub fn group(
     ctx: &Ctx,
     rows: &[Vec<Value>],
     group_by: &[Expr],
     aggs: &[Expr],
 ) -> SqlResult<Vec<(Vec<Value>, Vec<Value>)>> {
-    let mut order: Vec<Vec<u8>> = Vec::new();
+    let mut order: Vec<(Vec<Value>, Vec<u8>)> = Vec::new();
     let mut groups: HashMap<Vec<u8>, (Vec<Value>, Vec<Acc>), foldhash::fast::RandomState> = HashMap::default();
     for row in rows {
         let keys: Vec<Value> = group_by.iter().map(|g| ctx.eval(g, row)).collect::<SqlResult<_>>()?;
         let k = group_key(&keys);
         let entry = groups.entry(k.clone()).or_insert_with(|| {
-            order.push(k);
+            order.push((keys, k));
             (row.clone(), vec![Acc::default(); aggs.len()])
         });
         for (acc, agg) in entry.1.iter_mut().zip(aggs) {
@@ -160,20 +175,19 @@ pub fn group(
             }
         }
     }
+    let ascending = vec![false; group_by.len()];
+    order.sort_by(|(a, _), (b, _)| cmp_keys(a, b, &ascending));
+    let finisher = Finisher::new(ctx, aggs);
     if group_by.is_empty() && groups.is_empty() {
         let width = rows.first().map_or(0, Vec::len);
         let accs = vec![Acc::default(); aggs.len()];
-        let values = aggs.iter().zip(&accs).map(|(a, acc)| finish(a, acc)).collect();
         // An aggregate over no rows still yields one row (of NULL columns).
-        return Ok(vec![(vec![Value::Null; width.max(256)], values)]);
+        return Ok(vec![(vec![Value::Null; width.max(256)], finisher.values(&accs))]);
     }
     Ok(order
         .into_iter()
-        .filter_map(|k| groups.remove(&k))
-        .map(|(rep, accs)| {
-            let values = aggs.iter().zip(&accs).map(|(a, acc)| finish(a, acc)).collect();
-            (rep, values)
-        })
+        .filter_map(|(_, k)| groups.remove(&k))
+        .map(|(rep, accs)| (rep, finisher.values(&accs)))
         .collect())
 }
 
@@ -181,13 +195,46 @@ fn eval_all<'e>(ctx: &Ctx, exprs: impl IntoIterator<Item = &'e Expr>, row: &[Val
     exprs.into_iter().map(|e| ctx.eval(e, row)).collect()
 }
 
-fn finish(agg: &Expr, acc: &Acc) -> Value {
-    match agg {
-        Expr::Aggregate { func, .. } => acc.finish(*func),
-        Expr::GroupConcat { order_by, separator, .. } => {
-            let desc: Vec<bool> = order_by.iter().map(|o| o.desc).collect();
-            acc.finish_concat(&desc, separator)
+/// Turns a group's accumulators into its aggregate values.
+struct Finisher<'a> {
+    ctx: &'a Ctx<'a>,
+    aggs: &'a [Expr],
+    group_concat_max_len_bytes: usize,
+    /// Per aggregate, the texts GROUP_CONCAT appended in earlier groups:
+    /// MariaDB numbers the row in its cut warning across the statement.
+    concat_rows: std::cell::RefCell<Vec<usize>>,
+}
+
+impl<'a> Finisher<'a> {
+    fn new(ctx: &'a Ctx<'a>, aggs: &'a [Expr]) -> Finisher<'a> {
+        let max_len = match aggs.iter().any(|a| matches!(a, Expr::GroupConcat { .. })) {
+            true => ctx.session.var("group_concat_max_len").and_then(|v| v.parse().ok()),
+            false => None,
+        };
+        let concat_rows = std::cell::RefCell::new(vec![0; aggs.len()]);
+        Finisher { ctx, aggs, group_concat_max_len_bytes: max_len.unwrap_or(usize::MAX), concat_rows }
+    }
+
+    /// A group's aggregate values; call for the groups in output order.
+    fn values(&self, accs: &[Acc]) -> Vec<Value> {
+        self.aggs.iter().zip(accs).enumerate().map(|(i, (agg, acc))| self.finish(i, agg, acc)).collect()
+    }
+
+    fn finish(&self, index: usize, agg: &Expr, acc: &Acc) -> Value {
+        match agg {
+            Expr::Aggregate { func, .. } => acc.finish(*func),
+            Expr::GroupConcat { order_by, separator, .. } => {
+                let desc: Vec<bool> = order_by.iter().map(|o| o.desc).collect();
+                let (value, appended, cut) = acc.finish_concat(&desc, separator, self.group_concat_max_len_bytes);
+                let mut rows = self.concat_rows.borrow_mut();
+                rows[index] += appended;
+                if cut {
+                    let message = format!("Row {} was cut by GROUP_CONCAT()", rows[index]);
+                    self.ctx.warn(ErrorCode::CUT_VALUE_GROUP_CONCAT.number, message);
+                }
+                value
+            }
+            _ => Value::Null,
         }
-        _ => Value::Null,
     }
 }
