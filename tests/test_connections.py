@@ -6,6 +6,8 @@ import socket
 import time
 
 import pymysql
+import pytest
+from pymysql.constants import CLIENT
 
 CONNECTIONS = 1024
 
@@ -76,15 +78,24 @@ def test_silent_client_is_closed_after_connect_timeout(onelog_server):
         assert cur.fetchone()[0] == 1
 
 
-def test_idle_connection_is_closed_after_wait_timeout(onelog_server):
-    """A session idle longer than its wait_timeout is closed by the server
-    (MariaDB's behaviour); other sessions, and new ones, are unaffected."""
-    idle = onelog_server.connect()
+@pytest.mark.parametrize("how", ["wait_timeout", "interactive_timeout"])
+def test_idle_connection_is_closed_after_its_timeout(onelog_server, how):
+    """A session idle longer than its wait_timeout is closed by the server, as
+    in MariaDB; a client announcing CLIENT_INTERACTIVE (as the mariadb CLI
+    does) starts with interactive_timeout as its wait_timeout. Other sessions
+    are unaffected."""
+    if how == "wait_timeout":
+        idle = onelog_server.connect()
+        with idle.cursor() as cur:
+            cur.execute("SET SESSION wait_timeout = 1")
+    else:
+        with onelog_server.connect(autocommit=True) as c, c.cursor() as cur:
+            cur.execute("SET GLOBAL interactive_timeout = 1")
+        idle = onelog_server.connect(client_flag=CLIENT.INTERACTIVE)
     busy = onelog_server.connect()
     with idle.cursor() as cur:
-        cur.execute("SET SESSION wait_timeout = 1")
-        cur.execute("SELECT @@session.wait_timeout")
-        assert cur.fetchone()[0] == 1
+        cur.execute("SELECT @@session.wait_timeout, @@global.wait_timeout")
+        assert cur.fetchone() == (1, 28800)
     time.sleep(3)
     assert_connection_closed(idle)
     with busy.cursor() as cur:

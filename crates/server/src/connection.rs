@@ -218,6 +218,9 @@ fn handshake_and_auth<S: Socket>(
         return Ok(None);
     }
     let mut session = Session::new(engine.clone(), &response.username, "localhost");
+    if response.capabilities.contains(CapabilityFlags::CLIENT_INTERACTIVE) {
+        session.start_interactive();
+    }
     if let Some(db) = response.database.as_deref().filter(|d| !d.is_empty()) {
         if let Err(e) = session.use_database(db) {
             write_err(stream, &e)?;

@@ -252,6 +252,16 @@ impl Session {
         std::mem::take(&mut self.commit_handed_off)
     }
 
+    /// A client that announced CLIENT_INTERACTIVE (the `mariadb` command
+    /// line) may idle for `interactive_timeout`, not `wait_timeout`: the
+    /// session's `wait_timeout` starts from it, as in MariaDB.
+    pub fn start_interactive(&mut self) {
+        let def = vars::lookup("wait_timeout");
+        if let (Some(def), Some(timeout)) = (def, self.engine.vars.get("interactive_timeout")) {
+            self.session_vars.insert(def.name, timeout);
+        }
+    }
+
     /// COM_RESET_CONNECTION: roll back and forget session state.
     pub fn reset(&mut self) {
         self.rollback_txn();
