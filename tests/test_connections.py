@@ -12,6 +12,13 @@ from pymysql.constants import CLIENT
 CONNECTIONS = 1024
 
 
+def scalar(conn, sql):
+    """The first column of the first row `sql` returns on `conn`."""
+    with conn.cursor() as cur:
+        cur.execute(sql)
+        return cur.fetchone()[0]
+
+
 def assert_connection_closed(conn):
     """The server has closed `conn`: a query fails with a lost connection."""
     try:
@@ -98,8 +105,30 @@ def test_idle_connection_is_closed_after_its_timeout(onelog_server, how):
         assert cur.fetchone() == (1, 28800)
     time.sleep(3)
     assert_connection_closed(idle)
-    with busy.cursor() as cur:
-        cur.execute("SELECT @@session.wait_timeout")
-        assert cur.fetchone()[0] == 28800
+    assert scalar(busy, "SELECT @@session.wait_timeout") == 28800
     busy.close()
     assert "closed after 1 s without a command (wait_timeout)" in onelog_server.stderr_tail()
+
+
+def test_kill_ends_an_idle_connection_at_once(onelog_server):
+    """The id a client learns from the greeting (pymysql's thread_id(), which
+    connectors KILL by) is its CONNECTION_ID(), and KILL of an idle
+    connection ends it without waiting for its next command."""
+    victim = onelog_server.connect()
+    killer = onelog_server.connect()
+    victim_id = victim.thread_id()
+    assert scalar(victim, "SELECT CONNECTION_ID()") == victim_id
+    with killer.cursor() as cur:
+        cur.execute(f"KILL {victim_id}")
+        deadline = time.monotonic() + 10
+        while True:
+            cur.execute("SHOW PROCESSLIST")
+            ids = [row[0] for row in cur.fetchall()]
+            assert all(isinstance(i, int) for i in ids), ids
+            if victim_id not in ids:
+                break
+            assert time.monotonic() < deadline, "the killed idle connection is still listed"
+            time.sleep(0.05)
+    assert_connection_closed(victim)
+    assert scalar(killer, "SELECT 1") == 1
+    killer.close()

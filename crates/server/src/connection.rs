@@ -28,6 +28,7 @@ use onelog_protocol::resultset::{
 };
 use onelog_protocol::stmt::{decode_execute_params, encode_prepare_response, ParamType};
 use onelog_sql::parse::{parse_single, ParsedStatement};
+use onelog_sql::session::Interrupt;
 use onelog_sql::{Engine, QueryResult, ResultColumn, Session};
 use std::collections::HashMap;
 use std::io::{ErrorKind, Read, Write};
@@ -217,7 +218,8 @@ fn handshake_and_auth<S: Socket>(
         write_err(stream, &err)?;
         return Ok(None);
     }
-    let mut session = Session::new(engine.clone(), &response.username, "localhost");
+    let mut session = Session::with_connection_id(engine.clone(), conn_id, &response.username, "localhost");
+    session.set_interrupt(interrupt_for(stream.get_ref())?);
     if response.capabilities.contains(CapabilityFlags::CLIENT_INTERACTIVE) {
         session.start_interactive();
     }
@@ -233,6 +235,17 @@ fn handshake_and_auth<S: Socket>(
     stream.flush()?;
     // What both sides support is what this connection speaks.
     Ok(Some((session, response.capabilities & handshake::server_capabilities())))
+}
+
+/// KILL ends a connection waiting for a command at once: shutting its
+/// socket's read side down ends the wait (a running statement finishes
+/// first, as before).
+fn interrupt_for(socket: &impl AsFd) -> std::io::Result<Interrupt> {
+    let socket = socket.as_fd().try_clone_to_owned()?;
+    Ok(Interrupt(Arc::new(move || {
+        // Fails only for a socket the client already closed.
+        let _ = socket2::SockRef::from(&socket).shutdown(std::net::Shutdown::Read);
+    })))
 }
 
 fn write_err<S: Socket>(stream: &mut PacketStream<S>, err: &SqlError) -> Result<(), PacketError> {

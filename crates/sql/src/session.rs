@@ -146,6 +146,19 @@ pub struct ProcessInfo {
     pub started: Instant,
     pub info: Option<String>,
     pub kill_requested: bool,
+    /// Wakes the connection's thread when KILL ends the connection.
+    pub interrupt: Option<Interrupt>,
+}
+
+/// How KILL reaches a connection's thread that waits for a command: the
+/// server passes one that shuts its socket's read side down.
+#[derive(Clone)]
+pub struct Interrupt(pub Arc<dyn Fn() + Send + Sync>);
+
+impl std::fmt::Debug for Interrupt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Interrupt")
+    }
 }
 
 #[derive(Default)]
@@ -204,6 +217,12 @@ impl Drop for Session {
 impl Session {
     pub fn new(engine: Arc<Engine>, user: &str, host: &str) -> Session {
         let connection_id = engine.next_connection_id();
+        Session::with_connection_id(engine, connection_id, user, host)
+    }
+
+    /// A session for the connection whose greeting announced
+    /// `connection_id` (clients KILL by that id).
+    pub fn with_connection_id(engine: Arc<Engine>, connection_id: u64, user: &str, host: &str) -> Session {
         let process = Arc::new(Mutex::new(ProcessInfo {
             user: user.to_string(),
             host: host.to_string(),
@@ -212,6 +231,7 @@ impl Session {
             started: Instant::now(),
             info: None,
             kill_requested: false,
+            interrupt: None,
         }));
         engine.processes.entries.lock().insert(connection_id, process.clone());
         Session {
@@ -501,12 +521,23 @@ impl Session {
         let target = self.engine.processes.entries.lock().get(&id).cloned();
         match target {
             Some(p) => {
-                let mut p = p.lock();
-                p.kill_requested = !query_only || p.kill_requested;
+                let interrupt = {
+                    let mut p = p.lock();
+                    p.kill_requested = !query_only || p.kill_requested;
+                    p.interrupt.clone().filter(|_| !query_only)
+                };
+                if let Some(Interrupt(wake)) = interrupt {
+                    wake();
+                }
                 Ok(QueryResult::ok(0))
             }
             None => Err(SqlError::new(ErrorCode::NO_SUCH_THREAD, format!("Unknown thread id: {id}"))),
         }
+    }
+
+    /// Lets KILL wake this connection's thread (see [`Interrupt`]).
+    pub fn set_interrupt(&self, interrupt: Interrupt) {
+        self.process.lock().interrupt = Some(interrupt);
     }
 
     /// True once another session asked KILL for this connection.

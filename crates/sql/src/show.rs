@@ -115,7 +115,7 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
         }
         Show::Status { .. } => text_result(&["Variable_name", "Value"], status_rows(session)),
         Show::Processlist { .. } => {
-            let rows = session
+            let rows: Vec<Vec<Value>> = session
                 .engine
                 .processes
                 .entries
@@ -135,7 +135,13 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
                     ]
                 })
                 .collect();
-            text_result(&["Id", "User", "Host", "db", "Command", "Time", "State", "Info"], rows)
+            let names = ["Id", "User", "Host", "db", "Command", "Time", "State", "Info"];
+            let mut columns: Vec<ResultColumn> = names.iter().map(|n| ResultColumn::text(n)).collect();
+            // Numbers, as in MariaDB: clients read Id as the integer they KILL.
+            for i in [0, 5] {
+                columns[i] = ResultColumn::computed(&columns[i].name, rows.iter().map(|r| r[i].clone()));
+            }
+            QueryResult::Rows { columns, rows }
         }
         Show::Warnings | Show::Errors => {
             let only_errors = matches!(what, Show::Errors);
