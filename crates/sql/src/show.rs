@@ -15,7 +15,17 @@ fn s(v: &str) -> Value {
 }
 
 fn text_result(names: &[&str], rows: Vec<Vec<Value>>) -> QueryResult {
-    let columns = names.iter().map(|n| ResultColumn::text(n)).collect();
+    result_with_numbers(names, &[], rows)
+}
+
+/// A SHOW result whose columns at `numeric` are integers, as MariaDB sends
+/// them (clients read a File_size, Position or warning Code as a number and
+/// KILL the Id of SHOW PROCESSLIST); the other columns are text.
+fn result_with_numbers(names: &[&str], numeric: &[usize], rows: Vec<Vec<Value>>) -> QueryResult {
+    let mut columns: Vec<ResultColumn> = names.iter().map(|n| ResultColumn::text(n)).collect();
+    for &i in numeric {
+        columns[i] = ResultColumn::computed(names[i], rows.iter().map(|r| r[i].clone()));
+    }
     QueryResult::Rows { columns, rows }
 }
 
@@ -135,13 +145,7 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
                     ]
                 })
                 .collect();
-            let names = ["Id", "User", "Host", "db", "Command", "Time", "State", "Info"];
-            let mut columns: Vec<ResultColumn> = names.iter().map(|n| ResultColumn::text(n)).collect();
-            // Numbers, as in MariaDB: clients read Id as the integer they KILL.
-            for i in [0, 5] {
-                columns[i] = ResultColumn::computed(&columns[i].name, rows.iter().map(|r| r[i].clone()));
-            }
-            QueryResult::Rows { columns, rows }
+            result_with_numbers(&["Id", "User", "Host", "db", "Command", "Time", "State", "Info"], &[0, 5], rows)
         }
         Show::Warnings | Show::Errors => {
             let only_errors = matches!(what, Show::Errors);
@@ -152,7 +156,7 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
                 .filter(|w| !only_errors || w.level == "Error")
                 .map(|w| vec![s(w.level), Value::UInt(u64::from(w.code)), s(&w.message)])
                 .collect();
-            text_result(&["Level", "Code", "Message"], rows)
+            result_with_numbers(&["Level", "Code", "Message"], &[1], rows)
         }
         Show::Engines => text_result(
             &["Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"],
@@ -165,16 +169,18 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
                 s("YES"),
             ]],
         ),
-        Show::Collation => text_result(
+        Show::Collation => result_with_numbers(
             &["Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"],
+            &[2, 5],
             vec![
                 vec![s("utf8mb4_general_ci"), s("utf8mb4"), Value::Int(45), s("Yes"), s("Yes"), Value::Int(1)],
                 vec![s("utf8mb4_bin"), s("utf8mb4"), Value::Int(46), s(""), s("Yes"), Value::Int(1)],
                 vec![s("binary"), s("binary"), Value::Int(63), s("Yes"), s("Yes"), Value::Int(1)],
             ],
         ),
-        Show::CharacterSet => text_result(
+        Show::CharacterSet => result_with_numbers(
             &["Charset", "Description", "Default collation", "Maxlen"],
+            &[3],
             vec![
                 vec![s("utf8mb4"), s("UTF-8 Unicode"), s("utf8mb4_general_ci"), Value::Int(4)],
                 vec![s("binary"), s("Binary pseudo charset"), s("binary"), Value::Int(1)],
@@ -207,12 +213,13 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
         Show::BinaryLogs => {
             let files = session.engine.binlog.list_files().map_err(binlog_err)?;
             let rows = files.iter().map(|f| vec![s(&f.name), Value::UInt(f.size_bytes)]).collect();
-            text_result(&["Log_name", "File_size"], rows)
+            result_with_numbers(&["Log_name", "File_size"], &[1], rows)
         }
         Show::MasterStatus => {
             let (file, pos) = session.engine.binlog.master_status();
-            text_result(
+            result_with_numbers(
                 &["File", "Position", "Binlog_Do_DB", "Binlog_Ignore_DB"],
+                &[1],
                 vec![vec![s(&file), Value::UInt(pos.offset), s(""), s("")]],
             )
         }
@@ -546,7 +553,7 @@ fn show_binlog_events(
     if let Some((offset, count)) = limit {
         rows = rows.into_iter().skip(offset as usize).take(count as usize).collect();
     }
-    Ok(text_result(&["Log_name", "Pos", "Event_type", "Server_id", "End_log_pos", "Info"], rows))
+    Ok(result_with_numbers(&["Log_name", "Pos", "Event_type", "Server_id", "End_log_pos", "Info"], &[1, 3, 4], rows))
 }
 
 fn format_gtid(gtid: onelog_binlog::Gtid, flags2: u8) -> String {
