@@ -132,3 +132,23 @@ def test_kill_ends_an_idle_connection_at_once(onelog_server):
     assert_connection_closed(victim)
     assert scalar(killer, "SELECT 1") == 1
     killer.close()
+
+
+def test_open_files_limit_is_raised_to_the_hard_limit(server_factory):
+    """Started with the usual soft limit of 1024 open files, the server raises
+    it to the hard limit (as mariadbd does for open_files_limit): each
+    connection holds three descriptors."""
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard <= 1024:
+        pytest.skip(f"hard open files limit is {hard}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard))
+    try:
+        srv = server_factory()
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    limits = open(f"/proc/{srv.proc.pid}/limits").read()
+    line = next(ln for ln in limits.splitlines() if ln.startswith("Max open files"))
+    server_soft = int(line.split()[3])
+    assert server_soft == min(hard, 1 << 20), line
+    assert scalar(srv.connect(), "SELECT 1") == 1

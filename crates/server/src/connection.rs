@@ -32,7 +32,7 @@ use onelog_sql::session::Interrupt;
 use onelog_sql::{Engine, QueryResult, ResultColumn, Session};
 use std::collections::HashMap;
 use std::io::{ErrorKind, Read, Write};
-use std::os::fd::AsFd;
+use std::os::fd::{AsFd, OwnedFd};
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
@@ -77,8 +77,9 @@ fn sql_err(code: ErrorCode, msg: impl Into<String>) -> SqlError {
     SqlError::new(code, msg)
 }
 
-/// Serves one connection to completion on the current thread.
-pub fn serve<S: Socket>(stream: S, host: String, shared: Arc<Shared>) {
+/// Serves one connection to completion on the current thread. `duplicate`
+/// is another descriptor of the socket, which KILL shuts down.
+pub fn serve<S: Socket>(stream: S, duplicate: Arc<OwnedFd>, host: String, shared: Arc<Shared>) {
     let ack = match AckSlot::new(stream.as_fd()) {
         Ok(a) => a,
         Err(e) => return tracing::warn!("connection from {host}: cannot duplicate its socket: {e}"),
@@ -86,7 +87,10 @@ pub fn serve<S: Socket>(stream: S, host: String, shared: Arc<Shared>) {
     let max_packet = shared.engine.vars.int("max_allowed_packet").max(1024) as usize;
     let mut stream = PacketStream::new(stream, max_packet);
     let (session, caps) = match handshake_within_connect_timeout(&mut stream, &shared, &host) {
-        Ok(Some(negotiated)) => negotiated,
+        Ok(Some((session, caps))) => {
+            session.set_interrupt(interrupt_for(duplicate));
+            (session, caps)
+        }
         Ok(None) => return,
         Err(e) => {
             tracing::debug!("connection from {host} ended during handshake: {e}");
@@ -219,7 +223,6 @@ fn handshake_and_auth<S: Socket>(
         return Ok(None);
     }
     let mut session = Session::with_connection_id(engine.clone(), conn_id, &response.username, "localhost");
-    session.set_interrupt(interrupt_for(stream.get_ref())?);
     if response.capabilities.contains(CapabilityFlags::CLIENT_INTERACTIVE) {
         session.start_interactive();
     }
@@ -240,12 +243,11 @@ fn handshake_and_auth<S: Socket>(
 /// KILL ends a connection waiting for a command at once: shutting its
 /// socket's read side down ends the wait (a running statement finishes
 /// first, as before).
-fn interrupt_for(socket: &impl AsFd) -> std::io::Result<Interrupt> {
-    let socket = socket.as_fd().try_clone_to_owned()?;
-    Ok(Interrupt(Arc::new(move || {
+fn interrupt_for(socket: Arc<OwnedFd>) -> Interrupt {
+    Interrupt(Arc::new(move || {
         // Fails only for a socket the client already closed.
-        let _ = socket2::SockRef::from(&socket).shutdown(std::net::Shutdown::Read);
-    })))
+        let _ = socket2::SockRef::from(&*socket).shutdown(std::net::Shutdown::Read);
+    }))
 }
 
 fn write_err<S: Socket>(stream: &mut PacketStream<S>, err: &SqlError) -> Result<(), PacketError> {

@@ -73,7 +73,35 @@ fn global_vars(opts: &Options, datadir: &Path, socket: &Path) -> anyhow::Result<
     Ok(vars)
 }
 
+/// The most descriptors the server asks for (`fs.nr_open`'s default).
+const MAX_OPEN_FILES: libc::rlim_t = 1 << 20;
+
+/// Raises the soft limit on open files to the hard limit, as mariadbd does
+/// for `open_files_limit`: a connection holds three descriptors (its
+/// socket, a duplicate for shutdown and KILL, the commit pipeline's), so
+/// the usual soft limit of 1024 would stop new connections near 300.
+fn raise_open_files_limit() {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit and setrlimit read and write one valid rlimit; std
+    // has no wrapper for them.
+    let raised = unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
+            return tracing::warn!("cannot read the open files limit: {}", std::io::Error::last_os_error());
+        }
+        let wanted = libc::rlimit { rlim_cur: limit.rlim_max.min(MAX_OPEN_FILES), rlim_max: limit.rlim_max };
+        wanted.rlim_cur <= limit.rlim_cur || libc::setrlimit(libc::RLIMIT_NOFILE, &wanted) == 0
+    };
+    if !raised {
+        tracing::warn!(
+            "cannot raise the open files limit from {}: {}",
+            limit.rlim_cur,
+            std::io::Error::last_os_error()
+        );
+    }
+}
+
 pub fn run(opts: Options) -> anyhow::Result<()> {
+    raise_open_files_limit();
     let datadir = opts.datadir();
     std::fs::create_dir_all(&datadir).with_context(|| format!("cannot create data directory {}", datadir.display()))?;
     let datadir = datadir.canonicalize()?;
@@ -165,7 +193,7 @@ where
     let socket = Arc::new(stream.as_fd().try_clone_to_owned()?);
     let closer = socket.clone();
     let thread = std::thread::Builder::new().name("conn".into()).stack_size(1 << 20).spawn(move || {
-        connection::serve(stream, host, shared);
+        connection::serve(stream, closer.clone(), host, shared);
         // Other descriptors of the socket (this one, the commit pipeline's)
         // outlive the thread: end the connection for the client now.
         let _ = socket2::SockRef::from(&*closer).shutdown(Shutdown::Both);
