@@ -137,7 +137,7 @@ def test_kill_ends_an_idle_connection_at_once(onelog_server):
 def test_open_files_limit_is_raised_to_the_hard_limit(server_factory):
     """Started with the usual soft limit of 1024 open files, the server raises
     it to the hard limit (as mariadbd does for open_files_limit): each
-    connection holds three descriptors."""
+    connection holds two descriptors."""
     import resource
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard <= 1024:

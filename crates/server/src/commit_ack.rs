@@ -28,16 +28,16 @@ use onelog_protocol::packet::packet_header;
 use onelog_protocol::resultset::encode_err;
 use onelog_sql::CommitAck;
 use parking_lot::{Condvar, Mutex};
-use socket2::Socket;
+use socket2::SockRef;
 use std::io::{ErrorKind, Write};
 use std::net::Shutdown;
-use std::os::fd::BorrowedFd;
+use std::os::fd::OwnedFd;
 use std::sync::{Arc, Weak};
 
 pub struct AckSlot {
-    /// The connection's socket (a duplicate descriptor; blocking, like the
-    /// connection's).
-    socket: Socket,
+    /// The connection's socket (the server's duplicate descriptor of it;
+    /// blocking, like the connection's).
+    socket: Arc<OwnedFd>,
     state: Mutex<State>,
     settled: Condvar,
     /// This slot, for the writer thread that finishes an answer.
@@ -87,14 +87,17 @@ impl Answer {
 }
 
 impl AckSlot {
-    pub fn new(socket: BorrowedFd<'_>) -> std::io::Result<Arc<AckSlot>> {
-        let socket = Socket::from(socket.try_clone_to_owned()?);
-        Ok(Arc::new_cyclic(|me| AckSlot {
+    pub fn new(socket: Arc<OwnedFd>) -> Arc<AckSlot> {
+        Arc::new_cyclic(|me| AckSlot {
             socket,
             state: Mutex::new(State::default()),
             settled: Condvar::new(),
             me: me.clone(),
-        }))
+        })
+    }
+
+    fn socket(&self) -> SockRef<'_> {
+        SockRef::from(&*self.socket)
     }
 
     /// Before a command whose statement may hand its commit off.
@@ -143,7 +146,7 @@ impl AckSlot {
     /// Writes what the socket takes without blocking; returns the rest.
     fn write_now(&self, mut bytes: &[u8]) -> std::io::Result<Vec<u8>> {
         while !bytes.is_empty() {
-            match self.socket.send_with_flags(bytes, libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL) {
+            match self.socket().send_with_flags(bytes, libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL) {
                 Ok(0) => return Err(ErrorKind::WriteZero.into()),
                 Ok(n) => bytes = &bytes[n..],
                 Err(e) if e.kind() == ErrorKind::WouldBlock => break,
@@ -161,7 +164,7 @@ impl AckSlot {
         // Always some: this runs on a slot reached through an Arc.
         let Some(slot) = self.me.upgrade() else { return };
         let spawned = std::thread::Builder::new().name("ack-writer".into()).spawn(move || {
-            if let Err(e) = (&slot.socket).write_all(&rest) {
+            if let Err(e) = (&*slot.socket()).write_all(&rest) {
                 tracing::debug!("commit acknowledgement not delivered: {e}");
             }
             slot.state.lock().pending = false;
@@ -171,7 +174,7 @@ impl AckSlot {
             // The answer cannot be finished: end the connection, as a lost
             // connection, rather than leave the client waiting forever.
             tracing::error!("cannot start a thread to send a commit acknowledgement: {e}");
-            let _ = self.socket.shutdown(Shutdown::Both);
+            let _ = self.socket().shutdown(Shutdown::Both);
             self.state.lock().pending = false;
             self.settled.notify_all();
         }
@@ -207,14 +210,13 @@ mod tests {
     use super::*;
     use onelog_core::{ErrorCode, SqlError};
     use std::io::Read;
-    use std::os::fd::AsFd;
     use std::os::unix::net::UnixStream;
 
     const OK: &[u8] = &[0, 1, 0, 2, 0, 0, 0];
 
     fn pair() -> (UnixStream, Arc<AckSlot>) {
         let (server, client) = UnixStream::pair().expect("socketpair");
-        let slot = AckSlot::new(server.as_fd()).expect("slot");
+        let slot = AckSlot::new(Arc::new(OwnedFd::from(server)));
         (client, slot)
     }
 
@@ -274,7 +276,7 @@ mod tests {
         let filler = vec![7u8; 64 << 10];
         let mut queued = 0usize;
         loop {
-            match slot.socket.send_with_flags(&filler, libc::MSG_DONTWAIT) {
+            match slot.socket().send_with_flags(&filler, libc::MSG_DONTWAIT) {
                 Ok(n) => queued += n,
                 Err(e) if e.kind() == ErrorKind::WouldBlock => break,
                 Err(e) => panic!("fill: {e}"),

@@ -78,12 +78,10 @@ fn sql_err(code: ErrorCode, msg: impl Into<String>) -> SqlError {
 }
 
 /// Serves one connection to completion on the current thread. `duplicate`
-/// is another descriptor of the socket, which KILL shuts down.
+/// is another descriptor of the socket, which the commit pipeline writes
+/// acknowledgements to and KILL shuts down.
 pub fn serve<S: Socket>(stream: S, duplicate: Arc<OwnedFd>, host: String, shared: Arc<Shared>) {
-    let ack = match AckSlot::new(stream.as_fd()) {
-        Ok(a) => a,
-        Err(e) => return tracing::warn!("connection from {host}: cannot duplicate its socket: {e}"),
-    };
+    let ack = AckSlot::new(duplicate.clone());
     let max_packet = shared.engine.vars.int("max_allowed_packet").max(1024) as usize;
     let mut stream = PacketStream::new(stream, max_packet);
     let (session, caps) = match handshake_within_connect_timeout(&mut stream, &shared, &host) {

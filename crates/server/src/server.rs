@@ -77,9 +77,9 @@ fn global_vars(opts: &Options, datadir: &Path, socket: &Path) -> anyhow::Result<
 const MAX_OPEN_FILES: libc::rlim_t = 1 << 20;
 
 /// Raises the soft limit on open files to the hard limit, as mariadbd does
-/// for `open_files_limit`: a connection holds three descriptors (its
-/// socket, a duplicate for shutdown and KILL, the commit pipeline's), so
-/// the usual soft limit of 1024 would stop new connections near 300.
+/// for `open_files_limit`: a connection holds two descriptors (its socket
+/// and a duplicate for shutdown, KILL and the commit pipeline), and the
+/// usual soft limit of 1024 would stop new connections near 500.
 fn raise_open_files_limit() {
     let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
     // SAFETY: getrlimit and setrlimit read and write one valid rlimit; std
@@ -194,8 +194,8 @@ where
     let closer = socket.clone();
     let thread = std::thread::Builder::new().name("conn".into()).stack_size(1 << 20).spawn(move || {
         connection::serve(stream, closer.clone(), host, shared);
-        // Other descriptors of the socket (this one, the commit pipeline's)
-        // outlive the thread: end the connection for the client now.
+        // The duplicate (held by the commit pipeline, KILL, this registry)
+        // outlives the thread: end the connection for the client now.
         let _ = socket2::SockRef::from(&*closer).shutdown(Shutdown::Both);
     })?;
     Ok(Connection { thread, socket })

@@ -177,7 +177,7 @@ pub fn group(
     }
     let ascending = vec![false; group_by.len()];
     order.sort_by(|(a, _), (b, _)| cmp_keys(a, b, &ascending));
-    let finisher = Finisher::new(ctx, aggs);
+    let mut finisher = Finisher::new(ctx, aggs);
     if group_by.is_empty() && groups.is_empty() {
         let width = rows.first().map_or(0, Vec::len);
         let accs = vec![Acc::default(); aggs.len()];
@@ -202,7 +202,7 @@ struct Finisher<'a> {
     group_concat_max_len_bytes: usize,
     /// Per aggregate, the texts GROUP_CONCAT appended in earlier groups:
     /// MariaDB numbers the row in its cut warning across the statement.
-    concat_rows: std::cell::RefCell<Vec<usize>>,
+    concat_rows: Vec<usize>,
 }
 
 impl<'a> Finisher<'a> {
@@ -211,25 +211,25 @@ impl<'a> Finisher<'a> {
             true => ctx.session.var("group_concat_max_len").and_then(|v| v.parse().ok()),
             false => None,
         };
-        let concat_rows = std::cell::RefCell::new(vec![0; aggs.len()]);
+        let concat_rows = vec![0; aggs.len()];
         Finisher { ctx, aggs, group_concat_max_len_bytes: max_len.unwrap_or(usize::MAX), concat_rows }
     }
 
     /// A group's aggregate values; call for the groups in output order.
-    fn values(&self, accs: &[Acc]) -> Vec<Value> {
-        self.aggs.iter().zip(accs).enumerate().map(|(i, (agg, acc))| self.finish(i, agg, acc)).collect()
+    fn values(&mut self, accs: &[Acc]) -> Vec<Value> {
+        let aggs = self.aggs;
+        aggs.iter().zip(accs).enumerate().map(|(i, (agg, acc))| self.finish(i, agg, acc)).collect()
     }
 
-    fn finish(&self, index: usize, agg: &Expr, acc: &Acc) -> Value {
+    fn finish(&mut self, index: usize, agg: &Expr, acc: &Acc) -> Value {
         match agg {
             Expr::Aggregate { func, .. } => acc.finish(*func),
             Expr::GroupConcat { order_by, separator, .. } => {
                 let desc: Vec<bool> = order_by.iter().map(|o| o.desc).collect();
                 let (value, appended, cut) = acc.finish_concat(&desc, separator, self.group_concat_max_len_bytes);
-                let mut rows = self.concat_rows.borrow_mut();
-                rows[index] += appended;
+                self.concat_rows[index] += appended;
                 if cut {
-                    let message = format!("Row {} was cut by GROUP_CONCAT()", rows[index]);
+                    let message = format!("Row {} was cut by GROUP_CONCAT()", self.concat_rows[index]);
                     self.ctx.warn(ErrorCode::CUT_VALUE_GROUP_CONCAT.number, message);
                 }
                 value
