@@ -279,7 +279,7 @@ impl<S: Socket> Conn<S> {
     /// `wait_timeout`, as MariaDB does: a client that went away without
     /// closing its connection does not hold a thread forever.
     fn apply_wait_timeout(&mut self) -> std::io::Result<()> {
-        let secs = self.session.var("wait_timeout").and_then(|v| v.parse().ok()).unwrap_or(28_800u64).max(1);
+        let secs = self.session.session_value("wait_timeout").parse().unwrap_or(28_800u64).max(1);
         if secs != self.wait_timeout_s {
             socket2::SockRef::from(self.stream.get_ref()).set_read_timeout(Some(Duration::from_secs(secs)))?;
             self.wait_timeout_s = secs;

@@ -208,7 +208,7 @@ struct Finisher<'a> {
 impl<'a> Finisher<'a> {
     fn new(ctx: &'a Ctx<'a>, aggs: &'a [Expr]) -> Finisher<'a> {
         let max_len = match aggs.iter().any(|a| matches!(a, Expr::GroupConcat { .. })) {
-            true => ctx.session.var("group_concat_max_len").and_then(|v| v.parse().ok()),
+            true => ctx.session.session_value("group_concat_max_len").parse().ok(),
             false => None,
         };
         let concat_rows = vec![0; aggs.len()];

@@ -691,17 +691,18 @@ fn convert_set(set: &sp::Set, params: &mut ParamCounter) -> SqlResult<Statement>
             let target = set_target(&variable.to_string(), scope_of(scope.as_ref()));
             Statement::Set(vec![Assignment { target, value: set_value(value, params)? }])
         }
-        sp::Set::MultipleAssignments { assignments } => Statement::Set(
-            assignments
-                .iter()
-                .map(|a| {
-                    Ok(Assignment {
-                        target: set_target(&a.name.to_string(), scope_of(a.scope.as_ref())),
-                        value: set_value(&a.value, params)?,
-                    })
-                })
-                .collect::<SqlResult<_>>()?,
-        ),
+        sp::Set::MultipleAssignments { assignments } => {
+            // `SET GLOBAL a = 1, b = 2` sets both globally: a GLOBAL or
+            // SESSION keyword holds for the assignments after it.
+            let mut scope = VarScope::Default;
+            let assignments = assignments.iter().map(|a| {
+                if a.scope.is_some() {
+                    scope = scope_of(a.scope.as_ref());
+                }
+                Ok(Assignment { target: set_target(&a.name.to_string(), scope), value: set_value(&a.value, params)? })
+            });
+            Statement::Set(assignments.collect::<SqlResult<_>>()?)
+        }
         sp::Set::SetNames { charset_name, collation_name } => {
             Statement::SetNames { charset: ident(charset_name), collation: collation_name.clone() }
         }

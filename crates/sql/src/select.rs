@@ -68,7 +68,7 @@ impl<'a> Ctx<'a> {
 }
 
 pub fn lock_timeout(session: &Session) -> std::time::Duration {
-    let secs = session.var("innodb_lock_wait_timeout").and_then(|v| v.parse().ok()).unwrap_or(50u64);
+    let secs = session.session_value("innodb_lock_wait_timeout").parse().unwrap_or(50u64);
     std::time::Duration::from_secs(secs)
 }
 

@@ -234,6 +234,7 @@ impl Session {
             interrupt: None,
         }));
         engine.processes.entries.lock().insert(connection_id, process.clone());
+        let session_vars = engine.vars.session_copy();
         Session {
             engine,
             process,
@@ -241,7 +242,7 @@ impl Session {
             user: user.to_string(),
             host: host.to_string(),
             db: None,
-            session_vars: BTreeMap::new(),
+            session_vars,
             user_vars: RefCell::new(HashMap::new()),
             txn: None,
             warnings: RefCell::new(Vec::new()),
@@ -276,16 +277,15 @@ impl Session {
     /// line) may idle for `interactive_timeout`, not `wait_timeout`: the
     /// session's `wait_timeout` starts from it, as in MariaDB.
     pub fn start_interactive(&mut self) {
-        let def = vars::lookup("wait_timeout");
-        if let (Some(def), Some(timeout)) = (def, self.engine.vars.get("interactive_timeout")) {
-            self.session_vars.insert(def.name, timeout);
+        if let Some(timeout) = self.engine.vars.get("interactive_timeout") {
+            self.session_vars.insert("wait_timeout", timeout);
         }
     }
 
     /// COM_RESET_CONNECTION: roll back and forget session state.
     pub fn reset(&mut self) {
         self.rollback_txn();
-        self.session_vars.clear();
+        self.session_vars = self.engine.vars.session_copy();
         self.user_vars.borrow_mut().clear();
         self.warnings.borrow_mut().clear();
         self.last_insert_id.set(0);
@@ -300,21 +300,32 @@ impl Session {
         Ok(())
     }
 
+    /// The value the session sees: its own for a variable with a session
+    /// scope, the global one for a global-only variable.
     pub fn var(&self, name: &str) -> Option<String> {
         let def = vars::lookup(name)?;
-        self.session_vars.get(def.name).cloned().or_else(|| self.engine.vars.get(def.name))
+        match def.scope {
+            vars::Scope::Global => self.engine.vars.get(def.name),
+            _ => Some(self.session_value(def.name).to_string()),
+        }
     }
 
-    pub fn var_bool(&self, name: &str) -> bool {
-        self.var(name).is_some_and(|v| v == "1")
+    /// The session's value of a variable with a session scope, by its
+    /// canonical name; borrowed, as several are read on every statement.
+    pub fn session_value(&self, name: &'static str) -> &str {
+        match self.session_vars.get(name) {
+            Some(v) => v,
+            None => vars::lookup(name).map_or("", |d| d.default),
+        }
     }
 
     pub fn autocommit(&self) -> bool {
-        self.var_bool("autocommit")
+        self.session_value("autocommit") == "1"
     }
 
     pub fn strict(&self) -> bool {
-        self.var("sql_mode").is_some_and(|m| m.contains("STRICT_TRANS_TABLES") || m.contains("STRICT_ALL_TABLES"))
+        let mode = self.session_value("sql_mode");
+        mode.contains("STRICT_TRANS_TABLES") || mode.contains("STRICT_ALL_TABLES")
     }
 
     pub fn in_transaction(&self) -> bool {
@@ -340,9 +351,7 @@ impl Session {
     }
 
     fn isolation(&self) -> IsolationLevel {
-        self.var("transaction_isolation")
-            .and_then(|n| IsolationLevel::from_name(&n))
-            .unwrap_or(IsolationLevel::RepeatableRead)
+        IsolationLevel::from_name(self.session_value("transaction_isolation")).unwrap_or(IsolationLevel::RepeatableRead)
     }
 
     /// The open transaction, starting an implicit one if needed.
@@ -612,11 +621,11 @@ impl Session {
         let def = vars::lookup(name).ok_or_else(|| vars::unknown_variable(name))?;
         vars::check_scope(def, scope)?;
         let text = if matches!(expr, Expr::Default) {
-            if scope == VarScope::Global {
-                def.default.to_string()
-            } else {
-                self.session_vars.remove(def.name);
-                return Ok(());
+            // A session's DEFAULT is the global value, the global's the
+            // compiled-in default.
+            match (scope, self.engine.vars.get(def.name)) {
+                (VarScope::Global, _) | (_, None) => def.default.to_string(),
+                (_, Some(global)) => global,
             }
         } else {
             vars::normalize(def, value)?

@@ -68,6 +68,7 @@ vars! {
     "default_storage_engine" = "InnoDB", Both, Str;
     "default_week_format" = "0", Both, Int;
     "div_precision_increment" = "4", Both, Int;
+    "error_count" = "0", Session, ReadOnly;
     "expire_logs_days" = "0", Global, Int;
     "explicit_defaults_for_timestamp" = "1", Both, Bool;
     "foreign_key_checks" = "1", Both, Bool;
@@ -136,7 +137,6 @@ vars! {
     "version_compile_os" = "Linux", Global, ReadOnly;
     "wait_timeout" = "28800", Both, Int;
     "warning_count" = "0", Session, ReadOnly;
-    "error_count" = "0", Session, ReadOnly;
 }
 
 /// Variables removed from MySQL/MariaDB that old my.cnf files still carry,
@@ -150,9 +150,12 @@ pub static REMOVED: &[(&str, &str)] = &[
     ("default_table_type", "renamed: use default_storage_engine"),
 ];
 
+/// The variable `name` spells, in any case and with `-` for `_` (option
+/// files write `max-connections`). Sessions look variables up on every
+/// statement, so this searches without allocating.
 pub fn lookup(name: &str) -> Option<&'static VarDef> {
-    let lower = name.to_ascii_lowercase().replace('-', "_");
-    VARIABLES.iter().find(|v| v.name == lower)
+    let spelled = || name.bytes().map(|b| if b == b'-' { b'_' } else { b.to_ascii_lowercase() });
+    VARIABLES.binary_search_by(|v| v.name.bytes().cmp(spelled())).ok().map(|i| &VARIABLES[i])
 }
 
 pub fn unknown_variable(name: &str) -> SqlError {
@@ -251,6 +254,18 @@ impl GlobalVars {
         self.get(name).and_then(|v| v.parse().ok()).unwrap_or(0)
     }
 
+    /// A new session's variables: the current global value of every
+    /// variable with a session scope, as MySQL copies them at connect (a
+    /// later SET GLOBAL changes new sessions only).
+    pub fn session_copy(&self) -> BTreeMap<&'static str, String> {
+        let values = self.values.read();
+        VARIABLES
+            .iter()
+            .filter(|v| v.scope == Scope::Both)
+            .filter_map(|v| Some((v.name, values.get(v.name)?.clone())))
+            .collect()
+    }
+
     pub fn all(&self) -> Vec<(&'static str, String)> {
         self.values.read().iter().map(|(k, v)| (*k, v.clone())).collect()
     }
@@ -271,5 +286,36 @@ pub fn check_scope(def: &VarDef, scope: VarScope) -> SqlResult<()> {
             format!("Variable '{}' is a SESSION variable and can't be used with SET GLOBAL", def.name),
         )),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variables_are_sorted_for_lookup() {
+        assert!(VARIABLES.windows(2).all(|w| w[0].name < w[1].name));
+        for v in VARIABLES {
+            assert!(lookup(v.name).is_some_and(|d| std::ptr::eq(d, v)), "{}", v.name);
+        }
+    }
+
+    #[test]
+    fn lookup_ignores_case_and_dashes() {
+        assert_eq!(lookup("Max-Connections").map(|d| d.name), Some("max_connections"));
+        assert_eq!(lookup("SQL_MODE").map(|d| d.name), Some("sql_mode"));
+        assert!(lookup("key_buffer").is_none());
+        assert!(lookup("").is_none());
+    }
+
+    #[test]
+    fn session_copy_holds_the_current_globals() {
+        let globals = GlobalVars::default();
+        globals.set_startup("wait_timeout", "5").expect("valid");
+        let copy = globals.session_copy();
+        assert_eq!(copy.get("wait_timeout").map(String::as_str), Some("5"));
+        assert!(!copy.contains_key("sync_binlog"), "global-only variables stay global");
+        assert!(!copy.contains_key("last_insert_id"), "session-only variables start from their defaults");
     }
 }
