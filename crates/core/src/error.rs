@@ -97,6 +97,9 @@ codes! {
     DATA_OUT_OF_RANGE = 1690, "22003";
     WRONG_ARGUMENTS_SCALE = 1425, "42000";
     READ_ONLY_TRANSACTION = 1792, "25006";
+    CONNECTION_KILLED = 1927, "70100";
+    STATEMENT_TIMEOUT = 1969, "70100";
+    QUERY_TIMEOUT = 3024, "HY000";
 }
 
 /// An error to report to the client.

@@ -140,6 +140,8 @@ pub fn serve<S: Socket>(stream: S, duplicate: Arc<OwnedFd>, host: String, shared
             break;
         }
         match conn.handle(&packet) {
+            // After its own KILL a connection ends once it has answered.
+            Ok(Flow::Continue) if conn.session.kill_requested() => break,
             Ok(Flow::Continue) => {}
             Ok(Flow::Close) => break,
             Err(e) => {
@@ -238,13 +240,14 @@ fn handshake_and_auth<S: Socket>(
     Ok(Some((session, response.capabilities & handshake::server_capabilities())))
 }
 
-/// KILL ends a connection waiting for a command at once: shutting its
-/// socket's read side down ends the wait (a running statement finishes
-/// first, as before).
+/// KILL ends another connection at once, as MariaDB's does: shutting its
+/// socket down ends a wait for a command, and a running statement (which
+/// stops at its next row or wait, see `onelog_sql::kill`) has nowhere to
+/// answer — its client sees the connection lost.
 fn interrupt_for(socket: Arc<OwnedFd>) -> Interrupt {
     Interrupt(Arc::new(move || {
         // Fails only for a socket the client already closed.
-        let _ = socket2::SockRef::from(&*socket).shutdown(std::net::Shutdown::Read);
+        let _ = socket2::SockRef::from(&*socket).shutdown(std::net::Shutdown::Both);
     }))
 }
 

@@ -364,6 +364,7 @@ fn find_conflict_excluding(
     own: Option<&[u8]>,
 ) -> SqlResult<Option<Conflict>> {
     let timeout = lock_timeout(session);
+    let guard = session.guard().clone();
     let engine = session.engine.clone();
     let txn_id = session.txn().id;
     for index in table.def.indexes.iter().filter(|i| i.unique) {
@@ -371,7 +372,7 @@ fn find_conflict_excluding(
         if !index.primary && index.columns.iter().any(|&c| row[c].is_null()) {
             continue; // NULLs never collide in a unique index.
         }
-        engine.locks.lock(txn_id, &probe, LockMode::Exclusive, timeout)?;
+        engine.locks.lock(txn_id, &probe, LockMode::Exclusive, timeout, &guard)?;
         let view = engine.store.snapshot();
         let txn = session.txn();
         let found = if index.primary {
@@ -504,11 +505,12 @@ fn locked_matches(
         Ok(out)
     })?;
     let timeout = lock_timeout(session);
+    let guard = session.guard().clone();
     let engine = session.engine.clone();
     let txn_id = session.txn().id;
     let mut locked = Vec::with_capacity(candidates.len());
     for (ck, _) in candidates {
-        engine.locks.lock(txn_id, &ck, LockMode::Exclusive, timeout)?;
+        engine.locks.lock(txn_id, &ck, LockMode::Exclusive, timeout, &guard)?;
         let view = engine.store.snapshot();
         let current = match session.txn().get(&view, &ck)? {
             Some(bytes) => rows::decode(table, &bytes)?,

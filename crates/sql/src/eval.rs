@@ -41,6 +41,12 @@ pub trait EvalEnv {
     fn warn(&self, code: u16, message: String);
     /// `LAST_INSERT_ID(expr)` sets the session's value.
     fn set_last_insert_id(&self, _id: u64) {}
+    /// SLEEP(): a session's ends early, with its error, on KILL or when
+    /// the statement's time limit passes.
+    fn sleep(&self, duration: std::time::Duration) -> SqlResult<()> {
+        std::thread::sleep(duration);
+        Ok(())
+    }
 }
 
 /// Per-row inputs to evaluation.

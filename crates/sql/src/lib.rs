@@ -16,6 +16,7 @@ pub mod ddl;
 pub mod dml;
 pub mod engine;
 pub mod eval;
+pub mod kill;
 pub mod locks;
 pub mod parse;
 pub mod rows;

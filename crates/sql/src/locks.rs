@@ -6,6 +6,7 @@
 //! (commit, rollback or disconnect); the wait-for graph holds an edge set
 //! per waiting transaction for exactly as long as it waits.
 
+use crate::kill::{StatementGuard, KILL_POLL};
 use onelog_core::{ErrorCode, SqlError, SqlResult};
 use parking_lot::{Condvar, Mutex};
 use std::collections::{HashMap, HashSet};
@@ -107,8 +108,16 @@ impl LockManager {
         &self.held[(txn % LOCK_SHARDS as u64) as usize]
     }
 
-    /// Acquires `key` in `mode` for `txn`, waiting at most `timeout`.
-    pub fn lock(&self, txn: TxnId, key: &[u8], mode: LockMode, timeout: Duration) -> SqlResult<()> {
+    /// Acquires `key` in `mode` for `txn`, waiting at most `timeout`;
+    /// `guard` ends the wait early (KILL, the statement's time limit).
+    pub fn lock(
+        &self,
+        txn: TxnId,
+        key: &[u8],
+        mode: LockMode,
+        timeout: Duration,
+        guard: &StatementGuard,
+    ) -> SqlResult<()> {
         let deadline = Instant::now() + timeout;
         let slot = self.slot(key);
         let mut shard = slot.shard.lock();
@@ -143,15 +152,20 @@ impl LockManager {
             }
             waited = true;
             shard.waiting += 1;
-            let timed_out = slot.released.wait_until(&mut shard, deadline).timed_out();
+            slot.released.wait_until(&mut shard, deadline.min(Instant::now() + KILL_POLL));
             shard.waiting -= 1;
-            if timed_out {
-                drop(shard);
-                self.waits_for.lock().remove(&txn);
-                return Err(SqlError::new(
+            let ended = if Instant::now() >= deadline {
+                Err(SqlError::new(
                     ErrorCode::LOCK_WAIT_TIMEOUT,
                     "Lock wait timeout exceeded; try restarting transaction",
-                ));
+                ))
+            } else {
+                guard.check()
+            };
+            if let Err(e) = ended {
+                drop(shard);
+                self.waits_for.lock().remove(&txn);
+                return Err(e);
             }
         }
     }
@@ -205,23 +219,49 @@ mod tests {
     #[test]
     fn exclusive_blocks_then_times_out() {
         let m = LockManager::default();
-        m.lock(1, b"k", LockMode::Exclusive, Duration::from_millis(10)).unwrap();
-        let err = m.lock(2, b"k", LockMode::Shared, Duration::from_millis(20)).unwrap_err();
+        m.lock(1, b"k", LockMode::Exclusive, Duration::from_millis(10), &StatementGuard::unlimited()).unwrap();
+        let err =
+            m.lock(2, b"k", LockMode::Shared, Duration::from_millis(20), &StatementGuard::unlimited()).unwrap_err();
         assert_eq!(err.code, ErrorCode::LOCK_WAIT_TIMEOUT);
         m.release_all(1);
-        m.lock(2, b"k", LockMode::Shared, Duration::from_millis(10)).unwrap();
-        m.lock(3, b"k", LockMode::Shared, Duration::from_millis(10)).unwrap();
+        m.lock(2, b"k", LockMode::Shared, Duration::from_millis(10), &StatementGuard::unlimited()).unwrap();
+        m.lock(3, b"k", LockMode::Shared, Duration::from_millis(10), &StatementGuard::unlimited()).unwrap();
+    }
+
+    #[test]
+    fn kill_ends_a_lock_wait() {
+        let m = Arc::new(LockManager::default());
+        m.lock(1, b"k", LockMode::Exclusive, Duration::from_secs(1), &StatementGuard::unlimited()).unwrap();
+        let kill = Arc::new(crate::kill::KillFlag::default());
+        let guard = StatementGuard::start(&kill, None);
+        let waiter = {
+            let m = m.clone();
+            std::thread::spawn(move || m.lock(2, b"k", LockMode::Exclusive, Duration::from_secs(30), &guard))
+        };
+        std::thread::sleep(Duration::from_millis(20));
+        let killed_at = Instant::now();
+        kill.kill_query();
+        let err = waiter.join().unwrap().unwrap_err();
+        assert_eq!(err.code, ErrorCode::QUERY_INTERRUPTED);
+        assert!(killed_at.elapsed() < Duration::from_secs(5));
+        // The killed waiter left the wait-for graph: no false deadlock.
+        m.lock(2, b"other", LockMode::Exclusive, Duration::from_secs(1), &StatementGuard::unlimited()).unwrap();
+        let err = m.lock(1, b"other", LockMode::Shared, Duration::from_millis(10), &StatementGuard::unlimited());
+        assert_eq!(err.map_err(|e| e.code), Err(ErrorCode::LOCK_WAIT_TIMEOUT));
     }
 
     #[test]
     fn deadlock_is_detected() {
         let m = Arc::new(LockManager::default());
-        m.lock(1, b"a", LockMode::Exclusive, Duration::from_secs(1)).unwrap();
-        m.lock(2, b"b", LockMode::Exclusive, Duration::from_secs(1)).unwrap();
+        m.lock(1, b"a", LockMode::Exclusive, Duration::from_secs(1), &StatementGuard::unlimited()).unwrap();
+        m.lock(2, b"b", LockMode::Exclusive, Duration::from_secs(1), &StatementGuard::unlimited()).unwrap();
         let m2 = m.clone();
-        let waiter = std::thread::spawn(move || m2.lock(1, b"b", LockMode::Exclusive, Duration::from_secs(5)));
+        let waiter = std::thread::spawn(move || {
+            m2.lock(1, b"b", LockMode::Exclusive, Duration::from_secs(5), &StatementGuard::unlimited())
+        });
         std::thread::sleep(Duration::from_millis(50));
-        let err = m.lock(2, b"a", LockMode::Exclusive, Duration::from_secs(5)).unwrap_err();
+        let err =
+            m.lock(2, b"a", LockMode::Exclusive, Duration::from_secs(5), &StatementGuard::unlimited()).unwrap_err();
         assert_eq!(err.code, ErrorCode::LOCK_DEADLOCK);
         m.release_all(2);
         waiter.join().unwrap().unwrap();
@@ -238,8 +278,10 @@ mod tests {
                     for i in 0..300u64 {
                         let txn = t * 1000 + i + 1;
                         let key = [(i % 3) as u8];
-                        m.lock(txn, &key, LockMode::Exclusive, Duration::from_secs(10)).unwrap();
-                        m.lock(txn, &key, LockMode::Shared, Duration::from_secs(10)).unwrap();
+                        m.lock(txn, &key, LockMode::Exclusive, Duration::from_secs(10), &StatementGuard::unlimited())
+                            .unwrap();
+                        m.lock(txn, &key, LockMode::Shared, Duration::from_secs(10), &StatementGuard::unlimited())
+                            .unwrap();
                         if key[0] == 0 {
                             assert_eq!(inside.fetch_add(1, std::sync::atomic::Ordering::SeqCst), 0);
                             inside.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);

@@ -61,7 +61,7 @@ impl<'a> Ctx<'a> {
     pub fn lock_selected(&self) -> SqlResult<()> {
         let timeout = lock_timeout(self.session);
         for (key, mode) in self.selected.borrow().iter() {
-            self.session.engine.locks.lock(self.txn.id, key, *mode, timeout)?;
+            self.session.engine.locks.lock(self.txn.id, key, *mode, timeout, self.session.guard())?;
         }
         Ok(())
     }
@@ -103,6 +103,9 @@ impl EvalEnv for Ctx<'_> {
     }
     fn set_last_insert_id(&self, id: u64) {
         self.session.set_last_insert_id(id)
+    }
+    fn sleep(&self, duration: std::time::Duration) -> SqlResult<()> {
+        self.session.sleep(duration)
     }
 }
 
@@ -784,8 +787,10 @@ pub fn scan_table(
     f: &mut RowVisitor,
 ) -> SqlResult<()> {
     let txn = ctx.txn;
+    let guard = ctx.session.guard();
     match access {
         Access::Get(k) => {
+            guard.check()?;
             if let Some(v) = txn.get(&ctx.view, k)? {
                 f(k, rows::decode_columns(entry, &v, wanted)?)?;
             }
@@ -793,6 +798,7 @@ pub fn scan_table(
         Access::Ranges { index, ranges, reverse } => {
             for (start, end) in ranges {
                 for kv in txn.scan(&ctx.view, start, end.as_deref(), *reverse)? {
+                    guard.check()?;
                     let (k, v) = kv?;
                     let (ck, row_bytes) = match index {
                         None => (k, v),

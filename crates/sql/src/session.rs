@@ -8,6 +8,7 @@
 use crate::ast::*;
 use crate::engine::Engine;
 use crate::eval::EvalEnv;
+use crate::kill::{KillFlag, StatementGuard, TimeLimit};
 use crate::txn::Txn;
 use crate::vars::{self, Kind};
 use onelog_binlog::pipeline::TxnEvents;
@@ -16,7 +17,7 @@ use parking_lot::Mutex;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A column of a result set.
 #[derive(Debug, Clone)]
@@ -145,7 +146,8 @@ pub struct ProcessInfo {
     pub command: String,
     pub started: Instant,
     pub info: Option<String>,
-    pub kill_requested: bool,
+    /// Set by KILL; read by the session's running statement.
+    pub kill: Arc<KillFlag>,
     /// Wakes the connection's thread when KILL ends the connection.
     pub interrupt: Option<Interrupt>,
 }
@@ -195,6 +197,10 @@ pub struct Session {
     commit_ack: Option<Arc<dyn CommitAck>>,
     /// The last statement handed its commit off to `commit_ack`.
     commit_handed_off: bool,
+    /// Set by KILL from other sessions (shared with PROCESSLIST).
+    kill: Arc<KillFlag>,
+    /// What may end the running statement early.
+    guard: StatementGuard,
 }
 
 /// Told the outcome of a commit the session did not wait for (see
@@ -223,6 +229,7 @@ impl Session {
     /// A session for the connection whose greeting announced
     /// `connection_id` (clients KILL by that id).
     pub fn with_connection_id(engine: Arc<Engine>, connection_id: u64, user: &str, host: &str) -> Session {
+        let kill = Arc::new(KillFlag::default());
         let process = Arc::new(Mutex::new(ProcessInfo {
             user: user.to_string(),
             host: host.to_string(),
@@ -230,7 +237,7 @@ impl Session {
             command: "Sleep".into(),
             started: Instant::now(),
             info: None,
-            kill_requested: false,
+            kill: kill.clone(),
             interrupt: None,
         }));
         engine.processes.entries.lock().insert(connection_id, process.clone());
@@ -255,6 +262,8 @@ impl Session {
             next_read_only: None,
             commit_ack: None,
             commit_handed_off: false,
+            guard: StatementGuard::start(&kill, None),
+            kill,
         }
     }
 
@@ -444,6 +453,7 @@ impl Session {
             self.warnings.borrow_mut().clear();
         }
         self.set_process_info(Some(text));
+        self.guard = StatementGuard::start(&self.kill, self.time_limit(stmt));
         self.stmt_view = None;
         let result = self.dispatch(stmt, text, params);
         self.stmt_view = None;
@@ -455,6 +465,28 @@ impl Session {
             Err(_) => {}
         }
         result
+    }
+
+    /// The shortest time limit `stmt` runs under: `max_statement_time`
+    /// for any statement, `max_execution_time` for a SELECT.
+    fn time_limit(&self, stmt: &Statement) -> Option<(Duration, TimeLimit)> {
+        let statement_s: f64 = self.session_value("max_statement_time").parse().unwrap_or(0.0);
+        let statement =
+            (statement_s > 0.0).then(|| (Duration::from_secs_f64(statement_s), TimeLimit::MaxStatementTime));
+        let select_ms: u64 = match stmt {
+            Statement::Select(_) => self.session_value("max_execution_time").parse().unwrap_or(0),
+            _ => 0,
+        };
+        let select = (select_ms > 0).then(|| (Duration::from_millis(select_ms), TimeLimit::MaxExecutionTime));
+        match (statement, select) {
+            (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// What may end the running statement early (KILL, time limits).
+    pub fn guard(&self) -> &StatementGuard {
+        &self.guard
     }
 
     fn set_process_info(&self, info: Option<&str>) {
@@ -531,10 +563,20 @@ impl Session {
         match target {
             Some(p) => {
                 let interrupt = {
-                    let mut p = p.lock();
-                    p.kill_requested = !query_only || p.kill_requested;
-                    p.interrupt.clone().filter(|_| !query_only)
+                    let p = p.lock();
+                    if query_only {
+                        p.kill.kill_query();
+                        None
+                    } else {
+                        p.kill.kill_connection();
+                        p.interrupt.clone()
+                    }
                 };
+                if id == self.connection_id && !query_only {
+                    // Its own KILL: the answer says so, then the
+                    // connection ends (see the server's command loop).
+                    return Err(SqlError::new(ErrorCode::CONNECTION_KILLED, "Connection was killed"));
+                }
                 if let Some(Interrupt(wake)) = interrupt {
                     wake();
                 }
@@ -551,7 +593,7 @@ impl Session {
 
     /// True once another session asked KILL for this connection.
     pub fn kill_requested(&self) -> bool {
-        self.process.lock().kill_requested
+        self.kill.connection_killed()
     }
 
     fn set_transaction(
@@ -812,5 +854,9 @@ impl EvalEnv for Session {
 
     fn set_last_insert_id(&self, id: u64) {
         self.last_insert_id.set(id);
+    }
+
+    fn sleep(&self, duration: Duration) -> SqlResult<()> {
+        self.guard.sleep(duration)
     }
 }

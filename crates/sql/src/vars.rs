@@ -17,6 +17,9 @@ pub enum Scope {
 pub enum Kind {
     Bool,
     Int,
+    /// Seconds with a fraction (`max_statement_time`), shown with six
+    /// decimals as MariaDB does.
+    Seconds,
     Str,
     ReadOnly,
 }
@@ -95,7 +98,7 @@ vars! {
     "max_binlog_size" = "1073741824", Global, Int;
     "max_connections" = "1024", Global, Int;
     "max_execution_time" = "0", Both, Int;
-    "max_statement_time" = "0", Both, Int;
+    "max_statement_time" = "0.000000", Both, Seconds;
     "net_buffer_length" = "16384", Both, Int;
     "net_read_timeout" = "30", Both, Int;
     "net_write_timeout" = "60", Both, Int;
@@ -189,6 +192,15 @@ pub fn normalize(def: &VarDef, value: &Value) -> SqlResult<String> {
             })?;
             Ok(n.max(0).to_string())
         }
+        Kind::Seconds => {
+            let seconds = text.trim().parse::<f64>().ok().filter(|s| s.is_finite()).ok_or_else(|| {
+                SqlError::new(
+                    ErrorCode::WRONG_TYPE_FOR_VAR,
+                    format!("Incorrect argument type to variable '{}'", def.name),
+                )
+            })?;
+            Ok(format!("{:.6}", seconds.clamp(0.0, crate::kill::MAX_STATEMENT_TIME_S)))
+        }
         Kind::Str => {
             if def.name.ends_with("isolation") {
                 crate::ast::IsolationLevel::from_name(&text).map(|l| l.name().to_string()).ok_or_else(wrong)
@@ -212,6 +224,7 @@ pub fn typed(def: &VarDef, text: &str) -> Value {
             .map(Value::Int)
             .or_else(|_| text.parse::<u64>().map(Value::UInt))
             .unwrap_or_else(|_| Value::from_str(text)),
+        Kind::Seconds => text.parse::<f64>().map(Value::Double).unwrap_or_else(|_| Value::from_str(text)),
         _ => Value::from_str(text),
     }
 }

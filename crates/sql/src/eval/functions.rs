@@ -684,7 +684,7 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
         "sleep" => {
             let secs = f64_of(&a[0], env).unwrap_or(0.0);
             if secs > 0.0 {
-                std::thread::sleep(std::time::Duration::from_secs_f64(secs.min(300.0)));
+                env.sleep(std::time::Duration::from_secs_f64(secs.min(300.0)))?;
             }
             return Ok(Value::Int(0));
         }
