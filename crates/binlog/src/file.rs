@@ -498,7 +498,7 @@ fn prealloc_path(dir: &Path, basename: &str) -> PathBuf {
     dir.join(format!("{basename}.prealloc-tmp"))
 }
 
-fn io_err(path: &Path, source: io::Error) -> BinlogError {
+pub(crate) fn io_err(path: &Path, source: io::Error) -> BinlogError {
     BinlogError::Io { path: path.display().to_string(), source }
 }
 
@@ -953,6 +953,28 @@ impl FileSet {
         self.cur = c;
         self.start_prealloc(params.preallocate_size_bytes);
         Ok(())
+    }
+
+    /// The name of file `seq`.
+    pub fn file_name(&self, seq: u32) -> String {
+        file_name(&self.basename, seq)
+    }
+
+    /// The path of indexed file `name`, with its sequence number.
+    pub fn indexed_path(&self, name: &str) -> Option<(u32, PathBuf)> {
+        let seq = parse_file_seq(&self.basename, name)?;
+        self.index.iter().any(|n| n == name).then(|| (seq, self.dir.join(name)))
+    }
+
+    /// Every indexed file: name, sequence and path, oldest first.
+    pub fn indexed_files(&self) -> Vec<(String, u32, PathBuf)> {
+        let with_seq = |name: &String| Some((name.clone(), parse_file_seq(&self.basename, name)?, self.dir.join(name)));
+        self.index.iter().filter_map(with_seq).collect()
+    }
+
+    /// The indexed file after file `seq`: its name, sequence and path.
+    pub fn indexed_after(&self, seq: u32) -> Option<(String, u32, PathBuf)> {
+        self.indexed_files().into_iter().find(|(_, s, _)| *s > seq)
     }
 
     /// SHOW BINARY LOGS. The current file reports its logical size.

@@ -8,6 +8,7 @@
 //! or storage — the commit stage calls back into a [`pipeline::GroupSink`]
 //! supplied by the layer above.
 
+pub mod dump;
 pub mod event;
 pub mod file;
 pub mod pipeline;

@@ -288,6 +288,55 @@ struct Positions {
     /// sync and commit stages sees it both applied and released first.
     ready: VecDeque<Ready>,
     last_committed: Option<Gtid>,
+    /// End of the last published transaction (see [`ReplicaLimit`]).
+    published: BinlogPos,
+    /// Where the current file's header events end.
+    current_header_end: u64,
+}
+
+impl Positions {
+    fn replica_limit(&self) -> ReplicaLimit {
+        ReplicaLimit {
+            current_file_seq: self.current.file_seq,
+            current_header_end: self.current_header_end,
+            published: self.published,
+        }
+    }
+}
+
+/// How far a replica may read the binlog: up to `published`, the end of
+/// the last transaction made visible on this server — a replica never sees
+/// a transaction this server's own clients cannot see yet. Events that are
+/// no transaction's are readable once everything before them is: a
+/// completed file's closing ROTATE (a rotation writes it, trims and syncs
+/// the file before the next one becomes current) and the current file's
+/// header events, up to `current_header_end`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplicaLimit {
+    pub current_file_seq: u32,
+    pub current_header_end: u64,
+    pub published: BinlogPos,
+}
+
+impl ReplicaLimit {
+    /// How far file `seq` may be read: `None` for all of it (a completed
+    /// file whose transactions are all published), else an offset. In a
+    /// completed file, a ROTATE starting at that offset is readable too.
+    pub fn readable_end(&self, seq: u32) -> Option<u64> {
+        if self.published.file_seq > seq {
+            None
+        } else if self.published.file_seq == seq {
+            Some(self.published.offset)
+        } else if seq == self.current_file_seq {
+            Some(self.current_header_end)
+        } else {
+            Some(0)
+        }
+    }
+
+    pub fn is_completed(&self, seq: u32) -> bool {
+        seq < self.current_file_seq
+    }
 }
 
 struct Shared<T> {
@@ -308,6 +357,8 @@ struct Shared<T> {
     poisoned: AtomicBool,
     poison_reason: Mutex<String>,
     pos: Mutex<Positions>,
+    /// Wakes replicas waiting for the [`ReplicaLimit`] to move (with `pos`).
+    replica_cv: Condvar,
     /// Groups written since the last sync (`sync_binlog=N`).
     groups_since_sync: AtomicU64,
     /// Transactions enqueued and not yet answered (see [`Reply`]).
@@ -369,6 +420,9 @@ impl<T: Send + 'static> Shared<T> {
         p.current = w.files.position();
         if p.current_file != w.files.current_name() {
             p.current_file = w.files.current_name().to_string();
+            // No group is in the new file yet: its header ends here.
+            p.current_header_end = p.current.offset;
+            self.replica_cv.notify_all();
         }
     }
 
@@ -820,12 +874,16 @@ impl<T: Send + 'static> Shared<T> {
                 publish();
                 if let Some(last) = infos.last() {
                     p.last_committed = Some(last.gtid);
+                    p.published = last.end_pos;
                 }
                 done.push((infos, replies));
             }
             if self.is_poisoned() {
                 failed.extend(p.ready.drain(..));
             }
+        }
+        if !done.is_empty() {
+            self.replica_cv.notify_all();
         }
         for (infos, replies) in done {
             self.counters.commits.fetch_add(infos.len() as u64, Ordering::Relaxed);
@@ -870,6 +928,8 @@ impl<T: Send + 'static> Binlog<T> {
             released_group_id: 0,
             ready: VecDeque::new(),
             last_committed: recovered.last_gtid,
+            published: files.position(),
+            current_header_end: files.position().offset,
         };
         let shared = Arc::new(Shared {
             server_id: config.server_id,
@@ -913,6 +973,7 @@ impl<T: Send + 'static> Binlog<T> {
             poisoned: AtomicBool::new(false),
             poison_reason: Mutex::new(String::new()),
             pos: Mutex::new(pos),
+            replica_cv: Condvar::new(),
             groups_since_sync: AtomicU64::new(0),
             in_flight: Arc::new(AtomicU64::new(0)),
             sink,
@@ -994,6 +1055,51 @@ impl<T: Send + 'static> Binlog<T> {
             q.items.push_back(queued);
             s.queue_cv.notify_one();
         }
+    }
+
+    /// The path of binlog file `name` if the index lists it, with its
+    /// sequence number.
+    pub fn indexed_path(&self, name: &str) -> Option<(u32, std::path::PathBuf)> {
+        self.shared.writer.lock().files.indexed_path(name)
+    }
+
+    /// Every indexed file (name, sequence, path), oldest first.
+    pub fn indexed_files(&self) -> Vec<(String, u32, std::path::PathBuf)> {
+        self.shared.writer.lock().files.indexed_files()
+    }
+
+    /// The indexed file after file `seq` (name, sequence, path).
+    pub fn indexed_after(&self, seq: u32) -> Option<(String, u32, std::path::PathBuf)> {
+        self.shared.writer.lock().files.indexed_after(seq)
+    }
+
+    /// The name of binlog file `seq`.
+    pub fn file_name(&self, seq: u32) -> String {
+        self.shared.writer.lock().files.file_name(seq)
+    }
+
+    pub fn server_id(&self) -> u32 {
+        self.shared.server_id
+    }
+
+    /// The binlog's events carry CRC32 checksums (`binlog_checksum`).
+    pub fn checksum(&self) -> bool {
+        self.shared.checksum
+    }
+
+    /// How far replicas may read now.
+    pub fn replica_limit(&self) -> ReplicaLimit {
+        self.shared.pos.lock().replica_limit()
+    }
+
+    /// Waits at most `timeout` for the replica limit to differ from `seen`;
+    /// returns it either way.
+    pub fn wait_replica_limit(&self, seen: ReplicaLimit, timeout: Duration) -> ReplicaLimit {
+        let s = &self.shared;
+        let deadline = Instant::now() + timeout;
+        let mut p = s.pos.lock();
+        while p.replica_limit() == seen && !s.replica_cv.wait_until(&mut p, deadline).timed_out() {}
+        p.replica_limit()
     }
 
     pub fn stats(&self) -> BinlogStats {
@@ -1147,7 +1253,10 @@ impl<T: Send + 'static> Binlog<T> {
         s.publish_position(&w);
         let mut p = s.pos.lock();
         p.synced = w.files.position();
+        p.published = w.files.position();
+        p.current_header_end = p.published.offset;
         p.last_committed = None;
+        s.replica_cv.notify_all();
         r
     }
 

@@ -204,7 +204,11 @@ pub fn parse_command(payload: &[u8], caps: CapabilityFlags) -> Result<Command, C
             let pos = r.u32("position").map_err(&m)?;
             let flags = r.u16("flags").map_err(&m)?;
             let server_id = r.u32("server id").map_err(&m)?;
-            Command::BinlogDump { pos, flags, server_id, file: buf::string(r.rest()) }
+            // A C string to MariaDB: clients send the empty name of GTID
+            // mode as NUL bytes.
+            let name = r.rest();
+            let name = name.split(|&b| b == 0).next().unwrap_or_default();
+            Command::BinlogDump { pos, flags, server_id, file: buf::string(name) }
         }
         BINLOG_DUMP_GTID => Command::BinlogDumpGtid(body.to_vec()),
         REGISTER_SLAVE => {

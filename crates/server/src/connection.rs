@@ -15,6 +15,7 @@
 //! the next command.
 
 use crate::commit_ack::AckSlot;
+use crate::replication::DumpRequest;
 use crate::users::Users;
 use mysql_common::constants::{CapabilityFlags, StatusFlags};
 use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
@@ -435,6 +436,15 @@ impl<S: Socket> Conn<S> {
                 }
                 None => self.encode_results(vec![Err(unknown_stmt(id, "mysqld_stmt_reset"))], false),
             },
+            Command::RegisterSlave(r) => {
+                self.session.engine.replicas.register(self.session.connection_id, r.server_id, &r.host, r.port);
+                self.encode_results(vec![Ok(QueryResult::ok(0))], false)
+            }
+            Command::BinlogDump { pos, flags, server_id, file } => {
+                let request = DumpRequest { file, pos, flags, server_id };
+                crate::replication::dump(&mut self.stream, &self.session, &request)?;
+                return Ok(Flow::Close);
+            }
             Command::Unknown(_)
             | Command::Debug
             | Command::ProcessInfo
@@ -442,9 +452,7 @@ impl<S: Socket> Conn<S> {
             | Command::Refresh(_)
             | Command::Shutdown
             | Command::StmtFetch { .. }
-            | Command::BinlogDump { .. }
-            | Command::BinlogDumpGtid(_)
-            | Command::RegisterSlave(_) => {
+            | Command::BinlogDumpGtid(_) => {
                 self.encode_results(vec![Err(sql_err(ErrorCode::UNKNOWN_COMMAND, "Unknown command"))], false)
             }
         };

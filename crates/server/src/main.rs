@@ -9,6 +9,7 @@
 mod commit_ack;
 mod connection;
 mod options;
+mod replication;
 mod server;
 mod users;
 

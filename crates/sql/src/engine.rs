@@ -105,6 +105,8 @@ pub struct Engine {
     /// The binlog position storage has persisted (last checkpoint): the
     /// oldest binlog recovery would need.
     persisted_pos: Mutex<BinlogPos>,
+    /// Connected replicas and where they read.
+    pub replicas: crate::replicas::Replicas,
 }
 
 impl Engine {
@@ -185,6 +187,7 @@ impl Engine {
             next_connection_id: AtomicU64::new(1),
             processes: Default::default(),
             shutting_down: AtomicBool::new(false),
+            replicas: Default::default(),
             started_at: Instant::now(),
             persisted_pos: Mutex::new(persisted),
         });
@@ -302,19 +305,24 @@ impl Engine {
         *self.persisted_pos.lock()
     }
 
+    /// The oldest binlog position anyone still needs: recovery (from
+    /// `persisted`, storage's persisted position) or a connected replica's
+    /// dump. Purge and expiry keep every file from it on.
+    pub fn purge_floor(&self, persisted: BinlogPos) -> BinlogPos {
+        self.replicas.oldest_reading().map_or(persisted, |reading| reading.min(persisted))
+    }
+
     /// `binlog_expire_logs_seconds` (or, when that is 0, `expire_logs_days`
     /// × 86400): removes binlog files last modified longer ago than that,
     /// oldest first, never one storage still needs ([`Self::persisted_pos`]).
     /// Called at start-up and by the checkpointer after each tick, so a
     /// rotated file expires within a checkpoint interval. Returns the
     /// removed names.
-    /// TODO: when replicas are tracked, keep_from must be the minimum with
-    /// every connected replica's position.
     pub fn expire_binlogs(&self) -> Vec<String> {
         // log_bin=OFF (DESIGN.md): the binlog is still the durability log,
         // but nobody reads it, so it goes as soon as storage is past it.
         if self.vars.get("log_bin").as_deref() == Some("0") {
-            return self.binlog.purge_before(u64::MAX, self.persisted_pos()).unwrap_or_else(|e| {
+            return self.binlog.purge_before(u64::MAX, self.purge_floor(self.persisted_pos())).unwrap_or_else(|e| {
                 tracing::error!("binlog purge (log_bin=OFF) failed: {e}");
                 Vec::new()
             });
@@ -326,7 +334,7 @@ impl Engine {
         if limit_s == 0 {
             return Vec::new();
         }
-        match self.binlog.expire_logs(limit_s, self.persisted_pos()) {
+        match self.binlog.expire_logs(limit_s, self.purge_floor(self.persisted_pos())) {
             Ok(removed) => removed,
             Err(e) => {
                 tracing::error!("binlog expiry failed: {e}");

@@ -19,6 +19,7 @@ pub mod eval;
 pub mod kill;
 pub mod locks;
 pub mod parse;
+pub mod replicas;
 pub mod rows;
 pub mod select;
 pub mod session;

@@ -217,6 +217,7 @@ impl Drop for Session {
             self.engine.locks.release_all(txn.id);
         }
         self.engine.processes.entries.lock().remove(&self.connection_id);
+        self.engine.replicas.gone(self.connection_id);
     }
 }
 

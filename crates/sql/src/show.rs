@@ -566,13 +566,15 @@ fn format_gtid(gtid: onelog_binlog::Gtid, flags2: u8) -> String {
 
 /// PURGE BINARY LOGS and RESET MASTER.
 pub fn binlog_admin(session: &mut Session, stmt: &Statement) -> SqlResult<QueryResult> {
-    // Never purge what recovery still needs: everything from the position
-    // storage has persisted (a fresh checkpoint moves it forward).
-    let keep_from = session
+    // Never purge what recovery still needs — everything from the position
+    // storage has persisted (a fresh checkpoint moves it forward) — nor a
+    // file a connected replica's dump reads.
+    let persisted = session
         .engine
         .checkpoint()
         .map_err(|e| SqlError::internal(e.to_string()))?
         .unwrap_or_else(|| crate::engine::decode_marker(session.engine.store.position_marker().ok().flatten()));
+    let keep_from = session.engine.purge_floor(persisted);
     let binlog = &session.engine.binlog;
     match stmt {
         Statement::PurgeBinaryLogsTo(name) => {

@@ -1,0 +1,308 @@
+"""OneLog as a replication source, checked with clients no one here wrote:
+a MariaDB 10.11 replica (CHANGE MASTER ... MASTER_USE_GTID=no) follows
+concurrent writes, DDL and binlog rotations and ends with the same rows;
+`mariadb-binlog --read-from-remote-server` reads each file as it reads the
+file on disk — the live one too, ending cleanly where the file on disk
+shows its preallocated zeros; `python-mysql-replication` (a CDC client)
+decodes the row changes; a dump gets heartbeats while idle, and PURGE keeps
+the file a connected dump still reads."""
+from __future__ import annotations
+
+import random
+import socket
+import struct
+import subprocess
+import threading
+import time
+
+import pymysql
+import pytest
+from harness import make_server
+
+COM_BINLOG_DUMP = 0x12
+HEARTBEAT = 27
+CATCH_UP_S = 90
+
+
+def query(conn, sql, args=None):
+    with conn.cursor() as cur:
+        cur.execute(sql, args)
+        return cur.fetchall() if cur.description else None
+
+
+@pytest.fixture
+def replica(tmp_path):
+    srv = make_server("mariadb", tmp_path / "replica", name="replica", log_bin=False, extra_args=["--server-id=2"])
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.cleanup()
+
+
+def first_binlog(source) -> str:
+    return query(source.connect(autocommit=True), "SHOW BINARY LOGS")[0][0]
+
+
+def start_replica(replica, source, log_file, log_pos=4):
+    conn = replica.connect(autocommit=True)
+    query(conn, "CHANGE MASTER TO MASTER_HOST=%s, MASTER_PORT=%s, MASTER_USER='root', MASTER_PASSWORD='', "
+                "MASTER_LOG_FILE=%s, MASTER_LOG_POS=%s, MASTER_USE_GTID=no, MASTER_CONNECT_RETRY=1",
+          (source.host, source.port, log_file, log_pos))
+    query(conn, "START SLAVE")
+    return conn
+
+
+def wait_caught_up(replica_conn, source_conn):
+    master_file, master_pos = query(source_conn, "SHOW MASTER STATUS")[0][:2]
+    deadline = time.monotonic() + CATCH_UP_S
+    while True:
+        with replica_conn.cursor(pymysql.cursors.DictCursor) as cur:
+            cur.execute("SHOW SLAVE STATUS")
+            st = cur.fetchone()
+        assert not st["Last_IO_Error"] and not st["Last_SQL_Error"], st
+        if (st["Relay_Master_Log_File"], st["Exec_Master_Log_Pos"]) == (master_file, master_pos):
+            return st
+        assert time.monotonic() < deadline, f"replica did not catch up with {master_file}:{master_pos}: {st}"
+        time.sleep(0.2)
+
+
+def write_load(source, seconds, threads=4):
+    """Random inserts, updates and deletes on rp.t from `threads` clients."""
+    stop = time.monotonic() + seconds
+    errors = []
+
+    def worker(n):
+        rng = random.Random(n)
+        conn = source.connect(autocommit=True)
+        try:
+            while time.monotonic() < stop:
+                key = rng.randrange(1, 400)
+                op = rng.random()
+                if op < 0.5:
+                    query(conn, "INSERT INTO rp.t (id, name, amount, note) VALUES (%s, %s, %s, %s) "
+                                "ON DUPLICATE KEY UPDATE amount = amount + 1",
+                          (key, f"n{key}-{n}", rng.randrange(10**6) / 100, None if rng.random() < 0.2 else "x" * rng.randrange(300)))
+                elif op < 0.8:
+                    query(conn, "UPDATE rp.t SET amount = amount * 2, name = CONCAT(name, '+') WHERE id = %s", (key,))
+                else:
+                    query(conn, "DELETE FROM rp.t WHERE id = %s", (key,))
+        except Exception as e:  # reported by the test thread
+            errors.append(e)
+        finally:
+            conn.close()
+
+    pool = [threading.Thread(target=worker, args=(n,)) for n in range(threads)]
+    for t in pool:
+        t.start()
+    return pool, errors
+
+
+def test_mariadb_replica_follows_writes_ddl_and_rotations(onelog_server, replica):
+    source = onelog_server.connect(autocommit=True)
+    query(source, "CREATE DATABASE rp")
+    query(source, "CREATE TABLE rp.t (id INT PRIMARY KEY, name VARCHAR(80), amount DECIMAL(14,2), note TEXT)")
+    query(source, "INSERT INTO rp.t VALUES (1000, 'before the replica', 1.50, NULL)")
+    replica_conn = start_replica(replica, onelog_server, first_binlog(onelog_server))
+    pool, errors = write_load(onelog_server, seconds=3)
+    time.sleep(1)
+    query(source, "FLUSH BINARY LOGS")
+    query(source, "CREATE TABLE rp.u (k BIGINT UNSIGNED PRIMARY KEY, at DATETIME(3), b BLOB)")
+    query(source, "INSERT INTO rp.u VALUES (18446744073709551615, '2026-11-22 10:00:00.125', x'00ff10')")
+    query(source, "FLUSH BINARY LOGS")
+    for t in pool:
+        t.join()
+    assert not errors, errors
+    query(source, "ALTER TABLE rp.u ADD COLUMN extra INT DEFAULT 7")
+    status = wait_caught_up(replica_conn, source)
+    assert status["Slave_IO_Running"] == "Yes" and status["Slave_SQL_Running"] == "Yes"
+    for table in ("rp.t", "rp.u"):
+        ours = query(source, f"SELECT * FROM {table} ORDER BY 1")
+        theirs = query(replica_conn, f"SELECT * FROM {table} ORDER BY 1")
+        assert ours == theirs, table
+    assert len(query(source, "SELECT * FROM rp.t")) > 10
+
+    # Writes after the replica caught up reach it too (the dump waits, then goes on).
+    query(source, "UPDATE rp.t SET note = 'late' WHERE id = 1000")
+    wait_caught_up(replica_conn, source)
+    assert query(replica_conn, "SELECT note FROM rp.t WHERE id = 1000") == (("late",),)
+
+
+def test_gtid_mode_replica_resumes_from_its_gtid_position(onelog_server, replica):
+    """MASTER_USE_GTID=slave_pos (MariaDB's default for a new replica): the
+    replica names no file, only the GTIDs it has applied; after STOP and
+    START SLAVE it resumes after them, across a rotation."""
+    source = onelog_server.connect(autocommit=True)
+    query(source, "CREATE DATABASE gt")
+    query(source, "CREATE TABLE gt.t (id INT PRIMARY KEY, v INT)")
+    query(source, "INSERT INTO gt.t VALUES (1, 1), (2, 2)")
+    conn = replica.connect(autocommit=True)
+    query(conn, "CHANGE MASTER TO MASTER_HOST=%s, MASTER_PORT=%s, MASTER_USER='root', MASTER_PASSWORD='', "
+                "MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1", (onelog_server.host, onelog_server.port))
+    query(conn, "START SLAVE")
+    wait_caught_up(conn, source)
+    query(conn, "STOP SLAVE")
+    query(source, "UPDATE gt.t SET v = v + 10")
+    query(source, "FLUSH BINARY LOGS")
+    query(source, "INSERT INTO gt.t VALUES (3, 3)")
+    query(conn, "START SLAVE")
+    wait_caught_up(conn, source)
+    assert query(conn, "SELECT * FROM gt.t ORDER BY id") == query(source, "SELECT * FROM gt.t ORDER BY id")
+    assert query(conn, "SELECT @@gtid_slave_pos") == query(source, "SELECT @@gtid_binlog_pos")
+    # A position this server never logged is refused, as MariaDB refuses it.
+    query(conn, "STOP SLAVE")
+    query(conn, "SET GLOBAL gtid_slave_pos = '0-1-999999'")
+    query(conn, "START SLAVE")
+    deadline = time.monotonic() + 30
+    while True:
+        with conn.cursor(pymysql.cursors.DictCursor) as cur:
+            cur.execute("SHOW SLAVE STATUS")
+            st = cur.fetchone()
+        if st["Last_IO_Errno"]:
+            break
+        assert time.monotonic() < deadline, st
+        time.sleep(0.2)
+    assert st["Last_IO_Errno"] == 1236 and "which is not in the master's binlog" in st["Last_IO_Error"], st
+
+
+def decoded(args, **kw):
+    return subprocess.run(["mariadb-binlog", "--base64-output=DECODE-ROWS", "--verbose", *args],
+                          capture_output=True, text=True, timeout=120, **kw)
+
+
+def test_remote_binlog_reads_like_the_files(onelog_server):
+    conn = onelog_server.connect(autocommit=True)
+    query(conn, "CREATE DATABASE rb")
+    query(conn, "CREATE TABLE rb.t (id INT PRIMARY KEY, v VARCHAR(30))")
+    with conn.cursor() as cur:
+        cur.executemany("INSERT INTO rb.t VALUES (%s, %s)", [(i, f"v{i}") for i in range(200)])
+    query(conn, "FLUSH BINARY LOGS")
+    query(conn, "UPDATE rb.t SET v = 'changed' WHERE id < 50")
+    names = [row[0] for row in query(conn, "SHOW BINARY LOGS")]
+    assert len(names) == 2
+    remote = ["--read-from-remote-server", f"--host={onelog_server.host}", f"--port={onelog_server.port}", "--user=root"]
+    for name in names:
+        local = decoded([str(onelog_server.datadir / name)])
+        over_the_wire = decoded(remote + [name])
+        assert over_the_wire.returncode == 0 and over_the_wire.stderr == "", over_the_wire.stderr
+        if name == names[-1]:
+            # The live file on disk ends in preallocated zeros, which
+            # mariadb-binlog reports; the dump ends at the last commit.
+            assert "Event invalid" in local.stderr
+            assert over_the_wire.stdout.startswith(local.stdout)
+            assert "# End of log file" in over_the_wire.stdout
+        else:
+            assert local.returncode == 0 and local.stderr == ""
+            assert over_the_wire.stdout == local.stdout
+    assert over_the_wire.stdout.count("### UPDATE `rb`.`t`") == 50
+
+
+def test_cdc_client_decodes_row_changes(onelog_server):
+    from pymysqlreplication import BinLogStreamReader
+    from pymysqlreplication.row_event import DeleteRowsEvent, UpdateRowsEvent, WriteRowsEvent
+
+    conn = onelog_server.connect(autocommit=True)
+    query(conn, "CREATE DATABASE cdc")
+    query(conn, "CREATE TABLE cdc.t (id INT PRIMARY KEY, name VARCHAR(20), amount DECIMAL(10,2))")
+    log_file, log_pos = query(conn, "SHOW MASTER STATUS")[0][:2]
+    query(conn, "INSERT INTO cdc.t VALUES (1, 'alice', 10.50), (2, 'bob', 3.25)")
+    query(conn, "UPDATE cdc.t SET amount = 11 WHERE id = 1")
+    query(conn, "DELETE FROM cdc.t WHERE id = 2")
+    settings = {"host": onelog_server.host, "port": onelog_server.port, "user": "root", "passwd": ""}
+    stream = BinLogStreamReader(connection_settings=settings, server_id=77, log_file=log_file, log_pos=log_pos,
+                                resume_stream=True, blocking=False,
+                                only_events=[WriteRowsEvent, UpdateRowsEvent, DeleteRowsEvent])
+    try:
+        changes = [(type(ev).__name__, ev.table, row) for ev in stream for row in ev.rows]
+    finally:
+        stream.close()
+    from decimal import Decimal
+    assert changes == [
+        ("WriteRowsEvent", "t", {"values": {"id": 1, "name": "alice", "amount": Decimal("10.50")}, "none_sources": {}}),
+        ("WriteRowsEvent", "t", {"values": {"id": 2, "name": "bob", "amount": Decimal("3.25")}, "none_sources": {}}),
+        ("UpdateRowsEvent", "t", {
+            "before_values": {"id": 1, "name": "alice", "amount": Decimal("10.50")}, "before_none_sources": {},
+            "after_values": {"id": 1, "name": "alice", "amount": Decimal("11.00")}, "after_none_sources": {}}),
+        ("DeleteRowsEvent", "t", {"values": {"id": 2, "name": "bob", "amount": Decimal("3.25")}, "none_sources": {}}),
+    ]
+
+
+class RawDump:
+    """A bare COM_BINLOG_DUMP client that reads only when asked."""
+
+    def __init__(self, srv, log_file, pos=4, heartbeat_s=None):
+        self.conn = srv.connect(autocommit=True)
+        query(self.conn, "SET @master_binlog_checksum = @@global.binlog_checksum")
+        if heartbeat_s:
+            query(self.conn, f"SET @master_heartbeat_period = {int(heartbeat_s * 1e9)}")
+        body = struct.pack("<IHI", pos, 0, 99) + log_file.encode()
+        self.conn._next_seq_id = 0
+        self.conn._write_bytes(struct.pack("<I", len(body) + 1)[:3] + b"\x00" + bytes([COM_BINLOG_DUMP]) + body)
+        self.conn._next_seq_id = 1
+
+    def event(self):
+        """(type, log_pos, body) of the next event; raises on an error packet."""
+        data = self.conn._read_packet().get_all_data()
+        assert data[0] == 0, data[:80]
+        _, type_code, _, length, log_pos, _ = struct.unpack("<IBIIIH", data[1:20])
+        return type_code, log_pos, data[20:1 + length]
+
+    def close(self):
+        # A reset, as when a replica's host goes away mid-dump.
+        self.conn._sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.conn._force_close()
+
+
+def test_idle_dump_gets_heartbeats(onelog_server):
+    conn = onelog_server.connect(autocommit=True)
+    log_file = query(conn, "SHOW MASTER STATUS")[0][0]
+    dump = RawDump(onelog_server, log_file, heartbeat_s=0.2)
+    try:
+        seen = []
+        deadline = time.monotonic() + 10
+        while HEARTBEAT not in [t for t, _, _ in seen]:
+            assert time.monotonic() < deadline, f"no heartbeat; events {[t for t, _, _ in seen]}"
+            seen.append(dump.event())
+        _, log_pos, body = seen[-1]
+        assert body[:len(log_file)] == log_file.encode()
+        assert log_pos == query(conn, "SHOW MASTER STATUS")[0][1]
+    finally:
+        dump.close()
+
+
+def test_purge_keeps_the_file_a_dump_reads(onelog_server):
+    conn = onelog_server.connect(autocommit=True)
+    query(conn, "CREATE DATABASE pg")
+    query(conn, "CREATE TABLE pg.big (id INT PRIMARY KEY, b LONGBLOB)")
+    blob = bytes(range(256)) * 400  # 100 KiB
+    for i in range(300):  # 30 MiB: more than the socket buffers hold
+        query(conn, "INSERT INTO pg.big VALUES (%s, %s)", (i, blob))
+    first = query(conn, "SHOW MASTER STATUS")[0][0]
+    query(conn, "FLUSH BINARY LOGS")
+    query(conn, "FLUSH BINARY LOGS")
+    current = query(conn, "SHOW MASTER STATUS")[0][0]
+    # A commit in the current file: recovery no longer needs the first two.
+    query(conn, "INSERT INTO pg.big VALUES (-1, NULL)")
+    dump = RawDump(onelog_server, first)
+    try:
+        dump.event()  # the dump has started; it now blocks on the full socket in the first file
+        time.sleep(1)
+        query(conn, f"PURGE BINARY LOGS TO '{current}'")
+        assert [r[0] for r in query(conn, "SHOW BINARY LOGS")][0] == first, "purged a file a dump reads"
+    finally:
+        dump.close()
+    deadline = time.monotonic() + 10
+    while True:
+        query(conn, f"PURGE BINARY LOGS TO '{current}'")
+        left = [r[0] for r in query(conn, "SHOW BINARY LOGS")]
+        if left == [current]:
+            break
+        assert time.monotonic() < deadline, f"the ended dump still holds its file: {left}"
+        time.sleep(0.2)
+
+
+def test_dump_of_a_missing_file_is_error_1236(onelog_server):
+    dump = RawDump(onelog_server, "onelog-bin.999999")
+    with pytest.raises(pymysql.err.OperationalError) as e:
+        dump.event()
+    assert e.value.args[0] == 1236
