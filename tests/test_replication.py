@@ -208,7 +208,7 @@ def test_cdc_client_decodes_row_changes(onelog_server):
     query(conn, "INSERT INTO cdc.t VALUES (1, 'alice', 10.50), (2, 'bob', 3.25)")
     query(conn, "UPDATE cdc.t SET amount = 11 WHERE id = 1")
     query(conn, "DELETE FROM cdc.t WHERE id = 2")
-    settings = {"host": onelog_server.host, "port": onelog_server.port, "user": "root", "passwd": ""}
+    settings = {"host": onelog_server.host, "port": onelog_server.port, "user": "root", "password": ""}
     stream = BinLogStreamReader(connection_settings=settings, server_id=77, log_file=log_file, log_pos=log_pos,
                                 resume_stream=True, blocking=False,
                                 only_events=[WriteRowsEvent, UpdateRowsEvent, DeleteRowsEvent])
@@ -306,3 +306,11 @@ def test_dump_of_a_missing_file_is_error_1236(onelog_server):
     with pytest.raises(pymysql.err.OperationalError) as e:
         dump.event()
     assert e.value.args[0] == 1236
+
+
+def test_no_dump_with_log_bin_off(server_factory):
+    srv = server_factory(log_bin=False)
+    dump = RawDump(srv, "onelog-bin.000001")
+    with pytest.raises(pymysql.err.OperationalError) as e:
+        dump.event()
+    assert e.value.args == (1236, "Binary log is not open")

@@ -151,6 +151,11 @@ struct Dumper {
 impl Dumper {
     fn start(session: &Session, request: &DumpRequest) -> Result<Dumper, SqlError> {
         let engine = &session.engine;
+        if engine.vars.get("log_bin").as_deref() == Some("0") {
+            // DESIGN.md: with log_bin=OFF the log still makes commits
+            // durable but is not served (and is purged at once).
+            return Err(fatal_reading("Binary log is not open"));
+        }
         // MariaDB's GTID mode (`MASTER_USE_GTID`): the replica's
         // `@slave_connect_state` says where it is, whatever file it names.
         let connect_state = session.user_var("slave_connect_state");
