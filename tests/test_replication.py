@@ -116,6 +116,9 @@ def test_mariadb_replica_follows_writes_ddl_and_rotations(onelog_server, replica
     query(source, "ALTER TABLE rp.u ADD COLUMN extra INT DEFAULT 7")
     status = wait_caught_up(replica_conn, source)
     assert status["Slave_IO_Running"] == "Yes" and status["Slave_SQL_Running"] == "Yes"
+    # The DBA's view of it, as on MariaDB.
+    assert [(r[0], r[3]) for r in query(source, "SHOW SLAVE HOSTS")] == [(2, 1)]
+    assert "Binlog Dump" in [r[4] for r in query(source, "SHOW PROCESSLIST")]
     for table in ("rp.t", "rp.u"):
         ours = query(source, f"SELECT * FROM {table} ORDER BY 1")
         theirs = query(replica_conn, f"SELECT * FROM {table} ORDER BY 1")

@@ -75,6 +75,7 @@ pub fn dump<S: Socket>(
         engine.binlog.file_name(start.file_seq),
         start.offset,
     );
+    session.set_process_command("Binlog Dump");
     let outcome = dumper.run(stream, session);
     engine.replicas.gone(session.connection_id);
     match outcome {

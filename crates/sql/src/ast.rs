@@ -337,25 +337,47 @@ pub enum SetTarget {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Show {
     Databases,
-    Tables { db: Option<String>, full: bool },
-    Columns { table: ObjectName, full: bool },
-    Index { table: ObjectName },
+    Tables {
+        db: Option<String>,
+        full: bool,
+    },
+    Columns {
+        table: ObjectName,
+        full: bool,
+    },
+    Index {
+        table: ObjectName,
+    },
     CreateTable(ObjectName),
     CreateDatabase(String),
-    Variables { global: bool },
-    Status { global: bool },
-    Processlist { full: bool },
+    Variables {
+        global: bool,
+    },
+    Status {
+        global: bool,
+    },
+    Processlist {
+        full: bool,
+    },
     Warnings,
     Errors,
     Engines,
     Collation,
     CharacterSet,
-    TableStatus { db: Option<String> },
+    TableStatus {
+        db: Option<String>,
+    },
     BinaryLogs,
     MasterStatus,
-    BinlogEvents { file: Option<String>, from: Option<u64>, limit: Option<(u64, u64)> },
+    BinlogEvents {
+        file: Option<String>,
+        from: Option<u64>,
+        limit: Option<(u64, u64)>,
+    },
     Grants,
     EngineStatus,
+    /// SHOW SLAVE HOSTS / SHOW REPLICA HOSTS.
+    ReplicaHosts,
 }
 
 #[derive(Debug, Clone, PartialEq)]

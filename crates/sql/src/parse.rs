@@ -504,6 +504,7 @@ fn parse_show(text: &str, w: &[String], u: &[String]) -> SqlResult<Statement> {
         "BINARY" if word(i + 1) == "LOG" && word(i + 2) == "STATUS" => (Show::MasterStatus, 3),
         "BINLOG" if word(i + 1) == "EVENTS" => return parse_show_binlog_events(text, w, u, i + 2),
         "GRANTS" => (Show::Grants, w.len()),
+        "SLAVE" | "REPLICA" if word(i + 1) == "HOSTS" => (Show::ReplicaHosts, 2),
         "ENGINE" => (Show::EngineStatus, w.len()),
         _ => return Err(SqlError::parse(&w[i.min(w.len())..].join(" "), 1)),
     };

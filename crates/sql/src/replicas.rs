@@ -16,6 +16,9 @@ pub struct Replica {
     /// Host and port the replica reported (empty / 0 when it did not).
     pub host: String,
     pub port: u16,
+    /// It sent COM_REGISTER_SLAVE (SHOW SLAVE HOSTS lists only those, as
+    /// MariaDB does; `mariadb-binlog` dumps without registering).
+    pub registered: bool,
     /// Where its dump reads; `None` before COM_BINLOG_DUMP.
     pub reading: Option<BinlogPos>,
 }
@@ -33,6 +36,7 @@ impl Replicas {
         entry.server_id = server_id;
         entry.host = host.to_string();
         entry.port = port;
+        entry.registered = true;
     }
 
     /// A dump on `connection_id` reads from `pos` on.

@@ -490,6 +490,12 @@ impl Session {
         &self.guard
     }
 
+    /// What SHOW PROCESSLIST shows this connection doing outside
+    /// statements (a replica's "Binlog Dump").
+    pub fn set_process_command(&self, command: &str) {
+        self.process.lock().command = command.to_string();
+    }
+
     fn set_process_info(&self, info: Option<&str>) {
         let mut p = self.process.lock();
         p.info = info.map(|s| s.chars().take(100).collect());

@@ -147,6 +147,16 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
                 .collect();
             result_with_numbers(&["Id", "User", "Host", "db", "Command", "Time", "State", "Info"], &[0, 5], rows)
         }
+        Show::ReplicaHosts => {
+            let master_id = Value::UInt(u64::from(session.engine.binlog.server_id()));
+            let rows = (session.engine.replicas.all().into_iter())
+                .filter(|r| r.registered)
+                .map(|r| {
+                    vec![Value::UInt(r.server_id.into()), s(&r.host), Value::UInt(r.port.into()), master_id.clone()]
+                })
+                .collect();
+            result_with_numbers(&["Server_id", "Host", "Port", "Master_id"], &[0, 2, 3], rows)
+        }
         Show::Warnings | Show::Errors => {
             let only_errors = matches!(what, Show::Errors);
             let rows = session
