@@ -233,9 +233,10 @@ def test_cdc_client_decodes_row_changes(onelog_server):
 class RawDump:
     """A bare COM_BINLOG_DUMP client that reads only when asked."""
 
-    def __init__(self, srv, log_file, pos=4, heartbeat_s=None):
+    def __init__(self, srv, log_file, pos=4, heartbeat_s=None, checksum_aware=True):
         self.conn = srv.connect(autocommit=True)
-        query(self.conn, "SET @master_binlog_checksum = @@global.binlog_checksum")
+        if checksum_aware:
+            query(self.conn, "SET @master_binlog_checksum = @@global.binlog_checksum")
         if heartbeat_s:
             query(self.conn, f"SET @master_heartbeat_period = {int(heartbeat_s * 1e9)}")
         body = struct.pack("<IHI", pos, 0, 99) + log_file.encode()
@@ -248,6 +249,7 @@ class RawDump:
         data = self.conn._read_packet().get_all_data()
         assert data[0] == 0, data[:80]
         _, type_code, _, length, log_pos, _ = struct.unpack("<IBIIIH", data[1:20])
+        assert length == len(data) - 1, "event length field and packet disagree"
         return type_code, log_pos, data[20:1 + length]
 
     def close(self):
@@ -302,6 +304,22 @@ def test_purge_keeps_the_file_a_dump_reads(onelog_server):
             break
         assert time.monotonic() < deadline, f"the ended dump still holds its file: {left}"
         time.sleep(0.2)
+
+
+def test_client_unaware_of_checksums_gets_events_without_them(onelog_server):
+    conn = onelog_server.connect(autocommit=True)
+    query(conn, "CREATE DATABASE ck")
+    log_file = query(conn, "SHOW MASTER STATUS")[0][0]
+    aware, unaware = RawDump(onelog_server, log_file), RawDump(onelog_server, log_file, checksum_aware=False)
+    try:
+        for _ in range(6):
+            (t, pos, with_crc), (t2, pos2, without) = aware.event(), unaware.event()
+            assert (t, pos) == (t2, pos2)
+            # The FORMAT_DESCRIPTION keeps its checksum field, as MariaDB's.
+            assert without == (with_crc if t == 15 else with_crc[:-4]), t
+    finally:
+        aware.close()
+        unaware.close()
 
 
 def test_dump_of_a_missing_file_is_error_1236(onelog_server):

@@ -50,6 +50,17 @@ impl EventCursor {
         BinlogPos { file_seq: self.seq, offset: self.offset }
     }
 
+    /// Whether this file's events carry CRC32 checksums, from its
+    /// FORMAT_DESCRIPTION (`binlog_checksum` may differ between files
+    /// written before and after a restart).
+    pub fn checksums(&self) -> Result<bool, BinlogError> {
+        let fd = self.event_at(4)?.ok_or_else(|| self.corrupt("no format description"))?;
+        match parse_event(&fd, true)? {
+            Event::FormatDescription { checksum, .. } => Ok(checksum),
+            _ => Err(self.corrupt("the first event is not a format description")),
+        }
+    }
+
     /// The event starting at `offset`, wherever the cursor is (a replica
     /// starting mid-file first gets the file's FORMAT_DESCRIPTION at 4).
     pub fn event_at(&self, offset: u64) -> Result<Option<Vec<u8>>, BinlogError> {
@@ -179,12 +190,9 @@ impl EventCursor {
     /// The binlog state at the start of this file: its GTID_LIST (the
     /// event after the FORMAT_DESCRIPTION).
     fn start_state(&self) -> Result<Vec<Gtid>, BinlogError> {
-        let fd = self.event_at(4)?.ok_or_else(|| self.corrupt("no format description"))?;
-        let checksum = match parse_event(&fd, true)? {
-            Event::FormatDescription { checksum, .. } => checksum,
-            _ => return Err(self.corrupt("the first event is not a format description")),
-        };
-        match self.event_at(4 + fd.len() as u64)? {
+        let fd_len = self.event_at(4)?.map_or(0, |fd| fd.len() as u64);
+        let checksum = self.checksums()?;
+        match self.event_at(4 + fd_len)? {
             Some(next) => match parse_event(&next, checksum)? {
                 Event::GtidList(state) => Ok(state),
                 _ => Ok(Vec::new()),

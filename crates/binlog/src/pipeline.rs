@@ -1082,11 +1082,6 @@ impl<T: Send + 'static> Binlog<T> {
         self.shared.server_id
     }
 
-    /// The binlog's events carry CRC32 checksums (`binlog_checksum`).
-    pub fn checksum(&self) -> bool {
-        self.shared.checksum
-    }
-
     /// How far replicas may read now.
     pub fn replica_limit(&self) -> ReplicaLimit {
         self.shared.pos.lock().replica_limit()

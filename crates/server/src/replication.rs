@@ -13,7 +13,7 @@
 
 use crate::connection::Socket;
 use onelog_binlog::dump::{gtid_start_file, AppliedFilter, EventCursor, GtidPosition, Next};
-use onelog_binlog::event::{header_flag, type_code, write_event, CHECKSUM_LEN, HEADER_LEN};
+use onelog_binlog::event::{header_flag, rotate_body, type_code, write_event, CHECKSUM_LEN, HEADER_LEN};
 use onelog_core::{ErrorCode, SqlError, Value};
 use onelog_protocol::packet::{PacketError, PacketStream};
 use onelog_protocol::resultset::{encode_eof, encode_err};
@@ -134,16 +134,16 @@ struct Dumper {
     applied: Option<AppliedFilter>,
     replica_server_id: u32,
     server_id: u32,
-    /// The binlog files carry CRC32 checksums.
+    /// The file being read carries CRC32 checksums.
     file_checksums: bool,
     /// The client said it understands checksums (set
     /// `@master_binlog_checksum`, to any value); one that did not gets
     /// events without them, as MariaDB sends.
     client_checksums: bool,
-    /// The events made up for the dump (ROTATE, heartbeats) carry a
-    /// checksum only for a client that asked for CRC32: `mariadb-binlog`
-    /// sets the variable to NONE and reads them without one.
-    artificial_checksums: bool,
+    /// The client asked for CRC32: the events made up for the dump
+    /// (ROTATE, heartbeats) carry one when the file does. `mariadb-binlog`
+    /// sets NONE and reads them without.
+    client_wants_crc32: bool,
     heartbeat: Option<Duration>,
     non_blocking: bool,
     start_offset: u64,
@@ -174,23 +174,23 @@ impl Dumper {
             return Err(fatal_reading("Client requested master to start replication from impossible position"));
         }
         let cursor = EventCursor::open(&path, seq, start_offset).map_err(|e| fatal_reading(&e.to_string()))?;
-        engine.replicas.reading(session.connection_id, request.server_id, cursor.position());
         let checksum_var = session.user_var("master_binlog_checksum");
         let heartbeat_ns = match session.user_var("master_heartbeat_period") {
             Value::Null => 0,
             v => v.to_string().parse::<f64>().unwrap_or(0.0).max(0.0) as u64,
         };
+        engine.replicas.reading(session.connection_id, request.server_id, cursor.position());
         Ok(Dumper {
-            cursor,
             applied,
             replica_server_id: request.server_id,
             server_id: engine.binlog.server_id(),
-            file_checksums: engine.binlog.checksum(),
+            file_checksums: cursor.checksums().map_err(|e| fatal_reading(&e.to_string()))?,
             client_checksums: !checksum_var.is_null(),
-            artificial_checksums: engine.binlog.checksum() && checksum_var.to_string().eq_ignore_ascii_case("CRC32"),
+            client_wants_crc32: checksum_var.to_string().eq_ignore_ascii_case("CRC32"),
             heartbeat: (heartbeat_ns > 0).then(|| Duration::from_nanos(heartbeat_ns)),
             non_blocking: request.flags & BINLOG_DUMP_NON_BLOCK != 0,
             start_offset,
+            cursor,
         })
     }
 
@@ -203,7 +203,7 @@ impl Dumper {
             // The replica needs the file's format before mid-file events;
             // log_pos 0 tells it not to take this as its position.
             if let Some(fd) = self.cursor.event_at(4)? {
-                self.send(stream, &self.with_log_pos_zero(fd))?;
+                self.send(stream, &with_log_pos_zero(fd))?;
             }
         }
         let mut limit = engine.binlog.replica_limit();
@@ -211,6 +211,11 @@ impl Dumper {
         loop {
             match self.cursor.next(&limit)? {
                 Next::Event(event) => {
+                    // A long backlog streams without waiting; KILL and
+                    // shutdown still end it between events.
+                    if session.kill_requested() || engine.is_shutting_down() {
+                        return Ok(DumpEnd::ClientGone);
+                    }
                     if self.applied.as_mut().is_some_and(|f| !f.passes(&event)) {
                         continue;
                     }
@@ -223,6 +228,7 @@ impl Dumper {
                         return Err(DumpError::Sql(fatal_reading(&format!("binary log file after {name} is missing"))));
                     };
                     self.cursor = EventCursor::open(&path, next_seq, 4)?;
+                    self.file_checksums = self.cursor.checksums()?;
                     engine.replicas.reading(session.connection_id, self.replica_server_id, self.cursor.position());
                     // As MariaDB does at each new file (the last one may
                     // have ended in STOP, not ROTATE): `mariadb-binlog`
@@ -252,11 +258,15 @@ impl Dumper {
         }
     }
 
-    /// Queues one event packet, without its checksum for a client that
-    /// does not expect one.
+    /// Queues one event packet. A file's event loses its checksum for a
+    /// client that does not expect one (a FORMAT_DESCRIPTION keeps its
+    /// checksum field; artificial events are built for the client).
     fn send<S: Socket>(&self, stream: &mut PacketStream<S>, event: &[u8]) -> Result<(), PacketError> {
-        let strip =
-            self.file_checksums && !self.client_checksums && event.get(4) != Some(&type_code::FORMAT_DESCRIPTION);
+        let flags = event.get(17..19).map_or(0, |f| u16::from_le_bytes([f[0], f[1]]));
+        let strip = self.file_checksums
+            && !self.client_checksums
+            && event.get(4) != Some(&type_code::FORMAT_DESCRIPTION)
+            && flags & header_flag::ARTIFICIAL == 0;
         let mut packet = Vec::with_capacity(event.len() + 1);
         packet.push(EVENT_PACKET);
         if strip && event.len() >= HEADER_LEN + CHECKSUM_LEN {
@@ -272,7 +282,7 @@ impl Dumper {
     /// An event the server makes up for this dump (not in any file).
     fn artificial(&self, type_code: u8, body: &[u8], log_pos: u64) -> Vec<u8> {
         let mut event = Vec::with_capacity(HEADER_LEN + body.len() + CHECKSUM_LEN);
-        let checksum = self.artificial_checksums;
+        let checksum = self.file_checksums && self.client_wants_crc32;
         write_event(&mut event, 0, 0, self.server_id, type_code, header_flag::ARTIFICIAL, body, checksum);
         // write_event derives log_pos from its start offset; ours is given.
         event[13..17].copy_from_slice(&(log_pos as u32).to_le_bytes());
@@ -281,13 +291,13 @@ impl Dumper {
         }
         event
     }
+}
 
-    fn with_log_pos_zero(&self, mut event: Vec<u8>) -> Vec<u8> {
-        event[13..17].copy_from_slice(&0u32.to_le_bytes());
-        // A FORMAT_DESCRIPTION always carries a checksum field.
-        refresh_checksum(&mut event);
-        event
-    }
+fn with_log_pos_zero(mut event: Vec<u8>) -> Vec<u8> {
+    event[13..17].copy_from_slice(&0u32.to_le_bytes());
+    // A FORMAT_DESCRIPTION always carries a checksum field.
+    refresh_checksum(&mut event);
+    event
 }
 
 /// Where a GTID-mode replica starts: the file holding everything after
@@ -308,10 +318,6 @@ fn gtid_start(session: &Session, connect_state: &str) -> Result<(u32, std::path:
         ));
     };
     Ok((seq, path, position))
-}
-
-fn rotate_body(name: &str, pos: u64) -> Vec<u8> {
-    onelog_binlog::event::rotate_body(name, pos)
 }
 
 /// Recomputes the CRC32 at the end of `event` after a header change.
