@@ -306,19 +306,21 @@ def test_purge_keeps_the_file_a_dump_reads(onelog_server):
         time.sleep(0.2)
 
 
-def test_client_unaware_of_checksums_gets_events_without_them(onelog_server):
+def test_client_unaware_of_checksums_is_refused_as_by_mariadb(onelog_server):
+    """A client that never set @master_binlog_checksum cannot read a
+    checksummed binlog: MariaDB sends the first ROTATE (without a checksum)
+    and then error 1236 rather than strip the checksums. One that set it,
+    even to NONE, is served the events as they are in the file."""
     conn = onelog_server.connect(autocommit=True)
-    query(conn, "CREATE DATABASE ck")
     log_file = query(conn, "SHOW MASTER STATUS")[0][0]
-    aware, unaware = RawDump(onelog_server, log_file), RawDump(onelog_server, log_file, checksum_aware=False)
+    unaware = RawDump(onelog_server, log_file, checksum_aware=False)
     try:
-        for _ in range(6):
-            (t, pos, with_crc), (t2, pos2, without) = aware.event(), unaware.event()
-            assert (t, pos) == (t2, pos2)
-            # The FORMAT_DESCRIPTION keeps its checksum field, as MariaDB's.
-            assert without == (with_crc if t == 15 else with_crc[:-4]), t
+        type_code, log_pos, body = unaware.event()
+        assert (type_code, log_pos, body[8:]) == (4, 0, log_file.encode()), "a ROTATE naming the file, no checksum"
+        with pytest.raises(pymysql.err.OperationalError) as e:
+            unaware.event()
+        assert e.value.args[0] == 1236 and "can not handle replication events with the checksum" in e.value.args[1]
     finally:
-        aware.close()
         unaware.close()
 
 

@@ -12,6 +12,7 @@
 //! and the protocol's packet stream.
 
 use crate::connection::Socket;
+use mysql_common::constants::StatusFlags;
 use onelog_binlog::dump::{gtid_start_file, AppliedFilter, EventCursor, GtidPosition, Next};
 use onelog_binlog::event::{header_flag, rotate_body, type_code, write_event, CHECKSUM_LEN, HEADER_LEN};
 use onelog_core::{ErrorCode, SqlError, Value};
@@ -80,8 +81,9 @@ pub fn dump<S: Socket>(
     engine.replicas.gone(session.connection_id);
     match outcome {
         Ok(DumpEnd::NonBlockingEnd) => {
+            // A classic EOF whatever the client negotiated, as MariaDB's.
             let mut eof = Vec::new();
-            encode_eof(0, Default::default(), &mut eof);
+            encode_eof(0, StatusFlags::SERVER_STATUS_AUTOCOMMIT, &mut eof);
             stream.write_packet(&eof)?;
             stream.flush()
         }
@@ -137,12 +139,11 @@ struct Dumper {
     /// The file being read carries CRC32 checksums.
     file_checksums: bool,
     /// The client said it understands checksums (set
-    /// `@master_binlog_checksum`, to any value); one that did not gets
-    /// events without them, as MariaDB sends.
+    /// `@master_binlog_checksum`, to any value); one that did not cannot
+    /// read a checksummed file, and MariaDB refuses it rather than strip.
     client_checksums: bool,
-    /// The client asked for CRC32: the events made up for the dump
-    /// (ROTATE, heartbeats) carry one when the file does. `mariadb-binlog`
-    /// sets NONE and reads them without.
+    /// The client asked for CRC32, so the first ROTATE made up for it
+    /// carries one (`mariadb-binlog` asks for NONE and reads it without).
     client_wants_crc32: bool,
     heartbeat: Option<Duration>,
     non_blocking: bool,
@@ -188,7 +189,8 @@ impl Dumper {
             client_checksums: !checksum_var.is_null(),
             client_wants_crc32: checksum_var.to_string().eq_ignore_ascii_case("CRC32"),
             heartbeat: (heartbeat_ns > 0).then(|| Duration::from_nanos(heartbeat_ns)),
-            non_blocking: request.flags & BINLOG_DUMP_NON_BLOCK != 0,
+            // MariaDB treats a dump for server id 0 as non-blocking too.
+            non_blocking: request.flags & BINLOG_DUMP_NON_BLOCK != 0 || request.server_id == 0,
             start_offset,
             cursor,
         })
@@ -198,12 +200,14 @@ impl Dumper {
         let engine = &session.engine;
         let file_name = |seq: u32| engine.binlog.file_name(seq);
         let mut name = file_name(self.cursor.position().file_seq);
-        self.send(stream, &self.artificial(type_code::ROTATE, &rotate_body(&name, self.start_offset), 0))?;
+        let body = rotate_body(&name, self.start_offset);
+        let crc = self.file_checksums && self.client_wants_crc32;
+        self.send(stream, &artificial_event(self.server_id, type_code::ROTATE, &body, 0, crc))?;
+        self.check_client_checksums(&name)?;
         if self.start_offset > 4 {
-            // The replica needs the file's format before mid-file events;
-            // log_pos 0 tells it not to take this as its position.
+            // The replica needs the file's format before mid-file events.
             if let Some(fd) = self.cursor.event_at(4)? {
-                self.send(stream, &with_log_pos_zero(fd))?;
+                self.send(stream, &mid_file_format_description(fd))?;
             }
         }
         let mut limit = engine.binlog.replica_limit();
@@ -228,12 +232,18 @@ impl Dumper {
                         return Err(DumpError::Sql(fatal_reading(&format!("binary log file after {name} is missing"))));
                     };
                     self.cursor = EventCursor::open(&path, next_seq, 4)?;
-                    self.file_checksums = self.cursor.checksums()?;
                     engine.replicas.reading(session.connection_id, self.replica_server_id, self.cursor.position());
                     // As MariaDB does at each new file (the last one may
-                    // have ended in STOP, not ROTATE): `mariadb-binlog`
-                    // stops here unless asked for the later files.
-                    self.send(stream, &self.artificial(type_code::ROTATE, &rotate_body(&next_name, 4), 0))?;
+                    // have ended in STOP, not ROTATE), checksummed as the
+                    // file before: `mariadb-binlog` stops here unless asked
+                    // for the later files.
+                    let body = rotate_body(&next_name, 4);
+                    self.send(
+                        stream,
+                        &artificial_event(self.server_id, type_code::ROTATE, &body, 0, self.file_checksums),
+                    )?;
+                    self.file_checksums = self.cursor.checksums()?;
+                    self.check_client_checksums(&next_name)?;
                     name = next_name;
                 }
                 Next::Wait => {
@@ -249,7 +259,12 @@ impl Dumper {
                     limit = engine.binlog.wait_replica_limit(limit, wake.min(CLIENT_CHECK));
                     if heartbeat_due.is_some_and(|at| Instant::now() >= at) {
                         let pos = self.cursor.position();
-                        self.send(stream, &self.artificial(type_code::HEARTBEAT, name.as_bytes(), pos.offset))?;
+                        let body = name.as_bytes();
+                        let crc = self.file_checksums;
+                        self.send(
+                            stream,
+                            &artificial_event(self.server_id, type_code::HEARTBEAT, body, pos.offset, crc),
+                        )?;
                         stream.flush()?;
                         last_sent = Instant::now();
                     }
@@ -258,43 +273,53 @@ impl Dumper {
         }
     }
 
-    /// Queues one event packet. A file's event loses its checksum for a
-    /// client that does not expect one (a FORMAT_DESCRIPTION keeps its
-    /// checksum field; artificial events are built for the client).
+    /// Queues one event packet.
     fn send<S: Socket>(&self, stream: &mut PacketStream<S>, event: &[u8]) -> Result<(), PacketError> {
-        let flags = event.get(17..19).map_or(0, |f| u16::from_le_bytes([f[0], f[1]]));
-        let strip = self.file_checksums
-            && !self.client_checksums
-            && event.get(4) != Some(&type_code::FORMAT_DESCRIPTION)
-            && flags & header_flag::ARTIFICIAL == 0;
         let mut packet = Vec::with_capacity(event.len() + 1);
         packet.push(EVENT_PACKET);
-        if strip && event.len() >= HEADER_LEN + CHECKSUM_LEN {
-            let len = event.len() - CHECKSUM_LEN;
-            packet.extend_from_slice(&event[..len]);
-            packet[1 + 9..1 + 13].copy_from_slice(&(len as u32).to_le_bytes());
-        } else {
-            packet.extend_from_slice(event);
-        }
+        packet.extend_from_slice(event);
         stream.write_packet(&packet)
     }
 
-    /// An event the server makes up for this dump (not in any file).
-    fn artificial(&self, type_code: u8, body: &[u8], log_pos: u64) -> Vec<u8> {
-        let mut event = Vec::with_capacity(HEADER_LEN + body.len() + CHECKSUM_LEN);
-        let checksum = self.file_checksums && self.client_wants_crc32;
-        write_event(&mut event, 0, 0, self.server_id, type_code, header_flag::ARTIFICIAL, body, checksum);
-        // write_event derives log_pos from its start offset; ours is given.
-        event[13..17].copy_from_slice(&(log_pos as u32).to_le_bytes());
-        if checksum {
-            refresh_checksum(&mut event);
+    /// A client that did not say it reads checksums gets none of a
+    /// checksummed file: error 1236, as from MariaDB.
+    fn check_client_checksums(&self, name: &str) -> Result<(), DumpError> {
+        if !self.file_checksums || self.client_checksums {
+            return Ok(());
         }
-        event
+        let start = self.start_offset;
+        Err(DumpError::Sql(fatal_reading(&format!(
+            "Slave can not handle replication events with the checksum that master is configured to log; the first event '{name}' at {start}, the last event read from '{name}' at 4, the last byte read from '{name}' at 4."
+        ))))
     }
 }
 
-fn with_log_pos_zero(mut event: Vec<u8>) -> Vec<u8> {
+/// An event made up for a dump (not in any file), with the given
+/// log_pos and a checksum or none.
+fn artificial_event(server_id: u32, type_code: u8, body: &[u8], log_pos: u64, checksum: bool) -> Vec<u8> {
+    // A heartbeat's flags are 0 in MariaDB's; the ROTATEs are artificial.
+    let flags = if type_code == type_code::HEARTBEAT { 0 } else { header_flag::ARTIFICIAL };
+    let mut event = Vec::with_capacity(HEADER_LEN + body.len() + CHECKSUM_LEN);
+    write_event(&mut event, 0, 0, server_id, type_code, flags, body, checksum);
+    // write_event derives log_pos from its start offset; ours is given.
+    event[13..17].copy_from_slice(&(log_pos as u32).to_le_bytes());
+    if checksum {
+        refresh_checksum(&mut event);
+    }
+    event
+}
+
+/// The FORMAT_DESCRIPTION sent before a mid-file start: log_pos 0 (not the
+/// replica's position) and creation time 0 (not a server start, after
+/// which a replica drops its temporary tables), as MariaDB sends it.
+fn mid_file_format_description(mut event: Vec<u8>) -> Vec<u8> {
+    /// Body offset of the creation time: binlog version (2 bytes) and
+    /// server version (50 bytes) come first.
+    const CREATED_AT: usize = HEADER_LEN + 2 + 50;
     event[13..17].copy_from_slice(&0u32.to_le_bytes());
+    if let Some(created) = event.get_mut(CREATED_AT..CREATED_AT + 4) {
+        created.copy_from_slice(&0u32.to_le_bytes());
+    }
     // A FORMAT_DESCRIPTION always carries a checksum field.
     refresh_checksum(&mut event);
     event
