@@ -7,7 +7,8 @@
 //! the binlog crate's [`EventCursor`], never past what this server has
 //! published), heartbeats while idle, and the end of a non-blocking dump.
 //! A dump runs until the client goes, KILL or shutdown shuts its socket,
-//! or the binlog cannot be read; then the connection ends, as in MariaDB.
+//! or the binlog cannot be read; then the connection ends, as in MariaDB
+//! (and with its session, its entry in the replica registry).
 //! Calls the binlog crate (cursor, limits), the engine's replica registry
 //! and the protocol's packet stream.
 
@@ -78,7 +79,6 @@ pub fn dump<S: Socket>(
     );
     session.set_process_command("Binlog Dump");
     let outcome = dumper.run(stream, session);
-    engine.replicas.gone(session.connection_id);
     match outcome {
         Ok(DumpEnd::NonBlockingEnd) => {
             // A classic EOF whatever the client negotiated, as MariaDB's.
