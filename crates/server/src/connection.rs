@@ -252,7 +252,7 @@ fn interrupt_for(socket: Arc<OwnedFd>) -> Interrupt {
     }))
 }
 
-fn write_err<S: Socket>(stream: &mut PacketStream<S>, err: &SqlError) -> Result<(), PacketError> {
+pub(crate) fn write_err<S: Socket>(stream: &mut PacketStream<S>, err: &SqlError) -> Result<(), PacketError> {
     let mut p = Vec::new();
     encode_err(err, &mut p);
     stream.write_packet(&p)?;

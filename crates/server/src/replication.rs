@@ -12,13 +12,13 @@
 //! Calls the binlog crate (cursor, limits), the engine's replica registry
 //! and the protocol's packet stream.
 
-use crate::connection::Socket;
+use crate::connection::{write_err, Socket};
 use mysql_common::constants::StatusFlags;
 use onelog_binlog::dump::{gtid_start_file, AppliedFilter, EventCursor, GtidPosition, Next};
 use onelog_binlog::event::{header_flag, rotate_body, type_code, write_event, CHECKSUM_LEN, HEADER_LEN};
 use onelog_core::{ErrorCode, SqlError, Value};
 use onelog_protocol::packet::{PacketError, PacketStream};
-use onelog_protocol::resultset::{encode_eof, encode_err};
+use onelog_protocol::resultset::encode_eof;
 use onelog_sql::eval::EvalEnv;
 use onelog_sql::Session;
 use std::mem::MaybeUninit;
@@ -59,7 +59,7 @@ pub fn dump<S: Socket>(
     let engine = &session.engine;
     let mut dumper = match Dumper::start(session, request) {
         Ok(d) => d,
-        Err(e) => return send_error(stream, &e),
+        Err(e) => return write_err(stream, &e),
     };
     // A replica that stops reading must not hold the dump forever: its
     // writes are bounded by `net_write_timeout`, as in MariaDB.
@@ -94,16 +94,9 @@ pub fn dump<S: Socket>(
         Err(DumpError::Packet(e)) => Err(e),
         Err(DumpError::Sql(e)) => {
             tracing::warn!("connection {}: binlog dump ended: {}", session.connection_id, e.message);
-            send_error(stream, &e)
+            write_err(stream, &e)
         }
     }
-}
-
-fn send_error<S: Socket>(stream: &mut PacketStream<S>, e: &SqlError) -> Result<(), PacketError> {
-    let mut p = Vec::new();
-    encode_err(e, &mut p);
-    stream.write_packet(&p)?;
-    stream.flush()
 }
 
 enum DumpError {
