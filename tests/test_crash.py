@@ -9,6 +9,9 @@ increments its writer's counter row, then COMMITs. A transaction is
 - in doubt: the connection broke after COMMIT was sent -> present whole, or absent;
 - not committed: it failed before COMMIT was sent -> must be absent.
 Counters must equal the number of markers per writer (updates are all-or-nothing too).
+Meanwhile a schema changer adds or drops a column of the data table once per cycle:
+a DDL between a writer's INSERT and its COMMIT must neither corrupt the rows nor
+leave a binlog that recovery cannot replay.
 
 Env: ONELOG_CRASH_CYCLES (default 20), ONELOG_CRASH_WRITERS (default 8),
 ONELOG_CRASH_SEED (default: random, printed).
@@ -76,6 +79,25 @@ def writer(srv, ledger: Ledger, w: int, rng: random.Random, stop: threading.Even
             c.close()
         except Exception:
             pass
+
+
+def schema_changer(srv, rng: random.Random, stop: threading.Event):
+    """Once, at a random moment of the cycle, adds the column `extra` to `data`
+    or drops it, while the writers run."""
+    if stop.wait(rng.uniform(0.05, 1.0)):
+        return
+    try:
+        c = srv.connect(database="crash", autocommit=True, connect_timeout=5, read_timeout=30)
+        with c.cursor() as cur:
+            cur.execute("SELECT COUNT(*) FROM information_schema.columns "
+                        "WHERE table_schema = 'crash' AND table_name = 'data' AND column_name = 'extra'")
+            if cur.fetchone()[0]:
+                cur.execute("ALTER TABLE data DROP COLUMN extra")
+            else:
+                cur.execute("ALTER TABLE data ADD COLUMN extra INT DEFAULT 7")
+        c.close()
+    except pymysql.err.MySQLError:
+        pass  # the server was killed under it: the DDL is in the binlog whole, or not at all
 
 
 def verify(srv, ledger: Ledger, cycle: int):
@@ -158,6 +180,8 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
         stop = threading.Event()
         threads = [threading.Thread(target=writer, args=(srv, ledger, w, random.Random(rng.random()), stop),
                                     daemon=True) for w in range(WRITERS)]
+        threads.append(threading.Thread(target=schema_changer, args=(srv, random.Random(rng.random()), stop),
+                                        daemon=True))
         for t in threads:
             t.start()
         time.sleep(rng.uniform(0.2, 1.5))

@@ -171,6 +171,91 @@ impl Expr {
     pub fn is_aggregate(&self) -> bool {
         matches!(self, Expr::Aggregate { .. } | Expr::GroupConcat { .. })
     }
+
+    /// Calls `f` on each direct child expression (not into subqueries).
+    pub fn for_each_child(&self, f: &mut dyn FnMut(&Expr)) {
+        match self {
+            Expr::Unary(_, e)
+            | Expr::IsNull { expr: e, .. }
+            | Expr::IsBool { expr: e, .. }
+            | Expr::InSubquery { expr: e, .. }
+            | Expr::Cast { expr: e, .. }
+            | Expr::Collate { expr: e, .. } => f(e),
+            Expr::Binary(_, l, r) | Expr::Like { expr: l, pattern: r, .. } => {
+                f(l);
+                f(r);
+            }
+            Expr::Between { expr, low, high, .. } => {
+                f(expr);
+                f(low);
+                f(high);
+            }
+            Expr::InList { expr, list, .. } => {
+                f(expr);
+                list.iter().for_each(f);
+            }
+            Expr::Function { args, .. } | Expr::Tuple(args) => args.iter().for_each(f),
+            Expr::Aggregate { arg, .. } => arg.iter().for_each(|a| f(a)),
+            Expr::GroupConcat { args, order_by, .. } => {
+                args.iter().for_each(&mut *f);
+                order_by.iter().for_each(|o| f(&o.expr));
+            }
+            Expr::Case { operand, whens, otherwise } => {
+                operand.iter().for_each(|a| f(a));
+                for (w, t) in whens {
+                    f(w);
+                    f(t);
+                }
+                otherwise.iter().for_each(|a| f(a));
+            }
+            Expr::Literal(_)
+            | Expr::Param(_)
+            | Expr::Column { .. }
+            | Expr::Slot(_)
+            | Expr::AggSlot(_)
+            | Expr::SystemVar { .. }
+            | Expr::UserVar(_)
+            | Expr::ScalarSubquery(_)
+            | Expr::Exists { .. }
+            | Expr::InsertValue(_)
+            | Expr::Default => {}
+        }
+    }
+
+    /// Calls `f` on every table its subqueries read.
+    pub fn for_each_table(&self, f: &mut dyn FnMut(&ObjectName)) {
+        match self {
+            Expr::InSubquery { query, .. } | Expr::ScalarSubquery(query) | Expr::Exists { query, .. } => {
+                query.for_each_table(f)
+            }
+            _ => {}
+        }
+        self.for_each_child(&mut |child| child.for_each_table(f));
+    }
+}
+
+impl Select {
+    /// Calls `f` on every base table this query reads: FROM and JOIN,
+    /// derived tables, subqueries anywhere, UNION branches.
+    pub fn for_each_table(&self, f: &mut dyn FnMut(&ObjectName)) {
+        for join in &self.from {
+            match &join.factor {
+                TableFactor::Table { name, .. } => f(name),
+                TableFactor::Derived { query, .. } => query.for_each_table(f),
+            }
+            join.on.iter().for_each(|e| e.for_each_table(f));
+        }
+        for item in &self.items {
+            if let SelectItem::Expr { expr, .. } = item {
+                expr.for_each_table(f);
+            }
+        }
+        let exprs = self.selection.iter().chain(&self.group_by).chain(&self.having);
+        exprs.chain(self.order_by.iter().map(|o| &o.expr)).for_each(|e| e.for_each_table(f));
+        if let Some((_, next)) = &self.union {
+            next.for_each_table(f);
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -384,6 +469,38 @@ pub enum Show {
 pub enum ShowFilter {
     Like(String),
     Where(Expr),
+}
+
+impl Statement {
+    /// Calls `f` on every table a query or DML statement reads or writes
+    /// (nothing for other statements): what it takes metadata locks on.
+    pub fn for_each_table(&self, f: &mut dyn FnMut(&ObjectName)) {
+        let order = |o: &[OrderBy], f: &mut dyn FnMut(&ObjectName)| o.iter().for_each(|o| o.expr.for_each_table(f));
+        match self {
+            Statement::Select(select) => select.for_each_table(f),
+            Statement::Insert(ins) => {
+                f(&ins.table);
+                match &ins.source {
+                    InsertSource::Values(rows) => rows.iter().flatten().for_each(|e| e.for_each_table(f)),
+                    InsertSource::Select(select) => select.for_each_table(f),
+                }
+                ins.on_duplicate.iter().for_each(|(_, e)| e.for_each_table(f));
+            }
+            Statement::Update(upd) => {
+                f(&upd.table);
+                upd.assignments.iter().for_each(|(_, e)| e.for_each_table(f));
+                upd.selection.iter().for_each(|e| e.for_each_table(f));
+                order(&upd.order_by, f);
+            }
+            Statement::Delete(del) => {
+                f(&del.table);
+                del.selection.iter().for_each(|e| e.for_each_table(f));
+                order(&del.order_by, f);
+            }
+            Statement::Explain(inner) => inner.for_each_table(f),
+            _ => {}
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -18,11 +18,19 @@ pub struct TableEntry {
     pub auto_increment_next: Mutex<u64>,
     /// Next hidden row id for tables without a primary key.
     pub next_row_id: AtomicU64,
+    /// [`Catalog::generation`] when this definition was installed: a read
+    /// view taken at an older generation must not read the table (its rows
+    /// may be encoded for another definition).
+    pub def_generation: u64,
 }
 
 impl TableEntry {
     pub fn new(def: TableDef) -> Arc<TableEntry> {
-        Arc::new(TableEntry { def, auto_increment_next: Mutex::new(1), next_row_id: AtomicU64::new(1) })
+        Self::installed_at(def, 0)
+    }
+
+    fn installed_at(def: TableDef, def_generation: u64) -> Arc<TableEntry> {
+        Arc::new(TableEntry { def, auto_increment_next: Mutex::new(1), next_row_id: AtomicU64::new(1), def_generation })
     }
 
     /// Key prefix of the clustered index (rows): the primary key's index id,
@@ -37,6 +45,8 @@ pub struct Catalog {
     databases: BTreeSet<String>,
     tables: BTreeMap<(String, String), Arc<TableEntry>>,
     next_id: u64,
+    /// Counts table definitions installed; see [`TableEntry::def_generation`].
+    generation: u64,
 }
 
 pub(crate) fn db_key(name: &str) -> Vec<u8> {
@@ -124,12 +134,18 @@ impl Catalog {
         let max_id = def.indexes.iter().map(|i| i.id).chain([def.id]).max().unwrap_or(0);
         self.next_id = self.next_id.max(max_id + 1);
         let key = (def.db.clone(), def.name.clone());
-        let entry = TableEntry::new(def);
+        self.generation += 1;
+        let entry = TableEntry::installed_at(def, self.generation);
         if let Some(old) = self.tables.get(&key) {
             *entry.auto_increment_next.lock() = *old.auto_increment_next.lock();
             entry.next_row_id.store(old.next_row_id.load(Ordering::Relaxed), Ordering::Relaxed);
         }
         self.tables.insert(key, entry);
+    }
+
+    /// Increases with every table definition installed.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     pub fn remove_table(&mut self, db: &str, name: &str) {

@@ -5,6 +5,7 @@
 
 use crate::ast::*;
 use crate::catalog::{db_key, put_table_mutation, table_key, Catalog, TableEntry};
+use crate::mdl::TableName;
 use crate::parse;
 use crate::rows;
 use crate::session::{QueryResult, Session};
@@ -54,9 +55,15 @@ impl CatalogChange {
 /// Executes a DDL statement for a client session.
 pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult<QueryResult> {
     let engine = session.engine.clone();
+    let db = session.db.clone().unwrap_or_default();
+    // Before the DDL mutex: a DDL that waits for a table's users must not
+    // hold up DDL on other tables (see `mdl` for why this cannot deadlock).
+    let tables = changed_tables(&engine.catalog.read(), &db, stmt);
+    let _mdl = session.request_mdl(|timeout, guard, on_wait| {
+        engine.mdl.lock_exclusive(session.connection_id, tables, timeout, guard, on_wait)
+    })?;
     let _ddl = engine.ddl_lock.lock();
     let snapshot = engine.store.snapshot();
-    let db = session.db.clone().unwrap_or_default();
     let plan = {
         let mut catalog = engine.catalog.write();
         plan(&mut catalog, &snapshot, &db, stmt)?
@@ -93,6 +100,26 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
         }
     }
     Ok(QueryResult::ok(affected))
+}
+
+/// The tables `stmt` changes, which it locks exclusively. Names it cannot
+/// resolve are left out: planning reports them.
+fn changed_tables(catalog: &Catalog, db: &str, stmt: &Statement) -> Vec<TableName> {
+    let named = |names: &[&ObjectName]| -> Vec<TableName> {
+        names.iter().filter_map(|n| db_of(n, db).ok().map(|d| (d.to_string(), n.name.clone()))).collect()
+    };
+    match stmt {
+        Statement::CreateTable(ct) => named(&[&ct.name]),
+        Statement::DropTable { names, .. } => named(&names.iter().collect::<Vec<_>>()),
+        Statement::CreateIndex { table, .. }
+        | Statement::DropIndex { table, .. }
+        | Statement::AlterTable { table, .. }
+        | Statement::Truncate(table) => named(&[table]),
+        Statement::DropDatabase { name, .. } => {
+            catalog.tables_in(name).iter().map(|t| (t.def.db.clone(), t.def.name.clone())).collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Replays a DDL QUERY event during recovery; returns its mutations after

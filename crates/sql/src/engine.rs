@@ -12,6 +12,7 @@
 use crate::applier;
 use crate::catalog::Catalog;
 use crate::locks::{LockManager, TxnId};
+use crate::mdl::MetadataLocks;
 use crate::vars::GlobalVars;
 use onelog_binlog::file::BinlogConfig;
 use onelog_binlog::pipeline::{Binlog, CommitInfo, GroupSink, Publish, TxnEvents};
@@ -94,6 +95,7 @@ pub struct Engine {
     pub binlog: Binlog<CommitPayload>,
     pub catalog: RwLock<Catalog>,
     pub locks: LockManager,
+    pub mdl: MetadataLocks,
     pub vars: GlobalVars,
     /// Serialises DDL: one schema change at a time.
     pub ddl_lock: Mutex<()>,
@@ -181,6 +183,7 @@ impl Engine {
             binlog,
             catalog: RwLock::new(catalog),
             locks: LockManager::default(),
+            mdl: MetadataLocks::default(),
             vars,
             ddl_lock: Mutex::new(()),
             next_txn_id: AtomicU64::new(1),
@@ -194,6 +197,13 @@ impl Engine {
         // MariaDB also expires binlogs at start-up.
         engine.expire_binlogs();
         Ok(engine)
+    }
+
+    /// Releases what a transaction held to its end: its row locks and its
+    /// connection's metadata locks.
+    pub fn release_txn_locks(&self, txn: TxnId, connection_id: u64) {
+        self.locks.release_all(txn);
+        self.mdl.release_all(connection_id);
     }
 
     pub fn next_txn_id(&self) -> TxnId {

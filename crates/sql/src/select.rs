@@ -276,10 +276,7 @@ pub fn map_children(expr: &Expr, f: &mut dyn FnMut(&Expr) -> SqlResult<Expr>) ->
 
 fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(expr);
-    let _ = map_children(expr, &mut |child| {
-        visit(child, f);
-        Ok(child.clone())
-    });
+    expr.for_each_child(&mut |child| visit(child, f));
 }
 
 fn max_slot(expr: &Expr) -> Option<usize> {

@@ -9,6 +9,7 @@ use crate::ast::*;
 use crate::engine::Engine;
 use crate::eval::EvalEnv;
 use crate::kill::{KillFlag, StatementGuard, TimeLimit};
+use crate::mdl::TableName;
 use crate::txn::Txn;
 use crate::vars::{self, Kind};
 use onelog_binlog::pipeline::TxnEvents;
@@ -146,6 +147,8 @@ pub struct ProcessInfo {
     pub command: String,
     pub started: Instant,
     pub info: Option<String>,
+    /// What the running statement waits for (PROCESSLIST State), if anything.
+    pub state: &'static str,
     /// Set by KILL; read by the session's running statement.
     pub kill: Arc<KillFlag>,
     /// Wakes the connection's thread when KILL ends the connection.
@@ -213,9 +216,8 @@ pub trait CommitAck: Send + Sync {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        if let Some(txn) = self.txn.take() {
-            self.engine.locks.release_all(txn.id);
-        }
+        self.rollback_txn();
+        self.engine.mdl.release_all(self.connection_id);
         self.engine.processes.entries.lock().remove(&self.connection_id);
         self.engine.replicas.gone(self.connection_id);
     }
@@ -238,6 +240,7 @@ impl Session {
             command: "Sleep".into(),
             started: Instant::now(),
             info: None,
+            state: "",
             kill: kill.clone(),
             interrupt: None,
         }));
@@ -388,7 +391,7 @@ impl Session {
         } else {
             Ok(())
         };
-        self.engine.locks.release_all(id);
+        self.engine.release_txn_locks(id, self.connection_id);
         result
     }
 
@@ -400,11 +403,15 @@ impl Session {
         let id = txn.id;
         let (events, mutations) = self.commit_parts(txn);
         let engine = self.engine.clone();
+        let connection_id = self.connection_id;
         self.engine.commit_then(
             events,
             mutations,
             Box::new(move |outcome| {
-                engine.locks.release_all(id);
+                // Before the answer: the connection runs nothing further
+                // until it has left, so its next statement's locks are not
+                // released here.
+                engine.release_txn_locks(id, connection_id);
                 ack.committed(outcome.map(|_| ()));
             }),
         );
@@ -419,7 +426,7 @@ impl Session {
 
     pub fn rollback_txn(&mut self) {
         if let Some(txn) = self.txn.take() {
-            self.engine.locks.release_all(txn.id);
+            self.engine.release_txn_locks(txn.id, self.connection_id);
         }
     }
 
@@ -456,8 +463,12 @@ impl Session {
         self.set_process_info(Some(text));
         self.guard = StatementGuard::start(&self.kill, self.time_limit(stmt));
         self.stmt_view = None;
-        let result = self.dispatch(stmt, text, params);
+        let result = self.lock_statement_tables(stmt).and_then(|()| self.dispatch(stmt, text, params));
         self.stmt_view = None;
+        if self.txn.is_none() && !self.commit_handed_off {
+            // A handed-off commit releases them once it is published.
+            self.engine.mdl.release_all(self.connection_id);
+        }
         self.set_process_info(None);
         match &result {
             Ok(QueryResult::Ok { affected_rows, .. }) => self.row_count = *affected_rows as i64,
@@ -500,7 +511,61 @@ impl Session {
         let mut p = self.process.lock();
         p.info = info.map(|s| s.chars().take(100).collect());
         p.command = if info.is_some() { "Query" } else { "Sleep" }.into();
+        p.state = "";
         p.started = Instant::now();
+    }
+
+    /// Runs a metadata-lock request (see `mdl`) with what it needs from the
+    /// session — the `lock_wait_timeout`, the statement's guard, and what
+    /// shows "Waiting for table metadata lock" in PROCESSLIST while it
+    /// waits, as MariaDB does.
+    pub(crate) fn request_mdl<R>(&self, request: impl FnOnce(Duration, &StatementGuard, &mut dyn FnMut()) -> R) -> R {
+        let timeout = Duration::from_secs(self.session_value("lock_wait_timeout").parse().unwrap_or(86_400));
+        let mut waited = false;
+        let outcome = request(timeout, &self.guard, &mut || {
+            waited = true;
+            self.process.lock().state = "Waiting for table metadata lock";
+        });
+        if waited {
+            self.process.lock().state = "";
+        }
+        outcome
+    }
+
+    /// Takes shared metadata locks on every table `stmt` reads or writes,
+    /// before it takes a read view (see `mdl`). They are kept until the
+    /// transaction ends — or the statement, outside a transaction. A
+    /// repeatable-read view taken earlier in the transaction may predate a
+    /// table's definition, whose rows it would misread: a SELECT through it
+    /// gets error 1412, as in MariaDB after a DDL that rebuilds the table.
+    fn lock_statement_tables(&mut self, stmt: &Statement) -> SqlResult<()> {
+        let mut tables: Vec<TableName> = Vec::new();
+        let current = self.db.as_deref();
+        stmt.for_each_table(&mut |name| {
+            // An unqualified name without a current database fails later
+            // with "No database selected".
+            let Some(db) = name.db.as_deref().or(current) else { return };
+            if !is_system_db(db) && !tables.iter().any(|(d, t)| d == db && *t == name.name) {
+                tables.push((db.to_string(), name.name.clone()));
+            }
+        });
+        if tables.is_empty() {
+            return Ok(());
+        }
+        let (mdl, owner) = (&self.engine.mdl, self.connection_id);
+        self.request_mdl(|timeout, guard, on_wait| mdl.lock_shared(owner, &tables, timeout, guard, on_wait))?;
+        // Only a SELECT reads through the transaction's view; DML reads the
+        // latest committed rows under their locks.
+        let Statement::Select(_) = stmt else { return Ok(()) };
+        let Some(view_generation) = self.txn.as_ref().and_then(Txn::reused_view_generation) else { return Ok(()) };
+        let catalog = self.engine.catalog.read();
+        if tables.iter().any(|(db, t)| catalog.table(db, t).is_some_and(|e| e.def_generation > view_generation)) {
+            return Err(SqlError::new(
+                ErrorCode::TABLE_DEF_CHANGED,
+                "Table definition has changed, please retry transaction",
+            ));
+        }
+        Ok(())
     }
 
     fn dispatch(&mut self, stmt: &Statement, text: &str, params: &[Value]) -> SqlResult<QueryResult> {
@@ -746,7 +811,9 @@ impl Session {
         let view = match self.txn.as_mut() {
             Some(t) => {
                 t.begin_statement();
-                t.view(&self.engine.store)?
+                // Read before the view is taken: see `TableEntry::def_generation`.
+                let generation = self.engine.catalog.read().generation();
+                t.view(&self.engine.store, generation)
             }
             None => self.engine.store.snapshot(),
         };

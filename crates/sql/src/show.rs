@@ -140,7 +140,7 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
                         p.db.as_deref().map(s).unwrap_or(Value::Null),
                         s(&p.command),
                         Value::UInt(p.started.elapsed().as_secs()),
-                        s(""),
+                        s(p.state),
                         p.info.as_deref().map(s).unwrap_or(Value::Null),
                     ]
                 })

@@ -40,6 +40,8 @@ pub struct Txn {
     /// Started by BEGIN / START TRANSACTION (or autocommit=0).
     pub explicit: bool,
     snapshot: Option<Arc<Snapshot>>,
+    /// The catalog generation read just before `snapshot` was taken.
+    view_generation: u64,
     /// Key → new value (`None`: deleted) for every key this transaction wrote.
     writes: BTreeMap<Vec<u8>, Option<Vec<u8>>>,
     /// (key, the write-set entry before the change) in change order.
@@ -62,6 +64,7 @@ impl Txn {
             read_only,
             explicit,
             snapshot: None,
+            view_generation: 0,
             writes: BTreeMap::new(),
             undo: Vec::new(),
             events: Vec::new(),
@@ -84,14 +87,23 @@ impl Txn {
         self.stmt_rows.clear();
     }
 
-    /// The transaction's read view, taken at its first read.
-    pub fn view(&mut self, store: &Store) -> SqlResult<Arc<Snapshot>> {
+    /// The transaction's read view, taken at its first read;
+    /// `catalog_generation` is the catalog's generation read just before.
+    pub fn view(&mut self, store: &Store, catalog_generation: u64) -> Arc<Snapshot> {
         if let Some(s) = &self.snapshot {
-            return Ok(s.clone());
+            return s.clone();
         }
         let s = store.snapshot();
         self.snapshot = Some(s.clone());
-        Ok(s)
+        self.view_generation = catalog_generation;
+        s
+    }
+
+    /// The catalog generation of the read view the next statement reuses
+    /// (REPEATABLE READ after a first read), if any.
+    pub fn reused_view_generation(&self) -> Option<u64> {
+        let reused = matches!(self.isolation, IsolationLevel::RepeatableRead | IsolationLevel::Serializable);
+        self.snapshot.as_ref().filter(|_| reused).map(|_| self.view_generation)
     }
 
     /// Reads `key` as this transaction sees it: its own write, else `view`.
