@@ -15,8 +15,9 @@ def decode(path, verbose=True):
     return subprocess.run(cmd, capture_output=True, text=True, errors="backslashreplace", timeout=300)
 
 
-def replay(files, target, drop_dbs=()):
-    """`mariadb-binlog FILES | mariadb` into target (a MariaDB server object)."""
+def replay(files, target, drop_dbs=(), start_position=None):
+    """`mariadb-binlog FILES | mariadb` into target (a MariaDB server object),
+    from `start_position` of the first file if given."""
     if drop_dbs:
         c = target.connect(autocommit=True)
         try:
@@ -25,7 +26,8 @@ def replay(files, target, drop_dbs=()):
                     cur.execute(f"DROP DATABASE IF EXISTS `{db}`")
         finally:
             c.close()
-    dump = subprocess.Popen([MARIADB_BINLOG, "--no-defaults", *map(str, files)],
+    start = [f"--start-position={start_position}"] if start_position is not None else []
+    dump = subprocess.Popen([MARIADB_BINLOG, "--no-defaults", *start, *map(str, files)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     load = subprocess.run(target.cli_base() + ["--binary-mode"], stdin=dump.stdout,
                           capture_output=True, text=True, timeout=600)

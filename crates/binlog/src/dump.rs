@@ -186,6 +186,28 @@ pub fn gtid_start_file(
     Ok(None)
 }
 
+/// MariaDB's `BINLOG_GTID_POS(file, offset)`: the binlog state (last GTID
+/// per domain) at `offset` of file `seq` — its GTID_LIST advanced by every
+/// GTID event before `offset`. `None` if `offset` is no event boundary
+/// readable under `limit`.
+pub fn gtid_pos_at(path: &Path, seq: u32, offset: u64, limit: &ReplicaLimit) -> Result<Option<Vec<Gtid>>, BinlogError> {
+    let mut cursor = EventCursor::open(path, seq, 4)?;
+    let checksum = cursor.checksums()?;
+    let mut state: BTreeMap<u32, Gtid> = cursor.start_state()?.into_iter().map(|g| (g.domain_id, g)).collect();
+    while cursor.offset < offset {
+        match cursor.next(limit)? {
+            Next::Event(event) if event[4] == type_code::GTID => {
+                if let Event::Gtid { gtid, .. } = parse_event(&event, checksum)? {
+                    state.insert(gtid.domain_id, gtid);
+                }
+            }
+            Next::Event(_) => {}
+            Next::Wait | Next::EndOfFile => return Ok(None),
+        }
+    }
+    Ok((cursor.offset == offset).then(|| state.into_values().collect()))
+}
+
 impl EventCursor {
     /// The binlog state at the start of this file: its GTID_LIST (the
     /// event after the FORMAT_DESCRIPTION).

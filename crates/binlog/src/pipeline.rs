@@ -1082,6 +1082,20 @@ impl<T: Send + 'static> Binlog<T> {
         self.shared.server_id
     }
 
+    /// Runs `take` while no transaction is being published and returns its
+    /// result with the end of the last published transaction: a storage
+    /// snapshot `take` takes holds exactly the transactions before that
+    /// position (START TRANSACTION WITH CONSISTENT SNAPSHOT).
+    pub fn at_published<R>(&self, take: impl FnOnce() -> R) -> (R, BinlogPos) {
+        let p = self.shared.pos.lock();
+        (take(), p.published)
+    }
+
+    /// The end of the last transaction made visible to readers.
+    pub fn published_position(&self) -> BinlogPos {
+        self.shared.pos.lock().published
+    }
+
     /// How far replicas may read now.
     pub fn replica_limit(&self) -> ReplicaLimit {
         self.shared.pos.lock().replica_limit()

@@ -434,7 +434,11 @@ pub enum Show {
         table: ObjectName,
     },
     CreateTable(ObjectName),
-    CreateDatabase(String),
+    CreateDatabase {
+        name: String,
+        /// `SHOW CREATE DATABASE IF NOT EXISTS` (mariadb-dump asks so).
+        if_not_exists: bool,
+    },
     Variables {
         global: bool,
     },
@@ -536,8 +540,17 @@ pub enum Statement {
         ops: Vec<AlterOp>,
     },
     Truncate(ObjectName),
+    /// `ALTER TABLE t DISABLE|ENABLE KEYS` (mariadb-dump writes it around
+    /// each table's rows): nothing to do, as for InnoDB.
+    AlterTableKeys {
+        table: ObjectName,
+        enable: bool,
+    },
     Begin {
         read_only: bool,
+        /// `WITH CONSISTENT SNAPSHOT`: the read view is taken at once, with
+        /// the binlog position it reflects (`Binlog_snapshot_file/position`).
+        consistent_snapshot: bool,
     },
     Commit,
     Rollback,

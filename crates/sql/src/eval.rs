@@ -41,6 +41,9 @@ pub trait EvalEnv {
     fn warn(&self, code: u16, message: String);
     /// `LAST_INSERT_ID(expr)` sets the session's value.
     fn set_last_insert_id(&self, _id: u64) {}
+    /// `BINLOG_GTID_POS(file, offset)`: the GTID position at a binlog
+    /// position, NULL where there is none.
+    fn binlog_gtid_pos(&self, file: &str, offset: u64) -> SqlResult<Value>;
     /// SLEEP(): a session's ends early, with its error, on KILL or when
     /// the statement's time limit passes.
     fn sleep(&self, duration: std::time::Duration) -> SqlResult<()> {
@@ -1134,6 +1137,9 @@ impl EvalEnv for NoWarn {
     }
     fn session_fact(&self, _: &str) -> Value {
         Value::Null
+    }
+    fn binlog_gtid_pos(&self, _: &str, _: u64) -> SqlResult<Value> {
+        Ok(Value::Null)
     }
     fn warn(&self, _: u16, _: String) {}
 }

@@ -11,6 +11,7 @@ use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Token, Tokenizer};
 
+mod comments;
 mod ddl;
 mod expr;
 
@@ -26,7 +27,7 @@ pub struct ParsedStatement {
 
 /// Splits `sql` at top-level semicolons and parses each statement.
 pub fn parse(sql: &str) -> SqlResult<Vec<ParsedStatement>> {
-    let pieces = split_statements(sql)?;
+    let pieces = split_statements(&comments::resolve(sql))?;
     if pieces.is_empty() {
         return Ok(vec![ParsedStatement { statement: Statement::Empty, text: String::new(), param_count: 0 }]);
     }
@@ -413,10 +414,38 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
             let id = u.get(idx).and_then(|s| s.parse::<u64>().ok()).ok_or_else(|| SqlError::parse(text, 1))?;
             Some(Statement::Kill { id, query_only })
         }
-        "BEGIN" if u.len() == 1 || (u.len() == 2 && tail(1) == "WORK") => Some(Statement::Begin { read_only: false }),
+        "BEGIN" if u.len() == 1 || (u.len() == 2 && tail(1) == "WORK") => {
+            Some(Statement::Begin { read_only: false, consistent_snapshot: false })
+        }
+        "ALTER" if tail(1) == "TABLE" && u.len() >= 5 && u[u.len() - 1] == "KEYS" => {
+            let enable = match u[u.len() - 2].as_str() {
+                "ENABLE" => true,
+                "DISABLE" => false,
+                _ => return Ok(None),
+            };
+            Some(Statement::AlterTableKeys { table: object_name_from_words(&w[2..w.len() - 2]), enable })
+        }
+        "START" if tail(1) == "TRANSACTION" && u.iter().any(|w| w == "CONSISTENT") => {
+            Some(start_transaction_with_snapshot(text, &u[2..])?)
+        }
         _ => None,
     };
     Ok(stmt)
+}
+
+/// `START TRANSACTION` with `WITH CONSISTENT SNAPSHOT` among its
+/// comma-separated properties (sqlparser does not know that one).
+fn start_transaction_with_snapshot(text: &str, properties: &[String]) -> SqlResult<Statement> {
+    let mut read_only = false;
+    for property in properties.split(|w| w == ",") {
+        match property {
+            [a, b, c] if a == "WITH" && b == "CONSISTENT" && c == "SNAPSHOT" => {}
+            [a, b] if a == "READ" && b == "ONLY" => read_only = true,
+            [a, b] if a == "READ" && b == "WRITE" => read_only = false,
+            _ => return Err(SqlError::parse(text, 1)),
+        }
+    }
+    Ok(Statement::Begin { read_only, consistent_snapshot: true })
 }
 
 fn quote_tail(text: &str, keyword: &str) -> Option<String> {
@@ -484,7 +513,9 @@ fn parse_show(text: &str, w: &[String], u: &[String]) -> SqlResult<Statement> {
             (Show::CreateTable(name), w.len())
         }
         "CREATE" if matches!(word(i + 1), "DATABASE" | "SCHEMA") => {
-            (Show::CreateDatabase(w.get(i + 2).cloned().unwrap_or_default()), 3)
+            let if_not_exists = word(i + 2) == "IF" && word(i + 3) == "NOT" && word(i + 4) == "EXISTS";
+            let at = if if_not_exists { i + 5 } else { i + 2 };
+            (Show::CreateDatabase { name: w.get(at).cloned().unwrap_or_default(), if_not_exists }, at + 1 - i)
         }
         "VARIABLES" => (Show::Variables { global }, 1),
         "STATUS" => (Show::Status { global }, 1),
@@ -615,6 +646,7 @@ fn convert_statement(stmt: &sp::Statement, params: &mut ParamCounter) -> SqlResu
             read_only: modes
                 .iter()
                 .any(|m| matches!(m, sp::TransactionMode::AccessMode(sp::TransactionAccessMode::ReadOnly))),
+            consistent_snapshot: false,
         },
         S::Commit { .. } => Statement::Commit,
         S::Rollback { savepoint: Some(sp), .. } => Statement::RollbackToSavepoint(ident(sp)),
@@ -741,10 +773,13 @@ fn convert_set(set: &sp::Set, params: &mut ParamCounter) -> SqlResult<Statement>
 /// a string value, not a column.
 fn set_value(value: &sp::Expr, params: &mut ParamCounter) -> SqlResult<Expr> {
     match value {
-        sp::Expr::Identifier(id) if id.quote_style.is_none() => Ok(match id.value.to_ascii_uppercase().as_str() {
-            "DEFAULT" => Expr::Default,
-            _ => Expr::Literal(Value::from_str(&id.value)),
-        }),
+        // `@var` and `@@var` are variables here as anywhere else.
+        sp::Expr::Identifier(id) if id.quote_style.is_none() && !id.value.starts_with('@') => {
+            Ok(match id.value.to_ascii_uppercase().as_str() {
+                "DEFAULT" => Expr::Default,
+                _ => Expr::Literal(Value::from_str(&id.value)),
+            })
+        }
         other => convert_expr(other, params),
     }
 }

@@ -98,6 +98,9 @@ impl EvalEnv for Ctx<'_> {
     fn session_fact(&self, name: &str) -> Value {
         self.session.session_fact(name)
     }
+    fn binlog_gtid_pos(&self, file: &str, offset: u64) -> SqlResult<Value> {
+        self.session.binlog_gtid_pos(file, offset)
+    }
     fn warn(&self, code: u16, message: String) {
         self.session.warn(code, message)
     }

@@ -587,10 +587,28 @@ impl Session {
                 crate::ddl::execute(self, stmt, text)
             }
             Statement::Use(db) => self.use_database(db).map(|_| QueryResult::ok(0)),
-            Statement::Begin { read_only } => {
+            Statement::AlterTableKeys { table, enable } => {
+                let db = self.resolve_db(table)?.to_string();
+                self.engine.catalog.read().get_table(&db, &table.name)?;
+                if *enable {
+                    let message =
+                        format!("Storage engine InnoDB of the table `{db}`.`{}` doesn't have this option", table.name);
+                    self.note(1031, message);
+                }
+                Ok(QueryResult::ok(0))
+            }
+            Statement::Begin { read_only, consistent_snapshot } => {
                 self.commit_txn()?;
                 let isolation = self.next_isolation.take().unwrap_or_else(|| self.isolation());
-                self.txn = Some(Txn::new(self.engine.next_txn_id(), isolation, *read_only, true));
+                let mut txn = Txn::new(self.engine.next_txn_id(), isolation, *read_only, true);
+                // As in InnoDB, only a repeatable-read view outlives its
+                // first statement; READ COMMITTED ignores the request.
+                if *consistent_snapshot && txn.keeps_view() {
+                    let generation = self.engine.catalog.read().generation();
+                    let (view, pos) = self.engine.binlog.at_published(|| self.engine.store.snapshot());
+                    txn.set_consistent_view(view, generation, pos);
+                }
+                self.txn = Some(txn);
                 Ok(QueryResult::ok(0))
             }
             Statement::Commit => self.commit_txn_last().map(|_| QueryResult::ok(0)),
@@ -745,6 +763,15 @@ impl Session {
             vars::normalize(def, value)?
         };
         let scope = if scope == VarScope::Default { VarScope::Session } else { scope };
+        let text = if def.kind == Kind::Flags {
+            let current = match scope {
+                VarScope::Global => self.engine.vars.get(def.name),
+                _ => self.var(def.name),
+            };
+            vars::merge_flags(def, &current.unwrap_or_else(|| def.default.to_string()), &text)?
+        } else {
+            text
+        };
         match def.name {
             "autocommit" if text == "1" => {
                 // Turning autocommit on commits the open transaction.
@@ -917,6 +944,16 @@ impl EvalEnv for Session {
             "version" => Value::from_str(&self.var("version").unwrap_or_default()),
             _ => Value::Null,
         }
+    }
+
+    fn binlog_gtid_pos(&self, file: &str, offset: u64) -> SqlResult<Value> {
+        let binlog = &self.engine.binlog;
+        let Some((seq, path)) = binlog.indexed_path(file) else { return Ok(Value::Null) };
+        let state = onelog_binlog::dump::gtid_pos_at(&path, seq, offset, &binlog.replica_limit())
+            .map_err(|e| SqlError::internal(e.to_string()))?;
+        Ok(state.map_or(Value::Null, |gtids| {
+            Value::from_str(&gtids.iter().map(ToString::to_string).collect::<Vec<_>>().join(","))
+        }))
     }
 
     fn warn(&self, code: u16, message: String) {

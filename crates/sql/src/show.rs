@@ -4,11 +4,13 @@
 
 use crate::ast::*;
 use crate::eval::EvalEnv;
-use crate::session::{QueryResult, ResultColumn, Session};
+use crate::session::{ProcessInfo, QueryResult, ResultColumn, Session};
 use crate::vars;
 use onelog_binlog::event::{event_type_name, parse_header, Event, CHECKSUM_LEN, HEADER_LEN};
 use onelog_core::schema::ColumnDefault;
 use onelog_core::{ColumnType, ErrorCode, SqlError, SqlResult, TableDef, Value};
+use parking_lot::Mutex;
+use std::sync::Arc;
 
 fn s(v: &str) -> Value {
     Value::from_str(v)
@@ -98,15 +100,21 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
             let t = table_def(session, name)?;
             text_result(&["Table", "Create Table"], vec![vec![s(&t.name), s(&create_table_sql(&t))]])
         }
-        Show::CreateDatabase(name) => text_result(
-            &["Database", "Create Database"],
-            vec![vec![
-                s(name),
-                s(&format!(
-                    "CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */"
-                )),
-            ]],
-        ),
+        Show::CreateDatabase { name, if_not_exists } => {
+            if !database_names(session).contains(name) {
+                return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{name}'")));
+            }
+            let if_not_exists = if *if_not_exists { "/*!32312 IF NOT EXISTS*/ " } else { "" };
+            text_result(
+                &["Database", "Create Database"],
+                vec![vec![
+                    s(name),
+                    s(&format!(
+                        "CREATE DATABASE {if_not_exists}`{name}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */"
+                    )),
+                ]],
+            )
+        }
         Show::Variables { global } => {
             let rows = vars::VARIABLES
                 .iter()
@@ -124,29 +132,11 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
             text_result(&["Variable_name", "Value"], rows)
         }
         Show::Status { .. } => text_result(&["Variable_name", "Value"], status_rows(session)),
-        Show::Processlist { .. } => {
-            let rows: Vec<Vec<Value>> = session
-                .engine
-                .processes
-                .entries
-                .lock()
-                .iter()
-                .map(|(id, p)| {
-                    let p = p.lock();
-                    vec![
-                        Value::UInt(*id),
-                        s(&p.user),
-                        s(&p.host),
-                        p.db.as_deref().map(s).unwrap_or(Value::Null),
-                        s(&p.command),
-                        Value::UInt(p.started.elapsed().as_secs()),
-                        s(p.state),
-                        p.info.as_deref().map(s).unwrap_or(Value::Null),
-                    ]
-                })
-                .collect();
-            result_with_numbers(&["Id", "User", "Host", "db", "Command", "Time", "State", "Info"], &[0, 5], rows)
-        }
+        Show::Processlist { .. } => result_with_numbers(
+            &["Id", "User", "Host", "db", "Command", "Time", "State", "Info"],
+            &[0, 5],
+            process_rows(session),
+        ),
         Show::ReplicaHosts => {
             let master_id = Value::UInt(u64::from(session.engine.binlog.server_id()));
             let rows = (session.engine.replicas.all().into_iter())
@@ -265,6 +255,44 @@ fn binlog_err(e: onelog_binlog::BinlogError) -> SqlError {
     SqlError::internal(e.to_string())
 }
 
+/// One row per connection: Id, User, Host, db, Command, Time, State, Info.
+fn process_rows(session: &Session) -> Vec<Vec<Value>> {
+    let entries = session.engine.processes.entries.lock();
+    let row = |(id, p): (&u64, &Arc<Mutex<ProcessInfo>>)| {
+        let p = p.lock();
+        vec![
+            Value::UInt(*id),
+            s(&p.user),
+            s(&p.host),
+            p.db.as_deref().map(s).unwrap_or(Value::Null),
+            s(&p.command),
+            Value::UInt(p.started.elapsed().as_secs()),
+            s(p.state),
+            p.info.as_deref().map(s).unwrap_or(Value::Null),
+        ]
+    };
+    entries.iter().map(row).collect()
+}
+
+/// NUMERIC_PRECISION, NUMERIC_SCALE and DATETIME_PRECISION of a column,
+/// as information_schema.COLUMNS shows them.
+fn numeric_precision(c: &onelog_core::ColumnDef) -> (Option<u64>, Option<u64>, Option<u64>) {
+    match c.ty {
+        ColumnType::TinyInt => (Some(3), Some(0), None),
+        ColumnType::SmallInt => (Some(5), Some(0), None),
+        ColumnType::MediumInt => (Some(7), Some(0), None),
+        ColumnType::Int => (Some(10), Some(0), None),
+        ColumnType::BigInt => (Some(if c.unsigned { 20 } else { 19 }), Some(0), None),
+        ColumnType::Decimal { precision, scale } => (Some(u64::from(precision)), Some(u64::from(scale)), None),
+        ColumnType::Float => (Some(12), None, None),
+        ColumnType::Double => (Some(22), None, None),
+        ColumnType::DateTime { fsp } | ColumnType::Timestamp { fsp } | ColumnType::Time { fsp } => {
+            (None, None, Some(u64::from(fsp)))
+        }
+        _ => (None, None, None),
+    }
+}
+
 fn database_names(session: &Session) -> Vec<String> {
     let mut names: Vec<String> = session.engine.catalog.read().databases().cloned().collect();
     names.push("information_schema".into());
@@ -292,6 +320,13 @@ fn status_rows(session: &Session) -> Vec<Vec<Value>> {
     .map(|(k, v)| vec![s(k), Value::UInt(v)])
     .collect::<Vec<_>>();
     rows.push(vec![s("Binlog_poisoned"), s(if st.poisoned { "ON" } else { "OFF" })]);
+    // MariaDB's: where the session's consistent snapshot stands in the
+    // binlog (else the last published transaction) — what mariadb-dump
+    // --single-transaction --master-data records, without a global lock.
+    let snapshot = (session.txn.as_ref().and_then(|t| t.view_binlog_pos()))
+        .unwrap_or_else(|| session.engine.binlog.published_position());
+    rows.push(vec![s("Binlog_snapshot_file"), s(&session.engine.binlog.file_name(snapshot.file_seq))]);
+    rows.push(vec![s("Binlog_snapshot_position"), Value::UInt(snapshot.offset)]);
     rows.sort_by_key(|r| r[0].to_string());
     rows
 }
@@ -682,14 +717,19 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                 "IS_NULLABLE",
                 "DATA_TYPE",
                 "CHARACTER_MAXIMUM_LENGTH",
+                "CHARACTER_OCTET_LENGTH",
                 "NUMERIC_PRECISION",
                 "NUMERIC_SCALE",
+                "DATETIME_PRECISION",
                 "CHARACTER_SET_NAME",
                 "COLLATION_NAME",
                 "COLUMN_TYPE",
                 "COLUMN_KEY",
                 "EXTRA",
+                "PRIVILEGES",
                 "COLUMN_COMMENT",
+                "IS_GENERATED",
+                "GENERATION_EXPRESSION",
             ],
             tables
                 .iter()
@@ -700,6 +740,8 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                         .enumerate()
                         .map(|(i, c)| {
                             let data_type = c.ty.sql_name().split('(').next().unwrap_or("").to_string();
+                            let (precision, scale, fsp) = numeric_precision(c);
+                            let uint = |n: Option<u64>| n.map_or(Value::Null, Value::UInt);
                             vec![
                                 s("def"),
                                 s(&t.def.db),
@@ -714,14 +756,19 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                                 } else {
                                     Value::Null
                                 },
-                                Value::Null,
-                                Value::Null,
+                                uint((c.max_bytes() > 0).then(|| c.max_bytes())),
+                                uint(precision),
+                                uint(scale),
+                                uint(fsp),
                                 if c.ty.is_text() { s("utf8mb4") } else { Value::Null },
                                 if c.ty.is_text() { s(c.collation.name()) } else { Value::Null },
                                 s(&column_type_text(c)),
                                 s(key_kind(&t.def, i)),
                                 s(if c.auto_increment { "auto_increment" } else { "" }),
+                                s("select,insert,update,references"),
                                 s(&c.comment),
+                                s("NEVER"),
+                                Value::Null,
                             ]
                         })
                         .collect::<Vec<_>>()
@@ -794,16 +841,198 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                 .map(|d| vec![s(&d.name.to_ascii_uppercase()), s(&session.var(d.name).unwrap_or_default())])
                 .collect(),
         ),
-        "COLLATIONS"
-        | "CHARACTER_SETS"
-        | "KEY_COLUMN_USAGE"
-        | "REFERENTIAL_CONSTRAINTS"
-        | "TABLE_CONSTRAINTS"
-        | "VIEWS"
-        | "ROUTINES"
-        | "TRIGGERS"
-        | "PARTITIONS"
-        | "PROCESSLIST" => (&["TABLE_SCHEMA", "TABLE_NAME"], Vec::new()),
+        "PROCESSLIST" => (
+            &[
+                "ID",
+                "USER",
+                "HOST",
+                "DB",
+                "COMMAND",
+                "TIME",
+                "STATE",
+                "INFO",
+                "TIME_MS",
+                "STAGE",
+                "MAX_STAGE",
+                "PROGRESS",
+                "MEMORY_USED",
+                "MAX_MEMORY_USED",
+                "EXAMINED_ROWS",
+                "QUERY_ID",
+                "INFO_BINARY",
+                "TID",
+            ],
+            process_rows(session)
+                .into_iter()
+                .map(|mut row| {
+                    let time_ms = Value::UInt(row[5].to_string().parse::<u64>().unwrap_or(0) * 1000);
+                    let info = row[7].clone();
+                    let zero = Value::UInt(0);
+                    row.extend([time_ms, zero.clone(), zero.clone(), s("0.000"), zero.clone(), zero.clone()]);
+                    row.extend([zero.clone(), zero, info, Value::UInt(0)]);
+                    row
+                })
+                .collect(),
+        ),
+        // Objects OneLog has none of: the tables exist, with MariaDB's
+        // columns, so that clients' queries find nothing rather than fail.
+        "COLLATIONS" => {
+            (&["COLLATION_NAME", "CHARACTER_SET_NAME", "ID", "IS_DEFAULT", "IS_COMPILED", "SORTLEN"], Vec::new())
+        }
+        "CHARACTER_SETS" => (&["CHARACTER_SET_NAME", "DEFAULT_COLLATE_NAME", "DESCRIPTION", "MAXLEN"], Vec::new()),
+        "KEY_COLUMN_USAGE" => (
+            &[
+                "CONSTRAINT_CATALOG",
+                "CONSTRAINT_SCHEMA",
+                "CONSTRAINT_NAME",
+                "TABLE_CATALOG",
+                "TABLE_SCHEMA",
+                "TABLE_NAME",
+                "COLUMN_NAME",
+                "ORDINAL_POSITION",
+                "POSITION_IN_UNIQUE_CONSTRAINT",
+                "REFERENCED_TABLE_SCHEMA",
+                "REFERENCED_TABLE_NAME",
+                "REFERENCED_COLUMN_NAME",
+            ],
+            Vec::new(),
+        ),
+        "REFERENTIAL_CONSTRAINTS" => (
+            &[
+                "CONSTRAINT_CATALOG",
+                "CONSTRAINT_SCHEMA",
+                "CONSTRAINT_NAME",
+                "UNIQUE_CONSTRAINT_CATALOG",
+                "UNIQUE_CONSTRAINT_SCHEMA",
+                "UNIQUE_CONSTRAINT_NAME",
+                "MATCH_OPTION",
+                "UPDATE_RULE",
+                "DELETE_RULE",
+                "TABLE_NAME",
+                "REFERENCED_TABLE_NAME",
+            ],
+            Vec::new(),
+        ),
+        "TABLE_CONSTRAINTS" => (
+            &[
+                "CONSTRAINT_CATALOG",
+                "CONSTRAINT_SCHEMA",
+                "CONSTRAINT_NAME",
+                "TABLE_SCHEMA",
+                "TABLE_NAME",
+                "CONSTRAINT_TYPE",
+            ],
+            Vec::new(),
+        ),
+        "VIEWS" => (
+            &[
+                "TABLE_CATALOG",
+                "TABLE_SCHEMA",
+                "TABLE_NAME",
+                "VIEW_DEFINITION",
+                "CHECK_OPTION",
+                "IS_UPDATABLE",
+                "DEFINER",
+                "SECURITY_TYPE",
+                "CHARACTER_SET_CLIENT",
+                "COLLATION_CONNECTION",
+                "ALGORITHM",
+            ],
+            Vec::new(),
+        ),
+        "ROUTINES" => (
+            &[
+                "SPECIFIC_NAME",
+                "ROUTINE_CATALOG",
+                "ROUTINE_SCHEMA",
+                "ROUTINE_NAME",
+                "ROUTINE_TYPE",
+                "DATA_TYPE",
+                "CHARACTER_MAXIMUM_LENGTH",
+                "CHARACTER_OCTET_LENGTH",
+                "NUMERIC_PRECISION",
+                "NUMERIC_SCALE",
+                "DATETIME_PRECISION",
+                "CHARACTER_SET_NAME",
+                "COLLATION_NAME",
+                "DTD_IDENTIFIER",
+                "ROUTINE_BODY",
+                "ROUTINE_DEFINITION",
+                "EXTERNAL_NAME",
+                "EXTERNAL_LANGUAGE",
+                "PARAMETER_STYLE",
+                "IS_DETERMINISTIC",
+                "SQL_DATA_ACCESS",
+                "SQL_PATH",
+                "SECURITY_TYPE",
+                "CREATED",
+                "LAST_ALTERED",
+                "SQL_MODE",
+                "ROUTINE_COMMENT",
+                "DEFINER",
+                "CHARACTER_SET_CLIENT",
+                "COLLATION_CONNECTION",
+                "DATABASE_COLLATION",
+            ],
+            Vec::new(),
+        ),
+        "TRIGGERS" => (
+            &[
+                "TRIGGER_CATALOG",
+                "TRIGGER_SCHEMA",
+                "TRIGGER_NAME",
+                "EVENT_MANIPULATION",
+                "EVENT_OBJECT_CATALOG",
+                "EVENT_OBJECT_SCHEMA",
+                "EVENT_OBJECT_TABLE",
+                "ACTION_ORDER",
+                "ACTION_CONDITION",
+                "ACTION_STATEMENT",
+                "ACTION_ORIENTATION",
+                "ACTION_TIMING",
+                "ACTION_REFERENCE_OLD_TABLE",
+                "ACTION_REFERENCE_NEW_TABLE",
+                "ACTION_REFERENCE_OLD_ROW",
+                "ACTION_REFERENCE_NEW_ROW",
+                "CREATED",
+                "SQL_MODE",
+                "DEFINER",
+                "CHARACTER_SET_CLIENT",
+                "COLLATION_CONNECTION",
+                "DATABASE_COLLATION",
+            ],
+            Vec::new(),
+        ),
+        "PARTITIONS" => (
+            &[
+                "TABLE_CATALOG",
+                "TABLE_SCHEMA",
+                "TABLE_NAME",
+                "PARTITION_NAME",
+                "SUBPARTITION_NAME",
+                "PARTITION_ORDINAL_POSITION",
+                "SUBPARTITION_ORDINAL_POSITION",
+                "PARTITION_METHOD",
+                "SUBPARTITION_METHOD",
+                "PARTITION_EXPRESSION",
+                "SUBPARTITION_EXPRESSION",
+                "PARTITION_DESCRIPTION",
+                "TABLE_ROWS",
+                "AVG_ROW_LENGTH",
+                "DATA_LENGTH",
+                "MAX_DATA_LENGTH",
+                "INDEX_LENGTH",
+                "DATA_FREE",
+                "CREATE_TIME",
+                "UPDATE_TIME",
+                "CHECK_TIME",
+                "CHECKSUM",
+                "PARTITION_COMMENT",
+                "NODEGROUP",
+                "TABLESPACE_NAME",
+            ],
+            Vec::new(),
+        ),
         _ => {
             return Err(SqlError::new(
                 ErrorCode::UNKNOWN_TABLE,

@@ -11,6 +11,7 @@ use crate::catalog::TableEntry;
 use crate::locks::TxnId;
 use onelog_binlog::event::{rows_bodies, table_map_body, type_code, RowChange, RowsKind};
 use onelog_binlog::pipeline::PendingEvent;
+use onelog_binlog::BinlogPos;
 use onelog_core::{SqlError, SqlResult};
 use onelog_storage::{Mutation, Slice, Snapshot, Store};
 use std::collections::BTreeMap;
@@ -42,6 +43,9 @@ pub struct Txn {
     snapshot: Option<Arc<Snapshot>>,
     /// The catalog generation read just before `snapshot` was taken.
     view_generation: u64,
+    /// Where in the binlog `snapshot` stands, when it was taken WITH
+    /// CONSISTENT SNAPSHOT.
+    view_binlog_pos: Option<BinlogPos>,
     /// Key → new value (`None`: deleted) for every key this transaction wrote.
     writes: BTreeMap<Vec<u8>, Option<Vec<u8>>>,
     /// (key, the write-set entry before the change) in change order.
@@ -65,6 +69,7 @@ impl Txn {
             explicit,
             snapshot: None,
             view_generation: 0,
+            view_binlog_pos: None,
             writes: BTreeMap::new(),
             undo: Vec::new(),
             events: Vec::new(),
@@ -80,7 +85,7 @@ impl Txn {
 
     /// Called before each statement: READ COMMITTED takes a fresh view.
     pub fn begin_statement(&mut self) {
-        if self.isolation != IsolationLevel::RepeatableRead && self.isolation != IsolationLevel::Serializable {
+        if !self.keeps_view() {
             self.snapshot = None;
         }
         self.stmt_undo_start = self.undo.len();
@@ -99,11 +104,28 @@ impl Txn {
         s
     }
 
+    /// Takes `snapshot`, which holds the binlog exactly up to `binlog_pos`,
+    /// as the read view (START TRANSACTION WITH CONSISTENT SNAPSHOT).
+    pub fn set_consistent_view(&mut self, snapshot: Arc<Snapshot>, catalog_generation: u64, binlog_pos: BinlogPos) {
+        self.snapshot = Some(snapshot);
+        self.view_generation = catalog_generation;
+        self.view_binlog_pos = Some(binlog_pos);
+    }
+
+    /// Where a consistent-snapshot read view stands in the binlog.
+    pub fn view_binlog_pos(&self) -> Option<BinlogPos> {
+        self.view_binlog_pos
+    }
+
     /// The catalog generation of the read view the next statement reuses
     /// (REPEATABLE READ after a first read), if any.
     pub fn reused_view_generation(&self) -> Option<u64> {
-        let reused = matches!(self.isolation, IsolationLevel::RepeatableRead | IsolationLevel::Serializable);
-        self.snapshot.as_ref().filter(|_| reused).map(|_| self.view_generation)
+        self.snapshot.as_ref().filter(|_| self.keeps_view()).map(|_| self.view_generation)
+    }
+
+    /// Whether the read view lasts for the whole transaction.
+    pub fn keeps_view(&self) -> bool {
+        matches!(self.isolation, IsolationLevel::RepeatableRead | IsolationLevel::Serializable)
     }
 
     /// Reads `key` as this transaction sees it: its own write, else `view`.

@@ -21,6 +21,9 @@ pub enum Kind {
     /// decimals as MariaDB does.
     Seconds,
     Str,
+    /// A comma-separated `flag=on|off` set (`optimizer_switch`): SET
+    /// changes the flags it names and keeps the others, as in MariaDB.
+    Flags,
     ReadOnly,
 }
 
@@ -103,6 +106,8 @@ vars! {
     "net_read_timeout" = "30", Both, Int;
     "net_write_timeout" = "60", Both, Int;
     "old_passwords" = "0", Both, Int;
+    // MariaDB 10.11's flags, accepted and shown; OneLog's planner has its own.
+    "optimizer_switch" = "index_merge=on,index_merge_union=on,index_merge_sort_union=on,index_merge_intersection=on,index_merge_sort_intersection=off,engine_condition_pushdown=off,index_condition_pushdown=on,derived_merge=on,derived_with_keys=on,firstmatch=on,loosescan=on,materialization=on,in_to_exists=on,semijoin=on,partial_match_rowid_merge=on,partial_match_table_scan=on,subquery_cache=on,mrr=off,mrr_cost_based=off,mrr_sort_keys=off,outer_join_with_cache=on,semijoin_with_cache=on,join_cache_incremental=on,join_cache_hashed=on,join_cache_bka=on,optimize_join_buffer_size=on,table_elimination=on,extended_keys=on,exists_to_in=on,orderby_uses_equalities=on,condition_pushdown_for_derived=on,split_materialized=on,condition_pushdown_for_subquery=on,rowid_filter=on,condition_pushdown_from_having=on,not_null_range_scan=off,hash_join_cardinality=off,cset_narrowing=off", Both, Flags;
     "performance_schema" = "0", Global, ReadOnly;
     "pid_file" = "", Global, ReadOnly;
     "port" = "3306", Global, ReadOnly;
@@ -208,11 +213,49 @@ pub fn normalize(def: &VarDef, value: &Value) -> SqlResult<String> {
                 Ok(text)
             }
         }
+        Kind::Flags => Ok(text),
         Kind::ReadOnly => Err(SqlError::new(
             ErrorCode::INCORRECT_GLOBAL_LOCAL_VAR,
             format!("Variable '{}' is a read only variable", def.name),
         )),
     }
+}
+
+/// A [`Kind::Flags`] variable after `SET name = assignment`: each `flag=on`,
+/// `flag=off` or `flag=default` of the comma-separated assignment changes
+/// that flag of `current`; a lone `default` first resets them all.
+pub fn merge_flags(def: &VarDef, current: &str, assignment: &str) -> SqlResult<String> {
+    let wrong = || {
+        SqlError::new(
+            ErrorCode::WRONG_VALUE_FOR_VAR,
+            format!("Variable '{}' can't be set to the value of '{assignment}'", def.name),
+        )
+    };
+    let parse = |list: &str| -> Vec<(String, String)> {
+        list.split(',')
+            .filter_map(|f| {
+                f.split_once('=').map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_ascii_lowercase()))
+            })
+            .collect()
+    };
+    let defaults = parse(def.default);
+    let mut flags = parse(current);
+    for item in assignment.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        if item.eq_ignore_ascii_case("default") {
+            flags.clone_from(&defaults);
+            continue;
+        }
+        let (name, value) = item.split_once('=').ok_or_else(wrong)?;
+        let name = name.trim().to_ascii_lowercase();
+        let value = match value.trim().to_ascii_lowercase().as_str() {
+            "on" | "off" => value.trim().to_ascii_lowercase(),
+            "default" => defaults.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone()).ok_or_else(wrong)?,
+            _ => return Err(wrong()),
+        };
+        let slot = flags.iter_mut().find(|(k, _)| *k == name).ok_or_else(wrong)?;
+        slot.1 = value;
+    }
+    Ok(flags.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(","))
 }
 
 /// Typed value of a variable's text, as SELECT @@var returns it.

@@ -45,7 +45,7 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         "substring" | "substr" | "mid" => (2, 3),
         "left" | "right" | "repeat" | "format" | "ifnull" | "nullif" | "pow" | "power" | "datediff" | "date_format"
         | "str_to_date" | "find_in_set" | "strcmp" | "mod" | "get_lock" | "truncate" | "atan2" | "trim_chars"
-        | "ltrim_chars" | "rtrim_chars" | "timediff" | "instr" | "position" => (2, 2),
+        | "ltrim_chars" | "rtrim_chars" | "timediff" | "instr" | "position" | "binlog_gtid_pos" => (2, 2),
         "replace" | "lpad" | "rpad" | "if" | "conv" => (3, 3),
         "insert" => (4, 4),
         "locate" => (2, 3),
@@ -680,6 +680,12 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
                 return Ok(Value::Null);
             }
             return Ok(lock_fn(name));
+        }
+        "binlog_gtid_pos" => {
+            return match int_arg(&a[1], env) {
+                Some(offset) if !a[0].is_null() && offset >= 0 => env.binlog_gtid_pos(&s_of(&a[0]), offset as u64),
+                _ => Ok(Value::Null),
+            };
         }
         "sleep" => {
             let secs = f64_of(&a[0], env).unwrap_or(0.0);

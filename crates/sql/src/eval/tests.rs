@@ -34,6 +34,9 @@ impl EvalEnv for TestEnv {
             _ => Value::Null,
         }
     }
+    fn binlog_gtid_pos(&self, file: &str, offset: u64) -> SqlResult<Value> {
+        Ok(Value::from_str(&format!("{file}:{offset}")))
+    }
     fn warn(&self, code: u16, message: String) {
         self.warnings.borrow_mut().push((code, message));
     }
@@ -457,6 +460,11 @@ fn control_and_math_functions() {
         (call("last_insert_id", vec![i(5)]), Value::Int(5)),
         (call("database", vec![]), vs("test")),
         (call("user", vec![]), vs("root@localhost")),
+        // mariadb-dump passes the offset as a string.
+        (call("binlog_gtid_pos", vec![s("b.000001"), s("953")]), vs("b.000001:953")),
+        (call("binlog_gtid_pos", vec![s("b.000001"), null()]), Value::Null),
+        (call("binlog_gtid_pos", vec![null(), i(4)]), Value::Null),
+        (call("binlog_gtid_pos", vec![s("b.000001"), i(-1)]), Value::Null),
     ]);
     assert_eq!(err_code(&call("nosuch", vec![])), 1305);
     match run_env(&call("nosuch", vec![]), &TestEnv::default()) {
