@@ -17,6 +17,7 @@ import time
 import pymysql
 
 WAIT_STATE = "Waiting for table metadata lock"
+BACKUP_STATE = "Waiting for backup lock"
 BOUND_S = 10
 
 
@@ -31,10 +32,12 @@ def outcome(conn, sql):
 
 
 class Background:
-    """Runs one statement on its own connection in a thread."""
+    """Runs one statement in a thread, on its own connection or on `conn`
+    (which it then leaves open)."""
 
-    def __init__(self, srv, sql, setup=()):
-        self.conn = srv.connect(autocommit=True)
+    def __init__(self, srv, sql, setup=(), conn=None):
+        self.owned = conn is None
+        self.conn = srv.connect(autocommit=True) if conn is None else conn
         for s in setup:
             outcome(self.conn, s)
         self.id = self.conn.thread_id()
@@ -52,7 +55,8 @@ class Background:
     def join(self):
         self.thread.join(BOUND_S * 3)
         assert not self.thread.is_alive(), f"{self.sql!r} still runs"
-        self.conn.close()
+        if self.owned:
+            self.conn.close()
         return self.result
 
 
@@ -148,6 +152,35 @@ def scenarios(srv) -> dict:
         outcome(holder, "COMMIT")
         seen["table kept after kill"] = outcome(admin, "SELECT * FROM m.w")
 
+        # FLUSH TABLES WITH READ LOCK: granted while another transaction has
+        # uncommitted writes, then holds every write and commit back.
+        fresh_table(admin, "g")
+        outcome(holder, "BEGIN")
+        outcome(holder, "INSERT INTO m.g VALUES (2, 'b')")
+        seen["ftwrl beside an open transaction"] = outcome(admin, "FLUSH TABLES WITH READ LOCK")
+        seen["own write under ftwrl"] = outcome(admin, "INSERT INTO m.g VALUES (3, 'c')")
+        seen["own read under ftwrl"] = outcome(admin, "SELECT * FROM m.g")
+        master = outcome(admin, "SHOW MASTER STATUS")
+        commit = Background(srv, "COMMIT", conn=holder)
+        seen["a commit waits for the read lock"] = wait_for_state(srv, commit, BACKUP_STATE)
+        ddl = Background(srv, "CREATE TABLE m.g2 (id INT PRIMARY KEY)")
+        seen["a ddl waits for the read lock"] = wait_for_state(srv, ddl, BACKUP_STATE)
+        second = srv.connect(autocommit=True)
+        seen["a second ftwrl shares it"] = outcome(second, "FLUSH TABLES WITH READ LOCK")
+        outcome(second, "UNLOCK TABLES")
+        second.close()
+        timed_out = Background(srv, "INSERT INTO m.g VALUES (4, 'd')", setup=["SET SESSION lock_wait_timeout = 1"])
+        seen["a write times out"] = timed_out.join()
+        killed = Background(srv, "DELETE FROM m.g")
+        wait_for_state(srv, killed, BACKUP_STATE)
+        outcome(admin, f"KILL QUERY {killed.id}")
+        seen["kill query of a waiting write"] = killed.join()
+        seen["binlog unmoved under ftwrl"] = outcome(admin, "SHOW MASTER STATUS") == master
+        seen["unlock tables"] = outcome(admin, "UNLOCK TABLES")
+        seen["the commit after unlock"] = commit.join()
+        seen["the ddl after unlock"] = ddl.join()
+        seen["rows after ftwrl"] = outcome(admin, "SELECT * FROM m.g ORDER BY id")
+
         # A repeatable-read view older than a table rebuild.
         for name, rebuild in [("truncate", "TRUNCATE TABLE m.r"), ("create index", "CREATE INDEX kv ON m.r (v)")]:
             fresh_table(admin, "r")
@@ -176,6 +209,11 @@ def test_metadata_locks_match_mariadb(onelog_server, mariadb_server):
     assert got["lock_wait_timeout"] == ("error", 1205)
     assert got["kill query of a waiting ddl"] == ("error", 1317)
     assert got["old view after truncate"] == ("error", 1412)
+    assert got["own write under ftwrl"] == ("error", 1223)
+    assert got["a commit waits for the read lock"] == BACKUP_STATE
+    assert got["a write times out"] == ("error", 1205)
+    assert got["binlog unmoved under ftwrl"] is True
+    assert got["rows after ftwrl"] == ((1, "a"), (2, "b"))
 
 
 def test_ddl_during_transactions_survives_kill9(onelog_server):

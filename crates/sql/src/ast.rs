@@ -476,6 +476,25 @@ pub enum ShowFilter {
 }
 
 impl Statement {
+    /// Whether the statement changes data or schema: it holds a write
+    /// intent (see `mdl`), so FLUSH TABLES WITH READ LOCK holds it back.
+    pub fn writes(&self) -> bool {
+        matches!(
+            self,
+            Statement::Insert(_)
+                | Statement::Update(_)
+                | Statement::Delete(_)
+                | Statement::CreateDatabase { .. }
+                | Statement::DropDatabase { .. }
+                | Statement::CreateTable(_)
+                | Statement::DropTable { .. }
+                | Statement::CreateIndex { .. }
+                | Statement::DropIndex { .. }
+                | Statement::AlterTable { .. }
+                | Statement::Truncate(_)
+        )
+    }
+
     /// Calls `f` on every table a query or DML statement reads or writes
     /// (nothing for other statements): what it takes metadata locks on.
     pub fn for_each_table(&self, f: &mut dyn FnMut(&ObjectName)) {
@@ -577,6 +596,10 @@ pub enum Statement {
         query_only: bool,
     },
     FlushBinaryLogs,
+    /// `FLUSH TABLES WITH READ LOCK`: the global read lock (see `mdl`).
+    FlushTablesWithReadLock,
+    /// `UNLOCK TABLES`: releases the global read lock.
+    UnlockTables,
     /// Other FLUSH forms (TABLES, PRIVILEGES, ...): accepted, nothing to do.
     FlushOther,
     PurgeBinaryLogsTo(String),

@@ -25,6 +25,14 @@
 //!   of short transactions from starving the DDL;
 //! - an owner that already holds some metadata lock waits only for a table
 //!   whose exclusive lock is *held*, and its holder waits for nothing.
+//!
+//! The global read lock (FLUSH TABLES WITH READ LOCK) follows the same
+//! rules: every write statement and commit holds a *write intent* from its
+//! start until it is published; FTWRL waits until none is held (holding new
+//! owners back meanwhile) and then holds every writer back until UNLOCK
+//! TABLES. Several sessions may hold it at once, as in MariaDB. A DDL takes
+//! its write intent before its table locks, so FTWRL never waits for a DDL
+//! that waits for a table FTWRL's holder reads.
 
 use crate::kill::{StatementGuard, KILL_POLL};
 use onelog_core::{ErrorCode, SqlError, SqlResult};
@@ -52,9 +60,19 @@ impl Entry {
     }
 }
 
+/// The global read lock and the write intents it conflicts with.
+#[derive(Debug, Default)]
+struct Global {
+    writers: Vec<MdlOwner>,
+    readers: Vec<MdlOwner>,
+    /// FTWRLs waiting for the writers to finish.
+    pending_readers: u32,
+}
+
 #[derive(Debug, Default)]
 struct State {
     tables: HashMap<TableName, Entry>,
+    global: Global,
     /// The tables each owner holds shared.
     held: HashMap<MdlOwner, Vec<TableName>>,
     /// Sessions blocked on `changed`; releases notify only when there are some.
@@ -200,15 +218,104 @@ impl MetadataLocks {
         outcome.map(|()| ExclusiveLocks { locks: self, owner, tables })
     }
 
-    /// Releases every shared lock `owner` holds.
+    /// Releases every shared table lock `owner` holds (its write intent and
+    /// global read lock have releases of their own).
     pub fn release_all(&self, owner: MdlOwner) {
         let mut st = self.state.lock();
-        let Some(tables) = st.held.remove(&owner) else { return };
-        for t in &tables {
-            st.entry(t).shared.retain(|o| *o != owner);
-            st.forget_if_unused(t);
+        for t in st.held.remove(&owner).unwrap_or_default() {
+            st.entry(&t).shared.retain(|o| *o != owner);
+            st.forget_if_unused(&t);
         }
         self.notify(st);
+    }
+
+    /// Takes the write intent a write statement or commit holds until it is
+    /// published, waiting while a global read lock is held or (for an owner
+    /// holding no lock yet) wanted.
+    pub fn lock_write_intent(
+        &self,
+        owner: MdlOwner,
+        timeout: Duration,
+        guard: &StatementGuard,
+        on_wait: &mut dyn FnMut(),
+    ) -> SqlResult<()> {
+        let deadline = Instant::now() + timeout;
+        let mut st = self.state.lock();
+        let mut waited = false;
+        loop {
+            let g = &st.global;
+            if g.writers.contains(&owner) {
+                return Ok(());
+            }
+            let holds_any = st.held.get(&owner).is_some_and(|h| !h.is_empty());
+            if g.readers.is_empty() && (holds_any || g.pending_readers == 0) {
+                st.global.writers.push(owner);
+                return Ok(());
+            }
+            if !waited {
+                waited = true;
+                on_wait();
+            }
+            self.wait(&mut st, deadline, guard)?;
+        }
+    }
+
+    /// Releases `owner`'s write intent: its statement ended without a
+    /// commit still to publish.
+    pub fn release_write_intent(&self, owner: MdlOwner) {
+        let mut st = self.state.lock();
+        let before = st.global.writers.len();
+        st.global.writers.retain(|o| *o != owner);
+        if st.global.writers.len() != before {
+            self.notify(st);
+        }
+    }
+
+    /// FLUSH TABLES WITH READ LOCK: waits until no write intent is held,
+    /// then holds every new one back until [`Self::release_global_read`].
+    pub fn lock_global_read(
+        &self,
+        owner: MdlOwner,
+        timeout: Duration,
+        guard: &StatementGuard,
+        on_wait: &mut dyn FnMut(),
+    ) -> SqlResult<()> {
+        let deadline = Instant::now() + timeout;
+        let mut st = self.state.lock();
+        if st.global.readers.contains(&owner) {
+            return Ok(());
+        }
+        st.global.pending_readers += 1;
+        let mut waited = false;
+        let outcome = loop {
+            if st.global.writers.iter().all(|w| *w == owner) {
+                break Ok(());
+            }
+            if !waited {
+                waited = true;
+                on_wait();
+            }
+            if let Err(e) = self.wait(&mut st, deadline, guard) {
+                break Err(e);
+            }
+        };
+        st.global.pending_readers -= 1;
+        match outcome {
+            Ok(()) => st.global.readers.push(owner),
+            // A FTWRL that gave up no longer holds writers back.
+            Err(_) => self.notify(st),
+        }
+        outcome
+    }
+
+    /// UNLOCK TABLES (or the session's end) after FTWRL.
+    pub fn release_global_read(&self, owner: MdlOwner) {
+        let mut st = self.state.lock();
+        let before = st.global.readers.len();
+        st.global.readers.retain(|o| *o != owner);
+        if st.global.readers.len() != before {
+            self.notify(st);
+        }
     }
 
     fn wait(
@@ -321,6 +428,45 @@ mod tests {
         shared(&m, 1, &[t("a")], SHORT).unwrap();
         m.release_all(1);
         ddl.join().unwrap().unwrap();
+    }
+
+    fn intent(m: &MetadataLocks, owner: MdlOwner, timeout: Duration) -> SqlResult<()> {
+        m.lock_write_intent(owner, timeout, &StatementGuard::unlimited(), &mut || {})
+    }
+
+    fn global_read(m: &MetadataLocks, owner: MdlOwner, timeout: Duration) -> SqlResult<()> {
+        m.lock_global_read(owner, timeout, &StatementGuard::unlimited(), &mut || {})
+    }
+
+    #[test]
+    fn the_global_read_lock_waits_for_writers_then_holds_them_back() {
+        let m = Arc::new(MetadataLocks::default());
+        intent(&m, 1, SHORT).unwrap();
+        shared(&m, 2, &[t("a")], SHORT).unwrap();
+        let ftwrl = {
+            let m = m.clone();
+            std::thread::spawn(move || global_read(&m, 9, LONG))
+        };
+        std::thread::sleep(SHORT);
+        // Waiting for writer 1: new owners wait behind it, owners already
+        // holding a lock (an open transaction's COMMIT) do not.
+        assert_eq!(intent(&m, 3, SHORT).map_err(|e| e.code), Err(ErrorCode::LOCK_WAIT_TIMEOUT));
+        intent(&m, 2, SHORT).unwrap();
+        m.release_write_intent(1);
+        m.release_write_intent(2);
+        ftwrl.join().unwrap().unwrap();
+        // Held: every writer waits, readers share it.
+        assert_eq!(intent(&m, 2, SHORT).map_err(|e| e.code), Err(ErrorCode::LOCK_WAIT_TIMEOUT));
+        global_read(&m, 8, SHORT).unwrap();
+        m.release_global_read(9);
+        assert_eq!(intent(&m, 3, SHORT).map_err(|e| e.code), Err(ErrorCode::LOCK_WAIT_TIMEOUT));
+        m.release_global_read(8);
+        intent(&m, 3, SHORT).unwrap();
+        // Table locks and the write intent are released apart.
+        m.release_all(3);
+        assert_eq!(global_read(&m, 9, SHORT).map_err(|e| e.code), Err(ErrorCode::LOCK_WAIT_TIMEOUT));
+        m.release_write_intent(3);
+        global_read(&m, 9, SHORT).unwrap();
     }
 
     #[test]

@@ -403,11 +403,17 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
             let rest: Vec<&str> = rest.into_iter().filter(|x| *x != "LOCAL" && *x != "NO_WRITE_TO_BINLOG").collect();
             if rest == ["BINARY", "LOGS"] || rest == ["LOGS"] {
                 Some(Statement::FlushBinaryLogs)
+            } else if rest == ["TABLES", "WITH", "READ", "LOCK"] {
+                Some(Statement::FlushTablesWithReadLock)
+            } else if rest.ends_with(&["WITH", "READ", "LOCK"]) || rest.ends_with(&["FOR", "EXPORT"]) {
+                // Locks on named tables only: not a global read lock.
+                return Err(SqlError::not_supported("FLUSH TABLES tbl_name ... WITH READ LOCK"));
             } else {
                 Some(Statement::FlushOther)
             }
         }
-        "LOCK" | "UNLOCK" | "ANALYZE" | "OPTIMIZE" | "CHECK" | "REPAIR" => Some(Statement::NoOp(first.to_string())),
+        "UNLOCK" if tail(1) == "TABLES" || tail(1) == "TABLE" => Some(Statement::UnlockTables),
+        "LOCK" | "ANALYZE" | "OPTIMIZE" | "CHECK" | "REPAIR" => Some(Statement::NoOp(first.to_string())),
         "KILL" => {
             let query_only = tail(1) == "QUERY";
             let idx = if query_only || tail(1) == "CONNECTION" { 2 } else { 1 };

@@ -204,6 +204,8 @@ pub struct Session {
     kill: Arc<KillFlag>,
     /// What may end the running statement early.
     guard: StatementGuard,
+    /// This session holds the global read lock (FLUSH TABLES WITH READ LOCK).
+    global_read_lock: bool,
 }
 
 /// Told the outcome of a commit the session did not wait for (see
@@ -218,6 +220,8 @@ impl Drop for Session {
     fn drop(&mut self) {
         self.rollback_txn();
         self.engine.mdl.release_all(self.connection_id);
+        self.engine.mdl.release_write_intent(self.connection_id);
+        self.engine.mdl.release_global_read(self.connection_id);
         self.engine.processes.entries.lock().remove(&self.connection_id);
         self.engine.replicas.gone(self.connection_id);
     }
@@ -268,6 +272,7 @@ impl Session {
             commit_handed_off: false,
             guard: StatementGuard::start(&kill, None),
             kill,
+            global_read_lock: false,
         }
     }
 
@@ -298,6 +303,7 @@ impl Session {
     /// COM_RESET_CONNECTION: roll back and forget session state.
     pub fn reset(&mut self) {
         self.rollback_txn();
+        self.unlock_tables();
         self.session_vars = self.engine.vars.session_copy();
         self.user_vars.borrow_mut().clear();
         self.warnings.borrow_mut().clear();
@@ -412,6 +418,7 @@ impl Session {
                 // until it has left, so its next statement's locks are not
                 // released here.
                 engine.release_txn_locks(id, connection_id);
+                engine.mdl.release_write_intent(connection_id);
                 ack.committed(outcome.map(|_| ()));
             }),
         );
@@ -463,11 +470,16 @@ impl Session {
         self.set_process_info(Some(text));
         self.guard = StatementGuard::start(&self.kill, self.time_limit(stmt));
         self.stmt_view = None;
-        let result = self.lock_statement_tables(stmt).and_then(|()| self.dispatch(stmt, text, params));
+        let result = (self.lock_write_intent(stmt))
+            .and_then(|()| self.lock_statement_tables(stmt))
+            .and_then(|()| self.dispatch(stmt, text, params));
         self.stmt_view = None;
-        if self.txn.is_none() && !self.commit_handed_off {
-            // A handed-off commit releases them once it is published.
-            self.engine.mdl.release_all(self.connection_id);
+        // A handed-off commit releases them once it is published.
+        if !self.commit_handed_off {
+            if self.txn.is_none() {
+                self.engine.mdl.release_all(self.connection_id);
+            }
+            self.engine.mdl.release_write_intent(self.connection_id);
         }
         self.set_process_info(None);
         match &result {
@@ -517,19 +529,57 @@ impl Session {
 
     /// Runs a metadata-lock request (see `mdl`) with what it needs from the
     /// session — the `lock_wait_timeout`, the statement's guard, and what
-    /// shows "Waiting for table metadata lock" in PROCESSLIST while it
-    /// waits, as MariaDB does.
-    pub(crate) fn request_mdl<R>(&self, request: impl FnOnce(Duration, &StatementGuard, &mut dyn FnMut()) -> R) -> R {
+    /// shows `state` in PROCESSLIST while it waits, as MariaDB does.
+    pub(crate) fn request_mdl<R>(
+        &self,
+        state: &'static str,
+        request: impl FnOnce(Duration, &StatementGuard, &mut dyn FnMut()) -> R,
+    ) -> R {
         let timeout = Duration::from_secs(self.session_value("lock_wait_timeout").parse().unwrap_or(86_400));
         let mut waited = false;
         let outcome = request(timeout, &self.guard, &mut || {
             waited = true;
-            self.process.lock().state = "Waiting for table metadata lock";
+            self.process.lock().state = state;
         });
         if waited {
             self.process.lock().state = "";
         }
         outcome
+    }
+
+    /// A statement that writes — or commits writes — holds a write intent
+    /// until it ends or its commit is published, so that FLUSH TABLES WITH
+    /// READ LOCK can wait for it and hold the next one back (see `mdl`).
+    /// The lock's own holder gets error 1223 instead, as in MariaDB.
+    fn lock_write_intent(&mut self, stmt: &Statement) -> SqlResult<()> {
+        let commits_writes = matches!(stmt, Statement::Commit) && self.txn.as_ref().is_some_and(Txn::has_writes);
+        if !stmt.writes() && !commits_writes {
+            return Ok(());
+        }
+        if self.global_read_lock {
+            return Err(SqlError::new(
+                ErrorCode::CANT_UPDATE_WITH_READLOCK,
+                "Can't execute the query because you have a conflicting read lock",
+            ));
+        }
+        let (mdl, owner) = (&self.engine.mdl, self.connection_id);
+        self.request_mdl(BACKUP_WAIT, |timeout, guard, on_wait| mdl.lock_write_intent(owner, timeout, guard, on_wait))
+    }
+
+    /// FLUSH TABLES WITH READ LOCK: commits the open transaction, as
+    /// MariaDB does, then waits for the running writes (see `mdl`).
+    fn flush_tables_with_read_lock(&mut self) -> SqlResult<QueryResult> {
+        self.commit_txn()?;
+        let (mdl, owner) = (&self.engine.mdl, self.connection_id);
+        self.request_mdl(BACKUP_WAIT, |timeout, guard, on_wait| mdl.lock_global_read(owner, timeout, guard, on_wait))?;
+        self.global_read_lock = true;
+        Ok(QueryResult::ok(0))
+    }
+
+    fn unlock_tables(&mut self) {
+        if std::mem::take(&mut self.global_read_lock) {
+            self.engine.mdl.release_global_read(self.connection_id);
+        }
     }
 
     /// Takes shared metadata locks on every table `stmt` reads or writes,
@@ -553,7 +603,9 @@ impl Session {
             return Ok(());
         }
         let (mdl, owner) = (&self.engine.mdl, self.connection_id);
-        self.request_mdl(|timeout, guard, on_wait| mdl.lock_shared(owner, &tables, timeout, guard, on_wait))?;
+        self.request_mdl(TABLE_WAIT, |timeout, guard, on_wait| {
+            mdl.lock_shared(owner, &tables, timeout, guard, on_wait)
+        })?;
         // Only a SELECT reads through the transaction's view; DML reads the
         // latest committed rows under their locks.
         let Statement::Select(_) = stmt else { return Ok(()) };
@@ -637,6 +689,11 @@ impl Session {
             Statement::Show { what, filter } => crate::show::execute(self, what, filter.as_ref()),
             Statement::Explain(inner) => self.run_read(|s, ctx| s.explain(ctx, inner), false, params),
             Statement::Kill { id, query_only } => self.kill(*id, *query_only),
+            Statement::FlushTablesWithReadLock => self.flush_tables_with_read_lock(),
+            Statement::UnlockTables => {
+                self.unlock_tables();
+                Ok(QueryResult::ok(0))
+            }
             Statement::FlushBinaryLogs => {
                 self.engine.binlog.rotate().map_err(|e| SqlError::internal(e.to_string()))?;
                 Ok(QueryResult::ok(0))
@@ -896,6 +953,11 @@ impl Session {
         }
     }
 }
+
+/// PROCESSLIST State of a statement waiting for a table's metadata lock.
+pub(crate) const TABLE_WAIT: &str = "Waiting for table metadata lock";
+/// ... and of one waiting for the global read lock (MariaDB's wording).
+const BACKUP_WAIT: &str = "Waiting for backup lock";
 
 pub fn is_system_db(name: &str) -> bool {
     matches!(name.to_ascii_lowercase().as_str(), "information_schema" | "mysql" | "performance_schema" | "sys")
