@@ -168,6 +168,29 @@ def test_gtid_mode_replica_resumes_from_its_gtid_position(onelog_server, replica
     assert st["Last_IO_Errno"] == 1236 and "which is not in the master's binlog" in st["Last_IO_Error"], st
 
 
+def test_replica_database_filter_follows_create_and_drop_database(onelog_server, tmp_path):
+    """CREATE and DROP DATABASE are logged under the database they name, not
+    the session's (as MariaDB logs them), so a replica that filters on a
+    database creates it before that database's tables arrive."""
+    filtered = make_server("mariadb", tmp_path / "filtered", name="filtered", log_bin=False,
+                           extra_args=["--server-id=3", "--replicate-do-db=kept"])
+    filtered.start()
+    try:
+        source = onelog_server.connect(autocommit=True)
+        query(source, "CREATE DATABASE kept")
+        query(source, "CREATE DATABASE other")
+        query(source, "USE kept")
+        query(source, "CREATE TABLE t (id INT PRIMARY KEY)")
+        query(source, "INSERT INTO t VALUES (1), (2)")
+        query(source, "DROP DATABASE other")
+        conn = start_replica(filtered, onelog_server, first_binlog(onelog_server))
+        wait_caught_up(conn, source)
+        assert query(conn, "SELECT * FROM kept.t ORDER BY id") == ((1,), (2,))
+        assert "other" not in [r[0] for r in query(conn, "SHOW DATABASES")]
+    finally:
+        filtered.cleanup()
+
+
 def decoded(args, **kw):
     return subprocess.run(["mariadb-binlog", "--base64-output=DECODE-ROWS", "--verbose", *args],
                           capture_output=True, text=True, timeout=120, **kw)

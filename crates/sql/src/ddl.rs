@@ -10,7 +10,7 @@ use crate::parse;
 use crate::rows;
 use crate::session::{QueryResult, Session};
 use crate::txn::storage_err;
-use onelog_binlog::event::{query_body, type_code, QueryEvent};
+use onelog_binlog::event::{header_flag, query_body, type_code, QueryEvent};
 use onelog_binlog::pipeline::{PendingEvent, TxnEvents};
 use onelog_core::schema::ColumnDefault;
 use onelog_core::{ColumnDef, ErrorCode, IndexDef, SqlError, SqlResult, TableDef, Value};
@@ -68,6 +68,7 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
         let mut catalog = engine.catalog.write();
         plan(&mut catalog, &snapshot, &db, stmt)?
     };
+    let (db, header_flags) = logged_as(stmt, db);
     if let Some((code, message)) = &plan.note {
         session.note(*code, message.clone());
     }
@@ -86,7 +87,7 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
             auto_increment_offset: 1,
         });
         let events = TxnEvents {
-            events: vec![PendingEvent { type_code: type_code::QUERY, flags: 0, body }],
+            events: vec![PendingEvent { type_code: type_code::QUERY, flags: header_flags, body }],
             standalone_ddl: true,
             thread_id: session.connection_id as u32,
         };
@@ -119,6 +120,21 @@ fn changed_tables(catalog: &Catalog, db: &str, stmt: &Statement) -> Vec<TableNam
             catalog.tables_in(name).iter().map(|t| (t.def.db.clone(), t.def.name.clone())).collect()
         }
         _ => Vec::new(),
+    }
+}
+
+/// The database a DDL statement's QUERY event names, and its header flags.
+/// MariaDB logs CREATE and DROP DATABASE under the database they name, not
+/// the session's, with `use` suppressed: database filters (a replica's
+/// `replicate-do-db`, `binlog-do-db`, a CDC client's database list) then keep
+/// or drop them with that database's other statements, and `mariadb-binlog`
+/// prints no `use` of a database that does not exist yet.
+fn logged_as(stmt: &Statement, session_db: String) -> (String, u16) {
+    match stmt {
+        Statement::CreateDatabase { name, .. } | Statement::DropDatabase { name, .. } => {
+            (name.clone(), header_flag::SUPPRESS_USE)
+        }
+        _ => (session_db, 0),
     }
 }
 

@@ -6,7 +6,7 @@ use crate::ast::*;
 use crate::eval::EvalEnv;
 use crate::session::{ProcessInfo, QueryResult, ResultColumn, Session};
 use crate::vars;
-use onelog_binlog::event::{event_type_name, parse_header, Event, CHECKSUM_LEN, HEADER_LEN};
+use onelog_binlog::event::{event_type_name, header_flag, parse_header, Event, CHECKSUM_LEN, HEADER_LEN};
 use onelog_core::schema::ColumnDefault;
 use onelog_core::{ColumnType, ErrorCode, SqlError, SqlResult, TableDef, Value};
 use parking_lot::Mutex;
@@ -566,7 +566,9 @@ fn show_binlog_events(
             }
             Ok(Event::Gtid { gtid, flags2, .. }) => format_gtid(gtid, flags2),
             Ok(Event::Query { db, sql, .. }) => {
-                if db.is_empty() {
+                // As MariaDB's: no `use` where the event suppresses it (CREATE
+                // and DROP DATABASE name their database but run outside it).
+                if db.is_empty() || header.flags & header_flag::SUPPRESS_USE != 0 {
                     sql
                 } else {
                     format!("use `{db}`; {sql}")
