@@ -1,7 +1,14 @@
 # Shared by scripts/setup and .ci/run. Source it; do not run it.
 # Installs what OneLog's build and tests need on Debian 12, idempotently.
 
-APT_PACKAGES=(mariadb-server mariadb-client sysbench python3-venv build-essential pkg-config fonts-dejavu-core)
+APT_PACKAGES=(mariadb-server mariadb-client sysbench python3-venv build-essential pkg-config fonts-dejavu-core
+    openjdk-17-jdk-headless curl ca-certificates)
+
+# mysql-binlog-connector-java (the binlog client inside Debezium) for
+# tests/test_cdc_java.py, from Maven Central into a gitignored cache, pinned
+# by the SHA-256 of the published jar (Maven Central's .sha1 is checked too).
+BINLOG_CONNECTOR_VERSION=0.30.1
+BINLOG_CONNECTOR_SHA256=6f3976798fe6b4cb7f9c13f194c59508333c5761626e37b53e20c6a3fca7d14d
 
 need_apt() {
     local p missing=()
@@ -63,4 +70,25 @@ install_venv() {
     "$REPO/.venv/bin/python" -m pip install -q --disable-pip-version-check -r "$req"
     cp "$req" "$stamp"
     echo "venv: installed tests/requirements.txt"
+}
+
+install_java_deps() {
+    local dir="$REPO/.cache/java" jar="mysql-binlog-connector-java-$BINLOG_CONNECTOR_VERSION.jar"
+    local url="https://repo1.maven.org/maven2/com/zendesk/mysql-binlog-connector-java/$BINLOG_CONNECTOR_VERSION/$jar"
+    if [ -f "$dir/$jar" ] && echo "$BINLOG_CONNECTOR_SHA256  $dir/$jar" | sha256sum -c --status; then
+        echo "java: $jar present"
+        return 0
+    fi
+    mkdir -p "$dir"
+    curl -fsSL --retry 3 -o "$dir/$jar.part" "$url"
+    local published
+    published=$(curl -fsSL --retry 3 "$url.sha1" | cut -c1-40)
+    if ! echo "$published  $dir/$jar.part" | sha1sum -c --status \
+        || ! echo "$BINLOG_CONNECTOR_SHA256  $dir/$jar.part" | sha256sum -c --status; then
+        rm -f "$dir/$jar.part"
+        echo "java: $url does not match its published SHA-1 or the pinned SHA-256" >&2
+        return 1
+    fi
+    mv "$dir/$jar.part" "$dir/$jar"
+    echo "java: downloaded $jar"
 }
