@@ -60,3 +60,17 @@ SELECT LAST_INSERT_ID(42);
 SELECT LAST_INSERT_ID();
 UPDATE ai SET v = v + 1 WHERE id = 1;
 SELECT v FROM ai WHERE id = 1;
+-- MariaDB's RETURNING: INSERT, REPLACE and DELETE give the rows they wrote or removed.
+CREATE TABLE ret (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(10) NOT NULL, qty INT DEFAULT 1, UNIQUE KEY uk_name (name));
+INSERT INTO ret (name) VALUES ('x'), ('y') RETURNING id, name, qty;
+INSERT INTO ret (name, qty) VALUES ('z', 5) RETURNING *;
+INSERT INTO ret (name, qty) VALUES ('w', 2) RETURNING id AS new_id, qty * 10, CONCAT(name, '!') AS shout;
+INSERT IGNORE INTO ret (name) VALUES ('x'), ('v') RETURNING id, name;
+REPLACE INTO ret (id, name, qty) VALUES (1, 'x', 9) RETURNING id, name, qty;
+INSERT INTO ret (name, qty) VALUES ('y', 7) ON DUPLICATE KEY UPDATE qty = qty + 100 RETURNING id, name, qty;
+INSERT INTO ret (name, qty) SELECT CONCAT(name, '2'), qty FROM ret WHERE id <= 2 RETURNING name, qty;
+DELETE FROM ret WHERE qty > 5 RETURNING name, qty;
+DELETE FROM ret WHERE name = 'nope' RETURNING id;
+SELECT * FROM ret ORDER BY id;
+UPDATE ret SET qty = 0 RETURNING id;
+INSERT INTO ret (name) VALUES ('q') RETURNING nosuch;

@@ -328,6 +328,8 @@ pub struct Insert {
     pub ignore: bool,
     pub replace: bool,
     pub on_duplicate: Vec<(String, Expr)>,
+    /// MariaDB's `RETURNING items`: a result set of the rows written.
+    pub returning: Vec<SelectItem>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -347,6 +349,8 @@ pub struct Delete {
     pub selection: Option<Expr>,
     pub order_by: Vec<OrderBy>,
     pub limit: Option<Expr>,
+    /// MariaDB's `RETURNING items`: a result set of the rows deleted.
+    pub returning: Vec<SelectItem>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -475,6 +479,14 @@ pub enum ShowFilter {
     Where(Expr),
 }
 
+fn returning_tables(items: &[SelectItem], f: &mut dyn FnMut(&ObjectName)) {
+    for item in items {
+        if let SelectItem::Expr { expr, .. } = item {
+            expr.for_each_table(f);
+        }
+    }
+}
+
 impl Statement {
     /// Whether the statement changes data or schema: it holds a write
     /// intent (see `mdl`), so FLUSH TABLES WITH READ LOCK holds it back.
@@ -508,6 +520,7 @@ impl Statement {
                     InsertSource::Select(select) => select.for_each_table(f),
                 }
                 ins.on_duplicate.iter().for_each(|(_, e)| e.for_each_table(f));
+                returning_tables(&ins.returning, f);
             }
             Statement::Update(upd) => {
                 f(&upd.table);
@@ -519,6 +532,7 @@ impl Statement {
                 f(&del.table);
                 del.selection.iter().for_each(|e| e.for_each_table(f));
                 order(&del.order_by, f);
+                returning_tables(&del.returning, f);
             }
             Statement::Explain(inner) => inner.for_each_table(f),
             _ => {}

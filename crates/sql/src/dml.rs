@@ -185,16 +185,21 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value]) -> SqlResult<Qu
     let mut affected = 0u64;
     let mut generated: Option<u64> = None;
     let mut reported: Option<u64> = None;
+    let mut written = Vec::new();
     for row in candidates {
         let outcome = insert_row(session, &table, ins, row, params)?;
         affected += outcome.affected;
         generated = generated.or(outcome.generated);
         reported = reported.or(outcome.reported);
+        written.extend(outcome.written);
     }
     // LAST_INSERT_ID() follows generated values only; the OK packet also
     // reports an explicit AUTO_INCREMENT value or the row ODKU updated.
     if let Some(id) = generated {
         session.last_insert_id.set(id);
+    }
+    if !ins.returning.is_empty() {
+        return with_ctx(session, params, |ctx| select::returning(ctx, &table, &ins.returning, &written));
     }
     Ok(QueryResult::Ok {
         affected_rows: affected,
@@ -211,6 +216,8 @@ struct InsertOutcome {
     generated: Option<u64>,
     /// The AUTO_INCREMENT value to report otherwise (explicit or updated).
     reported: Option<u64>,
+    /// The row as written, for RETURNING (only when it asks).
+    written: Option<Vec<Value>>,
 }
 
 #[derive(Clone, Copy)]
@@ -286,14 +293,16 @@ fn insert_row(
     };
     let clustered = rows::new_clustered_key(table, &row);
     let Some((conflict_key, existing, index_name)) = find_conflict(session, table, &clustered, &row)? else {
+        let written = (!ins.returning.is_empty()).then(|| row.clone());
         let txn = session.txn();
         rows::write_row(txn, table, &clustered, None, &row)?;
         txn.log_row(table, RowsKind::Write, RowChange::Insert(row));
-        return Ok(match auto {
-            AutoId::Generated(id) => InsertOutcome { affected: 1, generated: Some(id), reported: None },
-            AutoId::Explicit(id) => InsertOutcome { affected: 1, generated: None, reported: Some(id) },
-            AutoId::None => InsertOutcome { affected: 1, ..Default::default() },
-        });
+        let (generated, reported) = match auto {
+            AutoId::Generated(id) => (Some(id), None),
+            AutoId::Explicit(id) => (None, Some(id)),
+            AutoId::None => (None, None),
+        };
+        return Ok(InsertOutcome { affected: 1, generated, reported, written });
     };
     if ins.replace {
         let txn = session.txn();
@@ -326,8 +335,9 @@ fn insert_row(
             return Ok(InsertOutcome::default());
         }
         let reported = auto_value(table, &new);
+        let written = (!ins.returning.is_empty()).then(|| new.clone());
         update_row(session, table, &conflict_key, existing, new)?;
-        return Ok(InsertOutcome { affected: 2, generated: None, reported });
+        return Ok(InsertOutcome { affected: 2, generated: None, reported, written });
     }
     let index = table.def.indexes.iter().find(|i| i.name == index_name);
     let err = match index {
@@ -577,10 +587,17 @@ fn delete(session: &mut Session, del: &Delete, params: &[Value]) -> SqlResult<Qu
     let table = table_entry(session, &del.table)?;
     let matches = locked_matches(session, &table, &del.table.name, &del.selection, &del.order_by, &del.limit, params)?;
     let n = matches.len() as u64;
+    let mut deleted = Vec::new();
     let txn: &mut Txn = session.txn();
     for (ck, old) in matches {
         rows::delete_row(txn, &table, &ck, &old);
+        if !del.returning.is_empty() {
+            deleted.push(old.clone());
+        }
         txn.log_row(&table, RowsKind::Delete, RowChange::Delete(old));
+    }
+    if !del.returning.is_empty() {
+        return with_ctx(session, params, |ctx| select::returning(ctx, &table, &del.returning, &deleted));
     }
     Ok(QueryResult::ok(n))
 }

@@ -982,9 +982,9 @@ struct Item {
     column: ResultColumn,
 }
 
-fn expand_items(select: &Select, scope: &[ScopeColumn]) -> SqlResult<Vec<Item>> {
+fn expand_items(select_items: &[SelectItem], scope: &[ScopeColumn]) -> SqlResult<Vec<Item>> {
     let mut items = Vec::new();
-    for item in &select.items {
+    for item in select_items {
         match item {
             SelectItem::Wildcard | SelectItem::QualifiedWildcard(_) => {
                 let only = match item {
@@ -1018,6 +1018,27 @@ fn expand_items(select: &Select, scope: &[ScopeColumn]) -> SqlResult<Vec<Item>> 
         }
     }
     Ok(items)
+}
+
+/// The result set of MariaDB's `INSERT|REPLACE|DELETE ... RETURNING items`:
+/// `items` over each row the statement wrote or deleted, in order.
+pub(crate) fn returning(
+    ctx: &Ctx,
+    table: &TableEntry,
+    items: &[SelectItem],
+    rows: &[Vec<Value>],
+) -> SqlResult<QueryResult> {
+    let scope = table_columns(table, &table.def.name);
+    let items = expand_items(items, &scope)?;
+    let out: Vec<Vec<Value>> =
+        rows.iter().map(|r| items.iter().map(|i| ctx.eval(&i.expr, r)).collect()).collect::<SqlResult<_>>()?;
+    let columns = (items.iter().enumerate())
+        .map(|(n, item)| match slot_of(&item.expr) {
+            Some(_) => item.column.clone(),
+            None => ResultColumn::computed(&item.column.name, out.iter().map(|r| r[n].clone())),
+        })
+        .collect();
+    Ok(QueryResult::Rows { columns, rows: out })
 }
 
 fn scope_result_column(c: &ScopeColumn, name: &str) -> ResultColumn {
@@ -1060,7 +1081,7 @@ fn run_core_in_scope(
     mut sources: Vec<Source>,
     scope: Vec<ScopeColumn>,
 ) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
-    let items = expand_items(select, &scope)?;
+    let items = expand_items(&select.items, &scope)?;
     let where_bound = select.selection.as_ref().map(|w| bind(w, &scope)).transpose()?;
     // ORDER BY may name select-list aliases or positions.
     let order: Vec<OrderBy> = select
@@ -1449,7 +1470,7 @@ impl Session {
         let ctx = Ctx::new(self, &txn, view, &[]);
         let sources = resolve_sources(&ctx, &select.from)?;
         let scope: Vec<ScopeColumn> = sources.iter().flat_map(|s| s.columns.iter().cloned()).collect();
-        Ok(expand_items(select, &scope)?
+        Ok(expand_items(&select.items, &scope)?
             .into_iter()
             .map(|item| match item.expr {
                 ref e if slot_of(e).is_some() => item.column,

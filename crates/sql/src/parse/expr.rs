@@ -104,7 +104,7 @@ fn convert_select(s: &sp::Select, params: &mut ParamCounter) -> SqlResult<Select
         .projection
         .iter()
         .enumerate()
-        .map(|(i, item)| convert_select_item(item, (select_no, i), params))
+        .map(|(i, item)| convert_select_item(item, Some((select_no, i)), params))
         .collect::<SqlResult<Vec<_>>>()?;
     let mut select = empty_select(items);
     select.distinct = matches!(s.distinct, Some(sp::Distinct::Distinct));
@@ -123,17 +123,20 @@ fn convert_select(s: &sp::Select, params: &mut ParamCounter) -> SqlResult<Select
     Ok(select)
 }
 
-/// `position` is (SELECT number, item number), to look up the item's heading.
+/// `position` is (SELECT number, item number), to look up the item's
+/// heading in the statement text (none for RETURNING items).
 fn convert_select_item(
     item: &sp::SelectItem,
-    position: (usize, usize),
+    position: Option<(usize, usize)>,
     params: &mut ParamCounter,
 ) -> SqlResult<SelectItem> {
     Ok(match item {
         sp::SelectItem::UnnamedExpr(e) => {
-            let text = match e {
-                sp::Expr::Identifier(_) | sp::Expr::CompoundIdentifier(_) | sp::Expr::Value(_) => item_text(e),
-                _ => params.heading(position.0, position.1).unwrap_or_else(|| item_text(e)),
+            let text = match (e, position) {
+                (sp::Expr::Identifier(_) | sp::Expr::CompoundIdentifier(_) | sp::Expr::Value(_), _) | (_, None) => {
+                    item_text(e)
+                }
+                (_, Some((select, item))) => params.heading(select, item).unwrap_or_else(|| item_text(e)),
             };
             SelectItem::Expr { expr: convert_expr(e, params)?, alias: None, text }
         }
@@ -270,12 +273,17 @@ pub(crate) fn convert_insert(ins: &sp::Insert, params: &mut ParamCounter) -> Sql
         Some(other) => return Err(unsupported(other)),
         None => Vec::new(),
     };
-    Ok(Insert { table, columns, source, ignore: ins.ignore, replace: ins.replace_into, on_duplicate })
+    let returning = convert_returning(ins.returning.as_deref(), params)?;
+    Ok(Insert { table, columns, source, ignore: ins.ignore, replace: ins.replace_into, on_duplicate, returning })
 }
 
 pub(crate) fn convert_update(upd: &sp::Update, params: &mut ParamCounter) -> SqlResult<Update> {
     if upd.from.is_some() {
         return Err(unsupported("UPDATE ... FROM"));
+    }
+    if upd.returning.is_some() {
+        // MariaDB has RETURNING for INSERT, REPLACE and DELETE only.
+        return Err(SqlError::parse("RETURNING", 1));
     }
     let (table, alias) = single_table(&upd.table)?;
     let assignments = upd
@@ -307,7 +315,12 @@ pub(crate) fn convert_delete(del: &sp::Delete, params: &mut ParamCounter) -> Sql
         selection: del.selection.as_ref().map(|e| convert_expr(e, params)).transpose()?,
         order_by: convert_order_by(&del.order_by, params)?,
         limit: del.limit.as_ref().map(|e| convert_expr(e, params)).transpose()?,
+        returning: convert_returning(del.returning.as_deref(), params)?,
     })
+}
+
+fn convert_returning(items: Option<&[sp::SelectItem]>, params: &mut ParamCounter) -> SqlResult<Vec<SelectItem>> {
+    items.unwrap_or_default().iter().map(|item| convert_select_item(item, None, params)).collect()
 }
 
 fn boxed(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult<Box<Expr>> {
