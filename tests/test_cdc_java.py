@@ -13,11 +13,9 @@ writes live; one started again from the position the first stopped at, by
 file and offset or by GTID, gets exactly the new transactions.
 
 Every test runs against OneLog and against a MariaDB 10.11 with the same
-settings, which checks the expectations themselves. One thing differs: the
-connector uses MariaDB GTID positions only with a server whose handshake
-version contains "MariaDB" (OneLog's is 5.5.5-10.11.99-OneLog); that test is
-an expected failure on OneLog, and the same resume through the connector's
-MariaDB path (--assume-mariadb) shows the server side works.
+settings, which checks the expectations themselves. The connector takes
+MariaDB GTID positions only from a server whose handshake version contains
+"MariaDB", which is why OneLog's does (5.5.5-10.11.99-MariaDB-OneLog).
 
 The connector jar comes from scripts/setup (scripts/lib.sh
 install_java_deps), checksum-pinned, into .cache/java/."""
@@ -40,7 +38,6 @@ PROBE_TIMEOUT_S = 30
 UNIX_EPOCH = dt.datetime(1970, 1, 1)
 
 # The connector's decision, BinaryLogClient.setupGtidSet, 0.30.1.
-NOT_MARIADB_BY_VERSION = "Connected to Mysql but given a MariaDB GTID set!"
 
 
 # ---- the probe ---------------------------------------------------------
@@ -422,9 +419,9 @@ def test_resume_by_file_and_position_gets_exactly_the_new_changes(cdc, probe_cla
     assert (run.events[0]["file"], run.events[0]["pos"]) == (cdc.first_run.end["file"], cdc.first_run.end["pos"])
 
 
-def resume_by_gtid(cdc, classpath, *extra) -> ProbeRun:
+def resume_by_gtid(cdc, classpath) -> ProbeRun:
     return run_probe(classpath, cdc.srv, "--gtid", cdc.first_run.end["gtid"],
-                     "--stop-at", f"{cdc.end[0]}:{cdc.end[1]}", *extra)
+                     "--stop-at", f"{cdc.end[0]}:{cdc.end[1]}")
 
 
 def assert_resumed_after_gtid(cdc, run: ProbeRun):
@@ -440,17 +437,4 @@ def assert_resumed_after_gtid(cdc, run: ProbeRun):
 
 def test_resume_by_gtid_gets_exactly_the_new_changes(cdc, probe_classpath):
     run = resume_by_gtid(cdc, probe_classpath)
-    if cdc.srv.kind == "onelog" and run.end["error"] and NOT_MARIADB_BY_VERSION in run.end["error"]:
-        # BinaryLogDatabaseVersion: isMariaDb() is serverVersion containing
-        # "mariadb"; for any other server setupGtidSet refuses a MariaDB GTID
-        # set before anything is sent. The version string is a design decision.
-        pytest.xfail("the connector takes MariaDB GTID positions only from a server whose version names MariaDB")
-    assert_resumed_after_gtid(cdc, run)
-
-
-def test_resume_by_gtid_on_the_connectors_mariadb_path(cdc, probe_classpath):
-    """The connector's own MariaDB requests (SET @mariadb_slave_capability,
-    @slave_connect_state, @slave_gtid_strict_mode, …, COM_BINLOG_DUMP with no
-    file) and its GTID tracking work against OneLog."""
-    run = resume_by_gtid(cdc, probe_classpath, "--assume-mariadb")
     assert_resumed_after_gtid(cdc, run)

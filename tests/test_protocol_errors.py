@@ -186,7 +186,7 @@ def test_greeting_announces_mariadb_flavour(srv):
     assert seq == 0 and payload[0] == 10
     version = payload[1:payload.index(b"\x00", 1)].decode()
     if srv.kind == "onelog":
-        assert version == "5.5.5-10.11.99-OneLog", version
+        assert version == "5.5.5-10.11.99-MariaDB-OneLog", version
     else:
         assert version.startswith("5.5.5-10.11."), version
 

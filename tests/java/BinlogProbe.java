@@ -10,21 +10,14 @@
 // usage: java -cp CONNECTOR_JAR:CLASSES BinlogProbe --port N [--host H] [--user U]
 //          [--password P] [--server-id N] [--file F --pos N | --gtid D-S-N[,...]]
 //          [--rows N] [--stop-at FILE:POS] [--timeout SECONDS] [--heartbeat-ms N]
-//          [--assume-mariadb]
 //
 // It stops at the end of the transaction in which it has seen --rows row
 // changes, or once its position reaches --stop-at, or at --timeout (exit 2).
 // A connection or server error ends it with exit 3. Events that the connector
 // fails to deserialize are printed as DESERIALIZATION_FAILURE lines (the
 // connector itself only reports them to listeners and goes on).
-//
-// --assume-mariadb is a diagnostic, not what Debezium does: the connector
-// takes the MariaDB path (SET @mariadb_slave_capability, GTID position in
-// @slave_connect_state) only when the handshake's server version contains
-// "MariaDB"; this overrides that one decision and nothing else.
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
-import com.github.shyiko.mysql.binlog.MariadbGtidSet;
 import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventData;
@@ -84,9 +77,7 @@ public final class BinlogProbe {
         Map<String, String> opts = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             String name = args[i].replaceFirst("^--", "");
-            if (name.equals("assume-mariadb")) {
-                opts.put(name, "yes");
-            } else if (i + 1 < args.length) {
+            if (i + 1 < args.length) {
                 opts.put(name, args[++i]);
             } else {
                 System.err.println("missing value for " + args[i]);
@@ -143,30 +134,7 @@ public final class BinlogProbe {
         int port = Integer.parseInt(opts.get("port"));
         String user = opts.getOrDefault("user", "root");
         String password = opts.getOrDefault("password", "");
-        return opts.containsKey("assume-mariadb")
-            ? new AssumeMariaDb(host, port, user, password)
-            : new BinaryLogClient(host, port, user, password);
-    }
-
-    /** Takes the connector's MariaDB path whatever the server version says. */
-    private static final class AssumeMariaDb extends BinaryLogClient {
-        AssumeMariaDb(String host, int port, String user, String password) {
-            super(host, port, user, password);
-        }
-
-        @Override
-        protected void setupGtidSet() {
-            synchronized (gtidSetAccessLock) {
-                if (gtidSet == null && getBinlogFilename() != null && getBinlogFilename().isEmpty()) {
-                    gtidSet = new MariadbGtidSet("");
-                }
-            }
-        }
-
-        @Override
-        protected void requestBinaryLogStream() throws java.io.IOException {
-            requestBinaryLogStreamMaria(isBlocking() ? getServerId() : 0);
-        }
+        return new BinaryLogClient(host, port, user, password);
     }
 
     private final class Lifecycle extends BinaryLogClient.AbstractLifecycleListener {

@@ -13,8 +13,12 @@ use rand::Rng;
 use thiserror::Error;
 
 /// The version string we announce. The `5.5.5-` prefix is how MariaDB tells
-/// replication clients and old connectors that the real version follows.
-pub const SERVER_VERSION: &str = "5.5.5-10.11.99-OneLog";
+/// replication clients and old connectors that the real version follows;
+/// "MariaDB" in it is how clients tell the flavour: mysql-binlog-connector-java
+/// (Debezium's binlog client) takes MariaDB GTID positions only from a server
+/// whose version contains it, and SQLAlchemy, python-mysql-replication and
+/// other tools choose their MariaDB dialect by it.
+pub const SERVER_VERSION: &str = "5.5.5-10.11.99-MariaDB-OneLog";
 
 /// utf8mb4_general_ci, the server's default collation.
 pub const DEFAULT_COLLATION_ID: u8 = 45;
@@ -341,7 +345,7 @@ mod tests {
         let mut out = Vec::new();
         hs.encode(&mut out);
         let mut expected = vec![10];
-        expected.extend_from_slice(b"5.5.5-10.11.99-OneLog\0");
+        expected.extend_from_slice(b"5.5.5-10.11.99-MariaDB-OneLog\0");
         expected.extend_from_slice(&[7, 0, 0, 0]);
         expected.extend_from_slice(b"abcdefgh\0");
         let caps = server_capabilities().bits();

@@ -232,7 +232,7 @@ fn raw_login(addr: SocketAddr, plugin: &str, password: &[u8]) -> (PacketStream<T
     let sock = TcpStream::connect(addr).unwrap();
     let mut ps = PacketStream::new(sock, DEFAULT_MAX_ALLOWED_PACKET);
     let hs = InitialHandshake::parse(&ps.read_packet().unwrap()).unwrap();
-    assert_eq!(hs.server_version, "5.5.5-10.11.99-OneLog");
+    assert_eq!(hs.server_version, "5.5.5-10.11.99-MariaDB-OneLog");
     assert_eq!(hs.auth_plugin, NATIVE_PASSWORD_PLUGIN);
     let auth_response = if plugin == CACHING_SHA2_PLUGIN {
         scramble_sha256(&hs.scramble, password).map(|a| a.to_vec()).unwrap_or_default()

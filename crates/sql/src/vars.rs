@@ -139,7 +139,7 @@ vars! {
     "tx_isolation" = "REPEATABLE-READ", Both, Str;
     "tx_read_only" = "0", Both, Bool;
     "unique_checks" = "1", Both, Bool;
-    "version" = "10.11.99-OneLog", Global, ReadOnly;
+    "version" = "10.11.99-MariaDB-OneLog", Global, ReadOnly;
     "version_comment" = "OneLog: the binlog is the only log", Global, ReadOnly;
     "version_compile_machine" = "x86_64", Global, ReadOnly;
     "version_compile_os" = "Linux", Global, ReadOnly;

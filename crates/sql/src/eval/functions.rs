@@ -633,7 +633,7 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
         "current_role" => return Ok(Value::Null),
         "version" => {
             let v = env.session_fact("version");
-            return Ok(if v.is_null() { text("10.11.0-MariaDB-OneLog".into()) } else { v });
+            return Ok(if v.is_null() { text("10.11.99-MariaDB-OneLog".into()) } else { v });
         }
         "connection_id" => return Ok(env.session_fact("connection_id")),
         "row_count" => return Ok(env.session_fact("row_count")),
