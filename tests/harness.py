@@ -54,6 +54,16 @@ def _kill_leftovers():
 atexit.register(_kill_leftovers)
 
 
+def outcome(conn, sql):
+    """Rows, or the MySQL error number, of `sql`."""
+    try:
+        with conn.cursor() as cur:
+            cur.execute(sql)
+            return cur.fetchall()
+    except pymysql.err.MySQLError as e:
+        return ("error", e.args[0])
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))

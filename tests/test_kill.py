@@ -10,23 +10,13 @@ from __future__ import annotations
 import threading
 import time
 
-import pymysql
+from harness import outcome
 import pytest
 
 # Long enough that only an interruption ends the statement under test early.
 LONG_S = 20
 # No row passes the filter: the scan runs long without piling up rows.
 SLOW_SCAN = "SELECT COUNT(*) FROM k.t a, k.t b, k.t c, k.t d WHERE a.v + b.v + c.v + d.v < 0"
-
-
-def outcome(conn, sql):
-    """Rows, or the MySQL error number, of `sql`."""
-    try:
-        with conn.cursor() as cur:
-            cur.execute(sql)
-            return cur.fetchall()
-    except pymysql.err.MySQLError as e:
-        return ("error", e.args[0])
 
 
 def timed(conn, sql):

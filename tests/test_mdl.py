@@ -14,21 +14,11 @@ from __future__ import annotations
 import threading
 import time
 
-import pymysql
+from harness import outcome
 
 WAIT_STATE = "Waiting for table metadata lock"
 BACKUP_STATE = "Waiting for backup lock"
 BOUND_S = 10
-
-
-def outcome(conn, sql):
-    """Rows, or the MySQL error number, of `sql`."""
-    try:
-        with conn.cursor() as cur:
-            cur.execute(sql)
-            return cur.fetchall()
-    except pymysql.err.MySQLError as e:
-        return ("error", e.args[0])
 
 
 class Background:
@@ -98,27 +88,22 @@ def scenarios(srv) -> dict:
     try:
         outcome(admin, "CREATE DATABASE IF NOT EXISTS m")
 
-        # An ALTER waits for a transaction that wrote the table.
-        fresh_table(admin, "t")
-        outcome(holder, "BEGIN")
-        outcome(holder, "INSERT INTO m.t VALUES (2, 'b')")
-        ddl = Background(srv, "ALTER TABLE m.t ADD COLUMN c INT DEFAULT 7")
-        seen["alter waits for a writer"] = wait_for_state(srv, ddl)
-        seen["the writer goes on"] = outcome(holder, "INSERT INTO m.t VALUES (3, 'c')")
-        outcome(holder, "COMMIT")
-        seen["alter after commit"] = ddl.join()
-        seen["rows after alter"] = outcome(admin, "SELECT * FROM m.t ORDER BY id")
-
-        # DROP TABLE waits for a transaction that only read it.
-        fresh_table(admin, "d")
-        outcome(holder, "BEGIN")
-        outcome(holder, "SELECT COUNT(*) FROM m.d")
-        ddl = Background(srv, "DROP TABLE m.d")
-        seen["drop waits for a reader"] = wait_for_state(srv, ddl)
-        seen["the reader reads on"] = outcome(holder, "SELECT * FROM m.d")
-        outcome(holder, "COMMIT")
-        seen["drop after commit"] = ddl.join()
-        seen["dropped"] = outcome(admin, "SELECT * FROM m.d")
+        # An ALTER waits for a transaction that wrote the table, DROP TABLE
+        # for one that only read it; the transaction goes on meanwhile.
+        for name, use, then, ddl_sql in [
+            ("alter", "INSERT INTO m.t VALUES (2, 'b')", "INSERT INTO m.t VALUES (3, 'c')",
+             "ALTER TABLE m.t ADD COLUMN c INT DEFAULT 7"),
+            ("drop", "SELECT COUNT(*) FROM m.t", "SELECT * FROM m.t", "DROP TABLE m.t"),
+        ]:
+            fresh_table(admin, "t")
+            outcome(holder, "BEGIN")
+            outcome(holder, use)
+            ddl = Background(srv, ddl_sql)
+            seen[f"{name} waits for the transaction"] = wait_for_state(srv, ddl)
+            seen[f"the transaction goes on before {name}"] = outcome(holder, then)
+            outcome(holder, "COMMIT")
+            seen[f"{name} after commit"] = ddl.join()
+            seen[f"rows after {name}"] = outcome(admin, "SELECT * FROM m.t ORDER BY id")
 
         # New statements queue behind a waiting DDL, then see its result.
         fresh_table(admin, "q")
@@ -184,8 +169,9 @@ def scenarios(srv) -> dict:
         # A repeatable-read view older than a table rebuild.
         for name, rebuild in [("truncate", "TRUNCATE TABLE m.r"), ("create index", "CREATE INDEX kv ON m.r (v)")]:
             fresh_table(admin, "r")
+            fresh_table(admin, "v")
             outcome(holder, "BEGIN")
-            outcome(holder, "SELECT * FROM m.t")
+            outcome(holder, "SELECT * FROM m.v")
             outcome(admin, rebuild)
             seen[f"old view after {name}"] = outcome(holder, "SELECT * FROM m.r")
             seen[f"writes after {name}"] = outcome(holder, "INSERT INTO m.r VALUES (9, 'z')")
@@ -201,9 +187,9 @@ def test_metadata_locks_match_mariadb(onelog_server, mariadb_server):
     got = scenarios(onelog_server)
     assert got == expected
     # What the comparison rests on, spelled out.
-    assert got["alter waits for a writer"] == WAIT_STATE
+    assert got["alter waits for the transaction"] == WAIT_STATE
     assert got["rows after alter"] == ((1, "a", 7), (2, "b", 7), (3, "c", 7))
-    assert got["dropped"] == ("error", 1146)
+    assert got["rows after drop"] == ("error", 1146)
     assert got["a new reader waits behind the ddl"] == WAIT_STATE
     assert got["queued reader sees the new column"] == ((1, "a", 7),)
     assert got["lock_wait_timeout"] == ("error", 1205)

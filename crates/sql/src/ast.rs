@@ -488,15 +488,11 @@ fn returning_tables(items: &[SelectItem], f: &mut dyn FnMut(&ObjectName)) {
 }
 
 impl Statement {
-    /// Whether the statement changes data or schema: it holds a write
-    /// intent (see `mdl`), so FLUSH TABLES WITH READ LOCK holds it back.
-    pub fn writes(&self) -> bool {
+    /// A schema change: committed on its own, as a QUERY event.
+    pub fn is_ddl(&self) -> bool {
         matches!(
             self,
-            Statement::Insert(_)
-                | Statement::Update(_)
-                | Statement::Delete(_)
-                | Statement::CreateDatabase { .. }
+            Statement::CreateDatabase { .. }
                 | Statement::DropDatabase { .. }
                 | Statement::CreateTable(_)
                 | Statement::DropTable { .. }
@@ -505,6 +501,12 @@ impl Statement {
                 | Statement::AlterTable { .. }
                 | Statement::Truncate(_)
         )
+    }
+
+    /// Whether the statement changes data or schema: it holds a write
+    /// intent (see `mdl`), so FLUSH TABLES WITH READ LOCK holds it back.
+    pub fn writes(&self) -> bool {
+        matches!(self, Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_)) || self.is_ddl()
     }
 
     /// Calls `f` on every table a query or DML statement reads or writes

@@ -59,8 +59,8 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
     // Before the DDL mutex: a DDL that waits for a table's users must not
     // hold up DDL on other tables (see `mdl` for why this cannot deadlock).
     let tables = changed_tables(&engine.catalog.read(), &db, stmt);
-    let _mdl = session.request_mdl(crate::session::TABLE_WAIT, |timeout, guard, on_wait| {
-        engine.mdl.lock_exclusive(session.connection_id, tables, timeout, guard, on_wait)
+    let _mdl = session.request_mdl(crate::session::TABLE_WAIT, |wait| {
+        engine.mdl.lock_exclusive(session.connection_id, tables, wait)
     })?;
     let _ddl = engine.ddl_lock.lock();
     let snapshot = engine.store.snapshot();

@@ -135,43 +135,34 @@ fn lock_wait_timeout() -> SqlError {
     SqlError::new(ErrorCode::LOCK_WAIT_TIMEOUT, "Lock wait timeout exceeded; try restarting transaction")
 }
 
+/// How a request may wait: at most `timeout` (`lock_wait_timeout`); `guard`
+/// ends the wait early (KILL, the statement's time limit); `on_wait` runs
+/// once if it has to wait (the caller shows it in PROCESSLIST).
+pub struct Wait<'a> {
+    pub timeout: Duration,
+    pub guard: &'a StatementGuard,
+    pub on_wait: &'a mut dyn FnMut(),
+}
+
 impl MetadataLocks {
     /// Takes shared locks on `tables` for `owner` (those it holds already
-    /// are kept), waiting at most `timeout`; `guard` ends the wait early
-    /// (KILL, the statement's time limit). `on_wait` runs once if the
-    /// request has to wait (the caller shows it in PROCESSLIST).
-    pub fn lock_shared(
-        &self,
-        owner: MdlOwner,
-        tables: &[TableName],
-        timeout: Duration,
-        guard: &StatementGuard,
-        on_wait: &mut dyn FnMut(),
-    ) -> SqlResult<()> {
-        let deadline = Instant::now() + timeout;
+    /// are kept).
+    pub fn lock_shared(&self, owner: MdlOwner, tables: &[TableName], wait: Wait<'_>) -> SqlResult<()> {
         let mut st = self.state.lock();
-        let mut waited = false;
-        loop {
+        self.wait_for(&mut st, wait, |st| {
             let held = st.held.get(&owner);
             let wanted: Vec<&TableName> = tables.iter().filter(|t| !held.is_some_and(|h| h.contains(*t))).collect();
-            if wanted.is_empty() {
-                return Ok(());
-            }
             let holds_any = held.is_some_and(|h| !h.is_empty());
-            if wanted.iter().all(|t| st.may_share(owner, holds_any, t)) {
-                let wanted: Vec<TableName> = wanted.into_iter().cloned().collect();
-                for t in &wanted {
-                    st.entry(t).shared.push(owner);
-                }
-                st.held.entry(owner).or_default().extend(wanted);
-                return Ok(());
+            if !wanted.iter().all(|t| st.may_share(owner, holds_any, t)) {
+                return false;
             }
-            if !waited {
-                waited = true;
-                on_wait();
+            let wanted: Vec<TableName> = wanted.into_iter().cloned().collect();
+            for t in &wanted {
+                st.entry(t).shared.push(owner);
             }
-            self.wait(&mut st, deadline, guard)?;
-        }
+            st.held.entry(owner).or_default().extend(wanted);
+            true
+        })
     }
 
     /// Takes exclusive locks on all of `tables` at once for a DDL, waiting
@@ -181,28 +172,13 @@ impl MetadataLocks {
         &self,
         owner: MdlOwner,
         tables: Vec<TableName>,
-        timeout: Duration,
-        guard: &StatementGuard,
-        on_wait: &mut dyn FnMut(),
+        wait: Wait<'_>,
     ) -> SqlResult<ExclusiveLocks<'_>> {
-        let deadline = Instant::now() + timeout;
         let mut st = self.state.lock();
         for t in &tables {
             st.entry(t).pending_exclusive += 1;
         }
-        let mut waited = false;
-        let outcome = loop {
-            if tables.iter().all(|t| st.may_own(owner, t)) {
-                break Ok(());
-            }
-            if !waited {
-                waited = true;
-                on_wait();
-            }
-            if let Err(e) = self.wait(&mut st, deadline, guard) {
-                break Err(e);
-            }
-        };
+        let outcome = self.wait_for(&mut st, wait, |st| tables.iter().all(|t| st.may_own(owner, t)));
         for t in &tables {
             let e = st.entry(t);
             e.pending_exclusive -= 1;
@@ -232,32 +208,17 @@ impl MetadataLocks {
     /// Takes the write intent a write statement or commit holds until it is
     /// published, waiting while a global read lock is held or (for an owner
     /// holding no lock yet) wanted.
-    pub fn lock_write_intent(
-        &self,
-        owner: MdlOwner,
-        timeout: Duration,
-        guard: &StatementGuard,
-        on_wait: &mut dyn FnMut(),
-    ) -> SqlResult<()> {
-        let deadline = Instant::now() + timeout;
+    pub fn lock_write_intent(&self, owner: MdlOwner, wait: Wait<'_>) -> SqlResult<()> {
         let mut st = self.state.lock();
-        let mut waited = false;
-        loop {
-            let g = &st.global;
-            if g.writers.contains(&owner) {
-                return Ok(());
-            }
+        self.wait_for(&mut st, wait, |st| {
             let holds_any = st.held.get(&owner).is_some_and(|h| !h.is_empty());
-            if g.readers.is_empty() && (holds_any || g.pending_readers == 0) {
-                st.global.writers.push(owner);
-                return Ok(());
+            let g = &mut st.global;
+            let granted = g.writers.contains(&owner) || (g.readers.is_empty() && (holds_any || g.pending_readers == 0));
+            if granted && !g.writers.contains(&owner) {
+                g.writers.push(owner);
             }
-            if !waited {
-                waited = true;
-                on_wait();
-            }
-            self.wait(&mut st, deadline, guard)?;
-        }
+            granted
+        })
     }
 
     /// Releases `owner`'s write intent: its statement ended without a
@@ -273,32 +234,13 @@ impl MetadataLocks {
 
     /// FLUSH TABLES WITH READ LOCK: waits until no write intent is held,
     /// then holds every new one back until [`Self::release_global_read`].
-    pub fn lock_global_read(
-        &self,
-        owner: MdlOwner,
-        timeout: Duration,
-        guard: &StatementGuard,
-        on_wait: &mut dyn FnMut(),
-    ) -> SqlResult<()> {
-        let deadline = Instant::now() + timeout;
+    pub fn lock_global_read(&self, owner: MdlOwner, wait: Wait<'_>) -> SqlResult<()> {
         let mut st = self.state.lock();
         if st.global.readers.contains(&owner) {
             return Ok(());
         }
         st.global.pending_readers += 1;
-        let mut waited = false;
-        let outcome = loop {
-            if st.global.writers.iter().all(|w| *w == owner) {
-                break Ok(());
-            }
-            if !waited {
-                waited = true;
-                on_wait();
-            }
-            if let Err(e) = self.wait(&mut st, deadline, guard) {
-                break Err(e);
-            }
-        };
+        let outcome = self.wait_for(&mut st, wait, |st| st.global.writers.iter().all(|w| *w == owner));
         st.global.pending_readers -= 1;
         match outcome {
             Ok(()) => st.global.readers.push(owner),
@@ -316,6 +258,26 @@ impl MetadataLocks {
         if st.global.readers.len() != before {
             self.notify(st);
         }
+    }
+
+    /// Waits on the lock table until `grant` — which takes what it can and
+    /// says whether it got it — succeeds, or the wait ends.
+    fn wait_for(
+        &self,
+        st: &mut parking_lot::MutexGuard<'_, State>,
+        wait: Wait<'_>,
+        mut grant: impl FnMut(&mut State) -> bool,
+    ) -> SqlResult<()> {
+        let deadline = Instant::now() + wait.timeout;
+        let mut waited = false;
+        while !grant(st) {
+            if !waited {
+                waited = true;
+                (wait.on_wait)();
+            }
+            self.wait(st, deadline, wait.guard)?;
+        }
+        Ok(())
     }
 
     fn wait(
@@ -351,15 +313,20 @@ mod tests {
         ("d".to_string(), name.to_string())
     }
 
+    /// Runs a request that waits at most `timeout`, unkillable, unobserved.
+    fn with_wait<R>(timeout: Duration, request: impl FnOnce(Wait<'_>) -> R) -> R {
+        request(Wait { timeout, guard: &StatementGuard::unlimited(), on_wait: &mut || {} })
+    }
+
     const SHORT: Duration = Duration::from_millis(30);
     const LONG: Duration = Duration::from_secs(10);
 
     fn shared(m: &MetadataLocks, owner: MdlOwner, tables: &[TableName], timeout: Duration) -> SqlResult<()> {
-        m.lock_shared(owner, tables, timeout, &StatementGuard::unlimited(), &mut || {})
+        with_wait(timeout, |w| m.lock_shared(owner, tables, w))
     }
 
     fn exclusive(m: &MetadataLocks, owner: MdlOwner, tables: &[TableName], timeout: Duration) -> SqlResult<()> {
-        m.lock_exclusive(owner, tables.to_vec(), timeout, &StatementGuard::unlimited(), &mut || {}).map(drop)
+        with_wait(timeout, |w| m.lock_exclusive(owner, tables.to_vec(), w).map(drop))
     }
 
     #[test]
@@ -391,9 +358,11 @@ mod tests {
         let ddl = {
             let m = m.clone();
             std::thread::spawn(move || {
-                m.lock_exclusive(9, vec![t("a")], LONG, &StatementGuard::unlimited(), &mut || {}).map(|held| {
-                    std::thread::sleep(Duration::from_millis(100));
-                    drop(held);
+                with_wait(LONG, |w| {
+                    m.lock_exclusive(9, vec![t("a")], w).map(|held| {
+                        std::thread::sleep(Duration::from_millis(100));
+                        drop(held);
+                    })
                 })
             })
         };
@@ -431,11 +400,11 @@ mod tests {
     }
 
     fn intent(m: &MetadataLocks, owner: MdlOwner, timeout: Duration) -> SqlResult<()> {
-        m.lock_write_intent(owner, timeout, &StatementGuard::unlimited(), &mut || {})
+        with_wait(timeout, |w| m.lock_write_intent(owner, w))
     }
 
     fn global_read(m: &MetadataLocks, owner: MdlOwner, timeout: Duration) -> SqlResult<()> {
-        m.lock_global_read(owner, timeout, &StatementGuard::unlimited(), &mut || {})
+        with_wait(timeout, |w| m.lock_global_read(owner, w))
     }
 
     #[test]
@@ -477,7 +446,8 @@ mod tests {
         let guard = StatementGuard::start(&kill, None);
         kill.kill_query();
         let mut waited = 0;
-        let err = m.lock_exclusive(9, vec![t("a")], LONG, &guard, &mut || waited += 1).map(drop).unwrap_err();
+        let wait = Wait { timeout: LONG, guard: &guard, on_wait: &mut || waited += 1 };
+        let err = m.lock_exclusive(9, vec![t("a")], wait).map(drop).unwrap_err();
         assert_eq!(err.code, ErrorCode::QUERY_INTERRUPTED);
         assert_eq!(waited, 1);
         shared(&m, 2, &[t("a")], SHORT).unwrap();

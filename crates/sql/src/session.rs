@@ -9,7 +9,7 @@ use crate::ast::*;
 use crate::engine::Engine;
 use crate::eval::EvalEnv;
 use crate::kill::{KillFlag, StatementGuard, TimeLimit};
-use crate::mdl::TableName;
+use crate::mdl::{TableName, Wait};
 use crate::txn::Txn;
 use crate::vars::{self, Kind};
 use onelog_binlog::pipeline::TxnEvents;
@@ -530,16 +530,16 @@ impl Session {
     /// Runs a metadata-lock request (see `mdl`) with what it needs from the
     /// session — the `lock_wait_timeout`, the statement's guard, and what
     /// shows `state` in PROCESSLIST while it waits, as MariaDB does.
-    pub(crate) fn request_mdl<R>(
-        &self,
-        state: &'static str,
-        request: impl FnOnce(Duration, &StatementGuard, &mut dyn FnMut()) -> R,
-    ) -> R {
+    pub(crate) fn request_mdl<R>(&self, state: &'static str, request: impl FnOnce(Wait<'_>) -> R) -> R {
         let timeout = Duration::from_secs(self.session_value("lock_wait_timeout").parse().unwrap_or(86_400));
         let mut waited = false;
-        let outcome = request(timeout, &self.guard, &mut || {
-            waited = true;
-            self.process.lock().state = state;
+        let outcome = request(Wait {
+            timeout,
+            guard: &self.guard,
+            on_wait: &mut || {
+                waited = true;
+                self.process.lock().state = state;
+            },
         });
         if waited {
             self.process.lock().state = "";
@@ -563,7 +563,7 @@ impl Session {
             ));
         }
         let (mdl, owner) = (&self.engine.mdl, self.connection_id);
-        self.request_mdl(BACKUP_WAIT, |timeout, guard, on_wait| mdl.lock_write_intent(owner, timeout, guard, on_wait))
+        self.request_mdl(BACKUP_WAIT, |wait| mdl.lock_write_intent(owner, wait))
     }
 
     /// FLUSH TABLES WITH READ LOCK: commits the open transaction, as
@@ -571,7 +571,7 @@ impl Session {
     fn flush_tables_with_read_lock(&mut self) -> SqlResult<QueryResult> {
         self.commit_txn()?;
         let (mdl, owner) = (&self.engine.mdl, self.connection_id);
-        self.request_mdl(BACKUP_WAIT, |timeout, guard, on_wait| mdl.lock_global_read(owner, timeout, guard, on_wait))?;
+        self.request_mdl(BACKUP_WAIT, |wait| mdl.lock_global_read(owner, wait))?;
         self.global_read_lock = true;
         Ok(QueryResult::ok(0))
     }
@@ -603,9 +603,7 @@ impl Session {
             return Ok(());
         }
         let (mdl, owner) = (&self.engine.mdl, self.connection_id);
-        self.request_mdl(TABLE_WAIT, |timeout, guard, on_wait| {
-            mdl.lock_shared(owner, &tables, timeout, guard, on_wait)
-        })?;
+        self.request_mdl(TABLE_WAIT, |wait| mdl.lock_shared(owner, &tables, wait))?;
         // Only a SELECT reads through the transaction's view; DML reads the
         // latest committed rows under their locks.
         let Statement::Select(_) = stmt else { return Ok(()) };
