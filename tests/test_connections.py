@@ -3,6 +3,7 @@ connection id, runs a statement, and the server reports them all."""
 from __future__ import annotations
 
 import socket
+import subprocess
 import time
 
 import pymysql
@@ -152,3 +153,30 @@ def test_open_files_limit_is_raised_to_the_hard_limit(server_factory):
     server_soft = int(line.split()[3])
     assert server_soft == min(hard, 1 << 20), line
     assert scalar(srv.connect(), "SELECT 1") == 1
+
+
+@pytest.mark.parametrize("how", ["mariadb-admin shutdown", "SHUTDOWN statement"])
+def test_a_client_shuts_the_server_down_cleanly(onelog_server, how):
+    """`mariadb-admin shutdown` (COM_SHUTDOWN) and the SHUTDOWN statement stop
+    the server as SIGTERM does: it exits 0 with its binlog closed (trimmed, a
+    STOP event at its end), and what was committed is there after a restart."""
+    srv = onelog_server
+    with srv.connect(autocommit=True) as c, c.cursor() as cur:
+        cur.execute("CREATE DATABASE sd")
+        cur.execute("CREATE TABLE sd.t (id INT PRIMARY KEY)")
+        cur.execute("INSERT INTO sd.t VALUES (1), (2)")
+        if how == "SHUTDOWN statement":
+            cur.execute("SHUTDOWN")
+    if how == "mariadb-admin shutdown":
+        r = subprocess.run(["/usr/bin/mariadb-admin", "--no-defaults", f"-h{srv.host}", f"-P{srv.port}", "-uroot",
+                            "shutdown"], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+    assert srv.proc.wait(timeout=30) == 0, srv.stderr_tail()
+    last = srv.binlog_files()[-1]
+    assert last.stat().st_size < 64 << 20, "the live binlog file was not trimmed: no clean close"
+    srv.start()
+    with srv.connect(autocommit=True) as c, c.cursor() as cur:
+        cur.execute("SELECT id FROM sd.t ORDER BY id")
+        assert cur.fetchall() == ((1,), (2,))
+        cur.execute(f"SHOW BINLOG EVENTS IN '{last.name}'")
+        assert cur.fetchall()[-1][2] == "Stop"

@@ -411,6 +411,11 @@ impl<S: Socket> Conn<S> {
                 );
                 self.encode_results(vec![r], false)
             }
+            // mariadb-admin shutdown.
+            Command::Shutdown => {
+                let r = self.session.execute(&onelog_sql::ast::Statement::Shutdown, "SHUTDOWN", &[]);
+                self.encode_results(vec![r], false)
+            }
             Command::FieldList { table, .. } => self.field_list(&table),
             Command::StmtPrepare(sql) => self.prepare(&sql),
             Command::StmtExecute { stmt_id, params, .. } => {
@@ -450,7 +455,6 @@ impl<S: Socket> Conn<S> {
             | Command::ProcessInfo
             | Command::ChangeUser(_)
             | Command::Refresh(_)
-            | Command::Shutdown
             | Command::StmtFetch { .. }
             | Command::BinlogDumpGtid(_) => {
                 self.encode_results(vec![Err(sql_err(ErrorCode::UNKNOWN_COMMAND, "Unknown command"))], false)

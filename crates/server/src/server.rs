@@ -163,6 +163,7 @@ async fn accept_loop(tcp: TcpListener, unix: UnixListener, shared: Arc<Shared>) 
         let started = tokio::select! {
             _ = sigterm.recv() => break,
             _ = sigint.recv() => break,
+            _ = shared.engine.shutdown_requested() => break,
             r = tcp.accept() => match r {
                 Ok((stream, peer)) => {
                     let _ = stream.set_nodelay(true);

@@ -616,6 +616,8 @@ pub enum Statement {
     FlushTablesWithReadLock,
     /// `UNLOCK TABLES`: releases the global read lock.
     UnlockTables,
+    /// `SHUTDOWN` (and COM_SHUTDOWN): a clean stop, as on SIGTERM.
+    Shutdown,
     /// Other FLUSH forms (TABLES, PRIVILEGES, ...): accepted, nothing to do.
     FlushOther,
     PurgeBinaryLogsTo(String),

@@ -103,6 +103,9 @@ pub struct Engine {
     next_connection_id: AtomicU64,
     pub processes: crate::session::ProcessList,
     shutting_down: AtomicBool,
+    /// Wakes the server when a client asks it to shut down (SHUTDOWN,
+    /// COM_SHUTDOWN): it then stops as on SIGTERM.
+    shutdown_request: tokio::sync::Notify,
     pub started_at: Instant,
     /// The binlog position storage has persisted (last checkpoint): the
     /// oldest binlog recovery would need.
@@ -190,6 +193,7 @@ impl Engine {
             next_connection_id: AtomicU64::new(1),
             processes: Default::default(),
             shutting_down: AtomicBool::new(false),
+            shutdown_request: tokio::sync::Notify::new(),
             replicas: Default::default(),
             started_at: Instant::now(),
             persisted_pos: Mutex::new(persisted),
@@ -373,6 +377,17 @@ impl Engine {
                 engine.expire_binlogs();
             })
             .unwrap_or_else(|e| panic!("cannot start the checkpointer thread: {e}"))
+    }
+
+    /// SHUTDOWN from a client: the server stops as on SIGTERM.
+    pub fn request_shutdown(&self, connection_id: u64) {
+        tracing::info!("shutdown requested by connection {connection_id}");
+        self.shutdown_request.notify_one();
+    }
+
+    /// Resolves once a client has asked for shutdown.
+    pub async fn shutdown_requested(&self) {
+        self.shutdown_request.notified().await
     }
 
     pub fn is_shutting_down(&self) -> bool {

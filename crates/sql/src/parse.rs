@@ -413,6 +413,9 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
             }
         }
         "UNLOCK" if tail(1) == "TABLES" || tail(1) == "TABLE" => Some(Statement::UnlockTables),
+        // MariaDB's SHUTDOWN [WAIT FOR ALL SLAVES|REPLICAS]: OneLog never
+        // waits for replicas, whose dumps end with the server.
+        "SHUTDOWN" if u.len() == 1 || u[1..].join(" ").starts_with("WAIT FOR ALL") => Some(Statement::Shutdown),
         "LOCK" | "ANALYZE" | "OPTIMIZE" | "CHECK" | "REPAIR" => Some(Statement::NoOp(first.to_string())),
         "KILL" => {
             let query_only = tail(1) == "QUERY";

@@ -692,6 +692,10 @@ impl Session {
                 self.unlock_tables();
                 Ok(QueryResult::ok(0))
             }
+            Statement::Shutdown => {
+                self.engine.request_shutdown(self.connection_id);
+                Ok(QueryResult::ok(0))
+            }
             Statement::FlushBinaryLogs => {
                 self.engine.binlog.rotate().map_err(|e| SqlError::internal(e.to_string()))?;
                 Ok(QueryResult::ok(0))
