@@ -74,3 +74,9 @@ DELETE FROM ret WHERE name = 'nope' RETURNING id;
 SELECT * FROM ret ORDER BY id;
 UPDATE ret SET qty = 0 RETURNING id;
 INSERT INTO ret (name) VALUES ('q') RETURNING nosuch;
+-- Table maintenance answers with MariaDB's result set.
+CHECK TABLE ret;
+CHECK TABLE ret, inv EXTENDED;
+CHECK TABLE nope;
+ANALYZE TABLE ret;
+REPAIR TABLE ret;

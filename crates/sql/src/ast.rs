@@ -479,6 +479,26 @@ pub enum ShowFilter {
     Where(Expr),
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MaintenanceOp {
+    Check,
+    Analyze,
+    Optimize,
+    Repair,
+}
+
+impl MaintenanceOp {
+    /// As the statement and its result's `Op` column spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            MaintenanceOp::Check => "check",
+            MaintenanceOp::Analyze => "analyze",
+            MaintenanceOp::Optimize => "optimize",
+            MaintenanceOp::Repair => "repair",
+        }
+    }
+}
+
 fn returning_tables(items: &[SelectItem], f: &mut dyn FnMut(&ObjectName)) {
     for item in items {
         if let SelectItem::Expr { expr, .. } = item {
@@ -537,6 +557,7 @@ impl Statement {
                 returning_tables(&del.returning, f);
             }
             Statement::Explain(inner) => inner.for_each_table(f),
+            Statement::TableMaintenance { tables, .. } => tables.iter().for_each(f),
             _ => {}
         }
     }
@@ -618,6 +639,11 @@ pub enum Statement {
     UnlockTables,
     /// `SHUTDOWN` (and COM_SHUTDOWN): a clean stop, as on SIGTERM.
     Shutdown,
+    /// `CHECK | ANALYZE | OPTIMIZE | REPAIR TABLE t [, t ...]`.
+    TableMaintenance {
+        op: MaintenanceOp,
+        tables: Vec<ObjectName>,
+    },
     /// Other FLUSH forms (TABLES, PRIVILEGES, ...): accepted, nothing to do.
     FlushOther,
     PurgeBinaryLogsTo(String),

@@ -18,6 +18,7 @@ pub mod engine;
 pub mod eval;
 pub mod kill;
 pub mod locks;
+pub mod maintenance;
 pub mod mdl;
 pub mod parse;
 pub mod replicas;

@@ -416,7 +416,8 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
         // MariaDB's SHUTDOWN [WAIT FOR ALL SLAVES|REPLICAS]: OneLog never
         // waits for replicas, whose dumps end with the server.
         "SHUTDOWN" if u.len() == 1 || u[1..].join(" ").starts_with("WAIT FOR ALL") => Some(Statement::Shutdown),
-        "LOCK" | "ANALYZE" | "OPTIMIZE" | "CHECK" | "REPAIR" => Some(Statement::NoOp(first.to_string())),
+        "CHECK" | "ANALYZE" | "OPTIMIZE" | "REPAIR" => Some(table_maintenance(text, first, w, u)?),
+        "LOCK" => Some(Statement::NoOp(first.to_string())),
         "KILL" => {
             let query_only = tail(1) == "QUERY";
             let idx = if query_only || tail(1) == "CONNECTION" { 2 } else { 1 };
@@ -440,6 +441,36 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
         _ => None,
     };
     Ok(stmt)
+}
+
+/// `CHECK | ANALYZE | OPTIMIZE | REPAIR [NO_WRITE_TO_BINLOG | LOCAL] TABLE
+/// t [, t ...] [options]`; the options (QUICK, EXTENDED, ...) change
+/// nothing here.
+fn table_maintenance(text: &str, first: &str, w: &[String], u: &[String]) -> SqlResult<Statement> {
+    let op = match first {
+        "CHECK" => MaintenanceOp::Check,
+        "ANALYZE" => MaintenanceOp::Analyze,
+        "OPTIMIZE" => MaintenanceOp::Optimize,
+        _ => MaintenanceOp::Repair,
+    };
+    let at = u.iter().position(|x| x == "TABLE" || x == "TABLES").ok_or_else(|| SqlError::parse(text, 1))?;
+    if u[1..at].iter().any(|x| x != "NO_WRITE_TO_BINLOG" && x != "LOCAL") {
+        return Err(SqlError::parse(text, 1));
+    }
+    const OPTIONS: [&str; 9] =
+        ["QUICK", "FAST", "MEDIUM", "EXTENDED", "CHANGED", "FOR", "UPGRADE", "USE_FRM", "PERSISTENT"];
+    let tables = w[at + 1..]
+        .split(|x| x == ",")
+        .map(|name| {
+            let upper = |x: &String| x.to_ascii_uppercase();
+            let end = name.iter().position(|x| OPTIONS.contains(&upper(x).as_str())).unwrap_or(name.len());
+            match &name[..end] {
+                [] => Err(SqlError::parse(text, 1)),
+                words => Ok(object_name_from_words(words)),
+            }
+        })
+        .collect::<SqlResult<Vec<_>>>()?;
+    Ok(Statement::TableMaintenance { op, tables })
 }
 
 /// `START TRANSACTION` with `WITH CONSISTENT SNAPSHOT` among its

@@ -51,7 +51,7 @@ pub fn index_key(table: &TableEntry, index: &IndexDef, row: &[Value]) -> Vec<u8>
     key::encode_key(index.id, index.columns.iter().map(|&c| (&cols[c], &row[c])))
 }
 
-fn secondary_key(table: &TableEntry, index: &IndexDef, row: &[Value], clustered: &[u8]) -> Vec<u8> {
+pub(crate) fn secondary_key(table: &TableEntry, index: &IndexDef, row: &[Value], clustered: &[u8]) -> Vec<u8> {
     let mut k = index_key(table, index, row);
     // The clustered key (minus its 8-byte prefix) makes entries unique and
     // keeps duplicates in primary key order.

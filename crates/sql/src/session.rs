@@ -692,6 +692,7 @@ impl Session {
                 self.unlock_tables();
                 Ok(QueryResult::ok(0))
             }
+            Statement::TableMaintenance { op, tables } => crate::maintenance::execute(self, *op, tables),
             Statement::Shutdown => {
                 self.engine.request_shutdown(self.connection_id);
                 Ok(QueryResult::ok(0))
