@@ -6,6 +6,8 @@
 //! crate may depend on it.
 
 pub mod error;
+#[doc(hidden)]
+pub mod fuzz;
 pub mod rowimage;
 pub mod schema;
 pub mod value;

@@ -1,7 +1,10 @@
 //! Garbage in, no panic out: every decoder is fed 100k deterministic
 //! pseudo-random inputs (pure noise and mutations of valid packets).
+//! `ONELOG_FUZZ_SCALE=N` runs N times as many, `ONELOG_FUZZ_SEED` another
+//! stream; `fuzz/` has the coverage-guided version of this loop.
 
 use mysql_common::constants::CapabilityFlags;
+use onelog_core::fuzz::{iterations, Rng};
 use onelog_core::{Temporal, Value};
 use onelog_protocol::auth::{verify_native, verify_sha2};
 use onelog_protocol::buf::Reader;
@@ -10,50 +13,6 @@ use onelog_protocol::packet::read_packet;
 use onelog_protocol::resultset::{encode_binary_row, encode_text_row, ColumnMeta};
 use onelog_protocol::stmt::{decode_execute_params, ParamType};
 use onelog_protocol::{parse_command, parse_handshake_response, InitialHandshake, MyColumnType};
-
-/// xorshift64*: deterministic, dependency-free.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    fn bytes(&mut self, max_len: u64) -> Vec<u8> {
-        let len = self.below(max_len + 1) as usize;
-        (0..len).map(|_| self.next() as u8).collect()
-    }
-    /// Flip, insert, delete or truncate a few bytes of a valid input.
-    fn mutate(&mut self, seed: &[u8]) -> Vec<u8> {
-        let mut v = seed.to_vec();
-        for _ in 0..=self.below(4) {
-            match self.below(4) {
-                0 if !v.is_empty() => {
-                    let i = self.below(v.len() as u64) as usize;
-                    v[i] = self.next() as u8;
-                }
-                1 => {
-                    let i = self.below(v.len() as u64 + 1) as usize;
-                    v.insert(i, self.next() as u8);
-                }
-                2 if !v.is_empty() => {
-                    let i = self.below(v.len() as u64) as usize;
-                    v.remove(i);
-                }
-                _ => {
-                    let n = self.below(v.len() as u64 + 1) as usize;
-                    v.truncate(n);
-                }
-            }
-        }
-        v
-    }
-}
 
 fn seeds() -> Vec<Vec<u8>> {
     let mut hs = Vec::new();
@@ -111,10 +70,10 @@ const ALL_TYPES: &[MyColumnType] = &[
 
 #[test]
 fn decoders_never_panic() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::for_stream(1);
     let seeds = seeds();
     let caps = [server_capabilities(), CapabilityFlags::empty(), CapabilityFlags::all()];
-    for i in 0..100_000u32 {
+    for i in 0..iterations(100_000) {
         let input = if i % 2 == 0 {
             rng.bytes(if i % 10 == 0 { 300 } else { 40 })
         } else {
@@ -131,7 +90,7 @@ fn decoders_never_panic() {
         // COM_STMT_EXECUTE parameter blocks, with and without bound types.
         let n = rng.below(12) as usize;
         let mut types: Vec<ParamType> = if rng.below(2) == 0 {
-            (0..n).map(|_| ParamType { type_code: rng.next() as u8, unsigned: rng.below(2) == 0 }).collect()
+            (0..n).map(|_| ParamType { type_code: rng.next_u64() as u8, unsigned: rng.below(2) == 0 }).collect()
         } else {
             Vec::new()
         };
@@ -147,8 +106,8 @@ fn decoders_never_panic() {
 
 #[test]
 fn packet_reader_never_panics() {
-    let mut rng = Rng(42);
-    for _ in 0..20_000 {
+    let mut rng = Rng::for_stream(2);
+    for _ in 0..iterations(20_000) {
         let input = rng.bytes(64);
         let mut r = &input[..];
         let mut seq = rng.below(3) as u8;
@@ -162,33 +121,37 @@ fn packet_reader_never_panics() {
 
 #[test]
 fn row_encoders_never_panic() {
-    let mut rng = Rng(7);
-    for _ in 0..20_000 {
+    let mut rng = Rng::for_stream(3);
+    for _ in 0..iterations(20_000) {
         let n = rng.below(6) as usize;
         let cols: Vec<ColumnMeta> = (0..n)
             .map(|_| {
                 let ty = ALL_TYPES[rng.below(ALL_TYPES.len() as u64) as usize];
-                ColumnMeta::expr("c", ty, 63, 10, rng.next() as u16, rng.next() as u8)
+                ColumnMeta::expr("c", ty, 63, 10, rng.next_u64() as u16, rng.next_u64() as u8)
             })
             .collect();
         let row: Vec<Value> = (0..rng.below(7))
             .map(|_| match rng.below(9) {
                 0 => Value::Null,
-                1 => Value::Int(rng.next() as i64),
-                2 => Value::UInt(rng.next()),
-                3 => Value::Double(f64::from_bits(rng.next())),
+                1 => Value::Int(rng.next_u64() as i64),
+                2 => Value::UInt(rng.next_u64()),
+                3 => Value::Double(f64::from_bits(rng.next_u64())),
                 4 => Value::Decimal(rust_decimal::Decimal::from_i128_with_scale(
-                    rng.next() as i64 as i128,
+                    rng.next_u64() as i64 as i128,
                     rng.below(29) as u32,
                 )),
                 5 => Value::Bytes(rng.bytes(10)),
-                6 => Value::Date(Temporal { year: rng.next() as u16, month: rng.next() as u8, ..Temporal::default() }),
-                7 => Value::DateTime(Temporal {
-                    micros: rng.next() as u32,
-                    hour: rng.next() as u8,
+                6 => Value::Date(Temporal {
+                    year: rng.next_u64() as u16,
+                    month: rng.next_u64() as u8,
                     ..Temporal::default()
                 }),
-                _ => Value::Time(rng.next() as i64),
+                7 => Value::DateTime(Temporal {
+                    micros: rng.next_u64() as u32,
+                    hour: rng.next_u64() as u8,
+                    ..Temporal::default()
+                }),
+                _ => Value::Time(rng.next_u64() as i64),
             })
             .collect();
         let mut out = Vec::new();
