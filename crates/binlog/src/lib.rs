@@ -4,13 +4,15 @@
 //! binlog files with their index ([`file`]), the group-commit pipeline with
 //! its sync policy and counters ([`pipeline`]), and the start-up scan that
 //! truncates a torn tail and hands complete transactions to the applier
-//! ([`recovery`]). It depends only on `onelog-core`; it knows nothing of SQL
-//! or storage — the commit stage calls back into a [`pipeline::GroupSink`]
-//! supplied by the layer above.
+//! ([`recovery`]), plus the SHOW BINLOG EVENTS listing ([`listing`]). It
+//! depends only on `onelog-core`; it knows nothing of SQL or storage — the
+//! commit stage calls back into a [`pipeline::GroupSink`] supplied by the
+//! layer above.
 
 pub mod dump;
 pub mod event;
 pub mod file;
+pub mod listing;
 pub mod pipeline;
 pub mod recovery;
 

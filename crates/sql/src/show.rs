@@ -6,7 +6,7 @@ use crate::ast::*;
 use crate::eval::EvalEnv;
 use crate::session::{ProcessInfo, QueryResult, ResultColumn, Session};
 use crate::vars;
-use onelog_binlog::event::{event_type_name, header_flag, parse_header, Event, CHECKSUM_LEN, HEADER_LEN};
+use onelog_binlog::listing::list_events;
 use onelog_core::schema::ColumnDefault;
 use onelog_core::{ColumnType, ErrorCode, SqlError, SqlResult, TableDef, Value};
 use parking_lot::Mutex;
@@ -549,66 +549,23 @@ fn show_binlog_events(
             "Error when executing command SHOW BINLOG EVENTS: Could not find target log".to_string(),
         )
     })?;
-    let mut rows = Vec::new();
-    let mut pos = from.unwrap_or(4) as usize;
-    let mut checksum = true;
-    while pos + HEADER_LEN <= data.len() {
-        let Ok(header) = parse_header(&data[pos..]) else { break };
-        let size = header.event_size as usize;
-        if size < HEADER_LEN || pos + size > data.len() || header.type_code == 0 {
-            break;
-        }
-        let raw = &data[pos..pos + size];
-        let info = match onelog_binlog::event::parse_event(raw, checksum && header.type_code != 15) {
-            Ok(Event::FormatDescription { server_version, checksum: c, .. }) => {
-                checksum = c;
-                format!("Server ver: {server_version}, Binlog ver: 4")
-            }
-            Ok(Event::Gtid { gtid, flags2, .. }) => format_gtid(gtid, flags2),
-            Ok(Event::Query { db, sql, .. }) => {
-                // As MariaDB's: no `use` where the event suppresses it (CREATE
-                // and DROP DATABASE name their database but run outside it).
-                if db.is_empty() || header.flags & header_flag::SUPPRESS_USE != 0 {
-                    sql
-                } else {
-                    format!("use `{db}`; {sql}")
-                }
-            }
-            Ok(Event::Xid(x)) => format!("COMMIT /* xid={x} */"),
-            Ok(Event::TableMap(m)) => format!("table_id: {} ({}.{})", m.table_id, m.db, m.table),
-            Ok(Event::Rows { table_id, flags, .. }) => {
-                format!("table_id: {table_id}{}", if flags & 1 != 0 { " flags: STMT_END_F" } else { "" })
-            }
-            Ok(Event::Rotate { next_file, position }) => format!("{next_file};pos={position}"),
-            Ok(Event::GtidList(list)) => {
-                format!("[{}]", list.iter().map(|g| g.to_string()).collect::<Vec<_>>().join(","))
-            }
-            Ok(Event::BinlogCheckpoint(f)) => f,
-            _ => String::new(),
-        };
-        rows.push(vec![
-            s(&name),
-            Value::UInt(pos as u64),
-            s(event_type_name(header.type_code)),
-            Value::UInt(u64::from(header.server_id)),
-            Value::UInt(u64::from(header.log_pos)),
-            s(&info),
-        ]);
-        pos += size;
-        let _ = CHECKSUM_LEN;
-    }
+    let mut rows: Vec<Vec<Value>> = list_events(&data, from.unwrap_or(4))
+        .into_iter()
+        .map(|e| {
+            vec![
+                s(&name),
+                Value::UInt(e.pos),
+                s(e.type_name()),
+                Value::UInt(u64::from(e.header.server_id)),
+                Value::UInt(u64::from(e.header.log_pos)),
+                s(&e.info),
+            ]
+        })
+        .collect();
     if let Some((offset, count)) = limit {
         rows = rows.into_iter().skip(offset as usize).take(count as usize).collect();
     }
     Ok(result_with_numbers(&["Log_name", "Pos", "Event_type", "Server_id", "End_log_pos", "Info"], &[1, 3, 4], rows))
-}
-
-fn format_gtid(gtid: onelog_binlog::Gtid, flags2: u8) -> String {
-    if flags2 & 1 != 0 {
-        format!("GTID {gtid}")
-    } else {
-        format!("BEGIN GTID {gtid}")
-    }
 }
 
 /// PURGE BINARY LOGS and RESET MASTER.
