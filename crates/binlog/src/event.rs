@@ -368,6 +368,27 @@ pub struct QueryEvent<'a> {
     pub auto_increment_offset: u16,
 }
 
+impl<'a> QueryEvent<'a> {
+    /// A statement as every OneLog session logs it: no execution time or
+    /// error, sql_mode 0 and utf8mb4_general_ci (what the applier replays
+    /// with), auto-increment step and offset 1.
+    pub fn new(thread_id: u32, db: &'a str, sql: &'a str) -> QueryEvent<'a> {
+        QueryEvent {
+            thread_id,
+            exec_time_s: 0,
+            error_code: 0,
+            db,
+            sql,
+            sql_mode: 0,
+            charset_client: 45,
+            collation_connection: 45,
+            collation_server: 45,
+            auto_increment_increment: 1,
+            auto_increment_offset: 1,
+        }
+    }
+}
+
 /// QUERY status variable codes.
 pub mod query_status {
     pub const FLAGS2: u8 = 0;
@@ -1222,19 +1243,7 @@ mod tests {
 
     #[test]
     fn query_round_trip() {
-        let q = QueryEvent {
-            thread_id: 3,
-            exec_time_s: 0,
-            error_code: 0,
-            db: "test",
-            sql: "CREATE TABLE t (id int)",
-            sql_mode: 0,
-            charset_client: 45,
-            collation_connection: 45,
-            collation_server: 45,
-            auto_increment_increment: 1,
-            auto_increment_offset: 1,
-        };
+        let q = QueryEvent::new(3, "test", "CREATE TABLE t (id int)");
         let mut out = Vec::new();
         write_event(&mut out, 4, 1, 1, type_code::QUERY, 0, &query_body(&q), true);
         assert_eq!(

@@ -73,19 +73,7 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
         session.note(*code, message.clone());
     }
     if !plan.mutations.is_empty() {
-        let body = query_body(&QueryEvent {
-            thread_id: session.connection_id as u32,
-            exec_time_s: 0,
-            error_code: 0,
-            db: &db,
-            sql: text,
-            sql_mode: 0,
-            charset_client: 45,
-            collation_connection: 45,
-            collation_server: 45,
-            auto_increment_increment: 1,
-            auto_increment_offset: 1,
-        });
+        let body = query_body(&QueryEvent::new(session.connection_id as u32, &db, text));
         let events = TxnEvents {
             events: vec![PendingEvent { type_code: type_code::QUERY, flags: header_flags, body }],
             standalone_ddl: true,
