@@ -12,6 +12,8 @@
 pub mod dump;
 pub mod event;
 pub mod file;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod listing;
 pub mod pipeline;
 pub mod recovery;
