@@ -13,7 +13,7 @@
 //! `rust_decimal`). No other OneLog crate. Its I/O is blocking (`std::io`):
 //! the server gives each connection its own thread.
 //!
-//! No decoder panics on any byte sequence (see `tests/fuzz.rs`). The
+//! No decoder panics on any byte sequence (see `tests/fuzz.rs` and `fuzz/`). The
 //! real `mariadb` client logs in and queries through it (`tests/e2e.rs`), and
 //! column definitions, text and binary rows and ERR packets match a real
 //! mariadbd 10.11 byte for byte (`tests/differential.rs`, which runs when
@@ -22,6 +22,8 @@
 pub mod auth;
 pub mod buf;
 pub mod command;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod handshake;
 pub mod packet;
 pub mod resultset;
