@@ -725,7 +725,7 @@ impl<'a> Reader<'a> {
 fn skip_value(column: &ColumnDef, r: &mut Reader) -> Result<(), RowImageError> {
     let len = match &column.ty {
         ColumnType::Char(_) | ColumnType::VarChar(_) | ColumnType::VarBinary(_) | ColumnType::Binary(_) => {
-            r.le(string_prefix_len(column))?
+            string_len(column, r)? as u64
         }
         ColumnType::Text(size) | ColumnType::Blob(size) => r.le(size.pack_length())?,
         ColumnType::Enum(labels) => return r.le(enum_pack_length(labels.len())).map(drop),
@@ -764,11 +764,11 @@ fn decode_value(column: &ColumnDef, r: &mut Reader) -> Result<Value, RowImageErr
         ColumnType::Double => Value::Double(f64::from_bits(r.le(8)?)),
         ColumnType::Decimal { precision, scale } => decode_decimal(column, *precision, *scale, r)?,
         ColumnType::Char(_) | ColumnType::VarChar(_) | ColumnType::VarBinary(_) => {
-            let len = r.le(string_prefix_len(column))? as usize;
+            let len = string_len(column, r)?;
             Value::Bytes(r.take(len)?.to_vec())
         }
         ColumnType::Binary(n) => {
-            let len = r.le(string_prefix_len(column))? as usize;
+            let len = string_len(column, r)?;
             let mut bytes = r.take(len)?.to_vec();
             // BINARY values are zero-padded to their full length.
             if bytes.len() < *n as usize {
@@ -830,6 +830,18 @@ fn decode_value(column: &ColumnDef, r: &mut Reader) -> Result<Value, RowImageErr
         }
         ColumnType::Time { fsp } => Value::Time(decode_time(r, *fsp)?),
     })
+}
+
+/// The length prefix of a CHAR/BINARY/VARCHAR/VARBINARY value. A value
+/// longer than the column holds is no image the encoder writes (MariaDB's
+/// `Field_string::unpack` refuses one too): corrupt, not data to keep.
+fn string_len(column: &ColumnDef, r: &mut Reader) -> Result<usize, RowImageError> {
+    let len = r.le(string_prefix_len(column))?;
+    if len > column.max_bytes() {
+        let reason = format!("{len}-byte value in a column of at most {} bytes", column.max_bytes());
+        return Err(r.corrupt(&column.ty.sql_name(), &reason));
+    }
+    Ok(len as usize)
 }
 
 /// Reads a DATETIME2/TIMESTAMP2 fraction and returns it in microseconds.
@@ -1115,6 +1127,32 @@ mod tests {
         assert_eq!(binlog_type(&col("d", ColumnType::DateTime { fsp: 3 })), (18, vec![3]));
         assert_eq!(binlog_type(&col("e", ColumnType::Enum(vec!["a".into()]))), (254, vec![247, 1]));
         assert_eq!(binlog_type(&col("i", ColumnType::MediumInt)), (9, vec![]));
+    }
+
+    #[test]
+    fn string_longer_than_its_column_is_corrupt() {
+        // Found by the row_image fuzz target: BINARY(0) holding one zero
+        // byte decoded, and re-encoded (trailing zeros trimmed) to ''.
+        for (ty, image) in [
+            (ColumnType::Binary(0), vec![0, 1, 0]),
+            (ColumnType::Binary(2), vec![0, 3, b'a', b'b', b'c']),
+            (ColumnType::VarBinary(2), vec![0, 3, b'a', b'b', b'c']),
+            (ColumnType::Char(1), vec![0, 5, b'a', b'b', b'c', b'd', b'e']),
+        ] {
+            let c = col("s", ty);
+            match decode_row(std::slice::from_ref(&c), &image) {
+                Err(RowImageError::Corrupt { reason, .. }) => assert!(reason.contains("at most"), "{reason}"),
+                other => panic!("{:?}: {other:?}", c.ty),
+            }
+            assert!(
+                decode_row_columns(std::slice::from_ref(&c), &image, Some(&[false])).is_err(),
+                "{:?} skipped",
+                c.ty
+            );
+        }
+        // Up to the column's size, and CHAR's 4 bytes per character, still decode.
+        let c = col("s", ColumnType::Char(1));
+        assert_eq!(decode_row(&[c], &[0, 4, 0xf0, 0x9f, 0x98, 0x80]).unwrap().0, vec![Value::from_str("😀")]);
     }
 
     #[test]
