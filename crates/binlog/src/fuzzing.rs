@@ -93,7 +93,7 @@ fn table(id: u64, name: &str, types: Vec<ColumnType>, with_pk: bool) -> TableDef
 
 /// Row `i` of `table`: a valid value for every column, NULL in every
 /// nullable column when `i` is a multiple of 5.
-pub fn seed_row(table: &TableDef, i: u32) -> Vec<Value> {
+fn seed_row(table: &TableDef, i: u32) -> Vec<Value> {
     table
         .columns
         .iter()
@@ -101,7 +101,8 @@ pub fn seed_row(table: &TableDef, i: u32) -> Vec<Value> {
         .collect()
 }
 
-fn seed_value(c: &ColumnDef, i: u32) -> Value {
+/// Value `i` of a column: valid for its type, different for each `i`.
+pub fn seed_value(c: &ColumnDef, i: u32) -> Value {
     use ColumnType as T;
     let n = i64::from(i);
     let int = |bound: i64| if c.unsigned { Value::UInt((n % bound) as u64) } else { Value::Int(-(n % bound)) };

@@ -31,14 +31,21 @@ pub struct Session {
     pub seq: u8,
 }
 
-/// Runs `input` through every decoder of client bytes: as a framed packet
-/// stream, as a login packet (HandshakeResponse41, and the server greeting
-/// parser tools use), as a command packet — with a COM_STMT_EXECUTE's
-/// parameters decoded as the server decodes them — as an auth switch
-/// request and response, as raw COM_STMT_EXECUTE parameters, and through
-/// the length-encoded field readers.
+/// Runs `input` through every decoder of client bytes: as a stream of
+/// framed packets, and each packet read from it — and `input` itself, for
+/// bytes that frame no packet — as a login packet (HandshakeResponse41, and
+/// the server greeting parser tools use), as a command packet (with a
+/// COM_STMT_EXECUTE's parameters decoded as the server decodes them), as an
+/// auth switch request and response, as raw COM_STMT_EXECUTE parameters,
+/// and through the length-encoded field readers.
 pub fn decode_client_bytes(input: &[u8], session: &Session) {
-    read_packets(input, session);
+    for payload in read_packets(input, session) {
+        decode_payload(&payload, session);
+    }
+    decode_payload(input, session);
+}
+
+fn decode_payload(input: &[u8], session: &Session) {
     if let Ok(login) = parse_handshake_response(input) {
         assert!(login.username.len() <= input.len() * 3, "username longer than its packet");
         assert!(login.auth_response.len() <= input.len(), "auth response longer than its packet");
@@ -59,17 +66,21 @@ pub fn decode_client_bytes(input: &[u8], session: &Session) {
     let _ = r.nul_bytes("x");
 }
 
-/// Up to four packets of `input` as a socket stream: each no larger than
-/// `max_allowed_packet` or the bytes that arrived, the sequence advancing.
-fn read_packets(input: &[u8], session: &Session) {
+/// Up to four packets of `input` read as a socket stream: each no larger
+/// than `max_allowed_packet` or the bytes that arrived, the sequence id
+/// advancing with each.
+fn read_packets(input: &[u8], session: &Session) -> Vec<Vec<u8>> {
     let mut stream = input;
     let mut seq = session.seq;
+    let mut payloads = Vec::new();
     for _ in 0..4 {
         let before = seq;
         let Ok(payload) = read_packet(&mut stream, &mut seq, session.max_packet) else { break };
         assert!(payload.len() <= session.max_packet && payload.len() <= input.len(), "packet beyond its bytes");
         assert_ne!(seq, before, "a packet was read without advancing the sequence id");
+        payloads.push(payload);
     }
+    payloads
 }
 
 /// COM_STMT_EXECUTE parameters: one value per parameter, types now bound.
