@@ -531,11 +531,33 @@ fn check_txns(dir: &Path, s: &RecoveryScan, files: &[Vec<u8>], txns: &[Recovered
         let mut rows = RowDecoder::default();
         let _decoded: usize = t.events.iter().map(|e| rows.feed(e)).sum();
     }
+    assert_eq!(
+        row_events_in(files, s.end_pos.offset),
+        txns.iter().flat_map(|t| &t.events).filter(|e| matches!(e, Event::TableMap(_) | Event::Rows { .. })).count(),
+        "a TABLE_MAP or rows event is left out of every replayed transaction"
+    );
     if let Some(mid) = txns.get(txns.len() / 2) {
         let after = s.transactions_after(mid.end_pos).expect("readable from a transaction's end");
         assert!(after[..] == txns[txns.len() / 2 + 1..], "replay from a position is not the suffix");
     }
     check_rescan(dir, s, txns.len());
+}
+
+/// TABLE_MAP and rows events replay reads: all of the earlier files', the
+/// live file's up to `end`.
+fn row_events_in(files: &[Vec<u8>], end: u64) -> usize {
+    use ev::type_code as t;
+    let last = files.len() - 1;
+    let mut n = 0;
+    for (i, data) in files.iter().enumerate() {
+        for (start, size) in frames(data) {
+            let in_range = i < last || (start + size) as u64 <= end;
+            let rows =
+                matches!(data[start + 4], t::TABLE_MAP | t::WRITE_ROWS_V1 | t::UPDATE_ROWS_V1 | t::DELETE_ROWS_V1);
+            n += usize::from(in_range && rows);
+        }
+    }
+    n
 }
 
 /// 0 (no header yet), 4 (magic only) and the end of every framed event.

@@ -17,7 +17,9 @@
 //!   complete transaction (the preallocated zeros go too; the pipeline
 //!   re-preallocates) and the cut is reported. An invalid event followed by a
 //!   valid one, or any invalid event in an earlier file, is corruption:
-//!   [`BinlogError::Corrupt`], never skipped.
+//!   [`BinlogError::Corrupt`], never skipped. So is an event that belongs
+//!   to a transaction (TABLE_MAP, rows, XID, QUERY) found outside one, and
+//!   a GTID inside an unfinished one: whole groups are written at once.
 
 use crate::file::{ev, list_dir_files, parse_file_seq, read_index};
 use crate::{BinlogError, BinlogPos, Gtid};
@@ -142,6 +144,12 @@ fn corrupt_msg(name: &str, offset: u64, reason: &str) -> String {
     )
 }
 
+/// Events only a transaction's group holds (between its GTID and its
+/// XID): met outside one, their GTID event is missing.
+fn belongs_to_a_transaction(e: &ev::Event) -> bool {
+    matches!(e, ev::Event::TableMap(_) | ev::Event::Rows { .. } | ev::Event::Xid(_) | ev::Event::Query { .. })
+}
+
 /// Walks one file's events. `collect_after`: keep events of transactions
 /// ending after this offset (None: keep none).
 fn walk(name: &str, seq: u32, data: &[u8], is_last: bool, collect_after: Option<u64>) -> Result<Walk, BinlogError> {
@@ -260,6 +268,11 @@ fn walk(name: &str, seq: u32, data: &[u8], is_last: bool, collect_after: Option<
                         });
                     }
                 }
+            }
+            (None, e) if belongs_to_a_transaction(&e) => {
+                // Replay would skip it: a lost write, unless start-up stops.
+                let reason = format!("{} event outside any transaction", ev::event_type_name(h.type_code));
+                return Err(corrupt(end - size as u64, corrupt_msg(name, w.complete_end, &reason)));
             }
             (None, e) => {
                 match e {

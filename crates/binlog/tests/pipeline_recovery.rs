@@ -3,6 +3,7 @@
 
 use onelog_binlog::event as ev;
 use onelog_binlog::file::{index_path, write_index, BinlogConfig};
+use onelog_binlog::fuzzing::{frames, reseal};
 use onelog_binlog::pipeline::{Binlog, CommitInfo, GroupSink, PendingEvent, Publish, TxnEvents};
 use onelog_binlog::recovery::{scan, CutKind};
 use onelog_binlog::{BinlogError, BinlogPos};
@@ -157,4 +158,29 @@ fn missing_index_and_fresh_dir() {
     assert_eq!(s.files.len(), 1);
     assert_eq!(s.last_gtid, Some(infos[2].gtid));
     assert_eq!(s.gtid_state, vec![infos[2].gtid]);
+}
+
+#[test]
+fn event_outside_any_transaction_is_corruption() {
+    // Found by the binlog fuzz test: with a transaction's GTID event gone
+    // (or an XID spliced in early) and the checksums intact, its other
+    // events were skipped as file-level events and start-up went on without
+    // them — a committed write lost without a word.
+    let src = tempfile::tempdir().expect("tempdir");
+    let infos = write_binlog(src.path(), 4);
+    let mut data = std::fs::read(src.path().join("onelog-bin.000001")).expect("read");
+    let gtid_at = infos[1].end_pos.offset as usize;
+    let (start, size) = *frames(&data).iter().find(|(start, _)| *start == gtid_at).expect("txn 3 starts with its GTID");
+    assert_eq!(data[start + 4], ev::type_code::GTID);
+    data.drain(start..start + size);
+    reseal(&mut data);
+    let d = tempfile::tempdir().expect("tempdir");
+    install(d.path(), &data);
+    match scan(d.path(), "onelog-bin", None) {
+        Err(BinlogError::Corrupt { file, offset, reason }) => {
+            assert_eq!((file.as_str(), offset as usize), ("onelog-bin.000001", gtid_at));
+            assert!(reason.contains("Query event outside any transaction") && reason.contains("truncate"), "{reason}");
+        }
+        other => panic!("expected Corrupt, got {other:?}"),
+    }
 }
