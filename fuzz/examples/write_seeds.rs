@@ -7,7 +7,7 @@
 
 use onelog_binlog::fuzzing::{scratch_parent, seed_value, write_seed_binlog};
 use onelog_core::rowimage::encode_row;
-use onelog_fuzz::binlog_flags::{EARLIER_FILE, NO_CHECKSUM_SEED, PREALLOCATED, RESEAL};
+use onelog_fuzz::binlog_flags::{EARLIER_FILE, EARLIER_FILE_IN_INPUT, NO_CHECKSUM_SEED, PREALLOCATED, RESEAL};
 use onelog_fuzz::row_image_column;
 use std::path::Path;
 
@@ -36,6 +36,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // second cut mid-transaction with preallocated zeros behind.
         write("binlog_recovery", &format!("{tag}-file1"), &framed(&[seed_flag], first))?;
         write("binlog_recovery", &format!("{tag}-file2"), &framed(&[seed_flag | EARLIER_FILE], second))?;
+        let both = [&[seed_flag | EARLIER_FILE_IN_INPUT][..], &(first.len() as u16).to_le_bytes(), first, second];
+        write("binlog_recovery", &format!("{tag}-both"), &both.concat())?;
         let cut = &second[..second.len() * 2 / 3];
         write("binlog_recovery", &format!("{tag}-torn"), &framed(&[seed_flag | EARLIER_FILE | PREALLOCATED], cut))?;
     }

@@ -17,6 +17,9 @@ pub mod binlog_flags {
     pub const EARLIER_FILE: u8 = 4;
     /// `binlog_recovery`: the checksum-free seed instead of the CRC32 one.
     pub const NO_CHECKSUM_SEED: u8 = 8;
+    /// `binlog_recovery`: the earlier file comes from the input (after a
+    /// 2-byte length), so it can be damaged too.
+    pub const EARLIER_FILE_IN_INPUT: u8 = 16;
 }
 
 /// Column `i` of a `row_image` input from its three spec bytes: type (mod
