@@ -78,20 +78,47 @@ def last_gtid_before(srv, file: str, position: int) -> str:
     return gtids[-1] if gtids else ""
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_dump_during_writes_plus_binlog_replay_is_the_source(server_factory, mode):
-    src = server_factory(log_bin=True, sync_binlog=1, name="src")
-    c = src.connect(autocommit=True)
+def create_tables(c):
     with c.cursor() as cur:
         cur.execute("CREATE DATABASE pitr")
         cur.execute("CREATE TABLE pitr.events (id BIGINT PRIMARY KEY AUTO_INCREMENT, writer INT NOT NULL, "
                     "n INT NOT NULL, note VARCHAR(40), UNIQUE KEY wn (writer, n))")
         cur.execute("CREATE TABLE pitr.counters (writer INT PRIMARY KEY, total INT NOT NULL, last_n INT)")
         cur.executemany("INSERT INTO pitr.counters VALUES (%s, 0, NULL)", [(w,) for w in range(WRITERS)])
+
+
+def start_writers(srv):
+    """Starts the writers; returns what stops them and gives their errors."""
     stop, errors = threading.Event(), []
-    threads = [threading.Thread(target=writer, args=(src, w, stop, errors)) for w in range(WRITERS)]
+    threads = [threading.Thread(target=writer, args=(srv, w, stop, errors)) for w in range(WRITERS)]
     for t in threads:
         t.start()
+
+    def stop_writers() -> list:
+        stop.set()
+        for t in threads:
+            t.join(30)
+        return errors
+    return stop_writers
+
+
+def assert_consistent(srv):
+    """The dump is one consistent state: each writer's counter matches its rows."""
+    conn = srv.connect(database="pitr", autocommit=True)
+    with conn.cursor() as cur:
+        cur.execute("SELECT c.writer, c.total, COUNT(e.id), c.last_n, MAX(e.n) FROM counters c "
+                    "LEFT JOIN events e ON e.writer = c.writer GROUP BY c.writer, c.total, c.last_n")
+        for writer_id, total, rows, last_n, max_n in cur.fetchall():
+            assert (total, last_n) == (rows, max_n), f"writer {writer_id}: counter {total}/{last_n}, rows {rows}/{max_n}"
+    conn.close()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_dump_during_writes_plus_binlog_replay_is_the_source(server_factory, mode):
+    src = server_factory(log_bin=True, sync_binlog=1, name="src")
+    c = src.connect(autocommit=True)
+    create_tables(c)
+    stop_writers = start_writers(src)
     try:
         time.sleep(0.5)
         with c.cursor() as cur:
@@ -103,9 +130,7 @@ def test_dump_during_writes_plus_binlog_replay_is_the_source(server_factory, mod
             cur.execute("FLUSH BINARY LOGS")
         time.sleep(0.5)
     finally:
-        stop.set()
-        for t in threads:
-            t.join(30)
+        errors = stop_writers()
     assert not errors, errors
     # The GTID position mariadb-dump recorded is the last transaction
     # before the recorded binlog position.
@@ -126,18 +151,42 @@ def test_dump_during_writes_plus_binlog_replay_is_the_source(server_factory, mod
     d = diff_dumps(expected, table_dump(target, "pitr"), "source", "dump + binlog")
     assert not d, f"dump at {file}:{position} plus the binlog after it is not the source:\n{d}"
 
-    # The dump restores into OneLog too, and is one consistent snapshot:
-    # each writer's counter matches its rows.
+    # The dump restores into OneLog too (its LOCK TABLES ... WRITE around
+    # each table's rows included), and is one consistent snapshot.
     copy = server_factory(name="copy")
     load(copy, dumped)
     assert table_dump(copy, "pitr") == restored
-    conn = copy.connect(database="pitr", autocommit=True)
-    with conn.cursor() as cur:
-        cur.execute("SELECT c.writer, c.total, COUNT(e.id), c.last_n, MAX(e.n) FROM counters c "
-                    "LEFT JOIN events e ON e.writer = c.writer GROUP BY c.writer, c.total, c.last_n")
-        for writer_id, total, rows, last_n, max_n in cur.fetchall():
-            assert (total, last_n) == (rows, max_n), f"writer {writer_id}: counter {total}/{last_n}, rows {rows}/{max_n}"
-    conn.close()
+    assert_consistent(copy)
+
+
+def test_dump_under_lock_tables_is_consistent(server_factory):
+    """mariadb-dump's default for a database (--lock-tables, no binlog
+    coordinates) reads its tables under LOCK TABLES ... READ LOCAL: the
+    writers wait, so the tables it dumps one after the other agree."""
+    src = server_factory(name="src")
+    c = src.connect(autocommit=True)
+    create_tables(c)
+    stop_writers = start_writers(src)
+    try:
+        time.sleep(0.5)
+        cmd = [MARIADB_DUMP, "--no-defaults", f"-h{src.host}", f"-P{src.port}", "-uroot", "--lock-tables",
+               "--databases", "pitr"]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        time.sleep(0.3)
+    finally:
+        errors = stop_writers()
+    assert not errors, errors
+    assert r.returncode == 0, f"mariadb-dump failed ({r.returncode}): {r.stderr}"
+    assert re.search(r"LOCK TABLES `events` WRITE", r.stdout)
+    with c.cursor() as cur:
+        cur.execute("SELECT COUNT(*) FROM pitr.events")
+        written = cur.fetchone()[0]
+    c.close()
+    copy = server_factory(name="copy")
+    load(copy, r.stdout)
+    dumped_rows = len(table_dump(copy, "pitr")["events"][1])
+    assert 0 < dumped_rows < written, f"the dump ({dumped_rows} rows) was not taken during the writes ({written})"
+    assert_consistent(copy)
 
 
 def test_consistent_snapshot_statements(onelog_server_module):

@@ -202,6 +202,90 @@ def test_metadata_locks_match_mariadb(onelog_server, mariadb_server):
     assert got["rows after ftwrl"] == ((1, "a"), (2, "b"))
 
 
+def lock_tables_scenarios(srv) -> dict:
+    """LOCK TABLES: READ lets others read but not write, WRITE keeps others
+    out; the holder uses only its tables and writes only WRITE ones; LOCK
+    TABLES waits for writers like a DDL; UNLOCK TABLES, BEGIN and the end of
+    the connection release the locks."""
+    seen = {}
+    admin = srv.connect(autocommit=True)
+    locker = srv.connect(autocommit=True)
+    holder = srv.connect(autocommit=False)
+    try:
+        # Bounds the waits a missing release would make endless.
+        outcome(admin, "SET SESSION lock_wait_timeout = 5")
+        outcome(admin, "CREATE DATABASE IF NOT EXISTS m")
+        for name in ("la", "lb", "lc"):
+            fresh_table(admin, name)
+        seen["lock"] = outcome(locker, "LOCK TABLES m.la READ, m.lb WRITE, m.la AS again READ LOCAL")
+        seen["holder reads a READ table"] = outcome(locker, "SELECT * FROM m.la")
+        seen["holder writes a READ table"] = outcome(locker, "INSERT INTO m.la VALUES (2, 'b')")
+        seen["holder reads an unlocked table"] = outcome(locker, "SELECT * FROM m.lc")
+        seen["holder joins an unlocked table"] = outcome(locker, "SELECT * FROM m.la JOIN m.lc ON m.lc.id = m.la.id")
+        seen["holder copies into an unlocked table"] = outcome(locker, "INSERT INTO m.lc SELECT * FROM m.la")
+        seen["holder writes a WRITE table"] = outcome(locker, "INSERT INTO m.lb SELECT id + 1, v FROM m.la")
+        seen["holder reads system tables"] = outcome(
+            locker, "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'm' "
+            "AND TABLE_NAME IN ('la', 'lb') ORDER BY 1")
+        seen["others read a READ table"] = outcome(admin, "SELECT * FROM m.la")
+        for what, sql in [("write a READ table", "UPDATE m.la SET v = 'x'"),
+                          ("read a WRITE table", "SELECT * FROM m.lb")]:
+            bg = Background(srv, sql, setup=["SET SESSION lock_wait_timeout = 1"])
+            seen[f"others {what}"] = bg.join()
+        writer = Background(srv, "INSERT INTO m.la VALUES (3, 'c')")
+        seen["a writer waits for UNLOCK TABLES"] = wait_for_state(srv, writer)
+        seen["unlock"] = outcome(locker, "UNLOCK TABLES")
+        seen["the writer after unlock"] = writer.join()
+        seen["rows after unlock"] = [outcome(admin, f"SELECT * FROM m.{t} ORDER BY id") for t in ("la", "lb")]
+
+        # LOCK TABLES waits for a transaction that wrote a table it names.
+        outcome(holder, "BEGIN")
+        outcome(holder, "INSERT INTO m.lc VALUES (5, 'e')")
+        lock = Background(srv, "LOCK TABLES m.lc READ", conn=locker)
+        seen["lock waits for a writer"] = wait_for_state(srv, lock)
+        outcome(holder, "COMMIT")
+        seen["lock after commit"] = lock.join()
+        seen["locked table has the commit"] = outcome(locker, "SELECT * FROM m.lc ORDER BY id")
+
+        # BEGIN, and a LOCK TABLES of other tables, release the locks.
+        seen["lock write"] = outcome(locker, "LOCK TABLES m.la WRITE")
+        outcome(locker, "BEGIN")
+        seen["others read after BEGIN"] = outcome(admin, "SELECT * FROM m.la ORDER BY id")
+        seen["locked transaction writes any table"] = outcome(locker, "INSERT INTO m.lc VALUES (6, 'f')")
+        outcome(locker, "COMMIT")
+        outcome(locker, "LOCK TABLES m.la WRITE")
+        outcome(locker, "LOCK TABLES m.lb READ")
+        seen["others read after a second LOCK TABLES"] = outcome(admin, "SELECT * FROM m.la ORDER BY id")
+        outcome(locker, "UNLOCK TABLES")
+        seen["lock a missing table"] = outcome(locker, "LOCK TABLES m.nope READ")
+
+        # A closed connection's locks go with it.
+        gone = srv.connect(autocommit=True)
+        outcome(gone, "LOCK TABLES m.la WRITE")
+        gone.close()
+        bg = Background(srv, "SELECT COUNT(*) FROM m.la")
+        seen["others read after the holder left"] = bg.join()
+    finally:
+        holder.close()
+        locker.close()
+        admin.close()
+    return seen
+
+
+def test_lock_tables_match_mariadb(onelog_server, mariadb_server):
+    expected = lock_tables_scenarios(mariadb_server)
+    got = lock_tables_scenarios(onelog_server)
+    assert got == expected
+    assert got["holder writes a READ table"] == ("error", 1099)
+    assert got["holder reads an unlocked table"] == ("error", 1100)
+    assert got["others write a READ table"] == ("error", 1205)
+    assert got["others read a WRITE table"] == ("error", 1205)
+    assert got["a writer waits for UNLOCK TABLES"] == WAIT_STATE
+    assert got["lock waits for a writer"] == WAIT_STATE
+    assert got["locked table has the commit"] == ((1, "a"), (5, "e"))
+    assert got["lock a missing table"] == ("error", 1146)
+
+
 def test_ddl_during_transactions_survives_kill9(onelog_server):
     """The bug metadata locks fix, end to end: transactions that write a table
     while ALTER TABLE and DROP TABLE run on it, then kill -9: the server

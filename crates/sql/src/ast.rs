@@ -529,6 +529,16 @@ impl Statement {
         matches!(self, Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_)) || self.is_ddl()
     }
 
+    /// The table an INSERT, REPLACE, UPDATE or DELETE writes.
+    pub fn written_table(&self) -> Option<&ObjectName> {
+        match self {
+            Statement::Insert(ins) => Some(&ins.table),
+            Statement::Update(upd) => Some(&upd.table),
+            Statement::Delete(del) => Some(&del.table),
+            _ => None,
+        }
+    }
+
     /// Calls `f` on every table a query or DML statement reads or writes
     /// (nothing for other statements): what it takes metadata locks on.
     pub fn for_each_table(&self, f: &mut dyn FnMut(&ObjectName)) {
@@ -635,8 +645,12 @@ pub enum Statement {
     FlushBinaryLogs,
     /// `FLUSH TABLES WITH READ LOCK`: the global read lock (see `mdl`).
     FlushTablesWithReadLock,
-    /// `UNLOCK TABLES`: releases the global read lock.
+    /// `UNLOCK TABLES`: releases the global read lock and the LOCK TABLES
+    /// locks.
     UnlockTables,
+    /// `LOCK TABLES t READ, u WRITE, ...` (aliases are accepted and
+    /// ignored): each table with whether it is locked for writing.
+    LockTables(Vec<(ObjectName, bool)>),
     /// `SHUTDOWN` (and COM_SHUTDOWN): a clean stop, as on SIGTERM.
     Shutdown,
     /// `CHECK | ANALYZE | OPTIMIZE | REPAIR TABLE t [, t ...]`.
@@ -649,9 +663,6 @@ pub enum Statement {
     PurgeBinaryLogsTo(String),
     PurgeBinaryLogsBefore(Expr),
     ResetMaster,
-    /// Statements with no effect in OneLog, accepted for compatibility
-    /// (LOCK TABLES, ANALYZE TABLE, ...); the string names it.
-    NoOp(String),
     /// A comment-only or empty query.
     Empty,
 }

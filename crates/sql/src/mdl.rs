@@ -26,13 +26,25 @@
 //! - an owner that already holds some metadata lock waits only for a table
 //!   whose exclusive lock is *held*, and its holder waits for nothing.
 //!
+//! LOCK TABLES takes all its tables at once too, as table locks the session
+//! keeps across statements and transactions until UNLOCK TABLES: a WRITE
+//! lock is an exclusive lock, a READ lock lets other owners read the table
+//! but not write it (shared locks record whether their statement writes).
+//! The session then uses no other table, so while it holds them it waits
+//! only for locks it is compatible with; a pending READ lock holds back
+//! new writers as a pending DDL holds back new owners. A session holding
+//! table locks or the global read lock counts as holding a lock for those
+//! rules.
+//!
 //! The global read lock (FLUSH TABLES WITH READ LOCK) follows the same
 //! rules: every write statement and commit holds a *write intent* from its
 //! start until it is published; FTWRL waits until none is held (holding new
 //! owners back meanwhile) and then holds every writer back until UNLOCK
 //! TABLES. Several sessions may hold it at once, as in MariaDB. A DDL takes
 //! its write intent before its table locks, so FTWRL never waits for a DDL
-//! that waits for a table FTWRL's holder reads.
+//! that waits for a table FTWRL's holder reads. LOCK TABLES ... WRITE
+//! counts as a write intent from its grant to UNLOCK TABLES, for the same
+//! reason: FTWRL's holder never waits for a table a writer keeps.
 
 use crate::kill::{StatementGuard, KILL_POLL};
 use onelog_core::{ErrorCode, SqlError, SqlResult};
@@ -49,21 +61,37 @@ pub type TableName = (String, String);
 #[derive(Debug, Default)]
 struct Entry {
     shared: Vec<MdlOwner>,
+    /// The owners in `shared` whose statements write the table.
+    writing: Vec<MdlOwner>,
+    /// A DDL's lock, or a LOCK TABLES ... WRITE.
     exclusive: Option<MdlOwner>,
-    /// DDLs waiting for this table.
+    /// LOCK TABLES ... READ holders: no other owner may write the table.
+    read_locked: Vec<MdlOwner>,
+    /// DDLs and LOCK TABLES ... WRITE waiting for this table.
     pending_exclusive: u32,
+    /// LOCK TABLES ... READ waiting for this table's writers.
+    pending_read_lock: u32,
 }
 
 impl Entry {
     fn is_unused(&self) -> bool {
-        self.shared.is_empty() && self.exclusive.is_none() && self.pending_exclusive == 0
+        self.shared.is_empty()
+            && self.exclusive.is_none()
+            && self.read_locked.is_empty()
+            && self.pending_exclusive == 0
+            && self.pending_read_lock == 0
     }
 }
+
+/// A table a statement or LOCK TABLES locks, and whether it writes it.
+pub type TableUse = (TableName, bool);
 
 /// The global read lock and the write intents it conflicts with.
 #[derive(Debug, Default)]
 struct Global {
     writers: Vec<MdlOwner>,
+    /// LOCK TABLES ... WRITE holders: writers until UNLOCK TABLES.
+    table_lock_writers: Vec<MdlOwner>,
     readers: Vec<MdlOwner>,
     /// FTWRLs waiting for the writers to finish.
     pending_readers: u32,
@@ -75,19 +103,52 @@ struct State {
     global: Global,
     /// The tables each owner holds shared.
     held: HashMap<MdlOwner, Vec<TableName>>,
+    /// The tables each owner holds with LOCK TABLES.
+    table_locks: HashMap<MdlOwner, Vec<TableUse>>,
     /// Sessions blocked on `changed`; releases notify only when there are some.
     waiting: usize,
 }
 
 impl State {
-    fn may_share(&self, owner: MdlOwner, holds_any: bool, table: &TableName) -> bool {
+    /// Whether `owner` holds any metadata lock — a table's, LOCK TABLES' or
+    /// the global read lock: then no pending request may hold it back (see
+    /// the module doc).
+    fn holds_any(&self, owner: MdlOwner) -> bool {
+        self.held.get(&owner).is_some_and(|h| !h.is_empty())
+            || self.table_locks.contains_key(&owner)
+            || self.global.readers.contains(&owner)
+    }
+
+    fn holds(&self, owner: MdlOwner, (table, write): &TableUse) -> bool {
+        let shared = self.held.get(&owner).is_some_and(|h| h.contains(table));
+        shared && (!write || self.tables.get(table).is_some_and(|e| e.writing.contains(&owner)))
+    }
+
+    fn may_share(&self, owner: MdlOwner, holds_any: bool, (table, write): &TableUse) -> bool {
         let Some(e) = self.tables.get(table) else { return true };
-        e.exclusive.is_none_or(|x| x == owner) && (holds_any || e.pending_exclusive == 0)
+        let others_read_lock = *write && e.read_locked.iter().any(|x| *x != owner);
+        e.exclusive.is_none_or(|x| x == owner)
+            && !others_read_lock
+            && (holds_any || (e.pending_exclusive == 0 && (!write || e.pending_read_lock == 0)))
     }
 
     fn may_own(&self, owner: MdlOwner, table: &TableName) -> bool {
         let Some(e) = self.tables.get(table) else { return true };
-        e.exclusive.is_none() && e.shared.iter().all(|s| *s == owner)
+        e.exclusive.is_none() && e.shared.iter().all(|s| *s == owner) && e.read_locked.iter().all(|s| *s == owner)
+    }
+
+    /// LOCK TABLES ... READ: no other owner writes the table or holds it
+    /// exclusively, and (for a new owner) no DDL waits for it.
+    fn may_read_lock(&self, owner: MdlOwner, holds_any: bool, table: &TableName) -> bool {
+        let Some(e) = self.tables.get(table) else { return true };
+        e.exclusive.is_none() && e.writing.iter().all(|s| *s == owner) && (holds_any || e.pending_exclusive == 0)
+    }
+
+    /// LOCK TABLES ... WRITE is a writer for FTWRL: none held or (for a new
+    /// owner) wanted.
+    fn may_write_lock(&self, owner: MdlOwner, holds_any: bool) -> bool {
+        let g = &self.global;
+        g.readers.iter().all(|r| *r == owner) && (holds_any || g.pending_readers == 0)
     }
 
     fn entry(&mut self, table: &TableName) -> &mut Entry {
@@ -145,24 +206,102 @@ pub struct Wait<'a> {
 }
 
 impl MetadataLocks {
-    /// Takes shared locks on `tables` for `owner` (those it holds already
-    /// are kept).
-    pub fn lock_shared(&self, owner: MdlOwner, tables: &[TableName], wait: Wait<'_>) -> SqlResult<()> {
+    /// Takes shared locks on `tables` for `owner`, marked as writing where
+    /// the statement writes the table (those it holds already are kept; a
+    /// read lock it holds becomes a writing one).
+    pub fn lock_shared(&self, owner: MdlOwner, tables: &[TableUse], wait: Wait<'_>) -> SqlResult<()> {
         let mut st = self.state.lock();
         self.wait_for(&mut st, wait, |st| {
-            let held = st.held.get(&owner);
-            let wanted: Vec<&TableName> = tables.iter().filter(|t| !held.is_some_and(|h| h.contains(*t))).collect();
-            let holds_any = held.is_some_and(|h| !h.is_empty());
+            let wanted: Vec<&TableUse> = tables.iter().filter(|t| !st.holds(owner, t)).collect();
+            let holds_any = st.holds_any(owner);
             if !wanted.iter().all(|t| st.may_share(owner, holds_any, t)) {
                 return false;
             }
-            let wanted: Vec<TableName> = wanted.into_iter().cloned().collect();
-            for t in &wanted {
-                st.entry(t).shared.push(owner);
+            for (table, write) in wanted {
+                let held = st.held.entry(owner).or_default();
+                let new = !held.contains(table);
+                if new {
+                    held.push(table.clone());
+                }
+                let e = st.entry(table);
+                if new {
+                    e.shared.push(owner);
+                }
+                if *write {
+                    e.writing.push(owner);
+                }
             }
-            st.held.entry(owner).or_default().extend(wanted);
             true
         })
+    }
+
+    /// LOCK TABLES: takes all of `tables` at once for `owner` (which holds
+    /// no other table lock), READ or WRITE, waiting at most the timeout.
+    /// They are held until [`Self::release_table_locks`].
+    pub fn lock_tables(&self, owner: MdlOwner, tables: Vec<TableUse>, wait: Wait<'_>) -> SqlResult<()> {
+        let mut st = self.state.lock();
+        debug_assert!(!st.table_locks.contains_key(&owner), "LOCK TABLES releases the previous locks first");
+        let pending = |st: &mut State, delta: i32| {
+            for (t, write) in &tables {
+                let e = st.entry(t);
+                let counter = if *write { &mut e.pending_exclusive } else { &mut e.pending_read_lock };
+                *counter = counter.checked_add_signed(delta).expect("pending counts balance");
+            }
+        };
+        pending(&mut st, 1);
+        let any_write = tables.iter().any(|(_, write)| *write);
+        let outcome =
+            self.wait_for(&mut st, wait, |st| {
+                let holds_any = st.holds_any(owner);
+                (!any_write || st.may_write_lock(owner, holds_any))
+                    && tables.iter().all(|(t, write)| {
+                        if *write {
+                            st.may_own(owner, t)
+                        } else {
+                            st.may_read_lock(owner, holds_any, t)
+                        }
+                    })
+            });
+        pending(&mut st, -1);
+        if outcome.is_ok() {
+            for (t, write) in &tables {
+                let e = st.entry(t);
+                if *write {
+                    e.exclusive = Some(owner);
+                } else {
+                    e.read_locked.push(owner);
+                }
+            }
+            if any_write {
+                st.global.table_lock_writers.push(owner);
+            }
+            st.table_locks.insert(owner, tables);
+        } else {
+            for (t, _) in &tables {
+                st.forget_if_unused(t);
+            }
+            // A request that gave up no longer holds anyone back.
+            self.notify(st);
+        }
+        outcome
+    }
+
+    /// UNLOCK TABLES (or the session's end) after LOCK TABLES.
+    pub fn release_table_locks(&self, owner: MdlOwner) {
+        let mut st = self.state.lock();
+        let Some(tables) = st.table_locks.remove(&owner) else { return };
+        for (t, write) in &tables {
+            let e = st.entry(t);
+            if *write {
+                debug_assert_eq!(e.exclusive, Some(owner));
+                e.exclusive = None;
+            } else {
+                e.read_locked.retain(|o| *o != owner);
+            }
+            st.forget_if_unused(t);
+        }
+        st.global.table_lock_writers.retain(|o| *o != owner);
+        self.notify(st);
     }
 
     /// Takes exclusive locks on all of `tables` at once for a DDL, waiting
@@ -199,7 +338,9 @@ impl MetadataLocks {
     pub fn release_all(&self, owner: MdlOwner) {
         let mut st = self.state.lock();
         for t in st.held.remove(&owner).unwrap_or_default() {
-            st.entry(&t).shared.retain(|o| *o != owner);
+            let e = st.entry(&t);
+            e.shared.retain(|o| *o != owner);
+            e.writing.retain(|o| *o != owner);
             st.forget_if_unused(&t);
         }
         self.notify(st);
@@ -211,7 +352,7 @@ impl MetadataLocks {
     pub fn lock_write_intent(&self, owner: MdlOwner, wait: Wait<'_>) -> SqlResult<()> {
         let mut st = self.state.lock();
         self.wait_for(&mut st, wait, |st| {
-            let holds_any = st.held.get(&owner).is_some_and(|h| !h.is_empty());
+            let holds_any = st.holds_any(owner);
             let g = &mut st.global;
             let granted = g.writers.contains(&owner) || (g.readers.is_empty() && (holds_any || g.pending_readers == 0));
             if granted && !g.writers.contains(&owner) {
@@ -240,7 +381,10 @@ impl MetadataLocks {
             return Ok(());
         }
         st.global.pending_readers += 1;
-        let outcome = self.wait_for(&mut st, wait, |st| st.global.writers.iter().all(|w| *w == owner));
+        let outcome = self.wait_for(&mut st, wait, |st| {
+            let g = &st.global;
+            g.writers.iter().chain(&g.table_lock_writers).all(|w| *w == owner)
+        });
         st.global.pending_readers -= 1;
         match outcome {
             Ok(()) => st.global.readers.push(owner),
@@ -322,7 +466,20 @@ mod tests {
     const LONG: Duration = Duration::from_secs(10);
 
     fn shared(m: &MetadataLocks, owner: MdlOwner, tables: &[TableName], timeout: Duration) -> SqlResult<()> {
-        with_wait(timeout, |w| m.lock_shared(owner, tables, w))
+        let reads: Vec<TableUse> = tables.iter().map(|t| (t.clone(), false)).collect();
+        with_wait(timeout, |w| m.lock_shared(owner, &reads, w))
+    }
+
+    fn writing(m: &MetadataLocks, owner: MdlOwner, table: TableName, timeout: Duration) -> SqlResult<()> {
+        with_wait(timeout, |w| m.lock_shared(owner, &[(table, true)], w))
+    }
+
+    fn lock_tables(m: &MetadataLocks, owner: MdlOwner, tables: &[TableUse], timeout: Duration) -> SqlResult<()> {
+        with_wait(timeout, |w| m.lock_tables(owner, tables.to_vec(), w))
+    }
+
+    fn timed_out(outcome: SqlResult<()>) -> bool {
+        outcome.is_err_and(|e| e.code == ErrorCode::LOCK_WAIT_TIMEOUT)
     }
 
     fn exclusive(m: &MetadataLocks, owner: MdlOwner, tables: &[TableName], timeout: Duration) -> SqlResult<()> {
@@ -436,6 +593,74 @@ mod tests {
         assert_eq!(global_read(&m, 9, SHORT).map_err(|e| e.code), Err(ErrorCode::LOCK_WAIT_TIMEOUT));
         m.release_write_intent(3);
         global_read(&m, 9, SHORT).unwrap();
+    }
+
+    #[test]
+    fn a_read_lock_keeps_writers_out_and_lets_readers_in() {
+        let m = Arc::new(MetadataLocks::default());
+        writing(&m, 1, t("a"), SHORT).unwrap();
+        // It waits for the writer; a new writer waits behind it, one
+        // already holding a lock does not.
+        let lock = {
+            let m = m.clone();
+            std::thread::spawn(move || lock_tables(&m, 9, &[(t("a"), false), (t("b"), false)], LONG))
+        };
+        std::thread::sleep(SHORT);
+        assert!(timed_out(writing(&m, 2, t("a"), SHORT)));
+        shared(&m, 3, &[t("a")], SHORT).unwrap();
+        writing(&m, 3, t("a"), SHORT).unwrap();
+        m.release_all(1);
+        std::thread::sleep(SHORT);
+        assert!(!lock.is_finished(), "granted while owner 3 writes the table");
+        m.release_all(3);
+        lock.join().unwrap().unwrap();
+        // Held: readers and other READ locks share it; writers and DDL wait.
+        shared(&m, 2, &[t("a")], SHORT).unwrap();
+        assert!(timed_out(writing(&m, 2, t("a"), SHORT)), "a reader cannot start writing");
+        lock_tables(&m, 8, &[(t("a"), false)], SHORT).unwrap();
+        assert!(timed_out(exclusive(&m, 7, &[t("b")], SHORT)));
+        // The holder's own statements read its tables.
+        shared(&m, 9, &[t("a"), t("b")], SHORT).unwrap();
+        m.release_all(9);
+        m.release_table_locks(9);
+        assert!(timed_out(writing(&m, 4, t("a"), SHORT)), "owner 8 still holds a READ lock");
+        m.release_table_locks(8);
+        writing(&m, 4, t("a"), SHORT).unwrap();
+        exclusive(&m, 7, &[t("b")], SHORT).unwrap();
+        m.release_all(2);
+        m.release_all(4);
+        assert!(m.state.lock().tables.is_empty(), "released locks leave no entries behind");
+    }
+
+    #[test]
+    fn a_write_lock_is_exclusive_and_a_writer_for_the_global_read_lock() {
+        let m = Arc::new(MetadataLocks::default());
+        shared(&m, 1, &[t("a")], SHORT).unwrap();
+        assert!(timed_out(lock_tables(&m, 9, &[(t("a"), true)], SHORT)));
+        m.release_all(1);
+        lock_tables(&m, 9, &[(t("a"), true)], SHORT).unwrap();
+        assert!(timed_out(shared(&m, 2, &[t("a")], SHORT)));
+        writing(&m, 9, t("a"), SHORT).unwrap();
+        m.release_all(9);
+        // FTWRL waits for the WRITE lock; LOCK TABLES ... WRITE for FTWRL.
+        assert!(timed_out(global_read(&m, 8, SHORT)));
+        m.release_table_locks(9);
+        global_read(&m, 8, SHORT).unwrap();
+        lock_tables(&m, 9, &[(t("b"), false)], SHORT).unwrap();
+        m.release_table_locks(9);
+        let lock = {
+            let m = m.clone();
+            std::thread::spawn(move || lock_tables(&m, 9, &[(t("a"), true)], LONG))
+        };
+        std::thread::sleep(SHORT);
+        // FTWRL's holder reads past the WRITE lock waiting for it.
+        shared(&m, 8, &[t("a")], SHORT).unwrap();
+        assert!(timed_out(shared(&m, 2, &[t("a")], SHORT)), "a new owner waits behind the WRITE lock");
+        m.release_all(8);
+        m.release_global_read(8);
+        lock.join().unwrap().unwrap();
+        m.release_table_locks(9);
+        assert!(m.state.lock().tables.is_empty(), "released locks leave no entries behind");
     }
 
     #[test]

@@ -417,7 +417,7 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
         // waits for replicas, whose dumps end with the server.
         "SHUTDOWN" if u.len() == 1 || u[1..].join(" ").starts_with("WAIT FOR ALL") => Some(Statement::Shutdown),
         "CHECK" | "ANALYZE" | "OPTIMIZE" | "REPAIR" => Some(table_maintenance(text, first, w, u)?),
-        "LOCK" => Some(Statement::NoOp(first.to_string())),
+        "LOCK" if tail(1) == "TABLES" || tail(1) == "TABLE" => Some(lock_tables(text, &w[2..])?),
         "KILL" => {
             let query_only = tail(1) == "QUERY";
             let idx = if query_only || tail(1) == "CONNECTION" { 2 } else { 1 };
@@ -471,6 +471,35 @@ fn table_maintenance(text: &str, first: &str, w: &[String], u: &[String]) -> Sql
         })
         .collect::<SqlResult<Vec<_>>>()?;
     Ok(Statement::TableMaintenance { op, tables })
+}
+
+/// `LOCK TABLE[S] t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE
+/// [CONCURRENT]} [, ...]`; `items` are the words after TABLES. MariaDB's
+/// WAIT n and NOWAIT are not supported (a syntax error, as on MySQL).
+fn lock_tables(text: &str, items: &[String]) -> SqlResult<Statement> {
+    let tables = items
+        .split(|x| x == ",")
+        .map(|item| {
+            let upper: Vec<String> = item.iter().map(|x| x.to_ascii_uppercase()).collect();
+            let upper: Vec<&str> = upper.iter().map(String::as_str).collect();
+            let (name_len, write) = match upper.as_slice() {
+                [.., "READ", "LOCAL"] => (item.len() - 2, false),
+                [.., "LOW_PRIORITY", "WRITE"] | [.., "WRITE", "CONCURRENT"] => (item.len() - 2, true),
+                [.., "READ"] => (item.len() - 1, false),
+                [.., "WRITE"] => (item.len() - 1, true),
+                _ => return Err(SqlError::parse(text, 1)),
+            };
+            let name = &item[..name_len];
+            // `db . t`, then an optional `AS alias` or `alias`.
+            let name_words = if name.get(1).is_some_and(|x| x == ".") { 3 } else { 1 };
+            let alias = &upper[name_words.min(name.len())..name_len];
+            if name.len() < name_words || !matches!(alias, [] | [_] | ["AS", _]) {
+                return Err(SqlError::parse(text, 1));
+            }
+            Ok((object_name_from_words(name), write))
+        })
+        .collect::<SqlResult<Vec<_>>>()?;
+    Ok(Statement::LockTables(tables))
 }
 
 /// `START TRANSACTION` with `WITH CONSISTENT SNAPSHOT` among its

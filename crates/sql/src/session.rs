@@ -9,7 +9,7 @@ use crate::ast::*;
 use crate::engine::Engine;
 use crate::eval::EvalEnv;
 use crate::kill::{KillFlag, StatementGuard, TimeLimit};
-use crate::mdl::{TableName, Wait};
+use crate::mdl::{TableUse, Wait};
 use crate::txn::Txn;
 use crate::vars::{self, Kind};
 use onelog_binlog::pipeline::TxnEvents;
@@ -206,6 +206,9 @@ pub struct Session {
     guard: StatementGuard,
     /// This session holds the global read lock (FLUSH TABLES WITH READ LOCK).
     global_read_lock: bool,
+    /// The tables LOCK TABLES holds for this session, with whether each is
+    /// locked WRITE; empty outside LOCK TABLES.
+    locked_tables: Vec<TableUse>,
 }
 
 /// Told the outcome of a commit the session did not wait for (see
@@ -222,6 +225,7 @@ impl Drop for Session {
         self.engine.mdl.release_all(self.connection_id);
         self.engine.mdl.release_write_intent(self.connection_id);
         self.engine.mdl.release_global_read(self.connection_id);
+        self.engine.mdl.release_table_locks(self.connection_id);
         self.engine.processes.entries.lock().remove(&self.connection_id);
         self.engine.replicas.gone(self.connection_id);
     }
@@ -273,6 +277,7 @@ impl Session {
             guard: StatementGuard::start(&kill, None),
             kill,
             global_read_lock: false,
+            locked_tables: Vec::new(),
         }
     }
 
@@ -569,6 +574,9 @@ impl Session {
     /// FLUSH TABLES WITH READ LOCK: commits the open transaction, as
     /// MariaDB does, then waits for the running writes (see `mdl`).
     fn flush_tables_with_read_lock(&mut self) -> SqlResult<QueryResult> {
+        if !self.locked_tables.is_empty() {
+            return Err(locked_tables_forbid());
+        }
         self.commit_txn()?;
         let (mdl, owner) = (&self.engine.mdl, self.connection_id);
         self.request_mdl(BACKUP_WAIT, |wait| mdl.lock_global_read(owner, wait))?;
@@ -580,6 +588,91 @@ impl Session {
         if std::mem::take(&mut self.global_read_lock) {
             self.engine.mdl.release_global_read(self.connection_id);
         }
+        self.release_locked_tables();
+    }
+
+    fn release_locked_tables(&mut self) {
+        if !std::mem::take(&mut self.locked_tables).is_empty() {
+            self.engine.mdl.release_table_locks(self.connection_id);
+        }
+    }
+
+    /// LOCK TABLES: as in MariaDB it commits the open transaction and
+    /// releases the session's earlier table locks, then waits for all the
+    /// named tables at once (see `mdl`). Tables of the system databases are
+    /// read-only views, always readable: nothing to lock.
+    fn lock_tables(&mut self, tables: &[(ObjectName, bool)]) -> SqlResult<QueryResult> {
+        self.commit_txn()?;
+        self.release_locked_tables();
+        let mut wanted: Vec<TableUse> = Vec::new();
+        for (name, write) in tables {
+            let db = self.resolve_db(name)?.to_string();
+            if is_system_db(&db) {
+                continue;
+            }
+            self.engine.catalog.read().get_table(&db, &name.name)?;
+            let table = (db, name.name.clone());
+            match wanted.iter_mut().find(|(t, _)| *t == table) {
+                Some(same) => same.1 |= write,
+                None => wanted.push((table, *write)),
+            }
+        }
+        let (mdl, owner) = (&self.engine.mdl, self.connection_id);
+        self.request_mdl(TABLE_WAIT, |wait| mdl.lock_tables(owner, wanted.clone(), wait))?;
+        self.locked_tables = wanted;
+        Ok(QueryResult::ok(0))
+    }
+
+    /// The tables `stmt` reads or writes outside the system databases, each
+    /// once, marked as written where it is the statement's target.
+    fn statement_tables(&self, stmt: &Statement) -> Vec<TableUse> {
+        let current = self.db.as_deref();
+        // An unqualified name without a current database fails later with
+        // "No database selected".
+        let key = |name: &'_ ObjectName| {
+            name.db.clone().or_else(|| current.map(str::to_string)).map(|db| (db, name.name.clone()))
+        };
+        let written = stmt.written_table().and_then(key);
+        let mut tables: Vec<TableUse> = Vec::new();
+        stmt.for_each_table(&mut |name| {
+            let Some(table) = key(name) else { return };
+            let write = written.as_ref() == Some(&table);
+            match tables.iter_mut().find(|(t, _)| *t == table) {
+                Some(same) => same.1 |= write,
+                None if !is_system_db(&table.0) => tables.push((table, write)),
+                None => {}
+            }
+        });
+        tables
+    }
+
+    /// Under LOCK TABLES a statement may use only the locked tables and
+    /// write only those locked WRITE, and may not change the schema.
+    fn check_locked_tables(&self, stmt: &Statement, tables: &[TableUse]) -> SqlResult<()> {
+        if self.locked_tables.is_empty() {
+            return Ok(());
+        }
+        if stmt.is_ddl() {
+            return Err(locked_tables_forbid());
+        }
+        for ((db, table), write) in tables {
+            match self.locked_tables.iter().find(|((d, t), _)| d == db && t == table) {
+                None => {
+                    return Err(SqlError::new(
+                        ErrorCode::TABLE_NOT_LOCKED,
+                        format!("Table '{table}' was not locked with LOCK TABLES"),
+                    ))
+                }
+                Some((_, false)) if *write => {
+                    return Err(SqlError::new(
+                        ErrorCode::TABLE_NOT_LOCKED_FOR_WRITE,
+                        format!("Table '{table}' was locked with a READ lock and can't be updated"),
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(())
     }
 
     /// Takes shared metadata locks on every table `stmt` reads or writes,
@@ -589,16 +682,8 @@ impl Session {
     /// table's definition, whose rows it would misread: a SELECT through it
     /// gets error 1412, as in MariaDB after a DDL that rebuilds the table.
     fn lock_statement_tables(&mut self, stmt: &Statement) -> SqlResult<()> {
-        let mut tables: Vec<TableName> = Vec::new();
-        let current = self.db.as_deref();
-        stmt.for_each_table(&mut |name| {
-            // An unqualified name without a current database fails later
-            // with "No database selected".
-            let Some(db) = name.db.as_deref().or(current) else { return };
-            if !is_system_db(db) && !tables.iter().any(|(d, t)| d == db && *t == name.name) {
-                tables.push((db.to_string(), name.name.clone()));
-            }
-        });
+        let tables = self.statement_tables(stmt);
+        self.check_locked_tables(stmt, &tables)?;
         if tables.is_empty() {
             return Ok(());
         }
@@ -609,7 +694,7 @@ impl Session {
         let Statement::Select(_) = stmt else { return Ok(()) };
         let Some(view_generation) = self.txn.as_ref().and_then(Txn::reused_view_generation) else { return Ok(()) };
         let catalog = self.engine.catalog.read();
-        if tables.iter().any(|(db, t)| catalog.table(db, t).is_some_and(|e| e.def_generation > view_generation)) {
+        if tables.iter().any(|((db, t), _)| catalog.table(db, t).is_some_and(|e| e.def_generation > view_generation)) {
             return Err(SqlError::new(
                 ErrorCode::TABLE_DEF_CHANGED,
                 "Table definition has changed, please retry transaction",
@@ -649,6 +734,8 @@ impl Session {
             }
             Statement::Begin { read_only, consistent_snapshot } => {
                 self.commit_txn()?;
+                // As in MariaDB, a transaction's start ends LOCK TABLES.
+                self.release_locked_tables();
                 let isolation = self.next_isolation.take().unwrap_or_else(|| self.isolation());
                 let mut txn = Txn::new(self.engine.next_txn_id(), isolation, *read_only, true);
                 // As in InnoDB, only a repeatable-read view outlives its
@@ -689,9 +776,14 @@ impl Session {
             Statement::Kill { id, query_only } => self.kill(*id, *query_only),
             Statement::FlushTablesWithReadLock => self.flush_tables_with_read_lock(),
             Statement::UnlockTables => {
+                // It ends a LOCK TABLES transaction, as in MariaDB.
+                if !self.locked_tables.is_empty() {
+                    self.commit_txn()?;
+                }
                 self.unlock_tables();
                 Ok(QueryResult::ok(0))
             }
+            Statement::LockTables(tables) => self.lock_tables(tables),
             Statement::TableMaintenance { op, tables } => crate::maintenance::execute(self, *op, tables),
             Statement::Shutdown => {
                 self.engine.request_shutdown(self.connection_id);
@@ -704,7 +796,7 @@ impl Session {
             Statement::PurgeBinaryLogsTo(_) | Statement::PurgeBinaryLogsBefore(_) | Statement::ResetMaster => {
                 crate::show::binlog_admin(self, stmt)
             }
-            Statement::FlushOther | Statement::NoOp(_) | Statement::Empty => Ok(QueryResult::ok(0)),
+            Statement::FlushOther | Statement::Empty => Ok(QueryResult::ok(0)),
         }
     }
 
@@ -958,6 +1050,14 @@ impl Session {
 }
 
 /// PROCESSLIST State of a statement waiting for a table's metadata lock.
+/// A statement LOCK TABLES' holder may not run (a DDL, FTWRL).
+fn locked_tables_forbid() -> SqlError {
+    SqlError::new(
+        ErrorCode::LOCK_OR_ACTIVE_TRANSACTION,
+        "Can't execute the given command because you have active locked tables or an active transaction",
+    )
+}
+
 pub(crate) const TABLE_WAIT: &str = "Waiting for table metadata lock";
 /// ... and of one waiting for the global read lock (MariaDB's wording).
 const BACKUP_WAIT: &str = "Waiting for backup lock";
