@@ -283,6 +283,9 @@ pub struct Join {
     pub kind: JoinKind,
     pub factor: TableFactor,
     pub on: Option<Expr>,
+    /// `USING (c, ...)`: the columns both sides are joined on; their
+    /// equalities become `on` once the tables are resolved.
+    pub using: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -119,6 +119,27 @@ pub struct ScopeColumn {
     pub db: String,
     pub org_table: String,
     pub def: ColumnDef,
+    /// The right side's copy of a `JOIN ... USING` column: the left one
+    /// stands for both, so only a qualified name or `t.*` reaches it.
+    pub merged: bool,
+    /// Where `*` lists it (stable: equal positions keep scope order); a
+    /// USING join lists its common columns first, as MySQL does.
+    pub star_position: usize,
+}
+
+impl ScopeColumn {
+    pub fn new(table: String, db: String, org_table: String, def: ColumnDef) -> Self {
+        ScopeColumn { table, db, org_table, def, merged: false, star_position: 0 }
+    }
+
+    /// Whether a reference `[table.]name` names this column.
+    fn answers(&self, table: &Option<String>, name: &str) -> bool {
+        self.def.name.eq_ignore_ascii_case(name)
+            && match table {
+                Some(t) => *t == self.table,
+                None => !self.merged,
+            }
+    }
 }
 
 /// The row of an enclosing query while a correlated subquery runs.
@@ -140,10 +161,7 @@ fn outer_value(table: &Option<String>, name: &str) -> Option<Value> {
     OUTER.with(|frames| {
         let mut frames = frames.borrow_mut();
         for frame in frames.iter_mut().rev() {
-            let pos = frame
-                .scope
-                .iter()
-                .position(|c| c.def.name.eq_ignore_ascii_case(name) && table.as_ref().is_none_or(|t| t == &c.table));
+            let pos = frame.scope.iter().position(|c| c.answers(table, name));
             if let Some(pos) = pos {
                 frame.used = true;
                 return Some(frame.row.get(pos).cloned().unwrap_or(Value::Null));
@@ -181,10 +199,7 @@ fn column_slot(i: usize, column: &ColumnDef) -> Expr {
 pub fn bind(expr: &Expr, columns: &[ScopeColumn]) -> SqlResult<Expr> {
     Ok(match expr {
         Expr::Column { table, name } => {
-            let mut found = columns
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c.def.name.eq_ignore_ascii_case(name) && table.as_ref().is_none_or(|t| t == &c.table));
+            let mut found = columns.iter().enumerate().filter(|(_, c)| c.answers(table, name));
             match (found.next(), found.next()) {
                 (Some((i, c)), None) => column_slot(i, &c.def),
                 (Some(_), Some(_)) => {
@@ -217,7 +232,7 @@ pub fn result_scope(columns: &[ResultColumn]) -> Vec<ScopeColumn> {
         .map(|c| {
             let mut def = c.def.clone();
             def.name = c.name.clone();
-            ScopeColumn { table: String::new(), db: String::new(), org_table: String::new(), def }
+            ScopeColumn::new(String::new(), String::new(), String::new(), def)
         })
         .collect()
 }
@@ -341,18 +356,16 @@ pub fn table_columns(entry: &TableEntry, alias: &str) -> Vec<ScopeColumn> {
         .def
         .columns
         .iter()
-        .map(|c| ScopeColumn {
-            table: alias.to_string(),
-            db: entry.def.db.clone(),
-            org_table: entry.def.name.clone(),
-            def: c.clone(),
-        })
+        .map(|c| ScopeColumn::new(alias.to_string(), entry.def.db.clone(), entry.def.name.clone(), c.clone()))
         .collect()
 }
 
 fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
     let mut sources = Vec::new();
     let mut offset = 0;
+    // Scope positions in the order `*` lists them, when USING changes it.
+    let using = from.iter().any(|j| !j.using.is_empty());
+    let mut star_order: Vec<usize> = Vec::new();
     for join in from {
         let (alias, entry, columns, rows) = match &join.factor {
             TableFactor::Table { name, alias } => {
@@ -362,12 +375,7 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                     let (columns, rows) = crate::show::information_schema(ctx.session, &name.name)?;
                     let columns = columns
                         .into_iter()
-                        .map(|c| ScopeColumn {
-                            table: alias.clone(),
-                            db: db.to_string(),
-                            org_table: name.name.clone(),
-                            def: c.def,
-                        })
+                        .map(|c| ScopeColumn::new(alias.clone(), db.to_string(), name.name.clone(), c.def))
                         .collect();
                     (alias, None, columns, Some(rows))
                 } else {
@@ -380,27 +388,77 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                 let (cols, rows) = run_select(ctx, query)?;
                 let columns = cols
                     .into_iter()
-                    .map(|c| ScopeColumn {
-                        table: alias.clone(),
-                        db: String::new(),
-                        org_table: alias.clone(),
-                        def: c.def,
-                    })
+                    .map(|c| ScopeColumn::new(alias.clone(), String::new(), alias.clone(), c.def))
                     .collect();
                 (alias.clone(), None, columns, Some(rows))
             }
         };
-        let source = Source { alias, entry, columns, rows, offset, kind: join.kind, on: join.on.clone(), wanted: None };
+        let mut source =
+            Source { alias, entry, columns, rows, offset, kind: join.kind, on: join.on.clone(), wanted: None };
         if sources.iter().any(|s: &Source| s.alias == source.alias) {
             return Err(SqlError::new(
                 ErrorCode::NON_UNIQ_TABLE,
                 format!("Not unique table/alias: '{}'", source.alias),
             ));
         }
+        let common = join_using(&sources, &mut source, &join.using)?;
+        star_order = match common {
+            None if !using => star_order,
+            None => star_order.into_iter().chain(offset..offset + source.columns.len()).collect(),
+            // The common columns where the left side lists them, then the
+            // left side's others, then the right side's own.
+            Some(common) => {
+                let (first, rest): (Vec<usize>, Vec<usize>) = star_order.into_iter().partition(|i| common.contains(i));
+                let right = source.columns.iter().enumerate().filter(|(_, c)| !c.merged).map(|(j, _)| offset + j);
+                first.into_iter().chain(rest).chain(right).collect()
+            }
+        };
         offset += source.columns.len();
         sources.push(source);
     }
+    for (position, i) in star_order.into_iter().enumerate() {
+        if let Some(source) = sources.iter_mut().rev().find(|s| s.offset <= i) {
+            source.columns[i - source.offset].star_position = position;
+        }
+    }
     Ok(sources)
+}
+
+/// `JOIN ... USING (columns)`: each column must name exactly one column of
+/// the tables joined so far and one of `source`; the join condition becomes
+/// their equalities and `source`'s copies are marked merged. Returns the
+/// left side's columns (scope positions), or None without USING.
+fn join_using(sources: &[Source], source: &mut Source, using: &[String]) -> SqlResult<Option<Vec<usize>>> {
+    if using.is_empty() {
+        return Ok(None);
+    }
+    let unknown = |name: &str| SqlError::bad_field(name, "from clause");
+    let mut common = Vec::new();
+    let mut on: Option<Expr> = None;
+    for name in using {
+        let unqualified = None;
+        let mut left = sources.iter().flat_map(|s| s.columns.iter().enumerate().map(move |(j, c)| (s.offset + j, c)));
+        let mut matches = left.by_ref().filter(|(_, c)| c.answers(&unqualified, name));
+        let (position, left_column) = match (matches.next(), matches.next()) {
+            (Some(found), None) => found,
+            (Some(_), Some(_)) => {
+                return Err(SqlError::new(ErrorCode::NON_UNIQ, format!("Column '{name}' in from clause is ambiguous")))
+            }
+            (None, _) => return Err(unknown(name)),
+        };
+        let right_column =
+            source.columns.iter_mut().find(|c| c.answers(&unqualified, name)).ok_or_else(|| unknown(name))?;
+        right_column.merged = true;
+        let column = |table: &str| Box::new(Expr::Column { table: Some(table.to_string()), name: name.clone() });
+        let equal = Expr::Binary(BinOp::Eq, column(&left_column.table), column(&source.alias));
+        on = Some(match on {
+            None => equal,
+            Some(earlier) => Expr::Binary(BinOp::And, Box::new(earlier), Box::new(equal)),
+        });
+        common.push(position);
+    }
+    source.on = on;
+    Ok(Some(common))
 }
 
 /// How one table's rows are found.
@@ -995,10 +1053,15 @@ fn expand_items(select_items: &[SelectItem], scope: &[ScopeColumn]) -> SqlResult
                     return Err(SqlError::new(ErrorCode::NO_TABLES_USED, "No tables used"));
                 }
                 let before = items.len();
-                for (i, c) in scope.iter().enumerate() {
-                    if only.is_none_or(|t| *t == c.table) {
-                        items.push(Item { expr: Expr::Slot(i), column: scope_result_column(c, &c.def.name) });
-                    }
+                let mut listed: Vec<(usize, &ScopeColumn)> = match only {
+                    Some(t) => scope.iter().enumerate().filter(|(_, c)| c.table == *t).collect(),
+                    None => scope.iter().enumerate().filter(|(_, c)| !c.merged).collect(),
+                };
+                if only.is_none() {
+                    listed.sort_by_key(|(_, c)| c.star_position);
+                }
+                for (i, c) in listed {
+                    items.push(Item { expr: Expr::Slot(i), column: scope_result_column(c, &c.def.name) });
                 }
                 if items.len() == before {
                     if let Some(t) = only {
