@@ -286,6 +286,8 @@ pub struct Join {
     /// `USING (c, ...)`: the columns both sides are joined on; their
     /// equalities become `on` once the tables are resolved.
     pub using: Vec<String>,
+    /// `NATURAL JOIN`: USING every column name both sides have.
+    pub natural: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -364,7 +364,7 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
     let mut sources = Vec::new();
     let mut offset = 0;
     // Scope positions in the order `*` lists them, when USING changes it.
-    let using = from.iter().any(|j| !j.using.is_empty());
+    let using = from.iter().any(|j| !j.using.is_empty() || j.natural);
     let mut star_order: Vec<usize> = Vec::new();
     for join in from {
         let (alias, entry, columns, rows) = match &join.factor {
@@ -401,7 +401,12 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                 format!("Not unique table/alias: '{}'", source.alias),
             ));
         }
-        let common = join_using(&sources, &mut source, &join.using)?;
+        let common = if join.natural {
+            let names = natural_columns(&sources, &source);
+            join_using(&sources, &mut source, &names)?.or(Some(Vec::new()))
+        } else {
+            join_using(&sources, &mut source, &join.using)?
+        };
         star_order = match common {
             None if !using => star_order,
             None => star_order.into_iter().chain(offset..offset + source.columns.len()).collect(),
@@ -422,6 +427,19 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
         }
     }
     Ok(sources)
+}
+
+/// NATURAL JOIN's USING list: the right side's columns whose names the
+/// left side has (visible ones), in the right side's order.
+fn natural_columns(sources: &[Source], source: &Source) -> Vec<String> {
+    let left = sources.iter().flat_map(|s| &s.columns);
+    let unqualified = None;
+    source
+        .columns
+        .iter()
+        .filter(|c| left.clone().any(|l| l.answers(&unqualified, &c.def.name)))
+        .map(|c| c.def.name.clone())
+        .collect()
 }
 
 /// `JOIN ... USING (columns)`: each column must name exactly one column of

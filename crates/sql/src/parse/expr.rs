@@ -110,7 +110,13 @@ fn convert_select(s: &sp::Select, params: &mut ParamCounter) -> SqlResult<Select
     select.distinct = matches!(s.distinct, Some(sp::Distinct::Distinct));
     for twj in &s.from {
         let kind = if select.from.is_empty() { JoinKind::Inner } else { JoinKind::Cross };
-        select.from.push(Join { kind, factor: convert_factor(&twj.relation, params)?, on: None, using: Vec::new() });
+        select.from.push(Join {
+            kind,
+            factor: convert_factor(&twj.relation, params)?,
+            on: None,
+            using: Vec::new(),
+            natural: false,
+        });
         for join in &twj.joins {
             select.from.push(convert_join(join, params)?);
         }
@@ -198,14 +204,14 @@ fn convert_join(join: &sp::Join, params: &mut ParamCounter) -> SqlResult<Join> {
     };
     let (on, using) = match constraint {
         sp::JoinConstraint::On(e) => (Some(convert_expr(e, params)?), Vec::new()),
-        sp::JoinConstraint::None => (None, Vec::new()),
+        sp::JoinConstraint::None | sp::JoinConstraint::Natural => (None, Vec::new()),
         sp::JoinConstraint::Using(columns) => {
             let names = columns.iter().map(|c| object_name(c).map(|n| n.name)).collect::<SqlResult<Vec<_>>>()?;
             (None, names)
         }
-        sp::JoinConstraint::Natural => return Err(unsupported("NATURAL JOIN")),
     };
-    Ok(Join { kind, factor: convert_factor(&join.relation, params)?, on, using })
+    let natural = matches!(constraint, sp::JoinConstraint::Natural);
+    Ok(Join { kind, factor: convert_factor(&join.relation, params)?, on, using, natural })
 }
 
 fn convert_order_by(exprs: &[sp::OrderByExpr], params: &mut ParamCounter) -> SqlResult<Vec<OrderBy>> {
