@@ -401,23 +401,15 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                 format!("Not unique table/alias: '{}'", source.alias),
             ));
         }
-        let common = if join.natural {
-            let names = natural_columns(&sources, &source);
-            join_using(&sources, &mut source, &names)?.or(Some(Vec::new()))
-        } else {
-            join_using(&sources, &mut source, &join.using)?
-        };
-        star_order = match common {
-            None if !using => star_order,
-            None => star_order.into_iter().chain(offset..offset + source.columns.len()).collect(),
+        let names = if join.natural { natural_columns(&sources, &source) } else { join.using.clone() };
+        let common = join_using(&sources, &mut source, &names)?;
+        if using {
             // The common columns where the left side lists them, then the
             // left side's others, then the right side's own.
-            Some(common) => {
-                let (first, rest): (Vec<usize>, Vec<usize>) = star_order.into_iter().partition(|i| common.contains(i));
-                let right = source.columns.iter().enumerate().filter(|(_, c)| !c.merged).map(|(j, _)| offset + j);
-                first.into_iter().chain(rest).chain(right).collect()
-            }
-        };
+            let (first, rest): (Vec<usize>, Vec<usize>) = star_order.into_iter().partition(|i| common.contains(i));
+            let right = source.columns.iter().enumerate().filter(|(_, c)| !c.merged).map(|(j, _)| offset + j);
+            star_order = first.into_iter().chain(rest).chain(right).collect();
+        }
         offset += source.columns.len();
         sources.push(source);
     }
@@ -445,18 +437,15 @@ fn natural_columns(sources: &[Source], source: &Source) -> Vec<String> {
 /// `JOIN ... USING (columns)`: each column must name exactly one column of
 /// the tables joined so far and one of `source`; the join condition becomes
 /// their equalities and `source`'s copies are marked merged. Returns the
-/// left side's columns (scope positions), or None without USING.
-fn join_using(sources: &[Source], source: &mut Source, using: &[String]) -> SqlResult<Option<Vec<usize>>> {
-    if using.is_empty() {
-        return Ok(None);
-    }
+/// left side's columns (scope positions); none without USING.
+fn join_using(sources: &[Source], source: &mut Source, using: &[String]) -> SqlResult<Vec<usize>> {
     let unknown = |name: &str| SqlError::bad_field(name, "from clause");
     let mut common = Vec::new();
     let mut on: Option<Expr> = None;
     for name in using {
         let unqualified = None;
-        let mut left = sources.iter().flat_map(|s| s.columns.iter().enumerate().map(move |(j, c)| (s.offset + j, c)));
-        let mut matches = left.by_ref().filter(|(_, c)| c.answers(&unqualified, name));
+        let left = sources.iter().flat_map(|s| s.columns.iter().enumerate().map(move |(j, c)| (s.offset + j, c)));
+        let mut matches = left.filter(|(_, c)| c.answers(&unqualified, name));
         let (position, left_column) = match (matches.next(), matches.next()) {
             (Some(found), None) => found,
             (Some(_), Some(_)) => {
@@ -475,8 +464,10 @@ fn join_using(sources: &[Source], source: &mut Source, using: &[String]) -> SqlR
         });
         common.push(position);
     }
-    source.on = on;
-    Ok(Some(common))
+    if on.is_some() {
+        source.on = on;
+    }
+    Ok(common)
 }
 
 /// How one table's rows are found.

@@ -606,16 +606,12 @@ impl Session {
         self.release_locked_tables();
         let mut wanted: Vec<TableUse> = Vec::new();
         for (name, write) in tables {
-            let db = self.resolve_db(name)?.to_string();
-            if is_system_db(&db) {
+            let db = self.resolve_db(name)?;
+            if is_system_db(db) {
                 continue;
             }
-            self.engine.catalog.read().get_table(&db, &name.name)?;
-            let table = (db, name.name.clone());
-            match wanted.iter_mut().find(|(t, _)| *t == table) {
-                Some(same) => same.1 |= write,
-                None => wanted.push((table, *write)),
-            }
+            self.engine.catalog.read().get_table(db, &name.name)?;
+            add_table_use(&mut wanted, (db, &name.name), *write);
         }
         let (mdl, owner) = (&self.engine.mdl, self.connection_id);
         self.request_mdl(TABLE_WAIT, |wait| mdl.lock_tables(owner, wanted.clone(), wait))?;
@@ -629,18 +625,14 @@ impl Session {
         let current = self.db.as_deref();
         // An unqualified name without a current database fails later with
         // "No database selected".
-        let key = |name: &'_ ObjectName| {
-            name.db.clone().or_else(|| current.map(str::to_string)).map(|db| (db, name.name.clone()))
-        };
-        let written = stmt.written_table().and_then(key);
+        fn key<'a>(name: &'a ObjectName, current: Option<&'a str>) -> Option<(&'a str, &'a str)> {
+            name.db.as_deref().or(current).map(|db| (db, name.name.as_str()))
+        }
+        let written = stmt.written_table().and_then(|name| key(name, current));
         let mut tables: Vec<TableUse> = Vec::new();
         stmt.for_each_table(&mut |name| {
-            let Some(table) = key(name) else { return };
-            let write = written.as_ref() == Some(&table);
-            match tables.iter_mut().find(|(t, _)| *t == table) {
-                Some(same) => same.1 |= write,
-                None if !is_system_db(&table.0) => tables.push((table, write)),
-                None => {}
+            if let Some(table) = key(name, current).filter(|(db, _)| !is_system_db(db)) {
+                add_table_use(&mut tables, table, written == Some(table));
             }
         });
         tables
@@ -1049,7 +1041,6 @@ impl Session {
     }
 }
 
-/// PROCESSLIST State of a statement waiting for a table's metadata lock.
 /// A statement LOCK TABLES' holder may not run (a DDL, FTWRL).
 fn locked_tables_forbid() -> SqlError {
     SqlError::new(
@@ -1058,6 +1049,16 @@ fn locked_tables_forbid() -> SqlError {
     )
 }
 
+/// Adds `table` to `tables`, or marks it written if it is there already and
+/// `write` says so: each table once, written if any use writes it.
+fn add_table_use(tables: &mut Vec<TableUse>, table: (&str, &str), write: bool) {
+    match tables.iter_mut().find(|((d, t), _)| (d.as_str(), t.as_str()) == table) {
+        Some(same) => same.1 |= write,
+        None => tables.push(((table.0.to_string(), table.1.to_string()), write)),
+    }
+}
+
+/// PROCESSLIST State of a statement waiting for a table's metadata lock.
 pub(crate) const TABLE_WAIT: &str = "Waiting for table metadata lock";
 /// ... and of one waiting for the global read lock (MariaDB's wording).
 const BACKUP_WAIT: &str = "Waiting for backup lock";
