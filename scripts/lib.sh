@@ -1,7 +1,7 @@
 # Shared by scripts/setup and .ci/run. Source it; do not run it.
 # Installs what OneLog's build and tests need on Debian 12, idempotently.
 
-APT_PACKAGES=(mariadb-server mariadb-client sysbench python3-venv build-essential pkg-config fonts-dejavu-core
+APT_PACKAGES=(mariadb-server mariadb-client mariadb-test sysbench python3-venv build-essential pkg-config fonts-dejavu-core
     openjdk-17-jdk-headless curl ca-certificates)
 
 # mysql-binlog-connector-java (the binlog client inside Debezium) for

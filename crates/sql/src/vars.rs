@@ -98,7 +98,12 @@ vars! {
     "log_bin_basename" = "", Global, ReadOnly;
     "lower_case_table_names" = "0", Global, ReadOnly;
     "max_allowed_packet" = "16777216", Both, Int;
+    // Shown with MariaDB's 64-bit defaults (mtr reads the stmt cache's to pick
+    // its result files); OneLog keeps a transaction's events in one session
+    // cache that these do not bound: accepted, no effect (docs/variables.md).
+    "max_binlog_cache_size" = "18446744073709547520", Global, Int;
     "max_binlog_size" = "1073741824", Global, Int;
+    "max_binlog_stmt_cache_size" = "18446744073709547520", Global, Int;
     "max_connections" = "1024", Global, Int;
     "max_execution_time" = "0", Both, Int;
     "max_statement_time" = "0.000000", Both, Seconds;
