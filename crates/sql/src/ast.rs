@@ -146,6 +146,13 @@ pub enum Expr {
         name: String,
     },
     UserVar(String),
+    /// `@name := value`: sets the user variable as it is evaluated and
+    /// yields the value (MariaDB's assignment operator, e.g. running
+    /// numbers in `SELECT @n := @n + 1 ...`).
+    AssignUserVar {
+        name: String,
+        value: Box<Expr>,
+    },
     ScalarSubquery(Box<Select>),
     Exists {
         query: Box<Select>,
@@ -180,7 +187,8 @@ impl Expr {
             | Expr::IsBool { expr: e, .. }
             | Expr::InSubquery { expr: e, .. }
             | Expr::Cast { expr: e, .. }
-            | Expr::Collate { expr: e, .. } => f(e),
+            | Expr::Collate { expr: e, .. }
+            | Expr::AssignUserVar { value: e, .. } => f(e),
             Expr::Binary(_, l, r) | Expr::Like { expr: l, pattern: r, .. } => {
                 f(l);
                 f(r);
@@ -269,6 +277,9 @@ pub enum SelectItem {
 pub enum JoinKind {
     Inner,
     Left,
+    /// `a RIGHT JOIN b`: run as `b LEFT JOIN a`, with `*` still listing
+    /// `a` first (see `select::resolve_sources`).
+    Right,
     Cross,
 }
 

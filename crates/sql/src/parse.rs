@@ -140,9 +140,11 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
     let mut piece_start = 0;
     let mut has_content = false;
     // Byte ranges of the current piece to rewrite: charset introducers
-    // (blanked) and the infix MOD operator (→ `%`), MySQL syntax sqlparser
-    // does not accept.
+    // (blanked), the infix MOD operator (→ `%`) and SET's `:=` (→ `=`),
+    // MySQL syntax sqlparser does not accept.
     let mut edits: Vec<(usize, usize, &'static str)> = Vec::new();
+    let mut is_set = false;
+    let mut depth = 0usize;
     for (i, t) in tokens.iter().enumerate() {
         let at = cursor.offset(t.span.start.line, t.span.start.column);
         match &t.token {
@@ -156,7 +158,16 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
             }
             Token::Whitespace(_) | Token::EOF => {}
             token => {
+                if !has_content {
+                    is_set = matches!(token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("SET"));
+                    depth = 0;
+                }
                 has_content = true;
+                match token {
+                    Token::LParen => depth += 1,
+                    Token::RParen => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
                 let next = tokens[i + 1..].iter().map(|n| &n.token).find(|n| !matches!(n, Token::Whitespace(_)));
                 let replacement = if is_introducer(token)
                     && matches!(
@@ -168,6 +179,10 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
                     && !matches!(next, Some(Token::LParen))
                 {
                     Some("%")
+                } else if is_set && depth == 0 && matches!(token, Token::Assignment) {
+                    // `SET @a := 1` assigns as `SET @a = 1` does; inside
+                    // parentheses `:=` is the assignment operator.
+                    Some("=")
                 } else {
                     None
                 };

@@ -79,6 +79,9 @@ impl EvalEnv for Ctx<'_> {
     fn user_var(&self, name: &str) -> Value {
         self.session.user_var(name)
     }
+    fn set_user_var(&self, name: &str, value: Value) {
+        self.session.set_user_var(name, value)
+    }
     fn subquery(&self, query: &Select, outer_row: &[Value]) -> SqlResult<Vec<Vec<Value>>> {
         let key = query as *const Select;
         if let Some(rows) = self.subquery_cache.borrow().get(&key) {
@@ -287,6 +290,7 @@ pub fn map_children(expr: &Expr, f: &mut dyn FnMut(&Expr) -> SqlResult<Expr>) ->
         },
         Expr::Cast { expr, to } => Expr::Cast { expr: b(expr, f)?, to: *to },
         Expr::Collate { expr, collation } => Expr::Collate { expr: b(expr, f)?, collation: collation.clone() },
+        Expr::AssignUserVar { name, value } => Expr::AssignUserVar { name: name.clone(), value: b(value, f)? },
         Expr::Tuple(items) => Expr::Tuple(items.iter().map(f).collect::<SqlResult<_>>()?),
         other => other.clone(),
     })
@@ -361,6 +365,8 @@ pub fn table_columns(entry: &TableEntry, alias: &str) -> Vec<ScopeColumn> {
 }
 
 fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
+    let swapped = right_join_as_left(from)?;
+    let from = swapped.as_deref().unwrap_or(from);
     let mut sources = Vec::new();
     let mut offset = 0;
     // Scope positions in the order `*` lists them, when USING changes it.
@@ -418,7 +424,34 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
             source.columns[i - source.offset].star_position = position;
         }
     }
+    if swapped.is_some() && !using {
+        // `a RIGHT JOIN b ON ...` runs as `b LEFT JOIN a`; `*` lists `a`
+        // first, as written. (With USING, MariaDB lists b's side first,
+        // as the swapped join already does.)
+        for (i, source) in sources.iter_mut().enumerate() {
+            let position = [1, 0].get(i).copied().unwrap_or(i);
+            source.columns.iter_mut().for_each(|c| c.star_position = position);
+        }
+    }
     Ok(sources)
+}
+
+/// `a RIGHT JOIN b ON c [joins ...]` as `b LEFT JOIN a ON c [joins ...]`,
+/// which the nested-loop join runs with `b` outer; `None` without a RIGHT
+/// JOIN. Only the first join may be RIGHT: a later one would need its whole
+/// left side (a join) as the inner side of a LEFT JOIN, which the left-deep
+/// join does not run.
+fn right_join_as_left(from: &[Join]) -> SqlResult<Option<Vec<Join>>> {
+    if from.iter().skip(2).any(|j| j.kind == JoinKind::Right) {
+        return Err(SqlError::not_supported("RIGHT JOIN after another join"));
+    }
+    let [left, right, rest @ ..] = from else { return Ok(None) };
+    if right.kind != JoinKind::Right {
+        return Ok(None);
+    }
+    let outer = Join { kind: JoinKind::Inner, on: None, using: Vec::new(), natural: false, ..right.clone() };
+    let inner = Join { kind: JoinKind::Left, factor: left.factor.clone(), ..right.clone() };
+    Ok(Some([outer, inner].into_iter().chain(rest.iter().cloned()).collect()))
 }
 
 /// NATURAL JOIN's USING list: the right side's columns whose names the

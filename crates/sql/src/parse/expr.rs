@@ -199,6 +199,7 @@ fn convert_join(join: &sp::Join, params: &mut ParamCounter) -> SqlResult<Join> {
     let (kind, constraint) = match &join.join_operator {
         J::Join(c) | J::Inner(c) | J::StraightJoin(c) => (JoinKind::Inner, c),
         J::Left(c) | J::LeftOuter(c) => (JoinKind::Left, c),
+        J::Right(c) | J::RightOuter(c) => (JoinKind::Right, c),
         J::CrossJoin(c) => (JoinKind::Cross, c),
         other => return Err(unsupported(format!("{other:?}").split('(').next().unwrap_or("JOIN").to_string())),
     };
@@ -677,6 +678,10 @@ pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult
         {
             interval_arithmetic(left, op, right, params)?
         }
+        E::BinaryOp { left, op: sp::BinaryOperator::Assignment, right } => match convert_expr(left, params)? {
+            Expr::UserVar(name) => Expr::AssignUserVar { name, value: boxed(right, params)? },
+            _ => return Err(SqlError::parse(&format!(":= {right}"), 1)),
+        },
         E::BinaryOp { left, op, right } => Expr::Binary(binop(op)?, boxed(left, params)?, boxed(right, params)?),
         // Only DATE_ADD-style calls and `±` take an INTERVAL (handled there).
         E::Interval(iv) => return Err(SqlError::parse(&iv.to_string(), 1)),
