@@ -250,6 +250,11 @@ impl Select {
             match &join.factor {
                 TableFactor::Table { name, .. } => f(name),
                 TableFactor::Derived { query, .. } => query.for_each_table(f),
+                TableFactor::Recursive(cte) => {
+                    cte.seed.for_each_table(f);
+                    cte.step.for_each_table(f);
+                }
+                TableFactor::CteSelf { .. } => {}
             }
             join.on.iter().for_each(|e| e.for_each_table(f));
         }
@@ -285,8 +290,38 @@ pub enum JoinKind {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum TableFactor {
-    Table { name: ObjectName, alias: Option<String> },
-    Derived { query: Box<Select>, alias: String },
+    Table {
+        name: ObjectName,
+        alias: Option<String>,
+    },
+    /// A subquery in FROM, or a WITH query; `columns` (WITH's column list)
+    /// renames the query's columns when not empty.
+    Derived {
+        query: Box<Select>,
+        alias: String,
+        columns: Vec<String>,
+    },
+    /// A `WITH RECURSIVE` query that names itself.
+    Recursive(Box<RecursiveCte>),
+    /// Inside a recursive CTE's step: the rows its previous round added.
+    CteSelf {
+        name: String,
+        alias: String,
+    },
+}
+
+/// `WITH RECURSIVE name (columns) AS (seed UNION [ALL] step)`: the seed's
+/// rows, then the step run again on the rows each round added until a
+/// round adds none (or `max_recursive_iterations` rounds ran).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecursiveCte {
+    pub name: String,
+    pub alias: String,
+    pub columns: Vec<String>,
+    pub seed: Select,
+    pub step: Select,
+    /// UNION DISTINCT: a row already produced is not added again.
+    pub distinct: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

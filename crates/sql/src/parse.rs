@@ -14,6 +14,7 @@ use sqlparser::tokenizer::{Token, Tokenizer};
 mod comments;
 mod ddl;
 mod expr;
+mod with;
 
 pub(crate) use expr::convert_expr;
 
@@ -302,7 +303,7 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
 /// Conversion state: numbers `?` placeholders in text order and keeps the
 /// statement's text, so a select item's heading is its original text as
 /// MariaDB shows it.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct ParamCounter {
     next: usize,
     source: String,
@@ -310,11 +311,15 @@ pub(crate) struct ParamCounter {
     /// plain columns and literals and never pay for the extra tokenizing.
     headings: Option<Vec<Vec<String>>>,
     next_select: usize,
+    /// WITH names in scope where conversion is, innermost last.
+    ctes: Vec<(String, with::CteBinding)>,
+    /// References to the recursive CTE being converted, seen so far.
+    cte_self_references: usize,
 }
 
 impl ParamCounter {
     fn with_source(sql: &str) -> ParamCounter {
-        ParamCounter { next: 0, source: sql.to_string(), headings: None, next_select: 0 }
+        ParamCounter { source: sql.to_string(), ..ParamCounter::default() }
     }
 
     pub(crate) fn next(&mut self) -> usize {

@@ -29,6 +29,9 @@ pub struct Ctx<'a> {
     /// Scopes of the queries being evaluated, innermost last: a subquery
     /// sees the innermost as its outer scope.
     scopes: RefCell<Vec<Vec<ScopeColumn>>>,
+    /// Recursive CTEs being computed, by name: the rows their previous round
+    /// added, which the step reads as the CTE.
+    recursing: RefCell<HashMap<String, ResultRows>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -42,6 +45,7 @@ impl<'a> Ctx<'a> {
             selected: RefCell::new(Vec::new()),
             lock_mode: RefCell::new(None),
             scopes: RefCell::new(Vec::new()),
+            recursing: RefCell::new(HashMap::new()),
         }
     }
 
@@ -390,13 +394,18 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                     (alias, Some(entry), columns, None)
                 }
             }
-            TableFactor::Derived { query, alias } => {
+            TableFactor::Derived { query, alias, columns } => {
                 let (cols, rows) = run_select(ctx, query)?;
-                let columns = cols
-                    .into_iter()
-                    .map(|c| ScopeColumn::new(alias.clone(), String::new(), alias.clone(), c.def))
-                    .collect();
-                (alias.clone(), None, columns, Some(rows))
+                let cols = rename_columns(cols, columns)?;
+                (alias.clone(), None, derived_scope(alias, cols), Some(rows))
+            }
+            TableFactor::Recursive(cte) => {
+                let (cols, rows) = run_recursive(ctx, cte)?;
+                (cte.alias.clone(), None, derived_scope(&cte.alias, cols), Some(rows))
+            }
+            TableFactor::CteSelf { name, alias } => {
+                let (cols, rows) = ctx.recursing.borrow().get(name).cloned().unwrap_or_default();
+                (alias.clone(), None, derived_scope(alias, cols), Some(rows))
             }
         };
         let mut source =
@@ -434,6 +443,75 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
         }
     }
     Ok(sources)
+}
+
+fn derived_scope(alias: &str, columns: Vec<ResultColumn>) -> Vec<ScopeColumn> {
+    columns.into_iter().map(|c| ScopeColumn::new(alias.to_string(), String::new(), alias.to_string(), c.def)).collect()
+}
+
+/// A WITH query's columns under the names of its column list, if any.
+fn rename_columns(mut columns: Vec<ResultColumn>, names: &[String]) -> SqlResult<Vec<ResultColumn>> {
+    if names.is_empty() {
+        return Ok(columns);
+    }
+    if names.len() != columns.len() {
+        return Err(SqlError::new(
+            ErrorCode::WITH_COL_WRONG_LIST,
+            "WITH column list and SELECT field list have different column counts",
+        ));
+    }
+    for (column, name) in columns.iter_mut().zip(names) {
+        column.def.name = name.clone();
+    }
+    Ok(columns)
+}
+
+/// Runs a recursive CTE: the seed, then the step over each round's new rows
+/// until a round adds none. Rounds stop at `max_recursive_iterations` with
+/// MariaDB's warning 1931; KILL and the statement's time limit end them.
+fn run_recursive(ctx: &Ctx, cte: &RecursiveCte) -> SqlResult<ResultRows> {
+    let (columns, mut added) = run_select(ctx, &cte.seed)?;
+    let columns = rename_columns(columns, &cte.columns)?;
+    let mut seen = KeySet::default();
+    if cte.distinct {
+        added.retain(|row| seen.insert(group_key(row)));
+    }
+    let max_rounds: u64 = ctx.session.session_value("max_recursive_iterations").parse().unwrap_or(u64::MAX);
+    let mut all = added.clone();
+    let mut rounds = 0u64;
+    while !added.is_empty() {
+        if rounds == max_rounds {
+            ctx.session.warn(
+                ErrorCode::QUERY_RESULT_INCOMPLETE.number,
+                format!(
+                    "Query execution was interrupted. The query exceeded max_recursive_iterations = {max_rounds}. \
+                     The query result may be incomplete"
+                ),
+            );
+            break;
+        }
+        ctx.session.guard().check()?;
+        ctx.recursing.borrow_mut().insert(cte.name.clone(), (columns.clone(), std::mem::take(&mut added)));
+        // Uncorrelated subqueries of the step may read the CTE: not cached
+        // across rounds.
+        ctx.subquery_cache.borrow_mut().clear();
+        let round = run_select(ctx, &cte.step);
+        ctx.recursing.borrow_mut().remove(&cte.name);
+        let (step_columns, mut rows) = round?;
+        if step_columns.len() != columns.len() {
+            return Err(SqlError::new(
+                ErrorCode::WRONG_NUMBER_OF_COLUMNS_IN_SELECT,
+                "The used SELECT statements have a different number of columns",
+            ));
+        }
+        if cte.distinct {
+            rows.retain(|row| seen.insert(group_key(row)));
+        }
+        all.extend(rows.iter().cloned());
+        added = rows;
+        rounds += 1;
+    }
+    Ok((columns, all))
 }
 
 /// `a RIGHT JOIN b ON c [joins ...]` as `b LEFT JOIN a ON c [joins ...]`,
@@ -992,6 +1070,9 @@ fn bind_order_position(expr: &Expr, n: usize) -> Option<Expr> {
 /// hashes every row it sees (SipHash was ~1% of `oltp_read_write`), and
 /// foldhash's per-process random seed still keeps keys unpredictable.
 pub type KeySet = HashSet<Vec<u8>, foldhash::fast::RandomState>;
+
+/// A query's result: its columns and rows.
+pub type ResultRows = (Vec<ResultColumn>, Vec<Vec<Value>>);
 
 /// Keeps the first of the rows whose `values` are equal under MySQL
 /// equality, in order (DISTINCT, UNION).
