@@ -9,8 +9,9 @@ use rust_decimal::Decimal;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
+/// One aggregate's running state (also a window frame's, see `window`).
 #[derive(Default, Clone)]
-struct Acc {
+pub(crate) struct Acc {
     count: u64,
     sum_int: i128,
     sum_dec: Option<Decimal>,
@@ -36,7 +37,7 @@ impl Acc {
         !values.iter().any(Value::is_null) && (!distinct || self.seen.insert(group_key(values)))
     }
 
-    fn add(&mut self, func: AggFunc, distinct: bool, v: Value) {
+    pub(crate) fn add(&mut self, func: AggFunc, distinct: bool, v: Value) {
         // Every aggregate skips NULLs; COUNT(*) passes a non-NULL marker.
         if v.is_null() {
             return;
@@ -75,7 +76,7 @@ impl Acc {
         }
     }
 
-    fn finish(&self, func: AggFunc) -> Value {
+    pub(crate) fn finish(&self, func: AggFunc) -> Value {
         match func {
             AggFunc::Count => Value::Int(self.count as i64),
             AggFunc::Min | AggFunc::Max => self.best.clone().unwrap_or(Value::Null),

@@ -51,6 +51,61 @@ pub enum AggFunc {
     Avg,
 }
 
+/// A window function call: computed over the rows of the query (after
+/// WHERE, GROUP BY and HAVING) that share its partition, in its order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowCall {
+    pub func: WindowFunc,
+    pub args: Vec<Expr>,
+    pub partition_by: Vec<Expr>,
+    pub order_by: Vec<OrderBy>,
+    /// `None`: the default frame (RANGE UNBOUNDED PRECEDING to CURRENT ROW
+    /// with ORDER BY, the whole partition without).
+    pub frame: Option<WindowFrame>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowFunc {
+    RowNumber,
+    Rank,
+    DenseRank,
+    PercentRank,
+    CumeDist,
+    Ntile,
+    Lag,
+    Lead,
+    FirstValue,
+    LastValue,
+    NthValue,
+    Aggregate(AggFunc),
+}
+
+impl WindowFunc {
+    /// Functions of the frame's rows; the others (ranks, LAG/LEAD) ignore
+    /// any frame.
+    pub fn uses_frame(self) -> bool {
+        matches!(self, WindowFunc::FirstValue | WindowFunc::LastValue | WindowFunc::NthValue | WindowFunc::Aggregate(_))
+    }
+}
+
+/// `ROWS|RANGE BETWEEN start AND end`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowFrame {
+    /// ROWS counts rows; RANGE moves by ORDER BY peers.
+    pub rows: bool,
+    pub start: FrameBound,
+    pub end: FrameBound,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FrameBound {
+    UnboundedPreceding,
+    Preceding(u64),
+    CurrentRow,
+    Following(u64),
+    UnboundedFollowing,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VarScope {
     Global,
@@ -153,6 +208,8 @@ pub enum Expr {
         name: String,
         value: Box<Expr>,
     },
+    /// `func(args) OVER (PARTITION BY ... ORDER BY ... frame)`.
+    Window(Box<WindowCall>),
     ScalarSubquery(Box<Select>),
     Exists {
         query: Box<Select>,
@@ -203,6 +260,10 @@ impl Expr {
                 list.iter().for_each(f);
             }
             Expr::Function { args, .. } | Expr::Tuple(args) => args.iter().for_each(f),
+            Expr::Window(call) => {
+                call.args.iter().chain(&call.partition_by).for_each(&mut *f);
+                call.order_by.iter().for_each(|o| f(&o.expr));
+            }
             Expr::Aggregate { arg, .. } => arg.iter().for_each(|a| f(a)),
             Expr::GroupConcat { args, order_by, .. } => {
                 args.iter().for_each(&mut *f);

@@ -86,6 +86,12 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
         Expr::Aggregate { .. } | Expr::GroupConcat { .. } => {
             Err(SqlError::new(ErrorCode::INVALID_GROUP_FUNC_USE, "Invalid use of group function"))
         }
+        // A query's select list and ORDER BY compute their window calls
+        // first (`window::extract`); anywhere else one cannot be.
+        Expr::Window(_) => Err(SqlError::new(
+            ErrorCode::WRONG_PLACEMENT_OF_WINDOW_FUNCTION,
+            "Window function is allowed only in SELECT list and ORDER BY clause",
+        )),
         Expr::Default => Ok(Value::Null),
         Expr::Tuple(items) => Err(operand_columns(items.len().max(2))),
         Expr::Unary(op, inner) => {

@@ -14,6 +14,7 @@ use sqlparser::tokenizer::{Token, Tokenizer};
 mod comments;
 mod ddl;
 mod expr;
+mod window;
 mod with;
 
 pub(crate) use expr::convert_expr;
@@ -315,6 +316,8 @@ pub(crate) struct ParamCounter {
     ctes: Vec<(String, with::CteBinding)>,
     /// References to the recursive CTE being converted, seen so far.
     cte_self_references: usize,
+    /// `WINDOW name AS (spec)` of the SELECTs being converted, innermost last.
+    named_windows: Vec<(String, sqlparser::ast::WindowSpec)>,
 }
 
 impl ParamCounter {

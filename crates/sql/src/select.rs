@@ -9,6 +9,7 @@ use crate::eval::{self, compare, truthy, EvalEnv};
 use crate::rows;
 use crate::session::{QueryResult, ResultColumn, Session};
 use crate::txn::Txn;
+use crate::window;
 use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Value};
 use onelog_storage::{key, Snapshot};
 use std::cell::RefCell;
@@ -295,6 +296,16 @@ pub fn map_children(expr: &Expr, f: &mut dyn FnMut(&Expr) -> SqlResult<Expr>) ->
         Expr::Cast { expr, to } => Expr::Cast { expr: b(expr, f)?, to: *to },
         Expr::Collate { expr, collation } => Expr::Collate { expr: b(expr, f)?, collation: collation.clone() },
         Expr::AssignUserVar { name, value } => Expr::AssignUserVar { name: name.clone(), value: b(value, f)? },
+        Expr::Window(call) => Expr::Window(Box::new(WindowCall {
+            args: call.args.iter().map(&mut *f).collect::<SqlResult<_>>()?,
+            partition_by: call.partition_by.iter().map(&mut *f).collect::<SqlResult<_>>()?,
+            order_by: call
+                .order_by
+                .iter()
+                .map(|o| Ok(OrderBy { expr: f(&o.expr)?, desc: o.desc }))
+                .collect::<SqlResult<_>>()?,
+            ..(**call).clone()
+        })),
         Expr::Tuple(items) => Expr::Tuple(items.iter().map(f).collect::<SqlResult<_>>()?),
         other => other.clone(),
     })
@@ -1310,9 +1321,13 @@ fn run_core_in_scope(
     let aggregated = !group_by.is_empty()
         || items.iter().any(|i| has_aggregate(&i.expr))
         || having.as_ref().is_some_and(has_aggregate);
+    window::reject_in_clause(where_bound.as_ref())?;
+    window::reject_in_clause(having.as_ref())?;
+    group_by.iter().try_for_each(|g| window::reject_in_clause(Some(g)))?;
+    let windowed = items.iter().map(|i| &i.expr).chain(order.iter().map(|o| &o.expr)).any(window::contains_window);
 
     // Early stop: plain queries with LIMIT and no sort, or sorted by an index.
-    let simple = !aggregated && !select.distinct && final_order;
+    let simple = !aggregated && !windowed && !select.distinct && final_order;
     let limit = if simple {
         limit_value(ctx, &select.limit)?.map(|l| l + limit_value(ctx, &select.offset).ok().flatten().unwrap_or(0))
     } else {
@@ -1358,24 +1373,40 @@ fn run_core_in_scope(
 
     let mut out: Vec<KeyedRow>; // (sort keys not in the output, output row)
     let sort_keys: Vec<SortKey>;
-    if aggregated {
+    if aggregated || windowed {
         let mut aggs = Vec::new();
         let item_exprs: Vec<Expr> =
             items.iter().map(|i| extract_aggregates(&i.expr, &mut aggs)).collect::<SqlResult<_>>()?;
         let having = having.map(|h| extract_aggregates(&h, &mut aggs)).transpose()?;
         let order_exprs: Vec<Expr> =
             order.iter().map(|o| extract_aggregates(&o.expr, &mut aggs)).collect::<SqlResult<_>>()?;
+        let mut rows: Vec<window::GroupRow> = if aggregated {
+            let mut kept = Vec::new();
+            for (rep, agg_values) in crate::aggregate::group(ctx, &joined, &group_by, &aggs)? {
+                let row = eval::Row { values: &rep, params: ctx.params, aggregates: &agg_values, insert_values: None };
+                if let Some(h) = &having {
+                    if !truthy(&eval::eval(h, &row, ctx)?).unwrap_or(false) {
+                        continue;
+                    }
+                }
+                kept.push((rep, agg_values));
+            }
+            kept
+        } else {
+            joined.into_iter().map(|row| (row, Vec::new())).collect()
+        };
+        // Window calls read the grouped rows; their values follow the
+        // aggregates' in each row.
+        let mut calls = Vec::new();
+        let mut windows = |e: &Expr| window::extract(e, &mut calls, aggs.len());
+        let item_exprs: Vec<Expr> = item_exprs.iter().map(&mut windows).collect::<SqlResult<_>>()?;
+        let order_exprs: Vec<Expr> = order_exprs.iter().map(&mut windows).collect::<SqlResult<_>>()?;
+        window::compute(ctx, &calls, &mut rows)?;
         let extra_exprs;
         (sort_keys, extra_exprs) = split_sort_keys(&order_exprs, &item_exprs);
-        let groups = crate::aggregate::group(ctx, &joined, &group_by, &aggs)?;
-        out = Vec::new();
-        for (rep, agg_values) in groups {
-            let row = eval::Row { values: &rep, params: ctx.params, aggregates: &agg_values, insert_values: None };
-            if let Some(h) = &having {
-                if !truthy(&eval::eval(h, &row, ctx)?).unwrap_or(false) {
-                    continue;
-                }
-            }
+        out = Vec::with_capacity(rows.len());
+        for (rep, agg_values) in &rows {
+            let row = eval::Row { values: rep, params: ctx.params, aggregates: agg_values, insert_values: None };
             let values: Vec<Value> = item_exprs.iter().map(|e| eval::eval(e, &row, ctx)).collect::<SqlResult<_>>()?;
             let keys: Vec<Value> = extra_exprs.iter().map(|e| eval::eval(e, &row, ctx)).collect::<SqlResult<_>>()?;
             out.push((keys, values));

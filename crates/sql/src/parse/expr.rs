@@ -104,6 +104,13 @@ pub(crate) fn empty_select(items: Vec<SelectItem>) -> Select {
 }
 
 fn convert_select(s: &sp::Select, params: &mut ParamCounter) -> SqlResult<Select> {
+    let windows_start = super::window::enter_named_windows(&s.named_window, params)?;
+    let select = convert_select_in_windows(s, params);
+    params.named_windows.truncate(windows_start);
+    select
+}
+
+fn convert_select_in_windows(s: &sp::Select, params: &mut ParamCounter) -> SqlResult<Select> {
     let select_no = params.next_select();
     let items = s
         .projection
@@ -224,7 +231,7 @@ fn convert_join(join: &sp::Join, params: &mut ParamCounter) -> SqlResult<Join> {
     Ok(Join { kind, factor: convert_factor(&join.relation, params)?, on, using, natural })
 }
 
-fn convert_order_by(exprs: &[sp::OrderByExpr], params: &mut ParamCounter) -> SqlResult<Vec<OrderBy>> {
+pub(super) fn convert_order_by(exprs: &[sp::OrderByExpr], params: &mut ParamCounter) -> SqlResult<Vec<OrderBy>> {
     exprs
         .iter()
         .map(|o| {
@@ -448,7 +455,7 @@ fn cast_type(dt: &sp::DataType) -> SqlResult<CastType> {
 /// A call's arguments: (args, DISTINCT, `*`). Clauses inside the list
 /// (ORDER BY, SEPARATOR, ...) belong to GROUP_CONCAT only; elsewhere they
 /// are a syntax error, as in MariaDB.
-fn function_args(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<(Vec<Expr>, bool, bool)> {
+pub(super) fn function_args(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<(Vec<Expr>, bool, bool)> {
     match &f.args {
         sp::FunctionArguments::List(list) if !list.clauses.is_empty() => Err(SqlError::parse(&f.to_string(), 1)),
         args => argument_list(f, args, params),
@@ -479,7 +486,10 @@ fn argument_list(
     }
 }
 
-fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<Expr> {
+pub(super) fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<Expr> {
+    if let Some(over) = &f.over {
+        return super::window::convert_window(f, over, params);
+    }
     let name = f.name.to_string().to_ascii_lowercase();
     if matches!(name.as_str(), "date_add" | "date_sub" | "adddate" | "subdate") {
         if let Some(call) = interval_call(f, &name, params)? {
