@@ -619,6 +619,12 @@ fn returning_tables(items: &[SelectItem], f: &mut dyn FnMut(&ObjectName)) {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AbsentKind {
+    View,
+    TemporaryTable,
+}
+
 impl Statement {
     /// A schema change: committed on its own, as a QUERY event.
     pub fn is_ddl(&self) -> bool {
@@ -704,6 +710,15 @@ pub enum Statement {
     DropTable {
         names: Vec<ObjectName>,
         if_exists: bool,
+    },
+    /// `DROP VIEW` / `DROP TEMPORARY TABLE`: OneLog has neither views nor
+    /// temporary tables yet, so these drop nothing and answer as MariaDB
+    /// does for names that are not views / temporary tables (never drop a
+    /// base table of the same name).
+    DropAbsent {
+        names: Vec<ObjectName>,
+        if_exists: bool,
+        kind: AbsentKind,
     },
     CreateIndex {
         table: ObjectName,

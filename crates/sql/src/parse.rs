@@ -721,8 +721,8 @@ fn convert_statement(stmt: &sp::Statement, params: &mut ParamCounter) -> SqlResu
         },
         S::CreateIndex(ci) => ddl::convert_create_index(ci)?,
         S::AlterTable(at) => ddl::convert_alter_table(at)?,
-        S::Drop { object_type, if_exists, names, table, .. } => {
-            ddl::convert_drop(object_type, *if_exists, names, table.as_ref())?
+        S::Drop { object_type, if_exists, names, table, temporary, .. } => {
+            ddl::convert_drop(object_type, *if_exists, *temporary, names, table.as_ref())?
         }
         S::Truncate(t) => {
             let first = t.table_names.first().ok_or_else(|| SqlError::parse("TRUNCATE", 1))?;

@@ -713,6 +713,14 @@ impl Session {
                 self.commit_txn()?;
                 crate::ddl::execute(self, stmt, text)
             }
+            Statement::DropAbsent { names, if_exists, kind } => {
+                if *kind == AbsentKind::View {
+                    // DROP VIEW ends the transaction as DDL does; DROP
+                    // TEMPORARY TABLE does not, as in MariaDB.
+                    self.commit_txn()?;
+                }
+                crate::ddl::drop_absent(self, names, *if_exists, *kind)
+            }
             Statement::Use(db) => self.use_database(db).map(|_| QueryResult::ok(0)),
             Statement::AlterTableKeys { table, enable } => {
                 let db = self.resolve_db(table)?.to_string();
