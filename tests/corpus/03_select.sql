@@ -95,3 +95,10 @@ SET @v = (@inner := 7);
 SELECT @v, @inner;
 SELECT 1 := 2;
 SELECT id := 2 FROM emp;
+-- FROM DUAL is no table; IS [NOT] UNKNOWN tests for the NULL truth value.
+SELECT 1 FROM DUAL;
+SELECT 1 + 1 AS two FROM dual WHERE 1 = 1;
+SELECT 1 FROM DUAL WHERE 1 = 0;
+SELECT * FROM DUAL;
+SELECT 1 FROM DUAL, emp;
+SELECT NULL IS UNKNOWN, 1 IS NOT UNKNOWN, 0 IS UNKNOWN, (bonus > 1) IS UNKNOWN FROM emp ORDER BY id;

@@ -120,7 +120,7 @@ fn convert_select_in_windows(s: &sp::Select, params: &mut ParamCounter) -> SqlRe
         .collect::<SqlResult<Vec<_>>>()?;
     let mut select = empty_select(items);
     select.distinct = matches!(s.distinct, Some(sp::Distinct::Distinct));
-    for twj in &s.from {
+    for twj in from_without_dual(&s.from)? {
         let kind = if select.from.is_empty() { JoinKind::Inner } else { JoinKind::Cross };
         select.from.push(Join {
             kind,
@@ -169,6 +169,23 @@ fn convert_select_item(
         }
         other => return Err(unsupported(other)),
     })
+}
+
+/// `FROM DUAL` is no table at all; DUAL (unquoted) with other tables is a
+/// syntax error, as in MariaDB.
+fn from_without_dual(from: &[sp::TableWithJoins]) -> SqlResult<&[sp::TableWithJoins]> {
+    let is_dual = |twj: &sp::TableWithJoins| match &twj.relation {
+        sp::TableFactor::Table { name, alias: None, .. } => {
+            matches!(name.0.as_slice(), [sp::ObjectNamePart::Identifier(id)]
+                if id.quote_style.is_none() && id.value.eq_ignore_ascii_case("dual"))
+        }
+        _ => false,
+    };
+    match from {
+        [only] if is_dual(only) && only.joins.is_empty() => Ok(&[]),
+        _ if from.iter().any(is_dual) => Err(SqlError::parse("dual", 1)),
+        _ => Ok(from),
+    }
 }
 
 /// The column heading MySQL shows for an unaliased expression: the
@@ -676,6 +693,9 @@ pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult
         E::IsNotTrue(x) => Expr::IsBool { expr: boxed(x, params)?, value: true, negated: true },
         E::IsFalse(x) => Expr::IsBool { expr: boxed(x, params)?, value: false, negated: false },
         E::IsNotFalse(x) => Expr::IsBool { expr: boxed(x, params)?, value: false, negated: true },
+        // UNKNOWN is the NULL truth value.
+        E::IsUnknown(x) => Expr::IsNull { expr: boxed(x, params)?, negated: false },
+        E::IsNotUnknown(x) => Expr::IsNull { expr: boxed(x, params)?, negated: true },
         E::InList { expr, list, negated } => Expr::InList {
             expr: boxed(expr, params)?,
             list: list.iter().map(|x| convert_expr(x, params)).collect::<SqlResult<_>>()?,
