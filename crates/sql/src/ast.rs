@@ -49,6 +49,16 @@ pub enum AggFunc {
     Min,
     Max,
     Avg,
+    /// BIT_AND / BIT_OR / BIT_XOR over the values as 64-bit unsigned.
+    BitAnd,
+    BitOr,
+    BitXor,
+    /// STD / STDDEV / STDDEV_POP and STDDEV_SAMP.
+    StdPop,
+    StdSamp,
+    /// VARIANCE / VAR_POP and VAR_SAMP.
+    VarPop,
+    VarSamp,
 }
 
 /// A window function call: computed over the rows of the query (after

@@ -528,6 +528,13 @@ pub(super) fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> S
         "min" => Some(AggFunc::Min),
         "max" => Some(AggFunc::Max),
         "avg" => Some(AggFunc::Avg),
+        "bit_and" => Some(AggFunc::BitAnd),
+        "bit_or" => Some(AggFunc::BitOr),
+        "bit_xor" => Some(AggFunc::BitXor),
+        "std" | "stddev" | "stddev_pop" => Some(AggFunc::StdPop),
+        "stddev_samp" => Some(AggFunc::StdSamp),
+        "variance" | "var_pop" => Some(AggFunc::VarPop),
+        "var_samp" => Some(AggFunc::VarSamp),
         _ => None,
     };
     if let Some(func) = agg {

@@ -45,7 +45,24 @@ pub(crate) fn convert_window(f: &sp::Function, over: &sp::WindowType, params: &m
 /// The function and its arguments; aggregates are converted as aggregates
 /// first (COUNT(*), argument checks) and then taken apart.
 fn window_function(f: &sp::Function, name: &str, params: &mut ParamCounter) -> SqlResult<(WindowFunc, Vec<Expr>)> {
-    if matches!(name, "count" | "sum" | "min" | "max" | "avg") {
+    if matches!(
+        name,
+        "count"
+            | "sum"
+            | "min"
+            | "max"
+            | "avg"
+            | "bit_and"
+            | "bit_or"
+            | "bit_xor"
+            | "std"
+            | "stddev"
+            | "stddev_pop"
+            | "stddev_samp"
+            | "variance"
+            | "var_pop"
+            | "var_samp"
+    ) {
         let plain = sp::Function { over: None, ..f.clone() };
         return match convert_function(&plain, params)? {
             Expr::Aggregate { distinct: true, .. } => {
