@@ -790,6 +790,24 @@ pub enum Statement {
     LockTables(Vec<(ObjectName, bool)>),
     /// `SHUTDOWN` (and COM_SHUTDOWN): a clean stop, as on SIGTERM.
     Shutdown,
+    /// `PREPARE name FROM expr`: the statement text `expr` yields, parsed
+    /// and kept in the session under `name` for EXECUTE.
+    Prepare {
+        name: String,
+        source: Expr,
+    },
+    /// `EXECUTE name [USING expr, ...]`: the `?`s take the values in order.
+    Execute {
+        name: String,
+        using: Vec<Expr>,
+    },
+    /// `EXECUTE IMMEDIATE expr [USING expr, ...]`: prepare and execute once.
+    ExecuteImmediate {
+        source: Expr,
+        using: Vec<Expr>,
+    },
+    /// `{DEALLOCATE | DROP} PREPARE name`.
+    Deallocate(String),
     /// `CHECK | ANALYZE | OPTIMIZE | REPAIR TABLE t [, t ...]`.
     TableMaintenance {
         op: MaintenanceOp,

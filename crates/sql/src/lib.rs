@@ -21,6 +21,7 @@ pub mod locks;
 pub mod maintenance;
 pub mod mdl;
 pub mod parse;
+pub mod prepared;
 pub mod replicas;
 pub mod rows;
 pub mod select;

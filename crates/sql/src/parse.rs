@@ -14,6 +14,7 @@ use sqlparser::tokenizer::{Token, Tokenizer};
 mod comments;
 mod ddl;
 mod expr;
+mod prepared;
 mod window;
 mod with;
 
@@ -436,6 +437,11 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
             }
         }
         "UNLOCK" if tail(1) == "TABLES" || tail(1) == "TABLE" => Some(Statement::UnlockTables),
+        "PREPARE" => Some(prepared::parse_prepare(text)?),
+        "EXECUTE" if tail(1) == "IMMEDIATE" => Some(prepared::parse_execute_immediate(text)?),
+        "DROP" if tail(1) == "PREPARE" => {
+            Some(Statement::Deallocate(w.get(2).cloned().ok_or_else(|| SqlError::parse(text, 1))?))
+        }
         // MariaDB's SHUTDOWN [WAIT FOR ALL SLAVES|REPLICAS]: OneLog never
         // waits for replicas, whose dumps end with the server.
         "SHUTDOWN" if u.len() == 1 || u[1..].join(" ").starts_with("WAIT FOR ALL") => Some(Statement::Shutdown),
@@ -724,6 +730,13 @@ fn convert_statement(stmt: &sp::Statement, params: &mut ParamCounter) -> SqlResu
         S::Drop { object_type, if_exists, names, table, temporary, .. } => {
             ddl::convert_drop(object_type, *if_exists, *temporary, names, table.as_ref())?
         }
+        S::Execute { name: Some(name), parameters, using, immediate: false, into, .. }
+            if parameters.is_empty() && into.is_empty() =>
+        {
+            let using = using.iter().map(|u| convert_expr(&u.expr, params)).collect::<SqlResult<_>>()?;
+            Statement::Execute { name: object_name(name)?.name, using }
+        }
+        S::Deallocate { name, .. } => Statement::Deallocate(name.value.clone()),
         S::Truncate(t) => {
             let first = t.table_names.first().ok_or_else(|| SqlError::parse("TRUNCATE", 1))?;
             Statement::Truncate(object_name(&first.name)?)

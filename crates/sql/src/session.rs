@@ -182,6 +182,8 @@ pub struct Session {
     pub db: Option<String>,
     pub(crate) session_vars: BTreeMap<&'static str, String>,
     pub(crate) user_vars: RefCell<HashMap<String, Value>>,
+    /// `PREPARE name FROM ...` statements, by lower-case name.
+    pub(crate) sql_prepared: HashMap<String, crate::parse::ParsedStatement>,
     pub(crate) txn: Option<Txn>,
     pub(crate) warnings: RefCell<Vec<Warning>>,
     pub(crate) last_insert_id: std::cell::Cell<u64>,
@@ -263,6 +265,7 @@ impl Session {
             db: None,
             session_vars,
             user_vars: RefCell::new(HashMap::new()),
+            sql_prepared: HashMap::new(),
             txn: None,
             warnings: RefCell::new(Vec::new()),
             last_insert_id: std::cell::Cell::new(0),
@@ -475,9 +478,7 @@ impl Session {
         self.set_process_info(Some(text));
         self.guard = StatementGuard::start(&self.kill, self.time_limit(stmt));
         self.stmt_view = None;
-        let result = (self.lock_write_intent(stmt))
-            .and_then(|()| self.lock_statement_tables(stmt))
-            .and_then(|()| self.dispatch(stmt, text, params));
+        let result = self.run_statement_body(stmt, text, params);
         self.stmt_view = None;
         // A handed-off commit releases them once it is published.
         if !self.commit_handed_off {
@@ -494,6 +495,19 @@ impl Session {
             Err(_) => {}
         }
         result
+    }
+
+    /// Takes the statement's locks and runs it; EXECUTE runs its prepared
+    /// statement through here as well.
+    pub(crate) fn run_statement_body(
+        &mut self,
+        stmt: &Statement,
+        text: &str,
+        params: &[Value],
+    ) -> SqlResult<QueryResult> {
+        self.lock_write_intent(stmt)?;
+        self.lock_statement_tables(stmt)?;
+        self.dispatch(stmt, text, params)
     }
 
     /// The shortest time limit `stmt` runs under: `max_statement_time`
@@ -621,7 +635,7 @@ impl Session {
 
     /// The tables `stmt` reads or writes outside the system databases, each
     /// once, marked as written where it is the statement's target.
-    fn statement_tables(&self, stmt: &Statement) -> Vec<TableUse> {
+    pub(crate) fn statement_tables(&self, stmt: &Statement) -> Vec<TableUse> {
         let current = self.db.as_deref();
         // An unqualified name without a current database fails later with
         // "No database selected".
@@ -721,6 +735,10 @@ impl Session {
                 }
                 crate::ddl::drop_absent(self, names, *if_exists, *kind)
             }
+            Statement::Prepare { name, source } => self.prepare_sql(name, source, params),
+            Statement::Execute { name, using } => self.execute_sql(name, using, params),
+            Statement::ExecuteImmediate { source, using } => self.execute_immediate(source, using, params),
+            Statement::Deallocate(name) => self.deallocate_sql(name),
             Statement::Use(db) => self.use_database(db).map(|_| QueryResult::ok(0)),
             Statement::AlterTableKeys { table, enable } => {
                 let db = self.resolve_db(table)?.to_string();
@@ -881,16 +899,20 @@ impl Session {
         }
     }
 
+    /// The value of an expression that reads no table (SET's values,
+    /// EXECUTE's USING), with subqueries seeing the session's view.
+    pub(crate) fn eval_constant(&self, expr: &Expr, params: &[Value]) -> SqlResult<Value> {
+        let view = self.engine.store.snapshot();
+        let empty = Txn::new(0, IsolationLevel::RepeatableRead, true, false);
+        let txn = self.txn.as_ref().unwrap_or(&empty);
+        let ctx = crate::select::Ctx::new(self, txn, view, params);
+        let bound = crate::select::bind_constant(expr)?;
+        crate::eval::eval(&bound, &ctx.row(&[]), &ctx)
+    }
+
     fn set_vars(&mut self, assignments: &[Assignment], params: &[Value]) -> SqlResult<QueryResult> {
         for a in assignments {
-            let value = {
-                let view = self.engine.store.snapshot();
-                let empty = Txn::new(0, IsolationLevel::RepeatableRead, true, false);
-                let txn = self.txn.as_ref().unwrap_or(&empty);
-                let ctx = crate::select::Ctx::new(self, txn, view, params);
-                let bound = crate::select::bind_constant(&a.value)?;
-                crate::eval::eval(&bound, &ctx.row(&[]), &ctx)?
-            };
+            let value = self.eval_constant(&a.value, params)?;
             match &a.target {
                 SetTarget::User(name) => {
                     self.user_vars.borrow_mut().insert(name.clone(), value);
