@@ -38,3 +38,6 @@ select sum(sal) over (w order by sal) from wf window w as (order by id)
 select id, sum(sal) over (w order by id) from wf window w as (partition by dept) order by id
 select sum(sal) over (w partition by id) from wf window w as (order by id)
 select sum(sal) over (w) from wf window w as (order by id rows 1 preceding)
+select ntile(id) over (order by id) from wf
+select ntile(id) over (partition by id order by id) from wf order by id
+select ntile(sal) over (partition by dept order by id) from wf where dept = 'c'

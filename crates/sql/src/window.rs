@@ -181,12 +181,14 @@ fn integer(v: &Value) -> Option<i64> {
     }
 }
 
-/// NTILE(k): k buckets as equal as can be, the larger ones first.
+/// NTILE(k): k buckets as equal as can be, the larger ones first. k must
+/// be positive and the same for the whole partition (4024 otherwise).
 fn ntile(args: &[&[Value]], n: usize) -> SqlResult<Vec<Value>> {
     let Some(buckets) = args.first().and_then(|a| a.first()).and_then(integer) else {
         return Ok(vec![Value::Null; n]);
     };
-    if buckets <= 0 {
+    let same = args.iter().all(|a| a.first().and_then(integer) == Some(buckets));
+    if buckets <= 0 || !same {
         return Err(SqlError::new(ErrorCode::INVALID_NTILE_ARGUMENT, "Argument of NTILE must be greater than 0"));
     }
     let buckets = buckets as usize;
