@@ -460,6 +460,7 @@ pub enum Show {
     Warnings,
     Errors,
     Engines,
+    Plugins,
     Collation,
     CharacterSet,
     TableStatus {

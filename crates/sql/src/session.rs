@@ -904,7 +904,12 @@ impl Session {
                 (_, Some(global)) => global,
             }
         } else {
-            vars::normalize(def, value)?
+            let strict_all = self.session_value("sql_mode").contains("STRICT_ALL_TABLES");
+            let checked = vars::normalize(def, value, strict_all)?;
+            if let Some(w) = checked.warning {
+                self.warn(w.code.number, w.message);
+            }
+            checked.text
         };
         let scope = if scope == VarScope::Default { VarScope::Session } else { scope };
         let text = if def.kind == Kind::Flags {
