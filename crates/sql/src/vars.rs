@@ -417,7 +417,8 @@ pub fn typed(def: &VarDef, text: &str) -> Value {
             .map(Value::Int)
             .or_else(|_| text.parse::<u64>().map(Value::UInt))
             .unwrap_or_else(|_| Value::from_str(text)),
-        Kind::Double => text.parse::<f64>().map(Value::Double).unwrap_or_else(|_| Value::from_str(text)),
+        // Stored with MariaDB's six decimals, which a DECIMAL keeps when sent.
+        Kind::Double => text.parse::<rust_decimal::Decimal>().map(Value::Decimal).unwrap_or_else(|_| Value::from_str(text)),
         _ => Value::from_str(text),
     }
 }
