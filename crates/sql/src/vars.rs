@@ -418,7 +418,9 @@ pub fn typed(def: &VarDef, text: &str) -> Value {
             .or_else(|_| text.parse::<u64>().map(Value::UInt))
             .unwrap_or_else(|_| Value::from_str(text)),
         // Stored with MariaDB's six decimals, which a DECIMAL keeps when sent.
-        Kind::Double => text.parse::<rust_decimal::Decimal>().map(Value::Decimal).unwrap_or_else(|_| Value::from_str(text)),
+        Kind::Double => {
+            text.parse::<rust_decimal::Decimal>().map(Value::Decimal).unwrap_or_else(|_| Value::from_str(text))
+        }
         _ => Value::from_str(text),
     }
 }
@@ -623,5 +625,133 @@ mod tests {
         assert_eq!(opt("innodb_log_file_size", "1G").as_deref(), Some("1073741824"));
         assert_eq!(opt("big_tables", "ON").as_deref(), Some("1"));
         assert_eq!(opt("max_connections", "lots"), None);
+    }
+
+    /// Groups of docs/variables.md, by name prefix; the first match wins.
+    const DOC_GROUPS: &[(&str, &[&str])] = &[
+        ("InnoDB", &["innodb_"]),
+        ("Aria", &["aria_"]),
+        ("MyISAM and the key cache", &["myisam_", "key_", "concurrent_insert", "delay_key_write"]),
+        (
+            "Optimizer",
+            &[
+                "optimizer_",
+                "join_",
+                "eq_range_",
+                "range_",
+                "in_predicate_",
+                "histogram_",
+                "use_stat_tables",
+                "expensive_subquery_",
+                "rowid_merge_",
+                "max_join_size",
+                "max_seeks_for_key",
+                "max_sort_length",
+                "sort_buffer_size",
+                "read_buffer_size",
+                "read_rnd_buffer_size",
+                "mrr_buffer_size",
+                "max_heap_table_size",
+                "tmp_",
+                "big_tables",
+                "analyze_",
+            ],
+        ),
+        (
+            "Replication, binlog and GTID",
+            &[
+                "binlog_",
+                "log_bin",
+                "log_slave",
+                "master_",
+                "slave_",
+                "relay_",
+                "replicate_",
+                "gtid_",
+                "rpl_",
+                "sync_",
+                "read_binlog_",
+                "max_binlog_",
+                "expire_logs_",
+                "encrypt_binlog",
+                "server_id",
+                "report_",
+                "init_slave",
+                "skip_slave",
+                "log_replica",
+                "max_relay_",
+            ],
+        ),
+        ("Galera (wsrep)", &["wsrep_"]),
+        ("Performance schema", &["performance_schema"]),
+        (
+            "Thread pool and connections",
+            &[
+                "thread_",
+                "max_connect",
+                "extra_",
+                "back_log",
+                "connect_",
+                "max_user_connections",
+                "net_",
+                "wait_timeout",
+                "interactive_timeout",
+            ],
+        ),
+        ("Logs", &["log_", "general_log", "slow_", "long_query_time", "min_examined_row_limit", "sql_log_"]),
+        ("Character sets and collations", &["character_set_", "collation_"]),
+    ];
+
+    fn doc_group(name: &str) -> &'static str {
+        DOC_GROUPS.iter().find(|(_, prefixes)| prefixes.iter().any(|p| name.starts_with(p))).map_or("Other", |(g, _)| g)
+    }
+
+    /// docs/variables.md, rendered from the catalogue.
+    fn variables_doc() -> String {
+        let names = |effect| {
+            VARIABLES.iter().filter(|d| d.effect == effect).map(|d| format!("`{}`", d.name)).collect::<Vec<_>>()
+        };
+        let mut doc = String::from(
+            "# System variables in OneLog\n\n\
+             Generated from the catalogue in `crates/sql/src/vars.rs` (MariaDB 10.11's variables from\n\
+             `crates/sql/src/vars/mariadb_10_11.tsv`, OneLog's from `onelog_only.tsv` and `vars::ONELOG`);\n\
+             regenerate with `ONELOG_WRITE_DOCS=1 cargo test -p onelog-sql --lib variables_doc`.\n\n\
+             OneLog knows every system variable a stock MariaDB 10.11 shows, with MariaDB's scope, type,\n\
+             range, value list and default (where OneLog's differs, OneLog's is shown). SET checks values\n\
+             as MariaDB does. Most variables tune parts of MariaDB that OneLog does not have (InnoDB's\n\
+             buffer pool, Aria, the optimizer's join cache, Galera): OneLog accepts them, shows the value\n\
+             set, and changes nothing. The server's log says so once at start-up for those given in\n\
+             my.cnf or on the command line.\n\n",
+        );
+        doc += &format!(
+            "## Used by OneLog ({})\n\nOneLog's code reads these and behaves by them:\n\n{}\n\n",
+            names(Effect::Used).len(),
+            names(Effect::Used).join(", ")
+        );
+        doc += &format!(
+            "## Reported ({})\n\nRead-only values that describe OneLog:\n\n{}\n\n",
+            names(Effect::Reported).len(),
+            names(Effect::Reported).join(", ")
+        );
+        let none: Vec<&VarDef> = VARIABLES.iter().filter(|d| d.effect == Effect::None).collect();
+        doc += &format!("## Accepted, no effect in OneLog ({})\n", none.len());
+        for group in DOC_GROUPS.iter().map(|(g, _)| *g).chain(["Other"]) {
+            let members: Vec<String> =
+                none.iter().filter(|d| doc_group(d.name) == group).map(|d| format!("`{}`", d.name)).collect();
+            if !members.is_empty() {
+                doc += &format!("\n### {group} ({})\n\n{}\n", members.len(), members.join(", "));
+            }
+        }
+        doc
+    }
+
+    #[test]
+    fn variables_doc_is_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/variables.md");
+        if std::env::var_os("ONELOG_WRITE_DOCS").is_some() {
+            std::fs::write(path, variables_doc()).expect("docs/variables.md is writable");
+        }
+        let written = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(written == variables_doc(), "docs/variables.md is stale: rerun with ONELOG_WRITE_DOCS=1");
     }
 }
