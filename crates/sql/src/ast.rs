@@ -146,6 +146,13 @@ pub enum Expr {
         name: String,
     },
     UserVar(String),
+    /// `@name := value`: sets the user variable as it is evaluated and
+    /// yields the value (MariaDB's assignment operator, e.g. running
+    /// numbers in `SELECT @n := @n + 1 ...`).
+    AssignUserVar {
+        name: String,
+        value: Box<Expr>,
+    },
     ScalarSubquery(Box<Select>),
     Exists {
         query: Box<Select>,
@@ -180,7 +187,8 @@ impl Expr {
             | Expr::IsBool { expr: e, .. }
             | Expr::InSubquery { expr: e, .. }
             | Expr::Cast { expr: e, .. }
-            | Expr::Collate { expr: e, .. } => f(e),
+            | Expr::Collate { expr: e, .. }
+            | Expr::AssignUserVar { value: e, .. } => f(e),
             Expr::Binary(_, l, r) | Expr::Like { expr: l, pattern: r, .. } => {
                 f(l);
                 f(r);
@@ -242,6 +250,11 @@ impl Select {
             match &join.factor {
                 TableFactor::Table { name, .. } => f(name),
                 TableFactor::Derived { query, .. } => query.for_each_table(f),
+                TableFactor::Recursive(cte) => {
+                    cte.seed.for_each_table(f);
+                    cte.step.for_each_table(f);
+                }
+                TableFactor::CteSelf { .. } => {}
             }
             join.on.iter().for_each(|e| e.for_each_table(f));
         }
@@ -269,13 +282,46 @@ pub enum SelectItem {
 pub enum JoinKind {
     Inner,
     Left,
+    /// `a RIGHT JOIN b`: run as `b LEFT JOIN a`, with `*` still listing
+    /// `a` first (see `select::resolve_sources`).
+    Right,
     Cross,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum TableFactor {
-    Table { name: ObjectName, alias: Option<String> },
-    Derived { query: Box<Select>, alias: String },
+    Table {
+        name: ObjectName,
+        alias: Option<String>,
+    },
+    /// A subquery in FROM, or a WITH query; `columns` (WITH's column list)
+    /// renames the query's columns when not empty.
+    Derived {
+        query: Box<Select>,
+        alias: String,
+        columns: Vec<String>,
+    },
+    /// A `WITH RECURSIVE` query that names itself.
+    Recursive(Box<RecursiveCte>),
+    /// Inside a recursive CTE's step: the rows its previous round added.
+    CteSelf {
+        name: String,
+        alias: String,
+    },
+}
+
+/// `WITH RECURSIVE name (columns) AS (seed UNION [ALL] step)`: the seed's
+/// rows, then the step run again on the rows each round added until a
+/// round adds none (or `max_recursive_iterations` rounds ran).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecursiveCte {
+    pub name: String,
+    pub alias: String,
+    pub columns: Vec<String>,
+    pub seed: Select,
+    pub step: Select,
+    /// UNION DISTINCT: a row already produced is not added again.
+    pub distinct: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -31,6 +31,8 @@ pub trait EvalEnv {
     fn system_var(&self, scope: VarScope, name: &str) -> SqlResult<Value>;
     /// `@name`; NULL if unset.
     fn user_var(&self, name: &str) -> Value;
+    /// `@name := value`. Evaluation without a session keeps no variables.
+    fn set_user_var(&self, _name: &str, _value: Value) {}
     /// Runs a subquery; `outer_row` is the current row (for correlated
     /// references the binder resolved to slots of the outer row).
     fn subquery(&self, query: &Select, outer_row: &[Value]) -> SqlResult<Vec<Vec<Value>>>;
@@ -194,6 +196,11 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
         }
         Expr::SystemVar { scope, name } => env.system_var(*scope, name),
         Expr::UserVar(name) => Ok(env.user_var(name)),
+        Expr::AssignUserVar { name, value } => {
+            let v = eval_scalar(value, row, env)?;
+            env.set_user_var(name, v.clone());
+            Ok(v)
+        }
         Expr::Cast { expr: inner, to } => {
             let v = eval_scalar(inner, row, env)?;
             cast(v, *to, env)

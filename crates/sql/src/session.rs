@@ -1100,6 +1100,10 @@ impl EvalEnv for Session {
         self.user_vars.borrow().get(&name.to_ascii_lowercase()).cloned().unwrap_or(Value::Null)
     }
 
+    fn set_user_var(&self, name: &str, value: Value) {
+        self.user_vars.borrow_mut().insert(name.to_ascii_lowercase(), value);
+    }
+
     fn subquery(&self, _query: &Select, _outer_row: &[Value]) -> SqlResult<Vec<Vec<Value>>> {
         Err(SqlError::not_supported("subquery here"))
     }

@@ -117,6 +117,7 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("max_binlog_size", None, Effect::Used, None),
     ("max_connections", Some("1024"), Effect::None, None),
     ("max_execution_time", None, Effect::Used, None),
+    ("max_recursive_iterations", None, Effect::Used, None),
     ("max_statement_time", None, Effect::Used, None),
     ("net_write_timeout", None, Effect::Used, None),
     ("performance_schema", None, Effect::Reported, None),

@@ -7,9 +7,14 @@ use rust_decimal::Decimal;
 use sqlparser::ast as sp;
 
 pub(crate) fn convert_query(q: &sp::Query, params: &mut ParamCounter) -> SqlResult<Select> {
-    if q.with.is_some() {
-        return Err(unsupported("WITH"));
-    }
+    let Some(with) = &q.with else { return convert_query_body(q, params) };
+    let scope_start = super::with::enter_ctes(with, params)?;
+    let select = convert_query_body(q, params);
+    params.ctes.truncate(scope_start);
+    select
+}
+
+fn convert_query_body(q: &sp::Query, params: &mut ParamCounter) -> SqlResult<Select> {
     let mut select = convert_set_expr(&q.body, params)?;
     if let Some(order_by) = &q.order_by {
         if let sp::OrderByKind::Expressions(exprs) = &order_by.kind {
@@ -40,7 +45,7 @@ pub(crate) fn convert_query(q: &sp::Query, params: &mut ParamCounter) -> SqlResu
     Ok(select)
 }
 
-fn convert_set_expr(body: &sp::SetExpr, params: &mut ParamCounter) -> SqlResult<Select> {
+pub(super) fn convert_set_expr(body: &sp::SetExpr, params: &mut ParamCounter) -> SqlResult<Select> {
     match body {
         sp::SetExpr::Select(s) => convert_select(s, params),
         sp::SetExpr::Query(q) => convert_query(q, params),
@@ -67,7 +72,7 @@ fn convert_set_expr(body: &sp::SetExpr, params: &mut ParamCounter) -> SqlResult<
 
 /// Appends `next` at the end of the UNION chain so `a UNION b UNION c`
 /// keeps its order.
-fn append_union(select: &mut Select, all: bool, next: Select) {
+pub(super) fn append_union(select: &mut Select, all: bool, next: Select) {
     if let Some((_, tail)) = select.union.as_mut() {
         return append_union(tail, all, next);
     }
@@ -179,7 +184,11 @@ fn item_text(e: &sp::Expr) -> String {
 fn convert_factor(factor: &sp::TableFactor, params: &mut ParamCounter) -> SqlResult<TableFactor> {
     match factor {
         sp::TableFactor::Table { name, alias, .. } => {
-            Ok(TableFactor::Table { name: object_name(name)?, alias: alias.as_ref().map(|a| a.name.value.clone()) })
+            let (name, alias) = (object_name(name)?, alias.as_ref().map(|a| a.name.value.clone()));
+            match super::with::cte_factor(&name, alias.clone(), params) {
+                Some(cte) => Ok(cte),
+                None => Ok(TableFactor::Table { name, alias }),
+            }
         }
         sp::TableFactor::Derived { subquery, alias, .. } => {
             let alias = alias.as_ref().map(|a| a.name.value.clone()).ok_or_else(|| {
@@ -188,7 +197,7 @@ fn convert_factor(factor: &sp::TableFactor, params: &mut ParamCounter) -> SqlRes
                     "Every derived table must have its own alias",
                 )
             })?;
-            Ok(TableFactor::Derived { query: Box::new(convert_query(subquery, params)?), alias })
+            Ok(TableFactor::Derived { query: Box::new(convert_query(subquery, params)?), alias, columns: Vec::new() })
         }
         other => Err(unsupported(other)),
     }
@@ -199,6 +208,7 @@ fn convert_join(join: &sp::Join, params: &mut ParamCounter) -> SqlResult<Join> {
     let (kind, constraint) = match &join.join_operator {
         J::Join(c) | J::Inner(c) | J::StraightJoin(c) => (JoinKind::Inner, c),
         J::Left(c) | J::LeftOuter(c) => (JoinKind::Left, c),
+        J::Right(c) | J::RightOuter(c) => (JoinKind::Right, c),
         J::CrossJoin(c) => (JoinKind::Cross, c),
         other => return Err(unsupported(format!("{other:?}").split('(').next().unwrap_or("JOIN").to_string())),
     };
@@ -677,6 +687,10 @@ pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult
         {
             interval_arithmetic(left, op, right, params)?
         }
+        E::BinaryOp { left, op: sp::BinaryOperator::Assignment, right } => match convert_expr(left, params)? {
+            Expr::UserVar(name) => Expr::AssignUserVar { name, value: boxed(right, params)? },
+            _ => return Err(SqlError::parse(&format!(":= {right}"), 1)),
+        },
         E::BinaryOp { left, op, right } => Expr::Binary(binop(op)?, boxed(left, params)?, boxed(right, params)?),
         // Only DATE_ADD-style calls and `±` take an INTERVAL (handled there).
         E::Interval(iv) => return Err(SqlError::parse(&iv.to_string(), 1)),
