@@ -1075,6 +1075,17 @@ pub fn is_system_db(name: &str) -> bool {
 impl EvalEnv for Session {
     fn system_var(&self, scope: VarScope, name: &str) -> SqlResult<Value> {
         let def = vars::lookup(name).ok_or_else(|| vars::unknown_variable(name))?;
+        let wrong_scope = match (scope, def.scope) {
+            (VarScope::Session, vars::Scope::Global) => Some("GLOBAL"),
+            (VarScope::Global, vars::Scope::Session) => Some("SESSION"),
+            _ => None,
+        };
+        if let Some(which) = wrong_scope {
+            return Err(SqlError::new(
+                ErrorCode::INCORRECT_GLOBAL_LOCAL_VAR,
+                format!("Variable '{}' is a {which} variable", def.name),
+            ));
+        }
         let text = match (scope, def.name) {
             (_, "warning_count") => return Ok(Value::UInt(self.warnings.borrow().len() as u64)),
             (_, "error_count") => return Ok(Value::UInt(0)),
@@ -1085,12 +1096,6 @@ impl EvalEnv for Session {
                 ))
             }
             (VarScope::Global, _) => self.engine.vars.get(def.name).unwrap_or_default(),
-            (VarScope::Session, _) if def.scope == vars::Scope::Global => {
-                return Err(SqlError::new(
-                    ErrorCode::INCORRECT_GLOBAL_LOCAL_VAR,
-                    format!("Variable '{}' is a GLOBAL variable", def.name),
-                ))
-            }
             _ => self.var(def.name).unwrap_or_default(),
         };
         Ok(vars::typed(def, &text))

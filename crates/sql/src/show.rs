@@ -118,6 +118,7 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
         Show::Variables { global } => {
             let rows = vars::VARIABLES
                 .iter()
+                .filter(|d| !*global || d.scope != vars::Scope::Session)
                 .map(|d| vec![s(d.name), s(&var_value(session, d, *global).unwrap_or_default())])
                 .collect();
             text_result(&["Variable_name", "Value"], rows)
@@ -245,8 +246,7 @@ fn var_value(session: &Session, def: &vars::VarDef, global: bool) -> Option<Stri
     let text = match def.name {
         // Computed on each read, as SELECT @@ computes them.
         "gtid_binlog_pos" | "gtid_current_pos" | "warning_count" | "error_count" | "last_insert_id" => {
-            let scope = if global { VarScope::Global } else { VarScope::Session };
-            return session.system_var(scope, def.name).map(|v| v.to_string()).ok();
+            return session.system_var(VarScope::Default, def.name).map(|v| v.to_string()).ok();
         }
         _ if global => session.engine.vars.get(def.name),
         _ => session.var(def.name),
