@@ -895,6 +895,10 @@ impl Session {
 
     fn set_system_var(&mut self, scope: VarScope, name: &str, value: &Value, expr: &Expr) -> SqlResult<()> {
         let def = vars::lookup(name).ok_or_else(|| vars::unknown_variable(name))?;
+        if let Some(deprecation) = def.deprecation {
+            // Before any error, as MariaDB warns while parsing.
+            self.warn(ErrorCode::WARN_DEPRECATED_SYNTAX.number, deprecation.to_string());
+        }
         vars::check_scope(def, scope)?;
         let text = if matches!(expr, Expr::Default) {
             // A session's DEFAULT is the global value, the global's the

@@ -64,6 +64,8 @@ pub struct VarDef {
     pub values: Option<&'static str>,
     pub command_line: Option<&'static str>,
     pub comment: &'static str,
+    /// Warning 1287 that a SET of the variable gives in MariaDB.
+    pub deprecation: Option<&'static str>,
     pub effect: Effect,
 }
 
@@ -169,7 +171,8 @@ fn parse_row(line: &'static str) -> Option<VarDef> {
         return None;
     }
     let f: Vec<&'static str> = line.split('\t').collect();
-    let [name, scope, type_name, default, min, max, block_size, values, read_only, command_line, comment] = f[..]
+    let [name, scope, type_name, default, min, max, block_size, values, read_only, command_line, comment, deprecation] =
+        f[..]
     else {
         return None;
     };
@@ -207,6 +210,7 @@ fn parse_row(line: &'static str) -> Option<VarDef> {
         values: null(values),
         command_line: null(command_line),
         comment,
+        deprecation: null(deprecation),
         effect: Effect::None,
     })
 }
@@ -560,6 +564,8 @@ mod tests {
         assert_eq!(lookup("sync_binlog").map(|d| (d.default, d.effect)), Some(("1", Effect::Used)));
         assert_eq!(lookup("innodb_log_file_size").map(|d| d.effect), Some(Effect::None));
         assert!(lookup("version").is_some_and(|d| d.read_only && d.default_is_null));
+        assert!(lookup("big_tables").is_some_and(|d| d.deprecation.is_some()));
+        assert!(lookup("sort_buffer_size").is_some_and(|d| d.deprecation.is_none()));
     }
 
     fn set(name: &str, value: Value) -> SqlResult<Checked> {
