@@ -106,3 +106,5 @@ SET SESSION big_tables = DEFAULT;
 SET SESSION storage_engine = 'InnoDB';
 SET SESSION old = 0;
 SET SESSION big_tables = 'maybe';
+SET GLOBAL sql_log_bin = 0;
+SELECT @@global.sql_log_bin, @@session.sql_log_bin;

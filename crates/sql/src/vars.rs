@@ -505,6 +505,11 @@ impl GlobalVars {
 pub fn check_scope(def: &VarDef, scope: VarScope) -> SqlResult<()> {
     match (def.scope, scope) {
         _ if def.read_only => Err(read_only(def)),
+        // Shown with both scopes, but MariaDB refuses a global value for it.
+        (_, VarScope::Global) if def.name == "sql_log_bin" => Err(SqlError::new(
+            ErrorCode::INCORRECT_GLOBAL_LOCAL_VAR,
+            format!("Variable '{}' is a SESSION variable", def.name),
+        )),
         (Scope::Global, VarScope::Session) | (Scope::Global, VarScope::Default) => Err(SqlError::new(
             ErrorCode::GLOBAL_VARIABLE,
             format!("Variable '{}' is a GLOBAL variable and should be set with SET GLOBAL", def.name),
@@ -622,6 +627,7 @@ mod tests {
         assert_eq!(check("warning_count", VarScope::Global), 1238);
         assert_eq!(check("version", VarScope::Global), 1238);
         assert_eq!(check("join_cache_level", VarScope::Global), 0);
+        assert_eq!(check("sql_log_bin", VarScope::Global), 1238);
     }
 
     #[test]
