@@ -34,12 +34,15 @@ pub enum Kind {
 }
 
 /// What a variable does in OneLog, for docs/variables.md and the start-up
-/// log. `Used` and `Reported` are set by hand in [`ONELOG`] after checking
+/// log. `Used`, `Startup` and `Reported` are set by hand in [`ONELOG`] after checking
 /// that the code reads (or computes) the value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Effect {
     /// OneLog's code reads the value and behaves by it.
     Used,
+    /// Read once at start-up: a later SET GLOBAL changes the value shown,
+    /// not what the running server does.
+    Startup,
     /// A read-only value that describes OneLog (version, warning_count).
     Reported,
     /// Accepted and shown as MariaDB does; changes nothing in OneLog.
@@ -85,7 +88,7 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("bind_address", Some("127.0.0.1"), Effect::Used, None),
     // OneLog logs rows only: other formats are accepted and change nothing.
     ("binlog_format", Some("ROW"), Effect::None, None),
-    ("binlog_checksum", None, Effect::Used, None),
+    ("binlog_checksum", None, Effect::Startup, None),
     ("binlog_expire_logs_seconds", None, Effect::Used, None),
     ("binlog_group_commit_sync_delay", None, Effect::Used, None),
     ("binlog_group_commit_sync_no_delay_count", None, Effect::Used, None),
@@ -101,7 +104,7 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("group_concat_max_len", None, Effect::Used, None),
     ("gtid_binlog_pos", Some(""), Effect::Reported, None),
     ("gtid_current_pos", Some(""), Effect::Reported, None),
-    ("gtid_domain_id", None, Effect::Used, None),
+    ("gtid_domain_id", None, Effect::Startup, None),
     ("have_ssl", Some("DISABLED"), Effect::Reported, None),
     ("hostname", Some("localhost"), Effect::Reported, None),
     // Documented alias of sync_binlog: 1 syncs every group, 0 and 2 do not.
@@ -126,7 +129,7 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("port", Some("3306"), Effect::Used, None),
     ("protocol_version", Some("10"), Effect::Reported, None),
     ("query_cache_size", Some("0"), Effect::None, None),
-    ("server_id", None, Effect::Used, None),
+    ("server_id", None, Effect::Startup, None),
     ("skip_name_resolve", Some("1"), Effect::Reported, None),
     ("skip_networking", None, Effect::Reported, None),
     ("socket", None, Effect::Used, None),
@@ -740,6 +743,12 @@ mod tests {
             "## Used by OneLog ({})\n\nOneLog's code reads these and behaves by them:\n\n{}\n\n",
             names(Effect::Used).len(),
             names(Effect::Used).join(", ")
+        );
+        doc += &format!(
+            "## Read at start-up ({})\n\nOneLog reads these when it starts; SET GLOBAL changes the value shown, not the \
+             running server:\n\n{}\n\n",
+            names(Effect::Startup).len(),
+            names(Effect::Startup).join(", ")
         );
         doc += &format!(
             "## Reported ({})\n\nRead-only values that describe OneLog:\n\n{}\n\n",
