@@ -1093,6 +1093,7 @@ impl EvalEnv for Session {
         let text = match (scope, def.name) {
             (_, "warning_count") => return Ok(Value::UInt(self.warnings.borrow().len() as u64)),
             (_, "error_count") => return Ok(Value::UInt(0)),
+            (_, "in_transaction") => return Ok(Value::UInt(u64::from(self.txn.is_some()))),
             (_, "last_insert_id") => return Ok(Value::UInt(self.last_insert_id.get())),
             (_, "gtid_binlog_pos") | (_, "gtid_current_pos") => {
                 return Ok(Value::from_str(

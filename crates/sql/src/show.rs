@@ -245,7 +245,8 @@ fn display_var(def: &vars::VarDef, text: &str) -> String {
 fn var_value(session: &Session, def: &vars::VarDef, global: bool) -> Option<String> {
     let text = match def.name {
         // Computed on each read, as SELECT @@ computes them.
-        "gtid_binlog_pos" | "gtid_current_pos" | "warning_count" | "error_count" | "last_insert_id" => {
+        "gtid_binlog_pos" | "gtid_current_pos" | "warning_count" | "error_count" | "last_insert_id"
+        | "in_transaction" => {
             return session.system_var(VarScope::Default, def.name).map(|v| v.to_string()).ok();
         }
         _ if global => session.engine.vars.get(def.name),

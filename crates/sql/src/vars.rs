@@ -84,6 +84,8 @@ const ONELOG_ONLY_TSV: &str = include_str!("vars/onelog_only.tsv");
 #[rustfmt::skip]
 static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("autocommit", None, Effect::Used, None),
+    // OneLog has no Aria engine, for temporary tables or any other.
+    ("aria_used_for_temp_tables", Some("0"), Effect::Reported, None),
     ("basedir", Some("/usr"), Effect::Reported, None),
     ("bind_address", Some("127.0.0.1"), Effect::Used, None),
     // OneLog logs rows only: other formats are accepted and change nothing.
@@ -105,18 +107,33 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("gtid_binlog_pos", Some(""), Effect::Reported, None),
     ("gtid_current_pos", Some(""), Effect::Reported, None),
     ("gtid_domain_id", None, Effect::Startup, None),
+    // OneLog has none of these features (COMPRESS(), ENCRYPT(), plugins,
+    // GEOMETRY, TLS, profiling, the query cache, R-tree keys, symlinked
+    // tables): MariaDB's YES would make clients and tests rely on them.
+    ("have_compress", Some("NO"), Effect::Reported, None),
+    ("have_crypt", Some("NO"), Effect::Reported, None),
+    ("have_dynamic_loading", Some("NO"), Effect::Reported, None),
+    ("have_geometry", Some("NO"), Effect::Reported, None),
+    ("have_openssl", Some("NO"), Effect::Reported, None),
+    ("have_profiling", Some("NO"), Effect::Reported, None),
+    ("have_query_cache", Some("NO"), Effect::Reported, None),
+    ("have_rtree_keys", Some("NO"), Effect::Reported, None),
     ("have_ssl", Some("DISABLED"), Effect::Reported, None),
+    ("have_symlink", Some("NO"), Effect::Reported, None),
     ("hostname", Some("localhost"), Effect::Reported, None),
     // Documented alias of sync_binlog: 1 syncs every group, 0 and 2 do not.
     ("innodb_flush_log_at_trx_commit", None, Effect::Used, None),
     ("innodb_lock_wait_timeout", None, Effect::Used, None),
+    ("in_transaction", Some("0"), Effect::Reported, None),
     ("interactive_timeout", None, Effect::Used, None),
     ("last_insert_id", None, Effect::Reported, None),
     ("license", Some("Apache-2.0"), Effect::Reported, None),
     ("local_infile", Some("0"), Effect::None, None),
+    ("large_files_support", Some("1"), Effect::Reported, None),
     ("lock_wait_timeout", None, Effect::Used, None),
     ("log_bin", Some("1"), Effect::Used, None),
     ("log_bin_basename", Some(""), Effect::Reported, None),
+    ("lower_case_file_system", Some("0"), Effect::Reported, None),
     ("lower_case_table_names", None, Effect::Reported, None),
     ("max_allowed_packet", None, Effect::Used, None),
     ("max_binlog_size", None, Effect::Used, None),
