@@ -49,3 +49,40 @@ def test_set_global_changes_later_sessions_only(onelog_server_module, mariadb_se
     assert older_after == older_before, "an open session kept its values"
     assert got[2][1] == ((123, 4096, 7),), "a later session starts from the new globals"
     assert got[3][1][0][0] == 123, "SET SESSION ... = DEFAULT takes the global value"
+
+
+STARTUP_OPTIONS = ["--join-cache-level=4", "--max-seeks-for-key=0", "--innodb-buffer-pool-size=256M"]
+ORIGINS = ("SELECT VARIABLE_NAME, SESSION_VALUE, GLOBAL_VALUE, GLOBAL_VALUE_ORIGIN FROM information_schema.SYSTEM_VARIABLES "
+           "WHERE VARIABLE_NAME IN ('join_cache_level', 'max_seeks_for_key', 'innodb_buffer_pool_size', 'optimizer_search_depth') "
+           "ORDER BY VARIABLE_NAME")
+
+
+def startup_script(srv) -> list:
+    """Values and origins of variables given at start-up, then after SET GLOBAL."""
+    conn = srv.connect(autocommit=True)
+    try:
+        seen = [query(conn, ORIGINS)]
+        query(conn, "SET GLOBAL optimizer_search_depth = 63")
+        seen.append(query(conn, "SHOW WARNINGS"))
+        seen.append(query(conn, ORIGINS))
+    finally:
+        conn.close()
+    return seen
+
+
+def test_startup_options_clamp_and_are_logged_once_when_without_effect(server_factory):
+    """Options for variables OneLog does not act on are taken as MariaDB takes
+    them (suffixes, clamping, GLOBAL_VALUE_ORIGIN), and the log says once that
+    they change nothing."""
+    onelog = server_factory(kind="onelog", extra_args=STARTUP_OPTIONS)
+    mariadb = server_factory(kind="mariadb", extra_args=STARTUP_OPTIONS)
+    got = startup_script(onelog)
+    assert got == startup_script(mariadb)
+    assert got[0][1] == ("JOIN_CACHE_LEVEL", "4", "4", "COMMAND-LINE")
+    assert got[2][3][3] == "SQL"
+    log = onelog.stderr_text()
+    lines = [ln for ln in log.splitlines() if "no effect in OneLog" in ln]
+    assert len(lines) == 1, log
+    for name in ("innodb_buffer_pool_size", "join_cache_level", "max_seeks_for_key"):
+        assert name in lines[0]
+    assert "Truncated incorrect max_seeks_for_key value: '0'" in log

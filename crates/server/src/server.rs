@@ -11,7 +11,7 @@ use crate::options::Options;
 use crate::users::Users;
 use anyhow::Context;
 use onelog_binlog::file::BinlogConfig;
-use onelog_sql::vars::GlobalVars;
+use onelog_sql::vars::{Effect, GlobalVars};
 use onelog_sql::{Engine, EngineConfig};
 use std::net::Shutdown;
 use std::os::fd::OwnedFd;
@@ -57,10 +57,23 @@ fn binlog_config(opts: &Options, datadir: &Path, vars: &GlobalVars) -> anyhow::R
 /// Applies options to the global variables.
 fn global_vars(opts: &Options, datadir: &Path, socket: &Path) -> anyhow::Result<GlobalVars> {
     let vars = GlobalVars::default();
+    let mut without_effect = Vec::new();
     for (name, value) in &opts.values {
-        if onelog_sql::vars::lookup(name).is_some() && name != "log_bin" {
-            vars.set_startup(name, value).map_err(|e| anyhow::anyhow!("--{name}: {e}"))?;
+        let Some(def) = onelog_sql::vars::lookup(name).filter(|_| name != "log_bin") else { continue };
+        if let Some(warning) = vars.set_startup(name, value).map_err(|e| anyhow::anyhow!("--{name}: {e}"))? {
+            tracing::warn!("--{name}: {warning}");
         }
+        if def.effect == Effect::None {
+            without_effect.push(def.name);
+        }
+    }
+    if !without_effect.is_empty() {
+        // Said once, so a my.cnf carried over from MariaDB does not look
+        // as if it tuned OneLog.
+        tracing::warn!(
+            "accepted for compatibility, no effect in OneLog (see docs/variables.md): {}",
+            without_effect.join(", ")
+        );
     }
     if opts.get("innodb_flush_log_at_trx_commit").is_some() && opts.get("sync_binlog").is_none() {
         let n = if opts.get("innodb_flush_log_at_trx_commit") == Some("1") { "1" } else { "0" };

@@ -577,6 +577,7 @@ pub enum Show {
     Warnings,
     Errors,
     Engines,
+    Plugins,
     Collation,
     CharacterSet,
     TableStatus {

@@ -626,6 +626,7 @@ fn parse_show(text: &str, w: &[String], u: &[String]) -> SqlResult<Statement> {
         }
         "ERRORS" => (Show::Errors, w.len()),
         "ENGINES" | "STORAGE" => (Show::Engines, w.len()),
+        "PLUGINS" => (Show::Plugins, 1),
         "COLLATION" => (Show::Collation, 1),
         "CHARACTER" | "CHARSET" => (Show::CharacterSet, if word(i) == "CHARSET" { 1 } else { 2 }),
         "BINARY" | "MASTER" if matches!(word(i + 1), "LOGS") => (Show::BinaryLogs, 2),

@@ -925,6 +925,10 @@ impl Session {
 
     fn set_system_var(&mut self, scope: VarScope, name: &str, value: &Value, expr: &Expr) -> SqlResult<()> {
         let def = vars::lookup(name).ok_or_else(|| vars::unknown_variable(name))?;
+        if let Some(deprecation) = def.deprecation {
+            // Before any error, as MariaDB warns while parsing.
+            self.warn(ErrorCode::WARN_DEPRECATED_SYNTAX.number, deprecation.to_string());
+        }
         vars::check_scope(def, scope)?;
         let text = if matches!(expr, Expr::Default) {
             // A session's DEFAULT is the global value, the global's the
@@ -934,7 +938,12 @@ impl Session {
                 (_, Some(global)) => global,
             }
         } else {
-            vars::normalize(def, value)?
+            let strict_all = self.session_value("sql_mode").contains("STRICT_ALL_TABLES");
+            let checked = vars::normalize(def, value, strict_all)?;
+            if let Some(w) = checked.warning {
+                self.warn(w.code.number, w.message);
+            }
+            checked.text
         };
         let scope = if scope == VarScope::Default { VarScope::Session } else { scope };
         let text = if def.kind == Kind::Flags {
@@ -1100,9 +1109,21 @@ pub fn is_system_db(name: &str) -> bool {
 impl EvalEnv for Session {
     fn system_var(&self, scope: VarScope, name: &str) -> SqlResult<Value> {
         let def = vars::lookup(name).ok_or_else(|| vars::unknown_variable(name))?;
+        let wrong_scope = match (scope, def.scope) {
+            (VarScope::Session, vars::Scope::Global) => Some("GLOBAL"),
+            (VarScope::Global, vars::Scope::Session) => Some("SESSION"),
+            _ => None,
+        };
+        if let Some(which) = wrong_scope {
+            return Err(SqlError::new(
+                ErrorCode::INCORRECT_GLOBAL_LOCAL_VAR,
+                format!("Variable '{}' is a {which} variable", def.name),
+            ));
+        }
         let text = match (scope, def.name) {
             (_, "warning_count") => return Ok(Value::UInt(self.warnings.borrow().len() as u64)),
             (_, "error_count") => return Ok(Value::UInt(0)),
+            (_, "in_transaction") => return Ok(Value::UInt(u64::from(self.txn.is_some()))),
             (_, "last_insert_id") => return Ok(Value::UInt(self.last_insert_id.get())),
             (_, "gtid_binlog_pos") | (_, "gtid_current_pos") => {
                 return Ok(Value::from_str(
@@ -1110,12 +1131,6 @@ impl EvalEnv for Session {
                 ))
             }
             (VarScope::Global, _) => self.engine.vars.get(def.name).unwrap_or_default(),
-            (VarScope::Session, _) if def.scope == vars::Scope::Global => {
-                return Err(SqlError::new(
-                    ErrorCode::INCORRECT_GLOBAL_LOCAL_VAR,
-                    format!("Variable '{}' is a GLOBAL variable", def.name),
-                ))
-            }
             _ => self.var(def.name).unwrap_or_default(),
         };
         Ok(vars::typed(def, &text))

@@ -118,16 +118,8 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
         Show::Variables { global } => {
             let rows = vars::VARIABLES
                 .iter()
-                .map(|d| {
-                    let v = if *global { session.engine.vars.get(d.name) } else { session.var(d.name) };
-                    let v = match d.name {
-                        "gtid_binlog_pos" | "gtid_current_pos" => {
-                            session.system_var(VarScope::Global, d.name).map(|v| v.to_string()).ok()
-                        }
-                        _ => v,
-                    };
-                    vec![s(d.name), s(&display_var(d, &v.unwrap_or_default()))]
-                })
+                .filter(|d| !*global || d.scope != vars::Scope::Session)
+                .map(|d| vec![s(d.name), s(&var_value(session, d, *global).unwrap_or_default())])
                 .collect();
             text_result(&["Variable_name", "Value"], rows)
         }
@@ -160,14 +152,11 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
         }
         Show::Engines => text_result(
             &["Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"],
-            vec![vec![
-                s("InnoDB"),
-                s("DEFAULT"),
-                s("OneLog redb storage, binlog-only durability"),
-                s("YES"),
-                s("NO"),
-                s("YES"),
-            ]],
+            ENGINES.iter().map(|row| row.iter().map(|v| s(v)).collect()).collect(),
+        ),
+        Show::Plugins => text_result(
+            &["Name", "Status", "Type", "Library", "License"],
+            PLUGINS.iter().map(|p| vec![s(p.name), s("ACTIVE"), s(p.kind), Value::Null, s(p.license)]).collect(),
         ),
         Show::Collation => result_with_numbers(
             &["Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"],
@@ -249,6 +238,127 @@ fn display_var(def: &vars::VarDef, text: &str) -> String {
     } else {
         text.to_string()
     }
+}
+
+/// A variable's value as SHOW VARIABLES shows it: the session's (or, for
+/// a global-only variable, the global one) or the global value.
+fn var_value(session: &Session, def: &vars::VarDef, global: bool) -> Option<String> {
+    let text = match def.name {
+        // Computed on each read, as SELECT @@ computes them.
+        "gtid_binlog_pos" | "gtid_current_pos" | "warning_count" | "error_count" | "last_insert_id"
+        | "in_transaction" => {
+            return session.system_var(VarScope::Default, def.name).map(|v| v.to_string()).ok();
+        }
+        _ if global => session.engine.vars.get(def.name),
+        _ => session.var(def.name),
+    };
+    text.map(|t| display_var(def, &t))
+}
+
+/// information_schema.SYSTEM_VARIABLES' row of a variable, with MariaDB's
+/// columns.
+fn system_variable_row(session: &Session, def: &vars::VarDef) -> Vec<Value> {
+    let text = |v: Option<&str>| v.map_or(Value::Null, s);
+    let session_value = if def.scope == vars::Scope::Global { None } else { var_value(session, def, false) };
+    let global_value = if def.scope == vars::Scope::Session { None } else { var_value(session, def, true) };
+    vec![
+        s(&def.name.to_ascii_uppercase()),
+        text(session_value.as_deref()),
+        text(global_value.as_deref()),
+        s(session.engine.vars.origin(def.name)),
+        if def.default_is_null { Value::Null } else { s(&display_var(def, def.default)) },
+        s(match def.scope {
+            vars::Scope::Global => "GLOBAL",
+            vars::Scope::Session => "SESSION ONLY",
+            vars::Scope::Both => "SESSION",
+        }),
+        s(def.type_name),
+        s(def.comment),
+        text(def.min),
+        text(def.max),
+        text(def.block_size),
+        text(def.values),
+        s(if def.read_only { "YES" } else { "NO" }),
+        text(def.command_line),
+        Value::Null,
+    ]
+}
+
+/// The storage engines OneLog has, as SHOW ENGINES and
+/// information_schema.ENGINES show them: one, OneLog's own, under the name
+/// tables report (ENGINE=InnoDB), so that clients and test suites asking
+/// for InnoDB find it. XA is not supported.
+const ENGINES: &[[&str; 6]] = &[[
+    "InnoDB",
+    "DEFAULT",
+    "OneLog's transactional engine (reported as InnoDB): row-level locking, savepoints; the binlog is its only log",
+    "YES",
+    "NO",
+    "YES",
+]];
+
+struct Plugin {
+    name: &'static str,
+    version: &'static str,
+    kind: &'static str,
+    type_version: &'static str,
+    author: &'static str,
+    description: &'static str,
+    license: &'static str,
+    load_option: &'static str,
+}
+
+/// What OneLog has that MariaDB packages as plugins: the binlog, the
+/// password authentication it speaks, and its engine under InnoDB's name.
+const PLUGINS: &[Plugin] = &[
+    Plugin {
+        name: "binlog",
+        version: "1.0",
+        kind: "STORAGE ENGINE",
+        type_version: "101199.0",
+        author: "OneLog",
+        description: "The binary log: OneLog's only durable log",
+        license: "Apache-2.0",
+        load_option: "FORCE",
+    },
+    Plugin {
+        name: "mysql_native_password",
+        version: "1.0",
+        kind: "AUTHENTICATION",
+        type_version: "2.2",
+        author: "OneLog",
+        description: "Native MySQL authentication",
+        license: "Apache-2.0",
+        load_option: "FORCE",
+    },
+    Plugin {
+        name: "InnoDB",
+        version: "10.11",
+        kind: "STORAGE ENGINE",
+        type_version: "101199.0",
+        author: "OneLog",
+        description: ENGINES[0][2],
+        license: "Apache-2.0",
+        load_option: "ON",
+    },
+];
+
+fn plugin_row(p: &Plugin) -> Vec<Value> {
+    vec![
+        s(p.name),
+        s(p.version),
+        s("ACTIVE"),
+        s(p.kind),
+        s(p.type_version),
+        Value::Null,
+        Value::Null,
+        s(p.author),
+        s(p.description),
+        s(p.license),
+        s(p.load_option),
+        s("Stable"),
+        s(p.version),
+    ]
 }
 
 fn binlog_err(e: onelog_binlog::BinlogError) -> SqlError {
@@ -791,14 +901,58 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
         ),
         "ENGINES" => (
             &["ENGINE", "SUPPORT", "COMMENT", "TRANSACTIONS", "XA", "SAVEPOINTS"],
-            vec![vec![s("InnoDB"), s("DEFAULT"), s("OneLog"), s("YES"), s("NO"), s("YES")]],
+            ENGINES.iter().map(|row| row.iter().map(|v| s(v)).collect()).collect(),
         ),
-        "SESSION_VARIABLES" | "GLOBAL_VARIABLES" => (
-            &["VARIABLE_NAME", "VARIABLE_VALUE"],
-            vars::VARIABLES
-                .iter()
-                .map(|d| vec![s(&d.name.to_ascii_uppercase()), s(&session.var(d.name).unwrap_or_default())])
-                .collect(),
+        "PLUGINS" => (
+            &[
+                "PLUGIN_NAME",
+                "PLUGIN_VERSION",
+                "PLUGIN_STATUS",
+                "PLUGIN_TYPE",
+                "PLUGIN_TYPE_VERSION",
+                "PLUGIN_LIBRARY",
+                "PLUGIN_LIBRARY_VERSION",
+                "PLUGIN_AUTHOR",
+                "PLUGIN_DESCRIPTION",
+                "PLUGIN_LICENSE",
+                "LOAD_OPTION",
+                "PLUGIN_MATURITY",
+                "PLUGIN_AUTH_VERSION",
+            ],
+            PLUGINS.iter().map(plugin_row).collect(),
+        ),
+        "SESSION_VARIABLES" | "GLOBAL_VARIABLES" => {
+            let global = table.eq_ignore_ascii_case("GLOBAL_VARIABLES");
+            (
+                &["VARIABLE_NAME", "VARIABLE_VALUE"],
+                vars::VARIABLES
+                    .iter()
+                    .filter(|d| !global || d.scope != vars::Scope::Session)
+                    .map(|d| {
+                        vec![s(&d.name.to_ascii_uppercase()), s(&var_value(session, d, global).unwrap_or_default())]
+                    })
+                    .collect(),
+            )
+        }
+        "SYSTEM_VARIABLES" => (
+            &[
+                "VARIABLE_NAME",
+                "SESSION_VALUE",
+                "GLOBAL_VALUE",
+                "GLOBAL_VALUE_ORIGIN",
+                "DEFAULT_VALUE",
+                "VARIABLE_SCOPE",
+                "VARIABLE_TYPE",
+                "VARIABLE_COMMENT",
+                "NUMERIC_MIN_VALUE",
+                "NUMERIC_MAX_VALUE",
+                "NUMERIC_BLOCK_SIZE",
+                "ENUM_VALUE_LIST",
+                "READ_ONLY",
+                "COMMAND_LINE_ARGUMENT",
+                "GLOBAL_VALUE_PATH",
+            ],
+            vars::VARIABLES.iter().map(|d| system_variable_row(session, d)).collect(),
         ),
         "PROCESSLIST" => (
             &[

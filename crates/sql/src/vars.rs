@@ -5,6 +5,7 @@ use crate::ast::VarScope;
 use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
 use parking_lot::RwLock;
 use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
@@ -13,144 +14,225 @@ pub enum Scope {
     Both,
 }
 
+/// How SET validates a value, from MariaDB's VARIABLE_TYPE.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     Bool,
+    /// An integer clamped to the variable's range.
     Int,
-    /// Seconds with a fraction (`max_statement_time`), shown with six
+    /// A number with a fraction (`max_statement_time`), shown with six
     /// decimals as MariaDB does.
-    Seconds,
-    Str,
+    Double,
+    /// One name of [`VarDef::values`], or its index.
+    Enum,
+    /// Names of [`VarDef::values`] joined by commas, or a bit mask.
+    Set,
     /// A comma-separated `flag=on|off` set (`optimizer_switch`): SET
     /// changes the flags it names and keeps the others, as in MariaDB.
     Flags,
-    ReadOnly,
+    Str,
+}
+
+/// What a variable does in OneLog, for docs/variables.md and the start-up
+/// log. `Used`, `Startup` and `Reported` are set by hand in [`ONELOG`] after checking
+/// that the code reads (or computes) the value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// OneLog's code reads the value and behaves by it.
+    Used,
+    /// Read once at start-up: a later SET GLOBAL changes the value shown,
+    /// not what the running server does.
+    Startup,
+    /// A read-only value that describes OneLog (version, warning_count).
+    Reported,
+    /// Accepted and shown as MariaDB does; changes nothing in OneLog.
+    None,
 }
 
 pub struct VarDef {
     pub name: &'static str,
+    /// Stored text of the compiled-in value (`1`/`0` for booleans).
     pub default: &'static str,
+    /// MariaDB shows no DEFAULT_VALUE (computed values such as `version`).
+    pub default_is_null: bool,
     pub scope: Scope,
     pub kind: Kind,
+    pub read_only: bool,
+    /// MariaDB's VARIABLE_TYPE (`BIGINT UNSIGNED`, `ENUM`, ...).
+    pub type_name: &'static str,
+    pub min: Option<&'static str>,
+    pub max: Option<&'static str>,
+    pub block_size: Option<&'static str>,
+    /// ENUM_VALUE_LIST: the names an ENUM, SET or BOOLEAN accepts.
+    pub values: Option<&'static str>,
+    pub command_line: Option<&'static str>,
+    pub comment: &'static str,
+    /// Warning 1287 that a SET of the variable gives in MariaDB.
+    pub deprecation: Option<&'static str>,
+    pub effect: Effect,
 }
 
-macro_rules! vars {
-    ($($name:literal = $default:literal, $scope:ident, $kind:ident;)*) => {
-        /// Every system variable OneLog knows, sorted by name.
-        pub static VARIABLES: &[VarDef] = &[$(VarDef { name: $name, default: $default, scope: Scope::$scope, kind: Kind::$kind },)*];
+/// MariaDB 10.11's variables (tests/tools/gen_variables.py writes the file).
+const MARIADB_TSV: &str = include_str!("vars/mariadb_10_11.tsv");
+/// OneLog's variables that MariaDB lacks, in the same columns.
+const ONELOG_ONLY_TSV: &str = include_str!("vars/onelog_only.tsv");
+
+/// OneLog's own values and what each variable it acts on does: name, the
+/// default where OneLog's differs from MariaDB's, the effect, and a kind
+/// where OneLog validates differently. Every variable not listed here is
+/// [`Effect::None`].
+#[rustfmt::skip]
+static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
+    ("autocommit", None, Effect::Used, None),
+    // OneLog has no Aria engine, for temporary tables or any other.
+    ("aria_used_for_temp_tables", Some("0"), Effect::Reported, None),
+    ("basedir", Some("/usr"), Effect::Reported, None),
+    ("bind_address", Some("127.0.0.1"), Effect::Used, None),
+    // OneLog logs rows only: other formats are accepted and change nothing.
+    ("binlog_format", Some("ROW"), Effect::None, None),
+    ("binlog_checksum", None, Effect::Startup, None),
+    ("binlog_expire_logs_seconds", None, Effect::Used, None),
+    ("binlog_group_commit_sync_delay", None, Effect::Used, None),
+    ("binlog_group_commit_sync_no_delay_count", None, Effect::Used, None),
+    ("binlog_preallocate_size", None, Effect::Used, None),
+    ("binlog_row_event_max_size", None, Effect::Reported, None),
+    ("binlog_row_metadata", Some("FULL"), Effect::Reported, None),
+    ("binlog_sync_method", None, Effect::Used, None),
+    ("character_set_system", Some("utf8mb3"), Effect::Reported, None),
+    ("connect_timeout", None, Effect::Used, None),
+    ("datadir", None, Effect::Used, None),
+    ("error_count", Some("0"), Effect::Reported, None),
+    ("expire_logs_days", None, Effect::Used, None),
+    ("group_concat_max_len", None, Effect::Used, None),
+    ("gtid_binlog_pos", Some(""), Effect::Reported, None),
+    ("gtid_current_pos", Some(""), Effect::Reported, None),
+    ("gtid_domain_id", None, Effect::Startup, None),
+    // OneLog has none of these features (COMPRESS(), ENCRYPT(), plugins,
+    // GEOMETRY, TLS, profiling, the query cache, R-tree keys, symlinked
+    // tables): MariaDB's YES would make clients and tests rely on them.
+    ("have_compress", Some("NO"), Effect::Reported, None),
+    ("have_crypt", Some("NO"), Effect::Reported, None),
+    ("have_dynamic_loading", Some("NO"), Effect::Reported, None),
+    ("have_geometry", Some("NO"), Effect::Reported, None),
+    ("have_openssl", Some("NO"), Effect::Reported, None),
+    ("have_profiling", Some("NO"), Effect::Reported, None),
+    ("have_query_cache", Some("NO"), Effect::Reported, None),
+    ("have_rtree_keys", Some("NO"), Effect::Reported, None),
+    ("have_ssl", Some("DISABLED"), Effect::Reported, None),
+    ("have_symlink", Some("NO"), Effect::Reported, None),
+    ("hostname", Some("localhost"), Effect::Reported, None),
+    // Documented alias of sync_binlog: 1 syncs every group, 0 and 2 do not.
+    ("innodb_flush_log_at_trx_commit", None, Effect::Used, None),
+    ("innodb_lock_wait_timeout", None, Effect::Used, None),
+    ("in_transaction", Some("0"), Effect::Reported, None),
+    ("interactive_timeout", None, Effect::Used, None),
+    ("last_insert_id", None, Effect::Reported, None),
+    ("license", Some("Apache-2.0"), Effect::Reported, None),
+    ("local_infile", Some("0"), Effect::None, None),
+    ("large_files_support", Some("1"), Effect::Reported, None),
+    ("lock_wait_timeout", None, Effect::Used, None),
+    ("log_bin", Some("1"), Effect::Used, None),
+    ("log_bin_basename", Some(""), Effect::Reported, None),
+    ("lower_case_file_system", Some("0"), Effect::Reported, None),
+    ("lower_case_table_names", None, Effect::Reported, None),
+    ("max_allowed_packet", None, Effect::Used, None),
+    ("max_binlog_size", None, Effect::Used, None),
+    ("max_connections", Some("1024"), Effect::None, None),
+    ("max_execution_time", None, Effect::Used, None),
+    ("max_recursive_iterations", None, Effect::Used, None),
+    ("max_statement_time", None, Effect::Used, None),
+    ("net_write_timeout", None, Effect::Used, None),
+    ("performance_schema", None, Effect::Reported, None),
+    ("port", Some("3306"), Effect::Used, None),
+    ("protocol_version", Some("10"), Effect::Reported, None),
+    ("query_cache_size", Some("0"), Effect::None, None),
+    ("server_id", None, Effect::Startup, None),
+    ("skip_name_resolve", Some("1"), Effect::Reported, None),
+    ("skip_networking", None, Effect::Reported, None),
+    ("socket", None, Effect::Used, None),
+    // OneLog's combination modes (ANSI, TRADITIONAL) are expanded where the
+    // mode is read, so the text is kept as given.
+    ("sql_mode", None, Effect::Used, Some(Kind::Str)),
+    ("sync_binlog", Some("1"), Effect::Used, None),
+    ("system_time_zone", Some("UTC"), Effect::Reported, None),
+    ("transaction_isolation", None, Effect::Used, None),
+    ("tx_isolation", None, Effect::Used, None),
+    ("version", Some("10.11.99-MariaDB-OneLog"), Effect::Reported, None),
+    ("version_comment", Some("OneLog: the binlog is the only log"), Effect::Reported, None),
+    ("version_compile_machine", Some("x86_64"), Effect::Reported, None),
+    ("version_compile_os", Some("Linux"), Effect::Reported, None),
+    ("wait_timeout", None, Effect::Used, None),
+    ("warning_count", Some("0"), Effect::Reported, None),
+];
+
+/// Every system variable OneLog knows, sorted by name.
+pub static VARIABLES: LazyLock<Vec<VarDef>> = LazyLock::new(catalogue);
+
+fn catalogue() -> Vec<VarDef> {
+    let mut defs: Vec<VarDef> = MARIADB_TSV.lines().chain(ONELOG_ONLY_TSV.lines()).filter_map(parse_row).collect();
+    defs.sort_by(|a, b| a.name.cmp(b.name));
+    defs.dedup_by(|later, earlier| later.name == earlier.name);
+    for (name, default, effect, kind) in ONELOG {
+        if let Ok(i) = defs.binary_search_by(|d| d.name.cmp(name)) {
+            let def = &mut defs[i];
+            def.default = default.unwrap_or(def.default);
+            def.effect = *effect;
+            def.kind = kind.unwrap_or(def.kind);
+        }
+    }
+    defs
+}
+
+/// One line of a variables file; `None` for comments. The files are
+/// compiled in and checked by a unit test, so a short line is skipped
+/// rather than reported.
+fn parse_row(line: &'static str) -> Option<VarDef> {
+    if line.starts_with('#') || line.is_empty() {
+        return None;
+    }
+    let f: Vec<&'static str> = line.split('\t').collect();
+    let [name, scope, type_name, default, min, max, block_size, values, read_only, command_line, comment, deprecation] =
+        f[..]
+    else {
+        return None;
     };
-}
-
-vars! {
-    "auto_increment_increment" = "1", Both, Int;
-    "auto_increment_offset" = "1", Both, Int;
-    "autocommit" = "1", Both, Bool;
-    "basedir" = "/usr", Global, ReadOnly;
-    "big_tables" = "0", Both, Bool;
-    "bind_address" = "127.0.0.1", Global, ReadOnly;
-    "binlog_cache_size" = "32768", Global, Int;
-    "binlog_checksum" = "CRC32", Global, Str;
-    "binlog_expire_logs_seconds" = "0", Global, Int;
-    "binlog_format" = "ROW", Both, Str;
-    "binlog_group_commit_sync_delay" = "0", Global, Int;
-    "binlog_group_commit_sync_no_delay_count" = "0", Global, Int;
-    "binlog_preallocate_size" = "67108864", Global, Int;
-    "binlog_row_event_max_size" = "8192", Global, ReadOnly;
-    "binlog_row_image" = "FULL", Both, Str;
-    "binlog_row_metadata" = "FULL", Global, Str;
-    "binlog_sync_method" = "fdatasync", Global, Str;
-    "character_set_client" = "utf8mb4", Both, Str;
-    "character_set_connection" = "utf8mb4", Both, Str;
-    "character_set_database" = "utf8mb4", Both, Str;
-    "character_set_filesystem" = "binary", Both, Str;
-    "character_set_results" = "utf8mb4", Both, Str;
-    "character_set_server" = "utf8mb4", Both, Str;
-    "character_set_system" = "utf8mb3", Global, ReadOnly;
-    "collation_connection" = "utf8mb4_general_ci", Both, Str;
-    "collation_database" = "utf8mb4_general_ci", Both, Str;
-    "collation_server" = "utf8mb4_general_ci", Both, Str;
-    "connect_timeout" = "10", Global, Int;
-    "datadir" = "", Global, ReadOnly;
-    "default_storage_engine" = "InnoDB", Both, Str;
-    "default_week_format" = "0", Both, Int;
-    "div_precision_increment" = "4", Both, Int;
-    "error_count" = "0", Session, ReadOnly;
-    "expire_logs_days" = "0", Global, Int;
-    "explicit_defaults_for_timestamp" = "1", Both, Bool;
-    "foreign_key_checks" = "1", Both, Bool;
-    "group_concat_max_len" = "1048576", Both, Int;
-    "gtid_binlog_pos" = "", Global, ReadOnly;
-    "gtid_current_pos" = "", Global, ReadOnly;
-    "gtid_domain_id" = "0", Both, Int;
-    "gtid_strict_mode" = "0", Global, Bool;
-    "have_ssl" = "DISABLED", Global, ReadOnly;
-    "hostname" = "localhost", Global, ReadOnly;
-    "init_connect" = "", Global, Str;
-    "innodb_buffer_pool_size" = "134217728", Global, Int;
-    "innodb_flush_log_at_trx_commit" = "1", Global, Int;
-    "innodb_lock_wait_timeout" = "50", Both, Int;
-    "interactive_timeout" = "28800", Both, Int;
-    "last_insert_id" = "0", Session, Int;
-    "license" = "Apache-2.0", Global, ReadOnly;
-    "local_infile" = "0", Global, Bool;
-    "lock_wait_timeout" = "86400", Both, Int;
-    "log_bin" = "1", Global, ReadOnly;
-    "log_bin_basename" = "", Global, ReadOnly;
-    "lower_case_table_names" = "0", Global, ReadOnly;
-    "max_allowed_packet" = "16777216", Both, Int;
-    // Shown with MariaDB's 64-bit defaults (mtr reads the stmt cache's to pick
-    // its result files); OneLog keeps a transaction's events in one session
-    // cache that these do not bound: accepted, no effect (docs/variables.md).
-    "max_binlog_cache_size" = "18446744073709547520", Global, Int;
-    "max_binlog_size" = "1073741824", Global, Int;
-    "max_binlog_stmt_cache_size" = "18446744073709547520", Global, Int;
-    "max_connections" = "1024", Global, Int;
-    "max_execution_time" = "0", Both, Int;
-    "max_recursive_iterations" = "1000", Both, Int;
-    "max_statement_time" = "0.000000", Both, Seconds;
-    "net_buffer_length" = "16384", Both, Int;
-    "net_read_timeout" = "30", Both, Int;
-    "net_write_timeout" = "60", Both, Int;
-    "old_passwords" = "0", Both, Int;
-    // MariaDB 10.11's flags, accepted and shown; OneLog's planner has its own.
-    "optimizer_switch" = "index_merge=on,index_merge_union=on,index_merge_sort_union=on,index_merge_intersection=on,index_merge_sort_intersection=off,engine_condition_pushdown=off,index_condition_pushdown=on,derived_merge=on,derived_with_keys=on,firstmatch=on,loosescan=on,materialization=on,in_to_exists=on,semijoin=on,partial_match_rowid_merge=on,partial_match_table_scan=on,subquery_cache=on,mrr=off,mrr_cost_based=off,mrr_sort_keys=off,outer_join_with_cache=on,semijoin_with_cache=on,join_cache_incremental=on,join_cache_hashed=on,join_cache_bka=on,optimize_join_buffer_size=on,table_elimination=on,extended_keys=on,exists_to_in=on,orderby_uses_equalities=on,condition_pushdown_for_derived=on,split_materialized=on,condition_pushdown_for_subquery=on,rowid_filter=on,condition_pushdown_from_having=on,not_null_range_scan=off,hash_join_cardinality=off,cset_narrowing=off", Both, Flags;
-    "performance_schema" = "0", Global, ReadOnly;
-    "pid_file" = "", Global, ReadOnly;
-    "port" = "3306", Global, ReadOnly;
-    "protocol_version" = "10", Global, ReadOnly;
-    "query_cache_size" = "0", Global, Int;
-    "query_cache_type" = "OFF", Both, Str;
-    "read_only" = "0", Global, Bool;
-    "server_id" = "1", Global, Int;
-    "skip_name_resolve" = "1", Global, ReadOnly;
-    "skip_networking" = "0", Global, ReadOnly;
-    "socket" = "", Global, ReadOnly;
-    "sql_auto_is_null" = "0", Both, Bool;
-    "sql_log_bin" = "1", Session, Bool;
-    "sql_mode" = "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION", Both, Str;
-    "sql_notes" = "1", Both, Bool;
-    "sql_quote_show_create" = "1", Both, Bool;
-    "sql_safe_updates" = "0", Both, Bool;
-    "sql_select_limit" = "18446744073709551615", Both, Int;
-    "sql_warnings" = "0", Both, Bool;
-    "storage_engine" = "InnoDB", Both, Str;
-    "sync_binlog" = "1", Global, Int;
-    "system_time_zone" = "UTC", Global, ReadOnly;
-    "table_open_cache" = "2000", Global, Int;
-    "thread_cache_size" = "256", Global, Int;
-    "time_zone" = "SYSTEM", Both, Str;
-    "timestamp" = "0", Session, Int;
-    "transaction_isolation" = "REPEATABLE-READ", Both, Str;
-    "transaction_read_only" = "0", Both, Bool;
-    "tx_isolation" = "REPEATABLE-READ", Both, Str;
-    "tx_read_only" = "0", Both, Bool;
-    "unique_checks" = "1", Both, Bool;
-    "version" = "10.11.99-MariaDB-OneLog", Global, ReadOnly;
-    "version_comment" = "OneLog: the binlog is the only log", Global, ReadOnly;
-    "version_compile_machine" = "x86_64", Global, ReadOnly;
-    "version_compile_os" = "Linux", Global, ReadOnly;
-    "wait_timeout" = "28800", Both, Int;
-    "warning_count" = "0", Session, ReadOnly;
+    let null = |v: &'static str| (v != "\\N").then_some(v);
+    let kind = match type_name {
+        "BOOLEAN" => Kind::Bool,
+        "DOUBLE" => Kind::Double,
+        "ENUM" if values != "\\N" => Kind::Enum,
+        "SET" => Kind::Set,
+        "FLAGSET" => Kind::Flags,
+        t if t.contains("INT") => Kind::Int,
+        _ => Kind::Str,
+    };
+    let default = match (kind, default) {
+        (Kind::Bool, "ON") => "1",
+        (Kind::Bool, "OFF") => "0",
+        (_, "\\N") => "",
+        (_, d) => d,
+    };
+    Some(VarDef {
+        name,
+        default,
+        default_is_null: null(f[3]).is_none(),
+        scope: match scope {
+            "GLOBAL" => Scope::Global,
+            "SESSION ONLY" => Scope::Session,
+            _ => Scope::Both,
+        },
+        kind,
+        read_only: read_only == "YES",
+        type_name,
+        min: null(min),
+        max: null(max),
+        block_size: null(block_size),
+        values: null(values),
+        command_line: null(command_line),
+        comment,
+        deprecation: null(deprecation),
+        effect: Effect::None,
+    })
 }
 
 /// Variables removed from MySQL/MariaDB that old my.cnf files still carry,
@@ -176,55 +258,143 @@ pub fn unknown_variable(name: &str) -> SqlError {
     SqlError::new(ErrorCode::UNKNOWN_SYSTEM_VARIABLE, format!("Unknown system variable '{name}'"))
 }
 
-/// Renders a value as a variable's stored text, validating it.
-pub fn normalize(def: &VarDef, value: &Value) -> SqlResult<String> {
-    let text = match value {
-        Value::Null => String::new(),
-        other => other.to_string(),
-    };
-    let wrong = || {
-        SqlError::new(
-            ErrorCode::WRONG_VALUE_FOR_VAR,
-            format!("Variable '{}' can't be set to the value of '{}'", def.name, text),
-        )
-    };
+/// A SET value's stored text, and the 1292 warning when it was clamped.
+pub struct Checked {
+    pub text: String,
+    pub warning: Option<SqlError>,
+}
+
+/// Validates a value for SET as MariaDB does: numbers are clamped to the
+/// variable's range (warning 1292, or 1231 when `strict_all` — MariaDB's
+/// STRICT_ALL_TABLES), names must be among the variable's values (1231),
+/// and a value of the wrong type gives 1232.
+pub fn normalize(def: &VarDef, value: &Value, strict_all: bool) -> SqlResult<Checked> {
+    if def.read_only {
+        return Err(read_only(def));
+    }
+    let plain = |text: String| Ok(Checked { text, warning: None });
+    match (def.kind, value) {
+        (Kind::Int, Value::Int(_) | Value::UInt(_)) => clamp_int(def, &value.to_string(), strict_all),
+        (Kind::Double, Value::Int(_) | Value::UInt(_) | Value::Double(_) | Value::Decimal(_)) => {
+            clamp_double(def, &value.to_string(), strict_all)
+        }
+        (Kind::Int | Kind::Double, _) => Err(wrong_type(def)),
+        (Kind::Bool | Kind::Enum | Kind::Set, Value::Double(_) | Value::Decimal(_)) => Err(wrong_type(def)),
+        (Kind::Bool | Kind::Enum | Kind::Set, Value::Null) => Err(wrong_value(def, "NULL")),
+        (Kind::Bool | Kind::Enum | Kind::Set, _) => {
+            name_or_number(def, &value.to_string()).map(|text| Checked { text, warning: None })
+        }
+        (Kind::Str | Kind::Flags, Value::Null) => plain(String::new()),
+        (Kind::Str | Kind::Flags, other) => plain(other.to_string()),
+    }
+}
+
+/// Validates a value given at start-up (my.cnf or the command line), where
+/// every value is text: numbers may carry MariaDB's K/M/G/T/P/E suffixes,
+/// and booleans are also spelled ON/OFF/TRUE/FALSE. Returns the stored text
+/// and, when a number was clamped, what to log.
+pub fn normalize_option(def: &VarDef, text: &str) -> Result<Checked, SqlError> {
     match def.kind {
-        Kind::Bool => match text.to_ascii_uppercase().as_str() {
+        Kind::Int => {
+            let n = with_suffix(text).ok_or_else(|| wrong_value(def, text))?;
+            clamp_int(def, &n.to_string(), false)
+        }
+        Kind::Double => clamp_double(def, text, false),
+        Kind::Bool | Kind::Enum | Kind::Set => name_or_number(def, text).map(|text| Checked { text, warning: None }),
+        Kind::Str | Kind::Flags => Ok(Checked { text: text.to_string(), warning: None }),
+    }
+}
+
+/// `text` as a number with an optional binary-multiple suffix (`256M`).
+fn with_suffix(text: &str) -> Option<i128> {
+    let text = text.trim();
+    let shift = match text.chars().last()?.to_ascii_uppercase() {
+        'K' => 10,
+        'M' => 20,
+        'G' => 30,
+        'T' => 40,
+        'P' => 50,
+        'E' => 60,
+        _ => return text.parse().ok(),
+    };
+    let digits: i128 = text[..text.len() - 1].parse().ok()?;
+    digits.checked_mul(1i128 << shift)
+}
+
+fn clamp_int(def: &VarDef, text: &str, strict_all: bool) -> SqlResult<Checked> {
+    let n: i128 = text.trim().parse().map_err(|_| wrong_type(def))?;
+    let bound = |b: Option<&str>, fallback: i128| b.and_then(|b| b.parse().ok()).unwrap_or(fallback);
+    let (min, max) = (bound(def.min, i128::MIN), bound(def.max, i128::MAX));
+    let block = bound(def.block_size, 1).max(1);
+    let clamped = n.clamp(min, max);
+    // MariaDB rounds down to a multiple of the block size, within the range.
+    let clamped = (clamped - clamped.rem_euclid(block)).max(min);
+    truncated(def, text, clamped != n, clamped.to_string(), strict_all)
+}
+
+fn clamp_double(def: &VarDef, text: &str, strict_all: bool) -> SqlResult<Checked> {
+    let x = text.trim().parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| wrong_type(def))?;
+    let bound = |b: Option<&str>, fallback: f64| b.and_then(|b| b.parse().ok()).unwrap_or(fallback);
+    let clamped = x.clamp(bound(def.min, f64::MIN), bound(def.max, f64::MAX));
+    truncated(def, text, clamped != x, format!("{clamped:.6}"), strict_all)
+}
+
+fn truncated(def: &VarDef, given: &str, changed: bool, text: String, strict_all: bool) -> SqlResult<Checked> {
+    if !changed {
+        return Ok(Checked { text, warning: None });
+    }
+    if strict_all {
+        return Err(wrong_value(def, given));
+    }
+    let warning =
+        SqlError::new(ErrorCode::TRUNCATED_WRONG_VALUE, format!("Truncated incorrect {} value: '{given}'", def.name));
+    Ok(Checked { text, warning: Some(warning) })
+}
+
+/// A BOOLEAN, ENUM or SET value given by name(s) or by number: an ENUM's
+/// index, a SET's bit mask, a BOOLEAN's 0 or 1. Stored as the names,
+/// spelled as the variable's value list spells them.
+fn name_or_number(def: &VarDef, text: &str) -> SqlResult<String> {
+    if def.kind == Kind::Bool {
+        return match text.trim().to_ascii_uppercase().as_str() {
             "1" | "ON" | "TRUE" => Ok("1".into()),
             "0" | "OFF" | "FALSE" => Ok("0".into()),
-            _ => Err(wrong()),
-        },
-        Kind::Int => {
-            let n: i128 = text.trim().parse().map_err(|_| {
-                SqlError::new(
-                    ErrorCode::WRONG_TYPE_FOR_VAR,
-                    format!("Incorrect argument type to variable '{}'", def.name),
-                )
-            })?;
-            Ok(n.max(0).to_string())
-        }
-        Kind::Seconds => {
-            let seconds = text.trim().parse::<f64>().ok().filter(|s| s.is_finite()).ok_or_else(|| {
-                SqlError::new(
-                    ErrorCode::WRONG_TYPE_FOR_VAR,
-                    format!("Incorrect argument type to variable '{}'", def.name),
-                )
-            })?;
-            Ok(format!("{:.6}", seconds.clamp(0.0, crate::kill::MAX_STATEMENT_TIME_S)))
-        }
-        Kind::Str => {
-            if def.name.ends_with("isolation") {
-                crate::ast::IsolationLevel::from_name(&text).map(|l| l.name().to_string()).ok_or_else(wrong)
-            } else {
-                Ok(text)
-            }
-        }
-        Kind::Flags => Ok(text),
-        Kind::ReadOnly => Err(SqlError::new(
-            ErrorCode::INCORRECT_GLOBAL_LOCAL_VAR,
-            format!("Variable '{}' is a read only variable", def.name),
-        )),
+            _ => Err(wrong_value(def, text)),
+        };
     }
+    let names: Vec<&str> = def.values.unwrap_or("").split(',').collect();
+    let find = |name: &str| names.iter().position(|n| n.eq_ignore_ascii_case(name.trim()));
+    if let Ok(n) = text.trim().parse::<u64>() {
+        let picked: Option<Vec<&str>> = match def.kind {
+            Kind::Enum => usize::try_from(n).ok().and_then(|i| names.get(i)).map(|name| vec![*name]),
+            _ => (names.len() >= 64 || n >> names.len() == 0)
+                .then(|| names.iter().enumerate().filter(|(i, _)| n >> i & 1 == 1).map(|(_, name)| *name).collect()),
+        };
+        return picked.map(|p| p.join(",")).ok_or_else(|| wrong_value(def, text));
+    }
+    if def.kind == Kind::Enum {
+        return find(text).map(|i| names[i].to_string()).ok_or_else(|| wrong_value(def, text));
+    }
+    let mut chosen = vec![false; names.len()];
+    for item in text.split(',').filter(|i| !i.trim().is_empty()) {
+        chosen[find(item).ok_or_else(|| wrong_value(def, item))?] = true;
+    }
+    Ok(names.iter().zip(chosen).filter(|(_, on)| *on).map(|(n, _)| *n).collect::<Vec<_>>().join(","))
+}
+
+fn wrong_value(def: &VarDef, text: &str) -> SqlError {
+    SqlError::new(
+        ErrorCode::WRONG_VALUE_FOR_VAR,
+        format!("Variable '{}' can't be set to the value of '{text}'", def.name),
+    )
+}
+
+fn wrong_type(def: &VarDef) -> SqlError {
+    SqlError::new(ErrorCode::WRONG_TYPE_FOR_VAR, format!("Incorrect argument type to variable '{}'", def.name))
+}
+
+fn read_only(def: &VarDef) -> SqlError {
+    SqlError::new(ErrorCode::INCORRECT_GLOBAL_LOCAL_VAR, format!("Variable '{}' is a read only variable", def.name))
 }
 
 /// A [`Kind::Flags`] variable after `SET name = assignment`: each `flag=on`,
@@ -267,13 +437,15 @@ pub fn merge_flags(def: &VarDef, current: &str, assignment: &str) -> SqlResult<S
 /// Typed value of a variable's text, as SELECT @@var returns it.
 pub fn typed(def: &VarDef, text: &str) -> Value {
     match def.kind {
-        // Read-only variables are numeric when their value is (port, log_bin).
-        Kind::Bool | Kind::Int | Kind::ReadOnly => text
+        Kind::Bool | Kind::Int => text
             .parse::<i64>()
             .map(Value::Int)
             .or_else(|_| text.parse::<u64>().map(Value::UInt))
             .unwrap_or_else(|_| Value::from_str(text)),
-        Kind::Seconds => text.parse::<f64>().map(Value::Double).unwrap_or_else(|_| Value::from_str(text)),
+        // Stored with MariaDB's six decimals, which a DECIMAL keeps when sent.
+        Kind::Double => {
+            text.parse::<rust_decimal::Decimal>().map(Value::Decimal).unwrap_or_else(|_| Value::from_str(text))
+        }
         _ => Value::from_str(text),
     }
 }
@@ -282,11 +454,16 @@ pub fn typed(def: &VarDef, text: &str) -> Value {
 /// server's options.
 pub struct GlobalVars {
     values: RwLock<BTreeMap<&'static str, String>>,
+    /// GLOBAL_VALUE_ORIGIN of the variables not at their compiled-in value.
+    origins: RwLock<BTreeMap<&'static str, &'static str>>,
 }
 
 impl Default for GlobalVars {
     fn default() -> Self {
-        GlobalVars { values: RwLock::new(VARIABLES.iter().map(|v| (v.name, v.default.to_string())).collect()) }
+        GlobalVars {
+            values: RwLock::new(VARIABLES.iter().map(|v| (v.name, v.default.to_string())).collect()),
+            origins: RwLock::default(),
+        }
     }
 }
 
@@ -296,24 +473,34 @@ impl GlobalVars {
         self.values.read().get(def.name).cloned()
     }
 
-    /// Sets from server options (read-only variables allowed).
-    pub fn set_startup(&self, name: &str, value: &str) -> Result<(), String> {
+    /// Sets from server options (read-only variables allowed). Returns
+    /// the warning to log when a number was clamped to its range.
+    pub fn set_startup(&self, name: &str, value: &str) -> Result<Option<String>, String> {
         let def = lookup(name).ok_or_else(|| format!("unknown variable '{name}={value}'"))?;
-        let text = if def.kind == Kind::ReadOnly {
-            value.to_string()
-        } else {
-            normalize(def, &Value::from_str(value)).map_err(|e| e.message)?
-        };
-        self.values.write().insert(def.name, text);
-        Ok(())
+        let checked = normalize_option(def, value).map_err(|e| e.message)?;
+        self.values.write().insert(def.name, checked.text);
+        // Options from my.cnf and the command line are merged before they
+        // get here; MariaDB would say CONFIG for the former.
+        self.origins.write().insert(def.name, "COMMAND-LINE");
+        Ok(checked.warning.map(|w| w.message))
     }
 
+    /// SET GLOBAL.
     pub fn set(&self, def: &'static VarDef, text: String) {
         self.values.write().insert(def.name, text);
+        self.origins.write().insert(def.name, "SQL");
     }
 
+    /// Where the global value came from, as SYSTEM_VARIABLES shows it.
+    pub fn origin(&self, name: &str) -> &'static str {
+        self.origins.read().get(name).copied().unwrap_or("COMPILE-TIME")
+    }
+
+    /// A numeric variable's value, whole part only (`expire_logs_days` is
+    /// a DOUBLE).
     pub fn int(&self, name: &str) -> u64 {
-        self.get(name).and_then(|v| v.parse().ok()).unwrap_or(0)
+        let text = self.get(name).unwrap_or_default();
+        text.parse().ok().or_else(|| text.parse::<f64>().ok().map(|x| x.max(0.0) as u64)).unwrap_or(0)
     }
 
     /// A new session's variables: the current global value of every
@@ -333,18 +520,22 @@ impl GlobalVars {
     }
 }
 
-/// Where `SET` of a variable in `scope` is allowed.
+/// Where `SET` of a variable in `scope` is allowed: 1229 for a global-only
+/// variable set for the session, 1228 for a session-only one set globally.
 pub fn check_scope(def: &VarDef, scope: VarScope) -> SqlResult<()> {
-    let err = |what: &str| {
-        SqlError::new(
-            ErrorCode::INCORRECT_GLOBAL_LOCAL_VAR,
-            format!("Variable '{}' is a {what} variable and should be set with SET GLOBAL", def.name),
-        )
-    };
     match (def.scope, scope) {
-        (Scope::Global, VarScope::Session) | (Scope::Global, VarScope::Default) => Err(err("GLOBAL")),
-        (Scope::Session, VarScope::Global) => Err(SqlError::new(
+        _ if def.read_only => Err(read_only(def)),
+        // Shown with both scopes, but MariaDB refuses a global value for it.
+        (_, VarScope::Global) if def.name == "sql_log_bin" => Err(SqlError::new(
             ErrorCode::INCORRECT_GLOBAL_LOCAL_VAR,
+            format!("Variable '{}' is a SESSION variable", def.name),
+        )),
+        (Scope::Global, VarScope::Session) | (Scope::Global, VarScope::Default) => Err(SqlError::new(
+            ErrorCode::GLOBAL_VARIABLE,
+            format!("Variable '{}' is a GLOBAL variable and should be set with SET GLOBAL", def.name),
+        )),
+        (Scope::Session, VarScope::Global) => Err(SqlError::new(
+            ErrorCode::LOCAL_VARIABLE,
             format!("Variable '{}' is a SESSION variable and can't be used with SET GLOBAL", def.name),
         )),
         _ => Ok(()),
@@ -358,7 +549,7 @@ mod tests {
     #[test]
     fn variables_are_sorted_for_lookup() {
         assert!(VARIABLES.windows(2).all(|w| w[0].name < w[1].name));
-        for v in VARIABLES {
+        for v in VARIABLES.iter() {
             assert!(lookup(v.name).is_some_and(|d| std::ptr::eq(d, v)), "{}", v.name);
         }
     }
@@ -379,5 +570,227 @@ mod tests {
         assert_eq!(copy.get("wait_timeout").map(String::as_str), Some("5"));
         assert!(!copy.contains_key("sync_binlog"), "global-only variables stay global");
         assert!(!copy.contains_key("last_insert_id"), "session-only variables start from their defaults");
+    }
+
+    #[test]
+    fn catalogue_has_every_mariadb_variable_once() {
+        let rows = MARIADB_TSV.lines().filter(|l| !l.starts_with('#')).count();
+        let extra = ONELOG_ONLY_TSV.lines().filter(|l| !l.starts_with('#')).count();
+        assert_eq!(VARIABLES.len(), rows + extra, "a short line or a duplicate name");
+        assert!(VARIABLES.len() > 600);
+        for text in [MARIADB_TSV, ONELOG_ONLY_TSV] {
+            // Values are used as written: no escapes but \N.
+            assert!(!text.replace("\\N", "").contains('\\'));
+        }
+        for (name, ..) in ONELOG {
+            assert!(lookup(name).is_some(), "{name} is in ONELOG but not in the data");
+        }
+        assert_eq!(lookup("join_cache_level").map(|d| (d.kind, d.scope)), Some((Kind::Int, Scope::Both)));
+        assert_eq!(lookup("sync_binlog").map(|d| (d.default, d.effect)), Some(("1", Effect::Used)));
+        assert_eq!(lookup("innodb_log_file_size").map(|d| d.effect), Some(Effect::None));
+        assert!(lookup("version").is_some_and(|d| d.read_only && d.default_is_null));
+        assert!(lookup("big_tables").is_some_and(|d| d.deprecation.is_some()));
+        assert!(lookup("sort_buffer_size").is_some_and(|d| d.deprecation.is_none()));
+    }
+
+    fn set(name: &str, value: Value) -> SqlResult<Checked> {
+        normalize(lookup(name).expect("known"), &value, false)
+    }
+
+    fn code(r: SqlResult<Checked>) -> u16 {
+        r.err().map_or(0, |e| e.code.number)
+    }
+
+    #[test]
+    fn integers_clamp_to_their_range_with_a_warning() {
+        let low = set("sort_buffer_size", Value::Int(1)).expect("clamped");
+        assert_eq!(low.text, "1024");
+        let warning = low.warning.expect("warned");
+        assert_eq!(warning.code.number, 1292);
+        assert_eq!(warning.message, "Truncated incorrect sort_buffer_size value: '1'");
+        assert_eq!(set("join_cache_level", Value::Int(-1)).map(|c| c.text).ok().as_deref(), Some("0"));
+        assert!(set("join_cache_level", Value::Int(4)).is_ok_and(|c| c.text == "4" && c.warning.is_none()));
+        let strict = normalize(lookup("join_cache_level").expect("known"), &Value::Int(99), true);
+        assert_eq!(code(strict), 1231);
+        assert_eq!(code(set("join_cache_level", Value::from_str("1"))), 1232);
+        assert_eq!(code(set("join_cache_level", Value::Double(1.5))), 1232);
+        assert_eq!(code(set("join_cache_level", Value::Null)), 1232);
+    }
+
+    #[test]
+    fn enums_sets_and_booleans_take_names_or_numbers() {
+        let text = |name, v| set(name, v).map(|c| c.text).unwrap_or_else(|e| e.code.number.to_string());
+        assert_eq!(text("alter_algorithm", Value::Int(2)), "INPLACE");
+        assert_eq!(text("alter_algorithm", Value::from_str("copy")), "COPY");
+        assert_eq!(text("alter_algorithm", Value::Int(9)), "1231");
+        assert_eq!(text("alter_algorithm", Value::from_str("x")), "1231");
+        assert_eq!(text("alter_algorithm", Value::Null), "1231");
+        assert_eq!(text("old_mode", Value::Int(3)), "NO_DUP_KEY_WARNINGS_WITH_IGNORE,NO_PROGRESS_INFO");
+        assert_eq!(
+            text("old_mode", Value::from_str("zero_date_time_cast,no_progress_info")),
+            "NO_PROGRESS_INFO,ZERO_DATE_TIME_CAST"
+        );
+        assert_eq!(text("old_mode", Value::from_str("")), "");
+        assert_eq!(text("old_mode", Value::from_str("no_progress_info,bad")), "1231");
+        assert_eq!(text("big_tables", Value::from_str("on")), "1");
+        assert_eq!(text("big_tables", Value::Int(2)), "1231");
+        assert_eq!(text("big_tables", Value::Double(1.0)), "1232");
+        assert_eq!(text("long_query_time", Value::Double(1.5)), "1.500000");
+        assert_eq!(text("long_query_time", Value::from_str("1")), "1232");
+    }
+
+    #[test]
+    fn scope_and_read_only_errors_are_mariadbs() {
+        let check = |name, scope| check_scope(lookup(name).expect("known"), scope).err().map_or(0, |e| e.code.number);
+        assert_eq!(check("innodb_buffer_pool_size", VarScope::Session), 1229);
+        assert_eq!(check("last_insert_id", VarScope::Global), 1228);
+        assert_eq!(check("warning_count", VarScope::Global), 1238);
+        assert_eq!(check("version", VarScope::Global), 1238);
+        assert_eq!(check("join_cache_level", VarScope::Global), 0);
+        assert_eq!(check("sql_log_bin", VarScope::Global), 1238);
+    }
+
+    #[test]
+    fn options_take_suffixes_and_clamp() {
+        let opt = |name, text| normalize_option(lookup(name).expect("known"), text).map(|c| c.text).ok();
+        assert_eq!(opt("innodb_buffer_pool_size", "256M").as_deref(), Some("268435456"));
+        assert_eq!(opt("sort_buffer_size", "1").as_deref(), Some("1024"));
+        assert_eq!(opt("innodb_log_file_size", "1G").as_deref(), Some("1073741824"));
+        assert_eq!(opt("big_tables", "ON").as_deref(), Some("1"));
+        assert_eq!(opt("max_connections", "lots"), None);
+    }
+
+    /// Groups of docs/variables.md, by name prefix; the first match wins.
+    const DOC_GROUPS: &[(&str, &[&str])] = &[
+        ("InnoDB", &["innodb_"]),
+        ("Aria", &["aria_"]),
+        ("MyISAM and the key cache", &["myisam_", "key_", "concurrent_insert", "delay_key_write"]),
+        (
+            "Optimizer",
+            &[
+                "optimizer_",
+                "join_",
+                "eq_range_",
+                "range_",
+                "in_predicate_",
+                "histogram_",
+                "use_stat_tables",
+                "expensive_subquery_",
+                "rowid_merge_",
+                "max_join_size",
+                "max_seeks_for_key",
+                "max_sort_length",
+                "sort_buffer_size",
+                "read_buffer_size",
+                "read_rnd_buffer_size",
+                "mrr_buffer_size",
+                "max_heap_table_size",
+                "tmp_",
+                "big_tables",
+                "analyze_",
+            ],
+        ),
+        (
+            "Replication, binlog and GTID",
+            &[
+                "binlog_",
+                "log_bin",
+                "log_slave",
+                "master_",
+                "slave_",
+                "relay_",
+                "replicate_",
+                "gtid_",
+                "rpl_",
+                "sync_",
+                "read_binlog_",
+                "max_binlog_",
+                "expire_logs_",
+                "encrypt_binlog",
+                "server_id",
+                "report_",
+                "init_slave",
+                "skip_slave",
+                "log_replica",
+                "max_relay_",
+            ],
+        ),
+        ("Galera (wsrep)", &["wsrep_"]),
+        ("Performance schema", &["performance_schema"]),
+        (
+            "Thread pool and connections",
+            &[
+                "thread_",
+                "max_connect",
+                "extra_",
+                "back_log",
+                "connect_",
+                "max_user_connections",
+                "net_",
+                "wait_timeout",
+                "interactive_timeout",
+            ],
+        ),
+        ("Logs", &["log_", "general_log", "slow_", "long_query_time", "min_examined_row_limit", "sql_log_"]),
+        ("Character sets and collations", &["character_set_", "collation_"]),
+    ];
+
+    fn doc_group(name: &str) -> &'static str {
+        DOC_GROUPS.iter().find(|(_, prefixes)| prefixes.iter().any(|p| name.starts_with(p))).map_or("Other", |(g, _)| g)
+    }
+
+    /// docs/variables.md, rendered from the catalogue.
+    fn variables_doc() -> String {
+        let names = |effect| {
+            VARIABLES.iter().filter(|d| d.effect == effect).map(|d| format!("`{}`", d.name)).collect::<Vec<_>>()
+        };
+        let mut doc = String::from(
+            "# System variables in OneLog\n\n\
+             Generated from the catalogue in `crates/sql/src/vars.rs` (MariaDB 10.11's variables from\n\
+             `crates/sql/src/vars/mariadb_10_11.tsv`, OneLog's from `onelog_only.tsv` and `vars::ONELOG`);\n\
+             regenerate with `ONELOG_WRITE_DOCS=1 cargo test -p onelog-sql --lib variables_doc`.\n\n\
+             OneLog knows every system variable a stock MariaDB 10.11 shows, with MariaDB's scope, type,\n\
+             range, value list and default (where OneLog's differs, OneLog's is shown). SET checks values\n\
+             as MariaDB does. Most variables tune parts of MariaDB that OneLog does not have (InnoDB's\n\
+             buffer pool, Aria, the optimizer's join cache, Galera): OneLog accepts them, shows the value\n\
+             set, and changes nothing. The server's log says so once at start-up for those given in\n\
+             my.cnf or on the command line.\n\n",
+        );
+        doc += &format!(
+            "## Used by OneLog ({})\n\nOneLog's code reads these and behaves by them:\n\n{}\n\n",
+            names(Effect::Used).len(),
+            names(Effect::Used).join(", ")
+        );
+        doc += &format!(
+            "## Read at start-up ({})\n\nOneLog reads these when it starts; SET GLOBAL changes the value shown, not the \
+             running server:\n\n{}\n\n",
+            names(Effect::Startup).len(),
+            names(Effect::Startup).join(", ")
+        );
+        doc += &format!(
+            "## Reported ({})\n\nRead-only values that describe OneLog:\n\n{}\n\n",
+            names(Effect::Reported).len(),
+            names(Effect::Reported).join(", ")
+        );
+        let none: Vec<&VarDef> = VARIABLES.iter().filter(|d| d.effect == Effect::None).collect();
+        doc += &format!("## Accepted, no effect in OneLog ({})\n", none.len());
+        for group in DOC_GROUPS.iter().map(|(g, _)| *g).chain(["Other"]) {
+            let members: Vec<String> =
+                none.iter().filter(|d| doc_group(d.name) == group).map(|d| format!("`{}`", d.name)).collect();
+            if !members.is_empty() {
+                doc += &format!("\n### {group} ({})\n\n{}\n", members.len(), members.join(", "));
+            }
+        }
+        doc
+    }
+
+    #[test]
+    fn variables_doc_is_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/variables.md");
+        if std::env::var_os("ONELOG_WRITE_DOCS").is_some() {
+            std::fs::write(path, variables_doc()).expect("docs/variables.md is writable");
+        }
+        let written = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(written == variables_doc(), "docs/variables.md is stale: rerun with ONELOG_WRITE_DOCS=1");
     }
 }
