@@ -257,6 +257,10 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
             share_lock = true;
         }
     }
+    let mut create_duplicates = CreateSelectDuplicates::Error;
+    if upper.first().is_some_and(|w| w == "CREATE") && upper.iter().any(|w| w == "SELECT") {
+        (sql, create_duplicates) = strip_create_select_duplicates(&sql)?;
+    }
     let parsed = Parser::new(&MySqlDialect {})
         .try_with_sql(&sql)
         .and_then(|mut p| p.parse_statements())
@@ -276,12 +280,50 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
             _ => {}
         }
     }
+    if let Statement::CreateTable(ct) = &mut statement {
+        ct.on_duplicate = create_duplicates;
+    }
     if share_lock {
         if let Statement::Select(select) = &mut statement {
             select.lock = Some(LockMode::Share);
         }
     }
     Ok(ParsedStatement { statement, text: text.to_string(), param_count })
+}
+
+/// sqlparser does not know `CREATE TABLE ... IGNORE|REPLACE [AS] SELECT`:
+/// removes the keyword (the word right before the query's `[AS] [(]SELECT`)
+/// and returns what it asked for.
+fn strip_create_select_duplicates(sql: &str) -> SqlResult<(String, CreateSelectDuplicates)> {
+    let tokens = Tokenizer::new(&MySqlDialect {}, sql)
+        .tokenize_with_location()
+        .map_err(|e| SqlError::parse(&near_text(sql, e.location.line, e.location.column), e.location.line as usize))?;
+    let significant: Vec<&sqlparser::tokenizer::TokenWithSpan> =
+        tokens.iter().filter(|t| !matches!(t.token, Token::Whitespace(_))).collect();
+    let keyword = |t: &Token| match t {
+        Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
+        _ => None,
+    };
+    let Some(select_at) = significant.iter().position(|t| keyword(&t.token).as_deref() == Some("SELECT")) else {
+        return Ok((sql.to_string(), CreateSelectDuplicates::Error));
+    };
+    // Back over `AS` and opening parentheses to the word before the query.
+    let before = significant[..select_at]
+        .iter()
+        .rev()
+        .find(|t| !matches!(t.token, Token::LParen) && keyword(&t.token).as_deref() != Some("AS"));
+    if let Some(word) = before {
+        let mode = match keyword(&word.token).as_deref() {
+            Some("IGNORE") => CreateSelectDuplicates::Ignore,
+            Some("REPLACE") => CreateSelectDuplicates::Replace,
+            _ => return Ok((sql.to_string(), CreateSelectDuplicates::Error)),
+        };
+        let mut cursor = Cursor { src: sql, byte: 0, line: 1, column: 1 };
+        let start = cursor.offset(word.span.start.line, word.span.start.column);
+        let end = cursor.offset(word.span.end.line, word.span.end.column);
+        return Ok((cut(sql, 0, sql.len(), &[(start, end, "")]), mode));
+    }
+    Ok((sql.to_string(), CreateSelectDuplicates::Error))
 }
 
 /// Conversion state: numbers `?` placeholders in text order and keeps the
@@ -688,7 +730,7 @@ fn convert_statement(stmt: &sp::Statement, params: &mut ParamCounter) -> SqlResu
         S::Insert(ins) => Statement::Insert(expr::convert_insert(ins, params)?),
         S::Update(upd) => Statement::Update(expr::convert_update(upd, params)?),
         S::Delete(del) => Statement::Delete(expr::convert_delete(del, params)?),
-        S::CreateTable(ct) => Statement::CreateTable(ddl::convert_create_table(ct)?),
+        S::CreateTable(ct) => Statement::CreateTable(ddl::convert_create_table(ct, params)?),
         S::CreateDatabase { db_name, if_not_exists, .. } => {
             Statement::CreateDatabase { name: object_name(db_name)?.name, if_not_exists: *if_not_exists }
         }

@@ -239,10 +239,14 @@ pub(crate) fn convert_constraint(c: &sp::TableConstraint) -> SqlResult<Option<In
     })
 }
 
-pub(crate) fn convert_create_table(ct: &sp::CreateTable) -> SqlResult<CreateTable> {
-    if ct.query.is_some() || ct.like.is_some() {
-        return Err(unsupported("CREATE TABLE ... SELECT/LIKE"));
-    }
+pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCounter) -> SqlResult<CreateTable> {
+    let like = match &ct.like {
+        Some(sp::CreateTableLikeKind::Plain(l) | sp::CreateTableLikeKind::Parenthesized(l)) => {
+            Some(object_name(&l.name)?)
+        }
+        None => None,
+    };
+    let select = ct.query.as_ref().map(|q| super::expr::convert_query(q, params).map(Box::new)).transpose()?;
     let mut columns = Vec::new();
     let mut indexes = Vec::new();
     for col in &ct.columns {
@@ -263,6 +267,9 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable) -> SqlResult<CreateTabl
             sp::CommentDef::WithEq(s) | sp::CommentDef::WithoutEq(s) => s.clone(),
         }),
         auto_increment_start: None,
+        like,
+        select,
+        on_duplicate: CreateSelectDuplicates::Error,
     };
     let options = match &ct.table_options {
         sp::CreateTableOptions::Plain(o) | sp::CreateTableOptions::Options(o) | sp::CreateTableOptions::With(o) => {
