@@ -108,8 +108,9 @@ fn insert_and_commit(
     committed
 }
 
-/// The new table's columns: those the statement defines, then each select
-/// column it does not name, as MariaDB orders them.
+/// The new table's columns as MariaDB orders them: the defined columns the
+/// select does not name, then one per select column — its definition in the
+/// statement if it has one, else derived from the select.
 fn table_columns(stmt: &CreateTable, select: &Select, columns: &[ResultColumn]) -> Vec<ColumnDef> {
     let items: Vec<Option<&Expr>> = match select.union {
         None if columns.len() == select.items.len() => select
@@ -122,11 +123,14 @@ fn table_columns(stmt: &CreateTable, select: &Select, columns: &[ResultColumn]) 
             .collect(),
         _ => vec![None; columns.len()],
     };
-    let mut out = stmt.columns.clone();
+    let defined = |name: &str| stmt.columns.iter().find(|c| c.name.eq_ignore_ascii_case(name));
+    let selected = |name: &str| columns.iter().any(|c| c.name.eq_ignore_ascii_case(name));
+    let mut out: Vec<ColumnDef> = stmt.columns.iter().filter(|c| !selected(&c.name)).cloned().collect();
     for (column, item) in columns.iter().zip(items) {
-        if !stmt.columns.iter().any(|c| c.name.eq_ignore_ascii_case(&column.name)) {
-            out.push(select_column(column, item));
-        }
+        out.push(match defined(&column.name) {
+            Some(def) => def.clone(),
+            None => select_column(column, item),
+        });
     }
     out
 }
@@ -157,6 +161,8 @@ fn select_column(column: &ResultColumn, item: Option<&Expr>) -> ColumnDef {
             let digits = d.mantissa().unsigned_abs().to_string().len().max(d.scale() as usize + 1);
             typed(ColumnType::Decimal { precision: digits.min(65) as u8, scale: d.scale().min(30) as u8 }, false)
         }
+        // MariaDB makes '' a CHAR(0).
+        Some(Expr::Literal(Value::Bytes(b))) if b.is_empty() => typed(ColumnType::Char(0), false),
         Some(Expr::Literal(Value::Bytes(b))) => {
             typed(ColumnType::VarChar(String::from_utf8_lossy(b).chars().count() as u32), false)
         }
