@@ -95,7 +95,12 @@ fn insert_and_commit(
     let (txn_id, engine) = (txn.id, session.engine.clone());
     let committed = inserted.and_then(|result| {
         let (row_mutations, row_events) = txn.into_commit_parts();
-        let text = crate::show::create_table_sql(def);
+        let mut text = crate::show::create_table_sql(def);
+        // As MariaDB: the table's database named when it is not the
+        // session's, which the QUERY event carries.
+        if def.db != current_db {
+            text = text.replacen("CREATE TABLE ", &format!("CREATE TABLE `{}`.", def.db), 1);
+        }
         let query = query_body(&QueryEvent::new(session.connection_id as u32, current_db, &text));
         let mut events = vec![PendingEvent { type_code: type_code::QUERY, flags: 0, body: query }];
         events.extend(row_events);
