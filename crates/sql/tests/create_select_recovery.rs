@@ -37,7 +37,7 @@ fn state(s: &mut Session, tables: &[&str]) -> Vec<Vec<Vec<String>>> {
 #[test]
 fn create_select_and_like_are_replayed_from_the_binlog() {
     let d = tempfile::tempdir().expect("tempdir");
-    let tables = ["copy", "snap", "agg"];
+    let tables = ["copy", "snap", "agg", "wide"];
     let before = {
         let engine = open(d.path());
         let mut s = Session::new(engine.clone(), "root", "localhost");
@@ -51,6 +51,14 @@ fn create_select_and_like_are_replayed_from_the_binlog() {
             "CREATE TABLE c.snap (PRIMARY KEY (id), KEY kn (n)) SELECT id, v, n FROM c.src WHERE id > 1",
             "CREATE TABLE c.agg SELECT v, COUNT(*) AS cnt, 'lit' AS l, NULL AS z FROM c.src GROUP BY v",
             "INSERT INTO c.snap (id, v) VALUES (10, 'after')",
+            // Every column type's SHOW CREATE TABLE text must parse again on replay.
+            "CREATE TABLE c.types (t TIMESTAMP NULL, ts TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP \
+             ON UPDATE CURRENT_TIMESTAMP, e ENUM('x','y') DEFAULT 'y', b VARBINARY(4), code CHAR(3) COLLATE \
+             utf8mb4_bin, u TINYINT UNSIGNED NOT NULL DEFAULT 1, bl BLOB, tx TEXT COMMENT 'it''s', \
+             dt DATETIME(3), tm TIME, y YEAR, f DOUBLE, big BIGINT UNSIGNED)",
+            "INSERT INTO c.types (t, e, b, code, bl, tx, dt, tm, y, f, big) VALUES ('2026-01-01 00:00:00', 'x', \
+             x'00ff', 'AbC', x'01', 'text', '2026-02-03 04:05:06.789', '12:34:56', 2026, 1.5, 18446744073709551615)",
+            "CREATE TABLE c.wide SELECT *, '' AS em, NULL AS z, 'q''uote' AS qu FROM c.types",
         ] {
             run(&mut s, sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
         }
