@@ -76,3 +76,22 @@ SELECT * FROM from_join
 CREATE TABLE from_using SELECT * FROM types_src s1 JOIN types_src s2 USING (id)
 SHOW CREATE TABLE from_using
 SELECT COUNT(*) FROM from_using
+-- MariaDB's other spellings
+CREATE TABLE par (SELECT id, name FROM src)
+SHOW CREATE TABLE par
+CREATE TABLE par_as AS (SELECT id, name FROM src WHERE id > 1)
+SELECT * FROM par_as
+CREATE TABLE par_defs (x INT DEFAULT 3) (SELECT id FROM src)
+SHOW CREATE TABLE par_defs
+SELECT * FROM par_defs
+CREATE TABLE like_par (LIKE src)
+SHOW CREATE TABLE like_par
+CREATE TABLE eng ENGINE=innodb COMMENT='c' AS SELECT name FROM src ORDER BY id LIMIT 1
+SHOW CREATE TABLE eng
+SELECT * FROM eng
+CREATE TABLE ign_par (PRIMARY KEY (k)) IGNORE (SELECT k, v FROM dups WHERE k = 2)
+SELECT * FROM ign_par
+CREATE TABLE fn_replace SELECT REPLACE(name, 'a', 'b') AS r FROM src
+SELECT * FROM fn_replace
+CREATE TABLE ign_name SELECT 1 AS ignore_me
+SELECT * FROM ign_name

@@ -258,8 +258,9 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
         }
     }
     let mut create_duplicates = CreateSelectDuplicates::Error;
-    if upper.first().is_some_and(|w| w == "CREATE") && upper.iter().any(|w| w == "SELECT") {
-        (sql, create_duplicates) = strip_create_select_duplicates(&sql)?;
+    let creates_table = upper.first().is_some_and(|w| w == "CREATE") && upper.iter().take(3).any(|w| w == "TABLE");
+    if creates_table && upper.iter().any(|w| w == "SELECT" || w == "LIKE") {
+        (sql, create_duplicates) = rewrite_create_table(&sql)?;
     }
     let parsed = Parser::new(&MySqlDialect {})
         .try_with_sql(&sql)
@@ -291,10 +292,12 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
     Ok(ParsedStatement { statement, text: text.to_string(), param_count })
 }
 
-/// sqlparser does not know `CREATE TABLE ... IGNORE|REPLACE [AS] SELECT`:
-/// removes the keyword (the word right before the query's `[AS] [(]SELECT`)
-/// and returns what it asked for.
-fn strip_create_select_duplicates(sql: &str) -> SqlResult<(String, CreateSelectDuplicates)> {
+/// Rewrites MariaDB's CREATE TABLE forms sqlparser does not know into ones
+/// it does: `t (LIKE s)` → `t LIKE s`; a parenthesized query right after the
+/// table's definition, `t [(...)] [options] (SELECT ...)` → `... AS (SELECT
+/// ...)`; and `IGNORE|REPLACE [AS] SELECT` loses its keyword, returned as
+/// what it asks for.
+fn rewrite_create_table(sql: &str) -> SqlResult<(String, CreateSelectDuplicates)> {
     let tokens = Tokenizer::new(&MySqlDialect {}, sql)
         .tokenize_with_location()
         .map_err(|e| SqlError::parse(&near_text(sql, e.location.line, e.location.column), e.location.line as usize))?;
@@ -304,26 +307,46 @@ fn strip_create_select_duplicates(sql: &str) -> SqlResult<(String, CreateSelectD
         Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
         _ => None,
     };
-    let Some(select_at) = significant.iter().position(|t| keyword(&t.token).as_deref() == Some("SELECT")) else {
-        return Ok((sql.to_string(), CreateSelectDuplicates::Error));
+    let mut cursor = Cursor { src: sql, byte: 0, line: 1, column: 1 };
+    let mut span_of = |t: &sqlparser::tokenizer::TokenWithSpan| {
+        let start = cursor.offset(t.span.start.line, t.span.start.column);
+        (start, cursor.offset(t.span.end.line, t.span.end.column))
     };
-    // Back over `AS` and opening parentheses to the word before the query.
-    let before = significant[..select_at]
-        .iter()
-        .rev()
-        .find(|t| !matches!(t.token, Token::LParen) && keyword(&t.token).as_deref() != Some("AS"));
-    if let Some(word) = before {
-        let mode = match keyword(&word.token).as_deref() {
-            Some("IGNORE") => CreateSelectDuplicates::Ignore,
-            Some("REPLACE") => CreateSelectDuplicates::Replace,
-            _ => return Ok((sql.to_string(), CreateSelectDuplicates::Error)),
-        };
-        let mut cursor = Cursor { src: sql, byte: 0, line: 1, column: 1 };
-        let start = cursor.offset(word.span.start.line, word.span.start.column);
-        let end = cursor.offset(word.span.end.line, word.span.end.column);
-        return Ok((cut(sql, 0, sql.len(), &[(start, end, "")]), mode));
+    let mut edits: Vec<(usize, usize, &'static str)> = Vec::new();
+    let mut mode = CreateSelectDuplicates::Error;
+    let like_at = significant
+        .windows(2)
+        .position(|w| matches!(w[0].token, Token::LParen) && keyword(&w[1].token).as_deref() == Some("LIKE"));
+    let select_at = significant.iter().position(|t| keyword(&t.token).as_deref() == Some("SELECT"));
+    if let Some(open) = like_at.filter(|&i| select_at.is_none_or(|s| i < s)) {
+        let close = significant[open..].iter().position(|t| matches!(t.token, Token::RParen)).map(|c| open + c);
+        if let Some(close) = close {
+            let (start, end) = span_of(significant[open]);
+            edits.push((start, end, ""));
+            let (start, end) = span_of(significant[close]);
+            edits.push((start, end, ""));
+        }
+    } else if let Some(select_at) = select_at.filter(|&s| s > 0) {
+        // The word before the query, back over `AS` and opening parentheses.
+        let before = significant[..select_at]
+            .iter()
+            .rposition(|t| !matches!(t.token, Token::LParen) && keyword(&t.token).as_deref() != Some("AS"));
+        if let Some(b) = before {
+            let opens_query = matches!(significant[b + 1].token, Token::LParen);
+            mode = match keyword(&significant[b].token).as_deref() {
+                Some("IGNORE") => CreateSelectDuplicates::Ignore,
+                Some("REPLACE") => CreateSelectDuplicates::Replace,
+                _ => CreateSelectDuplicates::Error,
+            };
+            let (start, end) = span_of(significant[b]);
+            if mode != CreateSelectDuplicates::Error {
+                edits.push((start, end, if opens_query { "AS" } else { "" }));
+            } else if opens_query {
+                edits.push((end, end, "AS"));
+            }
+        }
     }
-    Ok((sql.to_string(), CreateSelectDuplicates::Error))
+    Ok((cut(sql, 0, sql.len(), &edits), mode))
 }
 
 /// Conversion state: numbers `?` placeholders in text order and keeps the

@@ -281,13 +281,13 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
     for option in options {
         match option {
             sp::SqlOption::NamedParenthesizedList(list) if list.key.value.eq_ignore_ascii_case("ENGINE") => {
-                table.engine = list.name.as_ref().map(|n| n.value.clone());
+                table.engine = list.name.as_ref().map(|n| engine_name(&n.value));
             }
             sp::SqlOption::KeyValue { key, value } => {
                 let key = key.value.to_ascii_uppercase();
                 let text = value.to_string().trim_matches('\'').to_string();
                 match key.as_str() {
-                    "ENGINE" => table.engine = Some(text),
+                    "ENGINE" => table.engine = Some(engine_name(&text)),
                     "AUTO_INCREMENT" => table.auto_increment_start = text.parse().ok(),
                     "COMMENT" => table.comment = Some(text),
                     "DEFAULT CHARSET" | "CHARSET" | "CHARACTER SET" | "DEFAULT CHARACTER SET" => {
@@ -317,6 +317,22 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
         }
     }
     Ok(table)
+}
+
+/// An engine as MariaDB spells it in SHOW CREATE TABLE, whatever case the
+/// statement used.
+fn engine_name(name: &str) -> String {
+    match name.to_ascii_lowercase().as_str() {
+        "innodb" => "InnoDB",
+        "myisam" => "MyISAM",
+        "aria" => "Aria",
+        "memory" | "heap" => "MEMORY",
+        "csv" => "CSV",
+        "archive" => "ARCHIVE",
+        "blackhole" => "BLACKHOLE",
+        _ => name,
+    }
+    .to_string()
 }
 
 pub(crate) fn convert_create_index(ci: &sp::CreateIndex) -> SqlResult<Statement> {
