@@ -921,3 +921,49 @@ fn set_value(value: &sp::Expr, params: &mut ParamCounter) -> SqlResult<Expr> {
 pub(crate) fn unsupported(what: impl std::fmt::Display) -> SqlError {
     SqlError::new(ErrorCode::NOT_SUPPORTED_YET, format!("This version of MariaDB doesn't yet support '{what}'"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use onelog_core::schema::ColumnDefault;
+
+    fn create_table(sql: &str) -> CreateTable {
+        match parse_single(sql).map(|p| p.statement) {
+            Ok(Statement::CreateTable(ct)) => ct,
+            other => panic!("{sql}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn create_table_like_in_both_spellings() {
+        let plain = create_table("CREATE TABLE t2 LIKE t1");
+        assert_eq!(plain.like, Some(ObjectName { db: None, name: "t1".into() }));
+        let parenthesized = create_table("CREATE TABLE IF NOT EXISTS t2 (LIKE d.t1)");
+        assert_eq!(parenthesized.like, Some(ObjectName { db: Some("d".into()), name: "t1".into() }));
+        assert!(parenthesized.if_not_exists && parenthesized.columns.is_empty());
+    }
+
+    #[test]
+    fn create_table_select_duplicates_keyword_and_parentheses() {
+        let cases = [
+            ("CREATE TABLE t (PRIMARY KEY (a)) IGNORE SELECT a FROM s", CreateSelectDuplicates::Ignore, 1),
+            ("CREATE TABLE t REPLACE AS SELECT 1 AS a", CreateSelectDuplicates::Replace, 0),
+            ("CREATE TABLE t (a INT) IGNORE (SELECT 1 AS a)", CreateSelectDuplicates::Ignore, 0),
+            ("CREATE TABLE t SELECT REPLACE('a', 'b', 'c') AS r", CreateSelectDuplicates::Error, 0),
+            ("CREATE TABLE t (SELECT 1 AS a)", CreateSelectDuplicates::Error, 0),
+            ("CREATE TABLE t ENGINE=InnoDB AS (SELECT 1 AS a)", CreateSelectDuplicates::Error, 0),
+        ];
+        for (sql, duplicates, indexes) in cases {
+            let ct = create_table(sql);
+            assert!(ct.select.is_some(), "{sql}");
+            assert_eq!((ct.on_duplicate, ct.indexes.len()), (duplicates, indexes), "{sql}");
+        }
+    }
+
+    #[test]
+    fn create_table_select_keeps_string_text() {
+        let ct = create_table("CREATE TABLE t (a VARCHAR(30) DEFAULT 'it''s IGNORE') IGNORE SELECT 'x' AS a");
+        assert_eq!(ct.on_duplicate, CreateSelectDuplicates::Ignore);
+        assert_eq!(ct.columns[0].default, Some(ColumnDefault::Value(Value::from_str("it's IGNORE"))));
+    }
+}
