@@ -79,6 +79,7 @@ fn insert_and_commit(
     columns: &[ResultColumn],
     rows: Vec<Vec<Value>>,
 ) -> SqlResult<QueryResult> {
+    let records = rows.len() as u64;
     let insert = Insert {
         table: stmt.name.clone(),
         columns: columns.iter().map(|c| c.name.clone()).collect(),
@@ -107,10 +108,33 @@ fn insert_and_commit(
         let mut mutations: Vec<Mutation> = vec![put_table_mutation(def)?];
         mutations.extend(row_mutations);
         let group = TxnEvents { events, kind: GroupKind::DdlWithRows, thread_id: session.connection_id as u32 };
-        engine.commit(group, mutations).map(|_| result)
+        engine.commit(group, mutations)?;
+        let info = records_info(session, stmt.on_duplicate, records, &result);
+        Ok(match result {
+            QueryResult::Ok { affected_rows, last_insert_id, .. } => {
+                QueryResult::Ok { affected_rows, last_insert_id, info }
+            }
+            rows => rows,
+        })
     });
     engine.locks.release_all(txn_id);
     committed
+}
+
+/// MariaDB's OK info for CREATE ... SELECT: the rows selected, those a
+/// duplicate key skipped (IGNORE) or replaced (REPLACE, which counts each
+/// replaced row twice in the affected rows), and the warnings.
+fn records_info(session: &Session, duplicates: CreateSelectDuplicates, records: u64, inserted: &QueryResult) -> String {
+    let affected = match inserted {
+        QueryResult::Ok { affected_rows, .. } => *affected_rows,
+        QueryResult::Rows { .. } => records,
+    };
+    let duplicate_rows = match duplicates {
+        CreateSelectDuplicates::Error => 0,
+        CreateSelectDuplicates::Ignore => records.saturating_sub(affected),
+        CreateSelectDuplicates::Replace => affected.saturating_sub(records),
+    };
+    format!("Records: {records}  Duplicates: {duplicate_rows}  Warnings: {}", session.warning_count())
 }
 
 /// The new table's columns as MariaDB orders them: the defined columns the

@@ -78,3 +78,37 @@ fn create_select_and_like_are_replayed_from_the_binlog() {
     run(&mut s, "INSERT INTO c.copy (v) VALUES ('y')").expect("insert");
     assert_eq!(run(&mut s, "SELECT id FROM c.copy ORDER BY id").expect("ids"), [["1"], ["2"]]);
 }
+
+/// The OK packet's affected rows and info are MariaDB's.
+#[test]
+fn create_select_reports_records_and_duplicates() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let engine = open(d.path());
+    let mut s = Session::new(engine.clone(), "root", "localhost");
+    for sql in
+        ["CREATE DATABASE c", "CREATE TABLE c.dups (k INT, v INT)", "INSERT INTO c.dups VALUES (1, 1), (1, 2), (2, 3)"]
+    {
+        run(&mut s, sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    let cases = [
+        ("CREATE TABLE c.plain SELECT k FROM c.dups", 3, "Records: 3  Duplicates: 0  Warnings: 0"),
+        (
+            "CREATE TABLE c.ign (PRIMARY KEY (k)) IGNORE SELECT k FROM c.dups",
+            2,
+            "Records: 3  Duplicates: 1  Warnings: 1",
+        ),
+        (
+            "CREATE TABLE c.rep (PRIMARY KEY (k)) REPLACE SELECT k, v FROM c.dups",
+            4,
+            "Records: 3  Duplicates: 1  Warnings: 0",
+        ),
+    ];
+    for (sql, affected, info) in cases {
+        match s.execute_query(sql).pop().expect("one result") {
+            Ok(QueryResult::Ok { affected_rows, info: got, .. }) => {
+                assert_eq!((affected_rows, got.as_str()), (affected, info), "{sql}")
+            }
+            other => panic!("{sql}: {other:?}"),
+        }
+    }
+}
