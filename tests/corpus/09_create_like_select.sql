@@ -95,3 +95,14 @@ CREATE TABLE fn_replace SELECT REPLACE(name, 'a', 'b') AS r FROM src
 SELECT * FROM fn_replace
 CREATE TABLE ign_name SELECT 1 AS ignore_me
 SELECT * FROM ign_name
+-- errors: nothing is created
+CREATE TABLE e_union SELECT 1 UNION SELECT 1, 2
+CREATE TABLE src LIKE src
+CREATE TABLE e_dup (a INT) SELECT 1 AS a, 2 AS a
+CREATE TABLE e_null (a INT NOT NULL) SELECT NULL AS a
+CREATE TABLE e_key (KEY (nosuch)) SELECT 1 AS a
+CREATE TABLE nodb.e_db SELECT 1 AS a
+CREATE TABLE e_star SELECT * FROM src a, src b
+CREATE TABLE e_alias SELECT a.id FROM src a, src a
+CREATE TABLE e_auto (id INT AUTO_INCREMENT) SELECT 5 AS id
+SHOW TABLES
