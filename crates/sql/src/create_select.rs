@@ -7,7 +7,6 @@
 //! rows. A failing SELECT or row creates and logs nothing.
 
 use crate::ast::*;
-use crate::catalog::put_table_mutation;
 use crate::ddl::{self, CatalogChange};
 use crate::session::{QueryResult, ResultColumn, Session, TABLE_WAIT};
 use onelog_binlog::event::{query_body, type_code, GroupKind, QueryEvent};
@@ -49,7 +48,7 @@ pub fn execute(session: &mut Session, stmt: &CreateTable, select: &Select) -> Sq
     // it is installed first, under the exclusive metadata lock that keeps
     // every other session away from it, and removed again on failure.
     engine.catalog.write().put_table(def.clone());
-    let outcome = insert_and_commit(session, stmt, &def, &current_db, &columns, rows);
+    let outcome = insert_and_commit(session, stmt, &def, plan.mutations, &current_db, &columns, rows);
     if outcome.is_err() {
         engine.catalog.write().remove_table(&def.db, &def.name);
     }
@@ -70,11 +69,13 @@ fn existing_table(session: &Session, db: &str, stmt: &CreateTable) -> SqlResult<
 }
 
 /// Inserts the selected rows into the new table `def` in a transaction of
-/// their own and commits them with the table's definition as one group.
+/// their own and commits them after the table's definition (its
+/// `def_mutations`) as one group.
 fn insert_and_commit(
     session: &mut Session,
     stmt: &CreateTable,
     def: &TableDef,
+    def_mutations: Vec<Mutation>,
     current_db: &str,
     columns: &[ResultColumn],
     rows: Vec<Vec<Value>>,
@@ -105,7 +106,7 @@ fn insert_and_commit(
         let query = query_body(&QueryEvent::new(session.connection_id as u32, current_db, &text));
         let mut events = vec![PendingEvent { type_code: type_code::QUERY, flags: 0, body: query }];
         events.extend(row_events);
-        let mut mutations: Vec<Mutation> = vec![put_table_mutation(def)?];
+        let mut mutations = def_mutations;
         mutations.extend(row_mutations);
         let group = TxnEvents { events, kind: GroupKind::DdlWithRows, thread_id: session.connection_id as u32 };
         engine.commit(group, mutations)?;
