@@ -92,7 +92,9 @@ def run(conn, st: Stmt):
         return outcome
     except pymysql.err.MySQLError as e:
         code = e.args[0] if e.args else None
-        if isinstance(code, int) and code >= 2000:  # client-side: connection lost etc.
+        # Client-side errors (connection lost etc.) are 2000-2999; servers
+        # use 1000-1999 and 3000 up (MariaDB's WITH errors are 4002-4008).
+        if isinstance(code, int) and 2000 <= code < 3000:
             raise
         return {"error": code}
 

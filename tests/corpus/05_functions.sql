@@ -67,3 +67,12 @@ SELECT CONCAT('x', 1, 2.50, NULL), CONCAT('a', 1.0);
 SELECT id, LENGTH(TRIM(b)) FROM s WHERE b IS NOT NULL ORDER BY id;
 SELECT INSERT('abcdef', 2, 3, 'XY'), SPACE(3), QUOTE('it''s');
 SELECT IF(NULL, 1, 2), IFNULL(NULL, NULL), COALESCE(NULL, NULL, 0);
+-- BIT_AND / BIT_OR / BIT_XOR: 64-bit unsigned, never NULL (all ones / zero over no rows), also as window functions.
+CREATE TABLE bits (id INT PRIMARY KEY, g CHAR(1), v INT, d DECIMAL(6,2));
+INSERT INTO bits VALUES (1, 'a', 12, 1.5), (2, 'a', 10, NULL), (3, 'b', NULL, 2.25), (4, 'b', 7, -3), (5, 'c', 255, 0);
+SELECT BIT_AND(v), BIT_OR(v), BIT_XOR(v), BIT_AND(id), BIT_OR(id), BIT_XOR(id) FROM bits;
+SELECT g, BIT_OR(id), BIT_AND(v), BIT_XOR(v) FROM bits GROUP BY g ORDER BY g;
+SELECT BIT_AND(v), BIT_OR(v), BIT_XOR(v) FROM bits WHERE id > 100;
+SELECT BIT_OR(d), BIT_AND(-1), BIT_OR(-2) FROM bits;
+SELECT id, BIT_OR(v) OVER (ORDER BY id), BIT_XOR(id) OVER (PARTITION BY g ORDER BY id) FROM bits ORDER BY id;
+SELECT STD(v), VAR_SAMP(v) FROM bits WHERE id = 3;

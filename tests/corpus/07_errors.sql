@@ -50,3 +50,13 @@ SELECT id FROM e ORDER BY id LIMIT -1;
 SELECT DATE_ADD('2024-01-01', 5);
 SELECT DATE_ADD('2024-01-01', 1, 'DAY');
 SELECT INTERVAL 1 DAY;
+-- DROP VIEW / DROP TEMPORARY TABLE never drop a base table of the same name (OneLog has no views or temporary tables yet).
+CREATE TABLE dv (id INT PRIMARY KEY);
+INSERT INTO dv VALUES (1), (2);
+DROP VIEW dv;
+DROP VIEW IF EXISTS dv, no_such_view;
+DROP VIEW no_such_view;
+DROP VIEW no_such_view, dv;
+DROP TEMPORARY TABLE dv;
+DROP TEMPORARY TABLE IF EXISTS dv, no_such_table;
+SELECT COUNT(*) FROM dv;

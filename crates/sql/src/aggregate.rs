@@ -9,13 +9,20 @@ use rust_decimal::Decimal;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
+/// One aggregate's running state (also a window frame's, see `window`).
 #[derive(Default, Clone)]
-struct Acc {
+pub(crate) struct Acc {
     count: u64,
     sum_int: i128,
     sum_dec: Option<Decimal>,
     sum_f64: Option<f64>,
     best: Option<Value>,
+    /// BIT_AND / BIT_OR / BIT_XOR so far.
+    bits: Option<u64>,
+    /// STD / VARIANCE: running mean and sum of squared deviations
+    /// (Welford's method, which stays accurate where sums of squares cancel).
+    mean: f64,
+    squares: f64,
     /// GROUP_CONCAT: each row's ORDER BY keys and its text.
     concat: Vec<(Vec<Value>, String)>,
     seen: KeySet,
@@ -36,7 +43,7 @@ impl Acc {
         !values.iter().any(Value::is_null) && (!distinct || self.seen.insert(group_key(values)))
     }
 
-    fn add(&mut self, func: AggFunc, distinct: bool, v: Value) {
+    pub(crate) fn add(&mut self, func: AggFunc, distinct: bool, v: Value) {
         // Every aggregate skips NULLs; COUNT(*) passes a non-NULL marker.
         if v.is_null() {
             return;
@@ -59,6 +66,21 @@ impl Acc {
                     self.sum_f64 = Some(self.sum_f64.unwrap_or(0.0) + f)
                 }
             },
+            AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => {
+                let bits = as_u64(&v);
+                self.bits = Some(match (func, self.bits) {
+                    (_, None) => bits,
+                    (AggFunc::BitAnd, Some(b)) => b & bits,
+                    (AggFunc::BitOr, Some(b)) => b | bits,
+                    (_, Some(b)) => b ^ bits,
+                });
+            }
+            AggFunc::StdPop | AggFunc::StdSamp | AggFunc::VarPop | AggFunc::VarSamp => {
+                let x = as_f64(&v);
+                let delta = x - self.mean;
+                self.mean += delta / self.count as f64;
+                self.squares += delta * (x - self.mean);
+            }
             AggFunc::Min | AggFunc::Max => {
                 let replace = match &self.best {
                     None => true,
@@ -75,11 +97,19 @@ impl Acc {
         }
     }
 
-    fn finish(&self, func: AggFunc) -> Value {
+    pub(crate) fn finish(&self, func: AggFunc) -> Value {
         match func {
             AggFunc::Count => Value::Int(self.count as i64),
             AggFunc::Min | AggFunc::Max => self.best.clone().unwrap_or(Value::Null),
+            // Over no rows BIT_AND is all ones and BIT_OR/XOR zero, not NULL.
+            AggFunc::BitAnd => Value::UInt(self.bits.unwrap_or(u64::MAX)),
+            AggFunc::BitOr | AggFunc::BitXor => Value::UInt(self.bits.unwrap_or(0)),
             _ if self.count == 0 => Value::Null,
+            AggFunc::VarPop => Value::Double(self.squares / self.count as f64),
+            AggFunc::StdPop => Value::Double((self.squares / self.count as f64).sqrt()),
+            _ if self.count == 1 && matches!(func, AggFunc::VarSamp | AggFunc::StdSamp) => Value::Null,
+            AggFunc::VarSamp => Value::Double(self.squares / (self.count - 1) as f64),
+            AggFunc::StdSamp => Value::Double((self.squares / (self.count - 1) as f64).sqrt()),
             AggFunc::Sum => self.sum(),
             AggFunc::Avg => match self.sum() {
                 Value::Double(f) => Value::Double(f / self.count as f64),
@@ -137,6 +167,32 @@ impl Acc {
         }
         let int_part = Decimal::from_i128_with_scale(self.sum_int, 0);
         Value::Decimal(self.sum_dec.map_or(int_part, |d| d + int_part))
+    }
+}
+
+/// A value as BIT_AND/OR/XOR take it: integers as their 64-bit pattern,
+/// others rounded to an integer first.
+fn as_u64(v: &Value) -> u64 {
+    match v {
+        Value::Int(i) => *i as u64,
+        Value::UInt(u) => *u,
+        other => {
+            let f = as_f64(other).round();
+            if f < 0.0 {
+                f as i64 as u64
+            } else {
+                f as u64
+            }
+        }
+    }
+}
+
+fn as_f64(v: &Value) -> f64 {
+    match v {
+        Value::Int(i) => *i as f64,
+        Value::UInt(u) => *u as f64,
+        Value::Double(d) => *d,
+        other => other.to_string().trim().parse().unwrap_or(0.0),
     }
 }
 

@@ -49,6 +49,71 @@ pub enum AggFunc {
     Min,
     Max,
     Avg,
+    /// BIT_AND / BIT_OR / BIT_XOR over the values as 64-bit unsigned.
+    BitAnd,
+    BitOr,
+    BitXor,
+    /// STD / STDDEV / STDDEV_POP and STDDEV_SAMP.
+    StdPop,
+    StdSamp,
+    /// VARIANCE / VAR_POP and VAR_SAMP.
+    VarPop,
+    VarSamp,
+}
+
+/// A window function call: computed over the rows of the query (after
+/// WHERE, GROUP BY and HAVING) that share its partition, in its order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowCall {
+    pub func: WindowFunc,
+    pub args: Vec<Expr>,
+    pub partition_by: Vec<Expr>,
+    pub order_by: Vec<OrderBy>,
+    /// `None`: the default frame (RANGE UNBOUNDED PRECEDING to CURRENT ROW
+    /// with ORDER BY, the whole partition without).
+    pub frame: Option<WindowFrame>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowFunc {
+    RowNumber,
+    Rank,
+    DenseRank,
+    PercentRank,
+    CumeDist,
+    Ntile,
+    Lag,
+    Lead,
+    FirstValue,
+    LastValue,
+    NthValue,
+    Aggregate(AggFunc),
+}
+
+impl WindowFunc {
+    /// Functions of the frame's rows; the others (ranks, LAG/LEAD) ignore
+    /// any frame.
+    pub fn uses_frame(self) -> bool {
+        matches!(self, WindowFunc::FirstValue | WindowFunc::LastValue | WindowFunc::NthValue | WindowFunc::Aggregate(_))
+    }
+}
+
+/// `ROWS|RANGE BETWEEN start AND end`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowFrame {
+    /// ROWS counts rows; RANGE moves by ORDER BY peers.
+    pub rows: bool,
+    pub start: FrameBound,
+    pub end: FrameBound,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FrameBound {
+    UnboundedPreceding,
+    Preceding(u64),
+    CurrentRow,
+    Following(u64),
+    UnboundedFollowing,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,6 +211,15 @@ pub enum Expr {
         name: String,
     },
     UserVar(String),
+    /// `@name := value`: sets the user variable as it is evaluated and
+    /// yields the value (MariaDB's assignment operator, e.g. running
+    /// numbers in `SELECT @n := @n + 1 ...`).
+    AssignUserVar {
+        name: String,
+        value: Box<Expr>,
+    },
+    /// `func(args) OVER (PARTITION BY ... ORDER BY ... frame)`.
+    Window(Box<WindowCall>),
     ScalarSubquery(Box<Select>),
     Exists {
         query: Box<Select>,
@@ -180,7 +254,8 @@ impl Expr {
             | Expr::IsBool { expr: e, .. }
             | Expr::InSubquery { expr: e, .. }
             | Expr::Cast { expr: e, .. }
-            | Expr::Collate { expr: e, .. } => f(e),
+            | Expr::Collate { expr: e, .. }
+            | Expr::AssignUserVar { value: e, .. } => f(e),
             Expr::Binary(_, l, r) | Expr::Like { expr: l, pattern: r, .. } => {
                 f(l);
                 f(r);
@@ -195,6 +270,10 @@ impl Expr {
                 list.iter().for_each(f);
             }
             Expr::Function { args, .. } | Expr::Tuple(args) => args.iter().for_each(f),
+            Expr::Window(call) => {
+                call.args.iter().chain(&call.partition_by).for_each(&mut *f);
+                call.order_by.iter().for_each(|o| f(&o.expr));
+            }
             Expr::Aggregate { arg, .. } => arg.iter().for_each(|a| f(a)),
             Expr::GroupConcat { args, order_by, .. } => {
                 args.iter().for_each(&mut *f);
@@ -242,6 +321,11 @@ impl Select {
             match &join.factor {
                 TableFactor::Table { name, .. } => f(name),
                 TableFactor::Derived { query, .. } => query.for_each_table(f),
+                TableFactor::Recursive(cte) => {
+                    cte.seed.for_each_table(f);
+                    cte.step.for_each_table(f);
+                }
+                TableFactor::CteSelf { .. } => {}
             }
             join.on.iter().for_each(|e| e.for_each_table(f));
         }
@@ -269,13 +353,46 @@ pub enum SelectItem {
 pub enum JoinKind {
     Inner,
     Left,
+    /// `a RIGHT JOIN b`: run as `b LEFT JOIN a`, with `*` still listing
+    /// `a` first (see `select::resolve_sources`).
+    Right,
     Cross,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum TableFactor {
-    Table { name: ObjectName, alias: Option<String> },
-    Derived { query: Box<Select>, alias: String },
+    Table {
+        name: ObjectName,
+        alias: Option<String>,
+    },
+    /// A subquery in FROM, or a WITH query; `columns` (WITH's column list)
+    /// renames the query's columns when not empty.
+    Derived {
+        query: Box<Select>,
+        alias: String,
+        columns: Vec<String>,
+    },
+    /// A `WITH RECURSIVE` query that names itself.
+    Recursive(Box<RecursiveCte>),
+    /// Inside a recursive CTE's step: the rows its previous round added.
+    CteSelf {
+        name: String,
+        alias: String,
+    },
+}
+
+/// `WITH RECURSIVE name (columns) AS (seed UNION [ALL] step)`: the seed's
+/// rows, then the step run again on the rows each round added until a
+/// round adds none (or `max_recursive_iterations` rounds ran).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecursiveCte {
+    pub name: String,
+    pub alias: String,
+    pub columns: Vec<String>,
+    pub seed: Select,
+    pub step: Select,
+    /// UNION DISTINCT: a row already produced is not added again.
+    pub distinct: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -527,6 +644,12 @@ fn returning_tables(items: &[SelectItem], f: &mut dyn FnMut(&ObjectName)) {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AbsentKind {
+    View,
+    TemporaryTable,
+}
+
 impl Statement {
     /// A schema change: committed on its own, as a QUERY event.
     pub fn is_ddl(&self) -> bool {
@@ -612,6 +735,15 @@ pub enum Statement {
     DropTable {
         names: Vec<ObjectName>,
         if_exists: bool,
+    },
+    /// `DROP VIEW` / `DROP TEMPORARY TABLE`: OneLog has neither views nor
+    /// temporary tables yet, so these drop nothing and answer as MariaDB
+    /// does for names that are not views / temporary tables (never drop a
+    /// base table of the same name).
+    DropAbsent {
+        names: Vec<ObjectName>,
+        if_exists: bool,
+        kind: AbsentKind,
     },
     CreateIndex {
         table: ObjectName,

@@ -534,3 +534,35 @@ fn added_column_value(c: &ColumnDef) -> Value {
         },
     }
 }
+
+/// `DROP VIEW` / `DROP TEMPORARY TABLE` of names that cannot be views or
+/// temporary tables (OneLog has neither yet): MariaDB's error, or with IF
+/// EXISTS its notes, and nothing dropped or logged.
+pub fn drop_absent(
+    session: &Session,
+    names: &[ObjectName],
+    if_exists: bool,
+    kind: AbsentKind,
+) -> SqlResult<QueryResult> {
+    let mut qualified = Vec::with_capacity(names.len());
+    for name in names {
+        let db = session.resolve_db(name)?;
+        if kind == AbsentKind::View && if_exists && session.engine.catalog.read().table(db, &name.name).is_some() {
+            crate::eval::EvalEnv::warn(
+                session,
+                ErrorCode::WRONG_OBJECT.number,
+                format!("'{db}.{}' is not of type 'VIEW'", name.name),
+            );
+        }
+        qualified.push(format!("{db}.{}", name.name));
+    }
+    let (code, message) = match kind {
+        AbsentKind::View => (ErrorCode::UNKNOWN_VIEW, format!("Unknown VIEW: '{}'", qualified.join(","))),
+        AbsentKind::TemporaryTable => (ErrorCode::BAD_TABLE, format!("Unknown table '{}'", qualified.join(","))),
+    };
+    if !if_exists {
+        return Err(SqlError::new(code, message));
+    }
+    session.note(code.number, message);
+    Ok(QueryResult::ok(0))
+}

@@ -31,6 +31,8 @@ pub trait EvalEnv {
     fn system_var(&self, scope: VarScope, name: &str) -> SqlResult<Value>;
     /// `@name`; NULL if unset.
     fn user_var(&self, name: &str) -> Value;
+    /// `@name := value`. Evaluation without a session keeps no variables.
+    fn set_user_var(&self, _name: &str, _value: Value) {}
     /// Runs a subquery; `outer_row` is the current row (for correlated
     /// references the binder resolved to slots of the outer row).
     fn subquery(&self, query: &Select, outer_row: &[Value]) -> SqlResult<Vec<Vec<Value>>>;
@@ -84,6 +86,12 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
         Expr::Aggregate { .. } | Expr::GroupConcat { .. } => {
             Err(SqlError::new(ErrorCode::INVALID_GROUP_FUNC_USE, "Invalid use of group function"))
         }
+        // A query's select list and ORDER BY compute their window calls
+        // first (`window::extract`); anywhere else one cannot be.
+        Expr::Window(_) => Err(SqlError::new(
+            ErrorCode::WRONG_PLACEMENT_OF_WINDOW_FUNCTION,
+            "Window function is allowed only in SELECT list and ORDER BY clause",
+        )),
         Expr::Default => Ok(Value::Null),
         Expr::Tuple(items) => Err(operand_columns(items.len().max(2))),
         Expr::Unary(op, inner) => {
@@ -194,6 +202,11 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
         }
         Expr::SystemVar { scope, name } => env.system_var(*scope, name),
         Expr::UserVar(name) => Ok(env.user_var(name)),
+        Expr::AssignUserVar { name, value } => {
+            let v = eval_scalar(value, row, env)?;
+            env.set_user_var(name, v.clone());
+            Ok(v)
+        }
         Expr::Cast { expr: inner, to } => {
             let v = eval_scalar(inner, row, env)?;
             cast(v, *to, env)

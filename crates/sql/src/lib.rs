@@ -29,6 +29,7 @@ pub mod session;
 pub mod show;
 pub mod txn;
 pub mod vars;
+pub mod window;
 
 pub use engine::{Engine, EngineConfig, EngineError};
 pub use session::{CommitAck, QueryResult, ResultColumn, Session};

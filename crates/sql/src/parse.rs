@@ -14,6 +14,8 @@ use sqlparser::tokenizer::{Token, Tokenizer};
 mod comments;
 mod ddl;
 mod expr;
+mod window;
+mod with;
 
 pub(crate) use expr::convert_expr;
 
@@ -140,9 +142,11 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
     let mut piece_start = 0;
     let mut has_content = false;
     // Byte ranges of the current piece to rewrite: charset introducers
-    // (blanked) and the infix MOD operator (→ `%`), MySQL syntax sqlparser
-    // does not accept.
+    // (blanked), the infix MOD operator (→ `%`) and SET's `:=` (→ `=`),
+    // MySQL syntax sqlparser does not accept.
     let mut edits: Vec<(usize, usize, &'static str)> = Vec::new();
+    let mut is_set = false;
+    let mut depth = 0usize;
     for (i, t) in tokens.iter().enumerate() {
         let at = cursor.offset(t.span.start.line, t.span.start.column);
         match &t.token {
@@ -156,7 +160,16 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
             }
             Token::Whitespace(_) | Token::EOF => {}
             token => {
+                if !has_content {
+                    is_set = matches!(token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("SET"));
+                    depth = 0;
+                }
                 has_content = true;
+                match token {
+                    Token::LParen => depth += 1,
+                    Token::RParen => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
                 let next = tokens[i + 1..].iter().map(|n| &n.token).find(|n| !matches!(n, Token::Whitespace(_)));
                 let replacement = if is_introducer(token)
                     && matches!(
@@ -168,6 +181,10 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
                     && !matches!(next, Some(Token::LParen))
                 {
                     Some("%")
+                } else if is_set && depth == 0 && matches!(token, Token::Assignment) {
+                    // `SET @a := 1` assigns as `SET @a = 1` does; inside
+                    // parentheses `:=` is the assignment operator.
+                    Some("=")
                 } else {
                     None
                 };
@@ -352,7 +369,7 @@ fn rewrite_create_table(sql: &str) -> SqlResult<(String, CreateSelectDuplicates)
 /// Conversion state: numbers `?` placeholders in text order and keeps the
 /// statement's text, so a select item's heading is its original text as
 /// MariaDB shows it.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct ParamCounter {
     next: usize,
     source: String,
@@ -360,11 +377,17 @@ pub(crate) struct ParamCounter {
     /// plain columns and literals and never pay for the extra tokenizing.
     headings: Option<Vec<Vec<String>>>,
     next_select: usize,
+    /// WITH names in scope where conversion is, innermost last.
+    ctes: Vec<(String, with::CteBinding)>,
+    /// References to the recursive CTE being converted, seen so far.
+    cte_self_references: usize,
+    /// `WINDOW name AS (spec)` of the SELECTs being converted, innermost last.
+    named_windows: Vec<(String, sqlparser::ast::WindowSpec)>,
 }
 
 impl ParamCounter {
     fn with_source(sql: &str) -> ParamCounter {
-        ParamCounter { next: 0, source: sql.to_string(), headings: None, next_select: 0 }
+        ParamCounter { source: sql.to_string(), ..ParamCounter::default() }
     }
 
     pub(crate) fn next(&mut self) -> usize {
@@ -763,8 +786,8 @@ fn convert_statement(stmt: &sp::Statement, params: &mut ParamCounter) -> SqlResu
         },
         S::CreateIndex(ci) => ddl::convert_create_index(ci)?,
         S::AlterTable(at) => ddl::convert_alter_table(at)?,
-        S::Drop { object_type, if_exists, names, table, .. } => {
-            ddl::convert_drop(object_type, *if_exists, names, table.as_ref())?
+        S::Drop { object_type, if_exists, names, table, temporary, .. } => {
+            ddl::convert_drop(object_type, *if_exists, *temporary, names, table.as_ref())?
         }
         S::Truncate(t) => {
             let first = t.table_names.first().ok_or_else(|| SqlError::parse("TRUNCATE", 1))?;

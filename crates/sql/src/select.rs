@@ -9,6 +9,7 @@ use crate::eval::{self, compare, truthy, EvalEnv};
 use crate::rows;
 use crate::session::{QueryResult, ResultColumn, Session};
 use crate::txn::Txn;
+use crate::window;
 use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Value};
 use onelog_storage::{key, Snapshot};
 use std::cell::RefCell;
@@ -29,6 +30,9 @@ pub struct Ctx<'a> {
     /// Scopes of the queries being evaluated, innermost last: a subquery
     /// sees the innermost as its outer scope.
     scopes: RefCell<Vec<Vec<ScopeColumn>>>,
+    /// Recursive CTEs being computed, by name: the rows their previous round
+    /// added, which the step reads as the CTE.
+    recursing: RefCell<HashMap<String, ResultRows>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -42,6 +46,7 @@ impl<'a> Ctx<'a> {
             selected: RefCell::new(Vec::new()),
             lock_mode: RefCell::new(None),
             scopes: RefCell::new(Vec::new()),
+            recursing: RefCell::new(HashMap::new()),
         }
     }
 
@@ -78,6 +83,9 @@ impl EvalEnv for Ctx<'_> {
     }
     fn user_var(&self, name: &str) -> Value {
         self.session.user_var(name)
+    }
+    fn set_user_var(&self, name: &str, value: Value) {
+        self.session.set_user_var(name, value)
     }
     fn subquery(&self, query: &Select, outer_row: &[Value]) -> SqlResult<Vec<Vec<Value>>> {
         let key = query as *const Select;
@@ -287,6 +295,17 @@ pub fn map_children(expr: &Expr, f: &mut dyn FnMut(&Expr) -> SqlResult<Expr>) ->
         },
         Expr::Cast { expr, to } => Expr::Cast { expr: b(expr, f)?, to: *to },
         Expr::Collate { expr, collation } => Expr::Collate { expr: b(expr, f)?, collation: collation.clone() },
+        Expr::AssignUserVar { name, value } => Expr::AssignUserVar { name: name.clone(), value: b(value, f)? },
+        Expr::Window(call) => Expr::Window(Box::new(WindowCall {
+            args: call.args.iter().map(&mut *f).collect::<SqlResult<_>>()?,
+            partition_by: call.partition_by.iter().map(&mut *f).collect::<SqlResult<_>>()?,
+            order_by: call
+                .order_by
+                .iter()
+                .map(|o| Ok(OrderBy { expr: f(&o.expr)?, desc: o.desc }))
+                .collect::<SqlResult<_>>()?,
+            ..(**call).clone()
+        })),
         Expr::Tuple(items) => Expr::Tuple(items.iter().map(f).collect::<SqlResult<_>>()?),
         other => other.clone(),
     })
@@ -361,6 +380,8 @@ pub fn table_columns(entry: &TableEntry, alias: &str) -> Vec<ScopeColumn> {
 }
 
 fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
+    let swapped = right_join_as_left(from)?;
+    let from = swapped.as_deref().unwrap_or(from);
     let mut sources = Vec::new();
     let mut offset = 0;
     // Scope positions in the order `*` lists them, when USING changes it.
@@ -384,13 +405,18 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                     (alias, Some(entry), columns, None)
                 }
             }
-            TableFactor::Derived { query, alias } => {
+            TableFactor::Derived { query, alias, columns } => {
                 let (cols, rows) = run_select(ctx, query)?;
-                let columns = cols
-                    .into_iter()
-                    .map(|c| ScopeColumn::new(alias.clone(), String::new(), alias.clone(), c.def))
-                    .collect();
-                (alias.clone(), None, columns, Some(rows))
+                let cols = rename_columns(cols, columns)?;
+                (alias.clone(), None, derived_scope(alias, cols), Some(rows))
+            }
+            TableFactor::Recursive(cte) => {
+                let (cols, rows) = run_recursive(ctx, cte)?;
+                (cte.alias.clone(), None, derived_scope(&cte.alias, cols), Some(rows))
+            }
+            TableFactor::CteSelf { name, alias } => {
+                let (cols, rows) = ctx.recursing.borrow().get(name).cloned().unwrap_or_default();
+                (alias.clone(), None, derived_scope(alias, cols), Some(rows))
             }
         };
         let mut source =
@@ -423,7 +449,103 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
             source.columns[i - source.offset].star_position = position;
         }
     }
+    if swapped.is_some() && !using {
+        // `a RIGHT JOIN b ON ...` runs as `b LEFT JOIN a`; `*` lists `a`
+        // first, as written. (With USING, MariaDB lists b's side first,
+        // as the swapped join already does.)
+        for (i, source) in sources.iter_mut().enumerate() {
+            let position = [1, 0].get(i).copied().unwrap_or(i);
+            source.columns.iter_mut().for_each(|c| c.star_position = position);
+        }
+    }
     Ok(sources)
+}
+
+fn derived_scope(alias: &str, columns: Vec<ResultColumn>) -> Vec<ScopeColumn> {
+    columns.into_iter().map(|c| ScopeColumn::new(alias.to_string(), String::new(), alias.to_string(), c.def)).collect()
+}
+
+/// A WITH query's columns under the names of its column list, if any.
+fn rename_columns(mut columns: Vec<ResultColumn>, names: &[String]) -> SqlResult<Vec<ResultColumn>> {
+    if names.is_empty() {
+        return Ok(columns);
+    }
+    if names.len() != columns.len() {
+        return Err(SqlError::new(
+            ErrorCode::WITH_COL_WRONG_LIST,
+            "WITH column list and SELECT field list have different column counts",
+        ));
+    }
+    for (column, name) in columns.iter_mut().zip(names) {
+        column.def.name = name.clone();
+    }
+    Ok(columns)
+}
+
+/// Runs a recursive CTE: the seed, then the step over each round's new rows
+/// until a round adds none. Rounds stop at `max_recursive_iterations` with
+/// MariaDB's warning 1931; KILL and the statement's time limit end them.
+fn run_recursive(ctx: &Ctx, cte: &RecursiveCte) -> SqlResult<ResultRows> {
+    let (columns, mut added) = run_select(ctx, &cte.seed)?;
+    let columns = rename_columns(columns, &cte.columns)?;
+    let mut seen = KeySet::default();
+    if cte.distinct {
+        added.retain(|row| seen.insert(group_key(row)));
+    }
+    let max_rounds: u64 = ctx.session.session_value("max_recursive_iterations").parse().unwrap_or(u64::MAX);
+    let mut all = added.clone();
+    let mut rounds = 0u64;
+    while !added.is_empty() {
+        if rounds == max_rounds {
+            ctx.session.warn(
+                ErrorCode::QUERY_RESULT_INCOMPLETE.number,
+                format!(
+                    "Query execution was interrupted. The query exceeded max_recursive_iterations = {max_rounds}. \
+                     The query result may be incomplete"
+                ),
+            );
+            break;
+        }
+        ctx.session.guard().check()?;
+        ctx.recursing.borrow_mut().insert(cte.name.clone(), (columns.clone(), std::mem::take(&mut added)));
+        // Uncorrelated subqueries of the step may read the CTE: not cached
+        // across rounds.
+        ctx.subquery_cache.borrow_mut().clear();
+        let round = run_select(ctx, &cte.step);
+        ctx.recursing.borrow_mut().remove(&cte.name);
+        let (step_columns, mut rows) = round?;
+        if step_columns.len() != columns.len() {
+            return Err(SqlError::new(
+                ErrorCode::WRONG_NUMBER_OF_COLUMNS_IN_SELECT,
+                "The used SELECT statements have a different number of columns",
+            ));
+        }
+        if cte.distinct {
+            rows.retain(|row| seen.insert(group_key(row)));
+        }
+        all.extend(rows.iter().cloned());
+        added = rows;
+        rounds += 1;
+    }
+    Ok((columns, all))
+}
+
+/// `a RIGHT JOIN b ON c [joins ...]` as `b LEFT JOIN a ON c [joins ...]`,
+/// which the nested-loop join runs with `b` outer; `None` without a RIGHT
+/// JOIN. Only the first join may be RIGHT: a later one would need its whole
+/// left side (a join) as the inner side of a LEFT JOIN, which the left-deep
+/// join does not run.
+fn right_join_as_left(from: &[Join]) -> SqlResult<Option<Vec<Join>>> {
+    if from.iter().skip(2).any(|j| j.kind == JoinKind::Right) {
+        return Err(SqlError::not_supported("RIGHT JOIN after another join"));
+    }
+    let [left, right, rest @ ..] = from else { return Ok(None) };
+    if right.kind != JoinKind::Right {
+        return Ok(None);
+    }
+    let outer = Join { kind: JoinKind::Inner, on: None, using: Vec::new(), natural: false, ..right.clone() };
+    let inner = Join { kind: JoinKind::Left, factor: left.factor.clone(), ..right.clone() };
+    Ok(Some([outer, inner].into_iter().chain(rest.iter().cloned()).collect()))
 }
 
 /// NATURAL JOIN's USING list: the right side's columns whose names the
@@ -965,6 +1087,9 @@ fn bind_order_position(expr: &Expr, n: usize) -> Option<Expr> {
 /// foldhash's per-process random seed still keeps keys unpredictable.
 pub type KeySet = HashSet<Vec<u8>, foldhash::fast::RandomState>;
 
+/// A query's result: its columns and rows.
+pub type ResultRows = (Vec<ResultColumn>, Vec<Vec<Value>>);
+
 /// Keeps the first of the rows whose `values` are equal under MySQL
 /// equality, in order (DISTINCT, UNION).
 fn dedup_rows<T>(rows: &mut Vec<T>, values: impl Fn(&T) -> &[Value]) {
@@ -1201,9 +1326,13 @@ fn run_core_in_scope(
     let aggregated = !group_by.is_empty()
         || items.iter().any(|i| has_aggregate(&i.expr))
         || having.as_ref().is_some_and(has_aggregate);
+    window::reject_in_clause(where_bound.as_ref())?;
+    window::reject_in_clause(having.as_ref())?;
+    group_by.iter().try_for_each(|g| window::reject_in_clause(Some(g)))?;
+    let windowed = items.iter().map(|i| &i.expr).chain(order.iter().map(|o| &o.expr)).any(window::contains_window);
 
     // Early stop: plain queries with LIMIT and no sort, or sorted by an index.
-    let simple = !aggregated && !select.distinct && final_order;
+    let simple = !aggregated && !windowed && !select.distinct && final_order;
     let limit = if simple {
         limit_value(ctx, &select.limit)?.map(|l| l + limit_value(ctx, &select.offset).ok().flatten().unwrap_or(0))
     } else {
@@ -1249,24 +1378,40 @@ fn run_core_in_scope(
 
     let mut out: Vec<KeyedRow>; // (sort keys not in the output, output row)
     let sort_keys: Vec<SortKey>;
-    if aggregated {
+    if aggregated || windowed {
         let mut aggs = Vec::new();
         let item_exprs: Vec<Expr> =
             items.iter().map(|i| extract_aggregates(&i.expr, &mut aggs)).collect::<SqlResult<_>>()?;
         let having = having.map(|h| extract_aggregates(&h, &mut aggs)).transpose()?;
         let order_exprs: Vec<Expr> =
             order.iter().map(|o| extract_aggregates(&o.expr, &mut aggs)).collect::<SqlResult<_>>()?;
+        let mut rows: Vec<window::GroupRow> = if aggregated {
+            let mut kept = Vec::new();
+            for (rep, agg_values) in crate::aggregate::group(ctx, &joined, &group_by, &aggs)? {
+                let row = eval::Row { values: &rep, params: ctx.params, aggregates: &agg_values, insert_values: None };
+                if let Some(h) = &having {
+                    if !truthy(&eval::eval(h, &row, ctx)?).unwrap_or(false) {
+                        continue;
+                    }
+                }
+                kept.push((rep, agg_values));
+            }
+            kept
+        } else {
+            joined.into_iter().map(|row| (row, Vec::new())).collect()
+        };
+        // Window calls read the grouped rows; their values follow the
+        // aggregates' in each row.
+        let mut calls = Vec::new();
+        let mut windows = |e: &Expr| window::extract(e, &mut calls, aggs.len());
+        let item_exprs: Vec<Expr> = item_exprs.iter().map(&mut windows).collect::<SqlResult<_>>()?;
+        let order_exprs: Vec<Expr> = order_exprs.iter().map(&mut windows).collect::<SqlResult<_>>()?;
+        window::compute(ctx, &calls, &mut rows)?;
         let extra_exprs;
         (sort_keys, extra_exprs) = split_sort_keys(&order_exprs, &item_exprs);
-        let groups = crate::aggregate::group(ctx, &joined, &group_by, &aggs)?;
-        out = Vec::new();
-        for (rep, agg_values) in groups {
-            let row = eval::Row { values: &rep, params: ctx.params, aggregates: &agg_values, insert_values: None };
-            if let Some(h) = &having {
-                if !truthy(&eval::eval(h, &row, ctx)?).unwrap_or(false) {
-                    continue;
-                }
-            }
+        out = Vec::with_capacity(rows.len());
+        for (rep, agg_values) in &rows {
+            let row = eval::Row { values: rep, params: ctx.params, aggregates: agg_values, insert_values: None };
             let values: Vec<Value> = item_exprs.iter().map(|e| eval::eval(e, &row, ctx)).collect::<SqlResult<_>>()?;
             let keys: Vec<Value> = extra_exprs.iter().map(|e| eval::eval(e, &row, ctx)).collect::<SqlResult<_>>()?;
             out.push((keys, values));

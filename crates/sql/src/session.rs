@@ -720,6 +720,14 @@ impl Session {
                 self.commit_txn()?;
                 crate::ddl::execute(self, stmt, text)
             }
+            Statement::DropAbsent { names, if_exists, kind } => {
+                if *kind == AbsentKind::View {
+                    // DROP VIEW ends the transaction as DDL does; DROP
+                    // TEMPORARY TABLE does not, as in MariaDB.
+                    self.commit_txn()?;
+                }
+                crate::ddl::drop_absent(self, names, *if_exists, *kind)
+            }
             Statement::Use(db) => self.use_database(db).map(|_| QueryResult::ok(0)),
             Statement::AlterTableKeys { table, enable } => {
                 let db = self.resolve_db(table)?.to_string();
@@ -1110,6 +1118,10 @@ impl EvalEnv for Session {
 
     fn user_var(&self, name: &str) -> Value {
         self.user_vars.borrow().get(&name.to_ascii_lowercase()).cloned().unwrap_or(Value::Null)
+    }
+
+    fn set_user_var(&self, name: &str, value: Value) {
+        self.user_vars.borrow_mut().insert(name.to_ascii_lowercase(), value);
     }
 
     fn subquery(&self, _query: &Select, _outer_row: &[Value]) -> SqlResult<Vec<Vec<Value>>> {

@@ -106,6 +106,7 @@ vars! {
     "max_binlog_stmt_cache_size" = "18446744073709547520", Global, Int;
     "max_connections" = "1024", Global, Int;
     "max_execution_time" = "0", Both, Int;
+    "max_recursive_iterations" = "1000", Both, Int;
     "max_statement_time" = "0.000000", Both, Seconds;
     "net_buffer_length" = "16384", Both, Int;
     "net_read_timeout" = "30", Both, Int;

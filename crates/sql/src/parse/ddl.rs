@@ -240,6 +240,11 @@ pub(crate) fn convert_constraint(c: &sp::TableConstraint) -> SqlResult<Option<In
 }
 
 pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCounter) -> SqlResult<CreateTable> {
+    // Not a permanent table by another name: a temporary one is private to
+    // its session and never logged, which OneLog does not do yet.
+    if ct.temporary {
+        return Err(unsupported("CREATE TEMPORARY TABLE"));
+    }
     let like = match &ct.like {
         Some(sp::CreateTableLikeKind::Plain(l) | sp::CreateTableLikeKind::Parenthesized(l)) => {
             Some(object_name(&l.name)?)
@@ -370,12 +375,16 @@ pub(crate) fn convert_alter_table(at: &sp::AlterTable) -> SqlResult<Statement> {
 pub(crate) fn convert_drop(
     object_type: &sp::ObjectType,
     if_exists: bool,
+    temporary: bool,
     names: &[sp::ObjectName],
     table: Option<&sp::ObjectName>,
 ) -> SqlResult<Statement> {
     let converted: Vec<ObjectName> = names.iter().map(object_name).collect::<SqlResult<_>>()?;
+    let absent = |kind| Statement::DropAbsent { names: converted.clone(), if_exists, kind };
     Ok(match object_type {
-        sp::ObjectType::Table | sp::ObjectType::View => Statement::DropTable { names: converted, if_exists },
+        sp::ObjectType::Table if temporary => absent(AbsentKind::TemporaryTable),
+        sp::ObjectType::View => absent(AbsentKind::View),
+        sp::ObjectType::Table => Statement::DropTable { names: converted, if_exists },
         sp::ObjectType::Database | sp::ObjectType::Schema => {
             Statement::DropDatabase { name: converted.first().map(|n| n.name.clone()).unwrap_or_default(), if_exists }
         }

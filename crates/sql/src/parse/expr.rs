@@ -7,9 +7,14 @@ use rust_decimal::Decimal;
 use sqlparser::ast as sp;
 
 pub(crate) fn convert_query(q: &sp::Query, params: &mut ParamCounter) -> SqlResult<Select> {
-    if q.with.is_some() {
-        return Err(unsupported("WITH"));
-    }
+    let Some(with) = &q.with else { return convert_query_body(q, params) };
+    let scope_start = super::with::enter_ctes(with, params)?;
+    let select = convert_query_body(q, params);
+    params.ctes.truncate(scope_start);
+    select
+}
+
+fn convert_query_body(q: &sp::Query, params: &mut ParamCounter) -> SqlResult<Select> {
     let mut select = convert_set_expr(&q.body, params)?;
     if let Some(order_by) = &q.order_by {
         if let sp::OrderByKind::Expressions(exprs) = &order_by.kind {
@@ -40,7 +45,7 @@ pub(crate) fn convert_query(q: &sp::Query, params: &mut ParamCounter) -> SqlResu
     Ok(select)
 }
 
-fn convert_set_expr(body: &sp::SetExpr, params: &mut ParamCounter) -> SqlResult<Select> {
+pub(super) fn convert_set_expr(body: &sp::SetExpr, params: &mut ParamCounter) -> SqlResult<Select> {
     match body {
         sp::SetExpr::Select(s) => convert_select(s, params),
         sp::SetExpr::Query(q) => convert_query(q, params),
@@ -67,7 +72,7 @@ fn convert_set_expr(body: &sp::SetExpr, params: &mut ParamCounter) -> SqlResult<
 
 /// Appends `next` at the end of the UNION chain so `a UNION b UNION c`
 /// keeps its order.
-fn append_union(select: &mut Select, all: bool, next: Select) {
+pub(super) fn append_union(select: &mut Select, all: bool, next: Select) {
     if let Some((_, tail)) = select.union.as_mut() {
         return append_union(tail, all, next);
     }
@@ -99,6 +104,13 @@ pub(crate) fn empty_select(items: Vec<SelectItem>) -> Select {
 }
 
 fn convert_select(s: &sp::Select, params: &mut ParamCounter) -> SqlResult<Select> {
+    let windows_start = super::window::enter_named_windows(&s.named_window, params)?;
+    let select = convert_select_in_windows(s, params);
+    params.named_windows.truncate(windows_start);
+    select
+}
+
+fn convert_select_in_windows(s: &sp::Select, params: &mut ParamCounter) -> SqlResult<Select> {
     let select_no = params.next_select();
     let items = s
         .projection
@@ -108,7 +120,7 @@ fn convert_select(s: &sp::Select, params: &mut ParamCounter) -> SqlResult<Select
         .collect::<SqlResult<Vec<_>>>()?;
     let mut select = empty_select(items);
     select.distinct = matches!(s.distinct, Some(sp::Distinct::Distinct));
-    for twj in &s.from {
+    for twj in from_without_dual(&s.from)? {
         let kind = if select.from.is_empty() { JoinKind::Inner } else { JoinKind::Cross };
         select.from.push(Join {
             kind,
@@ -159,6 +171,23 @@ fn convert_select_item(
     })
 }
 
+/// `FROM DUAL` is no table at all; DUAL (unquoted) with other tables is a
+/// syntax error, as in MariaDB.
+fn from_without_dual(from: &[sp::TableWithJoins]) -> SqlResult<&[sp::TableWithJoins]> {
+    let is_dual = |twj: &sp::TableWithJoins| match &twj.relation {
+        sp::TableFactor::Table { name, alias: None, .. } => {
+            matches!(name.0.as_slice(), [sp::ObjectNamePart::Identifier(id)]
+                if id.quote_style.is_none() && id.value.eq_ignore_ascii_case("dual"))
+        }
+        _ => false,
+    };
+    match from {
+        [only] if is_dual(only) && only.joins.is_empty() => Ok(&[]),
+        _ if from.iter().any(is_dual) => Err(SqlError::parse("dual", 1)),
+        _ => Ok(from),
+    }
+}
+
 /// The column heading MySQL shows for an unaliased expression: the
 /// identifier itself, otherwise the expression's text.
 fn item_text(e: &sp::Expr) -> String {
@@ -179,7 +208,11 @@ fn item_text(e: &sp::Expr) -> String {
 fn convert_factor(factor: &sp::TableFactor, params: &mut ParamCounter) -> SqlResult<TableFactor> {
     match factor {
         sp::TableFactor::Table { name, alias, .. } => {
-            Ok(TableFactor::Table { name: object_name(name)?, alias: alias.as_ref().map(|a| a.name.value.clone()) })
+            let (name, alias) = (object_name(name)?, alias.as_ref().map(|a| a.name.value.clone()));
+            match super::with::cte_factor(&name, alias.clone(), params) {
+                Some(cte) => Ok(cte),
+                None => Ok(TableFactor::Table { name, alias }),
+            }
         }
         sp::TableFactor::Derived { subquery, alias, .. } => {
             let alias = alias.as_ref().map(|a| a.name.value.clone()).ok_or_else(|| {
@@ -188,7 +221,7 @@ fn convert_factor(factor: &sp::TableFactor, params: &mut ParamCounter) -> SqlRes
                     "Every derived table must have its own alias",
                 )
             })?;
-            Ok(TableFactor::Derived { query: Box::new(convert_query(subquery, params)?), alias })
+            Ok(TableFactor::Derived { query: Box::new(convert_query(subquery, params)?), alias, columns: Vec::new() })
         }
         other => Err(unsupported(other)),
     }
@@ -199,6 +232,7 @@ fn convert_join(join: &sp::Join, params: &mut ParamCounter) -> SqlResult<Join> {
     let (kind, constraint) = match &join.join_operator {
         J::Join(c) | J::Inner(c) | J::StraightJoin(c) => (JoinKind::Inner, c),
         J::Left(c) | J::LeftOuter(c) => (JoinKind::Left, c),
+        J::Right(c) | J::RightOuter(c) => (JoinKind::Right, c),
         J::CrossJoin(c) => (JoinKind::Cross, c),
         other => return Err(unsupported(format!("{other:?}").split('(').next().unwrap_or("JOIN").to_string())),
     };
@@ -214,7 +248,7 @@ fn convert_join(join: &sp::Join, params: &mut ParamCounter) -> SqlResult<Join> {
     Ok(Join { kind, factor: convert_factor(&join.relation, params)?, on, using, natural })
 }
 
-fn convert_order_by(exprs: &[sp::OrderByExpr], params: &mut ParamCounter) -> SqlResult<Vec<OrderBy>> {
+pub(super) fn convert_order_by(exprs: &[sp::OrderByExpr], params: &mut ParamCounter) -> SqlResult<Vec<OrderBy>> {
     exprs
         .iter()
         .map(|o| {
@@ -438,7 +472,7 @@ fn cast_type(dt: &sp::DataType) -> SqlResult<CastType> {
 /// A call's arguments: (args, DISTINCT, `*`). Clauses inside the list
 /// (ORDER BY, SEPARATOR, ...) belong to GROUP_CONCAT only; elsewhere they
 /// are a syntax error, as in MariaDB.
-fn function_args(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<(Vec<Expr>, bool, bool)> {
+pub(super) fn function_args(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<(Vec<Expr>, bool, bool)> {
     match &f.args {
         sp::FunctionArguments::List(list) if !list.clauses.is_empty() => Err(SqlError::parse(&f.to_string(), 1)),
         args => argument_list(f, args, params),
@@ -469,7 +503,10 @@ fn argument_list(
     }
 }
 
-fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<Expr> {
+pub(super) fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<Expr> {
+    if let Some(over) = &f.over {
+        return super::window::convert_window(f, over, params);
+    }
     let name = f.name.to_string().to_ascii_lowercase();
     if matches!(name.as_str(), "date_add" | "date_sub" | "adddate" | "subdate") {
         if let Some(call) = interval_call(f, &name, params)? {
@@ -491,6 +528,13 @@ fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<Ex
         "min" => Some(AggFunc::Min),
         "max" => Some(AggFunc::Max),
         "avg" => Some(AggFunc::Avg),
+        "bit_and" => Some(AggFunc::BitAnd),
+        "bit_or" => Some(AggFunc::BitOr),
+        "bit_xor" => Some(AggFunc::BitXor),
+        "std" | "stddev" | "stddev_pop" => Some(AggFunc::StdPop),
+        "stddev_samp" => Some(AggFunc::StdSamp),
+        "variance" | "var_pop" => Some(AggFunc::VarPop),
+        "var_samp" => Some(AggFunc::VarSamp),
         _ => None,
     };
     if let Some(func) = agg {
@@ -656,6 +700,9 @@ pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult
         E::IsNotTrue(x) => Expr::IsBool { expr: boxed(x, params)?, value: true, negated: true },
         E::IsFalse(x) => Expr::IsBool { expr: boxed(x, params)?, value: false, negated: false },
         E::IsNotFalse(x) => Expr::IsBool { expr: boxed(x, params)?, value: false, negated: true },
+        // UNKNOWN is the NULL truth value.
+        E::IsUnknown(x) => Expr::IsNull { expr: boxed(x, params)?, negated: false },
+        E::IsNotUnknown(x) => Expr::IsNull { expr: boxed(x, params)?, negated: true },
         E::InList { expr, list, negated } => Expr::InList {
             expr: boxed(expr, params)?,
             list: list.iter().map(|x| convert_expr(x, params)).collect::<SqlResult<_>>()?,
@@ -677,6 +724,10 @@ pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult
         {
             interval_arithmetic(left, op, right, params)?
         }
+        E::BinaryOp { left, op: sp::BinaryOperator::Assignment, right } => match convert_expr(left, params)? {
+            Expr::UserVar(name) => Expr::AssignUserVar { name, value: boxed(right, params)? },
+            _ => return Err(SqlError::parse(&format!(":= {right}"), 1)),
+        },
         E::BinaryOp { left, op, right } => Expr::Binary(binop(op)?, boxed(left, params)?, boxed(right, params)?),
         // Only DATE_ADD-style calls and `±` take an INTERVAL (handled there).
         E::Interval(iv) => return Err(SqlError::parse(&iv.to_string(), 1)),

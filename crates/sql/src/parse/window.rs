@@ -1,0 +1,224 @@
+//! `func(...) OVER (...)`: window function calls, checked as MariaDB 10.11
+//! checks them (argument counts, ORDER BY where a function needs one, no
+//! frame on ranking functions).
+
+use super::expr::{convert_expr, convert_function, convert_order_by, function_args};
+use super::ParamCounter;
+use crate::ast::*;
+use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
+use sqlparser::ast as sp;
+
+pub(crate) fn convert_window(f: &sp::Function, over: &sp::WindowType, params: &mut ParamCounter) -> SqlResult<Expr> {
+    let name = f.name.to_string().to_ascii_lowercase();
+    let spec = match over {
+        sp::WindowType::WindowSpec(spec) => resolve_spec(spec, params)?,
+        sp::WindowType::NamedWindow(name) => named_spec(&name.value, params)?,
+    };
+    let (func, args) = window_function(f, &name, params)?;
+    let partition_by = spec.partition_by.iter().map(|e| convert_expr(e, params)).collect::<SqlResult<_>>()?;
+    let order_by = convert_order_by(&spec.order_by, params)?;
+    let frame = spec.window_frame.as_ref().map(|frame| convert_frame(frame, params)).transpose()?;
+    let needs_order = matches!(
+        func,
+        WindowFunc::Rank
+            | WindowFunc::DenseRank
+            | WindowFunc::PercentRank
+            | WindowFunc::CumeDist
+            | WindowFunc::Lag
+            | WindowFunc::Lead
+    );
+    if needs_order && order_by.is_empty() {
+        return Err(SqlError::new(
+            ErrorCode::NO_ORDER_LIST_IN_WINDOW_SPEC,
+            format!("No order list in window specification for '{name}'"),
+        ));
+    }
+    if frame.is_some() && !func.uses_frame() && func != WindowFunc::Ntile && func != WindowFunc::RowNumber {
+        return Err(SqlError::new(
+            ErrorCode::NOT_ALLOWED_WINDOW_FRAME,
+            format!("Window frame is not allowed with '{name}'"),
+        ));
+    }
+    Ok(Expr::Window(Box::new(WindowCall { func, args, partition_by, order_by, frame })))
+}
+
+/// The function and its arguments; aggregates are converted as aggregates
+/// first (COUNT(*), argument checks) and then taken apart.
+fn window_function(f: &sp::Function, name: &str, params: &mut ParamCounter) -> SqlResult<(WindowFunc, Vec<Expr>)> {
+    if matches!(
+        name,
+        "count"
+            | "sum"
+            | "min"
+            | "max"
+            | "avg"
+            | "bit_and"
+            | "bit_or"
+            | "bit_xor"
+            | "std"
+            | "stddev"
+            | "stddev_pop"
+            | "stddev_samp"
+            | "variance"
+            | "var_pop"
+            | "var_samp"
+    ) {
+        let plain = sp::Function { over: None, ..f.clone() };
+        return match convert_function(&plain, params)? {
+            Expr::Aggregate { distinct: true, .. } => {
+                Err(SqlError::not_supported("COUNT(DISTINCT) aggregate as window function"))
+            }
+            Expr::Aggregate { func, arg, .. } => {
+                Ok((WindowFunc::Aggregate(func), arg.into_iter().map(|a| *a).collect()))
+            }
+            _ => Err(SqlError::parse(&f.to_string(), 1)),
+        };
+    }
+    let (func, arg_counts) = match name {
+        "row_number" => (WindowFunc::RowNumber, 0..=0),
+        "rank" => (WindowFunc::Rank, 0..=0),
+        "dense_rank" => (WindowFunc::DenseRank, 0..=0),
+        "percent_rank" => (WindowFunc::PercentRank, 0..=0),
+        "cume_dist" => (WindowFunc::CumeDist, 0..=0),
+        "ntile" => (WindowFunc::Ntile, 1..=1),
+        "lag" => (WindowFunc::Lag, 1..=2),
+        "lead" => (WindowFunc::Lead, 1..=2),
+        "first_value" => (WindowFunc::FirstValue, 1..=1),
+        "last_value" => (WindowFunc::LastValue, 1..=1),
+        "nth_value" => (WindowFunc::NthValue, 2..=2),
+        // MariaDB's grammar has OVER only after these: `abs(a) OVER ()`
+        // is a syntax error there.
+        _ => {
+            return Err(SqlError::parse(
+                &format!("over {}", f.over.as_ref().map(|o| o.to_string()).unwrap_or_default()),
+                1,
+            ))
+        }
+    };
+    let (args, distinct, star) = function_args(f, params)?;
+    if distinct || star || !arg_counts.contains(&args.len()) {
+        return Err(SqlError::parse(&f.to_string(), 1));
+    }
+    Ok((func, args))
+}
+
+fn convert_frame(frame: &sp::WindowFrame, params: &mut ParamCounter) -> SqlResult<WindowFrame> {
+    let rows = match frame.units {
+        sp::WindowFrameUnits::Rows => true,
+        sp::WindowFrameUnits::Range => false,
+        sp::WindowFrameUnits::Groups => return Err(SqlError::parse("GROUPS", 1)),
+    };
+    let start = frame_bound(&frame.start_bound, params)?;
+    let end = match &frame.end_bound {
+        Some(bound) => frame_bound(bound, params)?,
+        None => FrameBound::CurrentRow,
+    };
+    if !rows && [start, end].iter().any(|b| matches!(b, FrameBound::Preceding(_) | FrameBound::Following(_))) {
+        return Err(SqlError::not_supported("RANGE-type frame with an offset"));
+    }
+    Ok(WindowFrame { rows, start, end })
+}
+
+fn frame_bound(bound: &sp::WindowFrameBound, params: &mut ParamCounter) -> SqlResult<FrameBound> {
+    Ok(match bound {
+        sp::WindowFrameBound::CurrentRow => FrameBound::CurrentRow,
+        sp::WindowFrameBound::Preceding(None) => FrameBound::UnboundedPreceding,
+        sp::WindowFrameBound::Following(None) => FrameBound::UnboundedFollowing,
+        sp::WindowFrameBound::Preceding(Some(n)) => FrameBound::Preceding(frame_offset(n, params)?),
+        sp::WindowFrameBound::Following(Some(n)) => FrameBound::Following(frame_offset(n, params)?),
+    })
+}
+
+/// A ROWS offset: a non-negative integer literal.
+fn frame_offset(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult<u64> {
+    match convert_expr(e, params)? {
+        Expr::Literal(Value::Int(n)) if n >= 0 => Ok(n as u64),
+        Expr::Literal(Value::UInt(n)) => Ok(n),
+        _ => Err(SqlError::new(
+            ErrorCode::WRONG_TYPE_FOR_ROWS_FRAME,
+            "Integer constant expression expected for specification of ROWS-type frame",
+        )),
+    }
+}
+
+/// Records a SELECT's `WINDOW name AS (...)` definitions for its window
+/// calls; returns where they start, for the caller to drop them after.
+pub(crate) fn enter_named_windows(defs: &[sp::NamedWindowDefinition], params: &mut ParamCounter) -> SqlResult<usize> {
+    let start = params.named_windows.len();
+    for sp::NamedWindowDefinition(name, expr) in defs {
+        if params.named_windows[start..].iter().any(|(n, _)| *n == name.value) {
+            return Err(SqlError::new(
+                ErrorCode::DUP_WINDOW_NAME,
+                format!("Multiple window specifications with the same name '{}'", name.value),
+            ));
+        }
+        let spec = match expr {
+            sp::NamedWindowExpr::WindowSpec(spec) => spec.clone(),
+            sp::NamedWindowExpr::NamedWindow(base) => sp::WindowSpec {
+                window_name: Some(base.clone()),
+                partition_by: Vec::new(),
+                order_by: Vec::new(),
+                window_frame: None,
+            },
+        };
+        params.named_windows.push((name.value.clone(), spec));
+    }
+    Ok(start)
+}
+
+fn named_spec(name: &str, params: &ParamCounter) -> SqlResult<sp::WindowSpec> {
+    let (_, spec) = params.named_windows.iter().rev().find(|(n, _)| n == name).ok_or_else(|| {
+        SqlError::new(
+            ErrorCode::WRONG_WINDOW_SPEC_NAME,
+            format!("Window specification with name '{name}' is not defined"),
+        )
+    })?;
+    resolve_spec(spec, params)
+}
+
+/// A window specification with the named one it refers to merged in: the
+/// named one's PARTITION BY and ORDER BY, this one's ORDER BY (if the named
+/// one has none) and frame. References nest at most as deep as there are
+/// named windows, so a cycle ends in error 4009.
+fn resolve_spec(spec: &sp::WindowSpec, params: &ParamCounter) -> SqlResult<sp::WindowSpec> {
+    resolve_spec_bounded(spec, params, params.named_windows.len())
+}
+
+fn resolve_spec_bounded(spec: &sp::WindowSpec, params: &ParamCounter, depth_left: usize) -> SqlResult<sp::WindowSpec> {
+    let Some(base_name) = &spec.window_name else { return Ok(spec.clone()) };
+    let name = &base_name.value;
+    let undefined = || {
+        SqlError::new(
+            ErrorCode::WRONG_WINDOW_SPEC_NAME,
+            format!("Window specification with name '{name}' is not defined"),
+        )
+    };
+    let depth_left = depth_left.checked_sub(1).ok_or_else(undefined)?;
+    let (_, base) = params.named_windows.iter().rev().find(|(n, _)| n == name).ok_or_else(undefined)?;
+    let base = resolve_spec_bounded(base, params, depth_left)?;
+    let refuse = |code: ErrorCode, what: &str| Err(SqlError::new(code, what.replace("%s", name)));
+    if !spec.partition_by.is_empty() {
+        return refuse(
+            ErrorCode::PARTITION_LIST_IN_REFERENCING_WINDOW_SPEC,
+            "Window specification referencing another one '%s' cannot contain partition list",
+        );
+    }
+    if !spec.order_by.is_empty() && !base.order_by.is_empty() {
+        return refuse(
+            ErrorCode::ORDER_LIST_IN_REFERENCING_WINDOW_SPEC,
+            "Referenced window specification '%s' already contains order list",
+        );
+    }
+    if base.window_frame.is_some() {
+        return refuse(
+            ErrorCode::WINDOW_FRAME_IN_REFERENCED_WINDOW_SPEC,
+            "Referenced window specification '%s' cannot contain window frame",
+        );
+    }
+    Ok(sp::WindowSpec {
+        window_name: None,
+        partition_by: base.partition_by,
+        order_by: if spec.order_by.is_empty() { base.order_by } else { spec.order_by.clone() },
+        window_frame: spec.window_frame.clone(),
+    })
+}

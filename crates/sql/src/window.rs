@@ -1,0 +1,325 @@
+//! Window functions: the value of each `func(...) OVER (...)` call for every
+//! row of a query's result (after WHERE, GROUP BY and HAVING, before
+//! DISTINCT, ORDER BY and LIMIT), as MariaDB 10.11 computes them.
+//!
+//! Each call sorts the rows by (partition, ORDER BY) and walks each
+//! partition once. Ranking functions and LAG/LEAD look at positions and
+//! peers (rows equal under the window's ORDER BY); FIRST/LAST/NTH_VALUE and
+//! aggregates read the row's frame. A frame that starts at the partition's
+//! start is accumulated as it grows, so the default frame costs one pass;
+//! other ROWS frames are summed per row (frame size × rows).
+
+use crate::aggregate::Acc;
+use crate::ast::{AggFunc, Expr, FrameBound, WindowCall, WindowFrame, WindowFunc};
+use crate::eval;
+use crate::select::{cmp_keys, group_key, Ctx};
+use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
+use std::cmp::Ordering;
+use std::ops::Range;
+
+/// A result row before projection: its values and its aggregate values
+/// (empty without GROUP BY); window values are appended to the latter.
+pub type GroupRow = (Vec<Value>, Vec<Value>);
+
+/// Replaces each window call in `expr` by `AggSlot(base + i)`, where `i`
+/// is its index in `calls` (equal calls share one).
+pub fn extract(expr: &Expr, calls: &mut Vec<WindowCall>, base: usize) -> SqlResult<Expr> {
+    if let Expr::Window(call) = expr {
+        let index = calls.iter().position(|c| c == call.as_ref()).unwrap_or_else(|| {
+            calls.push((**call).clone());
+            calls.len() - 1
+        });
+        return Ok(Expr::AggSlot(base + index));
+    }
+    crate::select::map_children(expr, &mut |e| extract(e, calls, base))
+}
+
+pub fn contains_window(expr: &Expr) -> bool {
+    let mut found = matches!(expr, Expr::Window(_));
+    expr.for_each_child(&mut |c| found |= contains_window(c));
+    found
+}
+
+/// Error 4015 if a clause other than the select list and ORDER BY holds a
+/// window function.
+pub fn reject_in_clause(expr: Option<&Expr>) -> SqlResult<()> {
+    match expr.is_some_and(contains_window) {
+        true => Err(SqlError::new(
+            ErrorCode::WRONG_PLACEMENT_OF_WINDOW_FUNCTION,
+            "Window function is allowed only in SELECT list and ORDER BY clause",
+        )),
+        false => Ok(()),
+    }
+}
+
+/// Appends each call's value to every row's aggregate values.
+pub fn compute(ctx: &Ctx, calls: &[WindowCall], rows: &mut [GroupRow]) -> SqlResult<()> {
+    let mut values: Vec<Vec<Value>> = Vec::with_capacity(calls.len());
+    for call in calls {
+        values.push(compute_one(ctx, call, rows)?);
+    }
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.1.extend(values.iter().map(|v| v[i].clone()));
+    }
+    Ok(())
+}
+
+/// One call's inputs per row, and the rows in window order.
+struct Sorted {
+    args: Vec<Vec<Value>>,
+    order_keys: Vec<Vec<Value>>,
+    /// Row indexes by (partition, ORDER BY), ties in input order.
+    order: Vec<usize>,
+    /// Ranges of `order` holding one partition each.
+    partitions: Vec<Range<usize>>,
+}
+
+fn sort_rows(ctx: &Ctx, call: &WindowCall, rows: &[GroupRow]) -> SqlResult<Sorted> {
+    let eval_all = |exprs: &mut dyn Iterator<Item = &Expr>, row: &GroupRow| -> SqlResult<Vec<Value>> {
+        let r = eval::Row { values: &row.0, params: ctx.params, aggregates: &row.1, insert_values: None };
+        exprs.map(|e| eval::eval(e, &r, ctx)).collect()
+    };
+    let mut partition_keys = Vec::with_capacity(rows.len());
+    let mut order_keys = Vec::with_capacity(rows.len());
+    let mut args = Vec::with_capacity(rows.len());
+    for row in rows {
+        partition_keys.push(group_key(&eval_all(&mut call.partition_by.iter(), row)?));
+        order_keys.push(eval_all(&mut call.order_by.iter().map(|o| &o.expr), row)?);
+        args.push(eval_all(&mut call.args.iter(), row)?);
+    }
+    let desc: Vec<bool> = call.order_by.iter().map(|o| o.desc).collect();
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by(|&a, &b| {
+        partition_keys[a].cmp(&partition_keys[b]).then_with(|| cmp_keys(&order_keys[a], &order_keys[b], &desc))
+    });
+    let mut partitions = Vec::new();
+    let mut start = 0;
+    for i in 1..=order.len() {
+        if i == order.len() || partition_keys[order[i]] != partition_keys[order[start]] {
+            partitions.push(start..i);
+            start = i;
+        }
+    }
+    Ok(Sorted { args, order_keys, order, partitions })
+}
+
+fn compute_one(ctx: &Ctx, call: &WindowCall, rows: &[GroupRow]) -> SqlResult<Vec<Value>> {
+    let sorted = sort_rows(ctx, call, rows)?;
+    let desc: Vec<bool> = call.order_by.iter().map(|o| o.desc).collect();
+    let mut out = vec![Value::Null; rows.len()];
+    for partition in &sorted.partitions {
+        let ids = &sorted.order[partition.clone()];
+        let peers = peer_groups(ids, &sorted.order_keys, &desc);
+        let args: Vec<&[Value]> = ids.iter().map(|&i| sorted.args[i].as_slice()).collect();
+        let values = partition_values(call, &args, &peers)?;
+        for (&row, value) in ids.iter().zip(values) {
+            out[row] = value;
+        }
+    }
+    Ok(out)
+}
+
+/// For each position of a partition, the range of its peers (rows equal
+/// under the window's ORDER BY; without one, the whole partition).
+fn peer_groups(ids: &[usize], order_keys: &[Vec<Value>], desc: &[bool]) -> Vec<Range<usize>> {
+    let mut peers = vec![0..0; ids.len()];
+    let mut start = 0;
+    for i in 1..=ids.len() {
+        let same = i < ids.len() && cmp_keys(&order_keys[ids[i]], &order_keys[ids[start]], desc) == Ordering::Equal;
+        if !same {
+            peers[start..i].fill(start..i);
+            start = i;
+        }
+    }
+    peers
+}
+
+/// The call's value at each position of one partition (`args` and `peers`
+/// in window order).
+fn partition_values(call: &WindowCall, args: &[&[Value]], peers: &[Range<usize>]) -> SqlResult<Vec<Value>> {
+    let n = args.len();
+    let int = |v: usize| Value::Int(v as i64);
+    Ok(match call.func {
+        WindowFunc::RowNumber => (0..n).map(|i| int(i + 1)).collect(),
+        WindowFunc::Rank => peers.iter().map(|p| int(p.start + 1)).collect(),
+        WindowFunc::DenseRank => {
+            let mut rank = 0;
+            (0..n)
+                .map(|i| {
+                    if peers[i].start == i {
+                        rank += 1;
+                    }
+                    int(rank)
+                })
+                .collect()
+        }
+        WindowFunc::PercentRank => {
+            peers.iter().map(|p| Value::Double(if n > 1 { p.start as f64 / (n - 1) as f64 } else { 0.0 })).collect()
+        }
+        WindowFunc::CumeDist => peers.iter().map(|p| Value::Double(p.end as f64 / n as f64)).collect(),
+        WindowFunc::Ntile => ntile(args, n)?,
+        WindowFunc::Lag | WindowFunc::Lead => {
+            let sign: i64 = if call.func == WindowFunc::Lag { -1 } else { 1 };
+            (0..n)
+                .map(|i| {
+                    let offset = args[i].get(1).map_or(Some(1), integer).unwrap_or(0);
+                    let target = i as i64 + sign * offset;
+                    usize::try_from(target).ok().filter(|t| *t < n).map_or(Value::Null, |t| args[t][0].clone())
+                })
+                .collect()
+        }
+        _ => frame_values(call, args, peers),
+    })
+}
+
+fn integer(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(i) => Some(*i),
+        Value::UInt(u) => i64::try_from(*u).ok(),
+        Value::Null => None,
+        other => other.to_string().trim().parse::<f64>().ok().map(|f| f.round() as i64),
+    }
+}
+
+/// NTILE(k): k buckets as equal as can be, the larger ones first.
+fn ntile(args: &[&[Value]], n: usize) -> SqlResult<Vec<Value>> {
+    let Some(buckets) = args.first().and_then(|a| a.first()).and_then(integer) else {
+        return Ok(vec![Value::Null; n]);
+    };
+    if buckets <= 0 {
+        return Err(SqlError::new(ErrorCode::INVALID_NTILE_ARGUMENT, "Argument of NTILE must be greater than 0"));
+    }
+    let buckets = buckets as usize;
+    let (size, larger) = (n / buckets, n % buckets);
+    Ok((0..n)
+        .map(|i| {
+            let bucket = if size == 0 || i < larger * (size + 1) {
+                i / (size + 1)
+            } else {
+                larger + (i - larger * (size + 1)) / size
+            };
+            Value::Int(bucket as i64 + 1)
+        })
+        .collect())
+}
+
+/// FIRST_VALUE, LAST_VALUE, NTH_VALUE and aggregates over each row's frame.
+fn frame_values(call: &WindowCall, args: &[&[Value]], peers: &[Range<usize>]) -> Vec<Value> {
+    let n = args.len();
+    let frame = call.frame.unwrap_or(WindowFrame {
+        rows: false,
+        start: FrameBound::UnboundedPreceding,
+        end: if call.order_by.is_empty() { FrameBound::UnboundedFollowing } else { FrameBound::CurrentRow },
+    });
+    let frames: Vec<Range<usize>> = (0..n).map(|i| frame_range(&frame, i, n, &peers[i])).collect();
+    let arg = |i: usize| args[i].first().cloned().unwrap_or(Value::Int(1));
+    match call.func {
+        WindowFunc::FirstValue => {
+            frames.iter().map(|f| if f.is_empty() { Value::Null } else { arg(f.start) }).collect()
+        }
+        WindowFunc::LastValue => {
+            frames.iter().map(|f| if f.is_empty() { Value::Null } else { arg(f.end - 1) }).collect()
+        }
+        WindowFunc::NthValue => (0..n)
+            .map(|i| {
+                let nth = args[i].get(1).and_then(integer).filter(|k| *k > 0);
+                let at = nth.map(|k| frames[i].start + k as usize - 1).filter(|at| frames[i].contains(at));
+                at.map_or(Value::Null, arg)
+            })
+            .collect(),
+        WindowFunc::Aggregate(func) => aggregate_frames(func, &frames, arg),
+        _ => vec![Value::Null; n],
+    }
+}
+
+/// Positions `[start, end)` of the frame of position `i`.
+fn frame_range(frame: &WindowFrame, i: usize, n: usize, peers: &Range<usize>) -> Range<usize> {
+    let at = |bound: FrameBound, is_end: bool| -> usize {
+        match bound {
+            FrameBound::UnboundedPreceding => 0,
+            FrameBound::UnboundedFollowing => n,
+            FrameBound::CurrentRow if !frame.rows => {
+                if is_end {
+                    peers.end
+                } else {
+                    peers.start
+                }
+            }
+            FrameBound::CurrentRow => i + usize::from(is_end),
+            FrameBound::Preceding(k) => (i + usize::from(is_end)).saturating_sub(k as usize),
+            FrameBound::Following(k) => (i + usize::from(is_end)).saturating_add(k as usize).min(n),
+        }
+    };
+    let (start, end) = (at(frame.start, false), at(frame.end, true));
+    start..end.max(start)
+}
+
+fn aggregate_frames(func: AggFunc, frames: &[Range<usize>], arg: impl Fn(usize) -> Value) -> Vec<Value> {
+    // Frames that all start at the partition's start only grow: one
+    // accumulator fed as they do.
+    if frames.iter().all(|f| f.start == 0) && frames.windows(2).all(|w| w[0].end <= w[1].end) {
+        let mut acc = Acc::default();
+        let mut fed = 0;
+        return frames
+            .iter()
+            .map(|f| {
+                for j in fed..f.end {
+                    acc.add(func, false, arg(j));
+                }
+                fed = fed.max(f.end);
+                acc.finish(func)
+            })
+            .collect();
+    }
+    frames
+        .iter()
+        .map(|f| {
+            let mut acc = Acc::default();
+            f.clone().for_each(|j| acc.add(func, false, arg(j)));
+            acc.finish(func)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ints(values: Vec<Value>) -> Vec<i64> {
+        values.iter().map(|v| integer(v).unwrap_or(-1)).collect()
+    }
+
+    #[test]
+    fn ntile_puts_the_larger_buckets_first() {
+        let run = |buckets: i64, n: usize| {
+            let rows = vec![vec![Value::Int(buckets)]; n];
+            ntile(&rows.iter().map(Vec::as_slice).collect::<Vec<_>>(), n).map(ints)
+        };
+        assert_eq!(run(3, 7).unwrap(), vec![1, 1, 1, 2, 2, 3, 3]);
+        assert_eq!(run(2, 4).unwrap(), vec![1, 1, 2, 2]);
+        assert_eq!(run(10, 3).unwrap(), vec![1, 2, 3]);
+        assert_eq!(run(0, 2).unwrap_err().code.number, 4024);
+    }
+
+    #[test]
+    fn frames_clamp_to_the_partition() {
+        let rows = |start, end| WindowFrame { rows: true, start, end };
+        let one_around = rows(FrameBound::Preceding(1), FrameBound::Following(1));
+        assert_eq!(frame_range(&one_around, 0, 5, &(0..1)), 0..2);
+        assert_eq!(frame_range(&one_around, 4, 5, &(4..5)), 3..5);
+        let inverted = rows(FrameBound::Following(1), FrameBound::Preceding(1));
+        assert!(frame_range(&inverted, 2, 5, &(2..3)).is_empty());
+        let range_to_peers =
+            WindowFrame { rows: false, start: FrameBound::UnboundedPreceding, end: FrameBound::CurrentRow };
+        assert_eq!(frame_range(&range_to_peers, 1, 5, &(1..3)), 0..3);
+    }
+
+    #[test]
+    fn growing_frames_accumulate_once_and_others_per_row() {
+        let arg = |i: usize| Value::Int(i as i64 + 1);
+        let growing = aggregate_frames(AggFunc::Sum, &[0..1, 0..3, 0..3], arg);
+        assert_eq!(growing.iter().map(|v| v.to_string()).collect::<Vec<_>>(), vec!["1", "6", "6"]);
+        let sliding = aggregate_frames(AggFunc::Count, &[0..2, 1..3, 3..3], arg);
+        assert_eq!(ints(sliding), vec![2, 2, 0]);
+    }
+}
