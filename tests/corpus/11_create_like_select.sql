@@ -106,3 +106,12 @@ CREATE TABLE e_star SELECT * FROM src a, src b
 CREATE TABLE e_alias SELECT a.id FROM src a, src a
 CREATE TABLE e_auto (id INT AUTO_INCREMENT) SELECT 5 AS id
 SHOW TABLES
+-- a common table expression leads the query
+CREATE TABLE cte_as AS WITH c AS (SELECT id, name FROM src) SELECT * FROM c
+SELECT * FROM cte_as
+CREATE TABLE cte_plain WITH c AS (SELECT 5 AS q) SELECT q FROM c
+SELECT * FROM cte_plain
+CREATE TABLE cte_rec (PRIMARY KEY (n)) IGNORE WITH RECURSIVE r (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 4) SELECT n FROM r
+SELECT * FROM cte_rec
+CREATE TABLE sub_in SELECT id, name FROM src WHERE id IN (SELECT id FROM src WHERE name = 'bob')
+SELECT * FROM sub_in

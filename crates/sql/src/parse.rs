@@ -311,9 +311,9 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
 
 /// Rewrites MariaDB's CREATE TABLE forms sqlparser does not know into ones
 /// it does: `t (LIKE s)` → `t LIKE s`; a parenthesized query right after the
-/// table's definition, `t [(...)] [options] (SELECT ...)` → `... AS (SELECT
-/// ...)`; and `IGNORE|REPLACE [AS] SELECT` loses its keyword, returned as
-/// what it asks for.
+/// table's definition, `t [(...)] [options] (SELECT ...)` or `WITH ...`
+/// → `... AS (SELECT ...)`, `... AS WITH ...`; and `IGNORE|REPLACE [AS]
+/// SELECT` loses its keyword, returned as what it asks for.
 fn rewrite_create_table(sql: &str) -> SqlResult<(String, CreateSelectDuplicates)> {
     let tokens = Tokenizer::new(&MySqlDialect {}, sql)
         .tokenize_with_location()
@@ -335,6 +335,17 @@ fn rewrite_create_table(sql: &str) -> SqlResult<(String, CreateSelectDuplicates)
         .windows(2)
         .position(|w| matches!(w[0].token, Token::LParen) && keyword(&w[1].token).as_deref() == Some("LIKE"));
     let select_at = significant.iter().position(|t| keyword(&t.token).as_deref() == Some("SELECT"));
+    // The query starts at its WITH when a common table expression leads it:
+    // `WITH [RECURSIVE] name [(columns)] AS (...`.
+    let starts_with_clause = |i: usize| {
+        let word = |j: usize| significant.get(j).and_then(|t| keyword(&t.token));
+        word(i).as_deref() == Some("WITH")
+            && (word(i + 1).as_deref() == Some("RECURSIVE")
+                || significant
+                    .get(i + 2)
+                    .is_some_and(|t| keyword(&t.token).as_deref() == Some("AS") || matches!(t.token, Token::LParen)))
+    };
+    let query_at = select_at.map(|s| (0..s).find(|&i| starts_with_clause(i)).unwrap_or(s));
     if let Some(open) = like_at.filter(|&i| select_at.is_none_or(|s| i < s)) {
         let close = significant[open..].iter().position(|t| matches!(t.token, Token::RParen)).map(|c| open + c);
         if let Some(close) = close {
@@ -343,13 +354,14 @@ fn rewrite_create_table(sql: &str) -> SqlResult<(String, CreateSelectDuplicates)
             let (start, end) = span_of(significant[close]);
             edits.push((start, end, ""));
         }
-    } else if let Some(select_at) = select_at.filter(|&s| s > 0) {
+    } else if let Some(query_at) = query_at.filter(|&s| s > 0) {
         // The word before the query, back over `AS` and opening parentheses.
-        let before = significant[..select_at]
+        let before = significant[..query_at]
             .iter()
             .rposition(|t| !matches!(t.token, Token::LParen) && keyword(&t.token).as_deref() != Some("AS"));
         if let Some(b) = before {
-            let opens_query = matches!(significant[b + 1].token, Token::LParen);
+            // `t (SELECT` and `t WITH` need the AS sqlparser wants.
+            let opens_query = matches!(significant[b + 1].token, Token::LParen) || b + 1 == query_at;
             mode = match keyword(&significant[b].token).as_deref() {
                 Some("IGNORE") => CreateSelectDuplicates::Ignore,
                 Some("REPLACE") => CreateSelectDuplicates::Replace,
@@ -975,6 +987,13 @@ mod tests {
             ("CREATE TABLE t SELECT REPLACE('a', 'b', 'c') AS r", CreateSelectDuplicates::Error, 0),
             ("CREATE TABLE t (SELECT 1 AS a)", CreateSelectDuplicates::Error, 0),
             ("CREATE TABLE t ENGINE=InnoDB AS (SELECT 1 AS a)", CreateSelectDuplicates::Error, 0),
+            ("CREATE TABLE t WITH c AS (SELECT 1 AS a) SELECT a FROM c", CreateSelectDuplicates::Error, 0),
+            (
+                "CREATE TABLE t IGNORE WITH RECURSIVE c (a) AS (SELECT 1) SELECT a FROM c",
+                CreateSelectDuplicates::Ignore,
+                0,
+            ),
+            ("CREATE TABLE t AS WITH c AS (SELECT 1 AS a) SELECT a FROM c", CreateSelectDuplicates::Error, 0),
         ];
         for (sql, duplicates, indexes) in cases {
             let ct = create_table(sql);
