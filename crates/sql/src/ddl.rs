@@ -1,7 +1,9 @@
-//! DDL: CREATE/DROP DATABASE, CREATE/DROP/ALTER/TRUNCATE TABLE, CREATE/DROP
-//! INDEX. Each is planned into storage mutations plus a catalog change, then
-//! committed as a standalone QUERY event through the binlog — or, during
-//! recovery, replayed from that QUERY event by the same planner.
+//! DDL: CREATE/DROP DATABASE, CREATE/DROP/ALTER/TRUNCATE TABLE (CREATE
+//! TABLE ... LIKE too), CREATE/DROP INDEX. Each is planned into storage
+//! mutations plus a catalog change, then committed as a standalone QUERY
+//! event through the binlog — or, during recovery, replayed from that QUERY
+//! event by the same planner. CREATE TABLE ... SELECT writes rows too: see
+//! `create_select`.
 
 use crate::ast::*;
 use crate::catalog::{db_key, put_table_mutation, table_key, Catalog, TableEntry};
