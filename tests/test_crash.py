@@ -11,7 +11,11 @@ increments its writer's counter row, then COMMITs. A transaction is
 Counters must equal the number of markers per writer (updates are all-or-nothing too).
 Meanwhile a schema changer adds or drops a column of the data table once per cycle:
 a DDL between a writer's INSERT and its COMMIT must neither corrupt the rows nor
-leave a binlog that recovery cannot replay.
+leave a binlog that recovery cannot replay. It also copies the markers with
+CREATE TABLE snap_<cycle> SELECT (one binlog group: the CREATE, its rows, an XID)
+and the data table's definition with CREATE TABLE like_<cycle> LIKE data: after
+recovery a snapshot table holds every marker committed before its cycle began
+(never the table without its rows) and only markers that exist.
 
 Env: ONELOG_CRASH_CYCLES (default 20), ONELOG_CRASH_WRITERS (default 8),
 ONELOG_CRASH_SEED (default: random, printed).
@@ -81,9 +85,11 @@ def writer(srv, ledger: Ledger, w: int, rng: random.Random, stop: threading.Even
             pass
 
 
-def schema_changer(srv, rng: random.Random, stop: threading.Event):
+def schema_changer(srv, rng: random.Random, stop: threading.Event, cycle: int, snapshots: dict, floor: set):
     """Once, at a random moment of the cycle, adds the column `extra` to `data`
-    or drops it, while the writers run."""
+    or drops it, then copies `markers` with CREATE TABLE ... SELECT (when the
+    earlier cycles left markers: `floor`, recorded in `snapshots`) and `data`'s
+    definition with CREATE TABLE ... LIKE, while the writers run."""
     if stop.wait(rng.uniform(0.05, 1.0)):
         return
     try:
@@ -95,12 +101,34 @@ def schema_changer(srv, rng: random.Random, stop: threading.Event):
                 cur.execute("ALTER TABLE data DROP COLUMN extra")
             else:
                 cur.execute("ALTER TABLE data ADD COLUMN extra INT DEFAULT 7")
+            if floor:
+                snapshots[f"snap_{cycle}"] = floor
+                cur.execute(f"CREATE TABLE snap_{cycle} (PRIMARY KEY (txn_id)) SELECT txn_id, writer, n FROM markers")
+            cur.execute(f"CREATE TABLE like_{cycle} LIKE data")
         c.close()
     except pymysql.err.MySQLError:
         pass  # the server was killed under it: the DDL is in the binlog whole, or not at all
 
 
-def verify(srv, ledger: Ledger, cycle: int):
+def verify_snapshots(cur, markers: dict, snapshots: dict, where: str) -> int:
+    """Each CREATE TABLE ... SELECT present holds all its floor, only real
+    markers, unchanged; returns how many are present (one Xid each)."""
+    cur.execute("SHOW TABLES LIKE 'snap\\_%'")
+    present = [r[0] for r in cur.fetchall()]
+    for name in present:
+        cur.execute(f"SELECT txn_id, writer, n FROM {name}")
+        rows = {r[0]: (r[1], r[2]) for r in cur.fetchall()}
+        missing = snapshots[name] - set(rows)
+        assert not missing, f"{name} lacks {len(missing)} markers committed before it {where}: {sorted(missing)[:10]}"
+        wrong = {t: v for t, v in rows.items() if markers.get(t) != v}
+        assert not wrong, f"{name} holds rows that are not markers {where}: {list(wrong.items())[:10]}"
+    return len(present)
+
+
+def verify(srv, ledger: Ledger, cycle: int, snapshots: dict):
+    """Checks the ledger against the tables; returns (markers, CREATE ... SELECT
+    tables present)."""
+    where = f"(cycle {cycle}, seed {SEED})"
     c = srv.connect(database="crash", autocommit=True)
     try:
         with c.cursor() as cur:
@@ -114,9 +142,9 @@ def verify(srv, ledger: Ledger, cycle: int):
             data = dict(cur.fetchall())
             cur.execute("SELECT writer, cnt FROM counters")
             counters = dict(cur.fetchall())
+            snapshot_tables = verify_snapshots(cur, markers, snapshots, where)
     finally:
         c.close()
-    where = f"(cycle {cycle}, seed {SEED})"
     lost = [t for t in ledger.acked if t not in markers]
     assert not lost, f"{len(lost)} acknowledged commits lost after kill -9 {where}: {sorted(lost)[:10]}"
     for t, (w, n) in ledger.acked.items():
@@ -138,7 +166,7 @@ def verify(srv, ledger: Ledger, cycle: int):
             else:
                 ledger.not_committed.add(t)
                 del ledger.in_doubt[t]
-    return len(markers)
+    return markers, snapshot_tables
 
 
 def binlog_xids(srv):
@@ -180,11 +208,15 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
     ledger = Ledger()
     print(f"crash test: seed={SEED} cycles={CYCLES} writers={WRITERS}")
     total = 0
+    snapshots: dict[str, set[int]] = {}  # snap table -> markers committed before its cycle
+    floor: set[int] = set()
+    snapshot_tables = 0
     for cycle in range(1, CYCLES + 1):
         stop = threading.Event()
         threads = [threading.Thread(target=writer, args=(srv, ledger, w, random.Random(rng.random()), stop),
                                     daemon=True) for w in range(WRITERS)]
-        threads.append(threading.Thread(target=schema_changer, args=(srv, random.Random(rng.random()), stop),
+        threads.append(threading.Thread(target=schema_changer,
+                                        args=(srv, random.Random(rng.random()), stop, cycle, snapshots, floor),
                                         daemon=True))
         for t in threads:
             t.start()
@@ -195,13 +227,17 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
             t.join(60)
             assert not t.is_alive(), "a writer hung after the server was killed"
         srv.start()
-        total = verify(srv, ledger, cycle)
+        markers, snapshot_tables = verify(srv, ledger, cycle, snapshots)
+        total, floor = len(markers), set(markers)
     assert len(ledger.acked) > 0, "no commit was ever acknowledged"
-    print(f"crash test: {CYCLES} cycles, {len(ledger.acked)} acknowledged commits, {total} transactions present")
+    print(f"crash test: {CYCLES} cycles, {len(ledger.acked)} acknowledged commits, {total} transactions present, "
+          f"{snapshot_tables} CREATE TABLE ... SELECT tables")
 
-    # binlog and tables agree: one Xid per committed DML transaction (+1 for the counters setup),
+    # binlog and tables agree: one Xid per committed DML transaction (+1 for the counters setup)
+    # and per CREATE TABLE ... SELECT,
     files, xids = binlog_xids(srv)
-    assert xids == total + 1, f"binlog has {xids} Xid events, tables hold {total} + 1 transactions"
+    assert xids == total + 1 + snapshot_tables, \
+        f"binlog has {xids} Xid events, tables hold {total} + 1 transactions and {snapshot_tables} snapshots"
     # and replaying the binlog into a fresh MariaDB yields the same tables
     expected = table_dump(srv, "crash")
     srv.stop()

@@ -9,6 +9,7 @@ the file a connected dump still reads."""
 from __future__ import annotations
 
 import random
+import re
 import socket
 import struct
 import subprocess
@@ -360,3 +361,43 @@ def test_no_dump_with_log_bin_off(server_factory):
     with pytest.raises(pymysql.err.OperationalError) as e:
         dump.event()
     assert e.value.args == (1236, "Binary log is not open")
+
+
+def test_mariadb_replica_applies_create_table_like_and_select(onelog_server, replica):
+    """CREATE TABLE ... LIKE reaches the replica as its text; CREATE TABLE ...
+    SELECT as MariaDB logs it (the generated CREATE TABLE, then the rows, in
+    one group); one that failed reaches it not at all. The replica ends with
+    the same definitions and rows."""
+    source = onelog_server.connect(autocommit=True)
+    query(source, "CREATE DATABASE cs")
+    query(source, "CREATE TABLE cs.src (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(10) NOT NULL DEFAULT 'd', "
+                  "n DECIMAL(5,2), at DATETIME, UNIQUE KEY uv (v)) COMMENT='source'")
+    query(source, "INSERT INTO cs.src (v, n, at) VALUES ('a', 1.5, '2026-01-02 03:04:05'), ('b', NULL, NULL), ('c', 3, NULL)")
+    replica_conn = start_replica(replica, onelog_server, first_binlog(onelog_server))
+    query(source, "CREATE TABLE cs.copy LIKE cs.src")
+    query(source, "INSERT INTO cs.copy (v) VALUES ('x'), ('y')")
+    query(source, "USE cs")
+    query(source, "CREATE TABLE snap (PRIMARY KEY (id), KEY kn (n)) SELECT id, v, n, at FROM src WHERE id > 1")
+    query(source, "CREATE TABLE cs.lit (extra INT DEFAULT 5) SELECT v, 'lit' AS l, NULL AS z, 2.25 AS d FROM src")
+    query(source, "CREATE TABLE keep (PRIMARY KEY (k)) IGNORE SELECT 1 AS k, v FROM src")
+    with pytest.raises(pymysql.err.IntegrityError) as failed:
+        query(source, "CREATE TABLE bad (PRIMARY KEY (k)) SELECT 1 AS k FROM src")
+    assert failed.value.args[0] == 1062
+    query(source, "CREATE TABLE types (t TIMESTAMP NULL, e ENUM('x','y') DEFAULT 'y', b VARBINARY(4), "
+                  "code CHAR(3) COLLATE utf8mb4_bin, u TINYINT UNSIGNED NOT NULL DEFAULT 1, bl BLOB, "
+                  "tx TEXT COMMENT 'it''s', dt DATETIME(3), tm TIME, f DOUBLE, big BIGINT UNSIGNED)")
+    query(source, "INSERT INTO types VALUES ('2026-01-01 00:00:00', 'x', x'00ff', 'AbC', 2, x'01', 'text', "
+                  "'2026-02-03 04:05:06.789', '12:34:56', 1.5, 18446744073709551615)")
+    query(source, "CREATE TABLE wide SELECT *, '' AS em, NULL AS z, 'q''uote' AS qu FROM types")
+    query(source, "UPDATE snap SET v = 'changed' WHERE id = 3")
+    wait_caught_up(replica_conn, source)
+    tables = ("copy", "snap", "lit", "keep", "types", "wide")
+    assert sorted(r[0] for r in query(replica_conn, "SHOW TABLES FROM cs")) == sorted(("src",) + tables)
+    for table in tables:
+        # OneLog's SHOW CREATE TABLE does not show the AUTO_INCREMENT=n option yet.
+        ours = query(source, f"SHOW CREATE TABLE cs.{table}")[0][1]
+        theirs = re.sub(r" AUTO_INCREMENT=\d+", "", query(replica_conn, f"SHOW CREATE TABLE cs.{table}")[0][1])
+        assert ours == theirs, table
+        assert query(source, f"SELECT * FROM cs.{table} ORDER BY 1") == \
+            query(replica_conn, f"SELECT * FROM cs.{table} ORDER BY 1"), table
+    assert len(query(replica_conn, "SELECT * FROM cs.snap")) == 2

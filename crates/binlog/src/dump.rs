@@ -268,11 +268,20 @@ fn gtid_of(event: &[u8]) -> Option<Gtid> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::{gtid_body, write_event};
+    use crate::event::{gtid_body, write_event, GroupKind};
 
     fn gtid_event(g: Gtid) -> Vec<u8> {
         let mut out = Vec::new();
-        write_event(&mut out, 4, 0, g.server_id, type_code::GTID, 0, &gtid_body(&g, false, None), true);
+        write_event(
+            &mut out,
+            4,
+            0,
+            g.server_id,
+            type_code::GTID,
+            0,
+            &gtid_body(&g, GroupKind::Transaction, None),
+            true,
+        );
         out
     }
 

@@ -320,18 +320,32 @@ pub fn binlog_checkpoint_body(file_name: &str) -> Vec<u8> {
     body
 }
 
+/// What a binlog event group holds, which its GTID flags announce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GroupKind {
+    /// Row events of a transaction, ended by an XID.
+    #[default]
+    Transaction,
+    /// One DDL QUERY event outside BEGIN…COMMIT, no XID.
+    StandaloneDdl,
+    /// A DDL QUERY event followed by the rows it wrote, ended by an XID:
+    /// CREATE TABLE … SELECT, as MariaDB logs it in row format.
+    DdlWithRows,
+}
+
 /// MariaDB GTID event body: seq_no, domain_id, flags2, then the group
 /// commit id or 6 bytes of padding. The server id is the header's.
 ///
-/// `standalone` marks a DDL statement outside BEGIN…COMMIT (FL_STANDALONE |
-/// FL_DDL); otherwise the group is a row transaction (FL_TRANSACTIONAL |
-/// FL_ALLOW_PARALLEL). `commit_id` (the group commit id) lets a parallel
-/// replica apply a commit group together.
-pub fn gtid_body(gtid: &Gtid, standalone: bool, commit_id: Option<u64>) -> Vec<u8> {
-    let mut flags2 = if standalone {
-        gtid_flag::STANDALONE | gtid_flag::DDL
-    } else {
-        gtid_flag::TRANSACTIONAL | gtid_flag::ALLOW_PARALLEL
+/// flags2 as MariaDB sets them: a standalone DDL is FL_STANDALONE | FL_DDL,
+/// a row transaction FL_TRANSACTIONAL | FL_ALLOW_PARALLEL, CREATE … SELECT
+/// FL_DDL | FL_ALLOW_PARALLEL (not transactional: a replica cannot roll a
+/// DDL back). `commit_id` (the group commit id) lets a parallel replica
+/// apply a commit group together.
+pub fn gtid_body(gtid: &Gtid, kind: GroupKind, commit_id: Option<u64>) -> Vec<u8> {
+    let mut flags2 = match kind {
+        GroupKind::StandaloneDdl => gtid_flag::STANDALONE | gtid_flag::DDL,
+        GroupKind::Transaction => gtid_flag::TRANSACTIONAL | gtid_flag::ALLOW_PARALLEL,
+        GroupKind::DdlWithRows => gtid_flag::DDL | gtid_flag::ALLOW_PARALLEL,
     };
     if commit_id.is_some() {
         flags2 |= gtid_flag::GROUP_COMMIT_ID;
@@ -1222,10 +1236,20 @@ mod tests {
             (type_code::STOP, stop_body(), Event::Stop),
             (
                 type_code::GTID,
-                gtid_body(&g, false, Some(3)),
+                gtid_body(&g, GroupKind::Transaction, Some(3)),
                 Event::Gtid { gtid: g, flags2: 4 | 8 | 2, commit_id: Some(3) },
             ),
-            (type_code::GTID, gtid_body(&g, true, None), Event::Gtid { gtid: g, flags2: 1 | 32, commit_id: None }),
+            (
+                type_code::GTID,
+                gtid_body(&g, GroupKind::StandaloneDdl, None),
+                Event::Gtid { gtid: g, flags2: 1 | 32, commit_id: None },
+            ),
+            // CREATE TABLE ... SELECT: flags2 40, as MariaDB 10.11 writes it.
+            (
+                type_code::GTID,
+                gtid_body(&g, GroupKind::DdlWithRows, None),
+                Event::Gtid { gtid: g, flags2: 32 | 8, commit_id: None },
+            ),
         ];
         for checksum in [true, false] {
             for (code, body, want) in &cases {
@@ -1237,8 +1261,8 @@ mod tests {
                 }
             }
         }
-        assert_eq!(gtid_body(&g, true, None).len(), 19);
-        assert_eq!(gtid_body(&g, false, Some(1)).len(), 21);
+        assert_eq!(gtid_body(&g, GroupKind::StandaloneDdl, None).len(), 19);
+        assert_eq!(gtid_body(&g, GroupKind::Transaction, Some(1)).len(), 21);
     }
 
     #[test]

@@ -219,7 +219,7 @@ fn ddl(sql: &str) -> TxnEvents {
     let body = ev::query_body(&ev::QueryEvent::new(9, "fz", sql));
     TxnEvents {
         events: vec![PendingEvent { type_code: ev::type_code::QUERY, flags: 0, body }],
-        standalone_ddl: true,
+        kind: crate::event::GroupKind::StandaloneDdl,
         thread_id: 9,
     }
 }
@@ -234,7 +234,7 @@ fn rows_txn(statements: Vec<(&TableDef, RowsKind, Vec<RowChange>)>) -> TxnEvents
             events.push(PendingEvent { type_code: kind.type_code(), flags: 0, body });
         }
     }
-    TxnEvents { events, standalone_ddl: false, thread_id: 9 }
+    TxnEvents { events, kind: crate::event::GroupKind::Transaction, thread_id: 9 }
 }
 
 /// Replaces the clock-derived values of a written file (header timestamps,

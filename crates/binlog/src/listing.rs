@@ -83,13 +83,15 @@ fn describe(event: Event, header_flags: u16) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::{gtid_body, write_event, xid_body, BINLOG_MAGIC};
+    use crate::event::{gtid_body, write_event, xid_body, GroupKind, BINLOG_MAGIC};
     use crate::Gtid;
 
     fn file() -> Vec<u8> {
         let mut data = BINLOG_MAGIC.to_vec();
         let g = Gtid { domain_id: 0, server_id: 1, seq_no: 5 };
-        for (code, body) in [(type_code::GTID, gtid_body(&g, false, None)), (type_code::XID, xid_body(9))] {
+        for (code, body) in
+            [(type_code::GTID, gtid_body(&g, GroupKind::Transaction, None)), (type_code::XID, xid_body(9))]
+        {
             let start = data.len() as u64;
             write_event(&mut data, start, 0, 1, code, 0, &body, true);
         }

@@ -66,12 +66,13 @@ pub struct PendingEvent {
 }
 
 /// A transaction's events. Row transaction: TABLE_MAP/ROWS… (the pipeline
-/// adds GTID before and XID after). DDL: `[QUERY]` with `standalone_ddl`
-/// (standalone GTID, no XID).
+/// adds GTID before and XID after). DDL: `[QUERY]`, `StandaloneDdl`
+/// (standalone GTID, no XID). CREATE … SELECT: `[QUERY, TABLE_MAP, ROWS…]`,
+/// `DdlWithRows` (XID after).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TxnEvents {
     pub events: Vec<PendingEvent>,
-    pub standalone_ddl: bool,
+    pub kind: ev::GroupKind,
     pub thread_id: u32,
 }
 
@@ -526,8 +527,8 @@ impl<T: Send + 'static> Shared<T> {
         let mut replies = Vec::with_capacity(n);
         for (i, q) in batch.into_iter().enumerate() {
             let gtid = Gtid { domain_id: self.domain_id, server_id: self.server_id, seq_no: first_seq + i as u64 };
-            let standalone = q.txn.standalone_ddl;
-            let body = ev::gtid_body(&gtid, standalone, commit_id);
+            let standalone = q.txn.kind == ev::GroupKind::StandaloneDdl;
+            let body = ev::gtid_body(&gtid, q.txn.kind, commit_id);
             off = ev::write_event(&mut buf, off, ts, self.server_id, ev::type_code::GTID, 0, &body, self.checksum);
             for e in &q.txn.events {
                 off = ev::write_event(&mut buf, off, ts, self.server_id, e.type_code, e.flags, &e.body, self.checksum);

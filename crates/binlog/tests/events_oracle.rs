@@ -3,7 +3,7 @@
 //! (and, when a server binary is installed, replayed into a throwaway
 //! MariaDB), and by our own decoder.
 
-use onelog_binlog::event::{self, type_code, Event, QueryEvent, RowChange, RowsKind};
+use onelog_binlog::event::{self, type_code, Event, GroupKind, QueryEvent, RowChange, RowsKind};
 use onelog_binlog::Gtid;
 use onelog_core::{BlobSize, ColumnDef, ColumnType, IndexDef, TableDef, Temporal, Value};
 use rust_decimal::Decimal;
@@ -149,12 +149,12 @@ fn write_binlog_with(path: &Path, checksum: bool, first_row: Vec<Value>) -> Vec<
         auto_increment_increment: 1,
         auto_increment_offset: 1,
     };
-    events.push(Written { code: type_code::GTID, body: event::gtid_body(&gtid(1), true, None) });
+    events.push(Written { code: type_code::GTID, body: event::gtid_body(&gtid(1), GroupKind::StandaloneDdl, None) });
     events.push(Written {
         code: type_code::QUERY,
         body: event::query_body(&query("", "CREATE DATABASE IF NOT EXISTS oracle_db")),
     });
-    events.push(Written { code: type_code::GTID, body: event::gtid_body(&gtid(2), true, None) });
+    events.push(Written { code: type_code::GTID, body: event::gtid_body(&gtid(2), GroupKind::StandaloneDdl, None) });
     events.push(Written { code: type_code::QUERY, body: event::query_body(&query("oracle_db", CREATE_TABLE)) });
 
     let groups: Vec<(RowsKind, Vec<RowChange>)> = vec![
@@ -164,7 +164,10 @@ fn write_binlog_with(path: &Path, checksum: bool, first_row: Vec<Value>) -> Vec<
     ];
     for (i, (kind, changes)) in groups.into_iter().enumerate() {
         let seq = 3 + i as u64;
-        events.push(Written { code: type_code::GTID, body: event::gtid_body(&gtid(seq), false, Some(100 + seq)) });
+        events.push(Written {
+            code: type_code::GTID,
+            body: event::gtid_body(&gtid(seq), GroupKind::Transaction, Some(100 + seq)),
+        });
         events.push(Written { code: type_code::TABLE_MAP, body: event::table_map_body(&t) });
         // A tiny size limit forces the two-row INSERT into two events.
         for body in event::rows_bodies(kind, &t, &changes, 64).expect("rows bodies") {

@@ -46,7 +46,7 @@ fn query(sql: &str, standalone: bool) -> TxnEvents {
     });
     TxnEvents {
         events: vec![PendingEvent { type_code: ev::type_code::QUERY, flags: 0, body }],
-        standalone_ddl: standalone,
+        kind: if standalone { ev::GroupKind::StandaloneDdl } else { ev::GroupKind::Transaction },
         thread_id: 7,
     }
 }

@@ -51,7 +51,7 @@ fn txn(i: u64) -> TxnEvents {
                 auto_increment_offset: 1,
             }),
         }],
-        standalone_ddl: false,
+        kind: ev::GroupKind::Transaction,
         thread_id: 1,
     }
 }

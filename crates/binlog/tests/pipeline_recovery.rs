@@ -37,7 +37,7 @@ fn txn(i: usize) -> TxnEvents {
                 auto_increment_offset: 1,
             }),
         }],
-        standalone_ddl: i % 5 == 4,
+        kind: if i % 5 == 4 { ev::GroupKind::StandaloneDdl } else { ev::GroupKind::Transaction },
         thread_id: 1,
     }
 }

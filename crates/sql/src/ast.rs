@@ -492,6 +492,21 @@ pub struct CreateTable {
     pub engine: Option<String>,
     pub comment: Option<String>,
     pub auto_increment_start: Option<u64>,
+    /// `CREATE TABLE t2 LIKE t1`: the table whose definition is copied.
+    pub like: Option<ObjectName>,
+    /// `CREATE TABLE t2 [(...)] [IGNORE|REPLACE] [AS] SELECT ...`.
+    pub select: Option<Box<Select>>,
+    /// What a row whose unique key is taken does: IGNORE skips it, REPLACE
+    /// replaces the earlier row; neither fails the statement with 1062.
+    pub on_duplicate: CreateSelectDuplicates,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CreateSelectDuplicates {
+    #[default]
+    Error,
+    Ignore,
+    Replace,
 }
 
 #[derive(Debug, Clone, PartialEq)]

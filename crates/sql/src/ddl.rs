@@ -1,7 +1,9 @@
-//! DDL: CREATE/DROP DATABASE, CREATE/DROP/ALTER/TRUNCATE TABLE, CREATE/DROP
-//! INDEX. Each is planned into storage mutations plus a catalog change, then
-//! committed as a standalone QUERY event through the binlog — or, during
-//! recovery, replayed from that QUERY event by the same planner.
+//! DDL: CREATE/DROP DATABASE, CREATE/DROP/ALTER/TRUNCATE TABLE (CREATE
+//! TABLE ... LIKE too), CREATE/DROP INDEX. Each is planned into storage
+//! mutations plus a catalog change, then committed as a standalone QUERY
+//! event through the binlog — or, during recovery, replayed from that QUERY
+//! event by the same planner. CREATE TABLE ... SELECT writes rows too: see
+//! `create_select`.
 
 use crate::ast::*;
 use crate::catalog::{db_key, put_table_mutation, table_key, Catalog, TableEntry};
@@ -10,7 +12,7 @@ use crate::parse;
 use crate::rows;
 use crate::session::{QueryResult, Session};
 use crate::txn::storage_err;
-use onelog_binlog::event::{header_flag, query_body, type_code, QueryEvent};
+use onelog_binlog::event::{header_flag, query_body, type_code, GroupKind, QueryEvent};
 use onelog_binlog::pipeline::{PendingEvent, TxnEvents};
 use onelog_core::schema::ColumnDefault;
 use onelog_core::{ColumnDef, ErrorCode, IndexDef, SqlError, SqlResult, TableDef, Value};
@@ -54,6 +56,9 @@ impl CatalogChange {
 
 /// Executes a DDL statement for a client session.
 pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult<QueryResult> {
+    if let Statement::CreateTable(ct @ CreateTable { select: Some(select), .. }) = stmt {
+        return crate::create_select::execute(session, ct, select);
+    }
     let engine = session.engine.clone();
     let db = session.db.clone().unwrap_or_default();
     // Before the DDL mutex: a DDL that waits for a table's users must not
@@ -76,7 +81,7 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
         let body = query_body(&QueryEvent::new(session.connection_id as u32, &db, text));
         let events = TxnEvents {
             events: vec![PendingEvent { type_code: type_code::QUERY, flags: header_flags, body }],
-            standalone_ddl: true,
+            kind: GroupKind::StandaloneDdl,
             thread_id: session.connection_id as u32,
         };
         engine.commit(events, plan.mutations)?;
@@ -137,7 +142,7 @@ pub fn replay(store: &Store, catalog: &mut Catalog, db: &str, sql: &str) -> SqlR
     Ok(mutations)
 }
 
-fn db_of<'a>(name: &'a ObjectName, current: &'a str) -> SqlResult<&'a str> {
+pub(crate) fn db_of<'a>(name: &'a ObjectName, current: &'a str) -> SqlResult<&'a str> {
     match &name.db {
         Some(d) => Ok(d),
         None if current.is_empty() => Err(SqlError::new(ErrorCode::NO_DB_SELECTED, "No database selected")),
@@ -300,6 +305,14 @@ fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> Sq
     if !catalog.has_database(db) {
         return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{db}'")));
     }
+    if let Some(source) = &ct.like {
+        if db_of(source, current_db)? == db && source.name == ct.name.name {
+            return Err(SqlError::new(
+                ErrorCode::NON_UNIQ_TABLE,
+                format!("Not unique table/alias: '{}'", ct.name.name),
+            ));
+        }
+    }
     if catalog.table(db, &ct.name.name).is_some() {
         let msg = format!("Table '{}' already exists", ct.name.name);
         return if ct.if_not_exists {
@@ -307,6 +320,12 @@ fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> Sq
         } else {
             Err(SqlError::new(ErrorCode::TABLE_EXISTS, msg))
         };
+    }
+    if let Some(source) = &ct.like {
+        return create_like(catalog, db, &ct.name.name, source, current_db);
+    }
+    if ct.select.is_some() {
+        return Err(SqlError::internal("CREATE TABLE ... SELECT is planned by create_select"));
     }
     for (i, c) in ct.columns.iter().enumerate() {
         if ct.columns[..i].iter().any(|o| o.name.eq_ignore_ascii_case(&c.name)) {
@@ -335,6 +354,28 @@ fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> Sq
         def.indexes.push(index);
     }
     validate_table(&def)?;
+    let put = put_table_mutation(&def)?;
+    Ok(ok_plan(vec![put], CatalogChange::PutTables(vec![def])))
+}
+
+/// CREATE TABLE ... LIKE: the source's columns, indexes (names too),
+/// engine and comment under new ids; the AUTO_INCREMENT counter starts
+/// afresh, as in MariaDB.
+fn create_like(
+    catalog: &mut Catalog,
+    db: &str,
+    name: &str,
+    source: &ObjectName,
+    current_db: &str,
+) -> SqlResult<DdlPlan> {
+    let source = catalog.get_table(db_of(source, current_db)?, &source.name)?;
+    let mut def = source.def.clone();
+    def.id = catalog.allocate_id();
+    def.db = db.to_string();
+    def.name = name.to_string();
+    for index in &mut def.indexes {
+        index.id = catalog.allocate_id();
+    }
     let put = put_table_mutation(&def)?;
     Ok(ok_plan(vec![put], CatalogChange::PutTables(vec![def])))
 }

@@ -12,6 +12,7 @@ pub mod applier;
 pub mod ast;
 pub mod catalog;
 pub mod config;
+pub mod create_select;
 pub mod ddl;
 pub mod dml;
 pub mod engine;

@@ -275,6 +275,11 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
             share_lock = true;
         }
     }
+    let mut create_duplicates = CreateSelectDuplicates::Error;
+    let creates_table = upper.first().is_some_and(|w| w == "CREATE") && upper.iter().take(3).any(|w| w == "TABLE");
+    if creates_table && upper.iter().any(|w| w == "SELECT" || w == "LIKE") {
+        (sql, create_duplicates) = rewrite_create_table(&sql)?;
+    }
     let parsed = Parser::new(&MySqlDialect {})
         .try_with_sql(&sql)
         .and_then(|mut p| p.parse_statements())
@@ -294,12 +299,84 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
             _ => {}
         }
     }
+    if let Statement::CreateTable(ct) = &mut statement {
+        ct.on_duplicate = create_duplicates;
+    }
     if share_lock {
         if let Statement::Select(select) = &mut statement {
             select.lock = Some(LockMode::Share);
         }
     }
     Ok(ParsedStatement { statement, text: text.to_string(), param_count })
+}
+
+/// Rewrites MariaDB's CREATE TABLE forms sqlparser does not know into ones
+/// it does: `t (LIKE s)` → `t LIKE s`; a parenthesized query right after the
+/// table's definition, `t [(...)] [options] (SELECT ...)` or `WITH ...`
+/// → `... AS (SELECT ...)`, `... AS WITH ...`; and `IGNORE|REPLACE [AS]
+/// SELECT` loses its keyword, returned as what it asks for.
+fn rewrite_create_table(sql: &str) -> SqlResult<(String, CreateSelectDuplicates)> {
+    let tokens = Tokenizer::new(&MySqlDialect {}, sql)
+        .tokenize_with_location()
+        .map_err(|e| SqlError::parse(&near_text(sql, e.location.line, e.location.column), e.location.line as usize))?;
+    let significant: Vec<&sqlparser::tokenizer::TokenWithSpan> =
+        tokens.iter().filter(|t| !matches!(t.token, Token::Whitespace(_))).collect();
+    let keyword = |t: &Token| match t {
+        Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
+        _ => None,
+    };
+    let mut cursor = Cursor { src: sql, byte: 0, line: 1, column: 1 };
+    let mut span_of = |t: &sqlparser::tokenizer::TokenWithSpan| {
+        let start = cursor.offset(t.span.start.line, t.span.start.column);
+        (start, cursor.offset(t.span.end.line, t.span.end.column))
+    };
+    let mut edits: Vec<(usize, usize, &'static str)> = Vec::new();
+    let mut mode = CreateSelectDuplicates::Error;
+    let like_at = significant
+        .windows(2)
+        .position(|w| matches!(w[0].token, Token::LParen) && keyword(&w[1].token).as_deref() == Some("LIKE"));
+    let select_at = significant.iter().position(|t| keyword(&t.token).as_deref() == Some("SELECT"));
+    // The query starts at its WITH when a common table expression leads it:
+    // `WITH [RECURSIVE] name [(columns)] AS (...`.
+    let starts_with_clause = |i: usize| {
+        let word = |j: usize| significant.get(j).and_then(|t| keyword(&t.token));
+        word(i).as_deref() == Some("WITH")
+            && (word(i + 1).as_deref() == Some("RECURSIVE")
+                || significant
+                    .get(i + 2)
+                    .is_some_and(|t| keyword(&t.token).as_deref() == Some("AS") || matches!(t.token, Token::LParen)))
+    };
+    let query_at = select_at.map(|s| (0..s).find(|&i| starts_with_clause(i)).unwrap_or(s));
+    if let Some(open) = like_at.filter(|&i| select_at.is_none_or(|s| i < s)) {
+        let close = significant[open..].iter().position(|t| matches!(t.token, Token::RParen)).map(|c| open + c);
+        if let Some(close) = close {
+            let (start, end) = span_of(significant[open]);
+            edits.push((start, end, ""));
+            let (start, end) = span_of(significant[close]);
+            edits.push((start, end, ""));
+        }
+    } else if let Some(query_at) = query_at.filter(|&s| s > 0) {
+        // The word before the query, back over `AS` and opening parentheses.
+        let before = significant[..query_at]
+            .iter()
+            .rposition(|t| !matches!(t.token, Token::LParen) && keyword(&t.token).as_deref() != Some("AS"));
+        if let Some(b) = before {
+            // `t (SELECT` and `t WITH` need the AS sqlparser wants.
+            let opens_query = matches!(significant[b + 1].token, Token::LParen) || b + 1 == query_at;
+            mode = match keyword(&significant[b].token).as_deref() {
+                Some("IGNORE") => CreateSelectDuplicates::Ignore,
+                Some("REPLACE") => CreateSelectDuplicates::Replace,
+                _ => CreateSelectDuplicates::Error,
+            };
+            let (start, end) = span_of(significant[b]);
+            if mode != CreateSelectDuplicates::Error {
+                edits.push((start, end, if opens_query { "AS" } else { "" }));
+            } else if opens_query {
+                edits.push((end, end, "AS"));
+            }
+        }
+    }
+    Ok((cut(sql, 0, sql.len(), &edits), mode))
 }
 
 /// Conversion state: numbers `?` placeholders in text order and keeps the
@@ -718,7 +795,7 @@ fn convert_statement(stmt: &sp::Statement, params: &mut ParamCounter) -> SqlResu
         S::Insert(ins) => Statement::Insert(expr::convert_insert(ins, params)?),
         S::Update(upd) => Statement::Update(expr::convert_update(upd, params)?),
         S::Delete(del) => Statement::Delete(expr::convert_delete(del, params)?),
-        S::CreateTable(ct) => Statement::CreateTable(ddl::convert_create_table(ct)?),
+        S::CreateTable(ct) => Statement::CreateTable(ddl::convert_create_table(ct, params)?),
         S::CreateDatabase { db_name, if_not_exists, .. } => {
             Statement::CreateDatabase { name: object_name(db_name)?.name, if_not_exists: *if_not_exists }
         }
@@ -892,4 +969,57 @@ fn set_value(value: &sp::Expr, params: &mut ParamCounter) -> SqlResult<Expr> {
 
 pub(crate) fn unsupported(what: impl std::fmt::Display) -> SqlError {
     SqlError::new(ErrorCode::NOT_SUPPORTED_YET, format!("This version of MariaDB doesn't yet support '{what}'"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use onelog_core::schema::ColumnDefault;
+
+    fn create_table(sql: &str) -> CreateTable {
+        match parse_single(sql).map(|p| p.statement) {
+            Ok(Statement::CreateTable(ct)) => ct,
+            other => panic!("{sql}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn create_table_like_in_both_spellings() {
+        let plain = create_table("CREATE TABLE t2 LIKE t1");
+        assert_eq!(plain.like, Some(ObjectName { db: None, name: "t1".into() }));
+        let parenthesized = create_table("CREATE TABLE IF NOT EXISTS t2 (LIKE d.t1)");
+        assert_eq!(parenthesized.like, Some(ObjectName { db: Some("d".into()), name: "t1".into() }));
+        assert!(parenthesized.if_not_exists && parenthesized.columns.is_empty());
+    }
+
+    #[test]
+    fn create_table_select_duplicates_keyword_and_parentheses() {
+        let cases = [
+            ("CREATE TABLE t (PRIMARY KEY (a)) IGNORE SELECT a FROM s", CreateSelectDuplicates::Ignore, 1),
+            ("CREATE TABLE t REPLACE AS SELECT 1 AS a", CreateSelectDuplicates::Replace, 0),
+            ("CREATE TABLE t (a INT) IGNORE (SELECT 1 AS a)", CreateSelectDuplicates::Ignore, 0),
+            ("CREATE TABLE t SELECT REPLACE('a', 'b', 'c') AS r", CreateSelectDuplicates::Error, 0),
+            ("CREATE TABLE t (SELECT 1 AS a)", CreateSelectDuplicates::Error, 0),
+            ("CREATE TABLE t ENGINE=InnoDB AS (SELECT 1 AS a)", CreateSelectDuplicates::Error, 0),
+            ("CREATE TABLE t WITH c AS (SELECT 1 AS a) SELECT a FROM c", CreateSelectDuplicates::Error, 0),
+            (
+                "CREATE TABLE t IGNORE WITH RECURSIVE c (a) AS (SELECT 1) SELECT a FROM c",
+                CreateSelectDuplicates::Ignore,
+                0,
+            ),
+            ("CREATE TABLE t AS WITH c AS (SELECT 1 AS a) SELECT a FROM c", CreateSelectDuplicates::Error, 0),
+        ];
+        for (sql, duplicates, indexes) in cases {
+            let ct = create_table(sql);
+            assert!(ct.select.is_some(), "{sql}");
+            assert_eq!((ct.on_duplicate, ct.indexes.len()), (duplicates, indexes), "{sql}");
+        }
+    }
+
+    #[test]
+    fn create_table_select_keeps_string_text() {
+        let ct = create_table("CREATE TABLE t (a VARCHAR(30) DEFAULT 'it''s IGNORE') IGNORE SELECT 'x' AS a");
+        assert_eq!(ct.on_duplicate, CreateSelectDuplicates::Ignore);
+        assert_eq!(ct.columns[0].default, Some(ColumnDefault::Value(Value::from_str("it's IGNORE"))));
+    }
 }

@@ -421,6 +421,11 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
         };
         let mut source =
             Source { alias, entry, columns, rows, offset, kind: join.kind, on: join.on.clone(), wanted: None };
+        // The inner side of an outer join reads NULL where nothing matched:
+        // its columns are nullable in the result (metadata, CREATE ... SELECT).
+        if join.kind == JoinKind::Left {
+            source.columns.iter_mut().for_each(|c| c.def.nullable = true);
+        }
         if sources.iter().any(|s: &Source| s.alias == source.alias) {
             return Err(SqlError::new(
                 ErrorCode::NON_UNIQ_TABLE,

@@ -436,7 +436,14 @@ impl Session {
 
     fn commit_parts(&self, txn: Txn) -> (TxnEvents, Vec<onelog_storage::Mutation>) {
         let (mutations, events) = txn.into_commit_parts();
-        (TxnEvents { events, standalone_ddl: false, thread_id: self.connection_id as u32 }, mutations)
+        (
+            TxnEvents {
+                events,
+                kind: onelog_binlog::event::GroupKind::Transaction,
+                thread_id: self.connection_id as u32,
+            },
+            mutations,
+        )
     }
 
     pub fn rollback_txn(&mut self) {
@@ -1043,6 +1050,16 @@ impl Session {
             self.commit_txn()?;
         }
         result
+    }
+
+    /// Runs the query of a CREATE TABLE ... SELECT under shared metadata
+    /// locks on the tables it reads, as a SELECT statement would.
+    pub(crate) fn read_select(&mut self, select: &Select) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
+        self.lock_statement_tables(&Statement::Select(Box::new(select.clone())))?;
+        match self.run_read(|s, ctx| s.select_result(ctx, select), select.lock.is_some(), &[])? {
+            QueryResult::Rows { columns, rows } => Ok((columns, rows)),
+            QueryResult::Ok { .. } => Err(SqlError::internal("a SELECT gave no result set")),
+        }
     }
 
     /// Runs INSERT/UPDATE/DELETE with statement atomicity and autocommit.

@@ -587,10 +587,14 @@ pub fn create_table_sql(t: &TableDef) -> String {
         .map(|c| {
             let mut l = format!("  `{}` {}", c.name, column_type_text(c));
             if c.ty.is_text() && c.collation != onelog_core::Collation::Utf8mb4GeneralCi {
-                l.push_str(&format!(" COLLATE {}", c.collation.name()));
+                // Every text collation OneLog has is utf8mb4's.
+                l.push_str(&format!(" CHARACTER SET utf8mb4 COLLATE {}", c.collation.name()));
             }
             if !c.nullable {
                 l.push_str(" NOT NULL");
+            } else if matches!(c.ty, ColumnType::Timestamp { .. }) {
+                // MariaDB spells out a nullable TIMESTAMP's NULL.
+                l.push_str(" NULL");
             }
             if c.auto_increment {
                 l.push_str(" AUTO_INCREMENT");

@@ -239,15 +239,19 @@ pub(crate) fn convert_constraint(c: &sp::TableConstraint) -> SqlResult<Option<In
     })
 }
 
-pub(crate) fn convert_create_table(ct: &sp::CreateTable) -> SqlResult<CreateTable> {
+pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCounter) -> SqlResult<CreateTable> {
     // Not a permanent table by another name: a temporary one is private to
     // its session and never logged, which OneLog does not do yet.
     if ct.temporary {
         return Err(unsupported("CREATE TEMPORARY TABLE"));
     }
-    if ct.query.is_some() || ct.like.is_some() {
-        return Err(unsupported("CREATE TABLE ... SELECT/LIKE"));
-    }
+    let like = match &ct.like {
+        Some(sp::CreateTableLikeKind::Plain(l) | sp::CreateTableLikeKind::Parenthesized(l)) => {
+            Some(object_name(&l.name)?)
+        }
+        None => None,
+    };
+    let select = ct.query.as_ref().map(|q| super::expr::convert_query(q, params).map(Box::new)).transpose()?;
     let mut columns = Vec::new();
     let mut indexes = Vec::new();
     for col in &ct.columns {
@@ -268,6 +272,9 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable) -> SqlResult<CreateTabl
             sp::CommentDef::WithEq(s) | sp::CommentDef::WithoutEq(s) => s.clone(),
         }),
         auto_increment_start: None,
+        like,
+        select,
+        on_duplicate: CreateSelectDuplicates::Error,
     };
     let options = match &ct.table_options {
         sp::CreateTableOptions::Plain(o) | sp::CreateTableOptions::Options(o) | sp::CreateTableOptions::With(o) => {
@@ -279,13 +286,13 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable) -> SqlResult<CreateTabl
     for option in options {
         match option {
             sp::SqlOption::NamedParenthesizedList(list) if list.key.value.eq_ignore_ascii_case("ENGINE") => {
-                table.engine = list.name.as_ref().map(|n| n.value.clone());
+                table.engine = list.name.as_ref().map(|n| engine_name(&n.value));
             }
             sp::SqlOption::KeyValue { key, value } => {
                 let key = key.value.to_ascii_uppercase();
                 let text = value.to_string().trim_matches('\'').to_string();
                 match key.as_str() {
-                    "ENGINE" => table.engine = Some(text),
+                    "ENGINE" => table.engine = Some(engine_name(&text)),
                     "AUTO_INCREMENT" => table.auto_increment_start = text.parse().ok(),
                     "COMMENT" => table.comment = Some(text),
                     "DEFAULT CHARSET" | "CHARSET" | "CHARACTER SET" | "DEFAULT CHARACTER SET" => {
@@ -315,6 +322,22 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable) -> SqlResult<CreateTabl
         }
     }
     Ok(table)
+}
+
+/// An engine as MariaDB spells it in SHOW CREATE TABLE, whatever case the
+/// statement used.
+fn engine_name(name: &str) -> String {
+    match name.to_ascii_lowercase().as_str() {
+        "innodb" => "InnoDB",
+        "myisam" => "MyISAM",
+        "aria" => "Aria",
+        "memory" | "heap" => "MEMORY",
+        "csv" => "CSV",
+        "archive" => "ARCHIVE",
+        "blackhole" => "BLACKHOLE",
+        _ => name,
+    }
+    .to_string()
 }
 
 pub(crate) fn convert_create_index(ci: &sp::CreateIndex) -> SqlResult<Statement> {

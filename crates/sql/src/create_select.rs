@@ -1,0 +1,202 @@
+//! CREATE TABLE ... [IGNORE|REPLACE] [AS] SELECT, as MariaDB runs and logs
+//! it in row format: one binlog group holding the generated CREATE TABLE
+//! (the definition SHOW CREATE TABLE gives, not the SELECT) as a QUERY
+//! event, then the TABLE_MAP and WRITE_ROWS events of the rows, then an XID.
+//! Recovery and replicas create the table at the QUERY event and apply the
+//! rows after it, in one storage batch: the table never exists without its
+//! rows. A failing SELECT or row creates and logs nothing.
+
+use crate::ast::*;
+use crate::ddl::{self, CatalogChange};
+use crate::session::{QueryResult, ResultColumn, Session, TABLE_WAIT};
+use onelog_binlog::event::{query_body, type_code, GroupKind, QueryEvent};
+use onelog_binlog::pipeline::{PendingEvent, TxnEvents};
+use onelog_core::schema::ColumnDefault;
+use onelog_core::{ColumnDef, ColumnType, SqlError, SqlResult, TableDef, Value};
+use onelog_storage::Mutation;
+
+/// Runs `stmt`, a CREATE TABLE whose `select` is set.
+pub fn execute(session: &mut Session, stmt: &CreateTable, select: &Select) -> SqlResult<QueryResult> {
+    let engine = session.engine.clone();
+    let current_db = session.db.clone().unwrap_or_default();
+    let db = ddl::db_of(&stmt.name, &current_db)?.to_string();
+    // An existing table is reported before the query runs, as in MariaDB
+    // (IF NOT EXISTS inserts nothing then); checked again under the lock.
+    if let Some(result) = existing_table(session, &db, stmt)? {
+        return Ok(result);
+    }
+    let (columns, rows) = session.read_select(select)?;
+    let tables = vec![(db.clone(), stmt.name.name.clone())];
+    let _mdl =
+        session.request_mdl(TABLE_WAIT, |wait| engine.mdl.lock_exclusive(session.connection_id, tables, wait))?;
+    let _ddl = engine.ddl_lock.lock();
+    if let Some(result) = existing_table(session, &db, stmt)? {
+        return Ok(result);
+    }
+    let definition = CreateTable { columns: table_columns(stmt, select, &columns), select: None, ..stmt.clone() };
+    let plan = ddl::plan(
+        &mut engine.catalog.write(),
+        &engine.store.snapshot(),
+        &current_db,
+        &Statement::CreateTable(definition),
+    )?;
+    let CatalogChange::PutTables(mut defs) = plan.change else {
+        return Err(SqlError::internal("CREATE TABLE planned no table"));
+    };
+    let def = defs.pop().ok_or_else(|| SqlError::internal("CREATE TABLE planned no table"))?;
+    // The rows go in through INSERT, which finds the table in the catalog:
+    // it is installed first, under the exclusive metadata lock that keeps
+    // every other session away from it, and removed again on failure.
+    engine.catalog.write().put_table(def.clone());
+    let outcome = insert_and_commit(session, stmt, &def, plan.mutations, &current_db, &columns, rows);
+    if outcome.is_err() {
+        engine.catalog.write().remove_table(&def.db, &def.name);
+    }
+    outcome
+}
+
+/// The note (IF NOT EXISTS) or error 1050 when the table exists already.
+fn existing_table(session: &Session, db: &str, stmt: &CreateTable) -> SqlResult<Option<QueryResult>> {
+    if session.engine.catalog.read().table(db, &stmt.name.name).is_none() {
+        return Ok(None);
+    }
+    let message = format!("Table '{}' already exists", stmt.name.name);
+    if !stmt.if_not_exists {
+        return Err(SqlError::new(onelog_core::ErrorCode::TABLE_EXISTS, message));
+    }
+    session.note(1050, message);
+    Ok(Some(QueryResult::ok(0)))
+}
+
+/// Inserts the selected rows into the new table `def` in a transaction of
+/// their own and commits them after the table's definition (its
+/// `def_mutations`) as one group.
+fn insert_and_commit(
+    session: &mut Session,
+    stmt: &CreateTable,
+    def: &TableDef,
+    def_mutations: Vec<Mutation>,
+    current_db: &str,
+    columns: &[ResultColumn],
+    rows: Vec<Vec<Value>>,
+) -> SqlResult<QueryResult> {
+    let records = rows.len() as u64;
+    let insert = Insert {
+        table: stmt.name.clone(),
+        columns: columns.iter().map(|c| c.name.clone()).collect(),
+        source: InsertSource::Values(rows.into_iter().map(|r| r.into_iter().map(Expr::Literal).collect()).collect()),
+        ignore: stmt.on_duplicate == CreateSelectDuplicates::Ignore,
+        replace: stmt.on_duplicate == CreateSelectDuplicates::Replace,
+        on_duplicate: Vec::new(),
+        returning: Vec::new(),
+    };
+    session.txn().begin_statement();
+    let inserted = crate::dml::execute(session, &Statement::Insert(insert), &[])
+        .and_then(|result| session.txn().finish_statement().map(|()| result));
+    let txn = session.txn.take().ok_or_else(|| SqlError::internal("no transaction"))?;
+    let (txn_id, engine) = (txn.id, session.engine.clone());
+    let committed = inserted.and_then(|result| {
+        let (row_mutations, row_events) = txn.into_commit_parts();
+        let mut text = crate::show::create_table_sql(def);
+        // As MariaDB: the table's database named when it is not the
+        // session's, which the QUERY event carries.
+        if def.db != current_db {
+            text = text.replacen("CREATE TABLE ", &format!("CREATE TABLE `{}`.", def.db), 1);
+        }
+        let query = query_body(&QueryEvent::new(session.connection_id as u32, current_db, &text));
+        let mut events = vec![PendingEvent { type_code: type_code::QUERY, flags: 0, body: query }];
+        events.extend(row_events);
+        let mut mutations = def_mutations;
+        mutations.extend(row_mutations);
+        let group = TxnEvents { events, kind: GroupKind::DdlWithRows, thread_id: session.connection_id as u32 };
+        engine.commit(group, mutations)?;
+        let info = records_info(session, stmt.on_duplicate, records, &result);
+        Ok(match result {
+            QueryResult::Ok { affected_rows, last_insert_id, .. } => {
+                QueryResult::Ok { affected_rows, last_insert_id, info }
+            }
+            rows => rows,
+        })
+    });
+    engine.locks.release_all(txn_id);
+    committed
+}
+
+/// MariaDB's OK info for CREATE ... SELECT: the rows selected, those a
+/// duplicate key skipped (IGNORE) or replaced (REPLACE, which counts each
+/// replaced row twice in the affected rows), and the warnings.
+fn records_info(session: &Session, duplicates: CreateSelectDuplicates, records: u64, inserted: &QueryResult) -> String {
+    let affected = match inserted {
+        QueryResult::Ok { affected_rows, .. } => *affected_rows,
+        QueryResult::Rows { .. } => records,
+    };
+    let duplicate_rows = match duplicates {
+        CreateSelectDuplicates::Error => 0,
+        CreateSelectDuplicates::Ignore => records.saturating_sub(affected),
+        CreateSelectDuplicates::Replace => affected.saturating_sub(records),
+    };
+    format!("Records: {records}  Duplicates: {duplicate_rows}  Warnings: {}", session.warning_count())
+}
+
+/// The new table's columns as MariaDB orders them: the defined columns the
+/// select does not name, then one per select column — its definition in the
+/// statement if it has one, else derived from the select.
+fn table_columns(stmt: &CreateTable, select: &Select, columns: &[ResultColumn]) -> Vec<ColumnDef> {
+    let items: Vec<Option<&Expr>> = match select.union {
+        None if columns.len() == select.items.len() => select
+            .items
+            .iter()
+            .map(|i| match i {
+                SelectItem::Expr { expr, .. } => Some(expr),
+                _ => None,
+            })
+            .collect(),
+        _ => vec![None; columns.len()],
+    };
+    let defined = |name: &str| stmt.columns.iter().find(|c| c.name.eq_ignore_ascii_case(name));
+    let selected = |name: &str| columns.iter().any(|c| c.name.eq_ignore_ascii_case(name));
+    let mut out: Vec<ColumnDef> = stmt.columns.iter().filter(|c| !selected(&c.name)).cloned().collect();
+    for (column, item) in columns.iter().zip(items) {
+        out.push(match defined(&column.name) {
+            Some(def) => def.clone(),
+            None => select_column(column, item),
+        });
+    }
+    out
+}
+
+/// The column MariaDB makes of a select column: a table's column keeps its
+/// definition but not AUTO_INCREMENT (its implicit default 0 becomes
+/// explicit); a literal or COUNT gets its own type; any other expression
+/// the type its values show (OneLog types expressions by value until the
+/// typed binder lands).
+fn select_column(column: &ResultColumn, item: Option<&Expr>) -> ColumnDef {
+    if !column.org_table.is_empty() {
+        let mut def = ColumnDef { name: column.name.clone(), ..column.def.clone() };
+        if std::mem::take(&mut def.auto_increment) && def.default.is_none() {
+            def.default = Some(ColumnDefault::Value(Value::Int(0)));
+        }
+        return def;
+    }
+    let typed = |ty: ColumnType, nullable: bool| {
+        let mut def = ColumnDef::new(&column.name, ty);
+        def.nullable = nullable;
+        def
+    };
+    match item {
+        Some(Expr::Literal(Value::Null)) => typed(ColumnType::Binary(0), true),
+        Some(Expr::Literal(Value::Int(i))) if i32::try_from(*i).is_ok() => typed(ColumnType::Int, false),
+        Some(Expr::Literal(Value::Int(_))) => typed(ColumnType::BigInt, false),
+        Some(Expr::Literal(Value::Decimal(d))) => {
+            let digits = d.mantissa().unsigned_abs().to_string().len().max(d.scale() as usize + 1);
+            typed(ColumnType::Decimal { precision: digits.min(65) as u8, scale: d.scale().min(30) as u8 }, false)
+        }
+        // MariaDB makes '' a CHAR(0).
+        Some(Expr::Literal(Value::Bytes(b))) if b.is_empty() => typed(ColumnType::Char(0), false),
+        Some(Expr::Literal(Value::Bytes(b))) => {
+            typed(ColumnType::VarChar(String::from_utf8_lossy(b).chars().count() as u32), false)
+        }
+        Some(Expr::Aggregate { func: AggFunc::Count, .. }) => typed(ColumnType::BigInt, false),
+        _ => ColumnDef { name: column.name.clone(), ..column.def.clone() },
+    }
+}
