@@ -9,7 +9,8 @@ increments its writer's counter row, then COMMITs. A transaction is
 - in doubt: the connection broke after COMMIT was sent -> present whole, or absent;
 - not committed: it failed before COMMIT was sent -> must be absent.
 Counters must equal the number of markers per writer (updates are all-or-nothing too).
-Meanwhile a schema changer adds or drops a column of the data table once per cycle:
+Meanwhile a schema changer adds, converts and moves (MODIFY ... FIRST | AFTER) or drops
+a column of the data table once per cycle:
 a DDL between a writer's INSERT and its COMMIT must neither corrupt the rows nor
 leave a binlog that recovery cannot replay. It also copies the markers with
 CREATE TABLE snap_<cycle> SELECT (one binlog group: the CREATE, its rows, an XID)
@@ -86,8 +87,8 @@ def writer(srv, ledger: Ledger, w: int, rng: random.Random, stop: threading.Even
 
 
 def schema_changer(srv, rng: random.Random, stop: threading.Event, cycle: int, snapshots: dict, floor: set):
-    """Once, at a random moment of the cycle, adds the column `extra` to `data`
-    or drops it, then copies `markers` with CREATE TABLE ... SELECT (when the
+    """Once, at a random moment of the cycle, adds the column `extra` to `data`,
+    or converts and moves it, or drops it, then copies `markers` with CREATE TABLE ... SELECT (when the
     earlier cycles left markers: `floor`, recorded in `snapshots`) and `data`'s
     definition with CREATE TABLE ... LIKE, while the writers run."""
     if stop.wait(rng.uniform(0.05, 1.0)):
@@ -98,7 +99,11 @@ def schema_changer(srv, rng: random.Random, stop: threading.Event, cycle: int, s
             cur.execute("SELECT COUNT(*) FROM information_schema.columns "
                         "WHERE table_schema = 'crash' AND table_name = 'data' AND column_name = 'extra'")
             if cur.fetchone()[0]:
-                cur.execute("ALTER TABLE data DROP COLUMN extra")
+                # MODIFY converts every row's value (a copy, as InnoDB's) and
+                # moves the column; DROP removes it.
+                cur.execute(rng.choice(["ALTER TABLE data DROP COLUMN extra",
+                                        "ALTER TABLE data MODIFY extra BIGINT DEFAULT 7 FIRST",
+                                        "ALTER TABLE data MODIFY extra INT DEFAULT 7 AFTER writer"]))
             else:
                 cur.execute("ALTER TABLE data ADD COLUMN extra INT DEFAULT 7")
             if floor:

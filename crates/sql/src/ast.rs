@@ -513,6 +513,22 @@ pub enum CreateSelectDuplicates {
 pub enum AlterOp {
     AddColumn(ColumnDef, Option<IndexSpec>),
     DropColumn(String),
+    /// `MODIFY c def` / `CHANGE old c def`: the column `old` becomes
+    /// `column` (name included); its values are converted to the new type.
+    ChangeColumn {
+        old_name: String,
+        column: ColumnDef,
+    },
+    /// `RENAME COLUMN old TO new`: the name only.
+    RenameColumn {
+        old_name: String,
+        new_name: String,
+    },
+    /// `FIRST` / `AFTER c` of an ADD, MODIFY or CHANGE: moves the column.
+    MoveColumn {
+        name: String,
+        after: Option<String>,
+    },
     AddIndex(IndexSpec),
     DropIndex(String),
     DropPrimaryKey,

@@ -39,6 +39,7 @@ pub fn execute(session: &mut Session, stmt: &CreateTable, select: &Select) -> Sq
         &engine.store.snapshot(),
         &current_db,
         &Statement::CreateTable(definition),
+        session.strict(),
     )?;
     let CatalogChange::PutTables(mut defs) = plan.change else {
         return Err(SqlError::internal("CREATE TABLE planned no table"));

@@ -7,6 +7,7 @@
 
 use crate::ast::*;
 use crate::catalog::{db_key, put_table_mutation, table_key, Catalog, TableEntry};
+use crate::eval::EvalEnv;
 use crate::mdl::TableName;
 use crate::parse;
 use crate::rows;
@@ -15,7 +16,7 @@ use crate::txn::storage_err;
 use onelog_binlog::event::{header_flag, query_body, type_code, GroupKind, QueryEvent};
 use onelog_binlog::pipeline::{PendingEvent, TxnEvents};
 use onelog_core::schema::ColumnDefault;
-use onelog_core::{ColumnDef, ErrorCode, IndexDef, SqlError, SqlResult, TableDef, Value};
+use onelog_core::{ColumnDef, ColumnType, ErrorCode, IndexDef, SqlError, SqlResult, TableDef, Value};
 use onelog_storage::{key, Mutation, Snapshot, Store};
 use std::sync::Arc;
 
@@ -25,6 +26,8 @@ pub struct DdlPlan {
     pub change: CatalogChange,
     /// Notes for the client (IF [NOT] EXISTS cases): (code, message).
     pub note: Option<(u16, String)>,
+    /// ALTER TABLE's conversion warnings: (code, message).
+    pub warnings: Vec<(u16, String)>,
     pub affected_rows: u64,
 }
 
@@ -71,8 +74,11 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
     let snapshot = engine.store.snapshot();
     let plan = {
         let mut catalog = engine.catalog.write();
-        plan(&mut catalog, &snapshot, &db, stmt)?
+        plan(&mut catalog, &snapshot, &db, stmt, session.strict())?
     };
+    for (code, message) in &plan.warnings {
+        session.warn(*code, message.clone());
+    }
     let (db, header_flags) = logged_as(stmt, db);
     if let Some((code, message)) = &plan.note {
         session.note(*code, message.clone());
@@ -136,7 +142,7 @@ fn logged_as(stmt: &Statement, session_db: String) -> (String, u16) {
 pub fn replay(store: &Store, catalog: &mut Catalog, db: &str, sql: &str) -> SqlResult<Vec<Mutation>> {
     let parsed = parse::parse_single(sql)?;
     let snapshot = store.snapshot();
-    let plan = plan(catalog, &snapshot, db, &parsed.statement)?;
+    let plan = plan(catalog, &snapshot, db, &parsed.statement, false)?;
     let mutations = plan.mutations;
     plan.change.apply(catalog);
     Ok(mutations)
@@ -151,15 +157,29 @@ pub(crate) fn db_of<'a>(name: &'a ObjectName, current: &'a str) -> SqlResult<&'a
 }
 
 fn ok_plan(mutations: Vec<Mutation>, change: CatalogChange) -> DdlPlan {
-    DdlPlan { mutations, change, note: None, affected_rows: 0 }
+    DdlPlan { mutations, change, note: None, warnings: Vec::new(), affected_rows: 0 }
 }
 
 fn noop_with_note(code: u16, message: String) -> DdlPlan {
-    DdlPlan { mutations: Vec::new(), change: CatalogChange::None, note: Some((code, message)), affected_rows: 0 }
+    DdlPlan {
+        mutations: Vec::new(),
+        change: CatalogChange::None,
+        note: Some((code, message)),
+        warnings: Vec::new(),
+        affected_rows: 0,
+    }
 }
 
 /// Plans `stmt` against the catalog and a storage snapshot.
-pub fn plan(catalog: &mut Catalog, snapshot: &Snapshot, db: &str, stmt: &Statement) -> SqlResult<DdlPlan> {
+/// `strict`: ALTER TABLE's conversions fail rather than warn (the session's
+/// strict mode; replay is never strict, since what the log holds succeeded).
+pub fn plan(
+    catalog: &mut Catalog,
+    snapshot: &Snapshot,
+    db: &str,
+    stmt: &Statement,
+    strict: bool,
+) -> SqlResult<DdlPlan> {
     match stmt {
         Statement::CreateDatabase { name, if_not_exists } => {
             if catalog.has_database(name) || crate::session::is_system_db(name) {
@@ -227,7 +247,7 @@ pub fn plan(catalog: &mut Catalog, snapshot: &Snapshot, db: &str, stmt: &Stateme
         }
         Statement::CreateIndex { table, index } => {
             let t = catalog.get_table(db_of(table, db)?, &table.name)?;
-            alter(catalog, snapshot, &t, &[AlterOp::AddIndex(index.clone())])
+            alter(catalog, snapshot, &t, &[AlterOp::AddIndex(index.clone())], strict)
         }
         Statement::DropIndex { table, name } => {
             let t = catalog.get_table(db_of(table, db)?, &table.name)?;
@@ -236,11 +256,11 @@ pub fn plan(catalog: &mut Catalog, snapshot: &Snapshot, db: &str, stmt: &Stateme
             } else {
                 AlterOp::DropIndex(name.clone())
             };
-            alter(catalog, snapshot, &t, &[op])
+            alter(catalog, snapshot, &t, &[op], strict)
         }
         Statement::AlterTable { table, ops } => {
             let t = catalog.get_table(db_of(table, db)?, &table.name)?;
-            alter(catalog, snapshot, &t, ops)
+            alter(catalog, snapshot, &t, ops, strict)
         }
         _ => Err(SqlError::internal("not a DDL statement")),
     }
@@ -405,51 +425,276 @@ fn validate_table(def: &TableDef) -> SqlResult<()> {
 
 /// ALTER TABLE: computes the new definition and rewrites what changed —
 /// rows when columns change, index entries when indexes change.
-fn alter(catalog: &mut Catalog, snapshot: &Snapshot, table: &Arc<TableEntry>, ops: &[AlterOp]) -> SqlResult<DdlPlan> {
+/// The new definition an ALTER TABLE builds, with where each new column's
+/// values come from.
+struct AlterShape {
+    def: TableDef,
+    /// Per new column: Some(old position) or None (an added column).
+    origin: Vec<Option<usize>>,
+    /// Per new column: whether MODIFY/CHANGE changed its type or made it
+    /// NOT NULL, so its values are converted.
+    converted: Vec<bool>,
+    /// Whether a type change makes InnoDB copy the table (and report the
+    /// rows it copied); other changes are in place.
+    copied: bool,
+}
+
+/// Whether InnoDB copies the table for this column change: any change of
+/// type, sign or collation except a VARCHAR growing.
+fn copies_rows(old: &ColumnDef, new: &ColumnDef) -> bool {
+    let widened = matches!((&old.ty, &new.ty), (ColumnType::VarChar(a), ColumnType::VarChar(b)) if b >= a);
+    (old.ty != new.ty && !widened) || old.unsigned != new.unsigned || old.collation != new.collation
+}
+
+impl AlterShape {
+    fn position(&self, name: &str) -> SqlResult<usize> {
+        self.def.column_index(name).ok_or_else(|| {
+            SqlError::new(ErrorCode::BAD_FIELD, format!("Unknown column '{name}' in '{}'", self.def.name))
+        })
+    }
+
+    fn check_new_name(&self, name: &str, except: Option<usize>) -> SqlResult<()> {
+        match self.def.column_index(name) {
+            Some(p) if Some(p) != except => {
+                Err(SqlError::new(ErrorCode::DUP_FIELD_NAME, format!("Duplicate column name '{name}'")))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn change_column(&mut self, old_name: &str, column: &ColumnDef) -> SqlResult<()> {
+        let pos = self.position(old_name)?;
+        self.check_new_name(&column.name, Some(pos))?;
+        let mut column = column.clone();
+        // Key columns are NOT NULL, as MariaDB makes them.
+        if self.def.primary_key().is_some_and(|pk| pk.columns.contains(&pos)) {
+            column.nullable = false;
+        }
+        let old = &self.def.columns[pos];
+        self.converted[pos] |= copies_rows(old, &column) || (old.nullable && !column.nullable);
+        self.copied |= copies_rows(old, &column);
+        self.def.columns[pos] = column;
+        Ok(())
+    }
+
+    fn rename_column(&mut self, old_name: &str, new_name: &str) -> SqlResult<()> {
+        let pos = self.position(old_name)?;
+        self.check_new_name(new_name, Some(pos))?;
+        self.def.columns[pos].name = new_name.to_string();
+        Ok(())
+    }
+
+    /// FIRST (`after` None) or AFTER a column; index positions follow.
+    fn move_column(&mut self, name: &str, after: Option<&str>) -> SqlResult<()> {
+        let from = self.position(name)?;
+        let column = self.def.columns.remove(from);
+        let (origin, converted) = (self.origin.remove(from), self.converted.remove(from));
+        let to = match after {
+            None => 0,
+            Some(a) => self.position(a)? + 1,
+        };
+        self.def.columns.insert(to, column);
+        self.origin.insert(to, origin);
+        self.converted.insert(to, converted);
+        let moved = |c: usize| -> usize {
+            let without = if c == from {
+                usize::MAX
+            } else if c > from {
+                c - 1
+            } else {
+                c
+            };
+            match without {
+                usize::MAX => to,
+                w if w >= to => w + 1,
+                w => w,
+            }
+        };
+        self.def.indexes.iter_mut().flat_map(|i| i.columns.iter_mut()).for_each(|c| *c = moved(*c));
+        Ok(())
+    }
+
+    fn drop_column(&mut self, name: &str) -> SqlResult<()> {
+        let pos = self.def.column_index(name).ok_or_else(|| {
+            SqlError::new(
+                ErrorCode::CANT_DROP_FIELD_OR_KEY,
+                format!("Can't DROP COLUMN `{name}`; check that it exists"),
+            )
+        })?;
+        if self.def.primary_key().is_some_and(|pk| pk.columns.contains(&pos)) {
+            return Err(SqlError::not_supported("dropping a primary key column"));
+        }
+        self.def.columns.remove(pos);
+        self.origin.remove(pos);
+        self.converted.remove(pos);
+        self.def.indexes.retain(|i| !i.columns.contains(&pos));
+        for c in self.def.indexes.iter_mut().flat_map(|i| i.columns.iter_mut()) {
+            if *c > pos {
+                *c -= 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether rows must be rewritten: columns added, dropped, moved or
+    /// converted (a rename alone changes only the definition).
+    fn rows_change(&self, old_width: usize) -> bool {
+        self.origin.len() != old_width
+            || self.origin.iter().enumerate().any(|(i, o)| *o != Some(i))
+            || self.converted.iter().any(|c| *c)
+    }
+
+    /// One row of the new shape, converting MODIFY/CHANGE columns as an
+    /// UPDATE would store them (strict: an error; else a warning).
+    fn new_row(
+        &self,
+        old_row: &[Value],
+        row_number: u64,
+        strict: bool,
+        env: &CollectWarnings,
+    ) -> SqlResult<Vec<Value>> {
+        let mut row = Vec::with_capacity(self.def.columns.len());
+        for ((origin, converted), column) in self.origin.iter().zip(&self.converted).zip(&self.def.columns) {
+            let value = match origin {
+                None => added_column_value(column),
+                Some(p) if !converted => old_row[*p].clone(),
+                Some(p) => convert_value(old_row[*p].clone(), column, strict, env).map_err(|e| {
+                    let (code, message) =
+                        as_copied(e.code.number, e.message.replace(" at row 1", &format!(" at row {row_number}")));
+                    let code = match code {
+                        1265 => ErrorCode::WARN_DATA_TRUNCATED,
+                        1292 => ErrorCode::TRUNCATED_WRONG_VALUE,
+                        _ => e.code,
+                    };
+                    SqlError::new(code, message)
+                })?,
+            };
+            row.push(value);
+        }
+        env.renumber(row_number);
+        Ok(row)
+    }
+}
+
+/// A conversion's complaint as MariaDB words it when ALTER TABLE copies a
+/// column (Field to Field) rather than storing a statement's value: a
+/// string cut short is 1265, text that is not a number 1292.
+fn as_copied(code: u16, message: String) -> (u16, String) {
+    match code {
+        1406 => (1265, message.replacen("Data too long", "Data truncated", 1)),
+        1366 => {
+            let kind_and_value = message.strip_prefix("Incorrect ").and_then(|m| m.split_once(" for column "));
+            match kind_and_value {
+                Some((kind_value, _))
+                    if ["integer ", "decimal ", "double "].iter().any(|k| kind_value.starts_with(k)) =>
+                {
+                    let (kind, value) = kind_value.split_once(' ').unwrap_or((kind_value, ""));
+                    (1292, format!("Truncated incorrect {} {value}", kind.to_ascii_uppercase()))
+                }
+                _ => (code, message),
+            }
+        }
+        _ => (code, message),
+    }
+}
+
+/// A value converted to a changed column: as coercion stores it, and a NULL
+/// into NOT NULL as the type's zero (1265: an error when strict).
+fn convert_value(value: Value, column: &ColumnDef, strict: bool, env: &CollectWarnings) -> SqlResult<Value> {
+    if value.is_null() && !column.nullable {
+        let message = format!("Data truncated for column '{}' at row 1", column.name);
+        if strict {
+            return Err(SqlError::new(ErrorCode::WARN_DATA_TRUNCATED, message));
+        }
+        env.warn(ErrorCode::WARN_DATA_TRUNCATED.number, message);
+        return Ok(added_column_value(&ColumnDef { default: None, ..column.clone() }));
+    }
+    crate::eval::coerce_to_column(value, column, strict, env)
+}
+
+/// ALTER TABLE's conversion warnings, numbered by row, at most as many as a
+/// session keeps.
+#[derive(Default)]
+pub(crate) struct CollectWarnings {
+    warnings: std::cell::RefCell<Vec<(u16, String)>>,
+    renumbered: std::cell::Cell<usize>,
+}
+
+impl CollectWarnings {
+    const MAX_WARNINGS: usize = 64;
+
+    /// Puts the row number into the warnings the last row added.
+    fn renumber(&self, row_number: u64) {
+        let mut warnings = self.warnings.borrow_mut();
+        for (_, message) in warnings.iter_mut().skip(self.renumbered.get()) {
+            *message = message.replace(" at row 1", &format!(" at row {row_number}"));
+        }
+        self.renumbered.set(warnings.len());
+    }
+
+    fn into_warnings(self) -> Vec<(u16, String)> {
+        self.warnings.into_inner()
+    }
+}
+
+impl EvalEnv for CollectWarnings {
+    fn system_var(&self, scope: crate::ast::VarScope, name: &str) -> SqlResult<Value> {
+        crate::eval::NoWarn.system_var(scope, name)
+    }
+    fn user_var(&self, name: &str) -> Value {
+        crate::eval::NoWarn.user_var(name)
+    }
+    fn subquery(&self, query: &crate::ast::Select, outer_row: &[Value]) -> SqlResult<Vec<Vec<Value>>> {
+        crate::eval::NoWarn.subquery(query, outer_row)
+    }
+    fn session_fact(&self, name: &str) -> Value {
+        crate::eval::NoWarn.session_fact(name)
+    }
+    fn binlog_gtid_pos(&self, file: &str, offset: u64) -> SqlResult<Value> {
+        crate::eval::NoWarn.binlog_gtid_pos(file, offset)
+    }
+    fn warn(&self, code: u16, message: String) {
+        let mut warnings = self.warnings.borrow_mut();
+        if warnings.len() < Self::MAX_WARNINGS {
+            warnings.push(as_copied(code, message));
+        }
+    }
+}
+
+fn alter(
+    catalog: &mut Catalog,
+    snapshot: &Snapshot,
+    table: &Arc<TableEntry>,
+    ops: &[AlterOp],
+    strict: bool,
+) -> SqlResult<DdlPlan> {
     let old = &table.def;
-    let mut def = old.clone();
-    // For each new column position: Some(old position) or None (new column).
-    let mut origin: Vec<Option<usize>> = (0..old.columns.len()).map(Some).collect();
+    let width = old.columns.len();
+    let mut shape = AlterShape {
+        def: old.clone(),
+        origin: (0..width).map(Some).collect(),
+        converted: vec![false; width],
+        copied: false,
+    };
     let mut new_indexes: Vec<IndexSpec> = Vec::new();
     for op in ops {
         match op {
             AlterOp::AddColumn(col, index) => {
-                if def.column_index(&col.name).is_some() {
-                    return Err(SqlError::new(
-                        ErrorCode::DUP_FIELD_NAME,
-                        format!("Duplicate column name '{}'", col.name),
-                    ));
-                }
-                def.columns.push(col.clone());
-                origin.push(None);
+                shape.check_new_name(&col.name, None)?;
+                shape.def.columns.push(col.clone());
+                shape.origin.push(None);
+                shape.converted.push(false);
                 new_indexes.extend(index.clone());
             }
-            AlterOp::DropColumn(name) => {
-                let pos = def.column_index(name).ok_or_else(|| {
-                    SqlError::new(
-                        ErrorCode::CANT_DROP_FIELD_OR_KEY,
-                        format!("Can't DROP COLUMN `{name}`; check that it exists"),
-                    )
-                })?;
-                if def.primary_key().is_some_and(|pk| pk.columns.contains(&pos)) {
-                    return Err(SqlError::not_supported("dropping a primary key column"));
-                }
-                def.columns.remove(pos);
-                origin.remove(pos);
-                def.indexes.retain(|i| !i.columns.contains(&pos));
-                for i in &mut def.indexes {
-                    for c in &mut i.columns {
-                        if *c > pos {
-                            *c -= 1;
-                        }
-                    }
-                }
-            }
+            AlterOp::DropColumn(name) => shape.drop_column(name)?,
+            AlterOp::ChangeColumn { old_name, column } => shape.change_column(old_name, column)?,
+            AlterOp::RenameColumn { old_name, new_name } => shape.rename_column(old_name, new_name)?,
+            AlterOp::MoveColumn { name, after } => shape.move_column(name, after.as_deref())?,
             AlterOp::AddIndex(spec) => new_indexes.push(spec.clone()),
             AlterOp::DropIndex(name) => {
-                let before = def.indexes.len();
-                def.indexes.retain(|i| i.primary || !i.name.eq_ignore_ascii_case(name));
-                if def.indexes.len() == before {
+                let before = shape.def.indexes.len();
+                shape.def.indexes.retain(|i| i.primary || !i.name.eq_ignore_ascii_case(name));
+                if shape.def.indexes.len() == before {
                     return Err(SqlError::new(
                         ErrorCode::CANT_DROP_FIELD_OR_KEY,
                         format!("Can't DROP INDEX `{name}`; check that it exists"),
@@ -460,19 +705,25 @@ fn alter(catalog: &mut Catalog, snapshot: &Snapshot, table: &Arc<TableEntry>, op
         }
     }
     for spec in &new_indexes {
-        if spec.primary && def.primary_key().is_some() {
+        if spec.primary && shape.def.primary_key().is_some() {
             return Err(SqlError::new(ErrorCode::MULTIPLE_PRI_KEY, "Multiple primary key defined"));
         }
         if spec.primary {
             return Err(SqlError::not_supported("adding a primary key to an existing table"));
         }
-        let index = build_index(catalog, &def, spec, &def.indexes)?;
-        def.indexes.push(index);
+        let index = build_index(catalog, &shape.def, spec, &shape.def.indexes)?;
+        shape.def.indexes.push(index);
     }
-    validate_table(&def)?;
-    let columns_changed = origin.len() != old.columns.len() || origin.iter().enumerate().any(|(i, o)| *o != Some(i));
+    validate_table(&shape.def)?;
+    rebuild_rows(snapshot, table, &shape, strict)
+}
+
+/// The mutations that give every row and secondary index the new shape.
+fn rebuild_rows(snapshot: &Snapshot, table: &Arc<TableEntry>, shape: &AlterShape, strict: bool) -> SqlResult<DdlPlan> {
+    let (old, def) = (&table.def, &shape.def);
+    let columns_changed = shape.rows_change(old.columns.len());
     let new_entry = TableEntry::new(def.clone());
-    let mut mutations = vec![put_table_mutation(&def)?];
+    let mut mutations = vec![put_table_mutation(def)?];
     // Remove every secondary index that is gone or must be rebuilt.
     for index in old.indexes.iter().filter(|i| !i.primary) {
         let keep = !columns_changed && def.indexes.iter().any(|n| n.id == index.id);
@@ -490,19 +741,26 @@ fn alter(catalog: &mut Catalog, snapshot: &Snapshot, table: &Arc<TableEntry>, op
     let prefix = key::index_prefix(table.clustered_id());
     let end = key::prefix_end(&prefix);
     let mut seen_unique: Vec<std::collections::HashSet<Vec<u8>>> = vec![Default::default(); rebuild.len()];
+    let mut seen_primary: std::collections::HashSet<Vec<u8>> = Default::default();
+    let key_converted = def.primary_key().is_some_and(|pk| pk.columns.iter().any(|&c| shape.converted[c]));
+    let warnings = CollectWarnings::default();
+    let mut rows = 0u64;
     for kv in snapshot.scan(&prefix, end.as_deref(), false).map_err(storage_err)? {
         let (ck, bytes) = kv.map_err(storage_err)?;
-        let old_row = rows::decode(table, &bytes)?;
-        let new_row: Vec<Value> = origin
-            .iter()
-            .zip(&def.columns)
-            .map(|(o, c)| match o {
-                Some(p) => old_row[*p].clone(),
-                None => added_column_value(c),
-            })
-            .collect();
+        rows += 1;
+        let new_row = shape.new_row(&rows::decode(table, &bytes)?, rows, strict, &warnings)?;
+        // A converted key column can change the row's clustered key (a table
+        // without a primary key keeps its rows' hidden ids).
+        let new_ck = if key_converted { rows::new_clustered_key(&new_entry, &new_row) } else { ck.to_vec() };
+        if new_ck != ck.as_ref() {
+            mutations.push(Mutation::Delete(ck.to_vec()));
+        }
         if columns_changed {
-            mutations.push(Mutation::Put(ck.to_vec(), rows::encode(&new_entry, &new_row)?));
+            if key_converted && !seen_primary.insert(new_ck.clone()) {
+                let primary = def.primary_key().ok_or_else(|| SqlError::internal("table without a primary key"))?;
+                return Err(rows::duplicate_entry(primary, &new_row));
+            }
+            mutations.push(Mutation::Put(new_ck.clone(), rows::encode(&new_entry, &new_row)?));
         }
         for (n, index) in rebuild.iter().enumerate() {
             let ik = rows::index_key(&new_entry, index, &new_row);
@@ -513,11 +771,16 @@ fn alter(catalog: &mut Catalog, snapshot: &Snapshot, table: &Arc<TableEntry>, op
                 return Err(rows::duplicate_entry(index, &new_row));
             }
             let mut k = ik;
-            k.extend_from_slice(&ck[8..]);
-            mutations.push(Mutation::Put(k, ck.to_vec()));
+            k.extend_from_slice(&new_ck[8..]);
+            mutations.push(Mutation::Put(k, new_ck.clone()));
         }
     }
-    Ok(ok_plan(mutations, CatalogChange::PutTables(vec![def])))
+    let mut plan = ok_plan(mutations, CatalogChange::PutTables(vec![def.clone()]));
+    if shape.copied {
+        plan.affected_rows = rows;
+    }
+    plan.warnings = warnings.into_warnings();
+    Ok(plan)
 }
 
 fn added_column_value(c: &ColumnDef) -> Value {

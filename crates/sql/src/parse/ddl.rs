@@ -352,9 +352,23 @@ pub(crate) fn convert_alter_table(at: &sp::AlterTable) -> SqlResult<Statement> {
     let mut ops = Vec::new();
     for op in &at.operations {
         match op {
-            sp::AlterTableOperation::AddColumn { column_def, .. } => {
+            sp::AlterTableOperation::AddColumn { column_def, column_position, .. } => {
                 let (def, index) = convert_column(column_def)?;
+                let name = def.name.clone();
                 ops.push(AlterOp::AddColumn(def, index));
+                ops.extend(move_column(name, column_position));
+            }
+            sp::AlterTableOperation::ModifyColumn { col_name, data_type, options, column_position } => {
+                changed_column(&mut ops, col_name, col_name, data_type, options, column_position)?;
+            }
+            sp::AlterTableOperation::ChangeColumn { old_name, new_name, data_type, options, column_position } => {
+                changed_column(&mut ops, old_name, new_name, data_type, options, column_position)?;
+            }
+            sp::AlterTableOperation::RenameColumn { old_column_name, new_column_name } => {
+                ops.push(AlterOp::RenameColumn {
+                    old_name: old_column_name.value.clone(),
+                    new_name: new_column_name.value.clone(),
+                })
             }
             sp::AlterTableOperation::DropColumn { column_names, .. } => {
                 ops.extend(column_names.iter().map(|c| AlterOp::DropColumn(c.value.clone())));
@@ -370,6 +384,37 @@ pub(crate) fn convert_alter_table(at: &sp::AlterTable) -> SqlResult<Statement> {
         }
     }
     Ok(Statement::AlterTable { table: object_name(&at.name)?, ops })
+}
+
+/// MODIFY / CHANGE: the new definition, an index its options declare
+/// (PRIMARY KEY, UNIQUE) and its new position.
+fn changed_column(
+    ops: &mut Vec<AlterOp>,
+    old_name: &sp::Ident,
+    new_name: &sp::Ident,
+    data_type: &sp::DataType,
+    options: &[sp::ColumnOption],
+    position: &Option<sp::MySQLColumnPosition>,
+) -> SqlResult<()> {
+    let column_def = sp::ColumnDef {
+        name: new_name.clone(),
+        data_type: data_type.clone(),
+        options: options.iter().map(|o| sp::ColumnOptionDef { name: None, option: o.clone() }).collect(),
+    };
+    let (column, index) = convert_column(&column_def)?;
+    let name = column.name.clone();
+    ops.push(AlterOp::ChangeColumn { old_name: old_name.value.clone(), column });
+    ops.extend(index.map(AlterOp::AddIndex));
+    ops.extend(move_column(name, position));
+    Ok(())
+}
+
+fn move_column(name: String, position: &Option<sp::MySQLColumnPosition>) -> Option<AlterOp> {
+    match position {
+        None => None,
+        Some(sp::MySQLColumnPosition::First) => Some(AlterOp::MoveColumn { name, after: None }),
+        Some(sp::MySQLColumnPosition::After(c)) => Some(AlterOp::MoveColumn { name, after: Some(c.value.clone()) }),
+    }
 }
 
 pub(crate) fn convert_drop(
