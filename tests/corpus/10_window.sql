@@ -30,7 +30,7 @@ select ntile(0) over (order by id) from wf
 select sum(sal) over w from wf window w as (order by id)
 update wf set sal = row_number() over () where id = 1
 select id, sum(sal) over (order by sal range between current row and unbounded following) from wf order by id
-select id, row_number() over (partition by dept) from wf where dept = 'b' order by id
+select id, row_number() over (partition by dept) from wf where dept = 'c' order by id
 select sum(sal) over x from wf window w as (order by id)
 select id, sum(sal) over (w rows 1 preceding), row_number() over w from wf window w as (partition by dept order by id) order by id
 select sum(sal) over w from wf window w as (order by id), w as (order by sal)
