@@ -139,6 +139,8 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("max_binlog_size", None, Effect::Used, None),
     ("max_connections", Some("1024"), Effect::None, None),
     ("max_execution_time", None, Effect::Used, None),
+    // Bounds each session's PREPARE statements (MariaDB counts server-wide).
+    ("max_prepared_stmt_count", None, Effect::Used, None),
     ("max_recursive_iterations", None, Effect::Used, None),
     ("max_statement_time", None, Effect::Used, None),
     ("net_write_timeout", None, Effect::Used, None),
