@@ -58,16 +58,11 @@ impl Acc {
                 Value::Int(i) => self.sum_int += i128::from(i),
                 Value::UInt(u) => self.sum_int += i128::from(u),
                 Value::Decimal(d) => self.sum_dec = Some(self.sum_dec.unwrap_or_default() + d),
-                other => {
-                    let f = match other {
-                        Value::Double(d) => d,
-                        o => o.to_string().trim().parse().unwrap_or(0.0),
-                    };
-                    self.sum_f64 = Some(self.sum_f64.unwrap_or(0.0) + f)
-                }
+                other => self.sum_f64 = Some(self.sum_f64.unwrap_or(0.0) + as_f64(&other)),
             },
             AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => {
-                let bits = as_u64(&v);
+                // As the bit operators take a value (`|`, `&`, `^`).
+                let bits = crate::eval::to_u64_bits(&v, &crate::eval::NoWarn);
                 self.bits = Some(match (func, self.bits) {
                     (_, None) => bits,
                     (AggFunc::BitAnd, Some(b)) => b & bits,
@@ -170,23 +165,7 @@ impl Acc {
     }
 }
 
-/// A value as BIT_AND/OR/XOR take it: integers as their 64-bit pattern,
-/// others rounded to an integer first.
-fn as_u64(v: &Value) -> u64 {
-    match v {
-        Value::Int(i) => *i as u64,
-        Value::UInt(u) => *u,
-        other => {
-            let f = as_f64(other).round();
-            if f < 0.0 {
-                f as i64 as u64
-            } else {
-                f as u64
-            }
-        }
-    }
-}
-
+/// A value as SUM of doubles and STD/VARIANCE add it.
 fn as_f64(v: &Value) -> f64 {
     match v {
         Value::Int(i) => *i as f64,

@@ -246,6 +246,14 @@ impl Expr {
         matches!(self, Expr::Aggregate { .. } | Expr::GroupConcat { .. })
     }
 
+    /// Whether `pred` holds for this expression or any below it (not into
+    /// subqueries).
+    pub fn contains(&self, pred: &dyn Fn(&Expr) -> bool) -> bool {
+        let mut found = pred(self);
+        self.for_each_child(&mut |child| found = found || child.contains(pred));
+        found
+    }
+
     /// Calls `f` on each direct child expression (not into subqueries).
     pub fn for_each_child(&self, f: &mut dyn FnMut(&Expr)) {
         match self {

@@ -61,11 +61,9 @@ fn existing_table(session: &Session, db: &str, stmt: &CreateTable) -> SqlResult<
     if session.engine.catalog.read().table(db, &stmt.name.name).is_none() {
         return Ok(None);
     }
-    let message = format!("Table '{}' already exists", stmt.name.name);
-    if !stmt.if_not_exists {
-        return Err(SqlError::new(onelog_core::ErrorCode::TABLE_EXISTS, message));
+    if let Some((code, message)) = ddl::table_exists(stmt)?.note {
+        session.note(code, message);
     }
-    session.note(1050, message);
     Ok(Some(QueryResult::ok(0)))
 }
 

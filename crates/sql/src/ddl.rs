@@ -334,12 +334,7 @@ fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> Sq
         }
     }
     if catalog.table(db, &ct.name.name).is_some() {
-        let msg = format!("Table '{}' already exists", ct.name.name);
-        return if ct.if_not_exists {
-            Ok(noop_with_note(1050, msg))
-        } else {
-            Err(SqlError::new(ErrorCode::TABLE_EXISTS, msg))
-        };
+        return table_exists(ct);
     }
     if let Some(source) = &ct.like {
         return create_like(catalog, db, &ct.name.name, source, current_db);
@@ -398,6 +393,16 @@ fn create_like(
     }
     let put = put_table_mutation(&def)?;
     Ok(ok_plan(vec![put], CatalogChange::PutTables(vec![def])))
+}
+
+/// CREATE TABLE of a name that is taken: error 1050, or with IF NOT EXISTS
+/// note 1050 and nothing done.
+pub(crate) fn table_exists(ct: &CreateTable) -> SqlResult<DdlPlan> {
+    let message = format!("Table '{}' already exists", ct.name.name);
+    match ct.if_not_exists {
+        true => Ok(noop_with_note(ErrorCode::TABLE_EXISTS.number, message)),
+        false => Err(SqlError::new(ErrorCode::TABLE_EXISTS, message)),
+    }
 }
 
 fn validate_table(def: &TableDef) -> SqlResult<()> {
@@ -559,14 +564,11 @@ impl AlterShape {
                 None => added_column_value(column),
                 Some(p) if !converted => old_row[*p].clone(),
                 Some(p) => convert_value(old_row[*p].clone(), column, strict, env).map_err(|e| {
-                    let (code, message) =
-                        as_copied(e.code.number, e.message.replace(" at row 1", &format!(" at row {row_number}")));
-                    let code = match code {
-                        1265 => ErrorCode::WARN_DATA_TRUNCATED,
-                        1292 => ErrorCode::TRUNCATED_WRONG_VALUE,
-                        _ => e.code,
-                    };
-                    SqlError::new(code, message)
+                    let message = at_row(&e.message, row_number);
+                    match as_copied(e.code.number, &message) {
+                        Some((code, copied)) => SqlError::new(code, copied),
+                        None => SqlError::new(e.code, message),
+                    }
                 })?,
             };
             row.push(value);
@@ -578,24 +580,25 @@ impl AlterShape {
 
 /// A conversion's complaint as MariaDB words it when ALTER TABLE copies a
 /// column (Field to Field) rather than storing a statement's value: a
-/// string cut short is 1265, text that is not a number 1292.
-fn as_copied(code: u16, message: String) -> (u16, String) {
+/// string cut short is 1265, text that is not a number 1292; `None` where
+/// the wording is the same.
+fn as_copied(code: u16, message: &str) -> Option<(ErrorCode, String)> {
     match code {
-        1406 => (1265, message.replacen("Data too long", "Data truncated", 1)),
+        1406 => Some((ErrorCode::WARN_DATA_TRUNCATED, message.replacen("Data too long", "Data truncated", 1))),
         1366 => {
-            let kind_and_value = message.strip_prefix("Incorrect ").and_then(|m| m.split_once(" for column "));
-            match kind_and_value {
-                Some((kind_value, _))
-                    if ["integer ", "decimal ", "double "].iter().any(|k| kind_value.starts_with(k)) =>
-                {
-                    let (kind, value) = kind_value.split_once(' ').unwrap_or((kind_value, ""));
-                    (1292, format!("Truncated incorrect {} {value}", kind.to_ascii_uppercase()))
-                }
-                _ => (code, message),
-            }
+            let (kind_value, _) = message.strip_prefix("Incorrect ")?.split_once(" for column ")?;
+            let (kind, value) = kind_value.split_once(' ')?;
+            matches!(kind, "integer" | "decimal" | "double").then(|| {
+                (ErrorCode::TRUNCATED_WRONG_VALUE, format!("Truncated incorrect {} {value}", kind.to_ascii_uppercase()))
+            })
         }
-        _ => (code, message),
+        _ => None,
     }
+}
+
+/// Coercion's messages name row 1; ALTER TABLE names the row it copies.
+fn at_row(message: &str, row_number: u64) -> String {
+    message.replace(" at row 1", &format!(" at row {row_number}"))
 }
 
 /// A value converted to a changed column: as coercion stores it, and a NULL
@@ -627,7 +630,7 @@ impl CollectWarnings {
     fn renumber(&self, row_number: u64) {
         let mut warnings = self.warnings.borrow_mut();
         for (_, message) in warnings.iter_mut().skip(self.renumbered.get()) {
-            *message = message.replace(" at row 1", &format!(" at row {row_number}"));
+            *message = at_row(message, row_number);
         }
         self.renumbered.set(warnings.len());
     }
@@ -656,7 +659,10 @@ impl EvalEnv for CollectWarnings {
     fn warn(&self, code: u16, message: String) {
         let mut warnings = self.warnings.borrow_mut();
         if warnings.len() < Self::MAX_WARNINGS {
-            warnings.push(as_copied(code, message));
+            warnings.push(match as_copied(code, &message) {
+                Some((copied_code, copied)) => (copied_code.number, copied),
+                None => (code, message),
+            });
         }
     }
 }

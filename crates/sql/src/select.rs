@@ -327,15 +327,11 @@ fn max_slot(expr: &Expr) -> Option<usize> {
 }
 
 fn has_aggregate(expr: &Expr) -> bool {
-    let mut found = false;
-    visit(expr, &mut |e| found |= e.is_aggregate());
-    found
+    expr.contains(&Expr::is_aggregate)
 }
 
 fn has_subquery(expr: &Expr) -> bool {
-    let mut found = false;
-    visit(expr, &mut |e| found |= matches!(e, Expr::InSubquery { .. } | Expr::ScalarSubquery(_) | Expr::Exists { .. }));
-    found
+    expr.contains(&|e| matches!(e, Expr::InSubquery { .. } | Expr::ScalarSubquery(_) | Expr::Exists { .. }))
 }
 
 /// The columns of a lone table that `exprs` (bound to its slots) read, or

@@ -35,9 +35,7 @@ pub fn extract(expr: &Expr, calls: &mut Vec<WindowCall>, base: usize) -> SqlResu
 }
 
 pub fn contains_window(expr: &Expr) -> bool {
-    let mut found = matches!(expr, Expr::Window(_));
-    expr.for_each_child(&mut |c| found |= contains_window(c));
-    found
+    expr.contains(&|e| matches!(e, Expr::Window(_)))
 }
 
 /// Error 4015 if a clause other than the select list and ORDER BY holds a
@@ -52,14 +50,15 @@ pub fn reject_in_clause(expr: Option<&Expr>) -> SqlResult<()> {
     }
 }
 
-/// Appends each call's value to every row's aggregate values.
+/// Appends each call's value to every row's aggregate values. Every call
+/// reads the rows before any value is appended, so calls see only the
+/// query's own aggregates.
 pub fn compute(ctx: &Ctx, calls: &[WindowCall], rows: &mut [GroupRow]) -> SqlResult<()> {
-    let mut values: Vec<Vec<Value>> = Vec::with_capacity(calls.len());
-    for call in calls {
-        values.push(compute_one(ctx, call, rows)?);
-    }
-    for (i, row) in rows.iter_mut().enumerate() {
-        row.1.extend(values.iter().map(|v| v[i].clone()));
+    let values = calls.iter().map(|call| compute_one(ctx, call, rows)).collect::<SqlResult<Vec<_>>>()?;
+    for call_values in values {
+        for (row, value) in rows.iter_mut().zip(call_values) {
+            row.1.push(value);
+        }
     }
     Ok(())
 }
@@ -68,6 +67,8 @@ pub fn compute(ctx: &Ctx, calls: &[WindowCall], rows: &mut [GroupRow]) -> SqlRes
 struct Sorted {
     args: Vec<Vec<Value>>,
     order_keys: Vec<Vec<Value>>,
+    /// Per ORDER BY key: descending.
+    desc: Vec<bool>,
     /// Row indexes by (partition, ORDER BY), ties in input order.
     order: Vec<usize>,
     /// Ranges of `order` holding one partition each.
@@ -100,16 +101,15 @@ fn sort_rows(ctx: &Ctx, call: &WindowCall, rows: &[GroupRow]) -> SqlResult<Sorte
             start = i;
         }
     }
-    Ok(Sorted { args, order_keys, order, partitions })
+    Ok(Sorted { args, order_keys, desc, order, partitions })
 }
 
 fn compute_one(ctx: &Ctx, call: &WindowCall, rows: &[GroupRow]) -> SqlResult<Vec<Value>> {
     let sorted = sort_rows(ctx, call, rows)?;
-    let desc: Vec<bool> = call.order_by.iter().map(|o| o.desc).collect();
     let mut out = vec![Value::Null; rows.len()];
     for partition in &sorted.partitions {
         let ids = &sorted.order[partition.clone()];
-        let peers = peer_groups(ids, &sorted.order_keys, &desc);
+        let peers = peer_groups(ids, &sorted.order_keys, &sorted.desc);
         let args: Vec<&[Value]> = ids.iter().map(|&i| sorted.args[i].as_slice()).collect();
         let values = partition_values(call, &args, &peers)?;
         for (&row, value) in ids.iter().zip(values) {

@@ -120,12 +120,8 @@ fn recursive_parts(
 /// Whether a recursive part aggregates: the standard (and MariaDB) forbid
 /// it, since each round would see only the previous round's rows.
 fn aggregates(select: &Select) -> bool {
-    fn has(e: &Expr) -> bool {
-        let mut found = e.is_aggregate();
-        e.for_each_child(&mut |c| found |= has(c));
-        found
-    }
-    let items = select.items.iter().any(|i| matches!(i, SelectItem::Expr { expr, .. } if has(expr)));
+    let items =
+        select.items.iter().any(|i| matches!(i, SelectItem::Expr { expr, .. } if expr.contains(&Expr::is_aggregate)));
     items || !select.group_by.is_empty() || select.having.is_some()
 }
 
