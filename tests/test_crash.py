@@ -17,6 +17,8 @@ CREATE TABLE snap_<cycle> SELECT (one binlog group: the CREATE, its rows, an XID
 and the data table's definition with CREATE TABLE like_<cycle> LIKE data: after
 recovery a snapshot table holds every marker committed before its cycle began
 (never the table without its rows) and only markers that exist.
+The data table's text column is latin1 with a key on it, so recovery replays
+latin1 row images and rebuilds collation sort keys.
 
 Env: ONELOG_CRASH_CYCLES (default 20), ONELOG_CRASH_WRITERS (default 8),
 ONELOG_CRASH_SEED (default: random, printed).
@@ -66,7 +68,7 @@ def writer(srv, ledger: Ledger, w: int, rng: random.Random, stop: threading.Even
                 with c.cursor() as cur:
                     cur.execute("INSERT INTO markers (txn_id, writer, n) VALUES (%s, %s, %s)", (tid, w, n))
                     cur.executemany("INSERT INTO data (txn_id, idx, writer, val) VALUES (%s, %s, %s, %s)",
-                                    [(tid, i, w, f"v{tid}-{i}-" + "x" * rng.randint(0, 60)) for i in range(n)])
+                                    [(tid, i, w, f"vé{tid}-{i}-" + "x" * rng.randint(0, 60)) for i in range(n)])
                     cur.execute("UPDATE counters SET cnt = cnt + 1, last_txn = %s WHERE writer = %s", (tid, w))
                     commit_sent = True
                     c.commit()
@@ -198,7 +200,9 @@ def crash_server(server_factory):
         cur.execute("USE crash")
         cur.execute("CREATE TABLE markers (txn_id BIGINT PRIMARY KEY, writer INT NOT NULL, n INT NOT NULL)")
         cur.execute("CREATE TABLE data (txn_id BIGINT NOT NULL, idx INT NOT NULL, writer INT NOT NULL, "
-                    "val VARCHAR(100), PRIMARY KEY (txn_id, idx), KEY k_writer (writer))")
+                    # latin1 row images and a key of collation sort keys.
+                    "val VARCHAR(100) CHARACTER SET latin1, PRIMARY KEY (txn_id, idx), KEY k_writer (writer), "
+                    "KEY k_val (val))")
         cur.execute("CREATE TABLE counters (writer INT PRIMARY KEY, cnt BIGINT NOT NULL, last_txn BIGINT)")
         cur.execute("BEGIN")
         cur.executemany("INSERT INTO counters VALUES (%s, 0, NULL)", [(w,) for w in range(WRITERS)])

@@ -1192,6 +1192,8 @@ mod tests {
             indexes: vec![IndexDef { id: 1, name: "PRIMARY".into(), columns: vec![0], unique: true, primary: true }],
             engine: "InnoDB".into(),
             comment: String::new(),
+            collation: Default::default(),
+            key_format: onelog_core::schema::KEY_FORMAT,
         }
     }
 

@@ -88,6 +88,8 @@ fn table(id: u64, name: &str, types: Vec<ColumnType>, with_pk: bool) -> TableDef
         indexes,
         engine: "InnoDB".into(),
         comment: String::new(),
+        collation: Default::default(),
+        key_format: onelog_core::schema::KEY_FORMAT,
     }
 }
 

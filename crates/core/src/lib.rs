@@ -5,6 +5,7 @@
 //! and SQLSTATE. It depends on nothing else in the workspace; every other
 //! crate may depend on it.
 
+pub mod collation;
 pub mod error;
 #[doc(hidden)]
 pub mod fuzz;
@@ -12,6 +13,7 @@ pub mod rowimage;
 pub mod schema;
 pub mod value;
 
+pub use collation::{Charset, Collation};
 pub use error::{ErrorCode, SqlError, SqlResult};
-pub use schema::{BlobSize, Collation, ColumnDef, ColumnDefault, ColumnType, IndexDef, TableDef};
+pub use schema::{BlobSize, ColumnDef, ColumnDefault, ColumnType, IndexDef, TableDef};
 pub use value::{Temporal, Value};

@@ -261,9 +261,9 @@ fn encode_value(column: &ColumnDef, value: &Value, out: &mut Vec<u8>) -> Result<
             encode_decimal(column, *d, *precision, *scale, out)?;
         }
         ColumnType::Char(n) | ColumnType::VarChar(n) => {
-            let bytes = bytes_value(column, value)?;
+            let stored = column.collation.charset().encode(bytes_value(column, value)?);
             // CHAR drops trailing pad spaces, as MySQL's Field_string::pack.
-            let bytes = if matches!(column.ty, ColumnType::Char(_)) { trim_end(bytes, b' ') } else { bytes };
+            let bytes = if matches!(column.ty, ColumnType::Char(_)) { trim_end(&stored, b' ') } else { &stored };
             check_string_len(column, value, bytes, Some(*n))?;
             put_prefixed(out, bytes, string_prefix_len(column));
         }
@@ -278,7 +278,7 @@ fn encode_value(column: &ColumnDef, value: &Value, out: &mut Vec<u8>) -> Result<
             put_prefixed(out, bytes, string_prefix_len(column));
         }
         ColumnType::Text(size) | ColumnType::Blob(size) => {
-            let bytes = bytes_value(column, value)?;
+            let bytes = &column.collation.charset().encode(bytes_value(column, value)?);
             if bytes.len() as u64 > size.max_bytes() {
                 return Err(out_of_range(column, value));
             }
@@ -765,7 +765,7 @@ fn decode_value(column: &ColumnDef, r: &mut Reader) -> Result<Value, RowImageErr
         ColumnType::Decimal { precision, scale } => decode_decimal(column, *precision, *scale, r)?,
         ColumnType::Char(_) | ColumnType::VarChar(_) | ColumnType::VarBinary(_) => {
             let len = string_len(column, r)?;
-            Value::Bytes(r.take(len)?.to_vec())
+            Value::Bytes(column.collation.charset().decode(r.take(len)?).into_owned())
         }
         ColumnType::Binary(n) => {
             let len = string_len(column, r)?;
@@ -779,7 +779,7 @@ fn decode_value(column: &ColumnDef, r: &mut Reader) -> Result<Value, RowImageErr
         ColumnType::Text(size) | ColumnType::Blob(size) => {
             let len = r.le(size.pack_length())?;
             let len = usize::try_from(len).map_err(|_| r.corrupt("blob", "length overflow"))?;
-            Value::Bytes(r.take(len)?.to_vec())
+            Value::Bytes(column.collation.charset().decode(r.take(len)?).into_owned())
         }
         ColumnType::Enum(labels) => {
             let index = r.le(enum_pack_length(labels.len()))? as usize;
@@ -889,7 +889,8 @@ fn decode_time(r: &mut Reader, fsp: u8) -> Result<i64, RowImageError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::{BlobSize, Collation};
+    use crate::schema::BlobSize;
+    use crate::Collation;
     use std::str::FromStr;
 
     fn col(name: &str, ty: ColumnType) -> ColumnDef {

@@ -1,6 +1,7 @@
 //! Column, index and table definitions: the catalog's vocabulary, shared by
 //! the SQL layer, the storage key/row codecs and the binlog TABLE_MAP encoder.
 
+use crate::collation::Collation;
 use crate::value::Value;
 use serde::{Deserialize, Serialize};
 
@@ -144,46 +145,6 @@ fn with_fsp(name: &str, fsp: u8) -> String {
     }
 }
 
-/// Text comparison rule of a column or expression.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum Collation {
-    /// utf8mb4_general_ci, MariaDB's default: case- and accent-insensitive
-    /// (simple per-character folding), trailing spaces ignored.
-    #[default]
-    Utf8mb4GeneralCi,
-    /// utf8mb4_bin: byte order, trailing spaces ignored.
-    Utf8mb4Bin,
-    /// binary: byte order, for BINARY/VARBINARY/BLOB.
-    Binary,
-}
-
-impl Collation {
-    /// MySQL collation id, as sent in column definitions and TABLE_MAP.
-    pub fn id(self) -> u16 {
-        match self {
-            Collation::Utf8mb4GeneralCi => 45,
-            Collation::Utf8mb4Bin => 46,
-            Collation::Binary => 63,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Collation::Utf8mb4GeneralCi => "utf8mb4_general_ci",
-            Collation::Utf8mb4Bin => "utf8mb4_bin",
-            Collation::Binary => "binary",
-        }
-    }
-
-    /// Maximum bytes per character.
-    pub fn mbmaxlen(self) -> u32 {
-        match self {
-            Collation::Binary => 1,
-            _ => 4,
-        }
-    }
-}
-
 /// A column's default, evaluated when an INSERT omits the column.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum ColumnDefault {
@@ -258,9 +219,35 @@ pub struct TableDef {
     pub indexes: Vec<IndexDef>,
     pub engine: String,
     pub comment: String,
+    /// The table's default collation (`DEFAULT CHARSET=... COLLATE=...`):
+    /// new text columns take it; SHOW CREATE TABLE prints a column's own
+    /// only where it differs. Catalogs written before it existed read as
+    /// utf8mb4_general_ci, the only one they could hold.
+    #[serde(default)]
+    pub collation: Collation,
+    /// How the table's text index keys are encoded: [`KEY_FORMAT`] for
+    /// tables this version writes; 0 (absent) for tables written before
+    /// keys were collation sort keys, which OneLog refuses to open when a
+    /// text column is in a key (their stored order would disagree with
+    /// comparisons).
+    #[serde(default)]
+    pub key_format: u8,
 }
 
+/// The current [`TableDef::key_format`]: text key parts are
+/// `Collation::sort_key`s.
+pub const KEY_FORMAT: u8 = 1;
+
 impl TableDef {
+    /// The first text column in one of the table's keys, if its keys were
+    /// written in an older [`TableDef::key_format`].
+    pub fn stale_text_key(&self) -> Option<&ColumnDef> {
+        if self.key_format >= KEY_FORMAT {
+            return None;
+        }
+        self.indexes.iter().flat_map(|i| &i.columns).map(|&c| &self.columns[c]).find(|c| c.ty.is_text())
+    }
+
     pub fn column_index(&self, name: &str) -> Option<usize> {
         self.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name))
     }

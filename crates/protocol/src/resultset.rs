@@ -8,9 +8,9 @@
 use crate::buf::{put_lenenc_bytes, put_lenenc_int, put_u16, put_u32, put_u64};
 use crate::packet::{PacketError, PacketStream};
 use mysql_common::constants::{ColumnFlags, ColumnType as MyType, StatusFlags};
-use onelog_core::schema::{BlobSize, Collation, ColumnDef, ColumnType, TableDef};
+use onelog_core::schema::{BlobSize, ColumnDef, ColumnType, TableDef};
 use onelog_core::value::{format_double, Temporal};
-use onelog_core::{SqlError, Value};
+use onelog_core::{Collation, SqlError, Value};
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
 use std::borrow::Cow;
@@ -139,7 +139,7 @@ pub fn column_meta_for(def: &ColumnDef, schema: &str, table: &str, alias: Option
     let int_len = |signed: u32| if u { signed - 1 } else { signed };
     // Results are always sent as utf8mb4.
     let text_coll = Collation::Utf8mb4GeneralCi.id();
-    if def.ty.is_text() && def.collation == Collation::Utf8mb4Bin {
+    if def.ty.is_text() && def.collation.name().ends_with("_bin") {
         flags |= ColumnFlags::BINARY_FLAG;
     }
     let time_len = |base: u32, fsp: u8| {
@@ -852,6 +852,8 @@ mod tests {
             ],
             engine: "InnoDB".into(),
             comment: String::new(),
+            collation: Default::default(),
+            key_format: onelog_core::schema::KEY_FORMAT,
         };
         assert_eq!(key_flags(&table, 0), (ColumnFlags::PRI_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits());
         assert_eq!(key_flags(&table, 1), (ColumnFlags::UNIQUE_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits());

@@ -8,8 +8,8 @@
 //! --auth-root-authentication-method=normal`); otherwise it passes after
 //! printing that it was skipped. It creates and drops database `onelog_diff`.
 
-use onelog_core::schema::{BlobSize, Collation, ColumnDefault, IndexDef, TableDef};
-use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, Temporal, Value};
+use onelog_core::schema::{BlobSize, ColumnDefault, IndexDef, TableDef};
+use onelog_core::{Collation, ColumnDef, ColumnType, ErrorCode, SqlError, Temporal, Value};
 use onelog_protocol::handshake::{parse_auth_switch_request, server_capabilities, HandshakeResponse};
 use onelog_protocol::resultset::{
     column_meta_for, encode_binary_row, encode_column_definition, encode_err, encode_text_row, key_flags,
@@ -154,6 +154,8 @@ fn table() -> TableDef {
         ],
         engine: "InnoDB".into(),
         comment: String::new(),
+        collation: Default::default(),
+        key_format: onelog_core::schema::KEY_FORMAT,
     }
 }
 

@@ -2,9 +2,9 @@
 //! GROUP_CONCAT with ORDER BY and SEPARATOR, each with DISTINCT).
 
 use crate::ast::{AggFunc, Expr};
-use crate::eval::{compare, EvalEnv};
-use crate::select::{cmp_keys, group_key, Ctx, KeySet};
-use onelog_core::{ErrorCode, SqlResult, Value};
+use crate::eval::{compare_with_collation, expr_collation, EvalEnv};
+use crate::select::{cmp_keys, group_key, Ctx, KeyOrder, KeySet};
+use onelog_core::{Collation, ErrorCode, SqlResult, Value};
 use rust_decimal::Decimal;
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -26,9 +26,25 @@ pub(crate) struct Acc {
     /// GROUP_CONCAT: each row's ORDER BY keys and its text.
     concat: Vec<(Vec<Value>, String)>,
     seen: KeySet,
+    /// The argument's collation: what DISTINCT and MIN/MAX compare text
+    /// under.
+    collation: Collation,
 }
 
 impl Acc {
+    /// A fresh state for `agg` (its argument's collation).
+    pub(crate) fn for_agg(agg: &Expr) -> Acc {
+        let arg = match agg {
+            Expr::Aggregate { arg: Some(arg), .. } => match arg.as_ref() {
+                Expr::Tuple(items) => items.first(),
+                one => Some(one),
+            },
+            Expr::GroupConcat { args, .. } => args.first(),
+            _ => None,
+        };
+        Acc { collation: arg.map_or_else(Collation::default, |a| expr_collation(a).0), ..Acc::default() }
+    }
+
     /// COUNT(DISTINCT a, b, ...): counts each distinct row of values once,
     /// skipping rows with a NULL among them.
     fn add_distinct_row(&mut self, values: &[Value]) {
@@ -40,7 +56,8 @@ impl Acc {
     /// Whether a row of argument values counts: none of them NULL and,
     /// with DISTINCT, not seen before in this group.
     fn admit_row(&mut self, values: &[Value], distinct: bool) -> bool {
-        !values.iter().any(Value::is_null) && (!distinct || self.seen.insert(group_key(values)))
+        !values.iter().any(Value::is_null)
+            && (!distinct || self.seen.insert(group_key(values, std::slice::from_ref(&self.collation))))
     }
 
     pub(crate) fn add(&mut self, func: AggFunc, distinct: bool, v: Value) {
@@ -48,7 +65,7 @@ impl Acc {
         if v.is_null() {
             return;
         }
-        if distinct && !self.seen.insert(group_key(std::slice::from_ref(&v))) {
+        if distinct && !self.seen.insert(group_key(std::slice::from_ref(&v), std::slice::from_ref(&self.collation))) {
             return;
         }
         self.count += 1;
@@ -80,7 +97,7 @@ impl Acc {
                 let replace = match &self.best {
                     None => true,
                     Some(b) => {
-                        let ord = compare(&v, b).unwrap_or(Ordering::Equal);
+                        let ord = compare_with_collation(&v, b, self.collation).unwrap_or(Ordering::Equal);
                         (func == AggFunc::Min && ord == Ordering::Less)
                             || (func == AggFunc::Max && ord == Ordering::Greater)
                     }
@@ -133,12 +150,12 @@ impl Acc {
     /// Texts stop at `max_len_bytes` (`group_concat_max_len`), cut at a
     /// character boundary. Also returns how many texts were appended and
     /// whether the last of them was cut.
-    fn finish_concat(&self, desc: &[bool], separator: &str, max_len_bytes: usize) -> (Value, usize, bool) {
+    fn finish_concat(&self, orders: &[KeyOrder], separator: &str, max_len_bytes: usize) -> (Value, usize, bool) {
         if self.count == 0 {
             return (Value::Null, 0, false);
         }
         let mut rows: Vec<&(Vec<Value>, String)> = self.concat.iter().collect();
-        rows.sort_by(|a, b| cmp_keys(&a.0, &b.0, desc));
+        rows.sort_by(|a, b| cmp_keys(&a.0, &b.0, orders));
         let mut joined = String::new();
         for (appended, (_, text)) in rows.iter().enumerate() {
             if appended > 0 {
@@ -187,12 +204,15 @@ pub fn group(
 ) -> SqlResult<Vec<(Vec<Value>, Vec<Value>)>> {
     let mut order: Vec<(Vec<Value>, Vec<u8>)> = Vec::new();
     let mut groups: HashMap<Vec<u8>, (Vec<Value>, Vec<Acc>), foldhash::fast::RandomState> = HashMap::default();
+    let key_orders: Vec<KeyOrder> = group_by.iter().map(|g| KeyOrder::of(g, false)).collect();
+    let collations: Vec<Collation> = key_orders.iter().map(|o| o.collation).collect();
+    let fresh: Vec<Acc> = aggs.iter().map(Acc::for_agg).collect();
     for row in rows {
         let keys: Vec<Value> = group_by.iter().map(|g| ctx.eval(g, row)).collect::<SqlResult<_>>()?;
-        let k = group_key(&keys);
+        let k = group_key(&keys, &collations);
         let entry = groups.entry(k.clone()).or_insert_with(|| {
             order.push((keys, k));
-            (row.clone(), vec![Acc::default(); aggs.len()])
+            (row.clone(), fresh.clone())
         });
         for (acc, agg) in entry.1.iter_mut().zip(aggs) {
             match agg {
@@ -210,12 +230,11 @@ pub fn group(
             }
         }
     }
-    let ascending = vec![false; group_by.len()];
-    order.sort_by(|(a, _), (b, _)| cmp_keys(a, b, &ascending));
+    order.sort_by(|(a, _), (b, _)| cmp_keys(a, b, &key_orders));
     let mut finisher = Finisher::new(ctx, aggs);
     if group_by.is_empty() && groups.is_empty() {
         let width = rows.first().map_or(0, Vec::len);
-        let accs = vec![Acc::default(); aggs.len()];
+        let accs = fresh;
         // An aggregate over no rows still yields one row (of NULL columns).
         return Ok(vec![(vec![Value::Null; width.max(256)], finisher.values(&accs))]);
     }
@@ -260,8 +279,8 @@ impl<'a> Finisher<'a> {
         match agg {
             Expr::Aggregate { func, .. } => acc.finish(*func),
             Expr::GroupConcat { order_by, separator, .. } => {
-                let desc: Vec<bool> = order_by.iter().map(|o| o.desc).collect();
-                let (value, appended, cut) = acc.finish_concat(&desc, separator, self.group_concat_max_len_bytes);
+                let orders: Vec<KeyOrder> = order_by.iter().map(|o| KeyOrder::of(&o.expr, o.desc)).collect();
+                let (value, appended, cut) = acc.finish_concat(&orders, separator, self.group_concat_max_len_bytes);
                 self.concat_rows[index] += appended;
                 if cut {
                     let message = format!("Row {} was cut by GROUP_CONCAT()", self.concat_rows[index]);

@@ -2,7 +2,7 @@
 //! the boundary, so a sqlparser upgrade touches one module, and the planner
 //! and executor see only what OneLog supports.
 
-use onelog_core::{ColumnDef, Value};
+use onelog_core::{Collation, ColumnDef, Value};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ObjectName {
@@ -33,6 +33,41 @@ pub enum BinOp {
     BitXor,
     ShiftLeft,
     ShiftRight,
+}
+
+impl BinOp {
+    /// `=`, `<=>`, `<>`, `<`, `<=`, `>`, `>=`: the operators that compare
+    /// text under a collation.
+    pub fn is_comparison(self) -> bool {
+        matches!(self, BinOp::Eq | BinOp::NullSafeEq | BinOp::NotEq | BinOp::Lt | BinOp::LtEq | BinOp::Gt | BinOp::GtEq)
+    }
+
+    /// The operator as MariaDB names it in error messages.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::IntDiv => "DIV",
+            BinOp::Mod => "%",
+            BinOp::Eq => "=",
+            BinOp::NullSafeEq => "<=>",
+            BinOp::NotEq => "<>",
+            BinOp::Lt => "<",
+            BinOp::LtEq => "<=",
+            BinOp::Gt => ">",
+            BinOp::GtEq => ">=",
+            BinOp::And => "AND",
+            BinOp::Or => "OR",
+            BinOp::Xor => "XOR",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::ShiftLeft => "<<",
+            BinOp::ShiftRight => ">>",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -229,9 +264,12 @@ pub enum Expr {
         expr: Box<Expr>,
         to: CastType,
     },
+    /// `expr COLLATE name` (`explicit`), or a text column's own collation
+    /// attached by the binder (implicit, MariaDB's coercibility 2).
     Collate {
         expr: Box<Expr>,
-        collation: String,
+        collation: Collation,
+        explicit: bool,
     },
     /// `VALUES(col)` in ON DUPLICATE KEY UPDATE.
     InsertValue(String),
@@ -500,6 +538,8 @@ pub struct CreateTable {
     pub engine: Option<String>,
     pub comment: Option<String>,
     pub auto_increment_start: Option<u64>,
+    /// `DEFAULT CHARSET=... COLLATE=...`; `None` takes the server's default.
+    pub collation: Option<Collation>,
     /// `CREATE TABLE t2 LIKE t1`: the table whose definition is copied.
     pub like: Option<ObjectName>,
     /// `CREATE TABLE t2 [(...)] [IGNORE|REPLACE] [AS] SELECT ...`.

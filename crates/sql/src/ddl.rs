@@ -355,6 +355,8 @@ fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> Sq
         indexes: Vec::new(),
         engine: ct.engine.clone().unwrap_or_else(|| "InnoDB".into()),
         comment: ct.comment.clone().unwrap_or_default(),
+        collation: ct.collation.unwrap_or_default(),
+        key_format: onelog_core::schema::KEY_FORMAT,
     };
     // Primary key first, as InnoDB keeps it.
     let mut specs: Vec<&IndexSpec> = ct.indexes.iter().filter(|s| s.primary).collect();

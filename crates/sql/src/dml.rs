@@ -17,7 +17,7 @@ use crate::session::{QueryResult, Session};
 use crate::txn::Txn;
 use onelog_binlog::event::{RowChange, RowsKind};
 use onelog_core::schema::ColumnDefault;
-use onelog_core::{ColumnType, ErrorCode, SqlError, SqlResult, Temporal, Value};
+use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, TableDef, Temporal, Value};
 use onelog_storage::key;
 use std::sync::Arc;
 
@@ -111,9 +111,35 @@ fn finish_row(strict: bool, ctx: &dyn EvalEnv, table: &TableEntry, mut row: Vec<
             }
             continue;
         }
-        row[i] = coerce_to_column(v, c, strict, ctx)?;
+        let v = coerce_to_column(v, c, strict, ctx)?;
+        row[i] = fit_charset(v, c, &table.def, strict, ctx)?;
     }
     Ok(row)
+}
+
+/// A text value whose characters the column's charset cannot all hold (a
+/// latin1 column given '中'): 1366 in strict mode, otherwise each such
+/// character becomes '?' with the warning, as MariaDB stores it.
+fn fit_charset(v: Value, c: &ColumnDef, def: &TableDef, strict: bool, ctx: &dyn EvalEnv) -> SqlResult<Value> {
+    let charset = c.collation.charset();
+    let Value::Bytes(bytes) = &v else { return Ok(v) };
+    let Some((at, _)) = charset.first_unrepresentable(bytes) else { return Ok(v) };
+    // MariaDB shows up to 6 bytes from the first bad character, non-ASCII
+    // ones as \xHH.
+    let shown: String = bytes[at..]
+        .iter()
+        .take(6)
+        .map(|b| if b.is_ascii() { char::from(*b).to_string() } else { format!("\\x{b:02X}") })
+        .collect();
+    let more = if bytes.len() - at > 6 { "..." } else { "" };
+    let message =
+        format!("Incorrect string value: '{shown}{more}' for column `{}`.`{}`.`{}` at row 1", def.db, def.name, c.name);
+    if strict {
+        return Err(SqlError::new(ErrorCode::TRUNCATED_WRONG_VALUE_FOR_FIELD, message));
+    }
+    ctx.warn(ErrorCode::TRUNCATED_WRONG_VALUE_FOR_FIELD.number, message);
+    let text = String::from_utf8_lossy(bytes);
+    Ok(Value::Bytes(text.chars().map(|ch| if charset.holds(ch) { ch } else { '?' }).collect::<String>().into_bytes()))
 }
 
 fn insert(session: &mut Session, ins: &Insert, params: &[Value]) -> SqlResult<QueryResult> {
@@ -501,12 +527,12 @@ fn locked_matches(
             Ok(!(order.is_empty() && limit.is_some_and(|l| out.len() >= l)))
         })?;
         if !order.is_empty() {
-            let desc: Vec<bool> = order.iter().map(|o| o.desc).collect();
+            let orders: Vec<select::KeyOrder> = order.iter().map(|o| select::KeyOrder::of(&o.expr, o.desc)).collect();
             let mut keyed: Vec<(Vec<Value>, Candidate)> = out
                 .into_iter()
                 .map(|(ck, r)| Ok((order.iter().map(|o| ctx.eval(&o.expr, &r)).collect::<SqlResult<_>>()?, (ck, r))))
                 .collect::<SqlResult<_>>()?;
-            keyed.sort_by(|a, b| select::cmp_keys(&a.0, &b.0, &desc));
+            keyed.sort_by(|a, b| select::cmp_keys(&a.0, &b.0, &orders));
             out = keyed.into_iter().map(|(_, x)| x).collect();
         }
         if let Some(l) = limit {

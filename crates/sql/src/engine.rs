@@ -39,6 +39,12 @@ pub enum EngineError {
     Replay { gtid: String, file_seq: u32, offset: u64, message: String },
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    #[error(
+        "table `{db}`.`{table}` has a key on text column `{column}` written by an older OneLog, whose text keys \
+         do not sort as its collations compare; dump it with that version (mariadb-dump) and restore it into a new \
+         data directory"
+    )]
+    StaleTextKeys { db: String, table: String, column: String },
 }
 
 /// What the engine needs to start.
@@ -138,6 +144,15 @@ impl Engine {
             );
         }
         let mut catalog = Catalog::load(&store.snapshot())?;
+        for table in catalog.all_tables() {
+            if let Some(column) = table.def.stale_text_key() {
+                return Err(EngineError::StaleTextKeys {
+                    db: table.def.db.clone(),
+                    table: table.def.name.clone(),
+                    column: column.name.clone(),
+                });
+            }
+        }
         // Storage can only be ahead of the binlog's end if the binlog was
         // reset (RESET MASTER crashed before storage recorded the new
         // start): everything in the new binlog is then still to apply.

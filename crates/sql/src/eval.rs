@@ -112,7 +112,7 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
             let v = eval_scalar(inner, row, env)?;
             let lo = eval_scalar(low, row, env)?;
             let hi = eval_scalar(high, row, env)?;
-            let coll = pair_collation(inner, low).or(pair_collation(inner, high));
+            let coll = Some(collation_of_three(inner, low, high, "between")?);
             let ge = cmp_coll(&v, &lo, coll).map(|o| o != Ordering::Less);
             let le = cmp_coll(&v, &hi, coll).map(|o| o != Ordering::Greater);
             let r = and3(ge, le);
@@ -170,7 +170,7 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
             if v.is_null() || p.is_null() {
                 return Ok(Value::Null);
             }
-            let coll = pair_collation(inner, pattern).unwrap_or(Collation::Utf8mb4GeneralCi);
+            let coll = pair_collation(inner, pattern, "like")?;
             let m = like_match(&value_bytes(&v), &value_bytes(&p), escape.unwrap_or('\\'), coll);
             Ok(bool_value(m != *negated))
         }
@@ -181,7 +181,7 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
                     let v = eval_scalar(op, row, env)?;
                     for (w, then) in whens {
                         let wv = eval_scalar(w, row, env)?;
-                        if cmp_coll(&v, &wv, pair_collation(op, w)) == Some(Ordering::Equal) {
+                        if cmp_coll(&v, &wv, Some(pair_collation(op, w, "case")?)) == Some(Ordering::Equal) {
                             return eval(then, row, env);
                         }
                     }
@@ -211,10 +211,9 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
             let v = eval_scalar(inner, row, env)?;
             cast(v, *to, env)
         }
-        Expr::Collate { expr: inner, collation } => {
-            let c = collation.to_ascii_lowercase();
-            if !(c == "binary" || c.ends_with("_ci") || c.ends_with("_bin") || c.ends_with("_cs")) {
-                return Err(SqlError::new(ErrorCode::UNKNOWN_COLLATION, format!("Unknown collation: '{collation}'")));
+        Expr::Collate { expr: inner, collation, explicit } => {
+            if *explicit {
+                check_collate_charset(inner, *collation, env)?;
             }
             eval(inner, row, env)
         }
@@ -264,27 +263,115 @@ fn and3(a: Option<bool>, b: Option<bool>) -> Option<bool> {
     }
 }
 
-/// The collation an explicit `COLLATE` on either operand imposes.
-fn pair_collation(a: &Expr, b: &Expr) -> Option<Collation> {
-    expr_collation(a).or_else(|| expr_collation(b))
+/// How strongly an operand's collation binds (MariaDB's coercibility, as
+/// COERCIBILITY() reports it: lower wins).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Derivation {
+    /// `expr COLLATE name`.
+    Explicit = 0,
+    /// A column (or CAST AS BINARY).
+    Implicit = 2,
+    /// A literal or any other expression: the connection's collation.
+    Coercible = 4,
 }
 
-fn expr_collation(e: &Expr) -> Option<Collation> {
-    match e {
-        Expr::Collate { collation, .. } => {
-            let c = collation.to_ascii_lowercase();
-            if c == "binary" {
-                Some(Collation::Binary)
-            } else if c.ends_with("_bin") {
-                Some(Collation::Utf8mb4Bin)
-            } else {
-                Some(Collation::Utf8mb4GeneralCi)
-            }
+impl Derivation {
+    fn name(self) -> &'static str {
+        match self {
+            Derivation::Explicit => "EXPLICIT",
+            Derivation::Implicit => "IMPLICIT",
+            Derivation::Coercible => "COERCIBLE",
         }
-        Expr::Cast { to: CastType::Binary, .. } => Some(Collation::Binary),
-        Expr::Function { name, args } if name == "binary" && args.len() == 1 => Some(Collation::Binary),
-        _ => None,
     }
+}
+
+/// The collation an expression's text compares under, and how strongly.
+/// Columns carry theirs as an implicit `Collate` wrapper (see
+/// `select::bind`); other expressions take the connection's default.
+pub fn expr_collation(e: &Expr) -> (Collation, Derivation) {
+    match e {
+        Expr::Collate { collation, explicit, .. } => {
+            (*collation, if *explicit { Derivation::Explicit } else { Derivation::Implicit })
+        }
+        Expr::Cast { to: CastType::Binary, .. } => (Collation::Binary, Derivation::Implicit),
+        Expr::Function { name, args } if name == "binary" && args.len() == 1 => {
+            (Collation::Binary, Derivation::Implicit)
+        }
+        _ => (Collation::default(), Derivation::Coercible),
+    }
+}
+
+/// The collation a comparison of `a` and `b` uses, by MariaDB's rules: the
+/// lower derivation wins; at equal derivation `binary` wins, a Unicode
+/// charset wins over latin1/ascii (it holds their characters) and utf8mb4
+/// over utf8mb3, then a `_bin` collation wins; two other collations of one
+/// charset are an illegal mix (1267) unless both are merely coercible.
+pub fn aggregate_collations(
+    a: (Collation, Derivation),
+    b: (Collation, Derivation),
+    operation: &str,
+) -> SqlResult<(Collation, Derivation)> {
+    use onelog_core::Charset;
+    let rank = |c: Collation| match c.charset() {
+        Charset::Binary => 3,
+        Charset::Utf8mb4 => 2,
+        Charset::Utf8mb3 => 1,
+        Charset::Latin1 | Charset::Ascii => 0,
+    };
+    Ok(match a.1.cmp(&b.1) {
+        Ordering::Less => a,
+        Ordering::Greater => b,
+        Ordering::Equal if a.0 == b.0 => a,
+        Ordering::Equal if rank(a.0) != rank(b.0) => std::cmp::max_by_key(a, b, |x| rank(x.0)),
+        Ordering::Equal if b.0.is_binary_order() => b,
+        Ordering::Equal if a.0.is_binary_order() => a,
+        Ordering::Equal if a.1 == Derivation::Coercible => a,
+        Ordering::Equal => {
+            return Err(SqlError::new(
+                ErrorCode::CANT_AGGREGATE_2COLLATIONS,
+                format!(
+                    "Illegal mix of collations ({},{}) and ({},{}) for operation '{operation}'",
+                    a.0.name(),
+                    a.1.name(),
+                    b.0.name(),
+                    b.1.name()
+                ),
+            ))
+        }
+    })
+}
+
+/// `expr COLLATE c` needs `c` to be a collation of `expr`'s charset (1253):
+/// a column's own, the connection's (`character_set_connection`) for a
+/// string literal or function; numbers convert to any.
+fn check_collate_charset(inner: &Expr, collation: Collation, env: &dyn EvalEnv) -> SqlResult<()> {
+    let (own, derivation) = expr_collation(inner);
+    let charset = match inner {
+        Expr::Literal(v) if !matches!(v, Value::Bytes(_)) => return Ok(()),
+        _ if derivation == Derivation::Coercible => env
+            .system_var(VarScope::Session, "character_set_connection")
+            .ok()
+            .and_then(|v| onelog_core::Charset::named(&value_string(&v)))
+            .unwrap_or(own.charset()),
+        _ => own.charset(),
+    };
+    if charset == collation.charset() {
+        return Ok(());
+    }
+    Err(SqlError::new(
+        ErrorCode::COLLATION_CHARSET_MISMATCH,
+        format!("COLLATION '{}' is not valid for CHARACTER SET '{}'", collation.name(), charset.name()),
+    ))
+}
+
+/// [`aggregate_collations`] of two operands' [`expr_collation`]s.
+pub(crate) fn pair_collation(a: &Expr, b: &Expr, operation: &str) -> SqlResult<Collation> {
+    Ok(aggregate_collations(expr_collation(a), expr_collation(b), operation)?.0)
+}
+
+fn collation_of_three(a: &Expr, b: &Expr, c: &Expr, operation: &str) -> SqlResult<Collation> {
+    let ab = aggregate_collations(expr_collation(a), expr_collation(b), operation)?;
+    Ok(aggregate_collations(ab, expr_collation(c), operation)?.0)
 }
 
 fn cmp_coll(a: &Value, b: &Value, coll: Option<Collation>) -> Option<Ordering> {
@@ -324,7 +411,7 @@ fn eval_in_list(inner: &Expr, list: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) -
             return Err(operand_columns(1));
         }
         let w = eval_scalar(item, row, env)?;
-        match cmp_coll(&v, &w, pair_collation(inner, item)) {
+        match cmp_coll(&v, &w, Some(pair_collation(inner, item, "in")?)) {
             Some(Ordering::Equal) => return Ok(Some(true)),
             Some(_) => {}
             None => saw_null = true,
@@ -533,7 +620,7 @@ fn eval_binary(op: BinOp, l: &Expr, r: &Expr, expr: &Expr, row: &Row<'_>, env: &
     }
     let a = eval_scalar(l, row, env)?;
     let b = eval_scalar(r, row, env)?;
-    let coll = pair_collation(l, r);
+    let coll = if op.is_comparison() { Some(pair_collation(l, r, op.symbol())?) } else { None };
     binary_values(op, a, b, coll, expr, env)
 }
 
@@ -943,69 +1030,10 @@ fn compare_temporal_str(t: &Value, s: &[u8]) -> Option<Ordering> {
     }
 }
 
-/// Compares strings under a collation (PAD SPACE: trailing spaces ignored
-/// except for `binary`).
+/// Compares strings under a collation: [`Collation::compare`], the one
+/// definition of text order.
 pub fn compare_bytes(a: &[u8], b: &[u8], collation: Collation) -> Ordering {
-    match collation {
-        Collation::Binary => a.cmp(b),
-        Collation::Utf8mb4Bin => trim_trailing_spaces(a).cmp(trim_trailing_spaces(b)),
-        Collation::Utf8mb4GeneralCi => {
-            let (a, b) = (trim_trailing_spaces(a), trim_trailing_spaces(b));
-            // ASCII folds byte by byte: skip the common ASCII prefix without
-            // UTF-8 decoding (sorting CHAR columns compares this way
-            // O(n log n) times). Every byte before `same` is ASCII in both,
-            // so `same` is a character boundary in both.
-            let same =
-                a.iter().zip(b).take_while(|(x, y)| x.is_ascii() && y.is_ascii() && x.eq_ignore_ascii_case(y)).count();
-            let (a, b) = (&a[same..], &b[same..]);
-            match (a.first(), b.first()) {
-                (Some(x), Some(y)) if x.is_ascii() && y.is_ascii() => {
-                    x.to_ascii_uppercase().cmp(&y.to_ascii_uppercase())
-                }
-                _ => {
-                    let x = String::from_utf8_lossy(a);
-                    let y = String::from_utf8_lossy(b);
-                    x.chars().map(fold_char).cmp(y.chars().map(fold_char))
-                }
-            }
-        }
-    }
-}
-
-fn trim_trailing_spaces(b: &[u8]) -> &[u8] {
-    let mut n = b.len();
-    while n > 0 && b[n - 1] == b' ' {
-        n -= 1;
-    }
-    &b[..n]
-}
-
-/// utf8mb4_general_ci's weight of a character: upper case, Latin accents
-/// removed.
-pub fn fold_char(c: char) -> char {
-    if c.is_ascii() {
-        return c.to_ascii_uppercase();
-    }
-    match c {
-        'À'..='Å' | 'à'..='å' | 'Ā' | 'ā' | 'Ă' | 'ă' | 'Ą' | 'ą' => 'A',
-        'Ç' | 'ç' | 'Ć' | 'ć' | 'Č' | 'č' => 'C',
-        'È'..='Ë' | 'è'..='ë' | 'Ē' | 'ē' | 'Ę' | 'ę' | 'Ě' | 'ě' => 'E',
-        'Ì'..='Ï' | 'ì'..='ï' => 'I',
-        'Ñ' | 'ñ' | 'Ń' | 'ń' | 'Ň' | 'ň' => 'N',
-        'Ò'..='Ö' | 'Ø' | 'ò'..='ö' | 'ø' => 'O',
-        'Ù'..='Ü' | 'ù'..='ü' | 'Ů' | 'ů' => 'U',
-        'Ý' | 'ý' | 'ÿ' => 'Y',
-        'Š' | 'š' | 'Ś' | 'ś' => 'S',
-        'Ž' | 'ž' | 'Ź' | 'ź' | 'Ż' | 'ż' => 'Z',
-        'ß' => 'S',
-        _ => {
-            let mut up = c.to_uppercase();
-            match (up.next(), up.next()) {
-                (Some(u), None) => u,
-                _ => c,
-            }
-        }
-    }
+    collation.compare(a, b)
 }
 
 /// Ordering for ORDER BY: NULLs first, then [`compare`].
@@ -1021,12 +1049,15 @@ pub fn compare_for_sort(a: &Value, b: &Value) -> Ordering {
 /// A byte key equal for values GROUP BY / DISTINCT treat as equal (under
 /// utf8mb4_general_ci for text).
 pub fn sort_key(v: &Value) -> Vec<u8> {
-    sort_key_with_collation(v, Collation::Utf8mb4GeneralCi)
+    let mut out = Vec::new();
+    sort_key_into(v, Collation::default(), &mut out);
+    out
 }
 
-/// [`sort_key`] under an explicit collation.
-pub fn sort_key_with_collation(v: &Value, collation: Collation) -> Vec<u8> {
-    let mut out = Vec::new();
+/// [`sort_key`] under an explicit collation, appended to `out`: values
+/// MySQL equality treats as equal (`1 = 1.0`, `'a' = 'A '` under a `_ci`
+/// PAD SPACE collation) get equal keys.
+pub fn sort_key_into(v: &Value, collation: Collation, out: &mut Vec<u8>) {
     match v {
         Value::Null => out.push(0),
         Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => {
@@ -1045,19 +1076,7 @@ pub fn sort_key_with_collation(v: &Value, collation: Collation) -> Vec<u8> {
         }
         Value::Bytes(b) => {
             out.push(3);
-            match collation {
-                Collation::Binary => out.extend_from_slice(b),
-                Collation::Utf8mb4Bin => out.extend_from_slice(trim_trailing_spaces(b)),
-                Collation::Utf8mb4GeneralCi => {
-                    let b = trim_trailing_spaces(b);
-                    if b.is_ascii() {
-                        out.extend(b.iter().map(u8::to_ascii_uppercase));
-                    } else {
-                        let folded: String = String::from_utf8_lossy(b).chars().map(fold_char).collect();
-                        out.extend_from_slice(folded.as_bytes());
-                    }
-                }
-            }
+            collation.sort_key_into(b, out);
         }
         Value::Date(_) | Value::DateTime(_) => {
             out.push(4);
@@ -1068,7 +1087,6 @@ pub fn sort_key_with_collation(v: &Value, collation: Collation) -> Vec<u8> {
             out.extend_from_slice(&t.to_be_bytes());
         }
     }
-    out
 }
 
 /// Whether GROUP BY / DISTINCT put the two values in one group.
@@ -1080,17 +1098,29 @@ pub fn values_equal_for_grouping(a: &Value, b: &Value) -> bool {
 // LIKE
 // ---------------------------------------------------------------------------
 
+/// One character's weights under `collation`, packed with their count: equal
+/// for characters the collation equates one to one (what LIKE and LOCATE
+/// match). All but the longest UCA expansions (8+ weights, whose first seven
+/// then decide) fit.
+pub fn char_key(collation: Collation, c: char, scratch: &mut Vec<u16>) -> u128 {
+    scratch.clear();
+    collation.char_weights(c, scratch);
+    scratch.iter().take(7).fold(scratch.len() as u128, |acc, w| (acc << 16) | u128::from(*w))
+}
+
 /// MySQL LIKE: `%` any run, `_` one character, `escape` quotes the next one.
 pub fn like_match(value: &[u8], pattern: &[u8], escape: char, collation: Collation) -> bool {
     #[derive(Clone, Copy, PartialEq)]
     enum P {
         Any,
         One,
-        Lit(char),
+        Lit(u128),
     }
-    let ci = collation == Collation::Utf8mb4GeneralCi;
-    let norm = |c: char| if ci { fold_char(c) } else { c };
-    let vs: Vec<char> = String::from_utf8_lossy(value).chars().map(norm).collect();
+    // Characters match when their collation weights do (`'é' LIKE 'e'`
+    // under general_ci).
+    let mut scratch = Vec::with_capacity(4);
+    let mut norm = |c: char| char_key(collation, c, &mut scratch);
+    let vs: Vec<u128> = String::from_utf8_lossy(value).chars().map(&mut norm).collect();
     let ps = String::from_utf8_lossy(pattern);
     let mut pat = Vec::new();
     let mut it = ps.chars();

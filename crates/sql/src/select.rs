@@ -5,12 +5,12 @@
 
 use crate::ast::*;
 use crate::catalog::TableEntry;
-use crate::eval::{self, compare, truthy, EvalEnv};
+use crate::eval::{self, truthy, EvalEnv};
 use crate::rows;
 use crate::session::{QueryResult, ResultColumn, Session};
 use crate::txn::Txn;
 use crate::window;
-use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Value};
+use onelog_core::{Collation, ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Value};
 use onelog_storage::{key, Snapshot};
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -191,15 +191,14 @@ pub fn slot_of(expr: &Expr) -> Option<usize> {
     }
 }
 
-/// A column reference as evaluation needs it: byte-compared columns
-/// (binary strings, `_bin` collations) carry their collation along.
+/// A column reference as evaluation needs it: string columns carry their
+/// collation along (implicit derivation), so comparisons, grouping and
+/// sorting use it.
 fn column_slot(i: usize, column: &ColumnDef) -> Expr {
-    let collation = match column.collation {
-        onelog_core::Collation::Binary if column.ty.is_binary_string() => "binary",
-        onelog_core::Collation::Utf8mb4Bin => "utf8mb4_bin",
-        _ => return Expr::Slot(i),
-    };
-    Expr::Collate { expr: Box::new(Expr::Slot(i)), collation: collation.to_string() }
+    if !column.ty.is_text() && !column.ty.is_binary_string() {
+        return Expr::Slot(i);
+    }
+    Expr::Collate { expr: Box::new(Expr::Slot(i)), collation: column.collation, explicit: false }
 }
 
 /// Binds `Column` references to `Slot`s over `columns`; a column found only
@@ -294,7 +293,9 @@ pub fn map_children(expr: &Expr, f: &mut dyn FnMut(&Expr) -> SqlResult<Expr>) ->
             otherwise: otherwise.as_ref().map(|a| b(a, f)).transpose()?,
         },
         Expr::Cast { expr, to } => Expr::Cast { expr: b(expr, f)?, to: *to },
-        Expr::Collate { expr, collation } => Expr::Collate { expr: b(expr, f)?, collation: collation.clone() },
+        Expr::Collate { expr, collation, explicit } => {
+            Expr::Collate { expr: b(expr, f)?, collation: *collation, explicit: *explicit }
+        }
         Expr::AssignUserVar { name, value } => Expr::AssignUserVar { name: name.clone(), value: b(value, f)? },
         Expr::Window(call) => Expr::Window(Box::new(WindowCall {
             args: call.args.iter().map(&mut *f).collect::<SqlResult<_>>()?,
@@ -485,8 +486,9 @@ fn run_recursive(ctx: &Ctx, cte: &RecursiveCte) -> SqlResult<ResultRows> {
     let (columns, mut added) = run_select(ctx, &cte.seed)?;
     let columns = rename_columns(columns, &cte.columns)?;
     let mut seen = KeySet::default();
+    let collations = column_collations(&columns);
     if cte.distinct {
-        added.retain(|row| seen.insert(group_key(row)));
+        added.retain(|row| seen.insert(group_key(row, &collations)));
     }
     let max_rounds: u64 = ctx.session.session_value("max_recursive_iterations").parse().unwrap_or(u64::MAX);
     let mut all = added.clone();
@@ -517,7 +519,7 @@ fn run_recursive(ctx: &Ctx, cte: &RecursiveCte) -> SqlResult<ResultRows> {
             ));
         }
         if cte.distinct {
-            rows.retain(|row| seen.insert(group_key(row)));
+            rows.retain(|row| seen.insert(group_key(row, &collations)));
         }
         all.extend(rows.iter().cloned());
         added = rows;
@@ -1048,7 +1050,7 @@ pub fn run_select(ctx: &Ctx, select: &Select) -> SqlResult<(Vec<ResultColumn>, V
         next = &part.union;
     }
     if !all {
-        dedup_rows(&mut rows, |r| r);
+        dedup_rows(&mut rows, &column_collations(&columns), |r| r);
     }
     if !select.order_by.is_empty() {
         let scope = result_scope(&columns);
@@ -1063,8 +1065,8 @@ pub fn run_select(ctx: &Ctx, select: &Select) -> SqlResult<(Vec<ResultColumn>, V
             .into_iter()
             .map(|r| Ok((keys.iter().map(|(e, _)| ctx.eval(e, &r)).collect::<SqlResult<_>>()?, r)))
             .collect::<SqlResult<_>>()?;
-        let desc: Vec<bool> = keys.iter().map(|(_, d)| *d).collect();
-        keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc));
+        let orders: Vec<KeyOrder> = keys.iter().map(|(e, d)| KeyOrder::of(e, *d)).collect();
+        keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &orders));
         rows = keyed.into_iter().map(|(_, r)| r).collect();
     }
     apply_limit(ctx, select, &mut rows)?;
@@ -1087,23 +1089,51 @@ pub type KeySet = HashSet<Vec<u8>, foldhash::fast::RandomState>;
 pub type ResultRows = (Vec<ResultColumn>, Vec<Vec<Value>>);
 
 /// Keeps the first of the rows whose `values` are equal under MySQL
-/// equality, in order (DISTINCT, UNION).
-fn dedup_rows<T>(rows: &mut Vec<T>, values: impl Fn(&T) -> &[Value]) {
+/// equality (text under `collations`, one per column), in order (DISTINCT,
+/// UNION).
+fn dedup_rows<T>(rows: &mut Vec<T>, collations: &[Collation], values: impl Fn(&T) -> &[Value]) {
     let mut seen = KeySet::with_capacity_and_hasher(rows.len(), Default::default());
-    rows.retain(|r| seen.insert(group_key(values(r))));
+    rows.retain(|r| seen.insert(group_key(values(r), collations)));
 }
 
-/// Hashable identity of values under MySQL equality (case-insensitive text).
-pub fn group_key(values: &[Value]) -> Vec<u8> {
-    let text_bytes: usize = values.iter().map(|v| if let Value::Bytes(b) = v { b.len() } else { 8 }).sum();
-    let mut out = Vec::with_capacity(text_bytes + 3 * values.len());
-    for v in values {
+/// The collations result columns' text compares under (DISTINCT, UNION).
+fn column_collations(columns: &[ResultColumn]) -> Vec<Collation> {
+    columns.iter().map(|c| c.def.collation).collect()
+}
+
+/// How one ORDER BY / GROUP BY key orders: its direction and the collation
+/// its text compares under.
+#[derive(Debug, Clone, Copy)]
+pub struct KeyOrder {
+    pub desc: bool,
+    pub collation: Collation,
+}
+
+impl KeyOrder {
+    /// The order of key `expr` (its collation by [`eval::expr_collation`]).
+    pub fn of(expr: &Expr, desc: bool) -> KeyOrder {
+        KeyOrder { desc, collation: eval::expr_collation(expr).0 }
+    }
+}
+
+/// Hashable identity of values under MySQL equality: text by its
+/// collation's sort key (`collations[i]` for `values[i]`, the default
+/// collation past its end), so GROUP BY and DISTINCT equate exactly what
+/// `=` does.
+pub fn group_key(values: &[Value], collations: &[Collation]) -> Vec<u8> {
+    let text_bytes: usize = values.iter().map(|v| if let Value::Bytes(b) = v { 2 * b.len() } else { 8 }).sum();
+    let mut out = Vec::with_capacity(text_bytes + 6 * values.len());
+    for (i, v) in values.iter().enumerate() {
         match v {
             Value::Null => out.push(0),
             Value::Bytes(b) => {
+                // Length-prefixed: a sort key may hold any byte.
                 out.push(1);
-                key::fold_case_into(b.strip_suffix(b" ").unwrap_or(b), &mut out);
-                out.push(0);
+                let at = out.len();
+                out.extend_from_slice(&[0; 4]);
+                collations.get(i).copied().unwrap_or_default().sort_key_into(b, &mut out);
+                let len = (out.len() - at - 4) as u32;
+                out[at..at + 4].copy_from_slice(&len.to_be_bytes());
             }
             Value::Int(i) => push_display(&mut out, 2, i),
             Value::UInt(u) => push_display(&mut out, 2, u),
@@ -1122,24 +1152,25 @@ fn push_display(out: &mut Vec<u8>, tag: u8, v: impl std::fmt::Display) {
     let _ = write!(out, "{v}"); // a Vec takes every write
 }
 
-pub fn cmp_keys(a: &[Value], b: &[Value], desc: &[bool]) -> Ordering {
+pub fn cmp_keys(a: &[Value], b: &[Value], orders: &[KeyOrder]) -> Ordering {
     a.iter()
         .zip(b)
-        .zip(desc)
-        .map(|((x, y), d)| cmp_key(x, y, *d))
+        .zip(orders)
+        .map(|((x, y), o)| cmp_key(x, y, *o))
         .find(|o| *o != Ordering::Equal)
         .unwrap_or(Ordering::Equal)
 }
 
-/// ORDER BY's order for one key: NULLs first, descending reverses.
-fn cmp_key(x: &Value, y: &Value, desc: bool) -> Ordering {
+/// ORDER BY's order for one key: NULLs first, text by the key's collation,
+/// descending reverses.
+fn cmp_key(x: &Value, y: &Value, order: KeyOrder) -> Ordering {
     let ord = match (x.is_null(), y.is_null()) {
         (true, true) => Ordering::Equal,
         (true, false) => Ordering::Less,
         (false, true) => Ordering::Greater,
-        _ => compare(x, y).unwrap_or(Ordering::Equal),
+        _ => eval::compare_with_collation(x, y, order.collation).unwrap_or(Ordering::Equal),
     };
-    if desc {
+    if order.desc {
         ord.reverse()
     } else {
         ord
@@ -1429,11 +1460,11 @@ fn run_core_in_scope(
         })
         .collect();
     if select.distinct {
-        dedup_rows(&mut out, |(_, r)| r);
+        dedup_rows(&mut out, &column_collations(&columns), |(_, r)| r);
     }
     if final_order && !order.is_empty() && !sorted_by_index {
-        let desc: Vec<bool> = order.iter().map(|o| o.desc).collect();
-        out.sort_by(|a, b| cmp_sort_keys(a, b, &sort_keys, &desc));
+        let orders: Vec<KeyOrder> = order.iter().map(|o| KeyOrder::of(&o.expr, o.desc)).collect();
+        out.sort_by(|a, b| cmp_sort_keys(a, b, &sort_keys, &orders));
     }
     let mut rows: Vec<Vec<Value>> = out.into_iter().map(|(_, r)| r).collect();
     if final_order {
@@ -1478,11 +1509,11 @@ impl SortKey {
     }
 }
 
-fn cmp_sort_keys(a: &KeyedRow, b: &KeyedRow, keys: &[SortKey], desc: &[bool]) -> Ordering {
+fn cmp_sort_keys(a: &KeyedRow, b: &KeyedRow, keys: &[SortKey], orders: &[KeyOrder]) -> Ordering {
     keys.iter()
-        .zip(desc)
-        .map(|(key, d)| match (key.value(a), key.value(b)) {
-            (Some(x), Some(y)) => cmp_key(x, y, *d),
+        .zip(orders)
+        .map(|(key, o)| match (key.value(a), key.value(b)) {
+            (Some(x), Some(y)) => cmp_key(x, y, *o),
             _ => Ordering::Equal,
         })
         .find(|o| *o != Ordering::Equal)

@@ -8,7 +8,7 @@ use crate::session::{ProcessInfo, QueryResult, ResultColumn, Session};
 use crate::vars;
 use onelog_binlog::listing::list_events;
 use onelog_core::schema::ColumnDefault;
-use onelog_core::{ColumnType, ErrorCode, SqlError, SqlResult, TableDef, Value};
+use onelog_core::{Charset, Collation, ColumnType, ErrorCode, SqlError, SqlResult, TableDef, Value};
 use parking_lot::Mutex;
 use std::sync::Arc;
 
@@ -161,20 +161,11 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
         Show::Collation => result_with_numbers(
             &["Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"],
             &[2, 5],
-            vec![
-                vec![s("utf8mb4_general_ci"), s("utf8mb4"), Value::Int(45), s("Yes"), s("Yes"), Value::Int(1)],
-                vec![s("utf8mb4_bin"), s("utf8mb4"), Value::Int(46), s(""), s("Yes"), Value::Int(1)],
-                vec![s("binary"), s("binary"), Value::Int(63), s("Yes"), s("Yes"), Value::Int(1)],
-            ],
+            collation_rows(),
         ),
-        Show::CharacterSet => result_with_numbers(
-            &["Charset", "Description", "Default collation", "Maxlen"],
-            &[3],
-            vec![
-                vec![s("utf8mb4"), s("UTF-8 Unicode"), s("utf8mb4_general_ci"), Value::Int(4)],
-                vec![s("binary"), s("Binary pseudo charset"), s("binary"), Value::Int(1)],
-            ],
-        ),
+        Show::CharacterSet => {
+            result_with_numbers(&["Charset", "Description", "Default collation", "Maxlen"], &[3], charset_rows())
+        }
         Show::TableStatus { db } => {
             let db = match db {
                 Some(d) => d.clone(),
@@ -192,7 +183,7 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
                         s(&t.def.engine),
                         Value::Int(10),
                         s("Dynamic"),
-                        s("utf8mb4_general_ci"),
+                        s(t.def.collation.name()),
                         s(&t.def.comment),
                     ]
                 })
@@ -586,9 +577,8 @@ pub fn create_table_sql(t: &TableDef) -> String {
         .iter()
         .map(|c| {
             let mut l = format!("  `{}` {}", c.name, column_type_text(c));
-            if c.ty.is_text() && c.collation != onelog_core::Collation::Utf8mb4GeneralCi {
-                // Every text collation OneLog has is utf8mb4's.
-                l.push_str(&format!(" CHARACTER SET utf8mb4 COLLATE {}", c.collation.name()));
+            if c.ty.is_text() && c.collation != t.collation {
+                l.push_str(&format!(" CHARACTER SET {} COLLATE {}", c.collation.charset().name(), c.collation.name()));
             }
             if !c.nullable {
                 l.push_str(" NOT NULL");
@@ -633,10 +623,12 @@ pub fn create_table_sql(t: &TableDef) -> String {
         });
     }
     let mut sql = format!(
-        "CREATE TABLE `{}` (\n{}\n) ENGINE={} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci",
+        "CREATE TABLE `{}` (\n{}\n) ENGINE={} DEFAULT CHARSET={} COLLATE={}",
         t.name,
         lines.join(",\n"),
-        t.engine
+        t.engine,
+        t.collation.charset().name(),
+        t.collation.name()
     );
     if !t.comment.is_empty() {
         sql.push_str(&format!(" COMMENT='{}'", t.comment.replace('\'', "''")));
@@ -773,7 +765,7 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                             .auto_increment_column()
                             .map(|_| Value::UInt(*t.auto_increment_next.lock()))
                             .unwrap_or(Value::Null),
-                        s("utf8mb4_general_ci"),
+                        s(t.def.collation.name()),
                         s(&t.def.comment),
                     ]
                 })
@@ -833,7 +825,7 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                                 uint(precision),
                                 uint(scale),
                                 uint(fsp),
-                                if c.ty.is_text() { s("utf8mb4") } else { Value::Null },
+                                if c.ty.is_text() { s(c.collation.charset().name()) } else { Value::Null },
                                 if c.ty.is_text() { s(c.collation.name()) } else { Value::Null },
                                 s(&column_type_text(c)),
                                 s(key_kind(&t.def, i)),
@@ -994,9 +986,29 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
         // Objects OneLog has none of: the tables exist, with MariaDB's
         // columns, so that clients' queries find nothing rather than fail.
         "COLLATIONS" => {
-            (&["COLLATION_NAME", "CHARACTER_SET_NAME", "ID", "IS_DEFAULT", "IS_COMPILED", "SORTLEN"], Vec::new())
+            (&["COLLATION_NAME", "CHARACTER_SET_NAME", "ID", "IS_DEFAULT", "IS_COMPILED", "SORTLEN"], collation_rows())
         }
-        "CHARACTER_SETS" => (&["CHARACTER_SET_NAME", "DEFAULT_COLLATE_NAME", "DESCRIPTION", "MAXLEN"], Vec::new()),
+        "CHARACTER_SETS" => (
+            &["CHARACTER_SET_NAME", "DEFAULT_COLLATE_NAME", "DESCRIPTION", "MAXLEN"],
+            // SHOW CHARACTER SET's columns, with the second and third swapped.
+            charset_rows()
+                .into_iter()
+                .map(|mut r| {
+                    r.swap(1, 2);
+                    r
+                })
+                .collect(),
+        ),
+        "COLLATION_CHARACTER_SET_APPLICABILITY" => (
+            &["COLLATION_NAME", "CHARACTER_SET_NAME", "FULL_COLLATION_NAME", "ID", "IS_DEFAULT"],
+            Collation::listed()
+                .into_iter()
+                .map(|c| {
+                    let default = if c.is_default() { "Yes" } else { "" };
+                    vec![s(c.name()), s(c.charset().name()), s(c.name()), Value::Int(c.id().into()), s(default)]
+                })
+                .collect(),
+        ),
         "KEY_COLUMN_USAGE" => (
             &[
                 "CONSTRAINT_CATALOG",
@@ -1159,4 +1171,34 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
     };
     let columns = names.iter().map(|n| ResultColumn::text(n)).collect();
     Ok((columns, rows))
+}
+
+/// The collations OneLog implements, as SHOW COLLATION and
+/// information_schema.COLLATIONS list them.
+fn collation_rows() -> Vec<Vec<Value>> {
+    Collation::listed()
+        .into_iter()
+        .map(|c| {
+            let default = if c.is_default() { "Yes" } else { "" };
+            vec![
+                s(c.name()),
+                s(c.charset().name()),
+                Value::Int(c.id().into()),
+                s(default),
+                s("Yes"),
+                Value::UInt(c.sortlen().into()),
+            ]
+        })
+        .collect()
+}
+
+/// The charsets OneLog implements, as SHOW CHARACTER SET and
+/// information_schema.CHARACTER_SETS list them.
+fn charset_rows() -> Vec<Vec<Value>> {
+    Charset::ALL
+        .iter()
+        .map(|cs| {
+            vec![s(cs.name()), s(cs.description()), s(cs.default_collation().name()), Value::UInt(cs.mbmaxlen().into())]
+        })
+        .collect()
 }

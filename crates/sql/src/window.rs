@@ -12,7 +12,7 @@
 use crate::aggregate::Acc;
 use crate::ast::{AggFunc, Expr, FrameBound, WindowCall, WindowFrame, WindowFunc};
 use crate::eval;
-use crate::select::{cmp_keys, group_key, Ctx};
+use crate::select::{cmp_keys, group_key, Ctx, KeyOrder};
 use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
 use std::cmp::Ordering;
 use std::ops::Range;
@@ -68,7 +68,7 @@ struct Sorted {
     args: Vec<Vec<Value>>,
     order_keys: Vec<Vec<Value>>,
     /// Per ORDER BY key: descending.
-    desc: Vec<bool>,
+    desc: Vec<KeyOrder>,
     /// Row indexes by (partition, ORDER BY), ties in input order.
     order: Vec<usize>,
     /// Ranges of `order` holding one partition each.
@@ -83,12 +83,13 @@ fn sort_rows(ctx: &Ctx, call: &WindowCall, rows: &[GroupRow]) -> SqlResult<Sorte
     let mut partition_keys = Vec::with_capacity(rows.len());
     let mut order_keys = Vec::with_capacity(rows.len());
     let mut args = Vec::with_capacity(rows.len());
+    let partition_collations: Vec<_> = call.partition_by.iter().map(|p| crate::eval::expr_collation(p).0).collect();
     for row in rows {
-        partition_keys.push(group_key(&eval_all(&mut call.partition_by.iter(), row)?));
+        partition_keys.push(group_key(&eval_all(&mut call.partition_by.iter(), row)?, &partition_collations));
         order_keys.push(eval_all(&mut call.order_by.iter().map(|o| &o.expr), row)?);
         args.push(eval_all(&mut call.args.iter(), row)?);
     }
-    let desc: Vec<bool> = call.order_by.iter().map(|o| o.desc).collect();
+    let desc: Vec<KeyOrder> = call.order_by.iter().map(|o| KeyOrder::of(&o.expr, o.desc)).collect();
     let mut order: Vec<usize> = (0..rows.len()).collect();
     order.sort_by(|&a, &b| {
         partition_keys[a].cmp(&partition_keys[b]).then_with(|| cmp_keys(&order_keys[a], &order_keys[b], &desc))
@@ -121,7 +122,7 @@ fn compute_one(ctx: &Ctx, call: &WindowCall, rows: &[GroupRow]) -> SqlResult<Vec
 
 /// For each position of a partition, the range of its peers (rows equal
 /// under the window's ORDER BY; without one, the whole partition).
-fn peer_groups(ids: &[usize], order_keys: &[Vec<Value>], desc: &[bool]) -> Vec<Range<usize>> {
+fn peer_groups(ids: &[usize], order_keys: &[Vec<Value>], desc: &[KeyOrder]) -> Vec<Range<usize>> {
     let mut peers = vec![0..0; ids.len()];
     let mut start = 0;
     for i in 1..=ids.len() {

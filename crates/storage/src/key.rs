@@ -75,48 +75,14 @@ pub fn encode_key<'a>(index_id: u64, parts: impl IntoIterator<Item = (&'a Column
     out
 }
 
-/// The bytes that decide text comparison under `collation`: case-folded for
-/// the `_ci` collation, trailing spaces removed for PAD SPACE collations
-/// (all MariaDB 10.11 utf8mb4 collations are PAD SPACE; VARBINARY/BLOB are
-/// not padded).
+/// The bytes that decide text comparison under `collation`: its sort key
+/// ([`Collation::sort_key`], the one definition of text order), except
+/// that BINARY(n) values, stored padded with zero bytes, compare without
+/// that padding.
 pub fn weight_string(collation: Collation, ty: &ColumnType, bytes: &[u8]) -> Vec<u8> {
-    match collation {
-        Collation::Binary => {
-            if matches!(ty, ColumnType::Binary(_)) {
-                trim_end(bytes, 0).to_vec()
-            } else {
-                bytes.to_vec()
-            }
-        }
-        Collation::Utf8mb4Bin => trim_end(bytes, b' ').to_vec(),
-        Collation::Utf8mb4GeneralCi => fold_case(trim_end(bytes, b' ')),
-    }
-}
-
-/// utf8mb4_general_ci folding: each character maps to its simple uppercase
-/// with accents kept apart only where general_ci keeps them (approximated
-/// by Unicode simple uppercase; ASCII is exact).
-pub fn fold_case(bytes: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(bytes.len());
-    fold_case_into(bytes, &mut out);
-    out
-}
-
-/// [`fold_case`] appended to `out` (no allocation of its own).
-pub fn fold_case_into(bytes: &[u8], out: &mut Vec<u8>) {
-    // ASCII (and bytes that are not UTF-8) fold byte by byte.
-    let s = match std::str::from_utf8(bytes) {
-        Ok(s) if !s.is_ascii() => s,
-        _ => return out.extend(bytes.iter().map(u8::to_ascii_uppercase)),
-    };
-    let mut utf8 = [0u8; 4];
-    for ch in s.chars() {
-        let mut upper = ch.to_uppercase();
-        let folded = match (upper.next(), upper.next()) {
-            (Some(u), None) => u,
-            _ => ch,
-        };
-        out.extend_from_slice(folded.encode_utf8(&mut utf8).as_bytes());
+    match (collation, ty) {
+        (Collation::Binary, ColumnType::Binary(_)) => trim_end(bytes, 0).to_vec(),
+        _ => collation.sort_key(bytes),
     }
 }
 

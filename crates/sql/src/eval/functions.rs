@@ -102,10 +102,22 @@ pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) 
             }
             return Ok(Value::Null);
         }
+        "charset" | "collation" | "coercibility" => {
+            return Ok(collation_function(name, &args[0], &eval(&args[0], row, env)?))
+        }
         _ => {}
     }
-    let vals: Vec<Value> = args.iter().map(|a| eval(a, row, env)).collect::<SqlResult<_>>()?;
-    call_values(name, &vals, env)
+    // The functions that compare text do it under their arguments'
+    // collation (1267 for an illegal mix, as MariaDB).
+    let collation = match (name, args) {
+        ("locate" | "instr" | "position" | "strcmp" | "find_in_set", [a, b, ..]) => super::pair_collation(a, b, name)?,
+        _ => onelog_core::Collation::default(),
+    };
+    let mut vals: Vec<Value> = args.iter().map(|a| eval(a, row, env)).collect::<SqlResult<_>>()?;
+    if works_on_bytes(name) {
+        stored_bytes(args, &mut vals);
+    }
+    call_values(name, &vals, collation, env)
 }
 
 fn s_of(v: &Value) -> String {
@@ -512,7 +524,7 @@ fn uuid() -> String {
 }
 
 /// Applies a function to evaluated arguments.
-pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Value> {
+pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, env: &dyn EvalEnv) -> SqlResult<Value> {
     // Functions that are not NULL-propagating.
     match name {
         "concat_ws" => {
@@ -662,19 +674,6 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
         "unix_timestamp" if a.is_empty() => {
             return Ok(Value::Int(temporal::unix_micros(&statement_now(env)).div_euclid(1_000_000)));
         }
-        "charset" => {
-            return Ok(text(match &a[0] {
-                Value::Bytes(_) => "utf8mb4".into(),
-                _ => "binary".into(),
-            }))
-        }
-        "collation" => {
-            return Ok(text(match &a[0] {
-                Value::Bytes(_) => "utf8mb4_general_ci".into(),
-                _ => "binary".into(),
-            }))
-        }
-        "coercibility" => return Ok(Value::Int(if a[0].is_null() { 6 } else { 4 })),
         "get_lock" | "release_lock" | "is_free_lock" | "is_used_lock" => {
             if a[0].is_null() {
                 return Ok(Value::Null);
@@ -826,26 +825,22 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
             if start < 1 {
                 return Ok(Value::Int(0));
             }
-            let fold = |x: &str| -> Vec<char> { x.chars().map(super::fold_char).collect() };
-            let hs = fold(&s);
-            let nd = fold(&sub);
+            // As MariaDB: at each character of `s` from `start` on, the next
+            // needle-length bytes equal to the needle under the collation
+            // ('É' is found in 'café'; 'ß' is not in 'SS', whose bytes and
+            // general_ci weights differ).
+            let starts: Vec<usize> = s.char_indices().map(|(i, _)| i).chain([s.len()]).collect();
             let st = (start - 1) as usize;
-            if st > hs.len() {
+            if st >= starts.len() {
                 return Ok(Value::Int(0));
             }
-            if nd.is_empty() {
+            if sub.is_empty() {
                 return Ok(Value::Int(start));
             }
-            let mut found = 0;
-            if nd.len() <= hs.len() {
-                for i in st..=hs.len() - nd.len() {
-                    if hs[i..i + nd.len()] == nd[..] {
-                        found = i as i64 + 1;
-                        break;
-                    }
-                }
-            }
-            Value::Int(found)
+            let found = starts[st..].iter().enumerate().find(|(_, &at)| {
+                s.as_bytes().get(at..at + sub.len()).is_some_and(|w| collation.equal(w, sub.as_bytes()))
+            });
+            Value::Int(found.map_or(0, |(i, _)| (st + i) as i64 + 1))
         }
         "ascii" => Value::Int(value_bytes(&a[0]).first().copied().map(i64::from).unwrap_or(0)),
         "ord" => {
@@ -1044,10 +1039,7 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
             if list.is_empty() {
                 return Ok(Value::Int(0));
             }
-            let pos = list.split(',').position(|x| {
-                super::compare_bytes(x.as_bytes(), needle.as_bytes(), onelog_core::Collation::Utf8mb4GeneralCi)
-                    == Ordering::Equal
-            });
+            let pos = list.split(',').position(|x| collation.equal(x.as_bytes(), needle.as_bytes()));
             Value::Int(pos.map(|p| p as i64 + 1).unwrap_or(0))
         }
         "insert" => {
@@ -1067,11 +1059,7 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
             text(out)
         }
         "strcmp" => {
-            let o = super::compare_bytes(
-                &value_bytes(&a[0]),
-                &value_bytes(&a[1]),
-                onelog_core::Collation::Utf8mb4GeneralCi,
-            );
+            let o = collation.compare(&value_bytes(&a[0]), &value_bytes(&a[1]));
             Value::Int(match o {
                 Ordering::Less => -1,
                 Ordering::Equal => 0,
@@ -1390,4 +1378,44 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
 #[cfg(test)]
 pub(super) fn arity_of(name: &str) -> Option<(usize, usize)> {
     arity(name)
+}
+
+/// Functions of a text's bytes rather than its characters: they see a
+/// latin1 value's latin1 bytes (OneLog holds all text as UTF-8 in memory).
+fn works_on_bytes(name: &str) -> bool {
+    matches!(
+        name,
+        "length" | "octet_length" | "bit_length" | "hex" | "md5" | "sha" | "sha1" | "sha2" | "crc32" | "to_base64"
+    )
+}
+
+/// Replaces each text argument of a non-UTF-8 charset by its bytes in that
+/// charset.
+fn stored_bytes(args: &[Expr], vals: &mut [Value]) {
+    for (arg, v) in args.iter().zip(vals.iter_mut()) {
+        if let Value::Bytes(b) = v {
+            let charset = super::expr_collation(arg).0.charset();
+            if let std::borrow::Cow::Owned(stored) = charset.encode(b) {
+                *v = Value::Bytes(stored);
+            }
+        }
+    }
+}
+
+/// CHARSET(), COLLATION() and COERCIBILITY() of an argument: what its text
+/// compares under (a column's own, a COLLATE's, else the connection's);
+/// numbers and temporals are `binary`, NULL is IGNORABLE (6).
+fn collation_function(name: &str, arg: &Expr, value: &Value) -> Value {
+    let (collation, derivation) = match value {
+        Value::Bytes(_) => super::expr_collation(arg),
+        _ => (onelog_core::Collation::Binary, super::Derivation::Coercible),
+    };
+    match name {
+        "charset" => text(collation.charset().name().into()),
+        "collation" => text(collation.name().into()),
+        _ if value.is_null() => Value::Int(6),
+        // Functions and operators derive from their arguments in MariaDB;
+        // without a typed binder they count as coercible here.
+        _ => Value::Int(derivation as i64),
+    }
 }

@@ -4,7 +4,7 @@
 use super::{object_name, unsupported, ParamCounter};
 use crate::ast::*;
 use onelog_core::schema::ColumnDefault;
-use onelog_core::{BlobSize, Collation, ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult};
+use onelog_core::{BlobSize, Charset, Collation, ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult};
 use sqlparser::ast as sp;
 use sqlparser::tokenizer::Token;
 
@@ -108,26 +108,28 @@ fn column_type(dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
     })
 }
 
-fn collation_named(name: &str) -> SqlResult<Collation> {
-    match name.to_ascii_lowercase().as_str() {
-        "utf8mb4_general_ci"
-        | "utf8_general_ci"
-        | "utf8mb3_general_ci"
-        | "utf8mb4_unicode_ci"
-        | "utf8mb4_0900_ai_ci"
-        | "latin1_swedish_ci"
-        | "utf8mb4_unicode_520_ci" => Ok(Collation::Utf8mb4GeneralCi),
-        "utf8mb4_bin" | "utf8_bin" | "utf8mb3_bin" | "latin1_bin" => Ok(Collation::Utf8mb4Bin),
-        "binary" => Ok(Collation::Binary),
-        other => Err(SqlError::new(ErrorCode::UNKNOWN_COLLATION, format!("Unknown collation: '{other}'"))),
-    }
+/// A collation by name; unknown → 1273.
+pub(crate) fn collation_named(name: &str) -> SqlResult<Collation> {
+    Collation::named(name)
+        .ok_or_else(|| SqlError::new(ErrorCode::UNKNOWN_COLLATION, format!("Unknown collation: '{name}'")))
 }
 
-fn charset_collation(name: &str) -> SqlResult<Collation> {
-    match name.to_ascii_lowercase().as_str() {
-        "utf8mb4" | "utf8" | "utf8mb3" | "latin1" | "ascii" => Ok(Collation::Utf8mb4GeneralCi),
-        "binary" => Ok(Collation::Binary),
-        other => Err(SqlError::new(ErrorCode::UNKNOWN_CHARACTER_SET, format!("Unknown character set: '{other}'"))),
+/// A charset's default collation, by the charset's name; unknown → 1115.
+pub(crate) fn charset_collation(name: &str) -> SqlResult<Collation> {
+    Charset::named(name)
+        .map(Charset::default_collation)
+        .ok_or_else(|| SqlError::new(ErrorCode::UNKNOWN_CHARACTER_SET, format!("Unknown character set: '{name}'")))
+}
+
+/// `CHARACTER SET cs COLLATE c`: `c` must be one of `cs`'s (1253).
+pub(crate) fn collation_of_charset(collation: Collation, charset: Collation) -> SqlResult<Collation> {
+    if collation.charset() == charset.charset() {
+        Ok(collation)
+    } else {
+        Err(SqlError::new(
+            ErrorCode::COLLATION_CHARSET_MISMATCH,
+            format!("COLLATION '{}' is not valid for CHARACTER SET '{}'", collation.name(), charset.charset().name()),
+        ))
     }
 }
 
@@ -155,6 +157,7 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<(ColumnDef, Optio
         def.collation = Collation::Binary;
     }
     let mut index = None;
+    let (mut declared_charset, mut declared_collation) = (None, None);
     for opt in &col.options {
         match &opt.option {
             sp::ColumnOption::Null => def.nullable = true,
@@ -168,8 +171,8 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<(ColumnDef, Optio
                 index = Some(IndexSpec { name: None, columns: vec![def.name.clone()], unique: true, primary: false })
             }
             sp::ColumnOption::Comment(c) => def.comment = c.clone(),
-            sp::ColumnOption::CharacterSet(cs) => def.collation = charset_collation(&cs.to_string())?,
-            sp::ColumnOption::Collation(c) => def.collation = collation_named(&c.to_string())?,
+            sp::ColumnOption::CharacterSet(cs) => declared_charset = Some(charset_collation(&cs.to_string())?),
+            sp::ColumnOption::Collation(c) => declared_collation = Some(collation_named(&c.to_string())?),
             sp::ColumnOption::OnUpdate(e) => {
                 if matches!(literal_default(e)?, ColumnDefault::CurrentTimestamp) {
                     def.on_update_current_timestamp = true;
@@ -178,6 +181,11 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<(ColumnDef, Optio
             sp::ColumnOption::DialectSpecific(tokens) => apply_dialect_tokens(&mut def, tokens, &mut index)?,
             other => return Err(unsupported(format!("column option {other}"))),
         }
+    }
+    match (declared_charset, declared_collation) {
+        (Some(charset), Some(collation)) => def.collation = collation_of_charset(collation, charset)?,
+        (Some(c), None) | (None, Some(c)) => def.collation = c,
+        (None, None) => {}
     }
     if !def.ty.is_text() && !def.ty.is_binary_string() {
         def.collation = Collation::Binary;
@@ -272,6 +280,7 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
             sp::CommentDef::WithEq(s) | sp::CommentDef::WithoutEq(s) => s.clone(),
         }),
         auto_increment_start: None,
+        collation: None,
         like,
         select,
         on_duplicate: CreateSelectDuplicates::Error,
@@ -282,7 +291,7 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
         }
         _ => &[],
     };
-    let mut table_collation = None;
+    let (mut table_charset, mut table_collation) = (None, None);
     for option in options {
         match option {
             sp::SqlOption::NamedParenthesizedList(list) if list.key.value.eq_ignore_ascii_case("ENGINE") => {
@@ -296,7 +305,7 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
                     "AUTO_INCREMENT" => table.auto_increment_start = text.parse().ok(),
                     "COMMENT" => table.comment = Some(text),
                     "DEFAULT CHARSET" | "CHARSET" | "CHARACTER SET" | "DEFAULT CHARACTER SET" => {
-                        table_collation = Some(charset_collation(&text)?)
+                        table_charset = Some(charset_collation(&text)?)
                     }
                     "COLLATE" | "DEFAULT COLLATE" => table_collation = Some(collation_named(&text)?),
                     _ => {}
@@ -310,6 +319,11 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
             _ => {}
         }
     }
+    let table_collation = match (table_charset, table_collation) {
+        (Some(charset), Some(collation)) => Some(collation_of_charset(collation, charset)?),
+        (charset, collation) => collation.or(charset),
+    };
+    table.collation = table_collation;
     if let Some(collation) = table_collation {
         for (col, src) in table.columns.iter_mut().zip(&ct.columns) {
             let explicit = src

@@ -760,9 +760,11 @@ pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult
         E::Cast { expr, data_type, .. } => Expr::Cast { expr: boxed(expr, params)?, to: cast_type(data_type)? },
         E::Convert { expr, data_type: Some(dt), .. } => Expr::Cast { expr: boxed(expr, params)?, to: cast_type(dt)? },
         E::Convert { expr, data_type: None, .. } => convert_expr(expr, params)?,
-        E::Collate { expr, collation } => {
-            Expr::Collate { expr: boxed(expr, params)?, collation: collation.to_string().to_ascii_lowercase() }
-        }
+        E::Collate { expr, collation } => Expr::Collate {
+            expr: boxed(expr, params)?,
+            collation: super::ddl::collation_named(&collation.to_string())?,
+            explicit: true,
+        },
         E::Substring { expr, substring_from, substring_for, .. } => {
             let mut args = vec![convert_expr(expr, params)?];
             args.push(match substring_from {
