@@ -360,6 +360,16 @@ impl Collation {
                     trim_trailing(out, start, b" ");
                 }
             }
+            // ASCII weighs as its upper case under general_ci (and ascii's):
+            // no table lookups for the common case.
+            Weigher::GeneralCi | Weigher::AsciiCi if text.is_ascii() => {
+                for b in text {
+                    out.extend_from_slice(&[0, b.to_ascii_uppercase()]);
+                }
+                if info.pad == Pad::Space {
+                    trim_trailing(out, start, &[0, b' ']);
+                }
+            }
             weigher => {
                 let mut weights = Vec::with_capacity(4);
                 for c in chars_lossy(text) {
@@ -477,14 +487,22 @@ enum DefaultRule {
 /// the default rule.
 struct WeightTable {
     rule: DefaultRule,
-    /// Per code point: a slice of `pool` (offset, len).
-    listed: HashMap<u32, (u32, u8)>,
+    /// Per BMP code point: its slice of `pool` (offset, len), or
+    /// `UNLISTED` (a dense array: text is mostly BMP, and this is looked up
+    /// per character of every compared or grouped text).
+    bmp: Vec<(u32, u8)>,
+    /// The same above the BMP.
+    supplementary: HashMap<u32, (u32, u8)>,
     pool: Vec<u16>,
 }
 
+/// A [`WeightTable::bmp`] entry of a character the default rule weighs.
+const UNLISTED: (u32, u8) = (u32::MAX, 0);
+
 impl WeightTable {
     fn parse(text: &str, rule: DefaultRule) -> WeightTable {
-        let mut table = WeightTable { rule, listed: HashMap::new(), pool: Vec::new() };
+        let mut table =
+            WeightTable { rule, bmp: vec![UNLISTED; 0x10000], supplementary: HashMap::new(), pool: Vec::new() };
         for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
             let mut fields = line.split(' ').map(|f| u32::from_str_radix(f, 16).unwrap_or(0));
             let first = fields.next().unwrap_or(0);
@@ -497,15 +515,22 @@ impl WeightTable {
                     [w] => table.pool.push(w.wrapping_add(i as u16)),
                     many => table.pool.extend_from_slice(many),
                 }
-                let len = table.pool.len() as u32 - offset;
-                table.listed.insert(first + i, (offset, len as u8));
+                let entry = (offset, (table.pool.len() as u32 - offset) as u8);
+                match table.bmp.get_mut((first + i) as usize) {
+                    Some(slot) => *slot = entry,
+                    None => _ = table.supplementary.insert(first + i, entry),
+                }
             }
         }
         table
     }
 
     fn weights(&self, cp: u32, out: &mut Vec<u16>) {
-        if let Some((offset, len)) = self.listed.get(&cp) {
+        let listed = match self.bmp.get(cp as usize) {
+            Some(entry) => Some(entry).filter(|e| **e != UNLISTED),
+            None => self.supplementary.get(&cp),
+        };
+        if let Some((offset, len)) = listed {
             out.extend_from_slice(&self.pool[*offset as usize..*offset as usize + usize::from(*len)]);
             return;
         }
