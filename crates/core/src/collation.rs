@@ -130,6 +130,10 @@ impl Charset {
     /// warned); bytes that are not UTF-8 are kept.
     pub fn encode(self, text: &[u8]) -> std::borrow::Cow<'_, [u8]> {
         match self {
+            Charset::Utf8mb3 if self.first_unrepresentable(text).is_some() => {
+                let s = String::from_utf8_lossy(text);
+                s.chars().map(|c| if self.holds(c) { c } else { '?' }).collect::<String>().into_bytes().into()
+            }
             Charset::Latin1 | Charset::Ascii if !text.is_ascii() => match std::str::from_utf8(text) {
                 Ok(s) => s
                     .chars()

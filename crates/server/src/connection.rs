@@ -18,14 +18,14 @@ use crate::commit_ack::AckSlot;
 use crate::replication::DumpRequest;
 use crate::users::Users;
 use mysql_common::constants::{CapabilityFlags, StatusFlags};
-use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
+use onelog_core::{Charset, Collation, ErrorCode, SqlError, SqlResult, Value};
 use onelog_protocol::auth::{decide, AuthDecision, FAST_AUTH_SUCCESS};
 use onelog_protocol::command::{parse_command, Command, MYSQL_OPTION_MULTI_STATEMENTS_OFF};
 use onelog_protocol::handshake::{self, InitialHandshake};
 use onelog_protocol::packet::{PacketError, PacketStream};
 use onelog_protocol::resultset::{
     column_meta_for, encode_column_definition, encode_eof, encode_err, encode_ok, encode_result_set, ColumnMeta,
-    OkPacket, ResultSetOptions,
+    OkPacket, ResultSetOptions, BINARY_COLLATION_ID,
 };
 use onelog_protocol::stmt::{decode_execute_params, encode_prepare_response, ParamType};
 use onelog_sql::parse::{parse_single, ParsedStatement};
@@ -224,6 +224,11 @@ fn handshake_and_auth<S: Socket>(
         return Ok(None);
     }
     let mut session = Session::with_connection_id(engine.clone(), conn_id, &response.username, "localhost");
+    // The client's collation sets its charsets, as MariaDB's; one OneLog
+    // does not implement leaves the server's.
+    if let Some(collation) = Collation::from_id(u16::from(response.collation)) {
+        session.set_names(collation);
+    }
     if response.capabilities.contains(CapabilityFlags::CLIENT_INTERACTIVE) {
         session.start_interactive();
     }
@@ -265,6 +270,30 @@ fn column_meta(c: &ResultColumn) -> ColumnMeta {
     meta.org_table = c.org_table.clone();
     meta.org_name = c.org_name.clone();
     meta
+}
+
+/// Result text in the client's `character_set_results` when that is not
+/// utf8mb4 (OneLog's text in memory): the values converted (characters the
+/// charset lacks become '?', as MariaDB sends them) and the column
+/// definitions saying that charset, with lengths in its bytes.
+fn to_results_charset(charset: Charset, metas: &mut [ColumnMeta], rows: &mut [Vec<Value>]) {
+    if charset == Charset::Utf8mb4 {
+        return;
+    }
+    let text_columns: Vec<bool> = metas.iter().map(|m| m.collation_id != BINARY_COLLATION_ID).collect();
+    for meta in metas.iter_mut().filter(|m| m.collation_id != BINARY_COLLATION_ID) {
+        meta.collation_id = charset.default_collation().id();
+        meta.column_length = meta.column_length / Charset::Utf8mb4.mbmaxlen() * charset.mbmaxlen();
+    }
+    for row in rows {
+        for (value, _) in row.iter_mut().zip(&text_columns).filter(|(_, text)| **text) {
+            if let Value::Bytes(b) = value {
+                if let std::borrow::Cow::Owned(converted) = charset.encode(b) {
+                    *b = converted;
+                }
+            }
+        }
+    }
 }
 
 impl<S: Socket> Conn<S> {
@@ -326,8 +355,11 @@ impl<S: Socket> Conn<S> {
             status.set(StatusFlags::SERVER_MORE_RESULTS_EXISTS, more);
             let warnings = self.session.warning_count();
             match r {
-                Ok(QueryResult::Rows { columns, rows }) => {
-                    let metas: Vec<ColumnMeta> = columns.iter().map(column_meta).collect();
+                Ok(QueryResult::Rows { columns, mut rows }) => {
+                    let mut metas: Vec<ColumnMeta> = columns.iter().map(column_meta).collect();
+                    if let Some(charset) = self.session.results_charset() {
+                        to_results_charset(charset, &mut metas, &mut rows);
+                    }
                     let opts = ResultSetOptions {
                         deprecate_eof: self.deprecate_eof(),
                         binary,
@@ -366,7 +398,10 @@ impl<S: Socket> Conn<S> {
             Command::Quit => return Ok(Flow::Close),
             Command::Query(sql) => {
                 self.offer_commit_ack();
-                let sql = onelog_sql::parse::decode_query_bytes(&sql);
+                let sql = match self.session.client_charset() {
+                    Charset::Latin1 => String::from_utf8_lossy(&Charset::Latin1.decode(&sql)).into_owned(),
+                    _ => onelog_sql::parse::decode_query_bytes(&sql),
+                };
                 let multi = self.multi_statements;
                 let results = self.guarded(
                     |s| {

@@ -841,9 +841,10 @@ pub enum Statement {
     RollbackToSavepoint(String),
     ReleaseSavepoint(String),
     Set(Vec<Assignment>),
+    /// SET NAMES charset [COLLATE collation]: the connection's charsets
+    /// and collation.
     SetNames {
-        charset: String,
-        collation: Option<String>,
+        collation: Collation,
     },
     SetTransaction {
         scope: VarScope,

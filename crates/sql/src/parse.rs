@@ -920,9 +920,14 @@ fn convert_set(set: &sp::Set, params: &mut ParamCounter) -> SqlResult<Statement>
             Statement::Set(assignments.collect::<SqlResult<_>>()?)
         }
         sp::Set::SetNames { charset_name, collation_name } => {
-            Statement::SetNames { charset: ident(charset_name), collation: collation_name.clone() }
+            let charset = ddl::charset_collation(&ident(charset_name))?;
+            let collation = match collation_name {
+                Some(c) => ddl::collation_of_charset(ddl::collation_named(c)?, charset)?,
+                None => charset,
+            };
+            Statement::SetNames { collation }
         }
-        sp::Set::SetNamesDefault {} => Statement::SetNames { charset: "utf8mb4".into(), collation: None },
+        sp::Set::SetNamesDefault {} => Statement::SetNames { collation: onelog_core::Collation::default() },
         sp::Set::SetTransaction { modes, session, .. } => {
             let mut isolation = None;
             let mut read_only = None;

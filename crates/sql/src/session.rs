@@ -13,7 +13,7 @@ use crate::mdl::{TableUse, Wait};
 use crate::txn::Txn;
 use crate::vars::{self, Kind};
 use onelog_binlog::pipeline::TxnEvents;
-use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Value};
+use onelog_core::{Charset, Collation, ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Value};
 use parking_lot::Mutex;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -343,6 +343,32 @@ impl Session {
         match self.session_vars.get(name) {
             Some(v) => v,
             None => vars::lookup(name).map_or("", |d| d.default),
+        }
+    }
+
+    /// The charset statement text arrives in (`character_set_client`).
+    pub fn client_charset(&self) -> Charset {
+        Charset::named(self.session_value("character_set_client")).unwrap_or(Charset::Utf8mb4)
+    }
+
+    /// The charset result text is sent in (`character_set_results`); `None`
+    /// (NULL, binary) sends text as it is.
+    pub fn results_charset(&self) -> Option<Charset> {
+        Charset::named(self.session_value("character_set_results")).filter(|c| *c != Charset::Binary)
+    }
+
+    /// SET NAMES, or the collation a client asked for in its handshake:
+    /// the client, connection and results charsets and the connection's
+    /// collation.
+    pub fn set_names(&mut self, collation: Collation) {
+        let charset = collation.charset().name().to_string();
+        for name in ["character_set_client", "character_set_connection", "character_set_results"] {
+            if let Some(def) = vars::lookup(name) {
+                self.session_vars.insert(def.name, charset.clone());
+            }
+        }
+        if let Some(def) = vars::lookup("collation_connection") {
+            self.session_vars.insert(def.name, collation.name().to_string());
         }
     }
 
@@ -785,12 +811,8 @@ impl Session {
             Statement::RollbackToSavepoint(name) => self.txn().rollback_to_savepoint(name).map(|_| QueryResult::ok(0)),
             Statement::ReleaseSavepoint(name) => self.txn().release_savepoint(name).map(|_| QueryResult::ok(0)),
             Statement::Set(assignments) => self.set_vars(assignments, params),
-            Statement::SetNames { charset, .. } => {
-                for name in ["character_set_client", "character_set_connection", "character_set_results"] {
-                    if let Some(def) = vars::lookup(name) {
-                        self.session_vars.insert(def.name, charset.clone());
-                    }
-                }
+            Statement::SetNames { collation } => {
+                self.set_names(*collation);
                 Ok(QueryResult::ok(0))
             }
             Statement::SetTransaction { scope, isolation, read_only } => {

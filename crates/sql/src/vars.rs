@@ -98,6 +98,13 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("binlog_row_event_max_size", None, Effect::Reported, None),
     ("binlog_row_metadata", Some("FULL"), Effect::Reported, None),
     ("binlog_sync_method", None, Effect::Used, None),
+    // Statement text arrives in character_set_client and results leave in
+    // character_set_results (latin1 and utf8mb3 are converted, see
+    // Session::client_charset); character_set_connection decides which
+    // COLLATE a string literal accepts.
+    ("character_set_client", None, Effect::Used, None),
+    ("character_set_connection", None, Effect::Used, None),
+    ("character_set_results", None, Effect::Used, None),
     ("character_set_system", Some("utf8mb3"), Effect::Reported, None),
     ("connect_timeout", None, Effect::Used, None),
     ("datadir", None, Effect::Used, None),
