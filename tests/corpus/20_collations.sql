@@ -90,3 +90,15 @@ show collation where Charset = 'ascii'
 show character set like 'latin1'
 select collation_name, character_set_name, id, is_default, sortlen from information_schema.collations where collation_name in ('utf8mb3_general_ci', 'utf8mb3_bin', 'utf8mb3_unicode_ci', 'latin1_bin', 'ascii_general_ci', 'binary') order by id
 select character_set_name, default_collate_name, maxlen from information_schema.character_sets where character_set_name in ('utf8mb4', 'latin1', 'binary') order by 1
+create table cin (a char(1) character set latin1 collate latin1_general_ci, b char(1) character set latin1 collate latin1_swedish_ci, c char(1) character set latin1 collate latin1_danish_ci)
+insert into cin values ('A', 'B', 'C'), ('a', 'c', 'c')
+select * from cin where a in (b)
+select * from cin where a in (b, c)
+select * from cin where 'a' in (a, b, c)
+select * from cin where 'a' in (a)
+select * from cin where a in ('a')
+select * from cin where 'a' collate latin1_general_ci in (a, b, c)
+select * from cin where 'a' collate latin1_bin in (a, b, c)
+select * from cin where 'a' in (a, b, c collate latin1_bin)
+select * from cin where a between b and c
+select * from cin where 'x' collate latin1_bin = a collate latin1_general_ci

@@ -112,7 +112,7 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
             let v = eval_scalar(inner, row, env)?;
             let lo = eval_scalar(low, row, env)?;
             let hi = eval_scalar(high, row, env)?;
-            let coll = Some(collation_of_three(inner, low, high, "between")?);
+            let coll = Some(aggregate_collations(&[inner, low, high], "between")?);
             let ge = cmp_coll(&v, &lo, coll).map(|o| o != Ordering::Less);
             let le = cmp_coll(&v, &hi, coll).map(|o| o != Ordering::Greater);
             let r = and3(ge, le);
@@ -269,6 +269,9 @@ fn and3(a: Option<bool>, b: Option<bool>) -> Option<bool> {
 pub enum Derivation {
     /// `expr COLLATE name`.
     Explicit = 0,
+    /// No collation: operands of equal derivation disagree (an error
+    /// unless an explicit COLLATE decides).
+    None = 1,
     /// A column (or CAST AS BINARY).
     Implicit = 2,
     /// A literal or any other expression: the connection's collation.
@@ -279,6 +282,7 @@ impl Derivation {
     fn name(self) -> &'static str {
         match self {
             Derivation::Explicit => "EXPLICIT",
+            Derivation::None => "NONE",
             Derivation::Implicit => "IMPLICIT",
             Derivation::Coercible => "COERCIBLE",
         }
@@ -301,16 +305,13 @@ pub fn expr_collation(e: &Expr) -> (Collation, Derivation) {
     }
 }
 
-/// The collation a comparison of `a` and `b` uses, by MariaDB's rules: the
-/// lower derivation wins; at equal derivation `binary` wins, a Unicode
-/// charset wins over latin1/ascii (it holds their characters) and utf8mb4
-/// over utf8mb3, then a `_bin` collation wins; two other collations of one
-/// charset are an illegal mix (1267) unless both are merely coercible.
-pub fn aggregate_collations(
-    a: (Collation, Derivation),
-    b: (Collation, Derivation),
-    operation: &str,
-) -> SqlResult<(Collation, Derivation)> {
+/// One step of MariaDB's collation aggregation: the lower derivation wins;
+/// at equal derivation `binary` wins, a Unicode charset wins over
+/// latin1/ascii (it holds their characters) and utf8mb4 over utf8mb3, then
+/// a `_bin` collation wins; two other collations of one charset leave no
+/// collation (derivation NONE, an error unless a later explicit COLLATE
+/// decides), except that of two coercible ones the first stays.
+fn aggregate_step(a: (Collation, Derivation), b: (Collation, Derivation)) -> (Collation, Derivation) {
     use onelog_core::Charset;
     let rank = |c: Collation| match c.charset() {
         Charset::Binary => 3,
@@ -318,7 +319,7 @@ pub fn aggregate_collations(
         Charset::Utf8mb3 => 1,
         Charset::Latin1 | Charset::Ascii => 0,
     };
-    Ok(match a.1.cmp(&b.1) {
+    match a.1.cmp(&b.1) {
         Ordering::Less => a,
         Ordering::Greater => b,
         Ordering::Equal if a.0 == b.0 => a,
@@ -326,18 +327,43 @@ pub fn aggregate_collations(
         Ordering::Equal if b.0.is_binary_order() => b,
         Ordering::Equal if a.0.is_binary_order() => a,
         Ordering::Equal if a.1 == Derivation::Coercible => a,
-        Ordering::Equal => {
-            return Err(SqlError::new(
-                ErrorCode::CANT_AGGREGATE_2COLLATIONS,
-                format!(
-                    "Illegal mix of collations ({},{}) and ({},{}) for operation '{operation}'",
-                    a.0.name(),
-                    a.1.name(),
-                    b.0.name(),
-                    b.1.name()
-                ),
-            ))
+        Ordering::Equal => (a.0, Derivation::None),
+    }
+}
+
+/// The collation the operands of `operation` compare under, by MariaDB's
+/// aggregation over all of them (`a IN (b, c)` aggregates three). No
+/// collation is error 1267 for two operands, 1270 for three, 1271 for
+/// more, as MariaDB words them; so are two different explicit COLLATEs.
+pub fn aggregate_collations(operands: &[&Expr], operation: &str) -> SqlResult<Collation> {
+    let derived: Vec<(Collation, Derivation)> = operands.iter().map(|e| expr_collation(e)).collect();
+    let mut result = derived.first().copied().unwrap_or((Collation::default(), Derivation::Coercible));
+    for next in derived.iter().skip(1) {
+        let explicit_clash = result.1 == Derivation::Explicit && next.1 == Derivation::Explicit && result.0 != next.0;
+        result = if explicit_clash { (result.0, Derivation::None) } else { aggregate_step(result, *next) };
+        if explicit_clash {
+            break;
         }
+    }
+    if result.1 != Derivation::None {
+        return Ok(result.0);
+    }
+    let listed = |d: &[(Collation, Derivation)], sep: &str| {
+        d.iter().map(|(c, k)| format!("({},{})", c.name(), k.name())).collect::<Vec<_>>().join(sep)
+    };
+    Err(match derived.len() {
+        2 => SqlError::new(
+            ErrorCode::CANT_AGGREGATE_2COLLATIONS,
+            format!("Illegal mix of collations {} for operation '{operation}'", listed(&derived, " and ")),
+        ),
+        3 => SqlError::new(
+            ErrorCode::CANT_AGGREGATE_3COLLATIONS,
+            format!("Illegal mix of collations {} for operation '{operation}'", listed(&derived, ", ")),
+        ),
+        _ => SqlError::new(
+            ErrorCode::CANT_AGGREGATE_NCOLLATIONS,
+            format!("Illegal mix of collations for operation '{operation}'"),
+        ),
     })
 }
 
@@ -364,14 +390,9 @@ fn check_collate_charset(inner: &Expr, collation: Collation, env: &dyn EvalEnv) 
     ))
 }
 
-/// [`aggregate_collations`] of two operands' [`expr_collation`]s.
+/// [`aggregate_collations`] of two operands.
 pub(crate) fn pair_collation(a: &Expr, b: &Expr, operation: &str) -> SqlResult<Collation> {
-    Ok(aggregate_collations(expr_collation(a), expr_collation(b), operation)?.0)
-}
-
-fn collation_of_three(a: &Expr, b: &Expr, c: &Expr, operation: &str) -> SqlResult<Collation> {
-    let ab = aggregate_collations(expr_collation(a), expr_collation(b), operation)?;
-    Ok(aggregate_collations(ab, expr_collation(c), operation)?.0)
+    aggregate_collations(&[a, b], operation)
 }
 
 fn cmp_coll(a: &Value, b: &Value, coll: Option<Collation>) -> Option<Ordering> {
@@ -401,6 +422,8 @@ fn eval_in_list(inner: &Expr, list: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) -
         }
         return Ok(if saw_null { None } else { Some(false) });
     }
+    let operands: Vec<&Expr> = std::iter::once(inner).chain(list).collect();
+    let collation = aggregate_collations(&operands, "in")?;
     let v = eval_scalar(inner, row, env)?;
     if v.is_null() {
         return Ok(None);
@@ -411,7 +434,7 @@ fn eval_in_list(inner: &Expr, list: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) -
             return Err(operand_columns(1));
         }
         let w = eval_scalar(item, row, env)?;
-        match cmp_coll(&v, &w, Some(pair_collation(inner, item, "in")?)) {
+        match cmp_coll(&v, &w, Some(collation)) {
             Some(Ordering::Equal) => return Ok(Some(true)),
             Some(_) => {}
             None => saw_null = true,
