@@ -729,19 +729,15 @@ impl Session {
             | Statement::CreateIndex { .. }
             | Statement::DropIndex { .. }
             | Statement::AlterTable { .. }
-            | Statement::Truncate(_) => {
+            | Statement::Truncate(_)
+            | Statement::CreateView(_)
+            | Statement::DropView { .. } => {
                 // DDL commits the open transaction first, as MySQL does.
                 self.commit_txn()?;
                 crate::ddl::execute(self, stmt, text)
             }
-            Statement::DropAbsent { names, if_exists, kind } => {
-                if *kind == AbsentKind::View {
-                    // DROP VIEW ends the transaction as DDL does; DROP
-                    // TEMPORARY TABLE does not, as in MariaDB.
-                    self.commit_txn()?;
-                }
-                crate::ddl::drop_absent(self, names, *if_exists, *kind)
-            }
+            // DROP TEMPORARY TABLE does not end the transaction, as in MariaDB.
+            Statement::DropAbsent { names, if_exists, kind } => crate::ddl::drop_absent(self, names, *if_exists, *kind),
             Statement::Prepare { name, source } => self.prepare_sql(name, source, params),
             Statement::Execute { name, using } => self.execute_sql(name, using, params),
             Statement::ExecuteImmediate { source, using } => self.execute_immediate(source, using, params),
