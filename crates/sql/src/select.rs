@@ -478,8 +478,16 @@ fn run_view(ctx: &Ctx, view: &crate::view::ViewEntry) -> SqlResult<ResultRows> {
     })
 }
 
+/// A derived table's columns go by their result names (an item's alias,
+/// not the name of the column it reads).
 fn derived_scope(alias: &str, columns: Vec<ResultColumn>) -> Vec<ScopeColumn> {
-    columns.into_iter().map(|c| ScopeColumn::new(alias.to_string(), String::new(), alias.to_string(), c.def)).collect()
+    columns
+        .into_iter()
+        .map(|c| {
+            let def = ColumnDef { name: c.name, ..c.def };
+            ScopeColumn::new(alias.to_string(), String::new(), alias.to_string(), def)
+        })
+        .collect()
 }
 
 /// A WITH query's columns under the names of its column list, if any.
@@ -494,6 +502,7 @@ fn rename_columns(mut columns: Vec<ResultColumn>, names: &[String]) -> SqlResult
         ));
     }
     for (column, name) in columns.iter_mut().zip(names) {
+        column.name = name.clone();
         column.def.name = name.clone();
     }
     Ok(columns)

@@ -11,6 +11,7 @@ use crate::catalog::Catalog;
 use crate::parse;
 use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// A view's definition as the catalog persists it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -124,8 +125,8 @@ pub fn define(catalog: &Catalog, db: &str, view: &CreateView, definer: (String, 
         }
     }
     let query = with_item_names(query, &names);
-    let mergeable = is_updatable(catalog, &query);
-    let updatable = view.algorithm != "TEMPTABLE" && mergeable;
+    let mergeable = is_mergeable(catalog, &query);
+    let updatable = view.algorithm != "TEMPTABLE" && is_updatable(catalog, &query);
     // MERGE where the query cannot merge is UNDEFINED (the caller warns).
     let algorithm = if view.algorithm == "MERGE" && !mergeable { "UNDEFINED" } else { view.algorithm.as_str() };
     let charset = view.client_charset.clone().unwrap_or_else(|| ("utf8mb4".into(), "utf8mb4_general_ci".into()));
@@ -161,10 +162,10 @@ fn with_item_names(mut query: Select, names: &[String]) -> Select {
     query
 }
 
-/// MariaDB's rule for a mergeable, hence updatable, view: one SELECT over
-/// tables or updatable views, without aggregates, DISTINCT, GROUP BY,
-/// HAVING, LIMIT or derived tables.
-fn is_updatable(catalog: &Catalog, q: &Select) -> bool {
+/// MariaDB's rule for a mergeable view, one a statement can write
+/// through: one SELECT over tables or mergeable views, without aggregates,
+/// window functions, DISTINCT, GROUP BY, HAVING, LIMIT or derived tables.
+fn is_mergeable(catalog: &Catalog, q: &Select) -> bool {
     let items_plain = q.items.iter().all(|i| match i {
         SelectItem::Expr { expr, .. } => !expr.contains(&|e| e.is_aggregate() || matches!(e, Expr::Window(_))),
         _ => false,
@@ -173,7 +174,9 @@ fn is_updatable(catalog: &Catalog, q: &Select) -> bool {
         && q.from.iter().all(|j| match &j.factor {
             TableFactor::Table { name, .. } => {
                 let db = name.db.as_deref().unwrap_or_default();
-                catalog.view(db, &name.name).is_none_or(|v| v.def.updatable)
+                catalog
+                    .view(db, &name.name)
+                    .is_none_or(|v| v.def.algorithm != "TEMPTABLE" && is_mergeable(catalog, &v.query))
             }
             _ => false,
         });
@@ -184,6 +187,12 @@ fn is_updatable(catalog: &Catalog, q: &Select) -> bool {
         && q.having.is_none()
         && q.limit.is_none()
         && q.union.is_none()
+}
+
+/// information_schema's IS_UPDATABLE: mergeable, with some column a row
+/// can be written through.
+fn is_updatable(catalog: &Catalog, q: &Select) -> bool {
+    is_mergeable(catalog, q) && q.items.iter().any(|i| matches!(i, SelectItem::Expr { expr: Expr::Column { .. }, .. }))
 }
 
 /// A FROM source while resolving: the name its columns are printed under
@@ -454,6 +463,15 @@ struct Printer<'a> {
     omit_db: Option<&'a str>,
 }
 
+/// Where a SELECT is printed: its items carry `AS` names at the top and
+/// in derived tables, not in subqueries; EXISTS gets MariaDB's `limit 1`.
+#[derive(Clone, Copy, PartialEq)]
+enum Nesting {
+    Named,
+    Subquery,
+    Exists,
+}
+
 /// MariaDB's operator precedences (item.h `enum precedence`).
 mod precedence {
     pub const OR: u8 = 1;
@@ -597,6 +615,10 @@ fn cast_name(to: CastType) -> String {
 
 impl Printer<'_> {
     fn select(&self, q: &Select) -> SqlResult<String> {
+        self.nested_select(q, Nesting::Named)
+    }
+
+    fn nested_select(&self, q: &Select, nesting: Nesting) -> SqlResult<String> {
         let mut out = String::from("select ");
         if q.distinct {
             out.push_str("distinct ");
@@ -605,6 +627,7 @@ impl Printer<'_> {
             .items
             .iter()
             .map(|i| match i {
+                SelectItem::Expr { expr, .. } if nesting != Nesting::Named => self.expr(expr),
                 SelectItem::Expr { expr, alias, text } => {
                     Ok(format!("{} AS {}", self.expr(expr)?, quote(alias.as_deref().unwrap_or(text))))
                 }
@@ -639,10 +662,12 @@ impl Printer<'_> {
                 out.push(',');
             }
             out.push_str(&self.expr(limit)?);
+        } else if nesting == Nesting::Exists {
+            out.push_str(" limit 1");
         }
         if let Some((all, next)) = &q.union {
             out.push_str(if *all { " union all " } else { " union " });
-            out.push_str(&self.select(next)?);
+            out.push_str(&self.nested_select(next, nesting)?);
         }
         Ok(out)
     }
@@ -765,7 +790,7 @@ impl Printer<'_> {
                 "{} {}in ({})",
                 self.operand(expr, CMP, false)?,
                 if *negated { "not " } else { "" },
-                self.select(query)?
+                self.nested_select(query, Nesting::Subquery)?
             ),
             Expr::Like { expr, pattern, escape, negated } => {
                 let mut text = format!(
@@ -820,9 +845,9 @@ impl Printer<'_> {
                 format!("{} collate {collation}", self.operand(expr, COLLATE, false)?)
             }
             Expr::Tuple(items) => format!("({})", self.list(items)?),
-            Expr::ScalarSubquery(q) => format!("({})", self.select(q)?),
+            Expr::ScalarSubquery(q) => format!("({})", self.nested_select(q, Nesting::Subquery)?),
             Expr::Exists { query, negated } => {
-                format!("{}exists({})", if *negated { "!" } else { "" }, self.select(query)?)
+                format!("{}exists({})", if *negated { "!" } else { "" }, self.nested_select(query, Nesting::Exists)?)
             }
             Expr::Window(call) => self.window(call)?,
             other => return Err(SqlError::internal(format!("cannot print {other:?} in a view"))),
@@ -898,5 +923,220 @@ fn unit_bytes(v: &Value) -> Vec<u8> {
     match v {
         Value::Bytes(b) => b.clone(),
         other => other.to_string().into_bytes(),
+    }
+}
+
+/// An INSERT, UPDATE or DELETE of a view, rewritten onto the base table
+/// the view reads, with the condition its CHECK OPTION holds new rows to.
+pub struct WriteTarget {
+    pub statement: Statement,
+    pub check: Option<ViewCheck>,
+}
+
+/// WITH CHECK OPTION: a written row must satisfy `condition` (over the base
+/// table's columns, unqualified), or the statement fails with 1369.
+pub struct ViewCheck {
+    pub condition: Expr,
+    /// `db`.`view`, as the error names it.
+    pub view: String,
+}
+
+impl ViewCheck {
+    pub fn failed(&self) -> SqlError {
+        SqlError::new(ErrorCode::VIEW_CHECK_FAILED, format!("CHECK OPTION failed {}", self.view))
+    }
+}
+
+/// `stmt` rewritten to write the base table under the view(s) it names,
+/// or `None` when it writes a table.
+pub fn write_through_views(catalog: &Catalog, current_db: &str, stmt: &Statement) -> SqlResult<Option<WriteTarget>> {
+    let Some(target) = stmt.written_table() else { return Ok(None) };
+    let db = target.db.clone().unwrap_or_else(|| current_db.to_string());
+    if catalog.view(&db, &target.name).is_none() {
+        return Ok(None);
+    }
+    let mut statement = stmt.clone();
+    let mut conditions: Vec<Expr> = Vec::new();
+    // The written view's option decides: LOCAL checks its own WHERE,
+    // CASCADED those of the views below too; theirs count for nothing.
+    let mut checking = None;
+    let mut checked_view = String::new();
+    // Down through views over views to the table.
+    let mut name = ObjectName { db: Some(db), name: target.name.clone() };
+    while let Some(view) = catalog.view(name.db.as_deref().unwrap_or_default(), &name.name) {
+        let layer = WriteLayer::of(catalog, &view, &statement)?;
+        let option = *checking.get_or_insert(view.def.check_option);
+        if option == CheckOption::Cascaded || (option == CheckOption::Local && conditions.is_empty()) {
+            conditions.extend(layer.condition.clone());
+        }
+        if checked_view.is_empty() {
+            checked_view = format!("{}.{}", quote(&view.def.db), quote(&view.def.name));
+        }
+        statement = layer.rewrite(&statement)?;
+        name = layer.base.clone();
+    }
+    let check = conditions.into_iter().reduce(|a, b| Expr::Binary(BinOp::And, Box::new(a), Box::new(b)));
+    Ok(Some(WriteTarget { statement, check: check.map(|condition| ViewCheck { condition, view: checked_view }) }))
+}
+
+/// 1471 for an INSERT, 1288 otherwise: the view cannot be written.
+fn not_writable(view: &ViewEntry, stmt: &Statement) -> SqlError {
+    let name = &view.def.name;
+    match stmt {
+        Statement::Insert(_) => SqlError::new(
+            ErrorCode::NON_INSERTABLE_TABLE,
+            format!("The target table {name} of the INSERT is not insertable-into"),
+        ),
+        Statement::Update(_) => SqlError::new(
+            ErrorCode::NON_UPDATABLE_TABLE,
+            format!("The target table {name} of the UPDATE is not updatable"),
+        ),
+        _ => SqlError::new(
+            ErrorCode::NON_UPDATABLE_TABLE,
+            format!("The target table {name} of the DELETE is not updatable"),
+        ),
+    }
+}
+
+/// One view between a statement and its table: the object it reads, its
+/// columns as expressions over that object, and its WHERE.
+struct WriteLayer {
+    view: Arc<ViewEntry>,
+    base: ObjectName,
+    columns: Vec<(String, Expr)>,
+    condition: Option<Expr>,
+}
+
+fn unqualified(e: &Expr) -> SqlResult<Expr> {
+    match e {
+        Expr::Column { name, .. } => Ok(Expr::Column { table: None, name: name.clone() }),
+        other => crate::select::map_children(other, &mut unqualified),
+    }
+}
+
+impl WriteLayer {
+    fn of(catalog: &Catalog, view: &Arc<ViewEntry>, stmt: &Statement) -> SqlResult<WriteLayer> {
+        let q = &view.query;
+        let mergeable = view.def.algorithm != "TEMPTABLE" && is_mergeable(catalog, q);
+        let base = match q.from.as_slice() {
+            [Join { factor: TableFactor::Table { name, .. }, .. }] if mergeable => name.clone(),
+            _ => return Err(not_writable(view, stmt)),
+        };
+        let columns = q
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                SelectItem::Expr { expr, alias, text } => {
+                    Some(unqualified(expr).map(|e| (alias.clone().unwrap_or_else(|| text.clone()), e)))
+                }
+                _ => None,
+            })
+            .collect::<SqlResult<_>>()?;
+        let condition = q.selection.as_ref().map(unqualified).transpose()?;
+        Ok(WriteLayer { view: view.clone(), base, columns, condition })
+    }
+
+    /// A view column written to: the base column it is.
+    fn target_column(&self, name: &str) -> SqlResult<String> {
+        match self.columns.iter().find(|(c, _)| c.eq_ignore_ascii_case(name)) {
+            Some((_, Expr::Column { name, .. })) => Ok(name.clone()),
+            Some(_) => Err(SqlError::new(ErrorCode::FIELD_NOT_UPDATABLE, format!("Column '{name}' is not updatable"))),
+            None => Err(SqlError::bad_field(name, "field list")),
+        }
+    }
+
+    /// An expression over the view's columns as one over the base's.
+    fn substitute(&self, e: &Expr) -> SqlResult<Expr> {
+        match e {
+            // One table is written: any qualifier names the view.
+            Expr::Column { name, .. } => match self.columns.iter().find(|(c, _)| c.eq_ignore_ascii_case(name)) {
+                Some((_, expr)) => Ok(expr.clone()),
+                None => Err(SqlError::bad_field(name, "field list")),
+            },
+            Expr::InsertValue(name) => Ok(Expr::InsertValue(self.target_column(name)?)),
+            other => crate::select::map_children(other, &mut |c| self.substitute(c)),
+        }
+    }
+
+    /// The statement's WHERE over the base, within the view's rows.
+    fn selection(&self, selection: &Option<Expr>) -> SqlResult<Option<Expr>> {
+        let own = selection.as_ref().map(|e| self.substitute(e)).transpose()?;
+        Ok(match (self.condition.clone(), own) {
+            (Some(v), Some(o)) => Some(Expr::Binary(BinOp::And, Box::new(v), Box::new(o))),
+            (v, o) => v.or(o),
+        })
+    }
+
+    fn order_by(&self, order: &[OrderBy]) -> SqlResult<Vec<OrderBy>> {
+        order.iter().map(|o| Ok(OrderBy { expr: self.substitute(&o.expr)?, desc: o.desc })).collect()
+    }
+
+    fn rewrite(&self, stmt: &Statement) -> SqlResult<Statement> {
+        let no_returning = |items: &[SelectItem]| {
+            if items.is_empty() {
+                Ok(())
+            } else {
+                Err(SqlError::not_supported("RETURNING through a view"))
+            }
+        };
+        Ok(match stmt {
+            Statement::Insert(ins) => {
+                no_returning(&ins.returning)?;
+                // Without a column list every view column is written, so
+                // each must be a table's column (1471); a listed one that
+                // is not counts as a second table (1393), as in MariaDB.
+                let named: Vec<String> = if ins.columns.is_empty() {
+                    if self.columns.iter().any(|(_, e)| !matches!(e, Expr::Column { .. })) {
+                        return Err(not_writable(&self.view, stmt));
+                    }
+                    self.columns.iter().map(|(c, _)| c.clone()).collect()
+                } else {
+                    ins.columns.clone()
+                };
+                let insertable = |c: &String| match self.target_column(c) {
+                    Err(e) if e.code == ErrorCode::FIELD_NOT_UPDATABLE => Err(SqlError::new(
+                        ErrorCode::VIEW_MULTIUPDATE,
+                        format!(
+                            "Can not modify more than one base table through a join view '{}.{}'",
+                            self.view.def.db, self.view.def.name
+                        ),
+                    )),
+                    other => other,
+                };
+                let on_duplicate = ins
+                    .on_duplicate
+                    .iter()
+                    .map(|(c, e)| Ok((self.target_column(c)?, self.substitute(e)?)))
+                    .collect::<SqlResult<_>>()?;
+                Statement::Insert(Insert {
+                    table: self.base.clone(),
+                    columns: named.iter().map(insertable).collect::<SqlResult<_>>()?,
+                    on_duplicate,
+                    ..ins.clone()
+                })
+            }
+            Statement::Update(upd) => Statement::Update(Update {
+                table: self.base.clone(),
+                alias: None,
+                assignments: upd
+                    .assignments
+                    .iter()
+                    .map(|(c, e)| Ok((self.target_column(c)?, self.substitute(e)?)))
+                    .collect::<SqlResult<_>>()?,
+                selection: self.selection(&upd.selection)?,
+                order_by: self.order_by(&upd.order_by)?,
+                ..upd.clone()
+            }),
+            Statement::Delete(del) => {
+                no_returning(&del.returning)?;
+                Statement::Delete(Delete {
+                    table: self.base.clone(),
+                    selection: self.selection(&del.selection)?,
+                    order_by: self.order_by(&del.order_by)?,
+                    ..del.clone()
+                })
+            }
+            other => other.clone(),
+        })
     }
 }
