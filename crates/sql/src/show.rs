@@ -464,7 +464,12 @@ fn show_create_view(session: &Session, name: &ObjectName) -> SqlResult<QueryResu
         });
     };
     let d = &view.def;
-    let row = vec![s(&d.name), s(&view.create_statement()), s(&d.character_set_client), s(&d.collation_connection)];
+    let row = vec![
+        s(&d.name),
+        s(&view.create_statement(session.db.as_deref())),
+        s(&d.character_set_client),
+        s(&d.collation_connection),
+    ];
     Ok(text_result(&["View", "Create View", "character_set_client", "collation_connection"], vec![row]))
 }
 

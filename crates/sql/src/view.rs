@@ -25,7 +25,8 @@ pub struct ViewDef {
     pub check_option: CheckOption,
     /// The canonical query, tables qualified by database.
     pub definition: String,
-    /// The canonical query as SHOW CREATE VIEW prints it.
+    /// The canonical query without the view's database, as SHOW CREATE
+    /// VIEW prints it in that database.
     pub shown_definition: String,
     pub columns: Vec<String>,
     pub updatable: bool,
@@ -49,14 +50,18 @@ impl ViewEntry {
     }
 
     /// `CREATE ALGORITHM=.. DEFINER=.. SQL SECURITY .. VIEW `v` AS ...` as
-    /// SHOW CREATE VIEW prints it.
-    pub fn create_statement(&self) -> String {
+    /// SHOW CREATE VIEW prints it: names in the view's database go without
+    /// it when that is the session's database, else every name is whole.
+    pub fn create_statement(&self, session_db: Option<&str>) -> String {
         let d = &self.def;
+        let (name, query) = if session_db == Some(d.db.as_str()) {
+            (quote(&d.name), &d.shown_definition)
+        } else {
+            (format!("{}.{}", quote(&d.db), quote(&d.name)), &d.definition)
+        };
         format!(
-            "CREATE {} VIEW {} AS {}{}",
+            "CREATE {} VIEW {name} AS {query}{}",
             options_text(&d.algorithm, &d.definer_user, &d.definer_host, &d.security),
-            quote(&d.name),
-            d.shown_definition,
             check_option_text(d.check_option)
         )
     }
