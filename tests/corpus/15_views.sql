@@ -9,6 +9,12 @@ create view v1 as select * from vt1
 select * from v1 order by id
 show create view v1
 show create table v1
+show columns from v1
+show full columns from v1
+show index from v1
+lock tables v1 read
+select count(*) from v1
+unlock tables
 create view v2 (x, y) as select a + 1, concat(b, '!') from vt1 where a > 10
 select * from v2 order by x
 show create view v2

@@ -1728,6 +1728,15 @@ impl Session {
             .collect())
     }
 
+    /// A view's columns, as running its query yields them.
+    pub fn view_columns(&self, view: &crate::view::ViewEntry) -> SqlResult<Vec<ColumnDef>> {
+        let snapshot = self.engine.store.snapshot();
+        let txn = Txn::new(0, IsolationLevel::RepeatableRead, true, false);
+        let ctx = Ctx::new(self, &txn, snapshot, &[]);
+        let (columns, _) = run_view(&ctx, view)?;
+        Ok(columns.into_iter().map(|c| ColumnDef { name: c.name, ..c.def }).collect())
+    }
+
     /// Columns of a table (COM_FIELD_LIST).
     pub fn describe_table(&self, name: &ObjectName) -> SqlResult<Vec<ResultColumn>> {
         let db = self.resolve_db(name)?;

@@ -631,7 +631,13 @@ impl Session {
             if is_system_db(db) {
                 continue;
             }
-            self.engine.catalog.read().get_table(db, &name.name)?;
+            // A view is locked by its name, which is what statements using
+            // it name (mariadb-dump locks views with their tables).
+            let catalog = self.engine.catalog.read();
+            if catalog.view(db, &name.name).is_none() {
+                catalog.get_table(db, &name.name)?;
+            }
+            drop(catalog);
             add_table_use(&mut wanted, (db, &name.name), *write);
         }
         let (mdl, owner) = (&self.engine.mdl, self.connection_id);

@@ -501,9 +501,23 @@ fn view_rows(views: &[Arc<ViewEntry>]) -> Vec<Vec<Value>> {
         .collect()
 }
 
+/// A table's definition; for a view, its columns as its query yields them
+/// (SHOW COLUMNS of a view, which mariadb-dump asks), without indexes.
 fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
     let db = session.resolve_db(name)?;
-    Ok(session.engine.catalog.read().get_table(db, &name.name)?.def.clone())
+    let view = session.engine.catalog.read().view(db, &name.name);
+    match view {
+        Some(view) => Ok(TableDef {
+            id: 0,
+            db: db.to_string(),
+            name: name.name.clone(),
+            columns: session.view_columns(&view)?,
+            indexes: Vec::new(),
+            engine: String::new(),
+            comment: "VIEW".into(),
+        }),
+        None => Ok(session.engine.catalog.read().get_table(db, &name.name)?.def.clone()),
+    }
 }
 
 fn column_type_text(c: &onelog_core::ColumnDef) -> String {
