@@ -6,7 +6,7 @@
 
 use super::{near_text, parse_single, Cursor};
 use crate::ast::{CheckOption, CreateView, ObjectName, Statement};
-use onelog_core::{SqlError, SqlResult};
+use onelog_core::{ErrorCode, SqlError, SqlResult};
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
 
@@ -145,6 +145,9 @@ pub(crate) fn parse_view_ddl(text: &str) -> SqlResult<Option<Statement>> {
     if t.eat("IF") {
         t.expect("NOT")?;
         t.expect("EXISTS")?;
+        if or_replace {
+            return Err(SqlError::new(ErrorCode::WRONG_USAGE, "Incorrect usage of OR REPLACE and IF NOT EXISTS"));
+        }
         view.if_not_exists = true;
     }
     let first = t.ident()?;
