@@ -133,5 +133,39 @@ create view vnc as select id, a + 1 as a1 from vt1
 update vnc set a1 = 5
 delete from vnc where a1 = 61
 select * from vt1 order by id
+create view vdef1 as select 1 as one
+create definer = current_user view vdef2 as select 1 as one
+create definer = current_user() sql security invoker view vdef3 as select 1 as one
+create definer = 'root'@'localhost' view vdef4 as select 1 as one
+create algorithm = temptable definer = `root`@`localhost` view vdef5 as select id from vt1
+create definer = `root`@`localhost` algorithm = temptable view vbad as select id from vt1
+show create view vdef2
+show create view vdef3
+show create view vdef4
+show create view vdef5
+select table_name, definer, security_type, algorithm, is_updatable from information_schema.views where table_schema = database() and table_name like 'vdef%' order by table_name
+update vdef5 set id = 1
+create view vun as select id, b from vt1 where id < 2 union select id, note from vt2 where id > 2
+select * from vun order by id
+show create view vun
+create view vun2 as select a from vt1 union all select t1 from vt2
+select * from vun2 order by a
+show create view vun2
+select x.id, x.a from v5 as x where x.id > 1 order by x.id
+select v6.* from v6 order by id
+select * from diff_15_views.v6 order by id
+select count(*) from v6 a join v6 b on a.id = b.id
+insert into vt2 select id + 100, a, b from vt1 where a is not null
+select * from vt2 order by id
+create view vorder as select id, a as q from vt1 order by q desc limit 2
+select * from vorder
+show create view vorder
+create view vexpr as select id, a div 3 as d, a mod 3 as m, a / 4 as q, -a as n, ~a & 255 as bn, a << 1 as sh, a is true as t, b is not null as nn, a <=> null as ns from vt1
+select * from vexpr order by id
+show create view vexpr
+create view vfunc as select upper(b) as u, lower(b) as l, substring(b, 2, 2) as s, length(b) as len, coalesce(a, 0) as c, ifnull(b, '-') as i, if(a > 10, 'y', 'n') as f, abs(-a) as ab, round(c, 1) as r from vt1
+select * from vfunc order by u, c, ab
+show create view vfunc
 drop view v1, v2, v3, v4, v5, v6, vj, vl, vd, vu, vu2, vu3, vnc, vc, vgone, vq, vg, vs, vdr
+drop view vdef1, vdef2, vdef3, vdef4, vdef5, vun, vun2, vorder, vexpr, vfunc
 show tables

@@ -125,21 +125,20 @@ pub(crate) fn parse_view_ddl(text: &str) -> SqlResult<Option<Statement>> {
         check_option: CheckOption::None,
         client_charset: None,
     };
-    loop {
-        if t.eat("ALGORITHM") {
-            view.algorithm = t.option_value(&["UNDEFINED", "MERGE", "TEMPTABLE"])?;
-        } else if t.eat("DEFINER") {
-            view.definer = definer(&mut t)?;
-        } else if t.eat("SQL") {
-            t.expect("SECURITY")?;
-            view.security = match t.keyword(t.at).as_deref() {
-                Some(w @ ("DEFINER" | "INVOKER")) => w.to_string(),
-                _ => return Err(t.error()),
-            };
-            t.at += 1;
-        } else {
-            break;
-        }
+    // The options come in this order or not at all, as MariaDB's grammar has them.
+    if t.eat("ALGORITHM") {
+        view.algorithm = t.option_value(&["UNDEFINED", "MERGE", "TEMPTABLE"])?;
+    }
+    if t.eat("DEFINER") {
+        view.definer = definer(&mut t)?;
+    }
+    if t.eat("SQL") {
+        t.expect("SECURITY")?;
+        view.security = match t.keyword(t.at).as_deref() {
+            Some(w @ ("DEFINER" | "INVOKER")) => w.to_string(),
+            _ => return Err(t.error()),
+        };
+        t.at += 1;
     }
     t.expect("VIEW")?;
     if t.eat("IF") {
@@ -216,15 +215,27 @@ fn definer(t: &mut Tokens) -> SqlResult<Option<(String, String)>> {
         return Ok(None);
     }
     // The tokenizer splits `user@host` variously (`@host` may come as one
-    // word); read the account from the text up to the next option.
+    // word): read the account from the text, up to the first blank outside
+    // quotes.
     let start = t.tokens.get(t.at).map(|tok| tok.1).ok_or_else(|| t.error())?;
-    let stop = (t.at..t.tokens.len())
-        .find(|&i| matches!(t.keyword(i).as_deref(), Some("SQL" | "VIEW")))
-        .ok_or_else(|| t.error())?;
-    let account = t.text[start..t.tokens[stop].1].trim();
-    t.at = stop;
-    let (user, host) = split_account(account);
+    let end = start + account_length(&t.text[start..]);
+    let (user, host) = split_account(&t.text[start..end]);
+    t.at = t.tokens.iter().position(|tok| tok.1 >= end).unwrap_or(t.tokens.len());
     Ok(Some((user, host.unwrap_or_else(|| "%".into()))))
+}
+
+/// Bytes of `text` the account at its start takes.
+fn account_length(text: &str) -> usize {
+    let mut quote: Option<char> = None;
+    for (i, c) in text.char_indices() {
+        match (quote, c) {
+            (None, '\'' | '"' | '`') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, c) if c.is_whitespace() => return i,
+            _ => {}
+        }
+    }
+    text.len()
 }
 
 /// `'u'@'h'`, `` `u`@`h` ``, `u@h` or `u`: the user and the host.
