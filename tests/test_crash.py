@@ -16,9 +16,11 @@ leave a binlog that recovery cannot replay. It also copies the markers with
 CREATE TABLE snap_<cycle> SELECT (one binlog group: the CREATE, its rows, an XID)
 and the data table's definition with CREATE TABLE like_<cycle> LIKE data: after
 recovery a snapshot table holds every marker committed before its cycle began
-(never the table without its rows) and only markers that exist.
-The data table's text column is latin1 with a key on it, so recovery replays
-latin1 row images and rebuilds collation sort keys.
+(never the table without its rows) and only markers that exist. Last, it replaces or
+drops one of two views over the markers (CREATE OR REPLACE VIEW / DROP VIEW): after
+recovery an acknowledged view change is there, and the views replay into MariaDB
+with the same rows. The data table's text column is latin1 with a key on it, so
+recovery replays latin1 row images and rebuilds collation sort keys.
 
 Env: ONELOG_CRASH_CYCLES (default 20), ONELOG_CRASH_WRITERS (default 8),
 ONELOG_CRASH_SEED (default: random, printed).
@@ -88,7 +90,35 @@ def writer(srv, ledger: Ledger, w: int, rng: random.Random, stop: threading.Even
             pass
 
 
-def schema_changer(srv, rng: random.Random, stop: threading.Event, cycle: int, snapshots: dict, floor: set):
+VIEW_NAMES = ("v_markers_0", "v_markers_1")
+
+
+def change_view(cur, rng: random.Random, views: dict):
+    """Replaces or drops a view; `views[name]` says whether it must exist
+    after recovery (None: the change is in doubt until then)."""
+    name = rng.choice(VIEW_NAMES)
+    if rng.random() < 0.3:
+        sql, exists = f"DROP VIEW IF EXISTS {name}", False
+    else:
+        sql, exists = f"CREATE OR REPLACE VIEW {name} AS SELECT txn_id, writer FROM markers WHERE n > {rng.randrange(3)}", True
+    views[name] = None
+    cur.execute(sql)
+    views[name] = exists
+
+
+def verify_views(cur, views: dict, where: str):
+    """Acknowledged view changes survived; in-doubt ones are settled now."""
+    cur.execute("SHOW FULL TABLES")
+    present = {r[0] for r in cur.fetchall() if r[1] == "VIEW"}
+    for name, exists in views.items():
+        if exists is None:
+            views[name] = name in present
+        else:
+            assert (name in present) == exists, f"view {name} should {'' if exists else 'not '}exist {where}"
+
+
+def schema_changer(srv, rng: random.Random, stop: threading.Event, cycle: int, snapshots: dict, floor: set,
+                   views: dict):
     """Once, at a random moment of the cycle, adds the column `extra` to `data`,
     or converts and moves it, or drops it, then copies `markers` with CREATE TABLE ... SELECT (when the
     earlier cycles left markers: `floor`, recorded in `snapshots`) and `data`'s
@@ -112,6 +142,7 @@ def schema_changer(srv, rng: random.Random, stop: threading.Event, cycle: int, s
                 snapshots[f"snap_{cycle}"] = floor
                 cur.execute(f"CREATE TABLE snap_{cycle} (PRIMARY KEY (txn_id)) SELECT txn_id, writer, n FROM markers")
             cur.execute(f"CREATE TABLE like_{cycle} LIKE data")
+            change_view(cur, rng, views)
         c.close()
     except pymysql.err.MySQLError:
         pass  # the server was killed under it: the DDL is in the binlog whole, or not at all
@@ -132,7 +163,7 @@ def verify_snapshots(cur, markers: dict, snapshots: dict, where: str) -> int:
     return len(present)
 
 
-def verify(srv, ledger: Ledger, cycle: int, snapshots: dict):
+def verify(srv, ledger: Ledger, cycle: int, snapshots: dict, views: dict):
     """Checks the ledger against the tables; returns (markers, CREATE ... SELECT
     tables present)."""
     where = f"(cycle {cycle}, seed {SEED})"
@@ -150,6 +181,7 @@ def verify(srv, ledger: Ledger, cycle: int, snapshots: dict):
             cur.execute("SELECT writer, cnt FROM counters")
             counters = dict(cur.fetchall())
             snapshot_tables = verify_snapshots(cur, markers, snapshots, where)
+            verify_views(cur, views, where)
     finally:
         c.close()
     lost = [t for t in ledger.acked if t not in markers]
@@ -218,6 +250,7 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
     print(f"crash test: seed={SEED} cycles={CYCLES} writers={WRITERS}")
     total = 0
     snapshots: dict[str, set[int]] = {}  # snap table -> markers committed before its cycle
+    views: dict[str, bool | None] = {}  # view -> must exist (None: in doubt)
     floor: set[int] = set()
     snapshot_tables = 0
     for cycle in range(1, CYCLES + 1):
@@ -225,7 +258,8 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
         threads = [threading.Thread(target=writer, args=(srv, ledger, w, random.Random(rng.random()), stop),
                                     daemon=True) for w in range(WRITERS)]
         threads.append(threading.Thread(target=schema_changer,
-                                        args=(srv, random.Random(rng.random()), stop, cycle, snapshots, floor),
+                                        args=(srv, random.Random(rng.random()), stop, cycle, snapshots, floor,
+                                              views),
                                         daemon=True))
         for t in threads:
             t.start()
@@ -236,11 +270,11 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
             t.join(60)
             assert not t.is_alive(), "a writer hung after the server was killed"
         srv.start()
-        markers, snapshot_tables = verify(srv, ledger, cycle, snapshots)
+        markers, snapshot_tables = verify(srv, ledger, cycle, snapshots, views)
         total, floor = len(markers), set(markers)
     assert len(ledger.acked) > 0, "no commit was ever acknowledged"
     print(f"crash test: {CYCLES} cycles, {len(ledger.acked)} acknowledged commits, {total} transactions present, "
-          f"{snapshot_tables} CREATE TABLE ... SELECT tables")
+          f"{snapshot_tables} CREATE TABLE ... SELECT tables, views {views}")
 
     # binlog and tables agree: one Xid per committed DML transaction (+1 for the counters setup)
     # and per CREATE TABLE ... SELECT,

@@ -401,3 +401,35 @@ def test_mariadb_replica_applies_create_table_like_and_select(onelog_server, rep
         assert query(source, f"SELECT * FROM cs.{table} ORDER BY 1") == \
             query(replica_conn, f"SELECT * FROM cs.{table} ORDER BY 1"), table
     assert len(query(replica_conn, "SELECT * FROM cs.snap")) == 2
+
+
+def test_mariadb_replica_applies_views(onelog_server, replica):
+    """CREATE / ALTER / DROP VIEW reach a MariaDB replica as MariaDB logs
+    them (options and definer spelled out), and rows written through a view
+    as row events of its table: the replica shows the same views, printed
+    the same, reading the same rows."""
+    source = onelog_server.connect(autocommit=True)
+    query(source, "CREATE DATABASE vw")
+    query(source, "CREATE TABLE vw.t (id INT PRIMARY KEY, a INT, b VARCHAR(10))")
+    query(source, "INSERT INTO vw.t VALUES (1, 10, 'x'), (2, 20, 'y')")
+    replica_conn = start_replica(replica, onelog_server, first_binlog(onelog_server))
+    query(source, "USE vw")
+    query(source, "CREATE VIEW v1 AS SELECT * FROM t WHERE a > 5")
+    query(source, "CREATE ALGORITHM=MERGE DEFINER=`root`@`localhost` SQL SECURITY INVOKER VIEW v2 (k, n) "
+                  "AS SELECT b, COUNT(*) FROM t GROUP BY b")
+    query(source, "CREATE VIEW v3 AS SELECT id, a FROM v1 WHERE a < 100 WITH LOCAL CHECK OPTION")
+    query(source, "CREATE OR REPLACE VIEW v1 AS SELECT id, a, b AS name FROM t WHERE a >= 10")
+    query(source, "ALTER VIEW v2 (k, n) AS SELECT b, SUM(a) FROM t GROUP BY b")
+    query(source, "CREATE VIEW gone AS SELECT 1 AS one")
+    query(source, "DROP VIEW gone")
+    query(source, "INSERT INTO v3 VALUES (3, 30)")
+    query(source, "UPDATE v1 SET name = 'upd' WHERE id = 1")
+    wait_caught_up(replica_conn, source)
+    views = ("v1", "v2", "v3")
+    query(replica_conn, "USE vw")  # SHOW CREATE VIEW shortens names of the session's database
+    assert sorted(query(replica_conn, "SHOW FULL TABLES FROM vw")) == sorted(query(source, "SHOW FULL TABLES FROM vw"))
+    for view in views:
+        assert query(source, f"SHOW CREATE VIEW vw.{view}")[0][1] == \
+            query(replica_conn, f"SHOW CREATE VIEW vw.{view}")[0][1], view
+        assert query(source, f"SELECT * FROM vw.{view} ORDER BY 1") == \
+            query(replica_conn, f"SELECT * FROM vw.{view} ORDER BY 1"), view

@@ -465,7 +465,7 @@ pub enum LockMode {
     Update,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Select {
     pub distinct: bool,
     pub items: Vec<SelectItem>,
@@ -639,6 +639,7 @@ pub enum Show {
         table: ObjectName,
     },
     CreateTable(ObjectName),
+    CreateView(ObjectName),
     CreateDatabase {
         name: String,
         /// `SHOW CREATE DATABASE IF NOT EXISTS` (mariadb-dump asks so).
@@ -711,8 +712,42 @@ fn returning_tables(items: &[SelectItem], f: &mut dyn FnMut(&ObjectName)) {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AbsentKind {
-    View,
     TemporaryTable,
+}
+
+/// `WITH [CASCADED | LOCAL] CHECK OPTION` of a view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub enum CheckOption {
+    #[default]
+    None,
+    Local,
+    Cascaded,
+}
+
+/// `CREATE [OR REPLACE] | ALTER [ALGORITHM=..] [DEFINER=..] [SQL SECURITY
+/// ..] VIEW [IF NOT EXISTS] name [(columns)] AS select [WITH .. CHECK
+/// OPTION]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreateView {
+    pub name: ObjectName,
+    pub or_replace: bool,
+    /// ALTER VIEW: the view must exist.
+    pub alter: bool,
+    pub if_not_exists: bool,
+    /// UNDEFINED, MERGE or TEMPTABLE, upper case.
+    pub algorithm: String,
+    /// `None`: the current user.
+    pub definer: Option<(String, String)>,
+    /// DEFINER or INVOKER, upper case.
+    pub security: String,
+    pub columns: Vec<String>,
+    pub query: Box<Select>,
+    /// The query as written (MariaDB logs it so).
+    pub query_text: String,
+    pub check_option: CheckOption,
+    /// The session's character_set_client and collation_connection, which
+    /// the view keeps (`None`: utf8mb4's defaults).
+    pub client_charset: Option<(String, String)>,
 }
 
 impl Statement {
@@ -728,6 +763,8 @@ impl Statement {
                 | Statement::DropIndex { .. }
                 | Statement::AlterTable { .. }
                 | Statement::Truncate(_)
+                | Statement::CreateView(_)
+                | Statement::DropView { .. }
         )
     }
 
@@ -801,14 +838,18 @@ pub enum Statement {
         names: Vec<ObjectName>,
         if_exists: bool,
     },
-    /// `DROP VIEW` / `DROP TEMPORARY TABLE`: OneLog has neither views nor
-    /// temporary tables yet, so these drop nothing and answer as MariaDB
-    /// does for names that are not views / temporary tables (never drop a
-    /// base table of the same name).
+    /// `DROP TEMPORARY TABLE`: OneLog has no temporary tables yet, so this
+    /// drops nothing and answers as MariaDB does for names that are not
+    /// temporary tables (never drops a base table of the same name).
     DropAbsent {
         names: Vec<ObjectName>,
         if_exists: bool,
         kind: AbsentKind,
+    },
+    CreateView(CreateView),
+    DropView {
+        names: Vec<ObjectName>,
+        if_exists: bool,
     },
     CreateIndex {
         table: ObjectName,

@@ -2,6 +2,7 @@
 //! persisted as ordinary keys in the storage key space (so a DDL commit is a
 //! storage write like any other, applied in binlog order).
 
+use crate::view::{ViewDef, ViewEntry};
 use onelog_core::{SqlError, SqlResult, TableDef};
 use onelog_storage::key::{self, CATALOG_DB, CATALOG_TABLE, FIRST_USER_INDEX_ID};
 use onelog_storage::{Mutation, Snapshot, StorageError};
@@ -40,10 +41,16 @@ impl TableEntry {
     }
 }
 
+/// Catalog: one entry per view, key `[CATALOG_VIEW][db \0 name]` (ids
+/// below `FIRST_USER_INDEX_ID` are the catalog's).
+const CATALOG_VIEW: u64 = 3;
+
 #[derive(Debug, Default)]
 pub struct Catalog {
     databases: BTreeSet<String>,
     tables: BTreeMap<(String, String), Arc<TableEntry>>,
+    /// Views share the tables' namespace: a name is one or the other.
+    views: BTreeMap<(String, String), Arc<ViewEntry>>,
     next_id: u64,
     /// Counts table definitions installed; see [`TableEntry::def_generation`].
     generation: u64,
@@ -56,7 +63,15 @@ pub(crate) fn db_key(name: &str) -> Vec<u8> {
 }
 
 pub(crate) fn table_key(db: &str, name: &str) -> Vec<u8> {
-    let mut k = key::index_prefix(CATALOG_TABLE);
+    object_key(CATALOG_TABLE, db, name)
+}
+
+pub(crate) fn view_key(db: &str, name: &str) -> Vec<u8> {
+    object_key(CATALOG_VIEW, db, name)
+}
+
+fn object_key(kind: u64, db: &str, name: &str) -> Vec<u8> {
+    let mut k = key::index_prefix(kind);
     k.extend_from_slice(db.as_bytes());
     k.push(0);
     k.extend_from_slice(name.as_bytes());
@@ -80,6 +95,18 @@ impl Catalog {
             match serde_json::from_slice::<TableDef>(&v) {
                 Ok(def) => catalog.put_table(def),
                 Err(e) => tracing::error!("skipping unreadable table definition: {e}"),
+            }
+        }
+        let start = key::index_prefix(CATALOG_VIEW);
+        let end = key::index_prefix(CATALOG_VIEW + 1);
+        for kv in snapshot.scan(&start, Some(&end), false)? {
+            let (_, v) = kv?;
+            let entry = serde_json::from_slice::<ViewDef>(&v)
+                .map_err(|e| SqlError::internal(e.to_string()))
+                .and_then(ViewEntry::new);
+            match entry {
+                Ok(entry) => catalog.put_view(entry),
+                Err(e) => tracing::error!("skipping unreadable view definition: {e}"),
             }
         }
         Ok(catalog)
@@ -106,6 +133,27 @@ impl Catalog {
     pub fn remove_database(&mut self, name: &str) {
         self.databases.remove(name);
         self.tables.retain(|(db, _), _| db != name);
+        self.views.retain(|(db, _), _| db != name);
+    }
+
+    pub fn view(&self, db: &str, name: &str) -> Option<Arc<ViewEntry>> {
+        self.views.get(&(db.to_string(), name.to_string())).cloned()
+    }
+
+    pub fn views_in(&self, db: &str) -> Vec<Arc<ViewEntry>> {
+        self.views.iter().filter(|((d, _), _)| d == db).map(|(_, v)| v.clone()).collect()
+    }
+
+    pub fn all_views(&self) -> Vec<Arc<ViewEntry>> {
+        self.views.values().cloned().collect()
+    }
+
+    pub fn put_view(&mut self, entry: ViewEntry) {
+        self.views.insert((entry.def.db.clone(), entry.def.name.clone()), Arc::new(entry));
+    }
+
+    pub fn remove_view(&mut self, db: &str, name: &str) {
+        self.views.remove(&(db.to_string(), name.to_string()));
     }
 
     pub fn table(&self, db: &str, name: &str) -> Option<Arc<TableEntry>> {
@@ -151,6 +199,12 @@ impl Catalog {
     pub fn remove_table(&mut self, db: &str, name: &str) {
         self.tables.remove(&(db.to_string(), name.to_string()));
     }
+}
+
+/// The storage mutation that persists a view definition.
+pub fn put_view_mutation(def: &ViewDef) -> SqlResult<Mutation> {
+    let json = serde_json::to_vec(def).map_err(|e| SqlError::internal(format!("catalog encode: {e}")))?;
+    Ok(Mutation::Put(view_key(&def.db, &def.name), json))
 }
 
 /// The storage mutation that persists a table definition.

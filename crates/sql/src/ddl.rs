@@ -6,13 +6,14 @@
 //! `create_select`.
 
 use crate::ast::*;
-use crate::catalog::{db_key, put_table_mutation, table_key, Catalog, TableEntry};
+use crate::catalog::{db_key, put_table_mutation, put_view_mutation, table_key, view_key, Catalog, TableEntry};
 use crate::eval::EvalEnv;
 use crate::mdl::TableName;
 use crate::parse;
 use crate::rows;
 use crate::session::{QueryResult, Session};
 use crate::txn::storage_err;
+use crate::view::ViewEntry;
 use onelog_binlog::event::{header_flag, query_body, type_code, GroupKind, QueryEvent};
 use onelog_binlog::pipeline::{PendingEvent, TxnEvents};
 use onelog_core::schema::ColumnDefault;
@@ -38,6 +39,8 @@ pub enum CatalogChange {
     PutTables(Vec<TableDef>),
     DropTables(Vec<(String, String)>),
     Truncate(TableDef),
+    PutView(Box<ViewEntry>),
+    DropViews(Vec<(String, String)>),
 }
 
 impl CatalogChange {
@@ -48,6 +51,8 @@ impl CatalogChange {
             CatalogChange::DropDatabase(name) => catalog.remove_database(&name),
             CatalogChange::PutTables(defs) => defs.into_iter().for_each(|d| catalog.put_table(d)),
             CatalogChange::DropTables(names) => names.iter().for_each(|(db, t)| catalog.remove_table(db, t)),
+            CatalogChange::PutView(entry) => catalog.put_view(*entry),
+            CatalogChange::DropViews(names) => names.iter().for_each(|(db, v)| catalog.remove_view(db, v)),
             CatalogChange::Truncate(def) => {
                 let (db, name) = (def.db.clone(), def.name.clone());
                 catalog.remove_table(&db, &name);
@@ -64,6 +69,21 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
     }
     let engine = session.engine.clone();
     let db = session.db.clone().unwrap_or_default();
+    let with_definer;
+    let (stmt, logged_text) = match stmt {
+        Statement::CreateView(view) => {
+            // The view keeps its definer, the current user unless named;
+            // the log names it too, so a replay defines the same view.
+            let mut view = view.clone();
+            view.definer.get_or_insert_with(|| (session.user.clone(), session.host.clone()));
+            let session_var = |name: &str| session.var(name).unwrap_or_default();
+            view.client_charset = Some((session_var("character_set_client"), session_var("collation_connection")));
+            let text = crate::view::logged_statement(&view, &db);
+            with_definer = Statement::CreateView(view);
+            (&with_definer, text)
+        }
+        _ => (stmt, text.to_string()),
+    };
     // Before the DDL mutex: a DDL that waits for a table's users must not
     // hold up DDL on other tables (see `mdl` for why this cannot deadlock).
     let tables = changed_tables(&engine.catalog.read(), &db, stmt);
@@ -84,7 +104,7 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
         session.note(*code, message.clone());
     }
     if !plan.mutations.is_empty() {
-        let body = query_body(&QueryEvent::new(session.connection_id as u32, &db, text));
+        let body = query_body(&QueryEvent::new(session.connection_id as u32, &db, &logged_text));
         let events = TxnEvents {
             events: vec![PendingEvent { type_code: type_code::QUERY, flags: header_flags, body }],
             kind: GroupKind::StandaloneDdl,
@@ -110,6 +130,8 @@ fn changed_tables(catalog: &Catalog, db: &str, stmt: &Statement) -> Vec<TableNam
     };
     match stmt {
         Statement::CreateTable(ct) => named(&[&ct.name]),
+        Statement::CreateView(view) => named(&[&view.name]),
+        Statement::DropView { names, .. } => named(&names.iter().collect::<Vec<_>>()),
         Statement::DropTable { names, .. } => named(&names.iter().collect::<Vec<_>>()),
         Statement::CreateIndex { table, .. }
         | Statement::DropIndex { table, .. }
@@ -209,11 +231,15 @@ pub fn plan(
             for t in &tables {
                 mutations.extend(drop_table_mutations(t));
             }
+            let views = catalog.views_in(name);
+            mutations.extend(views.iter().map(|v| Mutation::Delete(view_key(&v.def.db, &v.def.name))));
             let mut plan = ok_plan(mutations, CatalogChange::DropDatabase(name.clone()));
-            plan.affected_rows = tables.len() as u64;
+            plan.affected_rows = (tables.len() + views.len()) as u64;
             Ok(plan)
         }
         Statement::CreateTable(ct) => create_table(catalog, db, ct),
+        Statement::CreateView(view) => create_view(catalog, db, view),
+        Statement::DropView { names, if_exists } => drop_views(catalog, db, names, *if_exists),
         Statement::DropTable { names, if_exists } => {
             let mut mutations = Vec::new();
             let mut dropped = Vec::new();
@@ -224,6 +250,15 @@ pub fn plan(
                     Some(t) => {
                         mutations.extend(drop_table_mutations(&t));
                         dropped.push((d.to_string(), n.name.clone()));
+                    }
+                    None if catalog.view(d, &n.name).is_some() => {
+                        let msg = format!("'{d}.{}' is a view", n.name);
+                        if !*if_exists {
+                            return Err(SqlError::new(ErrorCode::IT_IS_A_VIEW, msg));
+                        }
+                        let mut plan = ok_plan(Vec::new(), CatalogChange::None);
+                        plan.note = Some((ErrorCode::IT_IS_A_VIEW.number, msg));
+                        return Ok(plan);
                     }
                     None => missing.push(format!("{d}.{}", n.name)),
                 }
@@ -264,6 +299,75 @@ pub fn plan(
         }
         _ => Err(SqlError::internal("not a DDL statement")),
     }
+}
+
+/// CREATE [OR REPLACE] VIEW / ALTER VIEW. A view and a table never share
+/// a name: MariaDB's errors say which one is in the way.
+fn create_view(catalog: &Catalog, current_db: &str, view: &CreateView) -> SqlResult<DdlPlan> {
+    let db = db_of(&view.name, current_db)?;
+    let name = &view.name.name;
+    if !catalog.has_database(db) {
+        return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{db}'")));
+    }
+    if catalog.table(db, name).is_some() {
+        if view.or_replace || view.alter {
+            return Err(SqlError::new(ErrorCode::WRONG_OBJECT, format!("'{db}.{name}' is not of type 'VIEW'")));
+        }
+        return Err(SqlError::new(ErrorCode::TABLE_EXISTS, format!("Table '{name}' already exists")));
+    }
+    let exists = catalog.view(db, name).is_some();
+    if view.alter && !exists {
+        return Err(SqlError::no_such_table(db, name));
+    }
+    if exists && !view.or_replace && !view.alter {
+        let msg = format!("Table '{name}' already exists");
+        return if view.if_not_exists {
+            Ok(noop_with_note(ErrorCode::TABLE_EXISTS.number, msg))
+        } else {
+            Err(SqlError::new(ErrorCode::TABLE_EXISTS, msg))
+        };
+    }
+    let definer = view.definer.clone().ok_or_else(|| SqlError::internal("CREATE VIEW without its definer"))?;
+    let def = crate::view::define(catalog, db, view, definer)?;
+    let mutations = vec![put_view_mutation(&def)?];
+    let merge_refused = view.algorithm != def.algorithm;
+    let mut plan = ok_plan(mutations, CatalogChange::PutView(Box::new(ViewEntry::new(def)?)));
+    if merge_refused {
+        let message = "View merge algorithm can't be used here for now (assumed undefined algorithm)";
+        plan.warnings.push((ErrorCode::WARN_VIEW_MERGE.number, message.into()));
+    }
+    Ok(plan)
+}
+
+/// DROP VIEW [IF EXISTS] v, ...: MariaDB's 4092 for names that are no
+/// views (a table's name also warns 1347 under IF EXISTS).
+fn drop_views(catalog: &Catalog, current_db: &str, names: &[ObjectName], if_exists: bool) -> SqlResult<DdlPlan> {
+    let mut mutations = Vec::new();
+    let mut dropped = Vec::new();
+    let mut missing = Vec::new();
+    let mut warnings = Vec::new();
+    for n in names {
+        let db = db_of(n, current_db)?;
+        if catalog.view(db, &n.name).is_some() {
+            mutations.push(Mutation::Delete(view_key(db, &n.name)));
+            dropped.push((db.to_string(), n.name.clone()));
+            continue;
+        }
+        if if_exists && catalog.table(db, &n.name).is_some() {
+            warnings.push((ErrorCode::WRONG_OBJECT.number, format!("'{db}.{}' is not of type 'VIEW'", n.name)));
+        }
+        missing.push(format!("{db}.{}", n.name));
+    }
+    let mut plan = ok_plan(mutations, CatalogChange::DropViews(dropped));
+    plan.warnings = warnings;
+    if !missing.is_empty() {
+        let msg = format!("Unknown VIEW: '{}'", missing.join(","));
+        if !if_exists {
+            return Err(SqlError::new(ErrorCode::UNKNOWN_VIEW, msg));
+        }
+        plan.note = Some((ErrorCode::UNKNOWN_VIEW.number, msg));
+    }
+    Ok(plan)
 }
 
 fn drop_table_mutations(t: &TableEntry) -> Vec<Mutation> {
@@ -333,7 +437,7 @@ fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> Sq
             ));
         }
     }
-    if catalog.table(db, &ct.name.name).is_some() {
+    if catalog.table(db, &ct.name.name).is_some() || catalog.view(db, &ct.name.name).is_some() {
         return table_exists(ct);
     }
     if let Some(source) = &ct.like {
@@ -808,34 +912,23 @@ fn added_column_value(c: &ColumnDef) -> Value {
     }
 }
 
-/// `DROP VIEW` / `DROP TEMPORARY TABLE` of names that cannot be views or
-/// temporary tables (OneLog has neither yet): MariaDB's error, or with IF
-/// EXISTS its notes, and nothing dropped or logged.
+/// `DROP TEMPORARY TABLE` (OneLog has no temporary tables yet): MariaDB's
+/// error, or with IF EXISTS its note, and nothing dropped or logged.
 pub fn drop_absent(
     session: &Session,
     names: &[ObjectName],
     if_exists: bool,
     kind: AbsentKind,
 ) -> SqlResult<QueryResult> {
+    let AbsentKind::TemporaryTable = kind;
     let mut qualified = Vec::with_capacity(names.len());
     for name in names {
-        let db = session.resolve_db(name)?;
-        if kind == AbsentKind::View && if_exists && session.engine.catalog.read().table(db, &name.name).is_some() {
-            crate::eval::EvalEnv::warn(
-                session,
-                ErrorCode::WRONG_OBJECT.number,
-                format!("'{db}.{}' is not of type 'VIEW'", name.name),
-            );
-        }
-        qualified.push(format!("{db}.{}", name.name));
+        qualified.push(format!("{}.{}", session.resolve_db(name)?, name.name));
     }
-    let (code, message) = match kind {
-        AbsentKind::View => (ErrorCode::UNKNOWN_VIEW, format!("Unknown VIEW: '{}'", qualified.join(","))),
-        AbsentKind::TemporaryTable => (ErrorCode::BAD_TABLE, format!("Unknown table '{}'", qualified.join(","))),
-    };
+    let message = format!("Unknown table '{}'", qualified.join(","));
     if !if_exists {
-        return Err(SqlError::new(code, message));
+        return Err(SqlError::new(ErrorCode::BAD_TABLE, message));
     }
-    session.note(code.number, message);
+    session.note(ErrorCode::BAD_TABLE.number, message);
     Ok(QueryResult::ok(0))
 }

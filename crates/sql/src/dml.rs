@@ -15,6 +15,7 @@ use crate::rows;
 use crate::select::{self, bind, conjuncts, lock_timeout, Ctx, ScopeColumn};
 use crate::session::{QueryResult, Session};
 use crate::txn::Txn;
+use crate::view::ViewCheck;
 use onelog_binlog::event::{RowChange, RowsKind};
 use onelog_core::schema::ColumnDefault;
 use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, TableDef, Temporal, Value};
@@ -22,9 +23,17 @@ use onelog_storage::key;
 use std::sync::Arc;
 
 pub fn execute(session: &mut Session, stmt: &Statement, params: &[Value]) -> SqlResult<QueryResult> {
+    let through_view = {
+        let db = session.db.clone().unwrap_or_default();
+        crate::view::write_through_views(&session.engine.catalog.read(), &db, stmt)?
+    };
+    let (stmt, check) = match &through_view {
+        Some(target) => (&target.statement, target.check.as_ref()),
+        None => (stmt, None),
+    };
     match stmt {
-        Statement::Insert(ins) => insert(session, ins, params),
-        Statement::Update(upd) => update(session, upd, params),
+        Statement::Insert(ins) => insert(session, ins, params, check),
+        Statement::Update(upd) => update(session, upd, params, check),
         Statement::Delete(del) => delete(session, del, params),
         _ => Err(SqlError::internal("not a DML statement")),
     }
@@ -142,8 +151,30 @@ fn fit_charset(v: Value, c: &ColumnDef, def: &TableDef, strict: bool, ctx: &dyn 
     Ok(Value::Bytes(text.chars().map(|ch| if charset.holds(ch) { ch } else { '?' }).collect::<String>().into_bytes()))
 }
 
-fn insert(session: &mut Session, ins: &Insert, params: &[Value]) -> SqlResult<QueryResult> {
+/// A view's CHECK OPTION condition bound to the table's columns.
+fn bind_check<'a>(table: &TableEntry, check: Option<&'a ViewCheck>) -> SqlResult<Option<(Expr, &'a ViewCheck)>> {
+    let scope = select::table_columns(table, &table.def.name);
+    check.map(|c| Ok((bind(&c.condition, &scope)?, c))).transpose()
+}
+
+/// Fails with 1369 when `row` is outside the view it is written through.
+fn check_row(
+    session: &mut Session,
+    params: &[Value],
+    check: &Option<(Expr, &ViewCheck)>,
+    row: &[Value],
+) -> SqlResult<()> {
+    let Some((condition, view)) = check else { return Ok(()) };
+    if with_ctx(session, params, |ctx| ctx.test(condition, row))? {
+        Ok(())
+    } else {
+        Err(view.failed())
+    }
+}
+
+fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&ViewCheck>) -> SqlResult<QueryResult> {
     let table = table_entry(session, &ins.table)?;
+    let check = bind_check(&table, check)?;
     let def = &table.def;
     let targets: Vec<usize> = if ins.columns.is_empty() {
         (0..def.columns.len()).collect()
@@ -213,6 +244,7 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value]) -> SqlResult<Qu
     let mut reported: Option<u64> = None;
     let mut written = Vec::new();
     for row in candidates {
+        check_row(session, params, &check, &row)?;
         let outcome = insert_row(session, &table, ins, row, params)?;
         affected += outcome.affected;
         generated = generated.or(outcome.generated);
@@ -564,8 +596,9 @@ fn locked_matches(
     Ok(locked)
 }
 
-fn update(session: &mut Session, upd: &Update, params: &[Value]) -> SqlResult<QueryResult> {
+fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&ViewCheck>) -> SqlResult<QueryResult> {
     let table = table_entry(session, &upd.table)?;
+    let check = bind_check(&table, check)?;
     let alias = upd.alias.clone().unwrap_or_else(|| upd.table.name.clone());
     let scope: Vec<ScopeColumn> = select::table_columns(&table, &alias);
     let assignments: Vec<(usize, Expr)> = upd
@@ -599,6 +632,7 @@ fn update(session: &mut Session, upd: &Update, params: &[Value]) -> SqlResult<Qu
         if new == old {
             continue;
         }
+        check_row(session, params, &check, &new)?;
         update_row(session, &table, &ck, old, new)?;
         changed += 1;
     }

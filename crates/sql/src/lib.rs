@@ -30,6 +30,7 @@ pub mod session;
 pub mod show;
 pub mod txn;
 pub mod vars;
+pub mod view;
 pub mod window;
 
 pub use engine::{Engine, EngineConfig, EngineError};

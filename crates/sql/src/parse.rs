@@ -15,6 +15,7 @@ mod comments;
 mod ddl;
 mod expr;
 mod prepared;
+mod view;
 mod window;
 mod with;
 
@@ -262,6 +263,11 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
     let param_count = tokens.iter().filter(|t| matches!(t, Token::Placeholder(_))).count();
     let w = words(&tokens);
     let upper: Vec<String> = w.iter().map(|s| s.to_ascii_uppercase()).collect();
+    let names_view =
+        matches!(upper.first().map(String::as_str), Some("CREATE" | "ALTER")) && upper.contains(&"VIEW".into());
+    if let Some(statement) = names_view.then(|| view::parse_view_ddl(text)).transpose()?.flatten() {
+        return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
+    }
     if let Some(statement) = parse_admin(text, &w, &upper)? {
         return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
     }
@@ -686,6 +692,10 @@ fn parse_show(text: &str, w: &[String], u: &[String]) -> SqlResult<Statement> {
         "CREATE" if word(i + 1) == "TABLE" => {
             let name = object_name_from_words(&w[(i + 2).min(w.len())..]);
             (Show::CreateTable(name), w.len())
+        }
+        "CREATE" if word(i + 1) == "VIEW" => {
+            let name = object_name_from_words(&w[(i + 2).min(w.len())..]);
+            (Show::CreateView(name), w.len())
         }
         "CREATE" if matches!(word(i + 1), "DATABASE" | "SCHEMA") => {
             let if_not_exists = word(i + 2) == "IF" && word(i + 3) == "NOT" && word(i + 4) == "EXISTS";

@@ -389,6 +389,9 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
             TableFactor::Table { name, alias } => {
                 let db = ctx.session.resolve_db(name)?;
                 let alias = alias.clone().unwrap_or_else(|| name.name.clone());
+                // Taken apart from the `if`: running the view reads the
+                // catalog again, which must not be held meanwhile.
+                let view = ctx.session.engine.catalog.read().view(db, &name.name);
                 if db.eq_ignore_ascii_case("information_schema") {
                     let (columns, rows) = crate::show::information_schema(ctx.session, &name.name)?;
                     let columns = columns
@@ -396,6 +399,9 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                         .map(|c| ScopeColumn::new(alias.clone(), db.to_string(), name.name.clone(), c.def))
                         .collect();
                     (alias, None, columns, Some(rows))
+                } else if let Some(view) = view {
+                    let (cols, rows) = run_view(ctx, &view)?;
+                    (alias.clone(), None, derived_scope(&alias, cols), Some(rows))
                 } else {
                     let entry = ctx.session.engine.catalog.read().get_table(db, &name.name)?;
                     let columns = table_columns(&entry, &alias);
@@ -458,8 +464,31 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
     Ok(sources)
 }
 
+/// A view's rows, as a derived table of its stored query. A table or
+/// column it names that is gone is MariaDB's 1356 for the view.
+fn run_view(ctx: &Ctx, view: &crate::view::ViewEntry) -> SqlResult<ResultRows> {
+    run_select(ctx, &view.query).map_err(|e| match e.code.number {
+        1054 | 1146 | 1305 | 1356 => SqlError::new(
+            ErrorCode::VIEW_INVALID,
+            format!(
+                "View '{}.{}' references invalid table(s) or column(s) or function(s) or definer/invoker of view lack rights to use them",
+                view.def.db, view.def.name
+            ),
+        ),
+        _ => e,
+    })
+}
+
+/// A derived table's columns go by their result names (an item's alias,
+/// not the name of the column it reads).
 fn derived_scope(alias: &str, columns: Vec<ResultColumn>) -> Vec<ScopeColumn> {
-    columns.into_iter().map(|c| ScopeColumn::new(alias.to_string(), String::new(), alias.to_string(), c.def)).collect()
+    columns
+        .into_iter()
+        .map(|c| {
+            let def = ColumnDef { name: c.name, ..c.def };
+            ScopeColumn::new(alias.to_string(), String::new(), alias.to_string(), def)
+        })
+        .collect()
 }
 
 /// A WITH query's columns under the names of its column list, if any.
@@ -474,6 +503,7 @@ fn rename_columns(mut columns: Vec<ResultColumn>, names: &[String]) -> SqlResult
         ));
     }
     for (column, name) in columns.iter_mut().zip(names) {
+        column.name = name.clone();
         column.def.name = name.clone();
     }
     Ok(columns)
@@ -1727,6 +1757,15 @@ impl Session {
                 _ => ResultColumn::text(&item.column.name),
             })
             .collect())
+    }
+
+    /// A view's columns, as running its query yields them.
+    pub fn view_columns(&self, view: &crate::view::ViewEntry) -> SqlResult<Vec<ColumnDef>> {
+        let snapshot = self.engine.store.snapshot();
+        let txn = Txn::new(0, IsolationLevel::RepeatableRead, true, false);
+        let ctx = Ctx::new(self, &txn, snapshot, &[]);
+        let (columns, _) = run_view(&ctx, view)?;
+        Ok(columns.into_iter().map(|c| ColumnDef { name: c.name, ..c.def }).collect())
     }
 
     /// Columns of a table (COM_FIELD_LIST).

@@ -657,7 +657,13 @@ impl Session {
             if is_system_db(db) {
                 continue;
             }
-            self.engine.catalog.read().get_table(db, &name.name)?;
+            // A view is locked by its name, which is what statements using
+            // it name (mariadb-dump locks views with their tables).
+            let catalog = self.engine.catalog.read();
+            if catalog.view(db, &name.name).is_none() {
+                catalog.get_table(db, &name.name)?;
+            }
+            drop(catalog);
             add_table_use(&mut wanted, (db, &name.name), *write);
         }
         let (mdl, owner) = (&self.engine.mdl, self.connection_id);
@@ -755,19 +761,15 @@ impl Session {
             | Statement::CreateIndex { .. }
             | Statement::DropIndex { .. }
             | Statement::AlterTable { .. }
-            | Statement::Truncate(_) => {
+            | Statement::Truncate(_)
+            | Statement::CreateView(_)
+            | Statement::DropView { .. } => {
                 // DDL commits the open transaction first, as MySQL does.
                 self.commit_txn()?;
                 crate::ddl::execute(self, stmt, text)
             }
-            Statement::DropAbsent { names, if_exists, kind } => {
-                if *kind == AbsentKind::View {
-                    // DROP VIEW ends the transaction as DDL does; DROP
-                    // TEMPORARY TABLE does not, as in MariaDB.
-                    self.commit_txn()?;
-                }
-                crate::ddl::drop_absent(self, names, *if_exists, *kind)
-            }
+            // DROP TEMPORARY TABLE does not end the transaction, as in MariaDB.
+            Statement::DropAbsent { names, if_exists, kind } => crate::ddl::drop_absent(self, names, *if_exists, *kind),
             Statement::Prepare { name, source } => self.prepare_sql(name, source, params),
             Statement::Execute { name, using } => self.execute_sql(name, using, params),
             Statement::ExecuteImmediate { source, using } => self.execute_immediate(source, using, params),

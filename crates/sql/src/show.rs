@@ -6,6 +6,7 @@ use crate::ast::*;
 use crate::eval::EvalEnv;
 use crate::session::{ProcessInfo, QueryResult, ResultColumn, Session};
 use crate::vars;
+use crate::view::ViewEntry;
 use onelog_binlog::listing::list_events;
 use onelog_core::schema::ColumnDefault;
 use onelog_core::{Charset, Collation, ColumnType, ErrorCode, SqlError, SqlResult, TableDef, Value};
@@ -85,17 +86,23 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
             if !session.engine.catalog.read().has_database(&db) && !crate::session::is_system_db(&db) {
                 return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{db}'")));
             }
-            let names: Vec<String> =
-                session.engine.catalog.read().tables_in(&db).iter().map(|t| t.def.name.clone()).collect();
+            let mut names: Vec<(String, &str)> = {
+                let catalog = session.engine.catalog.read();
+                let tables = catalog.tables_in(&db).into_iter().map(|t| (t.def.name.clone(), "BASE TABLE"));
+                tables.chain(catalog.views_in(&db).into_iter().map(|v| (v.def.name.clone(), "VIEW"))).collect()
+            };
+            names.sort();
             let header = format!("Tables_in_{db}");
             if *full {
-                text_result(&[&header, "Table_type"], names.iter().map(|n| vec![s(n), s("BASE TABLE")]).collect())
+                text_result(&[&header, "Table_type"], names.iter().map(|(n, kind)| vec![s(n), s(kind)]).collect())
             } else {
-                text_result(&[&header], names.iter().map(|n| vec![s(n)]).collect())
+                text_result(&[&header], names.iter().map(|(n, _)| vec![s(n)]).collect())
             }
         }
         Show::Columns { table, full } => show_columns(session, table, *full)?,
         Show::Index { table } => show_index(session, table)?,
+        Show::CreateTable(name) if view_named(session, name)?.is_some() => show_create_view(session, name)?,
+        Show::CreateView(name) => show_create_view(session, name)?,
         Show::CreateTable(name) => {
             let t = table_def(session, name)?;
             text_result(&["Table", "Create Table"], vec![vec![s(&t.name), s(&create_table_sql(&t))]])
@@ -432,9 +439,78 @@ fn status_rows(session: &Session) -> Vec<Vec<Value>> {
     rows
 }
 
+fn view_named(session: &Session, name: &ObjectName) -> SqlResult<Option<Arc<ViewEntry>>> {
+    let db = session.resolve_db(name)?;
+    Ok(session.engine.catalog.read().view(db, &name.name))
+}
+
+/// SHOW CREATE VIEW (and SHOW CREATE TABLE of a view).
+fn show_create_view(session: &Session, name: &ObjectName) -> SqlResult<QueryResult> {
+    let Some(view) = view_named(session, name)? else {
+        let db = session.resolve_db(name)?;
+        return Err(if session.engine.catalog.read().table(db, &name.name).is_some() {
+            SqlError::new(ErrorCode::WRONG_OBJECT, format!("'{db}.{}' is not of type 'VIEW'", name.name))
+        } else {
+            SqlError::no_such_table(db, &name.name)
+        });
+    };
+    let d = &view.def;
+    let row = vec![
+        s(&d.name),
+        s(&view.create_statement(session.db.as_deref())),
+        s(&d.character_set_client),
+        s(&d.collation_connection),
+    ];
+    Ok(text_result(&["View", "Create View", "character_set_client", "collation_connection"], vec![row]))
+}
+
+/// information_schema.VIEWS rows.
+fn view_rows(views: &[Arc<ViewEntry>]) -> Vec<Vec<Value>> {
+    views
+        .iter()
+        .map(|v| {
+            let d = &v.def;
+            let check = match d.check_option {
+                CheckOption::None => "NONE",
+                CheckOption::Local => "LOCAL",
+                CheckOption::Cascaded => "CASCADED",
+            };
+            vec![
+                s("def"),
+                s(&d.db),
+                s(&d.name),
+                s(&d.definition),
+                s(check),
+                s(if d.updatable { "YES" } else { "NO" }),
+                s(&format!("{}@{}", d.definer_user, d.definer_host)),
+                s(&d.security),
+                s(&d.character_set_client),
+                s(&d.collation_connection),
+                s(&d.algorithm),
+            ]
+        })
+        .collect()
+}
+
+/// A table's definition; for a view, its columns as its query yields them
+/// (SHOW COLUMNS of a view, which mariadb-dump asks), without indexes.
 fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
     let db = session.resolve_db(name)?;
-    Ok(session.engine.catalog.read().get_table(db, &name.name)?.def.clone())
+    let view = session.engine.catalog.read().view(db, &name.name);
+    match view {
+        Some(view) => Ok(TableDef {
+            id: 0,
+            db: db.to_string(),
+            name: name.name.clone(),
+            columns: session.view_columns(&view)?,
+            indexes: Vec::new(),
+            engine: String::new(),
+            comment: "VIEW".into(),
+            collation: Default::default(),
+            key_format: onelog_core::schema::KEY_FORMAT,
+        }),
+        None => Ok(session.engine.catalog.read().get_table(db, &name.name)?.def.clone()),
+    }
 }
 
 fn column_type_text(c: &onelog_core::ColumnDef) -> String {
@@ -769,7 +845,29 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                         s(&t.def.comment),
                     ]
                 })
+                .chain(catalog.all_views().iter().map(|v| {
+                    let mut row = vec![s("def"), s(&v.def.db), s(&v.def.name), s("VIEW")];
+                    row.extend(std::iter::repeat_n(Value::Null, 6));
+                    row.push(s("VIEW"));
+                    row
+                }))
                 .collect(),
+        ),
+        "VIEWS" => (
+            &[
+                "TABLE_CATALOG",
+                "TABLE_SCHEMA",
+                "TABLE_NAME",
+                "VIEW_DEFINITION",
+                "CHECK_OPTION",
+                "IS_UPDATABLE",
+                "DEFINER",
+                "SECURITY_TYPE",
+                "CHARACTER_SET_CLIENT",
+                "COLLATION_CONNECTION",
+                "ALGORITHM",
+            ],
+            view_rows(&catalog.all_views()),
         ),
         "COLUMNS" => (
             &[
@@ -1050,22 +1148,6 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                 "TABLE_SCHEMA",
                 "TABLE_NAME",
                 "CONSTRAINT_TYPE",
-            ],
-            Vec::new(),
-        ),
-        "VIEWS" => (
-            &[
-                "TABLE_CATALOG",
-                "TABLE_SCHEMA",
-                "TABLE_NAME",
-                "VIEW_DEFINITION",
-                "CHECK_OPTION",
-                "IS_UPDATABLE",
-                "DEFINER",
-                "SECURITY_TYPE",
-                "CHARACTER_SET_CLIENT",
-                "COLLATION_CONNECTION",
-                "ALGORITHM",
             ],
             Vec::new(),
         ),

@@ -442,7 +442,7 @@ pub(crate) fn convert_drop(
     let absent = |kind| Statement::DropAbsent { names: converted.clone(), if_exists, kind };
     Ok(match object_type {
         sp::ObjectType::Table if temporary => absent(AbsentKind::TemporaryTable),
-        sp::ObjectType::View => absent(AbsentKind::View),
+        sp::ObjectType::View => Statement::DropView { names: converted, if_exists },
         sp::ObjectType::Table => Statement::DropTable { names: converted, if_exists },
         sp::ObjectType::Database | sp::ObjectType::Schema => {
             Statement::DropDatabase { name: converted.first().map(|n| n.name.clone()).unwrap_or_default(), if_exists }

@@ -121,17 +121,7 @@ fn convert_select_in_windows(s: &sp::Select, params: &mut ParamCounter) -> SqlRe
     let mut select = empty_select(items);
     select.distinct = matches!(s.distinct, Some(sp::Distinct::Distinct));
     for twj in from_without_dual(&s.from)? {
-        let kind = if select.from.is_empty() { JoinKind::Inner } else { JoinKind::Cross };
-        select.from.push(Join {
-            kind,
-            factor: convert_factor(&twj.relation, params)?,
-            on: None,
-            using: Vec::new(),
-            natural: false,
-        });
-        for join in &twj.joins {
-            select.from.push(convert_join(join, params)?);
-        }
+        push_joins(&mut select.from, twj, params)?;
     }
     select.selection = s.selection.as_ref().map(|e| convert_expr(e, params)).transpose()?;
     if let sp::GroupByExpr::Expressions(exprs, _) = &s.group_by {
@@ -225,6 +215,24 @@ fn convert_factor(factor: &sp::TableFactor, params: &mut ParamCounter) -> SqlRes
         }
         other => Err(unsupported(other)),
     }
+}
+
+/// Appends a FROM item and its joins. A parenthesized join leading it,
+/// `(a JOIN b ON c) JOIN d ...` (MariaDB prints views' joins so), is the
+/// same left-deep join without the parentheses.
+fn push_joins(from: &mut Vec<Join>, twj: &sp::TableWithJoins, params: &mut ParamCounter) -> SqlResult<()> {
+    match &twj.relation {
+        sp::TableFactor::NestedJoin { table_with_joins, alias: None } => push_joins(from, table_with_joins, params)?,
+        relation => {
+            let kind = if from.is_empty() { JoinKind::Inner } else { JoinKind::Cross };
+            let factor = convert_factor(relation, params)?;
+            from.push(Join { kind, factor, on: None, using: Vec::new(), natural: false });
+        }
+    }
+    for join in &twj.joins {
+        from.push(convert_join(join, params)?);
+    }
+    Ok(())
 }
 
 fn convert_join(join: &sp::Join, params: &mut ParamCounter) -> SqlResult<Join> {

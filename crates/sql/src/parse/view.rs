@@ -1,0 +1,263 @@
+//! `CREATE [OR REPLACE] | ALTER [ALGORITHM = ..] [DEFINER = ..] [SQL
+//! SECURITY ..] VIEW ...`: read here from tokens rather than by sqlparser,
+//! which does not know MariaDB's `user@host` definers, ALTER's options or
+//! `WITH CHECK OPTION`, and the query's text as written is kept for the
+//! binlog (MariaDB logs it so).
+
+use super::{near_text, parse_single, Cursor};
+use crate::ast::{CheckOption, CreateView, ObjectName, Statement};
+use onelog_core::{ErrorCode, SqlError, SqlResult};
+use sqlparser::dialect::MySqlDialect;
+use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
+
+/// Significant tokens with their byte ranges in the text.
+struct Tokens<'a> {
+    text: &'a str,
+    tokens: Vec<(Token, usize, usize)>,
+    at: usize,
+}
+
+impl Tokens<'_> {
+    fn keyword(&self, i: usize) -> Option<String> {
+        match self.tokens.get(i) {
+            Some((Token::Word(w), _, _)) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
+            _ => None,
+        }
+    }
+
+    fn eat(&mut self, word: &str) -> bool {
+        let found = self.keyword(self.at).as_deref() == Some(word);
+        self.at += usize::from(found);
+        found
+    }
+
+    fn error(&self) -> SqlError {
+        let from = self.tokens.get(self.at).map_or(self.text.len(), |t| t.1);
+        SqlError::parse(&near_text(&self.text[from..], 1, 1), 1)
+    }
+
+    fn expect(&mut self, word: &str) -> SqlResult<()> {
+        if self.eat(word) {
+            Ok(())
+        } else {
+            Err(self.error())
+        }
+    }
+
+    /// `= word`, the word upper-cased, one of `allowed`.
+    fn option_value(&mut self, allowed: &[&str]) -> SqlResult<String> {
+        if !matches!(self.tokens.get(self.at), Some((Token::Eq, _, _))) {
+            return Err(self.error());
+        }
+        self.at += 1;
+        match self.keyword(self.at) {
+            Some(w) if allowed.contains(&w.as_str()) => {
+                self.at += 1;
+                Ok(w)
+            }
+            _ => Err(self.error()),
+        }
+    }
+
+    /// An identifier (quoted or not).
+    fn ident(&mut self) -> SqlResult<String> {
+        match self.tokens.get(self.at) {
+            Some((Token::Word(w), _, _)) => {
+                self.at += 1;
+                Ok(w.value.clone())
+            }
+            _ => Err(self.error()),
+        }
+    }
+
+    fn next_is(&self, token: &Token) -> bool {
+        self.tokens.get(self.at).is_some_and(|t| t.0 == *token)
+    }
+}
+
+fn significant_tokens(text: &str) -> SqlResult<Vec<(Token, usize, usize)>> {
+    let with_spans: Vec<TokenWithSpan> = Tokenizer::new(&MySqlDialect {}, text)
+        .tokenize_with_location()
+        .map_err(|e| SqlError::parse(&near_text(text, e.location.line, e.location.column), 1))?;
+    let mut cursor = Cursor { src: text, byte: 0, line: 1, column: 1 };
+    let mut out = Vec::new();
+    for t in with_spans {
+        let start = cursor.offset(t.span.start.line, t.span.start.column);
+        let end = cursor.offset(t.span.end.line, t.span.end.column);
+        if !matches!(t.token, Token::Whitespace(_) | Token::EOF | Token::SemiColon) {
+            out.push((t.token, start, end));
+        }
+    }
+    Ok(out)
+}
+
+/// The view statement `text` is, or `None` when it is no CREATE/ALTER VIEW.
+pub(crate) fn parse_view_ddl(text: &str) -> SqlResult<Option<Statement>> {
+    let mut t = Tokens { text, tokens: significant_tokens(text)?, at: 0 };
+    let alter = match t.keyword(0).as_deref() {
+        Some("CREATE") => false,
+        Some("ALTER") => true,
+        _ => return Ok(None),
+    };
+    // Only the view options may stand between CREATE/ALTER and VIEW.
+    let view_at = (1..t.tokens.len()).find(|&i| {
+        matches!(t.keyword(i).as_deref(), Some("VIEW" | "TABLE" | "INDEX" | "DATABASE" | "SCHEMA" | "UNIQUE" | "USER"))
+    });
+    if view_at.is_none_or(|i| t.keyword(i).as_deref() != Some("VIEW")) {
+        return Ok(None);
+    }
+    t.at = 1;
+    let or_replace = !alter && t.eat("OR");
+    if or_replace {
+        t.expect("REPLACE")?;
+    }
+    let mut view = CreateView {
+        name: ObjectName { db: None, name: String::new() },
+        or_replace,
+        alter,
+        if_not_exists: false,
+        algorithm: "UNDEFINED".into(),
+        definer: None,
+        security: "DEFINER".into(),
+        columns: Vec::new(),
+        query: Box::default(),
+        query_text: String::new(),
+        check_option: CheckOption::None,
+        client_charset: None,
+    };
+    // The options come in this order or not at all, as MariaDB's grammar has them.
+    if t.eat("ALGORITHM") {
+        view.algorithm = t.option_value(&["UNDEFINED", "MERGE", "TEMPTABLE"])?;
+    }
+    if t.eat("DEFINER") {
+        view.definer = definer(&mut t)?;
+    }
+    if t.eat("SQL") {
+        t.expect("SECURITY")?;
+        view.security = match t.keyword(t.at).as_deref() {
+            Some(w @ ("DEFINER" | "INVOKER")) => w.to_string(),
+            _ => return Err(t.error()),
+        };
+        t.at += 1;
+    }
+    t.expect("VIEW")?;
+    if t.eat("IF") {
+        t.expect("NOT")?;
+        t.expect("EXISTS")?;
+        if or_replace {
+            return Err(SqlError::new(ErrorCode::WRONG_USAGE, "Incorrect usage of OR REPLACE and IF NOT EXISTS"));
+        }
+        view.if_not_exists = true;
+    }
+    let first = t.ident()?;
+    view.name = if t.next_is(&Token::Period) {
+        t.at += 1;
+        ObjectName { db: Some(first), name: t.ident()? }
+    } else {
+        ObjectName { db: None, name: first }
+    };
+    if t.next_is(&Token::LParen) {
+        t.at += 1;
+        loop {
+            view.columns.push(t.ident()?);
+            if t.next_is(&Token::Comma) {
+                t.at += 1;
+            } else {
+                break;
+            }
+        }
+        if !t.next_is(&Token::RParen) {
+            return Err(t.error());
+        }
+        t.at += 1;
+    }
+    t.expect("AS")?;
+    let start = t.tokens.get(t.at).map(|tok| tok.1).ok_or_else(|| t.error())?;
+    let (end, check_option) = check_option_clause(&t);
+    view.check_option = check_option;
+    view.query_text = text[start..end].trim().to_string();
+    view.query = match parse_single(&view.query_text)?.statement {
+        Statement::Select(select) => select,
+        _ => return Err(t.error()),
+    };
+    Ok(Some(Statement::CreateView(view)))
+}
+
+/// `WITH [CASCADED | LOCAL] CHECK OPTION` at the end: where the query ends
+/// and which option it asks for.
+fn check_option_clause(t: &Tokens) -> (usize, CheckOption) {
+    let n = t.tokens.len();
+    let word = |back: usize| n.checked_sub(back).and_then(|i| t.keyword(i));
+    if n < 3 || word(1).as_deref() != Some("OPTION") || word(2).as_deref() != Some("CHECK") {
+        return (t.text.len(), CheckOption::None);
+    }
+    let (with_at, option) = match word(3).as_deref() {
+        Some("LOCAL") => (n - 4, CheckOption::Local),
+        Some("CASCADED") => (n - 4, CheckOption::Cascaded),
+        _ => (n - 3, CheckOption::Cascaded),
+    };
+    match t.keyword(with_at).as_deref() {
+        Some("WITH") => (t.tokens[with_at].1, option),
+        _ => (t.text.len(), CheckOption::None),
+    }
+}
+
+/// `DEFINER = user[@host] | CURRENT_USER[()]`: `None` for the current user.
+fn definer(t: &mut Tokens) -> SqlResult<Option<(String, String)>> {
+    if !t.next_is(&Token::Eq) {
+        return Err(t.error());
+    }
+    t.at += 1;
+    if t.eat("CURRENT_USER") {
+        if t.next_is(&Token::LParen) {
+            t.at += 2;
+        }
+        return Ok(None);
+    }
+    // The tokenizer splits `user@host` variously (`@host` may come as one
+    // word): read the account from the text, up to the first blank outside
+    // quotes.
+    let start = t.tokens.get(t.at).map(|tok| tok.1).ok_or_else(|| t.error())?;
+    let end = start + account_length(&t.text[start..]);
+    let (user, host) = split_account(&t.text[start..end]);
+    t.at = t.tokens.iter().position(|tok| tok.1 >= end).unwrap_or(t.tokens.len());
+    Ok(Some((user, host.unwrap_or_else(|| "%".into()))))
+}
+
+/// Bytes of `text` the account at its start takes.
+fn account_length(text: &str) -> usize {
+    let mut quote: Option<char> = None;
+    for (i, c) in text.char_indices() {
+        match (quote, c) {
+            (None, '\'' | '"' | '`') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, c) if c.is_whitespace() => return i,
+            _ => {}
+        }
+    }
+    text.len()
+}
+
+/// `'u'@'h'`, `` `u`@`h` ``, `u@h` or `u`: the user and the host.
+fn split_account(account: &str) -> (String, Option<String>) {
+    let unquote = |s: &str| -> String {
+        let s = s.trim();
+        match s.chars().next() {
+            Some(q @ ('\'' | '"' | '`')) if s.len() >= 2 && s.ends_with(q) => {
+                s[1..s.len() - 1].replace(&format!("{q}{q}"), &q.to_string())
+            }
+            _ => s.to_string(),
+        }
+    };
+    // The `@` that separates is outside quotes.
+    let mut quote: Option<char> = None;
+    for (i, c) in account.char_indices() {
+        match (quote, c) {
+            (None, '\'' | '"' | '`') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, '@') => return (unquote(&account[..i]), Some(unquote(&account[i + 1..]))),
+            _ => {}
+        }
+    }
+    (unquote(account), None)
+}
