@@ -1195,6 +1195,10 @@ impl EvalEnv for Session {
         }
     }
 
+    fn note(&self, code: u16, message: String) {
+        Session::note(self, code, message)
+    }
+
     fn set_last_insert_id(&self, id: u64) {
         self.last_insert_id.set(id);
     }

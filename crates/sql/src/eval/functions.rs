@@ -71,6 +71,13 @@ fn arity(name: &str) -> Option<(usize, usize)> {
 }
 
 pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
+    if let Some((min, max)) = super::json::arity(name) {
+        check_args(name, args.len(), min, max)?;
+        if !super::json::count_fits(name, args.len()) {
+            return Err(param_count(name));
+        }
+        return super::json::call(name, args, row, env);
+    }
     let Some((min, max)) = arity(name) else {
         let db = env.session_fact("database");
         return Err(SqlError::new(
