@@ -64,8 +64,9 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         "date_add" | "date_sub" => (3, 3),
         "maketime" => (3, 3),
         "char" => (1, V),
-        "week" => (1, 2),
-        "makedate" => (2, 2),
+        "week" | "yearweek" => (1, 2),
+        "makedate" | "extract" | "period_add" | "period_diff" | "get_format" => (2, 2),
+        "timestampadd" => (3, 3),
         _ => return None,
     })
 }
@@ -220,7 +221,6 @@ fn temporal_field(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
 /// a DATE (or a date-only string or number) stays a DATE for units of a day
 /// or longer. NULL for a NULL or zero date and outside years 0–9999.
 fn add_interval(base: &Value, amount: &Value, unit: &str, negate: bool, env: &dyn EvalEnv) -> Value {
-    const DAY_US: i64 = 86_400_000_000;
     let date_only = match base {
         Value::Date(_) | Value::Int(_) | Value::UInt(_) => true,
         Value::Bytes(b) => !b.contains(&b':') && b.len() <= 10,
@@ -229,8 +229,29 @@ fn add_interval(base: &Value, amount: &Value, unit: &str, negate: bool, env: &dy
     let Some(t) = date_part(base, env).filter(|t| t.month > 0 && t.day > 0) else {
         return Value::Null;
     };
-    let amount = if unit == "SECOND" { seconds_as_micros(amount, env) } else { int_arg(amount, env) };
-    let Some(amount) = amount else { return Value::Null };
+    let keeps_date = matches!(unit, "YEAR" | "QUARTER" | "MONTH" | "WEEK" | "DAY" | "YEAR_MONTH");
+    // A NULL amount or a malformed compound one is NULL without a warning.
+    let Some((months, micros)) = interval_shift(amount, unit, env) else { return Value::Null };
+    let (months, micros) = if negate { (months.saturating_neg(), micros.saturating_neg()) } else { (months, micros) };
+    let moved = add_months(&t, months).and_then(|t| temporal::add_micros(&t, micros));
+    match moved {
+        Some(t) if date_only && keeps_date => Value::Date(t),
+        Some(t) => Value::DateTime(t),
+        None => {
+            let overflow = "Datetime function: datetime field overflow".to_string();
+            env.warn(ErrorCode::DATETIME_FUNCTION_OVERFLOW.number, overflow);
+            Value::Null
+        }
+    }
+}
+
+/// What `amount` `unit`s move a date by: (months, microseconds).
+fn interval_shift(amount: &Value, unit: &str, env: &dyn EvalEnv) -> Option<(i64, i64)> {
+    const DAY_US: i64 = 86_400_000_000;
+    if unit.contains('_') {
+        return temporal::compound_interval(&value_string(amount), unit);
+    }
+    let n = if unit == "SECOND" { seconds_as_micros(amount, env) } else { int_arg(amount, env) }?;
     // What one unit moves: (months, microseconds).
     let (unit_months, unit_us) = match unit {
         "YEAR" => (12, 0),
@@ -241,23 +262,10 @@ fn add_interval(base: &Value, amount: &Value, unit: &str, negate: bool, env: &dy
         "HOUR" => (0, 3_600_000_000),
         "MINUTE" => (0, 60_000_000),
         "SECOND" | "MICROSECOND" => (0, 1), // a SECOND amount is already in microseconds
-        _ => return Value::Null,            // the parser admits no other unit
+        _ => return None,                   // the parser admits no other unit
     };
-    // None: beyond any representable date.
-    let shift = if negate { amount.checked_neg() } else { Some(amount) }
-        .and_then(|n| Some((n.checked_mul(unit_months)?, n.checked_mul(unit_us)?)));
-    let keeps_date = unit_us % DAY_US == 0; // whole days or months
-    let moved =
-        shift.and_then(|(months, micros)| add_months(&t, months).and_then(|t| temporal::add_micros(&t, micros)));
-    match moved {
-        Some(t) if date_only && keeps_date => Value::Date(t),
-        Some(t) => Value::DateTime(t),
-        None => {
-            let overflow = "Datetime function: datetime field overflow".to_string();
-            env.warn(ErrorCode::DATETIME_FUNCTION_OVERFLOW.number, overflow);
-            Value::Null
-        }
-    }
+    // Amounts past any date's reach saturate (and then overflow the date).
+    Some((n.saturating_mul(unit_months), n.saturating_mul(unit_us)))
 }
 
 /// An INTERVAL ... SECOND amount, which may have a fraction, in microseconds.
@@ -281,6 +289,92 @@ fn add_months(t: &Temporal, months: i64) -> Option<Temporal> {
     }
     let day = t.day.min(temporal::days_in_month(year, month));
     Some(Temporal { year: year as u16, month, day, ..*t })
+}
+
+/// EXTRACT(unit FROM v). A TIME (or time-like string) has no date: its
+/// DAY is its hours / 24, YEAR and MONTH are 0, and its sign applies to
+/// every field.
+fn extract(unit: &str, v: &Value, env: &dyn EvalEnv) -> Value {
+    let time_us = match v {
+        Value::Time(us) => Some(*us),
+        Value::Bytes(_) if looks_like_time(v) => to_time(v, env),
+        _ => None,
+    };
+    let (t, sign, day) = match time_us {
+        Some(us) => {
+            let a = us.unsigned_abs();
+            let hours = (a / 3_600_000_000) as i64;
+            let t = Temporal {
+                hour: (hours % 24) as u8,
+                minute: (a / 60_000_000 % 60) as u8,
+                second: (a / 1_000_000 % 60) as u8,
+                micros: (a % 1_000_000) as u32,
+                ..Temporal::default()
+            };
+            (t, if us < 0 { -1 } else { 1 }, hours / 24)
+        }
+        None => match date_part(v, env) {
+            Some(t) => (t, 1, i64::from(t.day)),
+            None => return Value::Null,
+        },
+    };
+    let (h, m, sec, us) = (i64::from(t.hour), i64::from(t.minute), i64::from(t.second), i64::from(t.micros));
+    let hms = h * 10_000 + m * 100 + sec;
+    let n = match unit {
+        "YEAR" => i64::from(t.year),
+        "QUARTER" => (i64::from(t.month) + 2) / 3,
+        "MONTH" => i64::from(t.month),
+        "WEEK" if t.month == 0 || t.day == 0 => 0,
+        "WEEK" => temporal::week_of(&t, 0, false).1,
+        "DAY" => day,
+        "HOUR" => h,
+        "MINUTE" => m,
+        "SECOND" => sec,
+        "MICROSECOND" => us,
+        "YEAR_MONTH" => i64::from(t.year) * 100 + i64::from(t.month),
+        "DAY_HOUR" => day * 100 + h,
+        "DAY_MINUTE" => day * 10_000 + h * 100 + m,
+        "DAY_SECOND" => day * 1_000_000 + hms,
+        "DAY_MICROSECOND" => (day * 1_000_000 + hms) * 1_000_000 + us,
+        "HOUR_MINUTE" => h * 100 + m,
+        "HOUR_SECOND" => hms,
+        "HOUR_MICROSECOND" => hms * 1_000_000 + us,
+        "MINUTE_SECOND" => m * 100 + sec,
+        "MINUTE_MICROSECOND" => (m * 100 + sec) * 1_000_000 + us,
+        "SECOND_MICROSECOND" => sec * 1_000_000 + us,
+        _ => return Value::Null, // the parser admits no other unit
+    };
+    Value::Int(sign * n)
+}
+
+/// A string holding a TIME rather than a date: 'hh:mm:ss', '-30:05:03'.
+fn looks_like_time(v: &Value) -> bool {
+    let s = value_string(v);
+    let s = s.trim();
+    let body = s.strip_prefix('-').unwrap_or(s);
+    match body.split_once(':') {
+        Some((head, _)) => !body.contains('-') && head.trim().bytes().all(|c| c.is_ascii_digit() || c == b' '),
+        None => false,
+    }
+}
+
+/// GET_FORMAT(DATE|TIME|DATETIME|TIMESTAMP, 'EUR'|'USA'|'JIS'|'ISO'|'INTERNAL').
+fn get_format(kind: &str, standard: &str) -> Option<&'static str> {
+    let kind = if kind.eq_ignore_ascii_case("TIMESTAMP") { "DATETIME" } else { kind };
+    Some(match (kind.to_ascii_uppercase().as_str(), standard.to_ascii_uppercase().as_str()) {
+        ("DATE", "USA") => "%m.%d.%Y",
+        ("DATE", "JIS" | "ISO") => "%Y-%m-%d",
+        ("DATE", "EUR") => "%d.%m.%Y",
+        ("DATE", "INTERNAL") => "%Y%m%d",
+        ("DATETIME", "USA" | "EUR") => "%Y-%m-%d %H.%i.%s",
+        ("DATETIME", "JIS" | "ISO") => "%Y-%m-%d %H:%i:%s",
+        ("DATETIME", "INTERNAL") => "%Y%m%d%H%i%s",
+        ("TIME", "USA") => "%h:%i:%s %p",
+        ("TIME", "JIS" | "ISO") => "%H:%i:%s",
+        ("TIME", "EUR") => "%H.%i.%s",
+        ("TIME", "INTERNAL") => "%H%i%s",
+        _ => return None,
+    })
 }
 
 fn date_part(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
@@ -1251,19 +1345,41 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
             }),
             None => Value::Null,
         },
-        "week" => {
-            // Mode 0 only.
+        "week" | "yearweek" => {
+            let mode = match a.get(1) {
+                Some(m) => int_arg(m, env).unwrap_or(0),
+                None => 0, // default_week_format
+            };
+            let year_mode = name == "yearweek";
             opt_int(date_part(&a[0], env).filter(|t| t.month > 0 && t.day > 0).map(|t| {
-                let jan1 = temporal::days_from_civil(i64::from(t.year), 1, 1);
-                let first_sunday = jan1 + (7 - (jan1 + 4).rem_euclid(7)) % 7;
-                let d = temporal::days_from_civil(i64::from(t.year), t.month, t.day);
-                if d < first_sunday {
-                    0
+                let (year, week) = temporal::week_of(&t, (mode & 7) as u32, year_mode);
+                if year_mode {
+                    year * 100 + week
                 } else {
-                    (d - first_sunday) / 7 + 1
+                    week
                 }
             }))
         }
+        "extract" => extract(&s_of(&a[0]), &a[1], env),
+        "timestampadd" => add_interval(&a[2], &a[1], &s_of(&a[0]), false, env),
+        "period_add" | "period_diff" => {
+            let (Some(p), Some(n)) = (int_arg(&a[0], env), int_arg(&a[1], env)) else {
+                return Ok(Value::Null);
+            };
+            // MariaDB reads the periods as unsigned numbers.
+            let months = temporal::period_to_months(p as u64);
+            if name == "period_diff" {
+                Value::Int(months as i64 - temporal::period_to_months(n as u64) as i64)
+            } else if p == 0 {
+                Value::Int(0)
+            } else {
+                Value::Int(temporal::months_to_period((months as i64).wrapping_add(n) as u64) as i64)
+            }
+        }
+        "get_format" => match get_format(&s_of(&a[0]), &s_of(&a[1])) {
+            Some(f) => text(f.to_string()),
+            None => Value::Null,
+        },
         "makedate" => {
             let y = int_arg(&a[0], env).unwrap_or(0);
             let doy = int_arg(&a[1], env).unwrap_or(0);
