@@ -555,7 +555,10 @@ pub(super) fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> S
     // The unit argument of TIMESTAMPDIFF/TIMESTAMPADD is a keyword, not a column.
     if matches!(name.as_str(), "timestampdiff" | "timestampadd" | "get_format") {
         if let Some(Expr::Column { table: None, name: unit }) = args.first() {
-            args[0] = Expr::Literal(Value::from_str(&unit.to_ascii_uppercase()));
+            // SQL_TSI_DAY is ODBC's spelling of DAY.
+            let unit = unit.to_ascii_uppercase();
+            let unit = unit.strip_prefix("SQL_TSI_").unwrap_or(&unit);
+            args[0] = Expr::Literal(Value::from_str(unit));
         }
     }
     // EXTRACT(<compound unit> FROM x), as the statement splitter rewrote it.
