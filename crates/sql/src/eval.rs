@@ -19,7 +19,11 @@ use std::cmp::Ordering;
 
 mod coerce;
 mod functions;
+mod ids;
+mod inet;
 mod json;
+mod locale;
+mod regexp;
 pub mod temporal;
 #[cfg(test)]
 mod tests;

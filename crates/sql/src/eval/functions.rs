@@ -1,11 +1,12 @@
 //! The scalar function library (`Expr::Function`).
 
+use super::locale::{self, NumberStyle};
 use super::temporal::{self, date_format, day_of_year, str_to_date, to_datetime, to_days, to_time, weekday};
 use super::{
     bool_value, compare, eval, int_arg, set_scale, to_num, to_u64_bits, truthy, value_bytes, value_string, EvalEnv,
     Num, Row, MAX_ALLOWED_PACKET,
 };
-use crate::ast::Expr;
+use crate::ast::{Expr, VarScope};
 use onelog_core::value::format_double;
 use onelog_core::{ErrorCode, SqlError, SqlResult, Temporal, Value};
 use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
@@ -43,7 +44,7 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         | "sin" | "cos" | "tan" | "asin" | "acos" | "cot" | "release_lock" | "is_free_lock" | "is_used_lock"
         | "time_to_sec" | "sec_to_time" | "from_days" | "coercibility" => (1, 1),
         "substring" | "substr" | "mid" => (2, 3),
-        "left" | "right" | "repeat" | "format" | "ifnull" | "nullif" | "pow" | "power" | "datediff" | "date_format"
+        "left" | "right" | "repeat" | "ifnull" | "nullif" | "pow" | "power" | "datediff" | "date_format"
         | "str_to_date" | "find_in_set" | "strcmp" | "mod" | "get_lock" | "truncate" | "atan2" | "trim_chars"
         | "ltrim_chars" | "rtrim_chars" | "timediff" | "instr" | "position" | "binlog_gtid_pos" => (2, 2),
         "replace" | "lpad" | "rpad" | "if" | "conv" => (3, 3),
@@ -52,14 +53,16 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         "coalesce" => (1, V),
         "greatest" | "least" | "elt" | "field" => (2, V),
         "round" | "log" | "atan" => (1, 2),
+        "format" => (2, 3),
         "rand" | "unix_timestamp" | "now" | "current_timestamp" | "sysdate" | "localtime" | "localtimestamp"
         | "curtime" | "current_time" | "utc_timestamp" | "utc_time" | "last_insert_id" => (0, 1),
         "from_unixtime" => (1, 2),
         "pi" | "curdate" | "current_date" | "utc_date" | "database" | "schema" | "user" | "current_user"
         | "session_user" | "system_user" | "version" | "connection_id" | "row_count" | "found_rows" | "uuid"
-        | "uuid_short" | "current_role" => (0, 0),
+        | "uuid_short" | "current_role" | "sys_guid" => (0, 0),
         "timestampdiff" => (3, 3),
-        "md5" | "sha1" | "sha" | "quote" | "weekofyear" | "inet_aton" | "inet_ntoa" | "to_seconds" => (1, 1),
+        "md5" | "sha1" | "sha" | "quote" | "weekofyear" | "inet_aton" | "inet_ntoa" | "to_seconds" | "inet6_aton"
+        | "inet6_ntoa" | "is_ipv4" | "is_ipv6" | "is_ipv4_compat" | "is_ipv4_mapped" => (1, 1),
         "sha2" | "time_format" | "adddate" | "subdate" | "addtime" | "subtime" => (2, 2),
         "date_add" | "date_sub" => (3, 3),
         "maketime" => (3, 3),
@@ -78,6 +81,10 @@ pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) 
             return Err(param_count(name));
         }
         return super::json::call(name, args, row, env);
+    }
+    if let Some((min, max)) = super::regexp::arity(name) {
+        check_args(name, args.len(), min, max)?;
+        return super::regexp::call(name, args, row, env);
     }
     let Some((min, max)) = arity(name) else {
         let db = env.session_fact("database");
@@ -445,7 +452,7 @@ fn round_i128(v: i128, p: i128, truncate: bool) -> i128 {
     (q + adj) * p
 }
 
-fn format_number(v: &Value, d: i64, env: &dyn EvalEnv) -> Option<String> {
+fn format_number(v: &Value, d: i64, style: NumberStyle, env: &dyn EvalEnv) -> Option<String> {
     let d = d.clamp(0, 30) as u32;
     let dec = match to_num(v, env)? {
         Num::F(f) => Decimal::from_f64(f).unwrap_or_default(),
@@ -457,23 +464,27 @@ fn format_number(v: &Value, d: i64, env: &dyn EvalEnv) -> Option<String> {
         Some((i, f)) => (i.to_string(), Some(f.to_string())),
         None => (s, None),
     };
-    let mut grouped = String::new();
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
     let mut out = String::new();
     if r.is_sign_negative() && !r.is_zero() {
         out.push('-');
     }
-    out.push_str(&grouped);
+    out.push_str(&locale::group_digits(&int, style));
     if let Some(f) = frac {
-        out.push('.');
+        out.push(style.decimal_point);
         out.push_str(&f);
     }
     Some(out)
+}
+
+/// FORMAT's third argument: an unknown (or NULL) locale is en_US, with
+/// warning 1649.
+fn format_style(locale: Option<&Value>, env: &dyn EvalEnv) -> NumberStyle {
+    let Some(v) = locale else { return locale::EN_US };
+    let name = if v.is_null() { "NULL".to_string() } else { value_string(v) };
+    locale::number_style(&name).unwrap_or_else(|| {
+        env.warn(1649, format!("Unknown locale: '{name}'"));
+        locale::EN_US
+    })
 }
 
 /// Lower-case hex of a digest, as MD5()/SHA1()/SHA2() return it.
@@ -606,12 +617,6 @@ fn lock_fn(name: &str) -> Value {
     }
 }
 
-fn uuid() -> String {
-    let b: [u8; 16] = rand::random();
-    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
-    format!("{}-{}-1{}-{}-{}", &hex[0..8], &hex[8..12], &hex[13..16], &hex[16..20], &hex[20..32])
-}
-
 /// Applies a function to evaluated arguments.
 pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Value> {
     // Functions that are not NULL-propagating.
@@ -740,8 +745,12 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
         "row_count" => return Ok(env.session_fact("row_count")),
         "found_rows" => return Ok(env.session_fact("found_rows")),
         "pi" => return Ok(Value::Double(std::f64::consts::PI)),
-        "uuid" => return Ok(text(uuid())),
-        "uuid_short" => return Ok(Value::UInt(rand::random::<u64>() >> 8)),
+        "uuid" => return Ok(text(super::ids::uuid_text())),
+        "sys_guid" => return Ok(text(super::ids::sys_guid())),
+        "uuid_short" => {
+            let server_id = env.system_var(VarScope::Global, "server_id").ok().and_then(|v| int_arg(&v, env));
+            return Ok(Value::UInt(super::ids::uuid_short(server_id.unwrap_or(1) as u64)));
+        }
         "now" | "current_timestamp" | "sysdate" | "localtime" | "localtimestamp" | "curtime" | "current_time"
         | "utc_timestamp" | "utc_time" => {
             let fsp = match a.first() {
@@ -794,6 +803,19 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
                 env.sleep(std::time::Duration::from_secs_f64(secs.min(300.0)))?;
             }
             return Ok(Value::Int(0));
+        }
+        // The IS_IPV* predicates are 0 for NULL.
+        "is_ipv4" => return Ok(bool_value(!a[0].is_null() && super::inet::parse_ipv4(&s_of(&a[0])).is_some())),
+        "is_ipv6" => return Ok(bool_value(!a[0].is_null() && super::inet::parse_ipv6(&s_of(&a[0])).is_some())),
+        "is_ipv4_compat" => return Ok(bool_value(super::inet::is_ipv4_compat(&value_bytes(&a[0])))),
+        "is_ipv4_mapped" => return Ok(bool_value(super::inet::is_ipv4_mapped(&value_bytes(&a[0])))),
+        "format" => {
+            if a[0].is_null() || a[1].is_null() {
+                return Ok(Value::Null);
+            }
+            let style = format_style(a.get(2), env);
+            let d = int_arg(&a[1], env).unwrap_or(0);
+            return Ok(format_number(&a[0], d, style, env).map_or(Value::Null, text));
         }
         _ => {}
     }
@@ -977,13 +999,6 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
                 }
             }
             bytes(out)
-        }
-        "format" => {
-            let d = int_arg(&a[1], env).unwrap_or(0);
-            match format_number(&a[0], d, env) {
-                Some(s) => text(s),
-                None => Value::Null,
-            }
         }
         "abs" => match to_num(&a[0], env) {
             Some(Num::I(i)) => match i.checked_abs() {
@@ -1191,28 +1206,18 @@ pub fn call_values(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Valu
                 _ => Value::Null,
             }
         }
-        "inet_aton" => {
-            let st = s_of(&a[0]);
-            let parts: Vec<&str> = st.split('.').collect();
-            if parts.is_empty() || parts.len() > 4 {
-                return Ok(Value::Null);
-            }
-            let mut nums = Vec::new();
-            for p in &parts {
-                match p.parse::<u64>() {
-                    Ok(n) if n < 256 => nums.push(n),
-                    _ => return Ok(Value::Null),
-                }
-            }
-            // 'a.b' means a.0.0.b, as in MySQL.
-            let last = nums.pop().unwrap_or(0);
-            let mut v = 0u64;
-            for n in &nums {
-                v = v * 256 + n;
-            }
-            v = (v << (8 * (4 - nums.len()))) + last;
-            Value::UInt(v)
-        }
+        "inet_aton" => match super::inet::inet_aton(&s_of(&a[0])) {
+            Some(n) => Value::UInt(n),
+            None => Value::Null,
+        },
+        "inet6_aton" => match super::inet::inet6_aton(&s_of(&a[0])) {
+            Some(b) => bytes(b),
+            None => Value::Null,
+        },
+        "inet6_ntoa" => match &a[0] {
+            Value::Bytes(b) => super::inet::inet6_ntoa(b).map_or(Value::Null, text),
+            _ => Value::Null,
+        },
         "inet_ntoa" => match int_arg(&a[0], env) {
             Some(n) if (0..=i64::from(u32::MAX)).contains(&n) => {
                 let b = (n as u32).to_be_bytes();

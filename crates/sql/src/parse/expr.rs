@@ -758,6 +758,17 @@ pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult
             },
             negated: *negated,
         },
+        E::RLike { negated, expr, pattern, .. } => {
+            let call = Expr::Function {
+                name: "regexp".into(),
+                args: vec![convert_expr(expr, params)?, convert_expr(pattern, params)?],
+            };
+            if *negated {
+                Expr::Unary(UnaryOp::Not, Box::new(call))
+            } else {
+                call
+            }
+        }
         E::UnaryOp { op, expr } => match op {
             sp::UnaryOperator::Minus => match convert_expr(expr, params)? {
                 Expr::Literal(Value::Int(i)) => Expr::Literal(Value::Int(-i)),

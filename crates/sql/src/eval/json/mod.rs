@@ -76,6 +76,7 @@ fn kind_of(e: &Expr) -> Kind {
         {
             Kind::Json
         }
+        Expr::Function { name, .. } if name == "regexp" => Kind::Bool,
         Expr::Binary(Eq | NotEq | Lt | LtEq | Gt | GtEq | NullSafeEq | And | Or | Xor, _, _)
         | Expr::Unary(UnaryOp::Not, _)
         | Expr::IsNull { .. }
