@@ -268,19 +268,15 @@ pub fn parent_mut<'a>(doc: &'a mut Json, steps: &[Step]) -> Option<&'a mut Json>
     }
 }
 
-/// A path's text for JSON_SEARCH's answers: `$[0].a`, `$."a b"`.
+/// A path's text for JSON_SEARCH's answers: `$[0].a`, `$.a b`.
 pub fn render(steps: &[(Option<&str>, usize)]) -> String {
     let mut out = String::from("$");
     for (key, at) in steps {
         match key {
-            Some(k) if !k.is_empty() && k.chars().all(|c| c.is_alphanumeric() || c == '_') => {
+            // MariaDB writes every key bare, even one with a space.
+            Some(k) => {
                 out.push('.');
                 out.push_str(k);
-            }
-            Some(k) => {
-                out.push_str(".\"");
-                out.push_str(k);
-                out.push('"');
             }
             None => out.push_str(&format!("[{at}]")),
         }
