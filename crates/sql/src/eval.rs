@@ -19,6 +19,11 @@ use std::cmp::Ordering;
 
 mod coerce;
 mod functions;
+mod ids;
+mod inet;
+mod json;
+mod locale;
+mod regexp;
 pub mod temporal;
 #[cfg(test)]
 mod tests;
@@ -41,6 +46,10 @@ pub trait EvalEnv {
     fn session_fact(&self, name: &str) -> Value;
     /// Records a warning (SHOW WARNINGS) with its MySQL code.
     fn warn(&self, code: u16, message: String);
+    /// Records a Note (JSON_VALID's reasons a text is not JSON).
+    fn note(&self, code: u16, message: String) {
+        self.warn(code, message)
+    }
     /// `LAST_INSERT_ID(expr)` sets the session's value.
     fn set_last_insert_id(&self, _id: u64) {}
     /// `BINLOG_GTID_POS(file, offset)`: the GTID position at a binlog

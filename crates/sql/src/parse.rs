@@ -149,6 +149,10 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
     let mut edits: Vec<(usize, usize, &'static str)> = Vec::new();
     let mut is_set = false;
     let mut depth = 0usize;
+    // The byte range of an `EXTRACT` just read, and whether a FROM is owed
+    // to an `EXTRACT(<compound unit>` call (see `compound_unit`).
+    let mut extract_at: Option<(usize, usize)> = None;
+    let mut extract_from_owed = false;
     for (i, t) in tokens.iter().enumerate() {
         let at = cursor.offset(t.span.start.line, t.span.start.column);
         match &t.token {
@@ -173,11 +177,36 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
                     _ => {}
                 }
                 let next = tokens[i + 1..].iter().map(|n| &n.token).find(|n| !matches!(n, Token::Whitespace(_)));
-                let replacement = if is_introducer(token)
+                let end = cursor.offset(t.span.end.line, t.span.end.column);
+                let unit = compound_unit(token);
+                if let (Some((_, _, quoted)), Some((e_start, e_end))) = (unit, extract_at) {
+                    // EXTRACT(DAY_HOUR FROM x) → extract_units('DAY_HOUR', x).
+                    edits.push((e_start, e_end, "extract_units"));
+                    edits.push((at, end, quoted));
+                    extract_from_owed = true;
+                    extract_at = None;
+                    continue;
+                }
+                let opens_extract = matches!(token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("EXTRACT"))
+                    && matches!(next, Some(Token::LParen));
+                if opens_extract {
+                    extract_at = Some((at, end));
+                } else if !matches!(token, Token::LParen) {
+                    extract_at = None;
+                }
+                let replacement = if let Some((_, interval_form, _)) = unit {
+                    Some(interval_form)
+                } else if extract_from_owed
+                    && matches!(token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("FROM"))
+                {
+                    extract_from_owed = false;
+                    Some(",")
+                } else if is_introducer(token)
                     && matches!(
                         next,
                         Some(Token::SingleQuotedString(_) | Token::DoubleQuotedString(_) | Token::HexStringLiteral(_))
-                    ) {
+                    )
+                {
                     Some("")
                 } else if matches!(token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("MOD"))
                     && !matches!(next, Some(Token::LParen))
@@ -191,7 +220,6 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
                     None
                 };
                 if let Some(r) = replacement {
-                    let end = cursor.offset(t.span.end.line, t.span.end.column);
                     edits.push((at, end, r));
                 }
             }
@@ -201,6 +229,39 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
         pieces.push((cut(sql, piece_start, sql.len(), &[]), cut(sql, piece_start, sql.len(), &edits)));
     }
     Ok(pieces)
+}
+
+/// MariaDB's compound INTERVAL / EXTRACT units (reserved words, so an
+/// unquoted one is always a unit), which sqlparser does not know: (name, the
+/// `A TO B` interval form sqlparser reads — SECOND_MICROSECOND is written
+/// `MICROSECOND TO SECOND` because sqlparser takes no TO after SECOND — and
+/// the quoted name for `extract_units`).
+const COMPOUND_UNITS: [(&str, &str, &str); 11] = [
+    ("YEAR_MONTH", "YEAR TO MONTH", "'YEAR_MONTH'"),
+    ("DAY_HOUR", "DAY TO HOUR", "'DAY_HOUR'"),
+    ("DAY_MINUTE", "DAY TO MINUTE", "'DAY_MINUTE'"),
+    ("DAY_SECOND", "DAY TO SECOND", "'DAY_SECOND'"),
+    ("DAY_MICROSECOND", "DAY TO MICROSECOND", "'DAY_MICROSECOND'"),
+    ("HOUR_MINUTE", "HOUR TO MINUTE", "'HOUR_MINUTE'"),
+    ("HOUR_SECOND", "HOUR TO SECOND", "'HOUR_SECOND'"),
+    ("HOUR_MICROSECOND", "HOUR TO MICROSECOND", "'HOUR_MICROSECOND'"),
+    ("MINUTE_SECOND", "MINUTE TO SECOND", "'MINUTE_SECOND'"),
+    ("MINUTE_MICROSECOND", "MINUTE TO MICROSECOND", "'MINUTE_MICROSECOND'"),
+    ("SECOND_MICROSECOND", "MICROSECOND TO SECOND", "'SECOND_MICROSECOND'"),
+];
+
+fn compound_unit(token: &Token) -> Option<(&'static str, &'static str, &'static str)> {
+    match token {
+        Token::Word(w) if w.quote_style.is_none() => {
+            COMPOUND_UNITS.iter().copied().find(|(name, _, _)| w.value.eq_ignore_ascii_case(name))
+        }
+        _ => None,
+    }
+}
+
+/// The compound unit sqlparser read as `INTERVAL ... A TO B`.
+pub(crate) fn compound_unit_name(leading: &str, last: &str) -> Option<&'static str> {
+    COMPOUND_UNITS.iter().find(|(_, form, _)| *form == format!("{leading} TO {last}")).map(|(name, _, _)| *name)
 }
 
 /// `sql[start..end]` with the `edits` ranges replaced, trimmed.

@@ -112,6 +112,9 @@ impl EvalEnv for Ctx<'_> {
     fn warn(&self, code: u16, message: String) {
         self.session.warn(code, message)
     }
+    fn note(&self, code: u16, message: String) {
+        self.session.note(code, message)
+    }
     fn set_last_insert_id(&self, id: u64) {
         self.session.set_last_insert_id(id)
     }

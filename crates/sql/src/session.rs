@@ -82,6 +82,16 @@ impl ResultColumn {
                     .max()
                     .unwrap_or(0);
             }
+            // Likewise a computed TIME: SEC_TO_TIME(3661) is 01:01:01.
+            ColumnType::Time { fsp } => {
+                *fsp = values_again
+                    .filter_map(|v| match v {
+                        Value::Time(us) => Some(micros_digits((us.unsigned_abs() % 1_000_000) as u32)),
+                        _ => None,
+                    })
+                    .max()
+                    .unwrap_or(0);
+            }
             _ => {}
         }
         let mut def = ColumnDef::new(name, ty);
@@ -1217,6 +1227,10 @@ impl EvalEnv for Session {
         if w.len() < 64 {
             w.push(Warning { level: "Warning", code, message });
         }
+    }
+
+    fn note(&self, code: u16, message: String) {
+        Session::note(self, code, message)
     }
 
     fn set_last_insert_id(&self, id: u64) {

@@ -1,11 +1,12 @@
 //! The scalar function library (`Expr::Function`).
 
+use super::locale::{self, NumberStyle};
 use super::temporal::{self, date_format, day_of_year, str_to_date, to_datetime, to_days, to_time, weekday};
 use super::{
     bool_value, compare, eval, int_arg, set_scale, to_num, to_u64_bits, truthy, value_bytes, value_string, EvalEnv,
     Num, Row, MAX_ALLOWED_PACKET,
 };
-use crate::ast::Expr;
+use crate::ast::{Expr, VarScope};
 use onelog_core::value::format_double;
 use onelog_core::{ErrorCode, SqlError, SqlResult, Temporal, Value};
 use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
@@ -43,7 +44,7 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         | "sin" | "cos" | "tan" | "asin" | "acos" | "cot" | "release_lock" | "is_free_lock" | "is_used_lock"
         | "time_to_sec" | "sec_to_time" | "from_days" | "coercibility" => (1, 1),
         "substring" | "substr" | "mid" => (2, 3),
-        "left" | "right" | "repeat" | "format" | "ifnull" | "nullif" | "pow" | "power" | "datediff" | "date_format"
+        "left" | "right" | "repeat" | "ifnull" | "nullif" | "pow" | "power" | "datediff" | "date_format"
         | "str_to_date" | "find_in_set" | "strcmp" | "mod" | "get_lock" | "truncate" | "atan2" | "trim_chars"
         | "ltrim_chars" | "rtrim_chars" | "timediff" | "instr" | "position" | "binlog_gtid_pos" => (2, 2),
         "replace" | "lpad" | "rpad" | "if" | "conv" => (3, 3),
@@ -52,25 +53,39 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         "coalesce" => (1, V),
         "greatest" | "least" | "elt" | "field" => (2, V),
         "round" | "log" | "atan" => (1, 2),
+        "format" => (2, 3),
         "rand" | "unix_timestamp" | "now" | "current_timestamp" | "sysdate" | "localtime" | "localtimestamp"
         | "curtime" | "current_time" | "utc_timestamp" | "utc_time" | "last_insert_id" => (0, 1),
         "from_unixtime" => (1, 2),
         "pi" | "curdate" | "current_date" | "utc_date" | "database" | "schema" | "user" | "current_user"
         | "session_user" | "system_user" | "version" | "connection_id" | "row_count" | "found_rows" | "uuid"
-        | "uuid_short" | "current_role" => (0, 0),
+        | "uuid_short" | "current_role" | "sys_guid" => (0, 0),
         "timestampdiff" => (3, 3),
-        "md5" | "sha1" | "sha" | "quote" | "weekofyear" | "inet_aton" | "inet_ntoa" | "to_seconds" => (1, 1),
+        "md5" | "sha1" | "sha" | "quote" | "weekofyear" | "inet_aton" | "inet_ntoa" | "to_seconds" | "inet6_aton"
+        | "inet6_ntoa" | "is_ipv4" | "is_ipv6" | "is_ipv4_compat" | "is_ipv4_mapped" => (1, 1),
         "sha2" | "time_format" | "adddate" | "subdate" | "addtime" | "subtime" => (2, 2),
         "date_add" | "date_sub" => (3, 3),
         "maketime" => (3, 3),
         "char" => (1, V),
-        "week" => (1, 2),
-        "makedate" => (2, 2),
+        "week" | "yearweek" => (1, 2),
+        "makedate" | "extract" | "period_add" | "period_diff" | "get_format" => (2, 2),
+        "timestampadd" => (3, 3),
         _ => return None,
     })
 }
 
 pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
+    if let Some((min, max)) = super::json::arity(name) {
+        check_args(name, args.len(), min, max)?;
+        if !super::json::count_fits(name, args.len()) {
+            return Err(param_count(name));
+        }
+        return super::json::call(name, args, row, env);
+    }
+    if let Some((min, max)) = super::regexp::arity(name) {
+        check_args(name, args.len(), min, max)?;
+        return super::regexp::call(name, args, row, env);
+    }
     let Some((min, max)) = arity(name) else {
         let db = env.session_fact("database");
         return Err(SqlError::new(
@@ -225,7 +240,6 @@ fn temporal_field(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
 /// a DATE (or a date-only string or number) stays a DATE for units of a day
 /// or longer. NULL for a NULL or zero date and outside years 0–9999.
 fn add_interval(base: &Value, amount: &Value, unit: &str, negate: bool, env: &dyn EvalEnv) -> Value {
-    const DAY_US: i64 = 86_400_000_000;
     let date_only = match base {
         Value::Date(_) | Value::Int(_) | Value::UInt(_) => true,
         Value::Bytes(b) => !b.contains(&b':') && b.len() <= 10,
@@ -234,8 +248,29 @@ fn add_interval(base: &Value, amount: &Value, unit: &str, negate: bool, env: &dy
     let Some(t) = date_part(base, env).filter(|t| t.month > 0 && t.day > 0) else {
         return Value::Null;
     };
-    let amount = if unit == "SECOND" { seconds_as_micros(amount, env) } else { int_arg(amount, env) };
-    let Some(amount) = amount else { return Value::Null };
+    let keeps_date = matches!(unit, "YEAR" | "QUARTER" | "MONTH" | "WEEK" | "DAY" | "YEAR_MONTH");
+    // A NULL amount or a malformed compound one is NULL without a warning.
+    let Some((months, micros)) = interval_shift(amount, unit, env) else { return Value::Null };
+    let (months, micros) = if negate { (months.saturating_neg(), micros.saturating_neg()) } else { (months, micros) };
+    let moved = add_months(&t, months).and_then(|t| temporal::add_micros(&t, micros));
+    match moved {
+        Some(t) if date_only && keeps_date => Value::Date(t),
+        Some(t) => Value::DateTime(t),
+        None => {
+            let overflow = "Datetime function: datetime field overflow".to_string();
+            env.warn(ErrorCode::DATETIME_FUNCTION_OVERFLOW.number, overflow);
+            Value::Null
+        }
+    }
+}
+
+/// What `amount` `unit`s move a date by: (months, microseconds).
+fn interval_shift(amount: &Value, unit: &str, env: &dyn EvalEnv) -> Option<(i64, i64)> {
+    const DAY_US: i64 = 86_400_000_000;
+    if unit.contains('_') {
+        return temporal::compound_interval(&value_string(amount), unit);
+    }
+    let n = if unit == "SECOND" { seconds_as_micros(amount, env) } else { int_arg(amount, env) }?;
     // What one unit moves: (months, microseconds).
     let (unit_months, unit_us) = match unit {
         "YEAR" => (12, 0),
@@ -246,23 +281,10 @@ fn add_interval(base: &Value, amount: &Value, unit: &str, negate: bool, env: &dy
         "HOUR" => (0, 3_600_000_000),
         "MINUTE" => (0, 60_000_000),
         "SECOND" | "MICROSECOND" => (0, 1), // a SECOND amount is already in microseconds
-        _ => return Value::Null,            // the parser admits no other unit
+        _ => return None,                   // the parser admits no other unit
     };
-    // None: beyond any representable date.
-    let shift = if negate { amount.checked_neg() } else { Some(amount) }
-        .and_then(|n| Some((n.checked_mul(unit_months)?, n.checked_mul(unit_us)?)));
-    let keeps_date = unit_us % DAY_US == 0; // whole days or months
-    let moved =
-        shift.and_then(|(months, micros)| add_months(&t, months).and_then(|t| temporal::add_micros(&t, micros)));
-    match moved {
-        Some(t) if date_only && keeps_date => Value::Date(t),
-        Some(t) => Value::DateTime(t),
-        None => {
-            let overflow = "Datetime function: datetime field overflow".to_string();
-            env.warn(ErrorCode::DATETIME_FUNCTION_OVERFLOW.number, overflow);
-            Value::Null
-        }
-    }
+    // Amounts past any date's reach saturate (and then overflow the date).
+    Some((n.saturating_mul(unit_months), n.saturating_mul(unit_us)))
 }
 
 /// An INTERVAL ... SECOND amount, which may have a fraction, in microseconds.
@@ -286,6 +308,92 @@ fn add_months(t: &Temporal, months: i64) -> Option<Temporal> {
     }
     let day = t.day.min(temporal::days_in_month(year, month));
     Some(Temporal { year: year as u16, month, day, ..*t })
+}
+
+/// EXTRACT(unit FROM v). A TIME (or time-like string) has no date: its
+/// DAY is its hours / 24, YEAR and MONTH are 0, and its sign applies to
+/// every field.
+fn extract(unit: &str, v: &Value, env: &dyn EvalEnv) -> Value {
+    let time_us = match v {
+        Value::Time(us) => Some(*us),
+        Value::Bytes(_) if looks_like_time(v) => to_time(v, env),
+        _ => None,
+    };
+    let (t, sign, day) = match time_us {
+        Some(us) => {
+            let a = us.unsigned_abs();
+            let hours = (a / 3_600_000_000) as i64;
+            let t = Temporal {
+                hour: (hours % 24) as u8,
+                minute: (a / 60_000_000 % 60) as u8,
+                second: (a / 1_000_000 % 60) as u8,
+                micros: (a % 1_000_000) as u32,
+                ..Temporal::default()
+            };
+            (t, if us < 0 { -1 } else { 1 }, hours / 24)
+        }
+        None => match date_part(v, env) {
+            Some(t) => (t, 1, i64::from(t.day)),
+            None => return Value::Null,
+        },
+    };
+    let (h, m, sec, us) = (i64::from(t.hour), i64::from(t.minute), i64::from(t.second), i64::from(t.micros));
+    let hms = h * 10_000 + m * 100 + sec;
+    let n = match unit {
+        "YEAR" => i64::from(t.year),
+        "QUARTER" => (i64::from(t.month) + 2) / 3,
+        "MONTH" => i64::from(t.month),
+        "WEEK" if t.month == 0 || t.day == 0 => 0,
+        "WEEK" => temporal::week_of(&t, 0, false).1,
+        "DAY" => day,
+        "HOUR" => h,
+        "MINUTE" => m,
+        "SECOND" => sec,
+        "MICROSECOND" => us,
+        "YEAR_MONTH" => i64::from(t.year) * 100 + i64::from(t.month),
+        "DAY_HOUR" => day * 100 + h,
+        "DAY_MINUTE" => day * 10_000 + h * 100 + m,
+        "DAY_SECOND" => day * 1_000_000 + hms,
+        "DAY_MICROSECOND" => (day * 1_000_000 + hms) * 1_000_000 + us,
+        "HOUR_MINUTE" => h * 100 + m,
+        "HOUR_SECOND" => hms,
+        "HOUR_MICROSECOND" => hms * 1_000_000 + us,
+        "MINUTE_SECOND" => m * 100 + sec,
+        "MINUTE_MICROSECOND" => (m * 100 + sec) * 1_000_000 + us,
+        "SECOND_MICROSECOND" => sec * 1_000_000 + us,
+        _ => return Value::Null, // the parser admits no other unit
+    };
+    Value::Int(sign * n)
+}
+
+/// A string holding a TIME rather than a date: 'hh:mm:ss', '-30:05:03'.
+fn looks_like_time(v: &Value) -> bool {
+    let s = value_string(v);
+    let s = s.trim();
+    let body = s.strip_prefix('-').unwrap_or(s);
+    match body.split_once(':') {
+        Some((head, _)) => !body.contains('-') && head.trim().bytes().all(|c| c.is_ascii_digit() || c == b' '),
+        None => false,
+    }
+}
+
+/// GET_FORMAT(DATE|TIME|DATETIME|TIMESTAMP, 'EUR'|'USA'|'JIS'|'ISO'|'INTERNAL').
+fn get_format(kind: &str, standard: &str) -> Option<&'static str> {
+    let kind = if kind.eq_ignore_ascii_case("TIMESTAMP") { "DATETIME" } else { kind };
+    Some(match (kind.to_ascii_uppercase().as_str(), standard.to_ascii_uppercase().as_str()) {
+        ("DATE", "USA") => "%m.%d.%Y",
+        ("DATE", "JIS" | "ISO") => "%Y-%m-%d",
+        ("DATE", "EUR") => "%d.%m.%Y",
+        ("DATE", "INTERNAL") => "%Y%m%d",
+        ("DATETIME", "USA" | "EUR") => "%Y-%m-%d %H.%i.%s",
+        ("DATETIME", "JIS" | "ISO") => "%Y-%m-%d %H:%i:%s",
+        ("DATETIME", "INTERNAL") => "%Y%m%d%H%i%s",
+        ("TIME", "USA") => "%h:%i:%s %p",
+        ("TIME", "JIS" | "ISO") => "%H:%i:%s",
+        ("TIME", "EUR") => "%H.%i.%s",
+        ("TIME", "INTERNAL") => "%H%i%s",
+        _ => return None,
+    })
 }
 
 fn date_part(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
@@ -356,7 +464,7 @@ fn round_i128(v: i128, p: i128, truncate: bool) -> i128 {
     (q + adj) * p
 }
 
-fn format_number(v: &Value, d: i64, env: &dyn EvalEnv) -> Option<String> {
+fn format_number(v: &Value, d: i64, style: NumberStyle, env: &dyn EvalEnv) -> Option<String> {
     let d = d.clamp(0, 30) as u32;
     let dec = match to_num(v, env)? {
         Num::F(f) => Decimal::from_f64(f).unwrap_or_default(),
@@ -368,23 +476,27 @@ fn format_number(v: &Value, d: i64, env: &dyn EvalEnv) -> Option<String> {
         Some((i, f)) => (i.to_string(), Some(f.to_string())),
         None => (s, None),
     };
-    let mut grouped = String::new();
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
     let mut out = String::new();
     if r.is_sign_negative() && !r.is_zero() {
         out.push('-');
     }
-    out.push_str(&grouped);
+    out.push_str(&locale::group_digits(&int, style));
     if let Some(f) = frac {
-        out.push('.');
+        out.push(style.decimal_point);
         out.push_str(&f);
     }
     Some(out)
+}
+
+/// FORMAT's third argument: an unknown (or NULL) locale is en_US, with
+/// warning 1649.
+fn format_style(locale: Option<&Value>, env: &dyn EvalEnv) -> NumberStyle {
+    let Some(v) = locale else { return locale::EN_US };
+    let name = if v.is_null() { "NULL".to_string() } else { value_string(v) };
+    locale::number_style(&name).unwrap_or_else(|| {
+        env.warn(1649, format!("Unknown locale: '{name}'"));
+        locale::EN_US
+    })
 }
 
 /// Lower-case hex of a digest, as MD5()/SHA1()/SHA2() return it.
@@ -517,12 +629,6 @@ fn lock_fn(name: &str) -> Value {
     }
 }
 
-fn uuid() -> String {
-    let b: [u8; 16] = rand::random();
-    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
-    format!("{}-{}-1{}-{}-{}", &hex[0..8], &hex[8..12], &hex[13..16], &hex[16..20], &hex[20..32])
-}
-
 /// Applies a function to evaluated arguments.
 pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, env: &dyn EvalEnv) -> SqlResult<Value> {
     // Functions that are not NULL-propagating.
@@ -651,8 +757,12 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
         "row_count" => return Ok(env.session_fact("row_count")),
         "found_rows" => return Ok(env.session_fact("found_rows")),
         "pi" => return Ok(Value::Double(std::f64::consts::PI)),
-        "uuid" => return Ok(text(uuid())),
-        "uuid_short" => return Ok(Value::UInt(rand::random::<u64>() >> 8)),
+        "uuid" => return Ok(text(super::ids::uuid_text())),
+        "sys_guid" => return Ok(text(super::ids::sys_guid())),
+        "uuid_short" => {
+            let server_id = env.system_var(VarScope::Global, "server_id").ok().and_then(|v| int_arg(&v, env));
+            return Ok(Value::UInt(super::ids::uuid_short(server_id.unwrap_or(1) as u64)));
+        }
         "now" | "current_timestamp" | "sysdate" | "localtime" | "localtimestamp" | "curtime" | "current_time"
         | "utc_timestamp" | "utc_time" => {
             let fsp = match a.first() {
@@ -692,6 +802,19 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
                 env.sleep(std::time::Duration::from_secs_f64(secs.min(300.0)))?;
             }
             return Ok(Value::Int(0));
+        }
+        // The IS_IPV* predicates are 0 for NULL.
+        "is_ipv4" => return Ok(bool_value(!a[0].is_null() && super::inet::parse_ipv4(&s_of(&a[0])).is_some())),
+        "is_ipv6" => return Ok(bool_value(!a[0].is_null() && super::inet::parse_ipv6(&s_of(&a[0])).is_some())),
+        "is_ipv4_compat" => return Ok(bool_value(super::inet::is_ipv4_compat(&value_bytes(&a[0])))),
+        "is_ipv4_mapped" => return Ok(bool_value(super::inet::is_ipv4_mapped(&value_bytes(&a[0])))),
+        "format" => {
+            if a[0].is_null() || a[1].is_null() {
+                return Ok(Value::Null);
+            }
+            let style = format_style(a.get(2), env);
+            let d = int_arg(&a[1], env).unwrap_or(0);
+            return Ok(format_number(&a[0], d, style, env).map_or(Value::Null, text));
         }
         _ => {}
     }
@@ -871,13 +994,6 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
                 }
             }
             bytes(out)
-        }
-        "format" => {
-            let d = int_arg(&a[1], env).unwrap_or(0);
-            match format_number(&a[0], d, env) {
-                Some(s) => text(s),
-                None => Value::Null,
-            }
         }
         "abs" => match to_num(&a[0], env) {
             Some(Num::I(i)) => match i.checked_abs() {
@@ -1078,28 +1194,18 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
                 _ => Value::Null,
             }
         }
-        "inet_aton" => {
-            let st = s_of(&a[0]);
-            let parts: Vec<&str> = st.split('.').collect();
-            if parts.is_empty() || parts.len() > 4 {
-                return Ok(Value::Null);
-            }
-            let mut nums = Vec::new();
-            for p in &parts {
-                match p.parse::<u64>() {
-                    Ok(n) if n < 256 => nums.push(n),
-                    _ => return Ok(Value::Null),
-                }
-            }
-            // 'a.b' means a.0.0.b, as in MySQL.
-            let last = nums.pop().unwrap_or(0);
-            let mut v = 0u64;
-            for n in &nums {
-                v = v * 256 + n;
-            }
-            v = (v << (8 * (4 - nums.len()))) + last;
-            Value::UInt(v)
-        }
+        "inet_aton" => match super::inet::inet_aton(&s_of(&a[0])) {
+            Some(n) => Value::UInt(n),
+            None => Value::Null,
+        },
+        "inet6_aton" => match super::inet::inet6_aton(&s_of(&a[0])) {
+            Some(b) => bytes(b),
+            None => Value::Null,
+        },
+        "inet6_ntoa" => match &a[0] {
+            Value::Bytes(b) => super::inet::inet6_ntoa(b).map_or(Value::Null, text),
+            _ => Value::Null,
+        },
         "inet_ntoa" => match int_arg(&a[0], env) {
             Some(n) if (0..=i64::from(u32::MAX)).contains(&n) => {
                 let b = (n as u32).to_be_bytes();
@@ -1232,19 +1338,41 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             }),
             None => Value::Null,
         },
-        "week" => {
-            // Mode 0 only.
+        "week" | "yearweek" => {
+            let mode = match a.get(1) {
+                Some(m) => int_arg(m, env).unwrap_or(0),
+                None => 0, // default_week_format
+            };
+            let year_mode = name == "yearweek";
             opt_int(date_part(&a[0], env).filter(|t| t.month > 0 && t.day > 0).map(|t| {
-                let jan1 = temporal::days_from_civil(i64::from(t.year), 1, 1);
-                let first_sunday = jan1 + (7 - (jan1 + 4).rem_euclid(7)) % 7;
-                let d = temporal::days_from_civil(i64::from(t.year), t.month, t.day);
-                if d < first_sunday {
-                    0
+                let (year, week) = temporal::week_of(&t, (mode & 7) as u32, year_mode);
+                if year_mode {
+                    year * 100 + week
                 } else {
-                    (d - first_sunday) / 7 + 1
+                    week
                 }
             }))
         }
+        "extract" => extract(&s_of(&a[0]), &a[1], env),
+        "timestampadd" => add_interval(&a[2], &a[1], &s_of(&a[0]), false, env),
+        "period_add" | "period_diff" => {
+            let (Some(p), Some(n)) = (int_arg(&a[0], env), int_arg(&a[1], env)) else {
+                return Ok(Value::Null);
+            };
+            // MariaDB reads the periods as unsigned numbers.
+            let months = temporal::period_to_months(p as u64);
+            if name == "period_diff" {
+                Value::Int(months as i64 - temporal::period_to_months(n as u64) as i64)
+            } else if p == 0 {
+                Value::Int(0)
+            } else {
+                Value::Int(temporal::months_to_period((months as i64).wrapping_add(n) as u64) as i64)
+            }
+        }
+        "get_format" => match get_format(&s_of(&a[0]), &s_of(&a[1])) {
+            Some(f) => text(f.to_string()),
+            None => Value::Null,
+        },
         "makedate" => {
             let y = int_arg(&a[0], env).unwrap_or(0);
             let doy = int_arg(&a[1], env).unwrap_or(0);

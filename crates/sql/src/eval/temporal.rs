@@ -370,19 +370,6 @@ const MONTHS: [&str; 12] = [
 ];
 const DAYS: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
-/// MySQL's WEEK() mode 0: weeks start on Sunday, week 1 has the first Sunday.
-fn week_mode0(t: &Temporal) -> i64 {
-    let jan1 = days_from_civil(i64::from(t.year), 1, 1);
-    let jan1_wd = (jan1 + 4).rem_euclid(7); // 0 = Sunday
-    let first_sunday = jan1 + (7 - jan1_wd) % 7;
-    let d = days_from_civil(i64::from(t.year), t.month, t.day);
-    if d < first_sunday {
-        0
-    } else {
-        (d - first_sunday) / 7 + 1
-    }
-}
-
 /// DATE_FORMAT.
 pub fn date_format(t: &Temporal, fmt: &str, is_time: bool) -> String {
     let mut out = String::new();
@@ -424,7 +411,19 @@ pub fn date_format(t: &Temporal, fmt: &str, is_time: bool) -> String {
             'a' if !is_time && t.month >= 1 => out.push_str(&DAYS[weekday(t) as usize][..3]),
             'w' => out.push_str(&((weekday(t) + 1) % 7).to_string()),
             'j' => out.push_str(&format!("{:03}", day_of_year(t))),
-            'U' => out.push_str(&format!("{:02}", week_mode0(t))),
+            // %U %u %V %v are WEEK() modes 0, 1, 2, 3; %X %x the years of 2 and 3.
+            'U' | 'u' | 'V' | 'v' if t.month >= 1 && t.day >= 1 => {
+                let mode = match f {
+                    'U' => 0,
+                    'u' => 1,
+                    'V' => 2,
+                    _ => 3,
+                };
+                out.push_str(&format!("{:02}", week_of(t, mode, false).1));
+            }
+            'X' | 'x' if t.month >= 1 && t.day >= 1 => {
+                out.push_str(&format!("{:04}", week_of(t, if f == 'X' { 2 } else { 3 }, false).0));
+            }
             'D' => {
                 let suffix = match t.day {
                     11..=13 => "th",
@@ -614,4 +613,138 @@ pub fn str_to_date(s: &str, fmt: &str) -> Option<(Temporal, bool, bool)> {
         return None;
     }
     Some((t, has_date, has_time))
+}
+
+/// WEEK(t, mode) and YEARWEEK's week, MySQL's `calc_week`: the year the
+/// week belongs to and its number. `mode` bit 0: weeks start on Monday;
+/// bit 1: week 0 belongs to the previous year (numbers 1–53); bit 2 (after
+/// MySQL's flip for Sunday-first modes): week 1 is the first week with a
+/// first weekday, else the first with four days in the year.
+pub fn week_of(t: &Temporal, mode: u32, year_mode: bool) -> (i64, i64) {
+    let mut flags = mode & 7;
+    if flags & 1 == 0 {
+        flags ^= 4;
+    }
+    let monday_first = flags & 1 != 0;
+    let mut week_year = flags & 2 != 0 || year_mode;
+    let first_weekday = flags & 4 != 0;
+    let days_in_year = |y: i64| if is_leap(y) { 366 } else { 365 };
+    let daynr = to_days(t);
+    let mut year = i64::from(t.year);
+    let mut first_daynr = days_from_civil(year, 1, 1) + 719_528;
+    let mut weekday = (first_daynr + 5 + i64::from(!monday_first)).rem_euclid(7);
+    let late_start = |weekday: i64| (first_weekday && weekday != 0) || (!first_weekday && weekday >= 4);
+    if t.month == 1 && i64::from(t.day) <= 7 - weekday {
+        if !week_year && late_start(weekday) {
+            return (year, 0);
+        }
+        week_year = true;
+        year -= 1;
+        let days = days_in_year(year);
+        first_daynr -= days;
+        weekday = (weekday + 53 * 7 - days).rem_euclid(7);
+    }
+    let days =
+        if late_start(weekday) { daynr - (first_daynr + (7 - weekday)) } else { daynr - (first_daynr - weekday) };
+    if week_year && days >= 52 * 7 {
+        let next_weekday = (weekday + days_in_year(year)).rem_euclid(7);
+        if !late_start(next_weekday) {
+            return (year + 1, 1);
+        }
+    }
+    (year, days / 7 + 1)
+}
+
+/// A PERIOD_ADD / PERIOD_DIFF period (YYMM or YYYYMM) as a month count.
+pub fn period_to_months(period: u64) -> u64 {
+    if period == 0 || period > 999_999 {
+        return 0;
+    }
+    let year = match period / 100 {
+        y if y < 70 => y + 2000,
+        y if y < 100 => y + 1900,
+        y => y,
+    };
+    year * 12 + period % 100 - 1
+}
+
+pub fn months_to_period(months: u64) -> u64 {
+    if months == 0 {
+        return 0;
+    }
+    let year = match months / 12 {
+        y if y < 70 => y + 2000,
+        y if y < 100 => y + 1900,
+        y => y,
+    };
+    year * 100 + months % 12 + 1
+}
+
+/// The fields a compound INTERVAL unit's text gives, in order, and whether
+/// its last field is microseconds (scaled as a fraction: '1.5' is 500000).
+fn compound_fields(unit: &str) -> Option<(usize, bool)> {
+    Some(match unit {
+        "YEAR_MONTH" | "DAY_HOUR" | "HOUR_MINUTE" | "MINUTE_SECOND" => (2, false),
+        "DAY_MINUTE" | "HOUR_SECOND" => (3, false),
+        "DAY_SECOND" => (4, false),
+        "SECOND_MICROSECOND" => (2, true),
+        "MINUTE_MICROSECOND" => (3, true),
+        "HOUR_MICROSECOND" => (4, true),
+        "DAY_MICROSECOND" => (5, true),
+        _ => return None,
+    })
+}
+
+/// A compound INTERVAL's text ('1 2:30:00', '-1 2', '5') as (months,
+/// microseconds), MySQL's `get_interval_info`: numbers are runs of digits
+/// split by anything else, a leading '-' negates the whole, fewer numbers
+/// than the unit has fill its last fields; more is NULL.
+pub fn compound_interval(text: &str, unit: &str) -> Option<(i64, i64)> {
+    let (count, micros_last) = compound_fields(unit)?;
+    let s = text.trim_start();
+    let (negative, s) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, s),
+    };
+    let b = s.as_bytes();
+    let mut i = b.iter().position(u8::is_ascii_digit).unwrap_or(b.len());
+    let mut values: Vec<i64> = Vec::with_capacity(count);
+    let mut last_len = 0;
+    while i < b.len() && values.len() < count {
+        let start = i;
+        let mut v: i64 = 0;
+        while i < b.len() && b[i].is_ascii_digit() {
+            v = v.saturating_mul(10).saturating_add(i64::from(b[i] - b'0'));
+            i += 1;
+        }
+        last_len = i - start;
+        values.push(v);
+        while i < b.len() && !b[i].is_ascii_digit() {
+            i += 1;
+        }
+    }
+    if i < b.len() {
+        return None;
+    }
+    let mut fields = vec![0i64; count - values.len()];
+    fields.extend(values);
+    if micros_last && last_len > 0 && last_len < 6 {
+        if let Some(last) = fields.last_mut() {
+            *last = last.saturating_mul(10i64.pow(6 - last_len as u32));
+        }
+    }
+    let sign = if negative { -1 } else { 1 };
+    if unit == "YEAR_MONTH" {
+        return Some((sign * (fields[0].saturating_mul(12).saturating_add(fields[1])), 0));
+    }
+    // (days, hours, minutes, seconds, microseconds) from the unit's first
+    // field on.
+    let first = ["DAY", "HOUR", "MINUTE", "SECOND"].iter().position(|f| unit.starts_with(f))?;
+    let mut dhmsu = [0i64; 5];
+    for (slot, v) in dhmsu[first..].iter_mut().zip(fields) {
+        *slot = v;
+    }
+    let [d, h, m, s, us] = dhmsu;
+    let secs = d.checked_mul(24)?.checked_add(h)?.checked_mul(60)?.checked_add(m)?.checked_mul(60)?.checked_add(s)?;
+    Some((0, sign * secs.checked_mul(1_000_000)?.checked_add(us)?))
 }

@@ -1022,3 +1022,29 @@ fn date_add_units_month_ends_and_overflow() {
     assert_eq!(run_env(&add("9999-12-31", 1, "DAY"), &env).expect("evaluates"), Value::Null);
     assert_eq!(env.warnings.borrow().first().map(|w| w.0), Some(1441));
 }
+
+#[test]
+fn compound_intervals_as_mariadb_reads_them() {
+    use super::temporal::compound_interval;
+    // MariaDB 10.11: fewer numbers fill the last fields; a short microsecond
+    // field is a fraction; more numbers than the unit has are NULL.
+    assert_eq!(compound_interval("5", "SECOND_MICROSECOND"), Some((0, 500_000)));
+    assert_eq!(compound_interval("1 2:3", "DAY_SECOND"), Some((0, 3_723_000_000)));
+    assert_eq!(compound_interval("-1 2", "DAY_HOUR"), Some((0, -93_600_000_000)));
+    assert_eq!(compound_interval("1-1", "YEAR_MONTH"), Some((13, 0)));
+    assert_eq!(compound_interval("x1y2", "HOUR_MINUTE"), Some((0, 3_720_000_000)));
+    assert_eq!(compound_interval("1:2:3:4:5", "DAY_SECOND"), None);
+}
+
+#[test]
+fn week_modes_as_mariadb() {
+    use super::temporal::week_of;
+    let d = |y, m, dd| Temporal { year: y, month: m, day: dd, ..Temporal::default() };
+    // MariaDB 10.11: WEEK('2008-02-20', 0..1), WEEK('2008-12-31', 1),
+    // WEEK('2000-01-01', 2), YEARWEEK('2019-12-30', 3).
+    assert_eq!(week_of(&d(2008, 2, 20), 0, false).1, 7);
+    assert_eq!(week_of(&d(2008, 2, 20), 1, false).1, 8);
+    assert_eq!(week_of(&d(2008, 12, 31), 1, false).1, 53);
+    assert_eq!(week_of(&d(2000, 1, 1), 2, false), (1999, 52));
+    assert_eq!(week_of(&d(2019, 12, 30), 3, true), (2020, 1));
+}

@@ -561,12 +561,19 @@ pub(super) fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> S
     }
     let mut args = args;
     // The unit argument of TIMESTAMPDIFF/TIMESTAMPADD is a keyword, not a column.
-    if matches!(name.as_str(), "timestampdiff" | "timestampadd") {
+    if matches!(name.as_str(), "timestampdiff" | "timestampadd" | "get_format") {
         if let Some(Expr::Column { table: None, name: unit }) = args.first() {
-            args[0] = Expr::Literal(Value::from_str(&unit.to_ascii_uppercase()));
+            // SQL_TSI_DAY is ODBC's spelling of DAY.
+            let unit = unit.to_ascii_uppercase();
+            let unit = unit.strip_prefix("SQL_TSI_").unwrap_or(&unit);
+            args[0] = Expr::Literal(Value::from_str(unit));
         }
     }
-    if name == "values" {
+    // EXTRACT(<compound unit> FROM x), as the statement splitter rewrote it.
+    if name == "extract_units" {
+        return Ok(Expr::Function { name: "extract".into(), args });
+    }
+    if name == "values" || name == "value" {
         if let [Expr::Column { name: col, .. }] = args.as_slice() {
             return Ok(Expr::InsertValue(col.clone()));
         }
@@ -601,13 +608,21 @@ fn group_concat(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<Expr> 
 fn interval(iv: &sp::Interval, params: &mut ParamCounter) -> SqlResult<(Expr, Expr)> {
     let unit = match (&iv.leading_field, &iv.last_field) {
         (Some(field), None) => field.to_string().to_ascii_uppercase(),
-        _ => return Err(unsupported(format!("INTERVAL {iv}"))),
+        (Some(leading), Some(last)) => {
+            let (leading, last) = (leading.to_string().to_ascii_uppercase(), last.to_string().to_ascii_uppercase());
+            match super::compound_unit_name(&leading, &last) {
+                Some(name) => name.to_string(),
+                None => return Err(SqlError::parse(&iv.to_string(), 1)),
+            }
+        }
+        _ => return Err(SqlError::parse(&iv.to_string(), 1)),
     };
     if !matches!(
         unit.as_str(),
         "MICROSECOND" | "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | "QUARTER" | "YEAR"
-    ) {
-        return Err(unsupported(format!("INTERVAL ... {unit}")));
+    ) && !unit.contains('_')
+    {
+        return Err(SqlError::parse(&unit, 1));
     }
     Ok((convert_expr(&iv.value, params)?, Expr::Literal(Value::from_str(&unit))))
 }
@@ -751,6 +766,17 @@ pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult
             },
             negated: *negated,
         },
+        E::RLike { negated, expr, pattern, .. } => {
+            let call = Expr::Function {
+                name: "regexp".into(),
+                args: vec![convert_expr(expr, params)?, convert_expr(pattern, params)?],
+            };
+            if *negated {
+                Expr::Unary(UnaryOp::Not, Box::new(call))
+            } else {
+                call
+            }
+        }
         E::UnaryOp { op, expr } => match op {
             sp::UnaryOperator::Minus => match convert_expr(expr, params)? {
                 Expr::Literal(Value::Int(i)) => Expr::Literal(Value::Int(-i)),
@@ -817,6 +843,19 @@ pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult
             args: vec![convert_expr(expr, params)?, convert_expr(r#in, params)?],
         },
         E::TypedString(ts) => convert_value(&ts.value.value, params)?,
+        E::Extract { field, expr, .. } => {
+            let unit = field.to_string().to_ascii_uppercase();
+            if !matches!(
+                unit.as_str(),
+                "MICROSECOND" | "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | "QUARTER" | "YEAR"
+            ) {
+                return Err(SqlError::parse(&unit, 1));
+            }
+            Expr::Function {
+                name: "extract".into(),
+                args: vec![Expr::Literal(Value::from_str(&unit)), convert_expr(expr, params)?],
+            }
+        }
         other => return Err(unsupported(other.to_string().chars().take(40).collect::<String>())),
     })
 }
