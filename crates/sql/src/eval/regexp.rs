@@ -7,9 +7,9 @@
 //! an operand is binary or has a `_bin` collation, as MariaDB decides from
 //! the operands' collation.
 
-use super::{eval, expr_collation, value_string, EvalEnv, Row};
+use super::{eval, value_string, EvalEnv, Row};
 use crate::ast::Expr;
-use onelog_core::{Collation, ErrorCode, SqlError, SqlResult, Value};
+use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
 use regex::{Regex, RegexBuilder};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -24,8 +24,10 @@ pub(super) fn arity(name: &str) -> Option<(usize, usize)> {
 }
 
 pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
-    let case_sensitive =
-        args.iter().take(2).any(|a| matches!(expr_collation(a), Some(Collation::Binary | Collation::Utf8mb4Bin)));
+    // Case matters under the operands' collation when it is a binary or a
+    // case-sensitive one, as in MariaDB.
+    let collation = super::pair_collation(&args[0], &args[1], name)?;
+    let case_sensitive = collation.is_binary_order() || collation.name().ends_with("_cs");
     let vals: Vec<Value> = args.iter().map(|a| eval(a, row, env)).collect::<SqlResult<_>>()?;
     if vals.iter().any(Value::is_null) {
         return Ok(Value::Null);
