@@ -261,3 +261,47 @@ fn split_account(account: &str) -> (String, Option<String>) {
     }
     (unquote(account), None)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(sql: &str) -> CreateView {
+        match parse_view_ddl(sql) {
+            Ok(Some(Statement::CreateView(v))) => v,
+            other => panic!("{sql}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn reads_options_definers_columns_and_check_option() {
+        let v = view("CREATE OR REPLACE ALGORITHM=MERGE DEFINER=`ro``ot`@'local host' SQL SECURITY INVOKER VIEW d.v (a, `b c`) AS select 1, 2 WITH LOCAL CHECK OPTION");
+        assert!(v.or_replace && !v.alter);
+        assert_eq!((v.algorithm.as_str(), v.security.as_str()), ("MERGE", "INVOKER"));
+        assert_eq!(v.definer, Some(("ro`ot".to_string(), "local host".to_string())));
+        assert_eq!(v.name, ObjectName { db: Some("d".into()), name: "v".into() });
+        assert_eq!(v.columns, ["a", "b c"]);
+        assert_eq!((v.query_text.as_str(), v.check_option), ("select 1, 2", CheckOption::Local));
+        let v = view("alter definer = root@localhost view v as select 1 with check option");
+        assert!(v.alter);
+        assert_eq!(v.definer, Some(("root".to_string(), "localhost".to_string())));
+        assert_eq!(v.check_option, CheckOption::Cascaded);
+        assert_eq!(view("create definer=current_user() view v as select 1").definer, None);
+        assert_eq!(view("create definer=u view v as select 1").definer, Some(("u".into(), "%".into())));
+    }
+
+    #[test]
+    fn other_statements_and_bad_views() {
+        assert!(matches!(parse_view_ddl("create table view_t (a int)"), Ok(None)));
+        assert!(matches!(parse_view_ddl("alter table t add view int"), Ok(None)));
+        for bad in [
+            "create definer=root@localhost algorithm=merge view v as select 1",
+            "create or replace view if not exists v as select 1",
+            "create view v as",
+            "create view v (a as select 1",
+            "create view v as insert into t values (1)",
+        ] {
+            assert!(parse_view_ddl(bad).is_err(), "{bad}");
+        }
+    }
+}
