@@ -1260,7 +1260,7 @@ fn expand_items(select_items: &[SelectItem], scope: &[ScopeColumn]) -> SqlResult
                     listed.sort_by_key(|(_, c)| c.star_position);
                 }
                 for (i, c) in listed {
-                    items.push(Item { expr: Expr::Slot(i), column: scope_result_column(c, &c.def.name) });
+                    items.push(Item { expr: column_slot(i, &c.def), column: scope_result_column(c, &c.def.name) });
                 }
                 if items.len() == before {
                     if let Some(t) = only {
@@ -1353,7 +1353,8 @@ fn run_core_in_scope(
             let expr = match (&o.expr, bind_order_position(&o.expr, items.len())) {
                 (_, Some(Expr::Slot(i))) => items[i].expr.clone(),
                 (Expr::Column { table: None, name }, _) => match items.iter().find(|it| {
-                    it.column.name.eq_ignore_ascii_case(name) && !matches!(bind(&o.expr, &scope), Ok(Expr::Slot(_)))
+                    it.column.name.eq_ignore_ascii_case(name)
+                        && bind(&o.expr, &scope).ok().as_ref().and_then(slot_of).is_none()
                 }) {
                     Some(it) => it.expr.clone(),
                     None => bind(&o.expr, &scope).or_else(|e| {
@@ -1567,10 +1568,8 @@ fn project(ctx: &Ctx, rows: Vec<Vec<Value>>, outputs: &[Expr], extra_keys: &[Exp
     }
     let movable: Vec<Option<usize>> = outputs
         .iter()
-        .map(|e| match e {
-            Expr::Slot(i) if reads.get(i) == Some(&1) => Some(*i),
-            _ => None,
-        })
+        // A plain column (seen through its collation) read once is moved.
+        .map(|e| slot_of(e).filter(|i| reads.get(i) == Some(&1)))
         .collect();
     rows.into_iter()
         .map(|mut row| {
