@@ -917,28 +917,10 @@ pub fn expr_sql(e: &Expr) -> String {
         Expr::Unary(UnaryOp::Not, x) => format!("!{}", expr_sql_paren(x)),
         Expr::Unary(UnaryOp::BitNot, x) => format!("~{}", expr_sql_paren(x)),
         Expr::Binary(op, l, r) => {
+            // MariaDB writes the logical operators in lower case here.
             let o = match op {
-                BinOp::Add => "+",
-                BinOp::Sub => "-",
-                BinOp::Mul => "*",
-                BinOp::Div => "/",
-                BinOp::IntDiv => "DIV",
-                BinOp::Mod => "%",
-                BinOp::Eq => "=",
-                BinOp::NullSafeEq => "<=>",
-                BinOp::NotEq => "<>",
-                BinOp::Lt => "<",
-                BinOp::LtEq => "<=",
-                BinOp::Gt => ">",
-                BinOp::GtEq => ">=",
-                BinOp::And => "and",
-                BinOp::Or => "or",
-                BinOp::Xor => "xor",
-                BinOp::BitAnd => "&",
-                BinOp::BitOr => "|",
-                BinOp::BitXor => "^",
-                BinOp::ShiftLeft => "<<",
-                BinOp::ShiftRight => ">>",
+                BinOp::And | BinOp::Or | BinOp::Xor => op.symbol().to_ascii_lowercase(),
+                _ => op.symbol().to_string(),
             };
             format!("{} {o} {}", expr_sql_paren(l), expr_sql_paren(r))
         }
