@@ -74,14 +74,11 @@ impl Charset {
     /// A charset by name as SQL spells it (`utf8` is utf8mb3, as in
     /// MariaDB 10.11's default old_mode).
     pub fn named(name: &str) -> Option<Charset> {
-        Some(match name.to_ascii_lowercase().as_str() {
-            "utf8mb4" => Charset::Utf8mb4,
-            "utf8mb3" | "utf8" => Charset::Utf8mb3,
-            "latin1" => Charset::Latin1,
-            "ascii" => Charset::Ascii,
-            "binary" => Charset::Binary,
-            _ => return None,
-        })
+        // No allocation: sessions look their charsets up on every statement.
+        if name.eq_ignore_ascii_case("utf8") {
+            return Some(Charset::Utf8mb3);
+        }
+        Charset::ALL.into_iter().find(|c| c.name().eq_ignore_ascii_case(name))
     }
 
     pub fn default_collation(self) -> Collation {
@@ -130,10 +127,7 @@ impl Charset {
     /// warned); bytes that are not UTF-8 are kept.
     pub fn encode(self, text: &[u8]) -> std::borrow::Cow<'_, [u8]> {
         match self {
-            Charset::Utf8mb3 if self.first_unrepresentable(text).is_some() => {
-                let s = String::from_utf8_lossy(text);
-                s.chars().map(|c| if self.holds(c) { c } else { '?' }).collect::<String>().into_bytes().into()
-            }
+            Charset::Utf8mb3 => self.fit(text),
             Charset::Latin1 | Charset::Ascii if !text.is_ascii() => match std::str::from_utf8(text) {
                 Ok(s) => s
                     .chars()
@@ -148,6 +142,16 @@ impl Charset {
             },
             _ => text.into(),
         }
+    }
+
+    /// `text` (UTF-8) with each character the charset cannot hold replaced
+    /// by '?', still UTF-8: what MariaDB stores or sends outside strict mode.
+    pub fn fit(self, text: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+        if self.first_unrepresentable(text).is_none() {
+            return text.into();
+        }
+        let s = String::from_utf8_lossy(text);
+        s.chars().map(|c| if self.holds(c) { c } else { '?' }).collect::<String>().into_bytes().into()
     }
 
     /// The inverse of [`Charset::encode`]: stored bytes as in-memory UTF-8.

@@ -147,8 +147,7 @@ fn fit_charset(v: Value, c: &ColumnDef, def: &TableDef, strict: bool, ctx: &dyn 
         return Err(SqlError::new(ErrorCode::TRUNCATED_WRONG_VALUE_FOR_FIELD, message));
     }
     ctx.warn(ErrorCode::TRUNCATED_WRONG_VALUE_FOR_FIELD.number, message);
-    let text = String::from_utf8_lossy(bytes);
-    Ok(Value::Bytes(text.chars().map(|ch| if charset.holds(ch) { ch } else { '?' }).collect::<String>().into_bytes()))
+    Ok(Value::Bytes(charset.fit(bytes).into_owned()))
 }
 
 /// A view's CHECK OPTION condition bound to the table's columns.
