@@ -1192,6 +1192,7 @@ mod tests {
             indexes: vec![IndexDef { id: 1, name: "PRIMARY".into(), columns: vec![0], unique: true, primary: true }],
             engine: "InnoDB".into(),
             comment: String::new(),
+            auto_increment_start: 0,
         }
     }
 

@@ -88,6 +88,7 @@ fn table(id: u64, name: &str, types: Vec<ColumnType>, with_pk: bool) -> TableDef
         indexes,
         engine: "InnoDB".into(),
         comment: String::new(),
+        auto_increment_start: 0,
     }
 }
 

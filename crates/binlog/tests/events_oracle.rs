@@ -56,6 +56,7 @@ fn table() -> TableDef {
         indexes: vec![IndexDef { id: 1, name: "PRIMARY".into(), columns: vec![0], unique: true, primary: true }],
         engine: "InnoDB".into(),
         comment: String::new(),
+        auto_increment_start: 0,
     }
 }
 

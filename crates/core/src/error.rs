@@ -19,8 +19,12 @@ macro_rules! codes {
 }
 
 codes! {
+    // mysys's EE_CANTCREATEFILE: MariaDB's answer to ALTER DATABASE of a
+    // database that does not exist (it cannot write the db.opt file).
+    CANT_CREATE_FILE = 1, "HY000";
     DB_CREATE_EXISTS = 1007, "HY000";
     DB_DROP_EXISTS = 1008, "HY000";
+    ERROR_ON_RENAME = 1025, "HY000";
     ACCESS_DENIED = 1045, "28000";
     NO_DB_SELECTED = 1046, "3D000";
     UNKNOWN_COMMAND = 1047, "08S01";
@@ -87,6 +91,7 @@ codes! {
     WARN_DATA_TRUNCATED = 1265, "01000";
     UNKNOWN_COLLATION = 1273, "HY000";
     OPTION_PREVENTS_STATEMENT = 1290, "HY000";
+    UNKNOWN_STORAGE_ENGINE = 1286, "42000";
     WARN_DEPRECATED_SYNTAX = 1287, "HY000";
     TRUNCATED_WRONG_VALUE = 1292, "22007";
     UNSUPPORTED_PS = 1295, "HY000";
@@ -107,6 +112,8 @@ codes! {
     DATA_OUT_OF_RANGE = 1690, "22003";
     WRONG_ARGUMENTS_SCALE = 1425, "42000";
     READ_ONLY_TRANSACTION = 1792, "25006";
+    UNKNOWN_ALTER_ALGORITHM = 1800, "HY000";
+    UNKNOWN_ALTER_LOCK = 1801, "HY000";
     CONNECTION_KILLED = 1927, "70100";
     STATEMENT_TIMEOUT = 1969, "70100";
     // A warning: a recursive CTE stopped at `max_recursive_iterations`.

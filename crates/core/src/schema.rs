@@ -258,6 +258,10 @@ pub struct TableDef {
     pub indexes: Vec<IndexDef>,
     pub engine: String,
     pub comment: String,
+    /// The `AUTO_INCREMENT=n` the table was created or last altered with
+    /// (0: none): the counter never starts below it, after a restart too.
+    #[serde(default)]
+    pub auto_increment_start: u64,
 }
 
 impl TableDef {

@@ -852,6 +852,7 @@ mod tests {
             ],
             engine: "InnoDB".into(),
             comment: String::new(),
+            auto_increment_start: 0,
         };
         assert_eq!(key_flags(&table, 0), (ColumnFlags::PRI_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits());
         assert_eq!(key_flags(&table, 1), (ColumnFlags::UNIQUE_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits());

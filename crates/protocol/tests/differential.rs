@@ -154,6 +154,7 @@ fn table() -> TableDef {
         ],
         engine: "InnoDB".into(),
         comment: String::new(),
+        auto_increment_start: 0,
     }
 }
 

@@ -2,6 +2,7 @@
 //! the boundary, so a sqlparser upgrade touches one module, and the planner
 //! and executor see only what OneLog supports.
 
+use onelog_core::schema::ColumnDefault;
 use onelog_core::{ColumnDef, Value};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -540,6 +541,27 @@ pub enum AlterOp {
     AddIndex(IndexSpec),
     DropIndex(String),
     DropPrimaryKey,
+    /// `ALTER [COLUMN] c SET DEFAULT v` (Some) / `DROP DEFAULT` (None).
+    SetDefault {
+        column: String,
+        default: Option<ColumnDefault>,
+    },
+    /// `RENAME [TO|AS] name`.
+    RenameTable(ObjectName),
+    /// `ENGINE=name`, as SHOW CREATE TABLE spells it: every table is
+    /// OneLog's engine, the name is what SHOW CREATE TABLE reports.
+    Engine(String),
+    /// `COMMENT=text`.
+    Comment(String),
+    /// `AUTO_INCREMENT=n`: the next value handed out (at least one above
+    /// the largest in the table).
+    AutoIncrement(u64),
+    /// `FORCE`: rebuild the table (OneLog's rows are already compact: only
+    /// the outcome, the rows counted, changes).
+    Force,
+    /// `ORDER BY ...`: InnoDB keeps rows in clustered key order and ignores
+    /// it, with a warning when the table has a primary key.
+    OrderBy,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -688,6 +710,8 @@ impl Statement {
                 | Statement::DropIndex { .. }
                 | Statement::AlterTable { .. }
                 | Statement::Truncate(_)
+                | Statement::RenameTables(_)
+                | Statement::AlterDatabase(_)
         )
     }
 
@@ -783,6 +807,11 @@ pub enum Statement {
         ops: Vec<AlterOp>,
     },
     Truncate(ObjectName),
+    /// `RENAME TABLE a TO b [, c TO d ...]`: in order, all or none.
+    RenameTables(Vec<(ObjectName, ObjectName)>),
+    /// `ALTER {DATABASE|SCHEMA} [name] options`: the options are utf8mb4's
+    /// (the only character set OneLog has) and the database's comment.
+    AlterDatabase(Option<String>),
     /// `ALTER TABLE t DISABLE|ENABLE KEYS` (mariadb-dump writes it around
     /// each table's rows): nothing to do, as for InnoDB.
     AlterTableKeys {

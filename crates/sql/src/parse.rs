@@ -11,6 +11,7 @@ use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Token, Tokenizer};
 
+mod alter;
 mod comments;
 mod ddl;
 mod expr;
@@ -264,6 +265,13 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
     let upper: Vec<String> = w.iter().map(|s| s.to_ascii_uppercase()).collect();
     if let Some(statement) = parse_admin(text, &w, &upper)? {
         return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
+    }
+    if alter::is_alter_table(&upper) {
+        return Ok(ParsedStatement {
+            statement: alter::parse_alter_table(rewritten)?,
+            text: text.to_string(),
+            param_count,
+        });
     }
     // sqlparser does not know MySQL's `LOCK IN SHARE MODE`; strip it and
     // remember the lock mode.
@@ -541,6 +549,7 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
             };
             Some(Statement::AlterTableKeys { table: object_name_from_words(&w[2..w.len() - 2]), enable })
         }
+        "ALTER" if tail(1) == "DATABASE" || tail(1) == "SCHEMA" => Some(alter::parse_alter_database(text)?),
         "START" if tail(1) == "TRANSACTION" && u.iter().any(|w| w == "CONSISTENT") => {
             Some(start_transaction_with_snapshot(text, &u[2..])?)
         }
@@ -805,6 +814,7 @@ fn convert_statement(stmt: &sp::Statement, params: &mut ParamCounter) -> SqlResu
         },
         S::CreateIndex(ci) => ddl::convert_create_index(ci)?,
         S::AlterTable(at) => ddl::convert_alter_table(at)?,
+        S::RenameTable(renames) => alter::convert_rename(renames)?,
         S::Drop { object_type, if_exists, names, table, temporary, .. } => {
             ddl::convert_drop(object_type, *if_exists, *temporary, names, table.as_ref())?
         }

@@ -729,7 +729,9 @@ impl Session {
             | Statement::CreateIndex { .. }
             | Statement::DropIndex { .. }
             | Statement::AlterTable { .. }
-            | Statement::Truncate(_) => {
+            | Statement::Truncate(_)
+            | Statement::RenameTables(_)
+            | Statement::AlterDatabase(_) => {
                 // DDL commits the open transaction first, as MySQL does.
                 self.commit_txn()?;
                 crate::ddl::execute(self, stmt, text)

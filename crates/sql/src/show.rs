@@ -97,8 +97,11 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
         Show::Columns { table, full } => show_columns(session, table, *full)?,
         Show::Index { table } => show_index(session, table)?,
         Show::CreateTable(name) => {
-            let t = table_def(session, name)?;
-            text_result(&["Table", "Create Table"], vec![vec![s(&t.name), s(&create_table_sql(&t))]])
+            let db = session.resolve_db(name)?;
+            let table = session.engine.catalog.read().get_table(db, &name.name)?;
+            let next = *table.auto_increment_next.lock();
+            let sql = create_table_sql(&table.def, Some(next));
+            text_result(&["Table", "Create Table"], vec![vec![s(&table.def.name), s(&sql)]])
         }
         Show::CreateDatabase { name, if_not_exists } => {
             if !database_names(session).contains(name) {
@@ -580,7 +583,9 @@ fn show_index(session: &Session, table: &ObjectName) -> SqlResult<QueryResult> {
 }
 
 /// SHOW CREATE TABLE text, as MariaDB formats it.
-pub fn create_table_sql(t: &TableDef) -> String {
+/// `auto_increment_next`: the table's AUTO_INCREMENT counter, shown as
+/// InnoDB shows it (for a table with an AUTO_INCREMENT column, above 1).
+pub fn create_table_sql(t: &TableDef, auto_increment_next: Option<u64>) -> String {
     let mut lines: Vec<String> = t
         .columns
         .iter()
@@ -632,8 +637,12 @@ pub fn create_table_sql(t: &TableDef) -> String {
             format!("  KEY `{}` ({})", i.name, cols.join(","))
         });
     }
+    let auto_increment = match auto_increment_next {
+        Some(next) if next > 1 && t.auto_increment_column().is_some() => format!(" AUTO_INCREMENT={next}"),
+        _ => String::new(),
+    };
     let mut sql = format!(
-        "CREATE TABLE `{}` (\n{}\n) ENGINE={} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci",
+        "CREATE TABLE `{}` (\n{}\n) ENGINE={}{auto_increment} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci",
         t.name,
         lines.join(",\n"),
         t.engine
