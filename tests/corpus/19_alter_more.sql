@@ -131,6 +131,27 @@ alter table ix1 drop index a, drop key b, add index kab (a, b)
 show create table ix1
 alter table ix1 add index kc (a)
 alter table ix1 drop index kc, drop index kc
+create table ci (a int, b int)
+create index if not exists i1 on ci (a)
+create index if not exists i1 on ci (b)
+show create table ci
+create or replace index i1 on ci (a, b)
+show create table ci
+create or replace unique index i2 on ci (b)
+create or replace index if not exists i3 on ci (b)
+drop index if exists i1 on ci
+drop index if exists i1 on ci
+show create table ci
+alter table ci add column c int, disable keys
+alter table ci enable keys
+alter table ci disable keys
+alter table ci rename to ci2, enable keys
+alter table ci2 drop key i2, add key kc (c)
+show create table ci2
+drop table ci2
+alter database wrong upgrade data directory name
+alter database `#mysql50#` upgrade data directory name
+alter database `#mysql50#upgrade-me` upgrade data directory name
 alter database character set utf8mb4
 alter database character set = utf8mb4 collate = utf8mb4_general_ci
 alter schema default character set utf8mb4

@@ -559,6 +559,11 @@ pub enum AlterOp {
     /// `FORCE`: rebuild the table (OneLog's rows are already compact: only
     /// the outcome, the rows counted, changes).
     Force,
+    /// `DISABLE KEYS` / `ENABLE KEYS` (`enable`) among other
+    /// specifications: nothing to do, see `ddl::keys_note`.
+    Keys {
+        enable: bool,
+    },
     /// `ORDER BY ...`: InnoDB keeps rows in clustered key order and ignores
     /// it, with a warning when the table has a primary key.
     OrderBy,
@@ -797,10 +802,17 @@ pub enum Statement {
     CreateIndex {
         table: ObjectName,
         index: IndexSpec,
+        /// IF NOT EXISTS: a taken name is note 1061 and nothing done.
+        if_not_exists: bool,
+        /// MariaDB's CREATE OR REPLACE INDEX: an index of that name is
+        /// dropped first.
+        or_replace: bool,
     },
     DropIndex {
         table: ObjectName,
         name: String,
+        /// IF EXISTS: a missing index is note 1091 and nothing done.
+        if_exists: bool,
     },
     AlterTable {
         table: ObjectName,
@@ -813,7 +825,8 @@ pub enum Statement {
     /// (the only character set OneLog has) and the database's comment.
     AlterDatabase(Option<String>),
     /// `ALTER TABLE t DISABLE|ENABLE KEYS` (mariadb-dump writes it around
-    /// each table's rows): nothing to do, as for InnoDB.
+    /// each table's rows): nothing to do, as for InnoDB, which says so in
+    /// note 1031 (see `ddl::keys_note`).
     AlterTableKeys {
         table: ObjectName,
         enable: bool,

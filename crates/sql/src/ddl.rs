@@ -274,12 +274,26 @@ pub fn plan(
             mutations.retain(|m| !matches!(m, Mutation::Delete(_)));
             Ok(ok_plan(mutations, CatalogChange::Truncate(t.def.clone())))
         }
-        Statement::CreateIndex { table, index } => {
+        Statement::CreateIndex { table, index, if_not_exists, or_replace } => {
             let t = catalog.get_table(db_of(table, db)?, &table.name)?;
-            alter(catalog, snapshot, &t, &[AlterOp::AddIndex(index.clone())], strict, db)
+            let name = index.name.as_deref().unwrap_or_default();
+            let exists = t.def.indexes.iter().any(|i| i.name.eq_ignore_ascii_case(name));
+            if exists && *if_not_exists {
+                return Ok(noop_with_note(ErrorCode::DUP_KEY_NAME.number, format!("Duplicate key name '{name}'")));
+            }
+            let mut ops = Vec::new();
+            if exists && *or_replace {
+                ops.push(AlterOp::DropIndex(name.to_string()));
+            }
+            ops.push(AlterOp::AddIndex(index.clone()));
+            alter(catalog, snapshot, &t, &ops, strict, db)
         }
-        Statement::DropIndex { table, name } => {
+        Statement::DropIndex { table, name, if_exists } => {
             let t = catalog.get_table(db_of(table, db)?, &table.name)?;
+            if *if_exists && !t.def.indexes.iter().any(|i| i.name.eq_ignore_ascii_case(name)) {
+                let message = format!("Can't DROP INDEX `{name}`; check that it exists");
+                return Ok(noop_with_note(ErrorCode::CANT_DROP_FIELD_OR_KEY.number, message));
+            }
             let op = if name.eq_ignore_ascii_case("PRIMARY") {
                 AlterOp::DropPrimaryKey
             } else {
@@ -833,6 +847,15 @@ struct TableChanges<'a> {
     rename_to: Option<&'a ObjectName>,
     auto_increment: Option<u64>,
     order_by: bool,
+    /// ENABLE KEYS (true) / DISABLE KEYS (false).
+    keys: Option<bool>,
+}
+
+/// InnoDB's note 1031 for ENABLE KEYS, and for DISABLE KEYS of a table
+/// with a non-unique index (the only kind MariaDB would disable).
+pub(crate) fn keys_note(def: &TableDef, enable: bool) -> Option<String> {
+    (enable || def.indexes.iter().any(|i| !i.unique))
+        .then(|| format!("Storage engine InnoDB of the table `{}`.`{}` doesn't have this option", def.db, def.name))
 }
 
 fn alter(
@@ -894,6 +917,7 @@ fn alter(
             // InnoDB rebuilds in place: no rows counted, nothing to change
             // in OneLog's storage, which keeps no per-table free space.
             AlterOp::Force => {}
+            AlterOp::Keys { enable } => changes.keys = Some(*enable),
             AlterOp::OrderBy => {
                 changes.order_by = true;
                 shape.copied = true;
@@ -921,6 +945,9 @@ fn alter(
     let (mut plan, largest_auto_increment) = rebuild_rows(snapshot, table, &shape, strict)?;
     if (shape.def.db.as_str(), shape.def.name.as_str()) != (old.db.as_str(), old.name.as_str()) {
         plan.mutations.insert(0, Mutation::Delete(table_key(&old.db, &old.name)));
+    }
+    if let Some(message) = changes.keys.and_then(|enable| keys_note(old, enable)) {
+        plan.note = Some((1031, message));
     }
     if changes.order_by && shape.def.primary_key().is_some() {
         let message =

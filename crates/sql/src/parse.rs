@@ -283,6 +283,16 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
             share_lock = true;
         }
     }
+    // MariaDB's CREATE OR REPLACE [UNIQUE] INDEX: sqlparser reads it
+    // without OR REPLACE.
+    let replaces_index = upper.len() > 4
+        && upper[..3] == ["CREATE", "OR", "REPLACE"]
+        && (upper[3] == "INDEX" || upper[3..5] == ["UNIQUE", "INDEX"]);
+    if replaces_index {
+        if let Some(at) = sql.to_ascii_uppercase().find("REPLACE") {
+            sql = format!("CREATE {}", &sql[at + "REPLACE".len()..]);
+        }
+    }
     let mut create_duplicates = CreateSelectDuplicates::Error;
     let creates_table = upper.first().is_some_and(|w| w == "CREATE") && upper.iter().take(3).any(|w| w == "TABLE");
     if creates_table && upper.iter().any(|w| w == "SELECT" || w == "LIKE") {
@@ -309,6 +319,12 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
     }
     if let Statement::CreateTable(ct) = &mut statement {
         ct.on_duplicate = create_duplicates;
+    }
+    if let Statement::CreateIndex { or_replace, if_not_exists, .. } = &mut statement {
+        if replaces_index && *if_not_exists {
+            return Err(SqlError::new(ErrorCode::WRONG_USAGE, "Incorrect usage of OR REPLACE and IF NOT EXISTS"));
+        }
+        *or_replace = replaces_index;
     }
     if share_lock {
         if let Statement::Select(select) = &mut statement {
@@ -541,7 +557,11 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
         "BEGIN" if u.len() == 1 || (u.len() == 2 && tail(1) == "WORK") => {
             Some(Statement::Begin { read_only: false, consistent_snapshot: false })
         }
-        "ALTER" if tail(1) == "TABLE" && u.len() >= 5 && u[u.len() - 1] == "KEYS" => {
+        // `ALTER TABLE [db.]t DISABLE|ENABLE KEYS` alone; among other
+        // specifications it is read with them (parse/alter.rs).
+        "ALTER"
+            if tail(1) == "TABLE" && (u.len() == 5 || (u.len() == 7 && u[3] == ".")) && u[u.len() - 1] == "KEYS" =>
+        {
             let enable = match u[u.len() - 2].as_str() {
                 "ENABLE" => true,
                 "DISABLE" => false,

@@ -119,6 +119,7 @@ pub(crate) fn parse_alter_table(sql: &str) -> SqlResult<Statement> {
             SpecKind::DropKey => {
                 for_sqlparser.push(format!("DROP INDEX {}", &sql[spec[2].start..spec[spec.len() - 1].end]))
             }
+            SpecKind::Keys => ops.push(AlterOp::Keys { enable: spec[0].is_keyword("ENABLE") }),
             SpecKind::Other => for_sqlparser.push(text.to_string()),
         }
         rest = &rest[(comma + 1).min(rest.len())..];
@@ -153,6 +154,8 @@ enum SpecKind {
     AlterWithoutColumn,
     /// `DROP KEY k`.
     DropKey,
+    /// `DISABLE KEYS` / `ENABLE KEYS`.
+    Keys,
     Other,
 }
 
@@ -166,6 +169,7 @@ fn spec_kind(spec: &[Piece]) -> SpecKind {
         }
         "ALTER" if spec.len() > 2 && !matches!(second.as_str(), "COLUMN" | "INDEX") => SpecKind::AlterWithoutColumn,
         "DROP" if second == "KEY" && spec.len() > 2 => SpecKind::DropKey,
+        "DISABLE" | "ENABLE" if second == "KEYS" && spec.len() == 2 => SpecKind::Keys,
         _ => SpecKind::Other,
     }
 }
@@ -253,6 +257,20 @@ pub(crate) fn convert_rename(renames: &[sp::RenameTable]) -> SqlResult<Statement
     Ok(Statement::RenameTables(pairs))
 }
 
+/// `ALTER DATABASE name UPGRADE DATA DIRECTORY NAME` renames a database
+/// directory of MySQL 5.0 (`#mysql50#name`). OneLog never has one, so the
+/// answers are MariaDB's for a name that is not such a directory.
+fn upgrade_data_directory_name(name: &str) -> SqlError {
+    match name.strip_prefix("#mysql50#") {
+        None => SqlError::new(
+            ErrorCode::WRONG_USAGE,
+            "Incorrect usage of ALTER DATABASE UPGRADE DATA DIRECTORY NAME and name",
+        ),
+        Some("") => SqlError::new(ErrorCode::WRONG_DB_NAME, format!("Incorrect database name '{name}'")),
+        Some(_) => SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{name}'")),
+    }
+}
+
 /// `ALTER {DATABASE|SCHEMA} [name] [DEFAULT] {CHARACTER SET|CHARSET}
 /// [=] utf8mb4 | [DEFAULT] COLLATE [=] utf8mb4_general_ci ...`: OneLog
 /// has one character set and collation for databases, so only theirs are
@@ -271,6 +289,10 @@ pub(crate) fn parse_alter_database(sql: &str) -> SqlResult<Statement> {
     };
     if i >= tokens.len() {
         return Err(syntax_error(sql, None));
+    }
+    let words: Vec<String> = tokens[i..].iter().filter_map(Piece::keyword).collect();
+    if let (Some(name), true) = (&name, words == ["UPGRADE", "DATA", "DIRECTORY", "NAME"]) {
+        return Err(upgrade_data_directory_name(name));
     }
     while i < tokens.len() {
         if tokens[i].is_keyword("DEFAULT") {

@@ -342,6 +342,9 @@ pub(crate) fn convert_create_index(ci: &sp::CreateIndex) -> SqlResult<Statement>
     Ok(Statement::CreateIndex {
         table: object_name(&ci.table_name)?,
         index: IndexSpec { name, columns: index_columns(&ci.columns)?, unique: ci.unique, primary: false },
+        if_not_exists: ci.if_not_exists,
+        // Set by `parse_one`: sqlparser does not read CREATE OR REPLACE INDEX.
+        or_replace: false,
     })
 }
 
@@ -441,6 +444,7 @@ pub(crate) fn convert_drop(
         sp::ObjectType::Index => {
             let table = table.ok_or_else(|| SqlError::parse("DROP INDEX", 1))?;
             Statement::DropIndex {
+                if_exists,
                 table: object_name(table)?,
                 name: converted.first().map(|n| n.name.clone()).unwrap_or_default(),
             }
