@@ -149,6 +149,20 @@ alter table ci rename to ci2, enable keys
 alter table ci2 drop key i2, add key kc (c)
 show create table ci2
 drop table ci2
+create table kp (a int, b varchar(10), c text, d varbinary(8), key kb (b(10)), key kc (c(5) desc, a desc), unique ud (d(3)), key ke (b(4), a))
+show create table kp
+select index_name, seq_in_index, column_name, collation, sub_part from information_schema.statistics where table_schema = database() and table_name = 'kp' order by index_name, seq_in_index
+create table kp2 (a int, key (a(2)))
+create table kp2 (b varchar(10), key (b(11)))
+create index kx on kp (c(20), b desc)
+alter table kp add unique key uc (c(8)), add key kd (d desc)
+show create table kp
+insert into kp values (1, 'abcdefghij', 'long text value', 'bin'), (2, 'abcdefghik', 'other text', 'bio')
+select a from kp where b = 'abcdefghik'
+select a from kp where c = 'long text value'
+alter table kp drop index kb, drop index kc, drop index ud
+show create table kp
+drop table kp
 alter database wrong upgrade data directory name
 alter database `#mysql50#` upgrade data directory name
 alter database `#mysql50#upgrade-me` upgrade data directory name

@@ -76,7 +76,14 @@ fn table(id: u64, name: &str, types: Vec<ColumnType>, with_pk: bool) -> TableDef
         columns.push(ColumnDef { unsigned, ..ColumnDef::new(&format!("c{i}"), ty) });
     }
     let indexes = if with_pk {
-        vec![IndexDef { id: id * 10, name: "PRIMARY".into(), columns: vec![0], unique: true, primary: true }]
+        vec![IndexDef {
+            id: id * 10,
+            name: "PRIMARY".into(),
+            columns: vec![0],
+            unique: true,
+            primary: true,
+            parts: Vec::new(),
+        }]
     } else {
         Vec::new()
     };

@@ -244,6 +244,28 @@ pub struct IndexDef {
     pub columns: Vec<usize>,
     pub unique: bool,
     pub primary: bool,
+    /// Per key column, how the statement declared it; empty for indexes
+    /// stored before key parts were kept (every part whole, ascending).
+    #[serde(default)]
+    pub parts: Vec<KeyPart>,
+}
+
+/// A key column's declared options. OneLog's index entries hold the whole
+/// value in ascending order whatever these say (a UNIQUE prefix key is
+/// enforced on whole values); SHOW CREATE TABLE and SHOW INDEX report them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyPart {
+    /// `col(n)`: the prefix length in characters (bytes for binary types).
+    pub prefix_length: Option<u32>,
+    /// `col DESC`.
+    pub descending: bool,
+}
+
+impl IndexDef {
+    /// The options of the key's `n`th column.
+    pub fn part(&self, n: usize) -> KeyPart {
+        self.parts.get(n).copied().unwrap_or_default()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

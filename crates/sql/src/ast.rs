@@ -3,6 +3,7 @@
 //! and executor see only what OneLog supports.
 
 use onelog_core::schema::ColumnDefault;
+use onelog_core::schema::KeyPart;
 use onelog_core::{ColumnDef, Value};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -488,8 +489,24 @@ pub struct Delete {
 pub struct IndexSpec {
     pub name: Option<String>,
     pub columns: Vec<String>,
+    /// Per column: prefix length and direction.
+    pub parts: Vec<KeyPart>,
     pub unique: bool,
     pub primary: bool,
+}
+
+impl IndexSpec {
+    /// A key on one whole column, as a column's PRIMARY KEY or UNIQUE
+    /// option declares it.
+    pub fn on_column(column: &str, primary: bool) -> IndexSpec {
+        IndexSpec {
+            name: None,
+            columns: vec![column.to_string()],
+            parts: vec![KeyPart::default()],
+            unique: true,
+            primary,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -15,7 +15,7 @@ use crate::session::{QueryResult, Session};
 use crate::txn::storage_err;
 use onelog_binlog::event::{header_flag, query_body, type_code, GroupKind, QueryEvent};
 use onelog_binlog::pipeline::{PendingEvent, TxnEvents};
-use onelog_core::schema::ColumnDefault;
+use onelog_core::schema::{ColumnDefault, KeyPart};
 use onelog_core::{ColumnDef, ColumnType, ErrorCode, IndexDef, SqlError, SqlResult, TableDef, Value};
 use onelog_storage::{key, Mutation, Snapshot, Store};
 use std::sync::atomic::Ordering;
@@ -374,13 +374,38 @@ fn build_index(catalog: &mut Catalog, def: &TableDef, spec: &IndexSpec, existing
             SqlError::new(ErrorCode::DUP_KEY_NAME, format!("Duplicate key name '{name}'"))
         });
     }
+    let parts = columns
+        .iter()
+        .enumerate()
+        .map(|(n, &c)| key_part(&def.columns[c], spec.parts.get(n).copied().unwrap_or_default()))
+        .collect::<SqlResult<Vec<_>>>()?;
     Ok(IndexDef {
         id: catalog.allocate_id(),
         name,
         columns,
         unique: spec.unique || spec.primary,
         primary: spec.primary,
+        parts,
     })
+}
+
+/// A key part as MariaDB keeps it: a prefix only of a string column and
+/// no longer than it (1089); a prefix of the whole length is no prefix.
+fn key_part(column: &ColumnDef, part: KeyPart) -> SqlResult<KeyPart> {
+    let Some(prefix) = part.prefix_length else { return Ok(part) };
+    let length = match column.ty {
+        ColumnType::Char(n) | ColumnType::VarChar(n) | ColumnType::Binary(n) | ColumnType::VarBinary(n) => Some(n),
+        ColumnType::Text(_) | ColumnType::Blob(_) => None,
+        _ => Some(0),
+    };
+    match length {
+        Some(n) if prefix > n || prefix == 0 => Err(SqlError::new(
+            ErrorCode::WRONG_SUB_KEY,
+            "Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys",
+        )),
+        Some(n) if prefix == n => Ok(KeyPart { prefix_length: None, ..part }),
+        _ => Ok(part),
+    }
 }
 
 fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> SqlResult<DdlPlan> {

@@ -543,15 +543,16 @@ fn show_index(session: &Session, table: &ObjectName) -> SqlResult<QueryResult> {
     let mut rows = Vec::new();
     for i in &t.indexes {
         for (seq, &c) in i.columns.iter().enumerate() {
+            let part = i.part(seq);
             rows.push(vec![
                 s(&t.name),
                 Value::Int(i64::from(!i.unique)),
                 s(&i.name),
                 Value::Int(seq as i64 + 1),
                 s(&t.columns[c].name),
-                s("A"),
+                s(if part.descending { "D" } else { "A" }),
                 Value::Null,
-                Value::Null,
+                part.prefix_length.map_or(Value::Null, |p| Value::Int(i64::from(p))),
                 Value::Null,
                 s(if t.columns[c].nullable { "YES" } else { "" }),
                 s("BTREE"),
@@ -628,7 +629,17 @@ pub fn create_table_sql(t: &TableDef, auto_increment_next: Option<u64>) -> Strin
         })
         .collect();
     for i in &t.indexes {
-        let cols: Vec<String> = i.columns.iter().map(|&c| format!("`{}`", t.columns[c].name)).collect();
+        let cols: Vec<String> = i
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(n, &c)| {
+                let part = i.part(n);
+                let prefix = part.prefix_length.map(|p| format!("({p})")).unwrap_or_default();
+                let direction = if part.descending { " DESC" } else { "" };
+                format!("`{}`{prefix}{direction}", t.columns[c].name)
+            })
+            .collect();
         lines.push(if i.primary {
             format!("  PRIMARY KEY ({})", cols.join(","))
         } else if i.unique {
@@ -896,9 +907,9 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                                         s(&i.name),
                                         Value::Int(seq as i64 + 1),
                                         s(&t.def.columns[c].name),
-                                        s("A"),
+                                        s(if i.part(seq).descending { "D" } else { "A" }),
                                         Value::Null,
-                                        Value::Null,
+                                        i.part(seq).prefix_length.map_or(Value::Null, |p| Value::Int(i64::from(p))),
                                         Value::Null,
                                         s(if t.def.columns[c].nullable { "YES" } else { "" }),
                                         s("BTREE"),
