@@ -162,6 +162,7 @@ fn logged_as(stmt: &Statement, session_db: String) -> (String, u16) {
         Statement::CreateDatabase { name, .. }
         | Statement::DropDatabase { name, .. }
         | Statement::AlterDatabase(Some(name)) => (name.clone(), header_flag::SUPPRESS_USE),
+        Statement::AlterDatabase(None) => (session_db, header_flag::SUPPRESS_USE),
         _ => (session_db, 0),
     }
 }
