@@ -108,7 +108,10 @@ fn locate(snapshot: &Snapshot, batch: &[Mutation], table: &TableEntry, image: &[
 }
 
 /// Sets AUTO_INCREMENT and hidden row id counters from the stored rows
-/// (MariaDB computes the AUTO_INCREMENT start as max + 1 on open).
+/// (MariaDB computes the AUTO_INCREMENT start as max + 1 on open); never
+/// lowers a counter, so recovery calls it before replay (replayed inserts
+/// into a table without a primary key take hidden row ids) and after it
+/// (for tables the replay created or re-keyed).
 pub fn init_counters(store: &Store, catalog: &Catalog) -> Result<(), StorageError> {
     let snapshot = store.snapshot();
     for table in catalog.all_tables() {
@@ -118,7 +121,7 @@ pub fn init_counters(store: &Store, catalog: &Catalog) -> Result<(), StorageErro
             if let Some(kv) = snapshot.scan(&start, end.as_deref(), true)?.next() {
                 let (k, _) = kv?;
                 let id = k.get(8..16).and_then(|b| b.try_into().ok()).map(u64::from_be_bytes).unwrap_or(0);
-                table.next_row_id.store(id + 1, Ordering::Relaxed);
+                table.next_row_id.fetch_max(id + 1, Ordering::Relaxed);
             }
         }
         if table.def.auto_increment_column().is_none() {
