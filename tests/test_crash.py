@@ -10,13 +10,17 @@ increments its writer's counter row, then COMMITs. A transaction is
 - not committed: it failed before COMMIT was sent -> must be absent.
 Counters must equal the number of markers per writer (updates are all-or-nothing too).
 Meanwhile a schema changer adds, converts and moves (MODIFY ... FIRST | AFTER) or drops
-a column of the data table once per cycle:
+a column of the data table once per cycle, replaces, drops or adds its primary key (every
+row re-keyed), sets its `val` column's default (ALTER COLUMN SET DEFAULT) and renames a
+table (RENAME TABLE):
 a DDL between a writer's INSERT and its COMMIT must neither corrupt the rows nor
 leave a binlog that recovery cannot replay. It also copies the markers with
 CREATE TABLE snap_<cycle> SELECT (one binlog group: the CREATE, its rows, an XID)
 and the data table's definition with CREATE TABLE like_<cycle> LIKE data: after
 recovery a snapshot table holds every marker committed before its cycle began
-(never the table without its rows) and only markers that exist. Last, it replaces or
+(never the table without its rows) and only markers that exist, a renamed table is under
+one of its names only, and the data table's definition (SHOW CREATE TABLE) is the one a
+MariaDB replaying the binlog builds. Last, it replaces or
 drops one of two views over the markers (CREATE OR REPLACE VIEW / DROP VIEW): after
 recovery an acknowledged view change is there, and the views replay into MariaDB
 with the same rows. The data table's text column is latin1 with a key on it, so
@@ -138,11 +142,21 @@ def schema_changer(srv, rng: random.Random, stop: threading.Event, cycle: int, s
                                         "ALTER TABLE data MODIFY extra INT DEFAULT 7 AFTER writer"]))
             else:
                 cur.execute("ALTER TABLE data ADD COLUMN extra INT DEFAULT 7")
+            cur.execute("SHOW INDEX FROM data")
+            has_primary = any(r[2] == "PRIMARY" for r in cur.fetchall())
+            # Every row moves to a new clustered key; without a primary key
+            # the rows take hidden row ids.
+            cur.execute(rng.choice(["ALTER TABLE data DROP PRIMARY KEY, ADD PRIMARY KEY (idx, txn_id)",
+                                    "ALTER TABLE data DROP PRIMARY KEY, ADD PRIMARY KEY (txn_id, idx)",
+                                    "ALTER TABLE data DROP PRIMARY KEY"])
+                        if has_primary else "ALTER TABLE data ADD PRIMARY KEY (txn_id, idx)")
+            cur.execute(f"ALTER TABLE data ALTER COLUMN val SET DEFAULT 'default {cycle}'")
             if floor:
                 snapshots[f"snap_{cycle}"] = floor
                 cur.execute(f"CREATE TABLE snap_{cycle} (PRIMARY KEY (txn_id)) SELECT txn_id, writer, n FROM markers")
             cur.execute(f"CREATE TABLE like_{cycle} LIKE data")
             change_view(cur, rng, views)
+            cur.execute(f"RENAME TABLE like_{cycle} TO renamed_tmp, renamed_tmp TO renamed_{cycle}")
         c.close()
     except pymysql.err.MySQLError:
         pass  # the server was killed under it: the DDL is in the binlog whole, or not at all
@@ -182,6 +196,12 @@ def verify(srv, ledger: Ledger, cycle: int, snapshots: dict, views: dict):
             counters = dict(cur.fetchall())
             snapshot_tables = verify_snapshots(cur, markers, snapshots, where)
             verify_views(cur, views, where)
+            # RENAME TABLE is whole or not at all.
+            cur.execute("SHOW TABLES")
+            tables = {r[0] for r in cur.fetchall()}
+            assert "renamed_tmp" not in tables, f"RENAME TABLE half done {where}"
+            both = [c for c in range(1, cycle + 1) if f"like_{c}" in tables and f"renamed_{c}" in tables]
+            assert not both, f"tables under their old and new names {where}: {both}"
     finally:
         c.close()
     lost = [t for t in ledger.acked if t not in markers]
@@ -283,8 +303,20 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
         f"binlog has {xids} Xid events, tables hold {total} + 1 transactions and {snapshot_tables} snapshots"
     # and replaying the binlog into a fresh MariaDB yields the same tables
     expected = table_dump(srv, "crash")
+    expected_data_def = show_create(srv, "data")
     srv.stop()
     replay(srv.binlog_files(), mariadb_server, drop_dbs=("crash",))
     got = table_dump(mariadb_server, "crash")
     d = diff_dumps(expected, got)
     assert not d, f"binlog replay differs from the tables (seed {SEED}):\n{d}"
+    assert show_create(mariadb_server, "data") == expected_data_def, f"data's definition differs (seed {SEED})"
+
+
+def show_create(srv, table):
+    c = srv.connect(database="crash", autocommit=True)
+    try:
+        with c.cursor() as cur:
+            cur.execute(f"SHOW CREATE TABLE {table}")
+            return cur.fetchone()[1]
+    finally:
+        c.close()

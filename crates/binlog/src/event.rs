@@ -1189,11 +1189,19 @@ mod tests {
                 ColumnDef { unsigned: true, ..ColumnDef::new("n", ColumnType::BigInt) },
                 ColumnDef::new("e", ColumnType::Enum(vec!["a".into(), "b".into()])),
             ],
-            indexes: vec![IndexDef { id: 1, name: "PRIMARY".into(), columns: vec![0], unique: true, primary: true }],
+            indexes: vec![IndexDef {
+                id: 1,
+                name: "PRIMARY".into(),
+                columns: vec![0],
+                unique: true,
+                primary: true,
+                parts: Vec::new(),
+            }],
             engine: "InnoDB".into(),
             comment: String::new(),
             collation: Default::default(),
             key_format: onelog_core::schema::KEY_FORMAT,
+            auto_increment_start: 0,
         }
     }
 

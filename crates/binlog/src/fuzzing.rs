@@ -76,7 +76,14 @@ fn table(id: u64, name: &str, types: Vec<ColumnType>, with_pk: bool) -> TableDef
         columns.push(ColumnDef { unsigned, ..ColumnDef::new(&format!("c{i}"), ty) });
     }
     let indexes = if with_pk {
-        vec![IndexDef { id: id * 10, name: "PRIMARY".into(), columns: vec![0], unique: true, primary: true }]
+        vec![IndexDef {
+            id: id * 10,
+            name: "PRIMARY".into(),
+            columns: vec![0],
+            unique: true,
+            primary: true,
+            parts: Vec::new(),
+        }]
     } else {
         Vec::new()
     };
@@ -90,6 +97,7 @@ fn table(id: u64, name: &str, types: Vec<ColumnType>, with_pk: bool) -> TableDef
         comment: String::new(),
         collation: Default::default(),
         key_format: onelog_core::schema::KEY_FORMAT,
+        auto_increment_start: 0,
     }
 }
 

@@ -53,11 +53,19 @@ fn table() -> TableDef {
             col("y", ColumnType::Year),
             col("e", ColumnType::Enum(vec!["small".into(), "medium".into(), "large".into()])),
         ],
-        indexes: vec![IndexDef { id: 1, name: "PRIMARY".into(), columns: vec![0], unique: true, primary: true }],
+        indexes: vec![IndexDef {
+            id: 1,
+            name: "PRIMARY".into(),
+            columns: vec![0],
+            unique: true,
+            primary: true,
+            parts: Vec::new(),
+        }],
         engine: "InnoDB".into(),
         comment: String::new(),
         collation: Default::default(),
         key_format: onelog_core::schema::KEY_FORMAT,
+        auto_increment_start: 0,
     }
 }
 

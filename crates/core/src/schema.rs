@@ -205,6 +205,28 @@ pub struct IndexDef {
     pub columns: Vec<usize>,
     pub unique: bool,
     pub primary: bool,
+    /// Per key column, how the statement declared it; empty for indexes
+    /// stored before key parts were kept (every part whole, ascending).
+    #[serde(default)]
+    pub parts: Vec<KeyPart>,
+}
+
+/// A key column's declared options. OneLog's index entries hold the whole
+/// value in ascending order whatever these say (a UNIQUE prefix key is
+/// enforced on whole values); SHOW CREATE TABLE and SHOW INDEX report them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyPart {
+    /// `col(n)`: the prefix length in characters (bytes for binary types).
+    pub prefix_length: Option<u32>,
+    /// `col DESC`.
+    pub descending: bool,
+}
+
+impl IndexDef {
+    /// The options of the key's `n`th column.
+    pub fn part(&self, n: usize) -> KeyPart {
+        self.parts.get(n).copied().unwrap_or_default()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -232,6 +254,10 @@ pub struct TableDef {
     /// comparisons).
     #[serde(default)]
     pub key_format: u8,
+    /// The `AUTO_INCREMENT=n` the table was created or last altered with
+    /// (0: none): the counter never starts below it, after a restart too.
+    #[serde(default)]
+    pub auto_increment_start: u64,
 }
 
 /// The current [`TableDef::key_format`]: text key parts are

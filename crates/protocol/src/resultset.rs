@@ -846,14 +846,29 @@ mod tests {
             name: "t".into(),
             columns: vec![id, col(ColumnType::Int), col(ColumnType::Int)],
             indexes: vec![
-                IndexDef { id: 1, name: "PRIMARY".into(), columns: vec![0], unique: true, primary: true },
-                IndexDef { id: 2, name: "u".into(), columns: vec![1], unique: true, primary: false },
-                IndexDef { id: 3, name: "k".into(), columns: vec![2, 1], unique: false, primary: false },
+                IndexDef {
+                    id: 1,
+                    name: "PRIMARY".into(),
+                    columns: vec![0],
+                    unique: true,
+                    primary: true,
+                    parts: Vec::new(),
+                },
+                IndexDef { id: 2, name: "u".into(), columns: vec![1], unique: true, primary: false, parts: Vec::new() },
+                IndexDef {
+                    id: 3,
+                    name: "k".into(),
+                    columns: vec![2, 1],
+                    unique: false,
+                    primary: false,
+                    parts: Vec::new(),
+                },
             ],
             engine: "InnoDB".into(),
             comment: String::new(),
             collation: Default::default(),
             key_format: onelog_core::schema::KEY_FORMAT,
+            auto_increment_start: 0,
         };
         assert_eq!(key_flags(&table, 0), (ColumnFlags::PRI_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits());
         assert_eq!(key_flags(&table, 1), (ColumnFlags::UNIQUE_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits());

@@ -124,20 +124,28 @@ pub fn init_counters(store: &Store, catalog: &Catalog) -> Result<(), StorageErro
                 table.next_row_id.fetch_max(id + 1, Ordering::Relaxed);
             }
         }
-        let Some(col) = table.def.auto_increment_column() else { continue };
-        let mut max = 0u64;
-        for kv in snapshot.scan(&start, end.as_deref(), false)? {
-            let (_, v) = kv?;
-            if let Ok(row) = rows::decode(&table, &v) {
-                max = max.max(match &row[col] {
-                    Value::Int(i) => (*i).max(0) as u64,
-                    Value::UInt(u) => *u,
-                    _ => 0,
-                });
-            }
+        if table.def.auto_increment_column().is_none() {
+            continue;
         }
+        let max = largest_auto_increment(&snapshot, &table)?;
         let mut next = table.auto_increment_next.lock();
-        *next = (*next).max(max + 1);
+        *next = (*next).max(max + 1).max(table.def.auto_increment_start);
     }
     Ok(())
+}
+
+/// The largest AUTO_INCREMENT value in `table`'s rows (0 when none, or
+/// when the table has no AUTO_INCREMENT column).
+fn largest_auto_increment(snapshot: &Snapshot, table: &TableEntry) -> Result<u64, StorageError> {
+    let Some(col) = table.def.auto_increment_column() else { return Ok(0) };
+    let start = key::index_prefix(table.clustered_id());
+    let end = key::prefix_end(&start);
+    let mut max = 0u64;
+    for kv in snapshot.scan(&start, end.as_deref(), false)? {
+        let (_, v) = kv?;
+        if let Ok(row) = rows::decode(table, &v) {
+            max = max.max(crate::dml::auto_increment_value(&row[col]));
+        }
+    }
+    Ok(max)
 }

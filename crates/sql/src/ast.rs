@@ -2,6 +2,7 @@
 //! the boundary, so a sqlparser upgrade touches one module, and the planner
 //! and executor see only what OneLog supports.
 
+use onelog_core::schema::{ColumnDefault, KeyPart};
 use onelog_core::{Collation, ColumnDef, Value};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -525,8 +526,24 @@ pub struct Delete {
 pub struct IndexSpec {
     pub name: Option<String>,
     pub columns: Vec<String>,
+    /// Per column: prefix length and direction.
+    pub parts: Vec<KeyPart>,
     pub unique: bool,
     pub primary: bool,
+}
+
+impl IndexSpec {
+    /// A key on one whole column, as a column's PRIMARY KEY or UNIQUE
+    /// option declares it.
+    pub fn on_column(column: &str, primary: bool) -> IndexSpec {
+        IndexSpec {
+            name: None,
+            columns: vec![column.to_string()],
+            parts: vec![KeyPart::default()],
+            unique: true,
+            primary,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -580,6 +597,32 @@ pub enum AlterOp {
     AddIndex(IndexSpec),
     DropIndex(String),
     DropPrimaryKey,
+    /// `ALTER [COLUMN] c SET DEFAULT v` (Some) / `DROP DEFAULT` (None).
+    SetDefault {
+        column: String,
+        default: Option<ColumnDefault>,
+    },
+    /// `RENAME [TO|AS] name`.
+    RenameTable(ObjectName),
+    /// `ENGINE=name`, as SHOW CREATE TABLE spells it: every table is
+    /// OneLog's engine, the name is what SHOW CREATE TABLE reports.
+    Engine(String),
+    /// `COMMENT=text`.
+    Comment(String),
+    /// `AUTO_INCREMENT=n`: the next value handed out (at least one above
+    /// the largest in the table).
+    AutoIncrement(u64),
+    /// `FORCE`: rebuild the table (OneLog's rows are already compact: only
+    /// the outcome, the rows counted, changes).
+    Force,
+    /// `DISABLE KEYS` / `ENABLE KEYS` (`enable`) among other
+    /// specifications: nothing to do, see `ddl::keys_note`.
+    Keys {
+        enable: bool,
+    },
+    /// `ORDER BY ...`: InnoDB keeps rows in clustered key order and ignores
+    /// it, with a warning when the table has a primary key.
+    OrderBy,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -765,6 +808,8 @@ impl Statement {
                 | Statement::Truncate(_)
                 | Statement::CreateView(_)
                 | Statement::DropView { .. }
+                | Statement::RenameTables(_)
+                | Statement::AlterDatabase(_)
         )
     }
 
@@ -854,18 +899,31 @@ pub enum Statement {
     CreateIndex {
         table: ObjectName,
         index: IndexSpec,
+        /// IF NOT EXISTS: a taken name is note 1061 and nothing done.
+        if_not_exists: bool,
+        /// MariaDB's CREATE OR REPLACE INDEX: an index of that name is
+        /// dropped first.
+        or_replace: bool,
     },
     DropIndex {
         table: ObjectName,
         name: String,
+        /// IF EXISTS: a missing index is note 1091 and nothing done.
+        if_exists: bool,
     },
     AlterTable {
         table: ObjectName,
         ops: Vec<AlterOp>,
     },
     Truncate(ObjectName),
+    /// `RENAME TABLE a TO b [, c TO d ...]`: in order, all or none.
+    RenameTables(Vec<(ObjectName, ObjectName)>),
+    /// `ALTER {DATABASE|SCHEMA} [name] options`: the options are utf8mb4's
+    /// (the only character set OneLog has) and the database's comment.
+    AlterDatabase(Option<String>),
     /// `ALTER TABLE t DISABLE|ENABLE KEYS` (mariadb-dump writes it around
-    /// each table's rows): nothing to do, as for InnoDB.
+    /// each table's rows): nothing to do, as for InnoDB, which says so in
+    /// note 1031 (see `ddl::keys_note`).
     AlterTableKeys {
         table: ObjectName,
         enable: bool,

@@ -31,7 +31,8 @@ impl TableEntry {
     }
 
     fn installed_at(def: TableDef, def_generation: u64) -> Arc<TableEntry> {
-        Arc::new(TableEntry { def, auto_increment_next: Mutex::new(1), next_row_id: AtomicU64::new(1), def_generation })
+        let auto_increment_next = Mutex::new(def.auto_increment_start.max(1));
+        Arc::new(TableEntry { def, auto_increment_next, next_row_id: AtomicU64::new(1), def_generation })
     }
 
     /// Key prefix of the clustered index (rows): the primary key's index id,
@@ -179,16 +180,24 @@ impl Catalog {
     /// Installs (or replaces) a table definition, keeping the runtime
     /// counters of a table that already existed.
     pub fn put_table(&mut self, def: TableDef) {
+        let (db, name) = (def.db.clone(), def.name.clone());
+        self.replace_table(&db, &name, def);
+    }
+
+    /// Installs `def` in place of the table `db.name` (a rename when the
+    /// names differ), keeping that table's runtime counters.
+    pub fn replace_table(&mut self, db: &str, name: &str, def: TableDef) {
         let max_id = def.indexes.iter().map(|i| i.id).chain([def.id]).max().unwrap_or(0);
         self.next_id = self.next_id.max(max_id + 1);
-        let key = (def.db.clone(), def.name.clone());
         self.generation += 1;
         let entry = TableEntry::installed_at(def, self.generation);
-        if let Some(old) = self.tables.get(&key) {
-            *entry.auto_increment_next.lock() = *old.auto_increment_next.lock();
+        if let Some(old) = self.tables.remove(&(db.to_string(), name.to_string())) {
+            let mut next = entry.auto_increment_next.lock();
+            *next = (*next).max(*old.auto_increment_next.lock());
+            drop(next);
             entry.next_row_id.store(old.next_row_id.load(Ordering::Relaxed), Ordering::Relaxed);
         }
-        self.tables.insert(key, entry);
+        self.tables.insert((entry.def.db.clone(), entry.def.name.clone()), entry);
     }
 
     /// Increases with every table definition installed.

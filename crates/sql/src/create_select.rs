@@ -96,7 +96,7 @@ fn insert_and_commit(
     let (txn_id, engine) = (txn.id, session.engine.clone());
     let committed = inserted.and_then(|result| {
         let (row_mutations, row_events) = txn.into_commit_parts();
-        let mut text = crate::show::create_table_sql(def);
+        let mut text = crate::show::create_table_sql(def, None);
         // As MariaDB: the table's database named when it is not the
         // session's, which the QUERY event carries.
         if def.db != current_db {

@@ -16,9 +16,10 @@ use crate::txn::storage_err;
 use crate::view::ViewEntry;
 use onelog_binlog::event::{header_flag, query_body, type_code, GroupKind, QueryEvent};
 use onelog_binlog::pipeline::{PendingEvent, TxnEvents};
-use onelog_core::schema::ColumnDefault;
+use onelog_core::schema::{ColumnDefault, KeyPart};
 use onelog_core::{ColumnDef, ColumnType, ErrorCode, IndexDef, SqlError, SqlResult, TableDef, Value};
 use onelog_storage::{key, Mutation, Snapshot, Store};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 /// A planned schema change.
@@ -41,6 +42,18 @@ pub enum CatalogChange {
     Truncate(TableDef),
     PutView(Box<ViewEntry>),
     DropViews(Vec<(String, String)>),
+    /// ALTER TABLE and RENAME TABLE: definitions that take the place of
+    /// tables, in order.
+    ReplaceTables(Vec<Replacement>),
+}
+
+/// A table's new definition, under its old name or a new one.
+pub struct Replacement {
+    /// The table's (database, name) before.
+    pub from: (String, String),
+    pub def: TableDef,
+    /// ALTER TABLE ... AUTO_INCREMENT=n: the counter's new value.
+    pub auto_increment_next: Option<u64>,
 }
 
 impl CatalogChange {
@@ -57,6 +70,15 @@ impl CatalogChange {
                 let (db, name) = (def.db.clone(), def.name.clone());
                 catalog.remove_table(&db, &name);
                 catalog.put_table(def);
+            }
+            CatalogChange::ReplaceTables(replacements) => {
+                for Replacement { from: (db, name), def, auto_increment_next } in replacements {
+                    let (new_db, new_name) = (def.db.clone(), def.name.clone());
+                    catalog.replace_table(&db, &name, def);
+                    if let (Some(next), Some(table)) = (auto_increment_next, catalog.table(&new_db, &new_name)) {
+                        *table.auto_increment_next.lock() = next;
+                    }
+                }
             }
         }
     }
@@ -133,10 +155,17 @@ fn changed_tables(catalog: &Catalog, db: &str, stmt: &Statement) -> Vec<TableNam
         Statement::CreateView(view) => named(&[&view.name]),
         Statement::DropView { names, .. } => named(&names.iter().collect::<Vec<_>>()),
         Statement::DropTable { names, .. } => named(&names.iter().collect::<Vec<_>>()),
-        Statement::CreateIndex { table, .. }
-        | Statement::DropIndex { table, .. }
-        | Statement::AlterTable { table, .. }
-        | Statement::Truncate(table) => named(&[table]),
+        Statement::AlterTable { table, ops } => {
+            let renamed_to = ops.iter().filter_map(|op| match op {
+                AlterOp::RenameTable(to) => Some(to),
+                _ => None,
+            });
+            named(&[table].into_iter().chain(renamed_to).collect::<Vec<_>>())
+        }
+        Statement::RenameTables(pairs) => named(&pairs.iter().flat_map(|(a, b)| [a, b]).collect::<Vec<_>>()),
+        Statement::CreateIndex { table, .. } | Statement::DropIndex { table, .. } | Statement::Truncate(table) => {
+            named(&[table])
+        }
         Statement::DropDatabase { name, .. } => {
             catalog.tables_in(name).iter().map(|t| (t.def.db.clone(), t.def.name.clone())).collect()
         }
@@ -152,9 +181,10 @@ fn changed_tables(catalog: &Catalog, db: &str, stmt: &Statement) -> Vec<TableNam
 /// prints no `use` of a database that does not exist yet.
 fn logged_as(stmt: &Statement, session_db: String) -> (String, u16) {
     match stmt {
-        Statement::CreateDatabase { name, .. } | Statement::DropDatabase { name, .. } => {
-            (name.clone(), header_flag::SUPPRESS_USE)
-        }
+        Statement::CreateDatabase { name, .. }
+        | Statement::DropDatabase { name, .. }
+        | Statement::AlterDatabase(Some(name)) => (name.clone(), header_flag::SUPPRESS_USE),
+        Statement::AlterDatabase(None) => (session_db, header_flag::SUPPRESS_USE),
         _ => (session_db, 0),
     }
 }
@@ -280,22 +310,56 @@ pub fn plan(
             mutations.retain(|m| !matches!(m, Mutation::Delete(_)));
             Ok(ok_plan(mutations, CatalogChange::Truncate(t.def.clone())))
         }
-        Statement::CreateIndex { table, index } => {
+        Statement::CreateIndex { table, index, if_not_exists, or_replace } => {
             let t = catalog.get_table(db_of(table, db)?, &table.name)?;
-            alter(catalog, snapshot, &t, &[AlterOp::AddIndex(index.clone())], strict)
+            let name = index.name.as_deref().unwrap_or_default();
+            let exists = t.def.indexes.iter().any(|i| i.name.eq_ignore_ascii_case(name));
+            if exists && *if_not_exists {
+                return Ok(noop_with_note(ErrorCode::DUP_KEY_NAME.number, format!("Duplicate key name '{name}'")));
+            }
+            let mut ops = Vec::new();
+            if exists && *or_replace {
+                ops.push(AlterOp::DropIndex(name.to_string()));
+            }
+            ops.push(AlterOp::AddIndex(index.clone()));
+            alter(catalog, snapshot, &t, &ops, strict, db)
         }
-        Statement::DropIndex { table, name } => {
+        Statement::DropIndex { table, name, if_exists } => {
             let t = catalog.get_table(db_of(table, db)?, &table.name)?;
+            if *if_exists && !t.def.indexes.iter().any(|i| i.name.eq_ignore_ascii_case(name)) {
+                let message = format!("Can't DROP INDEX `{name}`; check that it exists");
+                return Ok(noop_with_note(ErrorCode::CANT_DROP_FIELD_OR_KEY.number, message));
+            }
             let op = if name.eq_ignore_ascii_case("PRIMARY") {
                 AlterOp::DropPrimaryKey
             } else {
                 AlterOp::DropIndex(name.clone())
             };
-            alter(catalog, snapshot, &t, &[op], strict)
+            alter(catalog, snapshot, &t, &[op], strict, db)
         }
         Statement::AlterTable { table, ops } => {
             let t = catalog.get_table(db_of(table, db)?, &table.name)?;
-            alter(catalog, snapshot, &t, ops, strict)
+            alter(catalog, snapshot, &t, ops, strict, db)
+        }
+        Statement::RenameTables(pairs) => rename_tables(catalog, db, pairs),
+        Statement::AlterDatabase(name) => {
+            let name = match name {
+                Some(n) => n.as_str(),
+                None if db.is_empty() => return Err(SqlError::new(ErrorCode::NO_DB_SELECTED, "No database selected")),
+                None => db,
+            };
+            if !catalog.has_database(name) {
+                return Err(SqlError::new(
+                    ErrorCode::CANT_CREATE_FILE,
+                    format!("Can't create/write to file './{name}/db.opt' (Errcode: 2 \"No such file or directory\")"),
+                ));
+            }
+            // The options are the ones the database has (see the parser):
+            // the database's key is rewritten as it is, so the statement is
+            // logged as one transaction as MariaDB logs it.
+            let mut plan = ok_plan(vec![Mutation::Put(db_key(name), Vec::new())], CatalogChange::None);
+            plan.affected_rows = 1;
+            Ok(plan)
         }
         _ => Err(SqlError::internal("not a DDL statement")),
     }
@@ -415,13 +479,38 @@ fn build_index(catalog: &mut Catalog, def: &TableDef, spec: &IndexSpec, existing
             SqlError::new(ErrorCode::DUP_KEY_NAME, format!("Duplicate key name '{name}'"))
         });
     }
+    let parts = columns
+        .iter()
+        .enumerate()
+        .map(|(n, &c)| key_part(&def.columns[c], spec.parts.get(n).copied().unwrap_or_default()))
+        .collect::<SqlResult<Vec<_>>>()?;
     Ok(IndexDef {
         id: catalog.allocate_id(),
         name,
         columns,
         unique: spec.unique || spec.primary,
         primary: spec.primary,
+        parts,
     })
+}
+
+/// A key part as MariaDB keeps it: a prefix only of a string column and
+/// no longer than it (1089); a prefix of the whole length is no prefix.
+fn key_part(column: &ColumnDef, part: KeyPart) -> SqlResult<KeyPart> {
+    let Some(prefix) = part.prefix_length else { return Ok(part) };
+    let length = match column.ty {
+        ColumnType::Char(n) | ColumnType::VarChar(n) | ColumnType::Binary(n) | ColumnType::VarBinary(n) => Some(n),
+        ColumnType::Text(_) | ColumnType::Blob(_) => None,
+        _ => Some(0),
+    };
+    match length {
+        Some(n) if prefix > n || prefix == 0 => Err(SqlError::new(
+            ErrorCode::WRONG_SUB_KEY,
+            "Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys",
+        )),
+        Some(n) if prefix == n => Ok(KeyPart { prefix_length: None, ..part }),
+        _ => Ok(part),
+    }
 }
 
 fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> SqlResult<DdlPlan> {
@@ -461,6 +550,7 @@ fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> Sq
         comment: ct.comment.clone().unwrap_or_default(),
         collation: ct.collation.unwrap_or_default(),
         key_format: onelog_core::schema::KEY_FORMAT,
+        auto_increment_start: ct.auto_increment_start.unwrap_or(0),
     };
     // Primary key first, as InnoDB keeps it.
     let mut specs: Vec<&IndexSpec> = ct.indexes.iter().filter(|s| s.primary).collect();
@@ -474,6 +564,7 @@ fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> Sq
         }
         def.indexes.push(index);
     }
+    sort_indexes(&mut def);
     validate_table(&def)?;
     let put = put_table_mutation(&def)?;
     Ok(ok_plan(vec![put], CatalogChange::PutTables(vec![def])))
@@ -494,11 +585,53 @@ fn create_like(
     def.id = catalog.allocate_id();
     def.db = db.to_string();
     def.name = name.to_string();
+    def.auto_increment_start = 0;
     for index in &mut def.indexes {
         index.id = catalog.allocate_id();
     }
     let put = put_table_mutation(&def)?;
     Ok(ok_plan(vec![put], CatalogChange::PutTables(vec![def])))
+}
+
+/// RENAME TABLE a TO b, c TO d, ...: each rename sees the ones before it
+/// (so `a TO tmp, b TO a, tmp TO b` swaps), and any error renames nothing.
+fn rename_tables(catalog: &Catalog, current_db: &str, pairs: &[(ObjectName, ObjectName)]) -> SqlResult<DdlPlan> {
+    // The renames so far: a name taken (Some) or freed (None).
+    let mut renamed: Vec<((String, String), Option<TableDef>)> = Vec::new();
+    let lookup = |renamed: &[((String, String), Option<TableDef>)], key: &(String, String)| match renamed
+        .iter()
+        .rev()
+        .find(|(k, _)| k == key)
+    {
+        Some((_, def)) => def.clone(),
+        None => catalog.table(&key.0, &key.1).map(|t| t.def.clone()),
+    };
+    let mut mutations = Vec::new();
+    let mut replacements = Vec::new();
+    for (from, to) in pairs {
+        let from_key = (db_of(from, current_db)?.to_string(), from.name.clone());
+        let to_key = (db_of(to, current_db)?.to_string(), to.name.clone());
+        let mut def = lookup(&renamed, &from_key).ok_or_else(|| SqlError::no_such_table(&from_key.0, &from_key.1))?;
+        if lookup(&renamed, &to_key).is_some() {
+            return Err(SqlError::new(ErrorCode::TABLE_EXISTS, format!("Table '{}' already exists", to_key.1)));
+        }
+        if !catalog.has_database(&to_key.0) {
+            return Err(SqlError::new(
+                ErrorCode::ERROR_ON_RENAME,
+                format!(
+                    "Error on rename of './{}/{}' to './{}/{}' (errno: 168 \"Unknown (generic) error from engine\")",
+                    from_key.0, from_key.1, to_key.0, to_key.1
+                ),
+            ));
+        }
+        (def.db, def.name) = to_key.clone();
+        mutations.push(Mutation::Delete(table_key(&from_key.0, &from_key.1)));
+        mutations.push(put_table_mutation(&def)?);
+        renamed.push((from_key.clone(), None));
+        renamed.push((to_key, Some(def.clone())));
+        replacements.push(Replacement { from: from_key, def, auto_increment_next: None });
+    }
+    Ok(ok_plan(mutations, CatalogChange::ReplaceTables(replacements)))
 }
 
 /// CREATE TABLE of a name that is taken: error 1050, or with IF NOT EXISTS
@@ -509,6 +642,19 @@ pub(crate) fn table_exists(ct: &CreateTable) -> SqlResult<DdlPlan> {
         true => Ok(noop_with_note(ErrorCode::TABLE_EXISTS.number, message)),
         false => Err(SqlError::new(ErrorCode::TABLE_EXISTS, message)),
     }
+}
+
+/// Orders indexes as MariaDB keeps (and SHOW CREATE TABLE lists) them: the
+/// primary key, UNIQUE keys of NOT NULL columns, other UNIQUE keys, then
+/// the rest, each group in the order the keys were added.
+fn sort_indexes(def: &mut TableDef) {
+    let columns = &def.columns;
+    def.indexes.sort_by_key(|i| match (i.primary, i.unique) {
+        (true, _) => 0,
+        (false, true) if i.columns.iter().all(|&c| !columns[c].nullable) => 1,
+        (false, true) => 2,
+        (false, false) => 3,
+    });
 }
 
 fn validate_table(def: &TableDef) -> SqlResult<()> {
@@ -625,6 +771,56 @@ impl AlterShape {
         Ok(())
     }
 
+    /// ADD PRIMARY KEY: its columns become NOT NULL, as MariaDB makes them
+    /// (a NULL is converted: error 1265 when strict, else a warning).
+    fn add_primary_key(&mut self, catalog: &mut Catalog, spec: &IndexSpec) -> SqlResult<()> {
+        if self.def.primary_key().is_some() {
+            return Err(SqlError::new(ErrorCode::MULTIPLE_PRI_KEY, "Multiple primary key defined"));
+        }
+        let index = build_index(catalog, &self.def, spec, &self.def.indexes)?;
+        for &c in &index.columns {
+            if self.def.columns[c].nullable {
+                self.def.columns[c].nullable = false;
+                self.converted[c] = true;
+            }
+        }
+        self.def.indexes.insert(0, index);
+        Ok(())
+    }
+
+    fn drop_primary_key(&mut self) -> SqlResult<()> {
+        if self.def.primary_key().is_none() {
+            return Err(SqlError::new(
+                ErrorCode::CANT_DROP_FIELD_OR_KEY,
+                "Can't DROP INDEX `PRIMARY`; check that it exists",
+            ));
+        }
+        self.def.indexes.remove(0);
+        Ok(())
+    }
+
+    /// `ALTER COLUMN c SET DEFAULT v` (a value the column can hold, else
+    /// 1067) / `DROP DEFAULT` (`None`).
+    fn set_default(&mut self, name: &str, default: Option<&ColumnDefault>) -> SqlResult<()> {
+        let pos = self.position(name)?;
+        let column = &mut self.def.columns[pos];
+        let invalid =
+            || SqlError::new(ErrorCode::INVALID_DEFAULT, format!("Invalid default value for '{}'", column.name));
+        match default {
+            Some(ColumnDefault::Value(v)) if !v.is_null() => {
+                crate::eval::coerce_to_column(v.clone(), column, true, &crate::eval::NoWarn).map_err(|_| invalid())?;
+            }
+            Some(ColumnDefault::CurrentTimestamp)
+                if !matches!(column.ty, ColumnType::DateTime { .. } | ColumnType::Timestamp { .. }) =>
+            {
+                return Err(invalid());
+            }
+            _ => {}
+        }
+        column.default = default.cloned();
+        Ok(())
+    }
+
     fn drop_column(&mut self, name: &str) -> SqlResult<()> {
         let pos = self.def.column_index(name).ok_or_else(|| {
             SqlError::new(
@@ -667,6 +863,10 @@ impl AlterShape {
         let mut row = Vec::with_capacity(self.def.columns.len());
         for ((origin, converted), column) in self.origin.iter().zip(&self.converted).zip(&self.def.columns) {
             let value = match origin {
+                // An added AUTO_INCREMENT column numbers the rows, as
+                // MariaDB's copy does.
+                None if column.auto_increment && column.unsigned => Value::UInt(row_number),
+                None if column.auto_increment => Value::Int(row_number as i64),
                 None => added_column_value(column),
                 Some(p) if !converted => old_row[*p].clone(),
                 Some(p) => convert_value(old_row[*p].clone(), column, strict, env).map_err(|e| {
@@ -773,12 +973,30 @@ impl EvalEnv for CollectWarnings {
     }
 }
 
+/// What ALTER TABLE does besides reshaping the table.
+#[derive(Default)]
+struct TableChanges<'a> {
+    rename_to: Option<&'a ObjectName>,
+    auto_increment: Option<u64>,
+    order_by: bool,
+    /// ENABLE KEYS (true) / DISABLE KEYS (false).
+    keys: Option<bool>,
+}
+
+/// InnoDB's note 1031 for ENABLE KEYS, and for DISABLE KEYS of a table
+/// with a non-unique index (the only kind MariaDB would disable).
+pub(crate) fn keys_note(def: &TableDef, enable: bool) -> Option<String> {
+    (enable || def.indexes.iter().any(|i| !i.unique))
+        .then(|| format!("Storage engine InnoDB of the table `{}`.`{}` doesn't have this option", def.db, def.name))
+}
+
 fn alter(
     catalog: &mut Catalog,
     snapshot: &Snapshot,
     table: &Arc<TableEntry>,
     ops: &[AlterOp],
     strict: bool,
+    current_db: &str,
 ) -> SqlResult<DdlPlan> {
     let old = &table.def;
     let width = old.columns.len();
@@ -789,6 +1007,7 @@ fn alter(
         copied: false,
     };
     let mut new_indexes: Vec<IndexSpec> = Vec::new();
+    let mut changes = TableChanges::default();
     for op in ops {
         match op {
             AlterOp::AddColumn(col, index) => {
@@ -803,6 +1022,7 @@ fn alter(
             AlterOp::RenameColumn { old_name, new_name } => shape.rename_column(old_name, new_name)?,
             AlterOp::MoveColumn { name, after } => shape.move_column(name, after.as_deref())?,
             AlterOp::AddIndex(spec) => new_indexes.push(spec.clone()),
+            AlterOp::DropIndex(name) if name.eq_ignore_ascii_case("PRIMARY") => shape.drop_primary_key()?,
             AlterOp::DropIndex(name) => {
                 let before = shape.def.indexes.len();
                 shape.def.indexes.retain(|i| i.primary || !i.name.eq_ignore_ascii_case(name));
@@ -813,29 +1033,110 @@ fn alter(
                     ));
                 }
             }
-            AlterOp::DropPrimaryKey => return Err(SqlError::not_supported("DROP PRIMARY KEY")),
+            AlterOp::DropPrimaryKey => shape.drop_primary_key()?,
+            AlterOp::SetDefault { column, default } => shape.set_default(column, default.as_ref())?,
+            AlterOp::RenameTable(to) => changes.rename_to = Some(to),
+            AlterOp::Engine(engine) => {
+                // Another engine is a copy in MariaDB (its rows are counted).
+                shape.copied |= !engine.eq_ignore_ascii_case(&shape.def.engine);
+                shape.def.engine = engine.clone();
+            }
+            AlterOp::Comment(comment) => shape.def.comment = comment.clone(),
+            AlterOp::AutoIncrement(n) => {
+                changes.auto_increment = Some(*n);
+                shape.def.auto_increment_start = *n;
+            }
+            // InnoDB rebuilds in place: no rows counted, nothing to change
+            // in OneLog's storage, which keeps no per-table free space.
+            AlterOp::Force => {}
+            AlterOp::Keys { enable } => changes.keys = Some(*enable),
+            AlterOp::OrderBy => {
+                changes.order_by = true;
+                shape.copied = true;
+            }
         }
     }
     for spec in &new_indexes {
-        if spec.primary && shape.def.primary_key().is_some() {
-            return Err(SqlError::new(ErrorCode::MULTIPLE_PRI_KEY, "Multiple primary key defined"));
-        }
         if spec.primary {
-            return Err(SqlError::not_supported("adding a primary key to an existing table"));
+            shape.add_primary_key(catalog, spec)?;
+        } else {
+            let index = build_index(catalog, &shape.def, spec, &shape.def.indexes)?;
+            shape.def.indexes.push(index);
         }
-        let index = build_index(catalog, &shape.def, spec, &shape.def.indexes)?;
-        shape.def.indexes.push(index);
     }
+    sort_indexes(&mut shape.def);
+    // Dropping the primary key copies the rows in MariaDB, unless a UNIQUE
+    // key of NOT NULL columns takes its place as InnoDB's clustered index.
+    let clustered_by_unique =
+        shape.def.indexes.iter().any(|i| i.unique && i.columns.iter().all(|&c| !shape.def.columns[c].nullable));
+    shape.copied |= old.primary_key().is_some() && shape.def.primary_key().is_none() && !clustered_by_unique;
     validate_table(&shape.def)?;
-    rebuild_rows(snapshot, table, &shape, strict)
+    if let Some(to) = changes.rename_to {
+        rename_target(catalog, &mut shape.def, to, current_db)?;
+    }
+    let (mut plan, largest_auto_increment) = rebuild_rows(snapshot, table, &shape, strict)?;
+    if (shape.def.db.as_str(), shape.def.name.as_str()) != (old.db.as_str(), old.name.as_str()) {
+        plan.mutations.insert(0, Mutation::Delete(table_key(&old.db, &old.name)));
+    }
+    if let Some(message) = changes.keys.and_then(|enable| keys_note(old, enable)) {
+        plan.note = Some((1031, message));
+    }
+    if changes.order_by && shape.def.primary_key().is_some() {
+        let message =
+            format!("ORDER BY ignored as there is a user-defined clustered index in the table '{}'", shape.def.name);
+        plan.warnings.push((ErrorCode::UNKNOWN_ERROR.number, message));
+    }
+    // AUTO_INCREMENT=n sets the counter, never to a value the rows hold.
+    let auto_increment_next = shape.def.auto_increment_column().map(|_| {
+        let wanted = changes.auto_increment.unwrap_or(*table.auto_increment_next.lock());
+        wanted.max(largest_auto_increment + 1)
+    });
+    plan.change = CatalogChange::ReplaceTables(vec![Replacement {
+        from: (old.db.clone(), old.name.clone()),
+        def: shape.def,
+        auto_increment_next,
+    }]);
+    Ok(plan)
 }
 
-/// The mutations that give every row and secondary index the new shape.
-fn rebuild_rows(snapshot: &Snapshot, table: &Arc<TableEntry>, shape: &AlterShape, strict: bool) -> SqlResult<DdlPlan> {
+/// `RENAME TO name` inside ALTER TABLE: the new name must be free (the
+/// table's own name is).
+fn rename_target(catalog: &Catalog, def: &mut TableDef, to: &ObjectName, current_db: &str) -> SqlResult<()> {
+    let db = db_of(to, current_db)?;
+    let same = db == def.db && to.name == def.name;
+    if !same && catalog.table(db, &to.name).is_some() {
+        return Err(SqlError::new(ErrorCode::TABLE_EXISTS, format!("Table '{}' already exists", to.name)));
+    }
+    if !catalog.has_database(db) {
+        return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{db}'")));
+    }
+    (def.db, def.name) = (db.to_string(), to.name.clone());
+    Ok(())
+}
+
+/// The mutations that give every row and secondary index the new shape,
+/// and the largest AUTO_INCREMENT value of the new rows.
+fn rebuild_rows(
+    snapshot: &Snapshot,
+    table: &Arc<TableEntry>,
+    shape: &AlterShape,
+    strict: bool,
+) -> SqlResult<(DdlPlan, u64)> {
     let (old, def) = (&table.def, &shape.def);
-    let columns_changed = shape.rows_change(old.columns.len());
     let new_entry = TableEntry::new(def.clone());
+    // Hidden row ids continue the table's own count.
+    new_entry.next_row_id.store(table.next_row_id.load(Ordering::Relaxed), Ordering::Relaxed);
+    // Rows move to new clustered keys when the primary key is another one
+    // (added, dropped, replaced) or a key column's values are converted.
+    let key_converted = def.primary_key().is_some_and(|pk| pk.columns.iter().any(|&c| shape.converted[c]));
+    let rekeyed = key_converted || old.primary_key().map(|i| i.id) != def.primary_key().map(|i| i.id);
+    let columns_changed = rekeyed || shape.rows_change(old.columns.len());
+    let old_prefix = key::index_prefix(table.clustered_id());
+    let old_end = key::prefix_end(&old_prefix);
     let mut mutations = vec![put_table_mutation(def)?];
+    if rekeyed {
+        mutations.push(Mutation::DeleteRange(old_prefix.clone(), old_end.clone()));
+    }
     // Remove every secondary index that is gone or must be rebuilt.
     for index in old.indexes.iter().filter(|i| !i.primary) {
         let keep = !columns_changed && def.indexes.iter().any(|n| n.id == index.id);
@@ -850,27 +1151,25 @@ fn rebuild_rows(snapshot: &Snapshot, table: &Arc<TableEntry>, shape: &AlterShape
         .iter()
         .filter(|i| !i.primary && (columns_changed || !old.indexes.iter().any(|o| o.id == i.id)))
         .collect();
-    let prefix = key::index_prefix(table.clustered_id());
-    let end = key::prefix_end(&prefix);
     let mut seen_unique: Vec<std::collections::HashSet<Vec<u8>>> = vec![Default::default(); rebuild.len()];
     let mut seen_primary: std::collections::HashSet<Vec<u8>> = Default::default();
-    let key_converted = def.primary_key().is_some_and(|pk| pk.columns.iter().any(|&c| shape.converted[c]));
     let warnings = CollectWarnings::default();
+    let auto_column = def.auto_increment_column();
+    let mut largest_auto_increment = 0u64;
     let mut rows = 0u64;
-    for kv in snapshot.scan(&prefix, end.as_deref(), false).map_err(storage_err)? {
+    for kv in snapshot.scan(&old_prefix, old_end.as_deref(), false).map_err(storage_err)? {
         let (ck, bytes) = kv.map_err(storage_err)?;
         rows += 1;
         let new_row = shape.new_row(&rows::decode(table, &bytes)?, rows, strict, &warnings)?;
-        // A converted key column can change the row's clustered key (a table
-        // without a primary key keeps its rows' hidden ids).
-        let new_ck = if key_converted { rows::new_clustered_key(&new_entry, &new_row) } else { ck.to_vec() };
-        if new_ck != ck.as_ref() {
-            mutations.push(Mutation::Delete(ck.to_vec()));
+        if let Some(c) = auto_column {
+            largest_auto_increment = largest_auto_increment.max(crate::dml::auto_increment_value(&new_row[c]));
         }
+        let new_ck = if rekeyed { rows::new_clustered_key(&new_entry, &new_row) } else { ck.to_vec() };
         if columns_changed {
-            if key_converted && !seen_primary.insert(new_ck.clone()) {
-                let primary = def.primary_key().ok_or_else(|| SqlError::internal("table without a primary key"))?;
-                return Err(rows::duplicate_entry(primary, &new_row));
+            if let Some(primary) = def.primary_key().filter(|_| rekeyed) {
+                if !seen_primary.insert(new_ck.clone()) {
+                    return Err(rows::duplicate_entry(primary, &new_row));
+                }
             }
             mutations.push(Mutation::Put(new_ck.clone(), rows::encode(&new_entry, &new_row)?));
         }
@@ -887,12 +1186,13 @@ fn rebuild_rows(snapshot: &Snapshot, table: &Arc<TableEntry>, shape: &AlterShape
             mutations.push(Mutation::Put(k, new_ck.clone()));
         }
     }
+    table.next_row_id.fetch_max(new_entry.next_row_id.load(Ordering::Relaxed), Ordering::Relaxed);
     let mut plan = ok_plan(mutations, CatalogChange::PutTables(vec![def.clone()]));
     if shape.copied {
         plan.affected_rows = rows;
     }
     plan.warnings = warnings.into_warnings();
-    Ok(plan)
+    Ok((plan, largest_auto_increment))
 }
 
 fn added_column_value(c: &ColumnDef) -> Value {

@@ -296,6 +296,16 @@ fn give_back(table: &TableEntry, auto: AutoId) {
     }
 }
 
+/// An AUTO_INCREMENT column's value as the counter counts it (0 for
+/// NULL, negatives and non-integers).
+pub(crate) fn auto_increment_value(value: &Value) -> u64 {
+    match value {
+        Value::Int(i) => (*i).max(0) as u64,
+        Value::UInt(u) => *u,
+        _ => 0,
+    }
+}
+
 fn auto_value(table: &TableEntry, row: &[Value]) -> Option<u64> {
     let col = table.def.auto_increment_column()?;
     match &row[col] {

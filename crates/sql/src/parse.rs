@@ -11,6 +11,7 @@ use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Token, Tokenizer};
 
+mod alter;
 mod comments;
 mod ddl;
 mod expr;
@@ -332,6 +333,13 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
     if let Some(statement) = parse_admin(text, &w, &upper)? {
         return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
     }
+    if alter::is_alter_table(&upper) {
+        return Ok(ParsedStatement {
+            statement: alter::parse_alter_table(rewritten)?,
+            text: text.to_string(),
+            param_count,
+        });
+    }
     // sqlparser does not know MySQL's `LOCK IN SHARE MODE`; strip it and
     // remember the lock mode.
     let mut sql = rewritten.to_string();
@@ -340,6 +348,16 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
         if let Some(idx) = sql.to_ascii_uppercase().rfind("LOCK") {
             sql.truncate(idx);
             share_lock = true;
+        }
+    }
+    // MariaDB's CREATE OR REPLACE [UNIQUE] INDEX: sqlparser reads it
+    // without OR REPLACE.
+    let replaces_index = upper.len() > 4
+        && upper[..3] == ["CREATE", "OR", "REPLACE"]
+        && (upper[3] == "INDEX" || upper[3..5] == ["UNIQUE", "INDEX"]);
+    if replaces_index {
+        if let Some(at) = sql.to_ascii_uppercase().find("REPLACE") {
+            sql = format!("CREATE {}", &sql[at + "REPLACE".len()..]);
         }
     }
     let mut create_duplicates = CreateSelectDuplicates::Error;
@@ -368,6 +386,12 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
     }
     if let Statement::CreateTable(ct) = &mut statement {
         ct.on_duplicate = create_duplicates;
+    }
+    if let Statement::CreateIndex { or_replace, if_not_exists, .. } = &mut statement {
+        if replaces_index && *if_not_exists {
+            return Err(SqlError::new(ErrorCode::WRONG_USAGE, "Incorrect usage of OR REPLACE and IF NOT EXISTS"));
+        }
+        *or_replace = replaces_index;
     }
     if share_lock {
         if let Statement::Select(select) = &mut statement {
@@ -600,7 +624,11 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
         "BEGIN" if u.len() == 1 || (u.len() == 2 && tail(1) == "WORK") => {
             Some(Statement::Begin { read_only: false, consistent_snapshot: false })
         }
-        "ALTER" if tail(1) == "TABLE" && u.len() >= 5 && u[u.len() - 1] == "KEYS" => {
+        // `ALTER TABLE [db.]t DISABLE|ENABLE KEYS` alone; among other
+        // specifications it is read with them (parse/alter.rs).
+        "ALTER"
+            if tail(1) == "TABLE" && (u.len() == 5 || (u.len() == 7 && u[3] == ".")) && u[u.len() - 1] == "KEYS" =>
+        {
             let enable = match u[u.len() - 2].as_str() {
                 "ENABLE" => true,
                 "DISABLE" => false,
@@ -608,6 +636,7 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
             };
             Some(Statement::AlterTableKeys { table: object_name_from_words(&w[2..w.len() - 2]), enable })
         }
+        "ALTER" if tail(1) == "DATABASE" || tail(1) == "SCHEMA" => Some(alter::parse_alter_database(text)?),
         "START" if tail(1) == "TRANSACTION" && u.iter().any(|w| w == "CONSISTENT") => {
             Some(start_transaction_with_snapshot(text, &u[2..])?)
         }
@@ -876,6 +905,7 @@ fn convert_statement(stmt: &sp::Statement, params: &mut ParamCounter) -> SqlResu
         },
         S::CreateIndex(ci) => ddl::convert_create_index(ci)?,
         S::AlterTable(at) => ddl::convert_alter_table(at)?,
+        S::RenameTable(renames) => alter::convert_rename(renames)?,
         S::Drop { object_type, if_exists, names, table, temporary, .. } => {
             ddl::convert_drop(object_type, *if_exists, *temporary, names, table.as_ref())?
         }

@@ -773,7 +773,9 @@ impl Session {
             | Statement::AlterTable { .. }
             | Statement::Truncate(_)
             | Statement::CreateView(_)
-            | Statement::DropView { .. } => {
+            | Statement::DropView { .. }
+            | Statement::RenameTables(_)
+            | Statement::AlterDatabase(_) => {
                 // DDL commits the open transaction first, as MySQL does.
                 self.commit_txn()?;
                 crate::ddl::execute(self, stmt, text)
@@ -787,10 +789,8 @@ impl Session {
             Statement::Use(db) => self.use_database(db).map(|_| QueryResult::ok(0)),
             Statement::AlterTableKeys { table, enable } => {
                 let db = self.resolve_db(table)?.to_string();
-                self.engine.catalog.read().get_table(&db, &table.name)?;
-                if *enable {
-                    let message =
-                        format!("Storage engine InnoDB of the table `{db}`.`{}` doesn't have this option", table.name);
+                let table = self.engine.catalog.read().get_table(&db, &table.name)?;
+                if let Some(message) = crate::ddl::keys_note(&table.def, *enable) {
                     self.note(1031, message);
                 }
                 Ok(QueryResult::ok(0))

@@ -104,8 +104,11 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
         Show::CreateTable(name) if view_named(session, name)?.is_some() => show_create_view(session, name)?,
         Show::CreateView(name) => show_create_view(session, name)?,
         Show::CreateTable(name) => {
-            let t = table_def(session, name)?;
-            text_result(&["Table", "Create Table"], vec![vec![s(&t.name), s(&create_table_sql(&t))]])
+            let db = session.resolve_db(name)?;
+            let table = session.engine.catalog.read().get_table(db, &name.name)?;
+            let next = *table.auto_increment_next.lock();
+            let sql = create_table_sql(&table.def, Some(next));
+            text_result(&["Table", "Create Table"], vec![vec![s(&table.def.name), s(&sql)]])
         }
         Show::CreateDatabase { name, if_not_exists } => {
             if !database_names(session).contains(name) {
@@ -607,15 +610,16 @@ fn show_index(session: &Session, table: &ObjectName) -> SqlResult<QueryResult> {
     let mut rows = Vec::new();
     for i in &t.indexes {
         for (seq, &c) in i.columns.iter().enumerate() {
+            let part = i.part(seq);
             rows.push(vec![
                 s(&t.name),
                 Value::Int(i64::from(!i.unique)),
                 s(&i.name),
                 Value::Int(seq as i64 + 1),
                 s(&t.columns[c].name),
-                s("A"),
+                s(if part.descending { "D" } else { "A" }),
                 Value::Null,
-                Value::Null,
+                part.prefix_length.map_or(Value::Null, |p| Value::Int(i64::from(p))),
                 Value::Null,
                 s(if t.columns[c].nullable { "YES" } else { "" }),
                 s("BTREE"),
@@ -647,7 +651,9 @@ fn show_index(session: &Session, table: &ObjectName) -> SqlResult<QueryResult> {
 }
 
 /// SHOW CREATE TABLE text, as MariaDB formats it.
-pub fn create_table_sql(t: &TableDef) -> String {
+/// `auto_increment_next`: the table's AUTO_INCREMENT counter, shown as
+/// InnoDB shows it (for a table with an AUTO_INCREMENT column, above 1).
+pub fn create_table_sql(t: &TableDef, auto_increment_next: Option<u64>) -> String {
     let mut lines: Vec<String> = t
         .columns
         .iter()
@@ -689,7 +695,17 @@ pub fn create_table_sql(t: &TableDef) -> String {
         })
         .collect();
     for i in &t.indexes {
-        let cols: Vec<String> = i.columns.iter().map(|&c| format!("`{}`", t.columns[c].name)).collect();
+        let cols: Vec<String> = i
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(n, &c)| {
+                let part = i.part(n);
+                let prefix = part.prefix_length.map(|p| format!("({p})")).unwrap_or_default();
+                let direction = if part.descending { " DESC" } else { "" };
+                format!("`{}`{prefix}{direction}", t.columns[c].name)
+            })
+            .collect();
         lines.push(if i.primary {
             format!("  PRIMARY KEY ({})", cols.join(","))
         } else if i.unique {
@@ -698,8 +714,12 @@ pub fn create_table_sql(t: &TableDef) -> String {
             format!("  KEY `{}` ({})", i.name, cols.join(","))
         });
     }
+    let auto_increment = match auto_increment_next {
+        Some(next) if next > 1 && t.auto_increment_column().is_some() => format!(" AUTO_INCREMENT={next}"),
+        _ => String::new(),
+    };
     let mut sql = format!(
-        "CREATE TABLE `{}` (\n{}\n) ENGINE={} DEFAULT CHARSET={} COLLATE={}",
+        "CREATE TABLE `{}` (\n{}\n) ENGINE={}{auto_increment} DEFAULT CHARSET={} COLLATE={}",
         t.name,
         lines.join(",\n"),
         t.engine,
@@ -977,9 +997,9 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                                         s(&i.name),
                                         Value::Int(seq as i64 + 1),
                                         s(&t.def.columns[c].name),
-                                        s("A"),
+                                        s(if i.part(seq).descending { "D" } else { "A" }),
                                         Value::Null,
-                                        Value::Null,
+                                        i.part(seq).prefix_length.map_or(Value::Null, |p| Value::Int(i64::from(p))),
                                         Value::Null,
                                         s(if t.def.columns[c].nullable { "YES" } else { "" }),
                                         s("BTREE"),

@@ -3,7 +3,7 @@
 
 use super::{object_name, unsupported, ParamCounter};
 use crate::ast::*;
-use onelog_core::schema::ColumnDefault;
+use onelog_core::schema::{ColumnDefault, KeyPart};
 use onelog_core::{BlobSize, Charset, Collation, ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult};
 use sqlparser::ast as sp;
 use sqlparser::tokenizer::Token;
@@ -165,11 +165,9 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<(ColumnDef, Optio
             sp::ColumnOption::Default(e) => def.default = Some(literal_default(e)?),
             sp::ColumnOption::PrimaryKey(_) => {
                 def.nullable = false;
-                index = Some(IndexSpec { name: None, columns: vec![def.name.clone()], unique: true, primary: true });
+                index = Some(IndexSpec::on_column(&def.name, true));
             }
-            sp::ColumnOption::Unique(_) => {
-                index = Some(IndexSpec { name: None, columns: vec![def.name.clone()], unique: true, primary: false })
-            }
+            sp::ColumnOption::Unique(_) => index = Some(IndexSpec::on_column(&def.name, false)),
             sp::ColumnOption::Comment(c) => def.comment = c.clone(),
             sp::ColumnOption::CharacterSet(cs) => declared_charset = Some(charset_collation(&cs.to_string())?),
             sp::ColumnOption::Collation(c) => declared_collation = Some(collation_named(&c.to_string())?),
@@ -205,41 +203,60 @@ fn apply_dialect_tokens(def: &mut ColumnDef, tokens: &[Token], index: &mut Optio
         ["ZEROFILL"] => def.unsigned = true,
         ["KEY"] | ["PRIMARY", "KEY"] => {
             def.nullable = false;
-            *index = Some(IndexSpec { name: None, columns: vec![def.name.clone()], unique: true, primary: true });
+            *index = Some(IndexSpec::on_column(&def.name, true));
         }
         _ => return Err(unsupported(words.join(" "))),
     }
     Ok(())
 }
 
-fn index_columns(cols: &[sp::IndexColumn]) -> SqlResult<Vec<String>> {
-    cols.iter()
-        .map(|c| match &c.column.expr {
-            sp::Expr::Identifier(id) => Ok(id.value.clone()),
-            // `col(10)`: prefix indexes are accepted and index the whole value.
-            sp::Expr::Function(f) => Ok(f.name.to_string()),
-            other => Err(unsupported(format!("index on expression {other}"))),
-        })
-        .collect()
+/// A key's columns with their prefix lengths (`col(10)`) and directions.
+fn index_columns(cols: &[sp::IndexColumn]) -> SqlResult<(Vec<String>, Vec<KeyPart>)> {
+    let mut names = Vec::with_capacity(cols.len());
+    let mut parts = Vec::with_capacity(cols.len());
+    for c in cols {
+        let descending = matches!(c.column.options.sort, Some(sp::OrderBySort::Desc));
+        let (name, prefix_length) = match &c.column.expr {
+            sp::Expr::Identifier(id) => (id.value.clone(), None),
+            sp::Expr::Function(f) => (f.name.to_string(), Some(prefix_length(f)?)),
+            other => return Err(unsupported(format!("index on expression {other}"))),
+        };
+        names.push(name);
+        parts.push(KeyPart { prefix_length, descending });
+    }
+    Ok((names, parts))
+}
+
+/// The `10` of a key part `col(10)`.
+fn prefix_length(f: &sp::Function) -> SqlResult<u32> {
+    let sp::FunctionArguments::List(list) = &f.args else { return Err(SqlError::parse(&f.to_string(), 1)) };
+    match list.args.as_slice() {
+        [sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Expr(sp::Expr::Value(v)))] => match &v.value {
+            sp::Value::Number(n, _) => n.parse().map_err(|_| SqlError::parse(&f.to_string(), 1)),
+            _ => Err(SqlError::parse(&f.to_string(), 1)),
+        },
+        _ => Err(SqlError::parse(&f.to_string(), 1)),
+    }
+}
+
+/// An index spec of `cols`.
+fn index_spec(name: Option<String>, cols: &[sp::IndexColumn], unique: bool, primary: bool) -> SqlResult<IndexSpec> {
+    let (columns, parts) = index_columns(cols)?;
+    Ok(IndexSpec { name, columns, parts, unique, primary })
 }
 
 pub(crate) fn convert_constraint(c: &sp::TableConstraint) -> SqlResult<Option<IndexSpec>> {
     Ok(match c {
-        sp::TableConstraint::PrimaryKey(pk) => {
-            Some(IndexSpec { name: None, columns: index_columns(&pk.columns)?, unique: true, primary: true })
+        sp::TableConstraint::PrimaryKey(pk) => Some(index_spec(None, &pk.columns, true, true)?),
+        sp::TableConstraint::Unique(u) => Some(index_spec(
+            u.index_name.as_ref().or(u.name.as_ref()).map(|i| i.value.clone()),
+            &u.columns,
+            true,
+            false,
+        )?),
+        sp::TableConstraint::Index(i) => {
+            Some(index_spec(i.name.as_ref().map(|n| n.value.clone()), &i.columns, false, false)?)
         }
-        sp::TableConstraint::Unique(u) => Some(IndexSpec {
-            name: u.index_name.as_ref().or(u.name.as_ref()).map(|i| i.value.clone()),
-            columns: index_columns(&u.columns)?,
-            unique: true,
-            primary: false,
-        }),
-        sp::TableConstraint::Index(i) => Some(IndexSpec {
-            name: i.name.as_ref().map(|n| n.value.clone()),
-            columns: index_columns(&i.columns)?,
-            unique: false,
-            primary: false,
-        }),
         // Foreign keys and CHECK constraints are accepted and not enforced,
         // as MariaDB's MyISAM does; say so in the docs.
         sp::TableConstraint::ForeignKey(_) | sp::TableConstraint::Check(_) => None,
@@ -295,13 +312,13 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
     for option in options {
         match option {
             sp::SqlOption::NamedParenthesizedList(list) if list.key.value.eq_ignore_ascii_case("ENGINE") => {
-                table.engine = list.name.as_ref().map(|n| engine_name(&n.value));
+                table.engine = list.name.as_ref().map(|n| engine_name(&n.value)).transpose()?;
             }
             sp::SqlOption::KeyValue { key, value } => {
                 let key = key.value.to_ascii_uppercase();
                 let text = value.to_string().trim_matches('\'').to_string();
                 match key.as_str() {
-                    "ENGINE" => table.engine = Some(engine_name(&text)),
+                    "ENGINE" => table.engine = Some(engine_name(&text)?),
                     "AUTO_INCREMENT" => table.auto_increment_start = text.parse().ok(),
                     "COMMENT" => table.comment = Some(text),
                     "DEFAULT CHARSET" | "CHARSET" | "CHARACTER SET" | "DEFAULT CHARACTER SET" => {
@@ -339,26 +356,26 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
 }
 
 /// An engine as MariaDB spells it in SHOW CREATE TABLE, whatever case the
-/// statement used.
-fn engine_name(name: &str) -> String {
-    match name.to_ascii_lowercase().as_str() {
-        "innodb" => "InnoDB",
-        "myisam" => "MyISAM",
-        "aria" => "Aria",
-        "memory" | "heap" => "MEMORY",
-        "csv" => "CSV",
-        "archive" => "ARCHIVE",
-        "blackhole" => "BLACKHOLE",
-        _ => name,
+/// statement used; one MariaDB 10.11 does not have is error 1286 (its
+/// default sql_mode has NO_ENGINE_SUBSTITUTION). Every table is OneLog's
+/// engine whatever it is named.
+pub(crate) fn engine_name(name: &str) -> SqlResult<String> {
+    const ENGINES: [&str; 7] = ["InnoDB", "MyISAM", "Aria", "MEMORY", "CSV", "MRG_MyISAM", "SEQUENCE"];
+    let name = if name.eq_ignore_ascii_case("heap") { "MEMORY" } else { name };
+    match ENGINES.iter().find(|e| e.eq_ignore_ascii_case(name)) {
+        Some(engine) => Ok(engine.to_string()),
+        None => Err(SqlError::new(ErrorCode::UNKNOWN_STORAGE_ENGINE, format!("Unknown storage engine '{name}'"))),
     }
-    .to_string()
 }
 
 pub(crate) fn convert_create_index(ci: &sp::CreateIndex) -> SqlResult<Statement> {
     let name = ci.name.as_ref().map(|n| object_name(n).map(|o| o.name)).transpose()?;
     Ok(Statement::CreateIndex {
         table: object_name(&ci.table_name)?,
-        index: IndexSpec { name, columns: index_columns(&ci.columns)?, unique: ci.unique, primary: false },
+        index: index_spec(name, &ci.columns, ci.unique, false)?,
+        if_not_exists: ci.if_not_exists,
+        // Set by `parse_one`: sqlparser does not read CREATE OR REPLACE INDEX.
+        or_replace: false,
     })
 }
 
@@ -394,6 +411,14 @@ pub(crate) fn convert_alter_table(at: &sp::AlterTable) -> SqlResult<Statement> {
             }
             sp::AlterTableOperation::DropIndex { name } => ops.push(AlterOp::DropIndex(name.value.clone())),
             sp::AlterTableOperation::DropPrimaryKey { .. } => ops.push(AlterOp::DropPrimaryKey),
+            sp::AlterTableOperation::AlterColumn { column_name, op } => {
+                let default = match op {
+                    sp::AlterColumnOperation::SetDefault { value } => Some(literal_default(value)?),
+                    sp::AlterColumnOperation::DropDefault => None,
+                    other => return Err(unsupported(format!("ALTER COLUMN {other}"))),
+                };
+                ops.push(AlterOp::SetDefault { column: column_name.value.clone(), default });
+            }
             other => return Err(unsupported(format!("ALTER TABLE {other}"))),
         }
     }
@@ -450,6 +475,7 @@ pub(crate) fn convert_drop(
         sp::ObjectType::Index => {
             let table = table.ok_or_else(|| SqlError::parse("DROP INDEX", 1))?;
             Statement::DropIndex {
+                if_exists,
                 table: object_name(table)?,
                 name: converted.first().map(|n| n.name.clone()).unwrap_or_default(),
             }
