@@ -56,6 +56,9 @@ MARIADB_MTR_OPTIONS = [
     "--use-stat-tables=preferably", "--histogram-type=json_hb",
     "--binlog-direct-non-transactional-updates",
 ]
+# The same server defaults for OneLog: mtr's result files expect latin1
+# tables. (The other options tune engines OneLog does not have.)
+ONELOG_MTR_OPTIONS = ["--character-set-server=latin1", "--collation-server=latin1_swedish_ci"]
 SYSTEM_DATABASES = {"information_schema", "mysql", "performance_schema", "sys", "mtr"}
 # mtr's per-test limit is in minutes; a hang costs this much, not the run.
 TESTCASE_TIMEOUT_MIN = 2
@@ -105,7 +108,7 @@ class MtrTarget:
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.vardir = self.workdir / "var"
         (self.vardir / "log").mkdir(parents=True, exist_ok=True)
-        extra = MARIADB_MTR_OPTIONS + [f"--secure-file-priv={self.vardir}"] if kind == "mariadb" else []
+        extra = MARIADB_MTR_OPTIONS + [f"--secure-file-priv={self.vardir}"] if kind == "mariadb" else ONELOG_MTR_OPTIONS
         # Under the vardir, where mtr's tests expect the data directory when
         # they touch its files (--remove_file $MYSQLD_DATADIR/...). Each
         # server's default binlog setting: mtr runs MariaDB without one.

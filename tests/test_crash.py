@@ -20,7 +20,9 @@ and the data table's definition with CREATE TABLE like_<cycle> LIKE data: after
 recovery a snapshot table holds every marker committed before its cycle began
 (never the table without its rows) and only markers that exist, a renamed table is under
 one of its names only, and the data table's definition (SHOW CREATE TABLE) is the one a
-MariaDB replaying the binlog builds. Last, it replaces or
+MariaDB replaying the binlog builds. It creates a database under a session
+collation_server, which recovery must take from the QUERY event (the database
+and its table keep that collation). Last, it replaces or
 drops one of two views over the markers (CREATE OR REPLACE VIEW / DROP VIEW): after
 recovery an acknowledged view change is there, and the views replay into MariaDB
 with the same rows. The data table's text column is latin1 with a key on it, so
@@ -44,6 +46,8 @@ from binlog_util import diff_dumps, replay, table_dump
 CYCLES = int(os.environ.get("ONELOG_CRASH_CYCLES", "20"))
 WRITERS = int(os.environ.get("ONELOG_CRASH_WRITERS", "8"))
 SEED = int(os.environ.get("ONELOG_CRASH_SEED", str(random.randrange(1 << 30))))
+# The schema changer's CREATE DATABASE runs under one of these, by cycle.
+SERVER_COLLATIONS = ["latin1_german2_ci", "ascii_bin", "utf8mb4_unicode_ci", "utf8mb3_general_ci"]
 
 
 class Ledger:
@@ -157,9 +161,30 @@ def schema_changer(srv, rng: random.Random, stop: threading.Event, cycle: int, s
             cur.execute(f"CREATE TABLE like_{cycle} LIKE data")
             change_view(cur, rng, views)
             cur.execute(f"RENAME TABLE like_{cycle} TO renamed_tmp, renamed_tmp TO renamed_{cycle}")
+            # A database without a charset takes the session's server
+            # collation, which only the QUERY event carries to recovery.
+            cur.execute(f"SET SESSION collation_server = {SERVER_COLLATIONS[cycle % len(SERVER_COLLATIONS)]}")
+            cur.execute(f"CREATE DATABASE crash_cs_{cycle}")
+            cur.execute(f"CREATE TABLE crash_cs_{cycle}.t (a VARCHAR(5))")
         c.close()
     except pymysql.err.MySQLError:
         pass  # the server was killed under it: the DDL is in the binlog whole, or not at all
+
+
+def verify_databases(cur, where: str):
+    """Each crash_cs_<cycle> database present, and its table, has the
+    collation_server the schema changer created it under."""
+    cur.execute("SHOW DATABASES LIKE 'crash\\_cs\\_%'")
+    for (name,) in cur.fetchall():
+        expected = SERVER_COLLATIONS[int(name.rsplit("_", 1)[1]) % len(SERVER_COLLATIONS)]
+        cur.execute(f"SHOW CREATE DATABASE {name}")
+        created = cur.fetchone()[1]
+        assert f"COLLATE {expected} " in created, f"{name} {where}: {created}"
+        cur.execute(f"SHOW TABLES FROM {name}")
+        if cur.fetchall():
+            cur.execute(f"SHOW CREATE TABLE {name}.t")
+            table = cur.fetchone()[1]
+            assert table.endswith(f"COLLATE={expected}"), f"{name}.t {where}: {table}"
 
 
 def verify_snapshots(cur, markers: dict, snapshots: dict, where: str) -> int:
@@ -196,6 +221,7 @@ def verify(srv, ledger: Ledger, cycle: int, snapshots: dict, views: dict):
             counters = dict(cur.fetchall())
             snapshot_tables = verify_snapshots(cur, markers, snapshots, where)
             verify_views(cur, views, where)
+            verify_databases(cur, where)
             # RENAME TABLE is whole or not at all.
             cur.execute("SHOW TABLES")
             tables = {r[0] for r in cur.fetchall()}

@@ -423,6 +423,27 @@ pub mod query_status {
     pub const XID: u8 = 129;
 }
 
+/// The server collation of a QUERY event's status variables: walks them
+/// up to CHARSET. `None` when there is none, or when a variable before it
+/// has a code this decoder does not know the size of (MySQL's and
+/// MariaDB's later additions; OneLog writes CHARSET after known ones).
+fn status_collation_server(mut status: &[u8]) -> Option<u16> {
+    use query_status as q;
+    while let Some((&code, rest)) = status.split_first() {
+        let size = match code {
+            q::FLAGS2 | q::MASTER_DATA_WRITTEN | q::AUTO_INCREMENT => 4,
+            q::SQL_MODE | q::TABLE_MAP_FOR_UPDATE | q::XID => 8,
+            q::LC_TIME_NAMES | q::CHARSET_DATABASE => 2,
+            q::MICROSECONDS | q::HRNOW => 3,
+            q::CATALOG_NZ | q::TIME_ZONE => 1 + usize::from(*rest.first()?),
+            q::CHARSET => return Some(u16::from_le_bytes([*rest.get(4)?, *rest.get(5)?])),
+            _ => return None,
+        };
+        status = rest.get(size..)?;
+    }
+    None
+}
+
 /// QUERY body: post-header (thread id, execution time, db length, error
 /// code, status length), the status variables as MariaDB writes them for an
 /// ordinary session, the NUL-terminated default database and the statement.
@@ -912,6 +933,9 @@ pub enum Event {
         thread_id: u32,
         db: String,
         sql: String,
+        /// The CHARSET status variable's server collation, if the status
+        /// block holds one (before any variable this decoder cannot size).
+        collation_server: Option<u16>,
     },
     Xid(u64),
     TableMap(TableMapEvent),
@@ -1033,13 +1057,13 @@ fn parse_body(code: u8, body: &[u8]) -> Result<Event, BinlogError> {
             let db_len = usize::from(c.u8()?);
             let _error_code = c.u16()?;
             let status_len = usize::from(c.u16()?);
-            c.take(status_len)?;
+            let collation_server = status_collation_server(c.take(status_len)?);
             let db = c.string(db_len)?;
             if c.u8()? != 0 {
                 return Err(c.err("database name not NUL-terminated"));
             }
             let sql = String::from_utf8_lossy(c.rest()).into_owned();
-            Event::Query { thread_id, db, sql }
+            Event::Query { thread_id, db, sql, collation_server }
         }
         t::XID => Event::Xid(c.u64()?),
         t::TABLE_MAP => Event::TableMap(parse_table_map(&mut c)?),
@@ -1282,7 +1306,12 @@ mod tests {
         write_event(&mut out, 4, 1, 1, type_code::QUERY, 0, &query_body(&q), true);
         assert_eq!(
             parse_event(&out, true).unwrap(),
-            Event::Query { thread_id: 3, db: "test".into(), sql: "CREATE TABLE t (id int)".into() }
+            Event::Query {
+                thread_id: 3,
+                db: "test".into(),
+                sql: "CREATE TABLE t (id int)".into(),
+                collation_server: Some(45),
+            }
         );
     }
 

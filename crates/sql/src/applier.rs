@@ -6,7 +6,7 @@ use crate::catalog::{Catalog, TableEntry};
 use crate::rows;
 use onelog_binlog::event::{decode_rows, Event, RowChange};
 use onelog_binlog::recovery::RecoveredTxn;
-use onelog_core::{SqlError, SqlResult, Value};
+use onelog_core::{Collation, SqlError, SqlResult, Value};
 use onelog_storage::{key, Mutation, Snapshot, StorageError, Store};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -20,8 +20,11 @@ pub fn apply_transaction(store: &Store, catalog: &mut Catalog, txn: &RecoveredTx
     let snapshot = store.snapshot();
     for event in &txn.events {
         match event {
-            Event::Query { db, sql, .. } => {
-                let applied = crate::ddl::replay(store, catalog, db, sql)?;
+            Event::Query { db, sql, collation_server, .. } => {
+                // OneLog has logged every statement with its server
+                // collation since databases had one; before, it was 45.
+                let collation_server = collation_server.and_then(Collation::from_id).unwrap_or_default();
+                let applied = crate::ddl::replay(store, catalog, db, sql, collation_server)?;
                 batch.extend(applied);
             }
             Event::TableMap(map) => {

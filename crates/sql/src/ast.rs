@@ -555,8 +555,11 @@ pub struct CreateTable {
     pub engine: Option<String>,
     pub comment: Option<String>,
     pub auto_increment_start: Option<u64>,
-    /// `DEFAULT CHARSET=... COLLATE=...`; `None` takes the server's default.
+    /// `DEFAULT CHARSET=... COLLATE=...`; `None` takes the database's.
     pub collation: Option<Collation>,
+    /// The text columns declared without CHARACTER SET or COLLATE, which
+    /// take the table's collation.
+    pub take_table_collation: Vec<String>,
     /// `CREATE TABLE t2 LIKE t1`: the table whose definition is copied.
     pub like: Option<ObjectName>,
     /// `CREATE TABLE t2 [(...)] [IGNORE|REPLACE] [AS] SELECT ...`.
@@ -564,6 +567,15 @@ pub struct CreateTable {
     /// What a row whose unique key is taken does: IGNORE skips it, REPLACE
     /// replaces the earlier row; neither fails the statement with 1062.
     pub on_duplicate: CreateSelectDuplicates,
+}
+
+/// `[DEFAULT] CHARACTER SET [=] cs [DEFAULT] COLLATE [=] c COMMENT [=] 'x'`
+/// of CREATE / ALTER DATABASE; what is not given is kept (ALTER) or the
+/// server's (CREATE: collation_server).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DatabaseOptions {
+    pub collation: Option<Collation>,
+    pub comment: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -576,13 +588,20 @@ pub enum CreateSelectDuplicates {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum AlterOp {
-    AddColumn(ColumnDef, Option<IndexSpec>),
+    AddColumn {
+        column: ColumnDef,
+        index: Option<IndexSpec>,
+        /// No CHARACTER SET or COLLATE: the table's collation.
+        takes_table_collation: bool,
+    },
     DropColumn(String),
     /// `MODIFY c def` / `CHANGE old c def`: the column `old` becomes
     /// `column` (name included); its values are converted to the new type.
     ChangeColumn {
         old_name: String,
         column: ColumnDef,
+        /// No CHARACTER SET or COLLATE: the table's collation.
+        takes_table_collation: bool,
     },
     /// `RENAME COLUMN old TO new`: the name only.
     RenameColumn {
@@ -809,7 +828,7 @@ impl Statement {
                 | Statement::CreateView(_)
                 | Statement::DropView { .. }
                 | Statement::RenameTables(_)
-                | Statement::AlterDatabase(_)
+                | Statement::AlterDatabase { .. }
         )
     }
 
@@ -872,6 +891,7 @@ pub enum Statement {
     CreateDatabase {
         name: String,
         if_not_exists: bool,
+        options: DatabaseOptions,
     },
     DropDatabase {
         name: String,
@@ -918,9 +938,11 @@ pub enum Statement {
     Truncate(ObjectName),
     /// `RENAME TABLE a TO b [, c TO d ...]`: in order, all or none.
     RenameTables(Vec<(ObjectName, ObjectName)>),
-    /// `ALTER {DATABASE|SCHEMA} [name] options`: the options are utf8mb4's
-    /// (the only character set OneLog has) and the database's comment.
-    AlterDatabase(Option<String>),
+    /// `ALTER {DATABASE|SCHEMA} [name] options` (no name: the session's).
+    AlterDatabase {
+        name: Option<String>,
+        options: DatabaseOptions,
+    },
     /// `ALTER TABLE t DISABLE|ENABLE KEYS` (mariadb-dump writes it around
     /// each table's rows): nothing to do, as for InnoDB, which says so in
     /// note 1031 (see `ddl::keys_note`).

@@ -3,11 +3,11 @@
 //! storage write like any other, applied in binlog order).
 
 use crate::view::{ViewDef, ViewEntry};
-use onelog_core::{SqlError, SqlResult, TableDef};
+use onelog_core::{Collation, SqlError, SqlResult, TableDef};
 use onelog_storage::key::{self, CATALOG_DB, CATALOG_TABLE, FIRST_USER_INDEX_ID};
 use onelog_storage::{Mutation, Snapshot, StorageError};
 use parking_lot::Mutex;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -42,13 +42,40 @@ impl TableEntry {
     }
 }
 
+/// A database's options (`db.opt` in MariaDB), the value of its catalog
+/// key. Databases created before they were kept have an empty value and
+/// read as utf8mb4_general_ci, the only collation OneLog had then.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DatabaseDef {
+    /// `DEFAULT CHARACTER SET ... COLLATE ...`: tables created without
+    /// their own take it.
+    #[serde(default)]
+    pub collation: Collation,
+    /// `COMMENT '...'` (MariaDB 10.5+).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub comment: String,
+}
+
+impl DatabaseDef {
+    pub fn encode(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("a DatabaseDef always serializes")
+    }
+
+    fn decode(value: &[u8]) -> Result<DatabaseDef, serde_json::Error> {
+        if value.is_empty() {
+            return Ok(DatabaseDef::default());
+        }
+        serde_json::from_slice(value)
+    }
+}
+
 /// Catalog: one entry per view, key `[CATALOG_VIEW][db \0 name]` (ids
 /// below `FIRST_USER_INDEX_ID` are the catalog's).
 const CATALOG_VIEW: u64 = 3;
 
 #[derive(Debug, Default)]
 pub struct Catalog {
-    databases: BTreeSet<String>,
+    databases: BTreeMap<String, DatabaseDef>,
     tables: BTreeMap<(String, String), Arc<TableEntry>>,
     /// Views share the tables' namespace: a name is one or the other.
     views: BTreeMap<(String, String), Arc<ViewEntry>>,
@@ -86,8 +113,13 @@ impl Catalog {
         let start = key::index_prefix(CATALOG_DB);
         let end = key::index_prefix(CATALOG_DB + 1);
         for kv in snapshot.scan(&start, Some(&end), false)? {
-            let (k, _) = kv?;
-            catalog.databases.insert(String::from_utf8_lossy(&k[8..]).into_owned());
+            let (k, v) = kv?;
+            let name = String::from_utf8_lossy(&k[8..]).into_owned();
+            let def = DatabaseDef::decode(&v).unwrap_or_else(|e| {
+                tracing::error!("database {name}: unreadable options, taken as the defaults: {e}");
+                DatabaseDef::default()
+            });
+            catalog.databases.insert(name, def);
         }
         let start = key::index_prefix(CATALOG_TABLE);
         let end = key::index_prefix(CATALOG_TABLE + 1);
@@ -120,15 +152,20 @@ impl Catalog {
     }
 
     pub fn has_database(&self, name: &str) -> bool {
-        self.databases.contains(name)
+        self.databases.contains_key(name)
     }
 
     pub fn databases(&self) -> impl Iterator<Item = &String> {
-        self.databases.iter()
+        self.databases.keys()
     }
 
-    pub fn add_database(&mut self, name: &str) {
-        self.databases.insert(name.to_string());
+    pub fn database(&self, name: &str) -> Option<&DatabaseDef> {
+        self.databases.get(name)
+    }
+
+    /// Adds a database or replaces its options.
+    pub fn put_database(&mut self, name: &str, def: DatabaseDef) {
+        self.databases.insert(name.to_string(), def);
     }
 
     pub fn remove_database(&mut self, name: &str) {

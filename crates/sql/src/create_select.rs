@@ -9,7 +9,7 @@
 use crate::ast::*;
 use crate::ddl::{self, CatalogChange};
 use crate::session::{QueryResult, ResultColumn, Session, TABLE_WAIT};
-use onelog_binlog::event::{query_body, type_code, GroupKind, QueryEvent};
+use onelog_binlog::event::{query_body, type_code, GroupKind};
 use onelog_binlog::pipeline::{PendingEvent, TxnEvents};
 use onelog_core::schema::ColumnDefault;
 use onelog_core::{ColumnDef, ColumnType, SqlError, SqlResult, TableDef, Value};
@@ -37,9 +37,8 @@ pub fn execute(session: &mut Session, stmt: &CreateTable, select: &Select) -> Sq
     let plan = ddl::plan(
         &mut engine.catalog.write(),
         &engine.store.snapshot(),
-        &current_db,
+        &session.ddl_context(&current_db),
         &Statement::CreateTable(definition),
-        session.strict(),
     )?;
     let CatalogChange::PutTables(mut defs) = plan.change else {
         return Err(SqlError::internal("CREATE TABLE planned no table"));
@@ -102,7 +101,7 @@ fn insert_and_commit(
         if def.db != current_db {
             text = text.replacen("CREATE TABLE ", &format!("CREATE TABLE `{}`.", def.db), 1);
         }
-        let query = query_body(&QueryEvent::new(session.connection_id as u32, current_db, &text));
+        let query = query_body(&session.query_event(current_db, &text));
         let mut events = vec![PendingEvent { type_code: type_code::QUERY, flags: 0, body: query }];
         events.extend(row_events);
         let mut mutations = def_mutations;

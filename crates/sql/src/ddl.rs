@@ -6,7 +6,9 @@
 //! `create_select`.
 
 use crate::ast::*;
-use crate::catalog::{db_key, put_table_mutation, put_view_mutation, table_key, view_key, Catalog, TableEntry};
+use crate::catalog::{
+    db_key, put_table_mutation, put_view_mutation, table_key, view_key, Catalog, DatabaseDef, TableEntry,
+};
 use crate::eval::EvalEnv;
 use crate::mdl::TableName;
 use crate::parse;
@@ -14,10 +16,10 @@ use crate::rows;
 use crate::session::{QueryResult, Session};
 use crate::txn::storage_err;
 use crate::view::ViewEntry;
-use onelog_binlog::event::{header_flag, query_body, type_code, GroupKind, QueryEvent};
+use onelog_binlog::event::{header_flag, query_body, type_code, GroupKind};
 use onelog_binlog::pipeline::{PendingEvent, TxnEvents};
 use onelog_core::schema::{ColumnDefault, KeyPart};
-use onelog_core::{ColumnDef, ColumnType, ErrorCode, IndexDef, SqlError, SqlResult, TableDef, Value};
+use onelog_core::{Collation, ColumnDef, ColumnType, ErrorCode, IndexDef, SqlError, SqlResult, TableDef, Value};
 use onelog_storage::{key, Mutation, Snapshot, Store};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -35,7 +37,8 @@ pub struct DdlPlan {
 
 pub enum CatalogChange {
     None,
-    AddDatabase(String),
+    /// CREATE / ALTER DATABASE: the database and its options.
+    PutDatabase(String, DatabaseDef),
     DropDatabase(String),
     PutTables(Vec<TableDef>),
     DropTables(Vec<(String, String)>),
@@ -60,7 +63,7 @@ impl CatalogChange {
     pub fn apply(self, catalog: &mut Catalog) {
         match self {
             CatalogChange::None => {}
-            CatalogChange::AddDatabase(name) => catalog.add_database(&name),
+            CatalogChange::PutDatabase(name, def) => catalog.put_database(&name, def),
             CatalogChange::DropDatabase(name) => catalog.remove_database(&name),
             CatalogChange::PutTables(defs) => defs.into_iter().for_each(|d| catalog.put_table(d)),
             CatalogChange::DropTables(names) => names.iter().for_each(|(db, t)| catalog.remove_table(db, t)),
@@ -116,7 +119,7 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
     let snapshot = engine.store.snapshot();
     let plan = {
         let mut catalog = engine.catalog.write();
-        plan(&mut catalog, &snapshot, &db, stmt, session.strict())?
+        plan(&mut catalog, &snapshot, &session.ddl_context(&db), stmt)?
     };
     for (code, message) in &plan.warnings {
         session.warn(*code, message.clone());
@@ -126,7 +129,7 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
         session.note(*code, message.clone());
     }
     if !plan.mutations.is_empty() {
-        let body = query_body(&QueryEvent::new(session.connection_id as u32, &db, &logged_text));
+        let body = query_body(&session.query_event(&db, &logged_text));
         let events = TxnEvents {
             events: vec![PendingEvent { type_code: type_code::QUERY, flags: header_flags, body }],
             kind: GroupKind::StandaloneDdl,
@@ -136,10 +139,13 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
     }
     let affected = plan.affected_rows;
     plan.change.apply(&mut engine.catalog.write());
-    if let Statement::DropDatabase { name, .. } = stmt {
-        if session.db.as_deref() == Some(name.as_str()) {
+    match stmt {
+        Statement::DropDatabase { name, .. } if session.db.as_deref() == Some(name.as_str()) => {
             session.db = None;
+            session.set_database_collation();
         }
+        Statement::AlterDatabase { .. } => session.set_database_collation(),
+        _ => {}
     }
     Ok(QueryResult::ok(affected))
 }
@@ -183,18 +189,41 @@ fn logged_as(stmt: &Statement, session_db: String) -> (String, u16) {
     match stmt {
         Statement::CreateDatabase { name, .. }
         | Statement::DropDatabase { name, .. }
-        | Statement::AlterDatabase(Some(name)) => (name.clone(), header_flag::SUPPRESS_USE),
-        Statement::AlterDatabase(None) => (session_db, header_flag::SUPPRESS_USE),
+        | Statement::AlterDatabase { name: Some(name), .. } => (name.clone(), header_flag::SUPPRESS_USE),
+        Statement::AlterDatabase { name: None, .. } => (session_db, header_flag::SUPPRESS_USE),
         _ => (session_db, 0),
     }
 }
 
+/// What a DDL statement is planned in: the session's defaults, or those a
+/// logged statement carries.
+#[derive(Debug, Clone, Copy)]
+pub struct DdlContext<'a> {
+    /// The current database ("" for none).
+    pub db: &'a str,
+    /// ALTER TABLE's conversions fail rather than warn (the session's
+    /// strict mode; replay is never strict, since what the log holds
+    /// succeeded).
+    pub strict: bool,
+    /// The session's `collation_server`: a database created without a
+    /// collation takes it.
+    pub collation_server: Collation,
+}
+
 /// Replays a DDL QUERY event during recovery; returns its mutations after
-/// applying the catalog change.
-pub fn replay(store: &Store, catalog: &mut Catalog, db: &str, sql: &str) -> SqlResult<Vec<Mutation>> {
+/// applying the catalog change. `collation_server` is the one the event
+/// was logged with.
+pub fn replay(
+    store: &Store,
+    catalog: &mut Catalog,
+    db: &str,
+    sql: &str,
+    collation_server: Collation,
+) -> SqlResult<Vec<Mutation>> {
     let parsed = parse::parse_single(sql)?;
     let snapshot = store.snapshot();
-    let plan = plan(catalog, &snapshot, db, &parsed.statement, false)?;
+    let ctx = DdlContext { db, strict: false, collation_server };
+    let plan = plan(catalog, &snapshot, &ctx, &parsed.statement)?;
     let mutations = plan.mutations;
     plan.change.apply(catalog);
     Ok(mutations)
@@ -223,17 +252,10 @@ fn noop_with_note(code: u16, message: String) -> DdlPlan {
 }
 
 /// Plans `stmt` against the catalog and a storage snapshot.
-/// `strict`: ALTER TABLE's conversions fail rather than warn (the session's
-/// strict mode; replay is never strict, since what the log holds succeeded).
-pub fn plan(
-    catalog: &mut Catalog,
-    snapshot: &Snapshot,
-    db: &str,
-    stmt: &Statement,
-    strict: bool,
-) -> SqlResult<DdlPlan> {
+pub fn plan(catalog: &mut Catalog, snapshot: &Snapshot, ctx: &DdlContext, stmt: &Statement) -> SqlResult<DdlPlan> {
+    let DdlContext { db, strict, collation_server } = *ctx;
     match stmt {
-        Statement::CreateDatabase { name, if_not_exists } => {
+        Statement::CreateDatabase { name, if_not_exists, options } => {
             if catalog.has_database(name) || crate::session::is_system_db(name) {
                 let msg = format!("Can't create database '{name}'; database exists");
                 return if *if_not_exists {
@@ -242,10 +264,11 @@ pub fn plan(
                     Err(SqlError::new(ErrorCode::DB_CREATE_EXISTS, msg))
                 };
             }
-            let mut plan =
-                ok_plan(vec![Mutation::Put(db_key(name), Vec::new())], CatalogChange::AddDatabase(name.clone()));
-            plan.affected_rows = 1;
-            Ok(plan)
+            let def = DatabaseDef {
+                collation: options.collation.unwrap_or(collation_server),
+                comment: options.comment.clone().unwrap_or_default(),
+            };
+            Ok(put_database(name, def))
         }
         Statement::DropDatabase { name, if_exists } => {
             if !catalog.has_database(name) {
@@ -342,7 +365,7 @@ pub fn plan(
             alter(catalog, snapshot, &t, ops, strict, db)
         }
         Statement::RenameTables(pairs) => rename_tables(catalog, db, pairs),
-        Statement::AlterDatabase(name) => {
+        Statement::AlterDatabase { name, options } => {
             let name = match name {
                 Some(n) => n.as_str(),
                 None if db.is_empty() => return Err(SqlError::new(ErrorCode::NO_DB_SELECTED, "No database selected")),
@@ -354,15 +377,26 @@ pub fn plan(
                     format!("Can't create/write to file './{name}/db.opt' (Errcode: 2 \"No such file or directory\")"),
                 ));
             }
-            // The options are the ones the database has (see the parser):
-            // the database's key is rewritten as it is, so the statement is
+            let mut def = catalog.database(name).cloned().unwrap_or_default();
+            if let Some(collation) = options.collation {
+                def.collation = collation;
+            }
+            if let Some(comment) = &options.comment {
+                def.comment = comment.clone();
+            }
+            // Written even when nothing changes, so that the statement is
             // logged as one transaction as MariaDB logs it.
-            let mut plan = ok_plan(vec![Mutation::Put(db_key(name), Vec::new())], CatalogChange::None);
-            plan.affected_rows = 1;
-            Ok(plan)
+            Ok(put_database(name, def))
         }
         _ => Err(SqlError::internal("not a DDL statement")),
     }
+}
+
+fn put_database(name: &str, def: DatabaseDef) -> DdlPlan {
+    let mut plan =
+        ok_plan(vec![Mutation::Put(db_key(name), def.encode())], CatalogChange::PutDatabase(name.into(), def));
+    plan.affected_rows = 1;
+    plan
 }
 
 /// CREATE [OR REPLACE] VIEW / ALTER VIEW. A view and a table never share
@@ -548,10 +582,15 @@ fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> Sq
         indexes: Vec::new(),
         engine: ct.engine.clone().unwrap_or_else(|| "InnoDB".into()),
         comment: ct.comment.clone().unwrap_or_default(),
-        collation: ct.collation.unwrap_or_default(),
+        collation: ct.collation.or_else(|| catalog.database(db).map(|d| d.collation)).unwrap_or_default(),
         key_format: onelog_core::schema::KEY_FORMAT,
         auto_increment_start: ct.auto_increment_start.unwrap_or(0),
     };
+    for column in def.columns.iter_mut() {
+        if ct.take_table_collation.iter().any(|n| n.eq_ignore_ascii_case(&column.name)) {
+            column.collation = def.collation;
+        }
+    }
     // Primary key first, as InnoDB keeps it.
     let mut specs: Vec<&IndexSpec> = ct.indexes.iter().filter(|s| s.primary).collect();
     specs.extend(ct.indexes.iter().filter(|s| !s.primary));
@@ -719,10 +758,9 @@ impl AlterShape {
         }
     }
 
-    fn change_column(&mut self, old_name: &str, column: &ColumnDef) -> SqlResult<()> {
+    fn change_column(&mut self, old_name: &str, mut column: ColumnDef) -> SqlResult<()> {
         let pos = self.position(old_name)?;
         self.check_new_name(&column.name, Some(pos))?;
-        let mut column = column.clone();
         // Key columns are NOT NULL, as MariaDB makes them.
         if self.def.primary_key().is_some_and(|pk| pk.columns.contains(&pos)) {
             column.nullable = false;
@@ -1010,15 +1048,25 @@ fn alter(
     let mut changes = TableChanges::default();
     for op in ops {
         match op {
-            AlterOp::AddColumn(col, index) => {
-                shape.check_new_name(&col.name, None)?;
-                shape.def.columns.push(col.clone());
+            AlterOp::AddColumn { column, index, takes_table_collation } => {
+                shape.check_new_name(&column.name, None)?;
+                let mut column = column.clone();
+                if *takes_table_collation {
+                    column.collation = shape.def.collation;
+                }
+                shape.def.columns.push(column);
                 shape.origin.push(None);
                 shape.converted.push(false);
                 new_indexes.extend(index.clone());
             }
             AlterOp::DropColumn(name) => shape.drop_column(name)?,
-            AlterOp::ChangeColumn { old_name, column } => shape.change_column(old_name, column)?,
+            AlterOp::ChangeColumn { old_name, column, takes_table_collation } => {
+                let mut column = column.clone();
+                if *takes_table_collation {
+                    column.collation = shape.def.collation;
+                }
+                shape.change_column(old_name, column)?
+            }
             AlterOp::RenameColumn { old_name, new_name } => shape.rename_column(old_name, new_name)?,
             AlterOp::MoveColumn { name, after } => shape.move_column(name, after.as_deref())?,
             AlterOp::AddIndex(spec) => new_indexes.push(spec.clone()),

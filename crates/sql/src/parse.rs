@@ -637,6 +637,7 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
             Some(Statement::AlterTableKeys { table: object_name_from_words(&w[2..w.len() - 2]), enable })
         }
         "ALTER" if tail(1) == "DATABASE" || tail(1) == "SCHEMA" => Some(alter::parse_alter_database(text)?),
+        "CREATE" if tail(1) == "DATABASE" || tail(1) == "SCHEMA" => Some(alter::parse_create_database(text)?),
         "START" if tail(1) == "TRANSACTION" && u.iter().any(|w| w == "CONSISTENT") => {
             Some(start_transaction_with_snapshot(text, &u[2..])?)
         }
@@ -896,13 +897,6 @@ fn convert_statement(stmt: &sp::Statement, params: &mut ParamCounter) -> SqlResu
         S::Update(upd) => Statement::Update(expr::convert_update(upd, params)?),
         S::Delete(del) => Statement::Delete(expr::convert_delete(del, params)?),
         S::CreateTable(ct) => Statement::CreateTable(ddl::convert_create_table(ct, params)?),
-        S::CreateDatabase { db_name, if_not_exists, .. } => {
-            Statement::CreateDatabase { name: object_name(db_name)?.name, if_not_exists: *if_not_exists }
-        }
-        S::CreateSchema { schema_name, if_not_exists, .. } => Statement::CreateDatabase {
-            name: schema_name.to_string().trim_matches('`').to_string(),
-            if_not_exists: *if_not_exists,
-        },
         S::CreateIndex(ci) => ddl::convert_create_index(ci)?,
         S::AlterTable(at) => ddl::convert_alter_table(at)?,
         S::RenameTable(renames) => alter::convert_rename(renames)?,

@@ -334,7 +334,47 @@ impl Session {
         }
         self.db = Some(name.to_string());
         self.process.lock().db = self.db.clone();
+        self.set_database_collation();
         Ok(())
+    }
+
+    /// character_set_database / collation_database: the current
+    /// database's, or the server's when there is none (MariaDB sets them
+    /// on USE and when the current database is altered or dropped).
+    pub(crate) fn set_database_collation(&mut self) {
+        let collation = match &self.db {
+            Some(db) if is_system_db(db) => Collation::Utf8mb3GeneralCi,
+            Some(db) => {
+                self.engine.catalog.read().database(db).map_or_else(|| self.collation_server(), |d| d.collation)
+            }
+            None => self.collation_server(),
+        };
+        for (name, value) in
+            [("collation_database", collation.name()), ("character_set_database", collation.charset().name())]
+        {
+            if let Some(def) = vars::lookup(name) {
+                self.session_vars.insert(def.name, value.to_string());
+            }
+        }
+    }
+
+    /// `collation_server`: what a database created without a collation
+    /// takes.
+    pub fn collation_server(&self) -> Collation {
+        Collation::named(self.session_value("collation_server")).unwrap_or_default()
+    }
+
+    /// What this session plans DDL in, with `db` as the current database.
+    pub(crate) fn ddl_context<'a>(&self, db: &'a str) -> crate::ddl::DdlContext<'a> {
+        crate::ddl::DdlContext { db, strict: self.strict(), collation_server: self.collation_server() }
+    }
+
+    /// The QUERY event this session logs `sql` in: with its server
+    /// collation, which a replay of CREATE DATABASE needs.
+    pub(crate) fn query_event<'a>(&self, db: &'a str, sql: &'a str) -> onelog_binlog::event::QueryEvent<'a> {
+        let mut event = onelog_binlog::event::QueryEvent::new(self.connection_id as u32, db, sql);
+        event.collation_server = self.collation_server().id();
+        event
     }
 
     /// The value the session sees: its own for a variable with a session
@@ -775,7 +815,7 @@ impl Session {
             | Statement::CreateView(_)
             | Statement::DropView { .. }
             | Statement::RenameTables(_)
-            | Statement::AlterDatabase(_) => {
+            | Statement::AlterDatabase { .. } => {
                 // DDL commits the open transaction first, as MySQL does.
                 self.commit_txn()?;
                 crate::ddl::execute(self, stmt, text)
@@ -987,6 +1027,14 @@ impl Session {
             checked.text
         };
         let scope = if scope == VarScope::Default { VarScope::Session } else { scope };
+        let charset_settings = vars::charset_settings(def, &text)?;
+        if !charset_settings.is_empty() {
+            for (name, text) in charset_settings {
+                let def = vars::lookup(name).ok_or_else(|| vars::unknown_variable(name))?;
+                self.store_var(def, scope, text);
+            }
+            return Ok(());
+        }
         let text = if def.kind == Kind::Flags {
             let current = match scope {
                 VarScope::Global => self.engine.vars.get(def.name),

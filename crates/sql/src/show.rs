@@ -115,15 +115,16 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
                 return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{name}'")));
             }
             let if_not_exists = if *if_not_exists { "/*!32312 IF NOT EXISTS*/ " } else { "" };
-            text_result(
-                &["Database", "Create Database"],
-                vec![vec![
-                    s(name),
-                    s(&format!(
-                        "CREATE DATABASE {if_not_exists}`{name}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */"
-                    )),
-                ]],
-            )
+            let def = database_def(session, name);
+            let mut sql = format!(
+                "CREATE DATABASE {if_not_exists}`{name}` /*!40100 DEFAULT CHARACTER SET {} COLLATE {} */",
+                def.collation.charset().name(),
+                def.collation.name()
+            );
+            if !def.comment.is_empty() {
+                sql.push_str(&format!(" COMMENT '{}'", def.comment.replace('\'', "''")));
+            }
+            text_result(&["Database", "Create Database"], vec![vec![s(name), s(&sql)]])
         }
         Show::Variables { global } => {
             let rows = vars::VARIABLES
@@ -226,7 +227,16 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
             vec![vec![s("InnoDB"), s(""), s("OneLog: see SHOW GLOBAL STATUS LIKE 'Binlog%'")]],
         ),
     };
-    filter_rows(session, result, filter)
+    let mut result = filter_rows(session, result, filter)?;
+    // SHOW DATABASES / TABLES LIKE name their column after the pattern.
+    if let (Show::Databases | Show::Tables { .. }, Some(ShowFilter::Like(pattern))) = (what, filter) {
+        if let QueryResult::Rows { columns, .. } = &mut result {
+            if let Some(first) = columns.first_mut() {
+                first.name = format!("{} ({pattern})", first.name);
+            }
+        }
+    }
+    Ok(result)
 }
 
 fn display_var(def: &vars::VarDef, text: &str) -> String {
@@ -497,6 +507,16 @@ fn view_rows(views: &[Arc<ViewEntry>]) -> Vec<Vec<Value>> {
 
 /// A table's definition; for a view, its columns as its query yields them
 /// (SHOW COLUMNS of a view, which mariadb-dump asks), without indexes.
+/// A database's options; the system databases' are MariaDB's.
+fn database_def(session: &Session, name: &str) -> crate::catalog::DatabaseDef {
+    match name {
+        "information_schema" | "performance_schema" | "sys" => {
+            crate::catalog::DatabaseDef { collation: onelog_core::Collation::Utf8mb3GeneralCi, comment: String::new() }
+        }
+        _ => session.engine.catalog.read().database(name).cloned().unwrap_or_default(),
+    }
+}
+
 fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
     let db = session.resolve_db(name)?;
     let view = session.engine.catalog.read().view(db, &name.name);
@@ -511,6 +531,7 @@ fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
             comment: "VIEW".into(),
             collation: Default::default(),
             key_format: onelog_core::schema::KEY_FORMAT,
+            auto_increment_start: 0,
         }),
         None => Ok(session.engine.catalog.read().get_table(db, &name.name)?.def.clone()),
     }
@@ -828,7 +849,18 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
             ],
             database_names(session)
                 .iter()
-                .map(|d| vec![s("def"), s(d), s("utf8mb4"), s("utf8mb4_general_ci"), Value::Null, s("")])
+                .map(|d| {
+                    let def = database_def(session, d);
+                    let collation = def.collation;
+                    vec![
+                        s("def"),
+                        s(d),
+                        s(collation.charset().name()),
+                        s(collation.name()),
+                        Value::Null,
+                        s(&def.comment),
+                    ]
+                })
                 .collect(),
         ),
         "TABLES" => (

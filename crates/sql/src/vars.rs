@@ -2,7 +2,7 @@
 //! and scopes, global values, and validation of SET.
 
 use crate::ast::VarScope;
-use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
+use onelog_core::{Charset, Collation, ErrorCode, SqlError, SqlResult, Value};
 use parking_lot::RwLock;
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -106,6 +106,14 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("character_set_connection", None, Effect::Used, None),
     ("character_set_results", None, Effect::Used, None),
     ("character_set_system", Some("utf8mb3"), Effect::Reported, None),
+    // A database created without a charset takes the session's server
+    // collation (logged with the statement, so replays agree); USE sets
+    // the database pair to the database's (see Session::use_database).
+    ("character_set_server", None, Effect::Used, None),
+    ("collation_server", None, Effect::Used, None),
+    ("character_set_database", None, Effect::Used, None),
+    ("collation_database", None, Effect::Used, None),
+    ("collation_connection", None, Effect::Used, None),
     ("connect_timeout", None, Effect::Used, None),
     ("datadir", None, Effect::Used, None),
     ("error_count", Some("0"), Effect::Reported, None),
@@ -391,6 +399,52 @@ fn name_or_number(def: &VarDef, text: &str) -> SqlResult<String> {
     Ok(names.iter().zip(chosen).filter(|(_, on)| *on).map(|(n, _)| *n).collect::<Vec<_>>().join(","))
 }
 
+/// The character set and collation variables that come in pairs: setting
+/// one sets the other (the charset's default collation, or the
+/// collation's charset), as MariaDB does.
+const CHARSET_PAIRS: [(&str, &str); 3] = [
+    ("character_set_server", "collation_server"),
+    ("character_set_database", "collation_database"),
+    ("character_set_connection", "collation_connection"),
+];
+
+/// What setting a character set or collation variable to `text` (a name,
+/// or a collation's number) sets: the variable and its pair's other half,
+/// checked (1115 unknown charset, 1273 unknown collation, 1231 for NULL).
+/// Empty for every other variable.
+pub fn charset_settings(def: &VarDef, text: &str) -> SqlResult<Vec<(&'static str, String)>> {
+    let by_id = || text.parse::<u16>().ok().and_then(Collation::from_id);
+    if def.name.starts_with("character_set_") && def.name != "character_set_system" {
+        if text.is_empty() {
+            return match def.name {
+                "character_set_results" => Ok(vec![(def.name, String::new())]),
+                _ => Err(wrong_value(def, "NULL")),
+            };
+        }
+        let charset = Charset::named(text).or_else(|| by_id().map(Collation::charset)).ok_or_else(|| {
+            SqlError::new(ErrorCode::UNKNOWN_CHARACTER_SET, format!("Unknown character set: '{text}'"))
+        })?;
+        let mut out = vec![(def.name, charset.name().to_string())];
+        if let Some((_, collation_var)) = CHARSET_PAIRS.iter().find(|(c, _)| *c == def.name) {
+            out.push((collation_var, charset.default_collation().name().to_string()));
+        }
+        return Ok(out);
+    }
+    if let Some((charset_var, collation_var)) = CHARSET_PAIRS.iter().find(|(_, c)| *c == def.name) {
+        if text.is_empty() {
+            return Err(wrong_value(def, "NULL"));
+        }
+        let collation = Collation::named(text)
+            .or_else(by_id)
+            .ok_or_else(|| SqlError::new(ErrorCode::UNKNOWN_COLLATION, format!("Unknown collation: '{text}'")))?;
+        return Ok(vec![
+            (collation_var, collation.name().to_string()),
+            (charset_var, collation.charset().name().to_string()),
+        ]);
+    }
+    Ok(Vec::new())
+}
+
 fn wrong_value(def: &VarDef, text: &str) -> SqlError {
     SqlError::new(
         ErrorCode::WRONG_VALUE_FOR_VAR,
@@ -487,10 +541,21 @@ impl GlobalVars {
     pub fn set_startup(&self, name: &str, value: &str) -> Result<Option<String>, String> {
         let def = lookup(name).ok_or_else(|| format!("unknown variable '{name}={value}'"))?;
         let checked = normalize_option(def, value).map_err(|e| e.message)?;
-        self.values.write().insert(def.name, checked.text);
-        // Options from my.cnf and the command line are merged before they
-        // get here; MariaDB would say CONFIG for the former.
-        self.origins.write().insert(def.name, "COMMAND-LINE");
+        let mut settings = charset_settings(def, &checked.text).map_err(|e| e.message)?;
+        if settings.is_empty() {
+            settings.push((def.name, checked.text));
+        }
+        // A session with no database selected sees the server's.
+        let server_collation = settings.iter().find(|(n, _)| *n == "collation_server").map(|(_, c)| c.clone());
+        if let (Some(collation), Some(database)) = (server_collation, lookup("collation_database")) {
+            settings.extend(charset_settings(database, &collation).map_err(|e| e.message)?);
+        }
+        for (name, text) in settings {
+            self.values.write().insert(name, text);
+            // Options from my.cnf and the command line are merged before
+            // they get here; MariaDB would say CONFIG for the former.
+            self.origins.write().insert(name, "COMMAND-LINE");
+        }
         Ok(checked.warning.map(|w| w.message))
     }
 

@@ -114,6 +114,19 @@ pub(crate) fn collation_named(name: &str) -> SqlResult<Collation> {
         .ok_or_else(|| SqlError::new(ErrorCode::UNKNOWN_COLLATION, format!("Unknown collation: '{name}'")))
 }
 
+/// What `CHARACTER SET cs COLLATE c` declares, each given or not (as the
+/// charset's default collation): the collation, checked to be the
+/// charset's (1253).
+pub(crate) fn declared_collation(
+    charset: Option<Collation>,
+    collation: Option<Collation>,
+) -> SqlResult<Option<Collation>> {
+    match (charset, collation) {
+        (Some(charset), Some(collation)) => collation_of_charset(collation, charset).map(Some),
+        (charset, collation) => Ok(collation.or(charset)),
+    }
+}
+
 /// A charset's default collation, by the charset's name; unknown → 1115.
 pub(crate) fn charset_collation(name: &str) -> SqlResult<Collation> {
     Charset::named(name)
@@ -147,9 +160,18 @@ fn is_now(name: &str) -> bool {
     matches!(name, "now" | "current_timestamp" | "localtime" | "localtimestamp")
 }
 
-/// Converts one column definition; a PRIMARY KEY or UNIQUE column option
-/// becomes an index spec.
-pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<(ColumnDef, Option<IndexSpec>)> {
+/// A column definition as a statement declares it.
+pub(crate) struct DeclaredColumn {
+    pub def: ColumnDef,
+    /// A PRIMARY KEY or UNIQUE column option.
+    pub index: Option<IndexSpec>,
+    /// A text column without CHARACTER SET or COLLATE: it takes the
+    /// table's collation, known only when the statement is planned.
+    pub takes_table_collation: bool,
+}
+
+/// Converts one column definition.
+pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
     let (ty, unsigned) = column_type(&col.data_type)?;
     let mut def = ColumnDef::new(&col.name.value, ty);
     def.unsigned = unsigned;
@@ -157,7 +179,7 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<(ColumnDef, Optio
         def.collation = Collation::Binary;
     }
     let mut index = None;
-    let (mut declared_charset, mut declared_collation) = (None, None);
+    let (mut charset_option, mut collation_option) = (None, None);
     for opt in &col.options {
         match &opt.option {
             sp::ColumnOption::Null => def.nullable = true,
@@ -169,8 +191,8 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<(ColumnDef, Optio
             }
             sp::ColumnOption::Unique(_) => index = Some(IndexSpec::on_column(&def.name, false)),
             sp::ColumnOption::Comment(c) => def.comment = c.clone(),
-            sp::ColumnOption::CharacterSet(cs) => declared_charset = Some(charset_collation(&cs.to_string())?),
-            sp::ColumnOption::Collation(c) => declared_collation = Some(collation_named(&c.to_string())?),
+            sp::ColumnOption::CharacterSet(cs) => charset_option = Some(charset_collation(&cs.to_string())?),
+            sp::ColumnOption::Collation(c) => collation_option = Some(collation_named(&c.to_string())?),
             sp::ColumnOption::OnUpdate(e) => {
                 if matches!(literal_default(e)?, ColumnDefault::CurrentTimestamp) {
                     def.on_update_current_timestamp = true;
@@ -180,10 +202,9 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<(ColumnDef, Optio
             other => return Err(unsupported(format!("column option {other}"))),
         }
     }
-    match (declared_charset, declared_collation) {
-        (Some(charset), Some(collation)) => def.collation = collation_of_charset(collation, charset)?,
-        (Some(c), None) | (None, Some(c)) => def.collation = c,
-        (None, None) => {}
+    let declared = declared_collation(charset_option, collation_option)?;
+    if let Some(collation) = declared {
+        def.collation = collation;
     }
     if !def.ty.is_text() && !def.ty.is_binary_string() {
         def.collation = Collation::Binary;
@@ -191,7 +212,8 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<(ColumnDef, Optio
     if def.auto_increment {
         def.nullable = false;
     }
-    Ok((def, index))
+    let takes_table_collation = declared.is_none() && def.ty.is_text() && def.collation != Collation::Binary;
+    Ok(DeclaredColumn { def, index, takes_table_collation })
 }
 
 fn apply_dialect_tokens(def: &mut ColumnDef, tokens: &[Token], index: &mut Option<IndexSpec>) -> SqlResult<()> {
@@ -279,10 +301,14 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
     let select = ct.query.as_ref().map(|q| super::expr::convert_query(q, params).map(Box::new)).transpose()?;
     let mut columns = Vec::new();
     let mut indexes = Vec::new();
+    let mut take_table_collation = Vec::new();
     for col in &ct.columns {
-        let (def, index) = convert_column(col)?;
-        columns.push(def);
-        indexes.extend(index);
+        let declared = convert_column(col)?;
+        if declared.takes_table_collation {
+            take_table_collation.push(declared.def.name.clone());
+        }
+        columns.push(declared.def);
+        indexes.extend(declared.index);
     }
     for c in &ct.constraints {
         indexes.extend(convert_constraint(c)?);
@@ -298,6 +324,7 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
         }),
         auto_increment_start: None,
         collation: None,
+        take_table_collation,
         like,
         select,
         on_duplicate: CreateSelectDuplicates::Error,
@@ -336,22 +363,7 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
             _ => {}
         }
     }
-    let table_collation = match (table_charset, table_collation) {
-        (Some(charset), Some(collation)) => Some(collation_of_charset(collation, charset)?),
-        (charset, collation) => collation.or(charset),
-    };
-    table.collation = table_collation;
-    if let Some(collation) = table_collation {
-        for (col, src) in table.columns.iter_mut().zip(&ct.columns) {
-            let explicit = src
-                .options
-                .iter()
-                .any(|o| matches!(o.option, sp::ColumnOption::Collation(_) | sp::ColumnOption::CharacterSet(_)));
-            if col.ty.is_text() && !explicit {
-                col.collation = collation;
-            }
-        }
-    }
+    table.collation = declared_collation(table_charset, table_collation)?;
     Ok(table)
 }
 
@@ -384,9 +396,13 @@ pub(crate) fn convert_alter_table(at: &sp::AlterTable) -> SqlResult<Statement> {
     for op in &at.operations {
         match op {
             sp::AlterTableOperation::AddColumn { column_def, column_position, .. } => {
-                let (def, index) = convert_column(column_def)?;
-                let name = def.name.clone();
-                ops.push(AlterOp::AddColumn(def, index));
+                let declared = convert_column(column_def)?;
+                let name = declared.def.name.clone();
+                ops.push(AlterOp::AddColumn {
+                    column: declared.def,
+                    index: declared.index,
+                    takes_table_collation: declared.takes_table_collation,
+                });
                 ops.extend(move_column(name, column_position));
             }
             sp::AlterTableOperation::ModifyColumn { col_name, data_type, options, column_position } => {
@@ -440,10 +456,14 @@ fn changed_column(
         data_type: data_type.clone(),
         options: options.iter().map(|o| sp::ColumnOptionDef { name: None, option: o.clone() }).collect(),
     };
-    let (column, index) = convert_column(&column_def)?;
-    let name = column.name.clone();
-    ops.push(AlterOp::ChangeColumn { old_name: old_name.value.clone(), column });
-    ops.extend(index.map(AlterOp::AddIndex));
+    let declared = convert_column(&column_def)?;
+    let name = declared.def.name.clone();
+    ops.push(AlterOp::ChangeColumn {
+        old_name: old_name.value.clone(),
+        column: declared.def,
+        takes_table_collation: declared.takes_table_collation,
+    });
+    ops.extend(declared.index.map(AlterOp::AddIndex));
     ops.extend(move_column(name, position));
     Ok(())
 }
