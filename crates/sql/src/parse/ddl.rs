@@ -101,11 +101,49 @@ fn column_type(dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
                 .collect();
             (ColumnType::Enum(labels), false)
         }
-        D::Custom(name, args) if name.to_string().eq_ignore_ascii_case("year") && args.len() <= 1 => {
-            (ColumnType::Year, false)
-        }
+        D::Custom(name, args) => match (name.to_string().to_ascii_lowercase().as_str(), args.as_slice()) {
+            ("year", [] | [_]) => (ColumnType::Year, false),
+            // MariaDB's synonyms.
+            ("int1", []) => (ColumnType::TinyInt, false),
+            ("int3" | "middleint", []) => (ColumnType::MediumInt, false),
+            ("long", []) => (ColumnType::Text(BlobSize::Medium), false),
+            ("serial", []) => (ColumnType::BigInt, true),
+            ("fixed", _) => {
+                let info = match args.as_slice() {
+                    [] => sp::ExactNumberInfo::None,
+                    [p] => sp::ExactNumberInfo::Precision(numeric_arg(p)?),
+                    [p, s] => sp::ExactNumberInfo::PrecisionAndScale(numeric_arg(p)?, numeric_arg(s)?),
+                    _ => return Err(SqlError::parse("FIXED", 1)),
+                };
+                let (precision, scale) = decimal_precision(&info)?;
+                (ColumnType::Decimal { precision, scale }, false)
+            }
+            ("nchar", [] | [_]) => {
+                let len = args.first().map(|a| numeric_arg::<u32>(a)).transpose()?.unwrap_or(1);
+                (ColumnType::Char(len), false)
+            }
+            _ => return Err(unsupported(format!("column type {dt}"))),
+        },
         other => return Err(unsupported(format!("column type {other}"))),
     })
+}
+
+/// A type's numeric argument as sqlparser leaves it in a custom type.
+fn numeric_arg<T: std::str::FromStr>(text: &str) -> SqlResult<T> {
+    text.trim().parse().map_err(|_| SqlError::parse(text, 1))
+}
+
+/// NCHAR / NVARCHAR / SERIAL: types that imply more than a type.
+fn type_implies(data_type: &sp::DataType) -> (Option<Collation>, bool) {
+    match data_type {
+        sp::DataType::Nvarchar(_) => (Some(Collation::Utf8mb3GeneralCi), false),
+        sp::DataType::Custom(name, _) => match name.to_string().to_ascii_lowercase().as_str() {
+            "nchar" => (Some(Collation::Utf8mb3GeneralCi), false),
+            "serial" => (None, true),
+            _ => (None, false),
+        },
+        _ => (None, false),
+    }
 }
 
 /// A collation by name; unknown → 1273.
@@ -179,7 +217,15 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
         def.collation = Collation::Binary;
     }
     let mut index = None;
-    let (mut charset_option, mut collation_option) = (None, None);
+    // NCHAR is utf8mb3's (a charset the column declares); SERIAL is
+    // BIGINT UNSIGNED NOT NULL AUTO_INCREMENT UNIQUE.
+    let (national, serial) = type_implies(&col.data_type);
+    let (mut charset_option, mut collation_option) = (national, None);
+    if serial {
+        def.nullable = false;
+        def.auto_increment = true;
+        index = Some(IndexSpec::on_column(&def.name, false));
+    }
     for opt in &col.options {
         match &opt.option {
             sp::ColumnOption::Null => def.nullable = true,
