@@ -22,7 +22,8 @@ recovery a snapshot table holds every marker committed before its cycle began
 one of its names only, and the data table's definition (SHOW CREATE TABLE) is the one a
 MariaDB replaying the binlog builds. It creates a database under a session
 collation_server, which recovery must take from the QUERY event (the database
-and its table keep that collation). Last, it replaces or
+and its table keep that collation), with a table whose CHECK constraints (one
+a JSON column's) still refuse rows after recovery. Last, it replaces or
 drops one of two views over the markers (CREATE OR REPLACE VIEW / DROP VIEW): after
 recovery an acknowledged view change is there, and the views replay into MariaDB
 with the same rows. The data table's text column is latin1 with a key on it, so
@@ -165,7 +166,7 @@ def schema_changer(srv, rng: random.Random, stop: threading.Event, cycle: int, s
             # collation, which only the QUERY event carries to recovery.
             cur.execute(f"SET SESSION collation_server = {SERVER_COLLATIONS[cycle % len(SERVER_COLLATIONS)]}")
             cur.execute(f"CREATE DATABASE crash_cs_{cycle}")
-            cur.execute(f"CREATE TABLE crash_cs_{cycle}.t (a VARCHAR(5))")
+            cur.execute(f"CREATE TABLE crash_cs_{cycle}.t (a VARCHAR(5), j JSON, CHECK (a <> 'x'))")
         c.close()
     except pymysql.err.MySQLError:
         pass  # the server was killed under it: the DDL is in the binlog whole, or not at all
@@ -185,6 +186,10 @@ def verify_databases(cur, where: str):
             cur.execute(f"SHOW CREATE TABLE {name}.t")
             table = cur.fetchone()[1]
             assert table.endswith(f"COLLATE={expected}"), f"{name}.t {where}: {table}"
+            assert "CHECK (json_valid(`j`))" in table and "CHECK (`a` <> 'x')" in table, f"{name}.t {where}: {table}"
+            with pytest.raises(pymysql.err.MySQLError) as refused:
+                cur.execute(f"INSERT INTO {name}.t VALUES ('y', 'not json')")
+            assert refused.value.args[0] == 4025, f"{name}.t {where}: {refused.value.args}"
 
 
 def verify_snapshots(cur, markers: dict, snapshots: dict, where: str) -> int:

@@ -1226,6 +1226,7 @@ mod tests {
             collation: Default::default(),
             key_format: onelog_core::schema::KEY_FORMAT,
             auto_increment_start: 0,
+            checks: Vec::new(),
         }
     }
 

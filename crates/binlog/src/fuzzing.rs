@@ -98,6 +98,7 @@ fn table(id: u64, name: &str, types: Vec<ColumnType>, with_pk: bool) -> TableDef
         collation: Default::default(),
         key_format: onelog_core::schema::KEY_FORMAT,
         auto_increment_start: 0,
+        checks: Vec::new(),
     }
 }
 

@@ -258,6 +258,24 @@ pub struct TableDef {
     /// (0: none): the counter never starts below it, after a restart too.
     #[serde(default)]
     pub auto_increment_start: u64,
+    /// CHECK constraints, in the order SHOW CREATE TABLE prints them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<CheckConstraint>,
+}
+
+/// A CHECK constraint: a row is refused when its condition is false (NULL
+/// passes).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckConstraint {
+    /// The column's name for a column constraint; the declared name or
+    /// MariaDB's `CONSTRAINT_<n>` for a table constraint.
+    pub name: String,
+    /// The condition as MariaDB prints it (`` `a` > 0 ``), re-parsed where
+    /// it is enforced.
+    pub condition: String,
+    /// Declared with a column (`a INT CHECK (a > 0)`): SHOW CREATE TABLE
+    /// prints it there, information_schema says LEVEL 'Column'.
+    pub column_level: bool,
 }
 
 /// The current [`TableDef::key_format`]: text key parts are

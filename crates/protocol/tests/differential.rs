@@ -164,6 +164,7 @@ fn table() -> TableDef {
         collation: Default::default(),
         key_format: onelog_core::schema::KEY_FORMAT,
         auto_increment_start: 0,
+        checks: Vec::new(),
     }
 }
 

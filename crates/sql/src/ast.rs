@@ -560,6 +560,8 @@ pub struct CreateTable {
     /// The text columns declared without CHARACTER SET or COLLATE, which
     /// take the table's collation.
     pub take_table_collation: Vec<String>,
+    /// CHECK constraints, column ones first as declared.
+    pub checks: Vec<CheckSpec>,
     /// `CREATE TABLE t2 LIKE t1`: the table whose definition is copied.
     pub like: Option<ObjectName>,
     /// `CREATE TABLE t2 [(...)] [IGNORE|REPLACE] [AS] SELECT ...`.
@@ -567,6 +569,15 @@ pub struct CreateTable {
     /// What a row whose unique key is taken does: IGNORE skips it, REPLACE
     /// replaces the earlier row; neither fails the statement with 1062.
     pub on_duplicate: CreateSelectDuplicates,
+}
+
+/// `[CONSTRAINT name] CHECK (condition)`, of a table or (`column`) of a
+/// column.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckSpec {
+    pub name: Option<String>,
+    pub condition: Expr,
+    pub column: Option<String>,
 }
 
 /// `[DEFAULT] CHARACTER SET [=] cs [DEFAULT] COLLATE [=] c COMMENT [=] 'x'`
@@ -616,6 +627,14 @@ pub enum AlterOp {
     AddIndex(IndexSpec),
     DropIndex(String),
     DropPrimaryKey,
+    /// `ADD [CONSTRAINT name] CHECK (...)`, or a column's CHECK of an ADD /
+    /// MODIFY / CHANGE.
+    AddCheck(CheckSpec),
+    /// `DROP CONSTRAINT [IF EXISTS] name` (a CHECK constraint or a key).
+    DropConstraint {
+        name: String,
+        if_exists: bool,
+    },
     /// `ALTER [COLUMN] c SET DEFAULT v` (Some) / `DROP DEFAULT` (None).
     SetDefault {
         column: String,

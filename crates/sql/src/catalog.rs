@@ -9,7 +9,7 @@ use onelog_storage::{Mutation, Snapshot, StorageError};
 use parking_lot::Mutex;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Per-table runtime state next to its definition.
 #[derive(Debug)]
@@ -23,7 +23,13 @@ pub struct TableEntry {
     /// view taken at an older generation must not read the table (its rows
     /// may be encoded for another definition).
     pub def_generation: u64,
+    /// The definition's CHECK constraints, parsed and bound to its row on
+    /// first use (see `check`).
+    pub bound_checks: OnceLock<BoundChecks>,
 }
+
+/// CHECK constraints bound to a table's row: (name, condition).
+pub type BoundChecks = Vec<(String, crate::ast::Expr)>;
 
 impl TableEntry {
     pub fn new(def: TableDef) -> Arc<TableEntry> {
@@ -32,7 +38,13 @@ impl TableEntry {
 
     fn installed_at(def: TableDef, def_generation: u64) -> Arc<TableEntry> {
         let auto_increment_next = Mutex::new(def.auto_increment_start.max(1));
-        Arc::new(TableEntry { def, auto_increment_next, next_row_id: AtomicU64::new(1), def_generation })
+        Arc::new(TableEntry {
+            def,
+            auto_increment_next,
+            next_row_id: AtomicU64::new(1),
+            def_generation,
+            bound_checks: OnceLock::new(),
+        })
     }
 
     /// Key prefix of the clustered index (rows): the primary key's index id,

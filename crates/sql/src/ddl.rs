@@ -585,11 +585,17 @@ fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> Sq
         collation: ct.collation.or_else(|| catalog.database(db).map(|d| d.collation)).unwrap_or_default(),
         key_format: onelog_core::schema::KEY_FORMAT,
         auto_increment_start: ct.auto_increment_start.unwrap_or(0),
+        checks: Vec::new(),
     };
     for column in def.columns.iter_mut() {
         if ct.take_table_collation.iter().any(|n| n.eq_ignore_ascii_case(&column.name)) {
             column.collation = def.collation;
         }
+    }
+    let reserved: Vec<&str> = ct.checks.iter().filter_map(|c| c.name.as_deref()).collect();
+    for spec in &ct.checks {
+        let check = crate::check::define(&def, spec, &reserved)?;
+        def.checks.push(check);
     }
     // Primary key first, as InnoDB keeps it.
     let mut specs: Vec<&IndexSpec> = ct.indexes.iter().filter(|s| s.primary).collect();
@@ -761,6 +767,7 @@ impl AlterShape {
     fn change_column(&mut self, old_name: &str, mut column: ColumnDef) -> SqlResult<()> {
         let pos = self.position(old_name)?;
         self.check_new_name(&column.name, Some(pos))?;
+        self.drop_column_check(old_name);
         // Key columns are NOT NULL, as MariaDB makes them.
         if self.def.primary_key().is_some_and(|pk| pk.columns.contains(&pos)) {
             column.nullable = false;
@@ -770,6 +777,35 @@ impl AlterShape {
         self.copied |= copies_rows(old, &column);
         self.def.columns[pos] = column;
         Ok(())
+    }
+
+    /// `DROP CONSTRAINT name`: a table CHECK constraint of that name, else
+    /// a unique key (MariaDB's order); none is 1091, or a note with IF
+    /// EXISTS.
+    fn drop_constraint(&mut self, name: &str, if_exists: bool, changes: &mut TableChanges) -> SqlResult<()> {
+        if let Some(at) = self.def.checks.iter().position(|c| !c.column_level && c.name.eq_ignore_ascii_case(name)) {
+            self.def.checks.remove(at);
+            return Ok(());
+        }
+        if let Some(at) = self.def.indexes.iter().position(|i| i.unique && i.name.eq_ignore_ascii_case(name)) {
+            if self.def.indexes[at].primary {
+                return self.drop_primary_key();
+            }
+            self.def.indexes.remove(at);
+            return Ok(());
+        }
+        let message = format!("Can't DROP CONSTRAINT `{name}`; check that it exists");
+        if if_exists {
+            changes.note = Some((ErrorCode::CANT_DROP_FIELD_OR_KEY.number, message));
+            return Ok(());
+        }
+        Err(SqlError::new(ErrorCode::CANT_DROP_FIELD_OR_KEY, message))
+    }
+
+    /// A column's own CHECK goes with its definition (MODIFY / CHANGE
+    /// declare it again, DROP COLUMN drops it).
+    fn drop_column_check(&mut self, column: &str) {
+        self.def.checks.retain(|c| !(c.column_level && c.name.eq_ignore_ascii_case(column)));
     }
 
     fn rename_column(&mut self, old_name: &str, new_name: &str) -> SqlResult<()> {
@@ -872,6 +908,7 @@ impl AlterShape {
         self.def.columns.remove(pos);
         self.origin.remove(pos);
         self.converted.remove(pos);
+        self.drop_column_check(name);
         self.def.indexes.retain(|i| !i.columns.contains(&pos));
         for c in self.def.indexes.iter_mut().flat_map(|i| i.columns.iter_mut()) {
             if *c > pos {
@@ -1019,6 +1056,8 @@ struct TableChanges<'a> {
     order_by: bool,
     /// ENABLE KEYS (true) / DISABLE KEYS (false).
     keys: Option<bool>,
+    /// DROP CONSTRAINT IF EXISTS of one that is not there.
+    note: Option<(u16, String)>,
 }
 
 /// InnoDB's note 1031 for ENABLE KEYS, and for DISABLE KEYS of a table
@@ -1082,6 +1121,20 @@ fn alter(
                 }
             }
             AlterOp::DropPrimaryKey => shape.drop_primary_key()?,
+            AlterOp::AddCheck(spec) => {
+                let reserved: Vec<&str> = ops
+                    .iter()
+                    .filter_map(|op| match op {
+                        AlterOp::AddCheck(CheckSpec { name: Some(name), .. }) => Some(name.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                let check = crate::check::define(&shape.def, spec, &reserved)?;
+                shape.def.checks.push(check);
+                // MariaDB copies the rows to check a table constraint.
+                shape.copied |= spec.column.is_none();
+            }
+            AlterOp::DropConstraint { name, if_exists } => shape.drop_constraint(name, *if_exists, &mut changes)?,
             AlterOp::SetDefault { column, default } => shape.set_default(column, default.as_ref())?,
             AlterOp::RenameTable(to) => changes.rename_to = Some(to),
             AlterOp::Engine(engine) => {
@@ -1128,6 +1181,9 @@ fn alter(
     }
     if let Some(message) = changes.keys.and_then(|enable| keys_note(old, enable)) {
         plan.note = Some((1031, message));
+    }
+    if let Some(note) = changes.note {
+        plan.note = Some(note);
     }
     if changes.order_by && shape.def.primary_key().is_some() {
         let message =
@@ -1205,10 +1261,17 @@ fn rebuild_rows(
     let auto_column = def.auto_increment_column();
     let mut largest_auto_increment = 0u64;
     let mut rows = 0u64;
+    // New CHECK constraints hold for the rows already there (4025).
+    let checks_added = def.checks.iter().any(|c| !old.checks.contains(c));
     for kv in snapshot.scan(&old_prefix, old_end.as_deref(), false).map_err(storage_err)? {
         let (ck, bytes) = kv.map_err(storage_err)?;
         rows += 1;
         let new_row = shape.new_row(&rows::decode(table, &bytes)?, rows, strict, &warnings)?;
+        if checks_added {
+            if let Some(violation) = crate::check::violation(&warnings, &new_entry, &new_row)? {
+                return Err(violation);
+            }
+        }
         if let Some(c) = auto_column {
             largest_auto_increment = largest_auto_increment.max(crate::dml::auto_increment_value(&new_row[c]));
         }

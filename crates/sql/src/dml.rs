@@ -358,6 +358,14 @@ fn insert_row(
             return Err(e);
         }
     };
+    if let Some(violation) = with_ctx(session, params, |ctx| crate::check::violation(ctx, table, &row))? {
+        give_back(table, auto);
+        if ins.ignore {
+            session.warn(violation.code.number, violation.message);
+            return Ok(InsertOutcome::default());
+        }
+        return Err(violation);
+    }
     let clustered = rows::new_clustered_key(table, &row);
     let Some((conflict_key, existing, index_name)) = find_conflict(session, table, &clustered, &row)? else {
         let written = (!ins.returning.is_empty()).then(|| row.clone());
@@ -396,7 +404,11 @@ fn insert_row(
                 };
                 updated[idx] = eval::eval(&bound, &r, ctx)?;
             }
-            finish_row(strict, ctx, table, updated)
+            let updated = finish_row(strict, ctx, table, updated)?;
+            match crate::check::violation(ctx, table, &updated)? {
+                Some(violation) => Err(violation),
+                None => Ok(updated),
+            }
         })?;
         if new == existing {
             return Ok(InsertOutcome::default());
@@ -636,7 +648,11 @@ fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&
                     new[i] = Value::DateTime(now());
                 }
             }
-            finish_row(ctx.session.strict(), ctx, &table, new)
+            let new = finish_row(ctx.session.strict(), ctx, &table, new)?;
+            match crate::check::violation(ctx, &table, &new)? {
+                Some(violation) => Err(violation),
+                None => Ok(new),
+            }
         })?;
         if new == old {
             continue;

@@ -11,6 +11,7 @@ pub mod aggregate;
 pub mod applier;
 pub mod ast;
 pub mod catalog;
+pub mod check;
 pub mod config;
 pub mod create_select;
 pub mod ddl;

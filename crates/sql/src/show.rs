@@ -507,6 +507,19 @@ fn view_rows(views: &[Arc<ViewEntry>]) -> Vec<Vec<Value>> {
 
 /// A table's definition; for a view, its columns as its query yields them
 /// (SHOW COLUMNS of a view, which mariadb-dump asks), without indexes.
+/// information_schema.TABLE_CONSTRAINTS rows of a table: its primary and
+/// unique keys and CHECK constraints.
+fn table_constraints(def: &TableDef) -> Vec<Vec<Value>> {
+    let keys = def.indexes.iter().filter(|i| i.unique).map(|i| {
+        let kind = if i.primary { "PRIMARY KEY" } else { "UNIQUE" };
+        (i.name.as_str(), kind)
+    });
+    let checks = def.checks.iter().map(|c| (c.name.as_str(), "CHECK"));
+    keys.chain(checks)
+        .map(|(name, kind)| vec![s("def"), s(&def.db), s(name), s(&def.db), s(&def.name), s(kind)])
+        .collect()
+}
+
 /// A database's options; the system databases' are MariaDB's.
 fn database_def(session: &Session, name: &str) -> crate::catalog::DatabaseDef {
     match name {
@@ -532,6 +545,7 @@ fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
             collation: Default::default(),
             key_format: onelog_core::schema::KEY_FORMAT,
             auto_increment_start: 0,
+            checks: Vec::new(),
         }),
         None => Ok(session.engine.catalog.read().get_table(db, &name.name)?.def.clone()),
     }
@@ -712,6 +726,9 @@ pub fn create_table_sql(t: &TableDef, auto_increment_next: Option<u64>) -> Strin
             if !c.comment.is_empty() {
                 l.push_str(&format!(" COMMENT '{}'", c.comment.replace('\'', "''")));
             }
+            if let Some(check) = t.checks.iter().find(|k| k.column_level && k.name.eq_ignore_ascii_case(&c.name)) {
+                l.push_str(&format!(" CHECK ({})", check.condition));
+            }
             l
         })
         .collect();
@@ -734,6 +751,9 @@ pub fn create_table_sql(t: &TableDef, auto_increment_next: Option<u64>) -> Strin
         } else {
             format!("  KEY `{}` ({})", i.name, cols.join(","))
         });
+    }
+    for check in t.checks.iter().filter(|k| !k.column_level) {
+        lines.push(format!("  CONSTRAINT `{}` CHECK ({})", check.name, check.condition));
     }
     let auto_increment = match auto_increment_next {
         Some(next) if next > 1 && t.auto_increment_column().is_some() => format!(" AUTO_INCREMENT={next}"),
@@ -1201,7 +1221,19 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                 "TABLE_NAME",
                 "CONSTRAINT_TYPE",
             ],
-            Vec::new(),
+            tables.iter().flat_map(|t| table_constraints(&t.def)).collect(),
+        ),
+        "CHECK_CONSTRAINTS" => (
+            &["CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "TABLE_NAME", "CONSTRAINT_NAME", "LEVEL", "CHECK_CLAUSE"],
+            tables
+                .iter()
+                .flat_map(|t| {
+                    t.def.checks.iter().map(|c| {
+                        let level = if c.column_level { "Column" } else { "Table" };
+                        vec![s("def"), s(&t.def.db), s(&t.def.name), s(&c.name), s(level), s(&c.condition)]
+                    })
+                })
+                .collect(),
         ),
         "ROUTINES" => (
             &[

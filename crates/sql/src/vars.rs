@@ -114,6 +114,7 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("character_set_database", None, Effect::Used, None),
     ("collation_database", None, Effect::Used, None),
     ("collation_connection", None, Effect::Used, None),
+    ("check_constraint_checks", None, Effect::Used, None),
     ("connect_timeout", None, Effect::Used, None),
     ("datadir", None, Effect::Used, None),
     ("error_count", Some("0"), Effect::Reported, None),

@@ -618,6 +618,12 @@ fn cast_name(to: CastType) -> String {
     }
 }
 
+/// An expression as MariaDB prints it (CHECK constraints, generated
+/// columns): unqualified columns as `` `a` ``.
+pub fn expression_text(e: &Expr) -> SqlResult<String> {
+    Printer { omit_db: None }.expr(e)
+}
+
 impl Printer<'_> {
     fn select(&self, q: &Select) -> SqlResult<String> {
         self.nested_select(q, Nesting::Named)

@@ -83,7 +83,9 @@ fn column_type(dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
         D::TinyText => (ColumnType::Text(BlobSize::Tiny), false),
         D::Text => (ColumnType::Text(BlobSize::Normal), false),
         D::MediumText => (ColumnType::Text(BlobSize::Medium), false),
-        D::LongText => (ColumnType::Text(BlobSize::Long), false),
+        // MariaDB's JSON: LONGTEXT utf8mb4_bin with a json_valid CHECK
+        // (see `type_implies`).
+        D::LongText | D::JSON => (ColumnType::Text(BlobSize::Long), false),
         D::TinyBlob => (ColumnType::Blob(BlobSize::Tiny), false),
         D::Blob(_) => (ColumnType::Blob(BlobSize::Normal), false),
         D::MediumBlob => (ColumnType::Blob(BlobSize::Medium), false),
@@ -133,10 +135,11 @@ fn numeric_arg<T: std::str::FromStr>(text: &str) -> SqlResult<T> {
     text.trim().parse().map_err(|_| SqlError::parse(text, 1))
 }
 
-/// NCHAR / NVARCHAR / SERIAL: types that imply more than a type.
+/// NCHAR / NVARCHAR / JSON / SERIAL: types that imply more than a type.
 fn type_implies(data_type: &sp::DataType) -> (Option<Collation>, bool) {
     match data_type {
         sp::DataType::Nvarchar(_) => (Some(Collation::Utf8mb3GeneralCi), false),
+        sp::DataType::JSON => (Some(Collation::Utf8mb4Bin), false),
         sp::DataType::Custom(name, _) => match name.to_string().to_ascii_lowercase().as_str() {
             "nchar" => (Some(Collation::Utf8mb3GeneralCi), false),
             "serial" => (None, true),
@@ -144,6 +147,12 @@ fn type_implies(data_type: &sp::DataType) -> (Option<Collation>, bool) {
         },
         _ => (None, false),
     }
+}
+
+/// The CHECK (json_valid(`c`)) a JSON column carries, as in MariaDB.
+fn json_valid_check(column: &str) -> SqlResult<CheckSpec> {
+    let condition = super::parse_expr_text(&format!("json_valid(`{}`)", column.replace('`', "``")))?;
+    Ok(CheckSpec { name: None, condition, column: Some(column.to_string()) })
 }
 
 /// A collation by name; unknown → 1273.
@@ -206,6 +215,8 @@ pub(crate) struct DeclaredColumn {
     /// A text column without CHARACTER SET or COLLATE: it takes the
     /// table's collation, known only when the statement is planned.
     pub takes_table_collation: bool,
+    /// `CHECK (condition)` among the column's options.
+    pub check: Option<CheckSpec>,
 }
 
 /// Converts one column definition.
@@ -217,6 +228,10 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
         def.collation = Collation::Binary;
     }
     let mut index = None;
+    let mut check = match col.data_type {
+        sp::DataType::JSON => Some(json_valid_check(&def.name)?),
+        _ => None,
+    };
     // NCHAR is utf8mb3's (a charset the column declares); SERIAL is
     // BIGINT UNSIGNED NOT NULL AUTO_INCREMENT UNIQUE.
     let (national, serial) = type_implies(&col.data_type);
@@ -245,6 +260,13 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
                 }
             }
             sp::ColumnOption::DialectSpecific(tokens) => apply_dialect_tokens(&mut def, tokens, &mut index)?,
+            sp::ColumnOption::Check(c) => {
+                check = Some(CheckSpec {
+                    name: None,
+                    condition: super::convert_expr(&c.expr, &mut ParamCounter::default())?,
+                    column: Some(def.name.clone()),
+                })
+            }
             other => return Err(unsupported(format!("column option {other}"))),
         }
     }
@@ -259,7 +281,7 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
         def.nullable = false;
     }
     let takes_table_collation = declared.is_none() && def.ty.is_text() && def.collation != Collation::Binary;
-    Ok(DeclaredColumn { def, index, takes_table_collation })
+    Ok(DeclaredColumn { def, index, takes_table_collation, check })
 }
 
 fn apply_dialect_tokens(def: &mut ColumnDef, tokens: &[Token], index: &mut Option<IndexSpec>) -> SqlResult<()> {
@@ -325,11 +347,21 @@ pub(crate) fn convert_constraint(c: &sp::TableConstraint) -> SqlResult<Option<In
         sp::TableConstraint::Index(i) => {
             Some(index_spec(i.name.as_ref().map(|n| n.value.clone()), &i.columns, false, false)?)
         }
-        // Foreign keys and CHECK constraints are accepted and not enforced,
-        // as MariaDB's MyISAM does; say so in the docs.
+        // Foreign keys are accepted and not enforced, as MariaDB's MyISAM
+        // does (the README says so); CHECK is `convert_check`'s.
         sp::TableConstraint::ForeignKey(_) | sp::TableConstraint::Check(_) => None,
         other => return Err(unsupported(other)),
     })
+}
+
+/// A table constraint's CHECK, if it is one.
+pub(crate) fn convert_check(c: &sp::TableConstraint) -> SqlResult<Option<CheckSpec>> {
+    let sp::TableConstraint::Check(check) = c else { return Ok(None) };
+    Ok(Some(CheckSpec {
+        name: check.name.as_ref().map(|n| n.value.clone()),
+        condition: super::convert_expr(&check.expr, &mut ParamCounter::default())?,
+        column: None,
+    }))
 }
 
 pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCounter) -> SqlResult<CreateTable> {
@@ -348,8 +380,10 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
     let mut columns = Vec::new();
     let mut indexes = Vec::new();
     let mut take_table_collation = Vec::new();
+    let mut checks = Vec::new();
     for col in &ct.columns {
         let declared = convert_column(col)?;
+        checks.extend(declared.check);
         if declared.takes_table_collation {
             take_table_collation.push(declared.def.name.clone());
         }
@@ -358,6 +392,7 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
     }
     for c in &ct.constraints {
         indexes.extend(convert_constraint(c)?);
+        checks.extend(convert_check(c)?);
     }
     let mut table = CreateTable {
         name: object_name(&ct.name)?,
@@ -371,6 +406,7 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
         auto_increment_start: None,
         collation: None,
         take_table_collation,
+        checks,
         like,
         select,
         on_duplicate: CreateSelectDuplicates::Error,
@@ -449,6 +485,7 @@ pub(crate) fn convert_alter_table(at: &sp::AlterTable) -> SqlResult<Statement> {
                     index: declared.index,
                     takes_table_collation: declared.takes_table_collation,
                 });
+                ops.extend(declared.check.map(AlterOp::AddCheck));
                 ops.extend(move_column(name, column_position));
             }
             sp::AlterTableOperation::ModifyColumn { col_name, data_type, options, column_position } => {
@@ -470,6 +507,10 @@ pub(crate) fn convert_alter_table(at: &sp::AlterTable) -> SqlResult<Statement> {
                 if let Some(spec) = convert_constraint(constraint)? {
                     ops.push(AlterOp::AddIndex(spec));
                 }
+                ops.extend(convert_check(constraint)?.map(AlterOp::AddCheck));
+            }
+            sp::AlterTableOperation::DropConstraint { if_exists, name, .. } => {
+                ops.push(AlterOp::DropConstraint { name: name.value.clone(), if_exists: *if_exists })
             }
             sp::AlterTableOperation::DropIndex { name } => ops.push(AlterOp::DropIndex(name.value.clone())),
             sp::AlterTableOperation::DropPrimaryKey { .. } => ops.push(AlterOp::DropPrimaryKey),
@@ -510,6 +551,7 @@ fn changed_column(
         takes_table_collation: declared.takes_table_collation,
     });
     ops.extend(declared.index.map(AlterOp::AddIndex));
+    ops.extend(declared.check.map(AlterOp::AddCheck));
     ops.extend(move_column(name, position));
     Ok(())
 }
