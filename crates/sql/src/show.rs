@@ -414,6 +414,7 @@ fn database_names(session: &Session) -> Vec<String> {
 fn status_rows(session: &Session) -> Vec<Vec<Value>> {
     let st = session.engine.binlog.stats();
     let threads = session.engine.processes.entries.lock().len() as u64;
+    let (pool_threads, pool_idle_threads) = crate::wait::POOL_COUNTERS.snapshot();
     let mut rows = vec![
         ("Binlog_bytes_written", st.binlog_bytes_written),
         ("Binlog_checkpoint_syncs", st.binlog_checkpoint_syncs),
@@ -423,6 +424,8 @@ fn status_rows(session: &Session) -> Vec<Vec<Value>> {
         ("Binlog_group_commits", st.binlog_group_commits),
         ("Binlog_sync_time_us", st.binlog_sync_time_us),
         ("Binlog_syncs", st.binlog_syncs),
+        ("Threadpool_idle_threads", pool_idle_threads),
+        ("Threadpool_threads", pool_threads),
         ("Threads_connected", threads),
         ("Threads_running", threads),
         ("Uptime", session.engine.started_at.elapsed().as_secs()),
@@ -511,6 +514,7 @@ fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
             comment: "VIEW".into(),
             collation: Default::default(),
             key_format: onelog_core::schema::KEY_FORMAT,
+            auto_increment_start: 0,
         }),
         None => Ok(session.engine.catalog.read().get_table(db, &name.name)?.def.clone()),
     }
