@@ -4,13 +4,16 @@
 //! threads on a few cores, and the cost of a statement becomes scheduling.
 //! Here an idle connection costs its socket and session, not a thread:
 //!
-//! - **Parked** between commands, a connection's socket waits in one epoll
-//!   instance (armed `EPOLLONESHOT`), its `Conn` in [`Inner::parked`].
-//! - The **poller** thread takes a connection whose socket became readable
+//! - **Parked** between commands, a connection's socket waits in its
+//!   **group**'s epoll instance (armed `EPOLLONESHOT`; one group of
+//!   `thread_pool_size`), its `Conn` in [`Inner::parked`].
+//! - One worker of a group with nothing to run is its **listener**: it
+//!   waits in epoll, takes the connections whose sockets became readable
 //!   (a command, end of input, or KILL / shutdown closing it) out of
-//!   `parked` and queues it in its **group** — one of `thread_pool_size` —
-//!   in the high-priority queue if `thread_pool_priority` says so (`auto`:
-//!   inside a transaction, which holds locks others wait for).
+//!   `parked` and queues them, in the high-priority queue if
+//!   `thread_pool_priority` says so (`auto`: inside a transaction, which
+//!   holds locks others wait for), then runs the first itself — at low
+//!   load a command is run by the thread that saw it arrive, as in MariaDB.
 //! - A group's **workers** run queued connections, a whole command each
 //!   (its reads, the statement, its answer), then park the connection
 //!   again. At most `1 + thread_pool_oversubscribe` of a group's workers
@@ -19,13 +22,14 @@
 //! - Blocking waits (row and metadata locks, `SLEEP()`, the commit
 //!   pipeline, a binlog dump) are announced through
 //!   [`onelog_sql::wait`]: a worker that blocks stops counting as active,
-//!   and if its group has queued work and no active worker, another worker
-//!   is woken or created at once — so the statement that would release a
+//!   and if its group has queued work or no listener, and no active worker,
+//!   another worker is woken or created at once — so the statement that would release a
 //!   lock is never stuck behind its waiters.
 //! - The **timer** thread looks at each group every
 //!   `thread_pool_stall_limit` ms: a group with queued work that dequeued
 //!   nothing since the last look is stalled (a long statement, a client
-//!   that does not read), and gets another worker. The timer also closes
+//!   that does not read), and gets another worker; so does a group without
+//!   a listener that has not looked at its epoll since. The timer also closes
 //!   parked connections idle for longer than their `wait_timeout`.
 //!
 //! Invariants: a connection is in exactly one place — parked and armed,
@@ -51,7 +55,7 @@ use std::time::{Duration, Instant};
 /// A pooled connection's socket (TCP or Unix).
 pub type PooledSocket = Box<dyn Socket + Send>;
 
-/// How often the poller looks up from epoll to notice shutdown.
+/// How often a listener looks up from epoll to notice shutdown.
 const POLL_TIMEOUT_MS: i32 = 200;
 /// Readiness events taken from epoll at once.
 const POLL_BATCH: usize = 256;
@@ -63,7 +67,6 @@ pub struct ThreadPool {
 
 struct Inner {
     shared: Arc<Shared>,
-    epoll: Epoll,
     groups: Vec<Group>,
     /// Connections waiting for their next command, by key.
     parked: Mutex<HashMap<u64, Parked>>,
@@ -84,6 +87,8 @@ struct Settings {
 }
 
 struct Group {
+    /// The group's parked connections' sockets.
+    epoll: Epoll,
     state: Mutex<GroupState>,
     /// Idle workers wait here for queued work.
     work: Condvar,
@@ -99,6 +104,13 @@ struct GroupState {
     active: usize,
     /// Workers waiting for work.
     idle: usize,
+    /// A worker waits in the group's epoll.
+    listening: bool,
+    /// Turns of a listener, ever: the timer's measure of someone watching
+    /// the sockets.
+    polls: u64,
+    /// `polls` at the timer's last look.
+    polls_at_last_tick: u64,
     /// Tasks taken from the queues, ever: the timer's measure of progress.
     dequeued: u64,
     /// `dequeued` at the timer's last look.
@@ -156,13 +168,15 @@ impl Drop for Closer {
 }
 
 impl ThreadPool {
-    /// Starts the poller and timer threads; workers start on demand.
+    /// Starts the timer thread; workers start on demand.
     pub fn start(shared: Arc<Shared>) -> io::Result<ThreadPool> {
         let vars = &shared.engine.vars;
         let group_count = vars.int("thread_pool_size").max(1) as usize;
+        let groups = (0..group_count)
+            .map(|_| Ok(Group { epoll: Epoll::new()?, state: Mutex::default(), work: Condvar::new() }))
+            .collect::<io::Result<Vec<Group>>>()?;
         let inner = Arc::new(Inner {
-            epoll: Epoll::new()?,
-            groups: (0..group_count).map(|_| Group { state: Mutex::default(), work: Condvar::new() }).collect(),
+            groups,
             parked: Mutex::default(),
             next_key: AtomicU64::new(1),
             settings: Settings {
@@ -176,8 +190,6 @@ impl ThreadPool {
             shared,
         });
         inner.read_settings();
-        let poller = inner.clone();
-        std::thread::Builder::new().name("pool-poll".into()).spawn(move || poller.poll_loop())?;
         let timer = inner.clone();
         std::thread::Builder::new().name("pool-timer".into()).spawn(move || timer.timer_loop())?;
         Ok(ThreadPool { inner })
@@ -190,7 +202,7 @@ impl ThreadPool {
         self.inner.enqueue(group, Task::Connect { socket, duplicate, host, alive, key, group }, false);
     }
 
-    /// Stops the poller, the timer and idle workers; workers running a
+    /// Stops the timer, the listeners and idle workers; workers running a
     /// command finish it first. Connections still parked are closed.
     pub fn shutdown(&self) {
         self.inner.shutting_down.store(true, Ordering::SeqCst);
@@ -261,6 +273,7 @@ impl Inner {
     fn worker(self: Arc<Self>, group: usize) {
         onelog_sql::wait::observe_waits(Some(Arc::new(GroupWaits { pool: self.clone(), group })));
         let g = &self.groups[group];
+        let mut events = vec![libc::epoll_event { events: 0, u64: 0 }; POLL_BATCH];
         let mut st = g.state.lock();
         loop {
             if let Some(task) = self.next_task(group, &mut st) {
@@ -271,6 +284,10 @@ impl Inner {
             }
             if self.shutting_down() {
                 break;
+            }
+            if !st.listening {
+                self.listen(group, &mut st, &mut events);
+                continue;
             }
             st.idle += 1;
             POOL_COUNTERS.idle_threads.fetch_add(1, Ordering::Relaxed);
@@ -334,11 +351,12 @@ impl Inner {
             return self.enqueue(group, Task::Command(pooled), high);
         }
         let (key, fd, first) = (pooled.key, pooled.conn.socket().as_fd().as_raw_fd(), !pooled.registered);
+        let epoll = &self.groups[pooled.group].epoll;
         pooled.registered = true;
         let idle_until = Instant::now() + pooled.conn.wait_timeout();
-        // Parked before armed: the poller must find it when the event comes.
+        // Parked before armed: the listener must find it when the event comes.
         self.parked.lock().insert(key, Parked { pooled, idle_until });
-        if let Err(e) = self.epoll.arm(fd, key, first) {
+        if let Err(e) = epoll.arm(fd, key, first) {
             tracing::warn!("thread pool: cannot wait for connection's next command: {e}");
             if let Some(p) = self.parked.lock().remove(&key) {
                 self.close(p.pooled);
@@ -348,30 +366,41 @@ impl Inner {
 
     fn close(&self, pooled: Box<Pooled>) {
         if pooled.registered {
-            self.epoll.remove(pooled.conn.socket().as_fd().as_raw_fd());
+            self.groups[pooled.group].epoll.remove(pooled.conn.socket().as_fd().as_raw_fd());
         }
         drop(pooled);
     }
 
-    fn poll_loop(self: Arc<Self>) {
-        let mut events = vec![libc::epoll_event { events: 0, u64: 0 }; POLL_BATCH];
-        while !self.shutting_down() {
-            let ready = match self.epoll.wait(&mut events, POLL_TIMEOUT_MS) {
+    /// One turn as the group's listener: waits in its epoll (unlocked)
+    /// and queues the connections that became readable; the caller's loop
+    /// then runs the first.
+    fn listen(&self, group: usize, st: &mut MutexGuard<'_, GroupState>, events: &mut [libc::epoll_event]) {
+        st.listening = true;
+        let woken: Vec<Box<Pooled>> = MutexGuard::unlocked(st, || {
+            let ready = match self.groups[group].epoll.wait(events, POLL_TIMEOUT_MS) {
                 Ok(n) => n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => 0,
                 Err(e) => {
                     tracing::error!("thread pool: epoll_wait failed: {e}");
                     std::thread::sleep(Duration::from_millis(u64::from(POLL_TIMEOUT_MS.unsigned_abs())));
-                    continue;
+                    0
                 }
             };
-            let woken: Vec<Box<Pooled>> = {
-                let mut parked = self.parked.lock();
-                events[..ready].iter().filter_map(|e| parked.remove(&{ e.u64 })).map(|p| p.pooled).collect()
-            };
-            for pooled in woken {
-                let (group, high) = (pooled.group, pooled.conn.high_priority());
-                self.enqueue(group, Task::Command(pooled), high);
+            let mut parked = self.parked.lock();
+            events[..ready].iter().filter_map(|e| parked.remove(&{ e.u64 })).map(|p| p.pooled).collect()
+        });
+        st.listening = false;
+        st.polls += 1;
+        if !woken.is_empty() && st.idle > 0 {
+            // This worker runs a command now: another one watches the
+            // sockets meanwhile.
+            self.groups[group].work.notify_one();
+        }
+        for pooled in woken {
+            if pooled.conn.high_priority() {
+                st.high.push_back(Task::Command(pooled));
+            } else {
+                st.low.push_back(Task::Command(pooled));
             }
         }
     }
@@ -389,11 +418,14 @@ impl Inner {
 
     fn check_stall(self: &Arc<Self>, group: usize) {
         let mut st = self.groups[group].state.lock();
-        if st.has_queued() && st.dequeued == st.dequeued_at_last_tick {
+        let queue_stuck = st.has_queued() && st.dequeued == st.dequeued_at_last_tick;
+        let sockets_unwatched = !st.listening && st.polls == st.polls_at_last_tick;
+        if queue_stuck || sockets_unwatched {
             st.stalled = true;
             self.wake_or_create(group, &mut st);
         }
         st.dequeued_at_last_tick = st.dequeued;
+        st.polls_at_last_tick = st.polls;
     }
 
     /// `wait_timeout` for parked connections (a worker's socket read
@@ -422,7 +454,7 @@ impl WaitObserver for GroupWaits {
     fn wait_begin(&self) {
         let mut st = self.pool.groups[self.group].state.lock();
         st.active = st.active.saturating_sub(1);
-        if st.active == 0 && st.has_queued() {
+        if st.active == 0 && (st.has_queued() || !st.listening) {
             self.pool.wake_or_create(self.group, &mut st);
         }
     }
