@@ -22,9 +22,11 @@
 //! - Blocking waits (row and metadata locks, `SLEEP()`, the commit
 //!   pipeline, a binlog dump) are announced through
 //!   [`onelog_sql::wait`]: a worker that blocks stops counting as active,
-//!   and if its group has queued work or no listener, and no active worker,
-//!   another worker is woken or created at once — so the statement that would release a
-//!   lock is never stuck behind its waiters.
+//!   and if its group then has no active worker but queued work or no
+//!   listener, another worker is woken or created at once — so the
+//!   statement that would release a lock is never stuck behind its
+//!   waiters. (Each blocked waiter holds a worker: with many lock waiters
+//!   the pool grows toward `thread_pool_max_threads`, as MariaDB's does.)
 //! - The **timer** thread looks at each group every
 //!   `thread_pool_stall_limit` ms: a group with queued work that dequeued
 //!   nothing since the last look is stalled (a long statement, a client
@@ -38,9 +40,10 @@
 //! one entry per connection; the workers of all groups together never
 //! exceed `thread_pool_max_threads`.
 //!
-//! Not done (MariaDB has them): `thread_pool_prio_kickup_timer`, a
-//! dedicated listener per group, throttled thread creation, and
-//! `extra_port`.
+//! Not done (MariaDB has them): `thread_pool_prio_kickup_timer`,
+//! `thread_pool_dedicated_listener`, throttled thread creation, resizing
+//! with SET GLOBAL thread_pool_size, `extra_port`, and the
+//! `information_schema.THREAD_POOL_*` tables.
 
 use crate::connection::{Conn, Flow, Shared, Socket};
 use onelog_sql::wait::{WaitObserver, POOL_COUNTERS};
