@@ -39,6 +39,10 @@ STOP_TIMEOUT = float(os.environ.get("ONELOG_STOP_TIMEOUT", "60"))
 # Which server the "onelog" fixtures really start: "onelog" (default) or
 # "mariadb" (validates the harness and the expectations before OneLog works).
 TARGET = os.environ.get("ONELOG_TEST_TARGET", "onelog").strip().lower()
+# Options added to every OneLog server the tests start, e.g.
+# ONELOG_SERVER_ARGS="--thread-handling=pool-of-threads --thread-pool-size=2"
+# runs a test file with the thread pool.
+ONELOG_SERVER_ARGS = os.environ.get("ONELOG_SERVER_ARGS", "").split()
 
 _LIVE: set = set()
 
@@ -290,7 +294,7 @@ class OneLogServer(BaseServer):
             cmd.append("--skip-log-bin")
         if self.sync_binlog is not None:
             cmd.append(f"--sync-binlog={self.sync_binlog}")
-        return cmd + self.extra_args
+        return cmd + ONELOG_SERVER_ARGS + self.extra_args
 
     def _password_for_probe(self):
         if not self.insecure and not self.root_password:

@@ -226,6 +226,13 @@ impl<S: Read + Write> PacketStream<S> {
         Ok(())
     }
 
+    /// Whether bytes of a next packet were read ahead into the buffer: a
+    /// caller that waits for the socket to become readable must not wait
+    /// for those (a pipelining client sent them already).
+    pub fn has_buffered_input(&self) -> bool {
+        !self.reader.buffer().is_empty()
+    }
+
     pub fn get_ref(&self) -> &S {
         self.reader.get_ref()
     }

@@ -138,6 +138,10 @@ impl AckSlot {
     /// next command.
     pub fn settle(&self) {
         let mut s = self.state.lock();
+        if !s.pending {
+            return;
+        }
+        let _waiting = onelog_sql::wait::begin();
         while s.pending {
             self.settled.wait(&mut s);
         }

@@ -56,7 +56,7 @@ struct Prepared {
     long_data: Vec<Option<Vec<u8>>>,
 }
 
-struct Conn<S: Socket> {
+pub(crate) struct Conn<S: Socket> {
     stream: PacketStream<S>,
     caps: CapabilityFlags,
     session: Session,
@@ -69,7 +69,7 @@ struct Conn<S: Socket> {
     wait_timeout_s: u64,
 }
 
-enum Flow {
+pub(crate) enum Flow {
     Continue,
     Close,
 }
@@ -78,78 +78,131 @@ fn sql_err(code: ErrorCode, msg: impl Into<String>) -> SqlError {
     SqlError::new(code, msg)
 }
 
-/// Serves one connection to completion on the current thread. `duplicate`
-/// is another descriptor of the socket, which the commit pipeline writes
+/// Serves one connection to completion on the current thread
+/// (`thread_handling=one-thread-per-connection`). `duplicate` is another
+/// descriptor of the socket, which the commit pipeline writes
 /// acknowledgements to and KILL shuts down.
 pub fn serve<S: Socket>(stream: S, duplicate: Arc<OwnedFd>, host: String, shared: Arc<Shared>) {
-    let ack = AckSlot::new(duplicate.clone());
-    let max_packet = shared.engine.vars.int("max_allowed_packet").max(1024) as usize;
-    let mut stream = PacketStream::new(stream, max_packet);
-    let (session, caps) = match handshake_within_connect_timeout(&mut stream, &shared, &host) {
-        Ok(Some((session, caps))) => {
-            session.set_interrupt(interrupt_for(duplicate));
-            (session, caps)
-        }
-        Ok(None) => return,
-        Err(e) => {
-            tracing::debug!("connection from {host} ended during handshake: {e}");
-            return;
-        }
-    };
-    let mut conn = Conn {
-        stream,
-        caps,
-        session,
-        multi_statements: caps.contains(CapabilityFlags::CLIENT_MULTI_STATEMENTS),
-        statements: HashMap::new(),
-        next_stmt_id: 1,
-        ack,
-        wait_timeout_s: 0,
-    };
-    loop {
-        if let Err(e) = conn.apply_wait_timeout() {
-            tracing::debug!("connection {}: {e}", conn.session.connection_id);
+    let Some(mut conn) = Conn::start(stream, duplicate, &host, &shared) else { return };
+    while conn.prepare_wait() {
+        if let Flow::Close = conn.run_command() {
             break;
         }
-        let packet = conn.stream.read_command_packet();
+    }
+}
+
+impl<S: Socket> Conn<S> {
+    /// Handshake and authentication; `None` when the connection ended
+    /// there (the client was told why, if it was still listening).
+    pub(crate) fn start(stream: S, duplicate: Arc<OwnedFd>, host: &str, shared: &Shared) -> Option<Conn<S>> {
+        let ack = AckSlot::new(duplicate.clone());
+        let max_packet = shared.engine.vars.int("max_allowed_packet").max(1024) as usize;
+        let mut stream = PacketStream::new(stream, max_packet);
+        let (session, caps) = match handshake_within_connect_timeout(&mut stream, shared, host) {
+            Ok(Some((session, caps))) => {
+                session.set_interrupt(interrupt_for(duplicate));
+                (session, caps)
+            }
+            Ok(None) => return None,
+            Err(e) => {
+                tracing::debug!("connection from {host} ended during handshake: {e}");
+                return None;
+            }
+        };
+        Some(Conn {
+            stream,
+            caps,
+            session,
+            multi_statements: caps.contains(CapabilityFlags::CLIENT_MULTI_STATEMENTS),
+            statements: HashMap::new(),
+            next_stmt_id: 1,
+            ack,
+            wait_timeout_s: 0,
+        })
+    }
+
+    /// Before waiting for the next command: bounds the wait by the
+    /// session's `wait_timeout`. False: the connection must end.
+    pub(crate) fn prepare_wait(&mut self) -> bool {
+        match self.apply_wait_timeout() {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::debug!("connection {}: {e}", self.session.connection_id);
+                false
+            }
+        }
+    }
+
+    /// Reads one command (waiting for it if it has not arrived), runs it
+    /// and answers it.
+    pub(crate) fn run_command(&mut self) -> Flow {
+        let packet = self.stream.read_command_packet();
         // A pipelined command may arrive before the last commit's answer
         // left: it must not run before that commit is visible.
-        conn.ack.settle();
+        self.ack.settle();
         let packet = match packet {
             Ok(p) => p,
             Err(PacketError::TooLarge { .. }) => {
                 let err =
                     sql_err(ErrorCode::NET_PACKET_TOO_LARGE, "Got a packet bigger than 'max_allowed_packet' bytes");
-                let _ = write_err(&mut conn.stream, &err);
-                break;
+                let _ = write_err(&mut self.stream, &err);
+                return Flow::Close;
             }
-            Err(PacketError::Eof) => break,
+            Err(PacketError::Eof) => return Flow::Close,
             Err(PacketError::Io(e)) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
-                tracing::info!(
-                    "connection {}: closed after {} s without a command (wait_timeout)",
-                    conn.session.connection_id,
-                    conn.wait_timeout_s
-                );
-                break;
+                self.log_wait_timeout();
+                return Flow::Close;
             }
             Err(e) => {
-                tracing::debug!("connection {}: {e}", conn.session.connection_id);
-                break;
+                tracing::debug!("connection {}: {e}", self.session.connection_id);
+                return Flow::Close;
             }
         };
-        if conn.session.kill_requested() {
-            break;
+        if self.session.kill_requested() {
+            return Flow::Close;
         }
-        match conn.handle(&packet) {
+        match self.handle(&packet) {
             // After its own KILL a connection ends once it has answered.
-            Ok(Flow::Continue) if conn.session.kill_requested() => break,
-            Ok(Flow::Continue) => {}
-            Ok(Flow::Close) => break,
+            Ok(Flow::Continue) if self.session.kill_requested() => Flow::Close,
+            Ok(flow) => flow,
             Err(e) => {
-                tracing::debug!("connection {}: write failed: {e}", conn.session.connection_id);
-                break;
+                tracing::debug!("connection {}: write failed: {e}", self.session.connection_id);
+                Flow::Close
             }
         }
+    }
+
+    pub(crate) fn log_wait_timeout(&self) {
+        tracing::info!(
+            "connection {}: closed after {} s without a command (wait_timeout)",
+            self.session.connection_id,
+            self.wait_timeout_s
+        );
+    }
+
+    /// The `wait_timeout` in force (after [`Conn::prepare_wait`]).
+    pub(crate) fn wait_timeout(&self) -> Duration {
+        Duration::from_secs(self.wait_timeout_s)
+    }
+
+    /// A next command was read ahead already: do not wait for the socket.
+    pub(crate) fn has_buffered_input(&self) -> bool {
+        self.stream.has_buffered_input()
+    }
+
+    /// Whether the next command goes to the thread pool's high-priority
+    /// queue (`thread_pool_priority`; `auto`: inside a transaction, so that
+    /// transactions holding locks finish first, as in MariaDB).
+    pub(crate) fn high_priority(&self) -> bool {
+        match self.session.session_value("thread_pool_priority") {
+            "high" => true,
+            "low" => false,
+            _ => self.session.in_transaction(),
+        }
+    }
+
+    pub(crate) fn socket(&self) -> &S {
+        self.stream.get_ref()
     }
 }
 
@@ -482,6 +535,9 @@ impl<S: Socket> Conn<S> {
             }
             Command::BinlogDump { pos, flags, server_id, file } => {
                 let request = DumpRequest { file, pos, flags, server_id };
+                // A dump runs until the replica goes: in the thread pool it
+                // is a wait, and the worker's group goes on without it.
+                let _waiting = onelog_sql::wait::begin();
                 crate::replication::dump(&mut self.stream, &self.session, &request)?;
                 return Ok(Flow::Close);
             }

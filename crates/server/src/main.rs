@@ -11,6 +11,7 @@ mod connection;
 mod options;
 mod replication;
 mod server;
+mod thread_pool;
 mod users;
 
 use clap::{Parser, Subcommand};

@@ -1,23 +1,24 @@
 //! Start-up, listeners and shutdown.
 //!
 //! The listeners and signals run on a small tokio runtime; each accepted
-//! connection gets an OS thread of its own with a blocking socket (see
-//! `connection`). Shutdown closes the read side of every open connection's
-//! socket: a thread waiting for a command sees end of input and ends, one
-//! running a statement finishes it and answers first.
+//! connection gets a blocking socket and, by `thread_handling`, an OS
+//! thread of its own (see `connection`) or a place in the thread pool (see
+//! `thread_pool`). Shutdown closes the read side of every open
+//! connection's socket: a connection waiting for a command sees end of
+//! input and ends, one running a statement finishes it and answers first.
 
 use crate::connection::{self, Shared};
 use crate::options::Options;
+use crate::thread_pool::{PooledSocket, ThreadPool};
 use crate::users::Users;
 use anyhow::Context;
 use onelog_binlog::file::BinlogConfig;
 use onelog_sql::vars::{Effect, GlobalVars};
 use onelog_sql::{Engine, EngineConfig};
 use std::net::Shutdown;
-use std::os::fd::OwnedFd;
+use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::Duration;
 use tokio::net::{TcpListener, UnixListener};
 
@@ -79,6 +80,11 @@ fn global_vars(opts: &Options, datadir: &Path, socket: &Path) -> anyhow::Result<
         let n = if opts.get("innodb_flush_log_at_trx_commit") == Some("1") { "1" } else { "0" };
         vars.set_startup("sync_binlog", n).map_err(anyhow::Error::msg)?;
     }
+    if opts.get("thread_pool_size").is_none() {
+        // MariaDB's default: one group per core.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        vars.set_startup("thread_pool_size", &cores.to_string()).map_err(anyhow::Error::msg)?;
+    }
     let log_bin = if opts.flag("skip_log_bin") { "0" } else { "1" };
     vars.set_startup("log_bin", log_bin).map_err(anyhow::Error::msg)?;
     vars.set_startup("datadir", &format!("{}/", datadir.display())).map_err(anyhow::Error::msg)?;
@@ -129,6 +135,11 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     let checkpointer = engine.spawn_checkpointer();
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build()?;
     let shared = Arc::new(Shared { engine: engine.clone(), users });
+    let handling = match engine.vars.get("thread_handling").as_deref() {
+        Some("pool-of-threads") => Handling::Pool(ThreadPool::start(shared.clone())?),
+        Some("one-thread-per-connection") | None => Handling::ThreadPerConnection,
+        Some(other) => anyhow::bail!("--thread_handling={other} is not supported by OneLog"),
+    };
     let connections = rt.block_on(async {
         let tcp = TcpListener::bind((bind.as_str(), port))
             .await
@@ -141,7 +152,7 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
             socket.display(),
             datadir.display()
         );
-        accept_loop(tcp, unix, shared.clone()).await
+        accept_loop(tcp, unix, &shared, &handling).await
     })?;
     tracing::info!("shutting down: no new connections; waiting for in-flight statements");
     for c in &connections {
@@ -150,9 +161,12 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     }
     let deadline = std::time::Instant::now() + SHUTDOWN_GRACE;
     for c in connections {
-        while !c.thread.is_finished() && std::time::Instant::now() < deadline {
+        while !c.is_finished() && std::time::Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+    if let Handling::Pool(pool) = &handling {
+        pool.shutdown();
     }
     drop(shared);
     let _ = std::fs::remove_file(&socket);
@@ -161,18 +175,37 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A connection's thread and a duplicate of its socket, to end it.
+/// How connections get threads (`thread_handling`).
+enum Handling {
+    ThreadPerConnection,
+    Pool(ThreadPool),
+}
+
+/// A duplicate of a connection's socket, to end it, and a token whose
+/// other holder (the connection's thread or pool entry) drops it when the
+/// connection has ended.
 struct Connection {
-    thread: JoinHandle<()>,
+    alive: Arc<()>,
     socket: Arc<OwnedFd>,
 }
 
-async fn accept_loop(tcp: TcpListener, unix: UnixListener, shared: Arc<Shared>) -> anyhow::Result<Vec<Connection>> {
+impl Connection {
+    fn is_finished(&self) -> bool {
+        Arc::strong_count(&self.alive) == 1
+    }
+}
+
+async fn accept_loop(
+    tcp: TcpListener,
+    unix: UnixListener,
+    shared: &Arc<Shared>,
+    handling: &Handling,
+) -> anyhow::Result<Vec<Connection>> {
     let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     let mut sigint = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
     let mut connections: Vec<Connection> = Vec::new();
     loop {
-        connections.retain(|c| !c.thread.is_finished());
+        connections.retain(|c| !c.is_finished());
         let started = tokio::select! {
             _ = sigterm.recv() => break,
             _ = sigint.recv() => break,
@@ -180,12 +213,12 @@ async fn accept_loop(tcp: TcpListener, unix: UnixListener, shared: Arc<Shared>) 
             r = tcp.accept() => match r {
                 Ok((stream, peer)) => {
                     let _ = stream.set_nodelay(true);
-                    spawn(stream.into_std()?, peer.ip().to_string(), shared.clone())
+                    start(Box::new(stream.into_std()?), peer.ip().to_string(), shared, handling)
                 }
                 Err(e) => Err(e),
             },
             r = unix.accept() => match r {
-                Ok((stream, _)) => spawn(stream.into_std()?, "localhost".into(), shared.clone()),
+                Ok((stream, _)) => start(Box::new(stream.into_std()?), "localhost".into(), shared, handling),
                 Err(e) => Err(e),
             },
         };
@@ -197,20 +230,33 @@ async fn accept_loop(tcp: TcpListener, unix: UnixListener, shared: Arc<Shared>) 
     Ok(connections)
 }
 
-/// Starts a connection thread; the socket becomes blocking (the listener
+/// Starts serving a connection; the socket becomes blocking (the listener
 /// hands it over non-blocking).
-fn spawn<S>(stream: S, host: String, shared: Arc<Shared>) -> std::io::Result<Connection>
-where
-    S: connection::Socket + Send + 'static,
-{
+fn start(stream: PooledSocket, host: String, shared: &Arc<Shared>, handling: &Handling) -> std::io::Result<Connection> {
     socket2::SockRef::from(&stream).set_nonblocking(false)?;
     let socket = Arc::new(stream.as_fd().try_clone_to_owned()?);
-    let closer = socket.clone();
-    let thread = std::thread::Builder::new().name("conn".into()).stack_size(1 << 20).spawn(move || {
+    let alive = Arc::new(());
+    match handling {
+        Handling::Pool(pool) => pool.accept(stream, socket.clone(), host, alive.clone()),
+        Handling::ThreadPerConnection => spawn_thread(stream, socket.clone(), host, shared.clone(), alive.clone())?,
+    }
+    Ok(Connection { alive, socket })
+}
+
+/// One thread per connection.
+fn spawn_thread(
+    stream: PooledSocket,
+    closer: Arc<OwnedFd>,
+    host: String,
+    shared: Arc<Shared>,
+    alive: Arc<()>,
+) -> std::io::Result<()> {
+    std::thread::Builder::new().name("conn".into()).stack_size(1 << 20).spawn(move || {
         connection::serve(stream, closer.clone(), host, shared);
         // The duplicate (held by the commit pipeline, KILL, this registry)
         // outlives the thread: end the connection for the client now.
         let _ = socket2::SockRef::from(&*closer).shutdown(Shutdown::Both);
+        drop(alive);
     })?;
-    Ok(Connection { thread, socket })
+    Ok(())
 }

@@ -243,7 +243,10 @@ impl Engine {
     pub fn commit(&self, events: TxnEvents, payload: CommitPayload) -> SqlResult<CommitInfo> {
         self.accepting_commits()?;
         let rx = self.binlog.commit(events, payload);
-        match rx.blocking_recv() {
+        let waiting = crate::wait::begin();
+        let outcome = rx.blocking_recv();
+        drop(waiting);
+        match outcome {
             Ok(outcome) => outcome.map_err(commit_error),
             Err(_) => {
                 Err(SqlError::new(ErrorCode::ERROR_DURING_COMMIT, "Got error during COMMIT: commit pipeline stopped"))

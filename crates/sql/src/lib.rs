@@ -32,6 +32,7 @@ pub mod show;
 pub mod txn;
 pub mod vars;
 pub mod view;
+pub mod wait;
 pub mod window;
 
 pub use engine::{Engine, EngineConfig, EngineError};

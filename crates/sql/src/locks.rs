@@ -152,7 +152,9 @@ impl LockManager {
             }
             waited = true;
             shard.waiting += 1;
+            let waiting = crate::wait::begin();
             slot.released.wait_until(&mut shard, deadline.min(Instant::now() + KILL_POLL));
+            drop(waiting);
             shard.waiting -= 1;
             let ended = if Instant::now() >= deadline {
                 Err(SqlError::new(

@@ -431,7 +431,9 @@ impl MetadataLocks {
         guard: &StatementGuard,
     ) -> SqlResult<()> {
         st.waiting += 1;
+        let waiting = crate::wait::begin();
         self.changed.wait_until(st, deadline.min(Instant::now() + KILL_POLL));
+        drop(waiting);
         st.waiting -= 1;
         if Instant::now() >= deadline {
             return Err(lock_wait_timeout());

@@ -424,6 +424,7 @@ fn database_names(session: &Session) -> Vec<String> {
 fn status_rows(session: &Session) -> Vec<Vec<Value>> {
     let st = session.engine.binlog.stats();
     let threads = session.engine.processes.entries.lock().len() as u64;
+    let (pool_threads, pool_idle_threads) = crate::wait::POOL_COUNTERS.snapshot();
     let mut rows = vec![
         ("Binlog_bytes_written", st.binlog_bytes_written),
         ("Binlog_checkpoint_syncs", st.binlog_checkpoint_syncs),
@@ -433,6 +434,8 @@ fn status_rows(session: &Session) -> Vec<Vec<Value>> {
         ("Binlog_group_commits", st.binlog_group_commits),
         ("Binlog_sync_time_us", st.binlog_sync_time_us),
         ("Binlog_syncs", st.binlog_syncs),
+        ("Threadpool_idle_threads", pool_idle_threads),
+        ("Threadpool_threads", pool_threads),
         ("Threads_connected", threads),
         ("Threads_running", threads),
         ("Uptime", session.engine.started_at.elapsed().as_secs()),

@@ -173,6 +173,15 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("sql_mode", None, Effect::Used, Some(Kind::Str)),
     ("sync_binlog", Some("1"), Effect::Used, None),
     ("system_time_zone", Some("UTC"), Effect::Reported, None),
+    // The server's thread pool (crates/server/src/thread_pool.rs); the
+    // size is read at start-up, the others by the pool's timer each tick.
+    ("thread_handling", None, Effect::Used, None),
+    ("thread_pool_idle_timeout", None, Effect::Used, None),
+    ("thread_pool_max_threads", None, Effect::Used, None),
+    ("thread_pool_oversubscribe", None, Effect::Used, None),
+    ("thread_pool_priority", None, Effect::Used, None),
+    ("thread_pool_size", None, Effect::Startup, None),
+    ("thread_pool_stall_limit", None, Effect::Used, None),
     ("transaction_isolation", None, Effect::Used, None),
     ("tx_isolation", None, Effect::Used, None),
     ("version", Some("10.11.99-MariaDB-OneLog"), Effect::Reported, None),
