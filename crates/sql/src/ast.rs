@@ -481,6 +481,9 @@ pub struct Select {
     pub lock: Option<LockMode>,
     /// `UNION [ALL]` continuation: (all, next select).
     pub union: Option<(bool, Box<Select>)>,
+    /// `SQL_CALC_FOUND_ROWS`: FOUND_ROWS() then counts the rows without
+    /// LIMIT.
+    pub calc_found_rows: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

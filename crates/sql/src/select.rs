@@ -1221,7 +1221,7 @@ fn limit_value(ctx: &Ctx, e: &Option<Expr>) -> SqlResult<Option<u64>> {
     }
 }
 
-fn apply_limit(ctx: &Ctx, select: &Select, rows: &mut Vec<Vec<Value>>) -> SqlResult<()> {
+pub(crate) fn apply_limit(ctx: &Ctx, select: &Select, rows: &mut Vec<Vec<Value>>) -> SqlResult<()> {
     let offset = limit_value(ctx, &select.offset)?.unwrap_or(0) as usize;
     let limit = limit_value(ctx, &select.limit)?;
     if offset > 0 {

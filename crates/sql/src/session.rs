@@ -800,9 +800,7 @@ impl Session {
 
     fn dispatch(&mut self, stmt: &Statement, text: &str, params: &[Value]) -> SqlResult<QueryResult> {
         match stmt {
-            Statement::Select(select) => {
-                self.run_read(|s, ctx| s.select_result(ctx, select), select.lock.is_some(), params)
-            }
+            Statement::Select(select) => self.select_counting_found_rows(select, params),
             Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => self.run_write(stmt, params),
             Statement::CreateDatabase { .. }
             | Statement::DropDatabase { .. }
@@ -1092,6 +1090,36 @@ impl Session {
         }
         self.store_var(def, scope, text);
         Ok(())
+    }
+
+    /// A top-level SELECT, remembering for FOUND_ROWS() how many rows it
+    /// returned, or with SQL_CALC_FOUND_ROWS how many it would have
+    /// returned without LIMIT.
+    fn select_counting_found_rows(&mut self, select: &Select, params: &[Value]) -> SqlResult<QueryResult> {
+        let limited = select.limit.is_some() || select.offset.is_some();
+        if !(select.calc_found_rows && limited) {
+            let result = self.run_read(|s, ctx| s.select_result(ctx, select), select.lock.is_some(), params)?;
+            if let QueryResult::Rows { rows, .. } = &result {
+                self.found_rows = rows.len() as u64;
+            }
+            return Ok(result);
+        }
+        let unlimited = Select { limit: None, offset: None, ..select.clone() };
+        let found = std::cell::Cell::new(0u64);
+        let result = self.run_read(
+            |s, ctx| {
+                let mut result = s.select_result(ctx, &unlimited)?;
+                if let QueryResult::Rows { rows, .. } = &mut result {
+                    found.set(rows.len() as u64);
+                    crate::select::apply_limit(ctx, select, rows)?;
+                }
+                Ok(result)
+            },
+            select.lock.is_some(),
+            params,
+        )?;
+        self.found_rows = found.get();
+        Ok(result)
     }
 
     /// Runs a read-only statement in the current (or an implicit) transaction.

@@ -297,6 +297,7 @@ impl Resolver<'_> {
             order_by,
             limit: q.limit.clone(),
             offset: q.offset.clone(),
+            calc_found_rows: false,
             lock: None,
             union,
         };

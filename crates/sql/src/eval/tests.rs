@@ -573,6 +573,7 @@ fn subqueries() {
         offset: None,
         lock: None,
         union: None,
+        calc_found_rows: false,
     });
     let one = TestEnv { subquery_rows: vec![vec![Value::Int(5)]], ..TestEnv::default() };
     let two = TestEnv { subquery_rows: vec![vec![Value::Int(5)], vec![Value::Null]], ..TestEnv::default() };

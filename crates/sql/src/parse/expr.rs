@@ -100,6 +100,7 @@ pub(crate) fn empty_select(items: Vec<SelectItem>) -> Select {
         offset: None,
         lock: None,
         union: None,
+        calc_found_rows: false,
     }
 }
 
@@ -120,6 +121,7 @@ fn convert_select_in_windows(s: &sp::Select, params: &mut ParamCounter) -> SqlRe
         .collect::<SqlResult<Vec<_>>>()?;
     let mut select = empty_select(items);
     select.distinct = matches!(s.distinct, Some(sp::Distinct::Distinct));
+    select.calc_found_rows = s.select_modifiers.as_ref().is_some_and(|m| m.sql_calc_found_rows);
     for twj in from_without_dual(&s.from)? {
         push_joins(&mut select.from, twj, params)?;
     }
