@@ -1,4 +1,5 @@
-//! Executable comments, resolved before tokenizing: `/*! text */` and
+//! Lexical rewrites before tokenizing: MySQL's `\N`, another spelling of
+//! NULL outside strings, and executable comments: `/*! text */` and
 //! `/*!NNNNN text */` run `text` on servers of version NNNNN or later,
 //! `/*M!NNNNNN text */` the same on MariaDB only; every other comment stays
 //! a comment. mariadb-dump writes them throughout (`/*!40101 SET NAMES
@@ -16,9 +17,9 @@ use std::borrow::Cow;
 pub const VERSION_ID: u32 = 101_199;
 
 /// `sql` with each executable comment replaced by its text when it applies
-/// to this server and by a space when it does not.
+/// to this server and by a space when it does not, and `\N` by NULL.
 pub fn resolve(sql: &str) -> Cow<'_, str> {
-    if !sql.contains("/*!") && !sql.contains("/*M!") {
+    if !sql.contains("/*!") && !sql.contains("/*M!") && !sql.contains("\\N") {
         return Cow::Borrowed(sql);
     }
     let bytes = sql.as_bytes();
@@ -45,11 +46,24 @@ pub fn resolve(sql: &str) -> Cow<'_, str> {
                 }
                 i = end;
             }
+            b'\\' if bytes.get(i + 1) == Some(&b'N') && !bytes.get(i + 2).is_some_and(|c| is_word_byte(*c)) => {
+                out.push_str(&sql[copied..i]);
+                if i > 0 && is_word_byte(bytes[i - 1]) {
+                    out.push(' ');
+                }
+                out.push_str("NULL");
+                i += 2;
+                copied = i;
+            }
             _ => i += 1,
         }
     }
     out.push_str(&sql[copied..]);
     Cow::Owned(out)
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
 }
 
 /// For the inside of a comment: `None` if it is no executable comment, else
@@ -118,6 +132,10 @@ mod tests {
             ("SELECT 'a\\' /*!1 x */' /*!40000 , 3 */", "SELECT 'a\\' /*!1 x */'   , 3  "),
             // Unterminated: the rest of the query is its text.
             ("SELECT 1 /*!40000 + 2", "SELECT 1   + 2 "),
+            // \N is NULL outside quotes and comments.
+            ("SELECT \\N, ISNULL(\\N),\\N", "SELECT NULL, ISNULL(NULL),NULL"),
+            ("SELECT '\\N', \"\\N\", `\\N` # \\N", "SELECT '\\N', \"\\N\", `\\N` # \\N"),
+            ("SELECT \\Nx, a\\N", "SELECT \\Nx, a NULL"),
         ];
         for (sql, want) in cases {
             assert_eq!(resolve(sql), want, "{sql}");
