@@ -810,6 +810,8 @@ impl Statement {
                 | Statement::DropView { .. }
                 | Statement::RenameTables(_)
                 | Statement::AlterDatabase(_)
+                | Statement::CreateRoutine(_)
+                | Statement::DropRoutine { .. }
         )
     }
 
@@ -1000,4 +1002,16 @@ pub enum Statement {
     ResetMaster,
     /// A comment-only or empty query.
     Empty,
+    /// CREATE PROCEDURE / FUNCTION (see `routine`).
+    CreateRoutine(Box<crate::parse::routine::CreateRoutine>),
+    DropRoutine {
+        kind: crate::parse::routine::RoutineKind,
+        name: ObjectName,
+        if_exists: bool,
+    },
+    /// `CALL name(args)`.
+    Call {
+        name: ObjectName,
+        args: Vec<Expr>,
+    },
 }

@@ -221,6 +221,8 @@ pub struct Session {
     /// The tables LOCK TABLES holds for this session, with whether each is
     /// locked WRITE; empty outside LOCK TABLES.
     locked_tables: Vec<TableUse>,
+    /// Result sets a CALL's SELECTs produced, sent before its own answer.
+    pub(crate) call_results: Vec<QueryResult>,
 }
 
 /// Told the outcome of a commit the session did not wait for (see
@@ -291,6 +293,7 @@ impl Session {
             kill,
             global_read_lock: false,
             locked_tables: Vec::new(),
+            call_results: Vec::new(),
         }
     }
 
@@ -501,6 +504,7 @@ impl Session {
         let mut results = Vec::with_capacity(statements.len());
         for parsed in statements {
             let result = self.execute(&parsed.statement, &parsed.text, &[]);
+            results.extend(self.call_results.drain(..).map(Ok));
             let failed = result.is_err();
             results.push(result);
             if failed {
@@ -775,7 +779,9 @@ impl Session {
             | Statement::CreateView(_)
             | Statement::DropView { .. }
             | Statement::RenameTables(_)
-            | Statement::AlterDatabase(_) => {
+            | Statement::AlterDatabase(_)
+            | Statement::CreateRoutine(_)
+            | Statement::DropRoutine { .. } => {
                 // DDL commits the open transaction first, as MySQL does.
                 self.commit_txn()?;
                 crate::ddl::execute(self, stmt, text)
@@ -856,6 +862,11 @@ impl Session {
                 crate::show::binlog_admin(self, stmt)
             }
             Statement::FlushOther | Statement::Empty => Ok(QueryResult::ok(0)),
+            Statement::Call { name, args } => {
+                // Its statements commit one by one: none may be handed off.
+                self.commit_ack = None;
+                crate::routine::call(self, name, args, params)
+            }
         }
     }
 
