@@ -1009,6 +1009,16 @@ pub enum Statement {
         name: ObjectName,
         if_exists: bool,
     },
+    /// `SHOW CREATE PROCEDURE | FUNCTION name`.
+    ShowCreateRoutine {
+        kind: crate::parse::routine::RoutineKind,
+        name: ObjectName,
+    },
+    /// `SHOW PROCEDURE | FUNCTION STATUS [LIKE | WHERE]`.
+    ShowRoutineStatus {
+        kind: crate::parse::routine::RoutineKind,
+        filter: Option<ShowFilter>,
+    },
     /// `CALL name(args)`.
     Call {
         name: ObjectName,

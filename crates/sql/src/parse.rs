@@ -421,11 +421,12 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
 /// CREATE / DROP PROCEDURE | FUNCTION and CALL (see `routine`).
 fn parse_routine_statement(text: &str, upper: &[String]) -> SqlResult<Option<Statement>> {
     match upper.first().map(String::as_str) {
-        Some("CREATE") if upper.iter().take(12).any(|w| w == "PROCEDURE" || w == "FUNCTION") => {
+        Some("CREATE") if upper.iter().take(16).any(|w| w == "PROCEDURE" || w == "FUNCTION") => {
             Ok(routine::parse_create_routine(text)?.map(|c| Statement::CreateRoutine(Box::new(c))))
         }
         Some("DROP") => routine::parse_drop_routine(text),
         Some("CALL") => routine::parse_call(text).map(Some),
+        Some("SHOW") => routine::parse_show_routine(text, upper),
         _ => Ok(None),
     }
 }

@@ -111,7 +111,7 @@ pub fn define(session: &Session, create: &CreateRoutine, current_db: &str) -> Sq
         name: create.name.name.clone(),
         kind: create.kind,
         params_text: create.params_text.clone(),
-        returns_text: create.returns_text.clone(),
+        returns_text: create.routine.returns.as_ref().map(returns_text),
         body_text: create.body_text.clone(),
         definer: create.definer.clone().unwrap_or_else(|| (session.user.clone(), session.host.clone())),
         characteristics: create.characteristics.clone(),
@@ -129,6 +129,83 @@ pub fn define(session: &Session, create: &CreateRoutine, current_db: &str) -> Sq
     Ok((def, text))
 }
 
+/// A RETURNS type as MariaDB shows it: the type's canonical text, and a
+/// text type's charset and collation.
+fn returns_text(ty: &ColumnDef) -> String {
+    let mut text = crate::show::column_type_text(ty);
+    if ty.ty.is_text() {
+        text.push_str(&format!(" CHARSET {} COLLATE {}", ty.collation.charset().name(), ty.collation.name()));
+    }
+    text
+}
+
+/// `SHOW CREATE PROCEDURE | FUNCTION name`.
+pub fn show_create(session: &Session, kind: RoutineKind, name: &ObjectName) -> SqlResult<QueryResult> {
+    let entry = lookup(session, kind, name)?;
+    let d = &entry.def;
+    let (title, create) = match kind {
+        RoutineKind::Procedure => ("Procedure", "Create Procedure"),
+        RoutineKind::Function => ("Function", "Create Function"),
+    };
+    let names = [title, "sql_mode", create, "character_set_client", "collation_connection", "Database Collation"];
+    let row = [&d.name, &d.sql_mode, &create_statement(d, None), &d.character_set_client, &d.collation_connection]
+        .into_iter()
+        .map(|v| Value::from_str(v))
+        .chain([Value::from_str(&database_collation(session))])
+        .collect();
+    Ok(text_rows(&names, vec![row]))
+}
+
+/// The collation a routine's database has, as SHOW shows beside it.
+fn database_collation(session: &Session) -> String {
+    session.var("collation_server").unwrap_or_default()
+}
+
+fn text_rows(names: &[&str], rows: Vec<Vec<Value>>) -> QueryResult {
+    let columns = names.iter().map(|n| crate::session::ResultColumn::text(n)).collect();
+    QueryResult::Rows { columns, rows }
+}
+
+/// `SHOW PROCEDURE | FUNCTION STATUS`: one row per routine of that kind,
+/// by database and name.
+pub fn show_status(
+    session: &Session,
+    kind: RoutineKind,
+    filter: Option<&crate::ast::ShowFilter>,
+) -> SqlResult<QueryResult> {
+    let mut routines: Vec<Arc<RoutineEntry>> =
+        session.engine.catalog.read().all_routines().into_iter().filter(|r| r.def.kind == kind).collect();
+    routines.sort_by(|a, b| (&a.def.db, &a.def.name).cmp(&(&b.def.db, &b.def.name)));
+    let collation = database_collation(session);
+    let rows = routines
+        .iter()
+        .map(|r| {
+            let d = &r.def;
+            let definer = format!("{}@{}", d.definer.0, d.definer.1);
+            let c = &d.characteristics;
+            [d.db.as_str(), &d.name, kind.name(), &definer, &d.created, &d.created, &c.security, &c.comment]
+                .into_iter()
+                .chain([d.character_set_client.as_str(), &d.collation_connection, &collation])
+                .map(Value::from_str)
+                .collect()
+        })
+        .collect();
+    let names = [
+        "Db",
+        "Name",
+        "Type",
+        "Definer",
+        "Modified",
+        "Created",
+        "Security_type",
+        "Comment",
+        "character_set_client",
+        "collation_connection",
+        "Database Collation",
+    ];
+    crate::show::filter_rows(session, text_rows(&names, rows), filter)
+}
+
 /// Plans CREATE PROCEDURE / FUNCTION. A replayed statement names its
 /// definer; its other session facts take the defaults.
 pub fn plan_create(catalog: &Catalog, db: &str, create: &CreateRoutine) -> SqlResult<DdlPlan> {
@@ -139,7 +216,7 @@ pub fn plan_create(catalog: &Catalog, db: &str, create: &CreateRoutine) -> SqlRe
             name: create.name.name.clone(),
             kind: create.kind,
             params_text: create.params_text.clone(),
-            returns_text: create.returns_text.clone(),
+            returns_text: create.routine.returns.as_ref().map(returns_text),
             body_text: create.body_text.clone(),
             definer: create.definer.clone().unwrap_or_else(|| ("root".into(), "localhost".into())),
             characteristics: create.characteristics.clone(),
@@ -312,6 +389,19 @@ pub fn call(session: &mut Session, name: &ObjectName, args: &[Expr], params: &[V
 /// Runs a procedure's body with its parameters' values; returns their
 /// values at the end and the last statement's affected rows.
 fn run_procedure(session: &mut Session, entry: &RoutineEntry, values: Vec<Value>) -> SqlResult<(Vec<Value>, u64)> {
+    // The body's unqualified names are the routine's database's, as in
+    // MariaDB; the caller's database comes back however the call ends.
+    let caller_db = session.db.replace(entry.def.db.clone());
+    let outcome = run_procedure_in_its_db(session, entry, values);
+    session.db = caller_db;
+    outcome
+}
+
+fn run_procedure_in_its_db(
+    session: &mut Session,
+    entry: &RoutineEntry,
+    values: Vec<Value>,
+) -> SqlResult<(Vec<Value>, u64)> {
     let _active = enter(session, &entry.def)?;
     let frame = parameter_frame(session, &entry.routine, values)?;
     let mut interp =

@@ -862,6 +862,8 @@ impl Session {
                 crate::show::binlog_admin(self, stmt)
             }
             Statement::FlushOther | Statement::Empty => Ok(QueryResult::ok(0)),
+            Statement::ShowCreateRoutine { kind, name } => crate::routine::show_create(self, *kind, name),
+            Statement::ShowRoutineStatus { kind, filter } => crate::routine::show_status(self, *kind, filter.as_ref()),
             Statement::Call { name, args } => {
                 // Its statements commit one by one: none may be handed off.
                 self.commit_ack = None;
