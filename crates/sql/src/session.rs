@@ -523,6 +523,8 @@ impl Session {
             self.warnings.borrow_mut().clear();
         }
         self.set_process_info(Some(text));
+        // Only a COM_QUERY sends a CALL's result sets (see `execute_query`).
+        self.call_results.clear();
         self.guard = StatementGuard::start(&self.kill, self.time_limit(stmt));
         self.stmt_view = None;
         let result = self.run_statement_body(stmt, text, params);
