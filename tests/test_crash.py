@@ -28,6 +28,11 @@ drops one of two views over the markers (CREATE OR REPLACE VIEW / DROP VIEW): af
 recovery an acknowledged view change is there, and the views replay into MariaDB
 with the same rows. The data table's text column is latin1 with a key on it, so
 recovery replays latin1 row images and rebuilds collation sort keys.
+A procedure caller runs `CALL fill_proc(id, n)` (a loop of n INSERTs and a marker
+row) then COMMIT, while the schema changer replaces the procedure (CREATE OR REPLACE
+PROCEDURE, a WHILE or a REPEAT body): after recovery every acknowledged call's rows
+are there and no call is partly there (the rows a CALL writes are logged as row
+events of its transaction; recovery never runs a body).
 
 Env: ONELOG_CRASH_CYCLES (default 20), ONELOG_CRASH_WRITERS (default 8),
 ONELOG_CRASH_SEED (default: random, printed).
@@ -99,6 +104,75 @@ def writer(srv, ledger: Ledger, w: int, rng: random.Random, stop: threading.Even
             pass
 
 
+PROC_BODIES = (
+    "BEGIN DECLARE i INT DEFAULT 0; WHILE i < n DO INSERT INTO proc_rows VALUES (id, i); SET i = i + 1; "
+    "END WHILE; INSERT INTO proc_calls VALUES (id, n); END",
+    "BEGIN DECLARE i INT DEFAULT 0; REPEAT INSERT INTO proc_rows VALUES (id, i); SET i = i + 1; "
+    "UNTIL i >= n END REPEAT; INSERT INTO proc_calls VALUES (id, n); END",
+)
+
+
+def create_fill_proc(cur, rng: random.Random):
+    cur.execute(f"CREATE OR REPLACE PROCEDURE fill_proc(id BIGINT, n INT) {rng.choice(PROC_BODIES)}")
+
+
+def proc_caller(srv, calls: Ledger, rng: random.Random, stop: threading.Event):
+    """CALL fill_proc(id, n) then COMMIT, recorded in `calls` as a writer's
+    transactions are."""
+    try:
+        c = srv.connect(database="crash", autocommit=False, connect_timeout=5, read_timeout=30, write_timeout=30)
+    except pymysql.err.MySQLError:
+        return
+    try:
+        while not stop.is_set():
+            tid = calls.txn_id(0)
+            n = rng.randint(1, 20)
+            commit_sent = False
+            try:
+                with c.cursor() as cur:
+                    cur.execute("CALL fill_proc(%s, %s)", (tid, n))
+                    commit_sent = True
+                    c.commit()
+                with calls.lock:
+                    calls.acked[tid] = (0, n)
+            except Exception:
+                with calls.lock:
+                    if commit_sent:
+                        calls.in_doubt[tid] = (0, n)
+                    else:
+                        calls.not_committed.add(tid)
+                return
+    finally:
+        try:
+            c.close()
+        except Exception:
+            pass
+
+
+def verify_calls(cur, calls: Ledger, where: str) -> int:
+    """Every acknowledged CALL whole, none partial; settles in-doubt calls.
+    Returns how many calls are present (one Xid each)."""
+    cur.execute("SELECT id, n FROM proc_calls")
+    present = dict(cur.fetchall())
+    cur.execute("SELECT id, COUNT(*) FROM proc_rows GROUP BY id")
+    rows = dict(cur.fetchall())
+    lost = [t for t in calls.acked if t not in present]
+    assert not lost, f"{len(lost)} acknowledged CALLs lost {where}: {sorted(lost)[:10]}"
+    for t, n in present.items():
+        assert rows.get(t, 0) == n, f"CALL {t} partly applied: {rows.get(t, 0)} of {n} rows {where}"
+        assert t in calls.acked or t in calls.in_doubt, f"unknown or failed CALL {t} present {where}"
+    orphans = set(rows) - set(present)
+    assert not orphans, f"rows of CALLs without their marker (partial) {where}: {sorted(orphans)[:10]}"
+    with calls.lock:
+        for t in list(calls.in_doubt):
+            if t in present:
+                calls.acked[t] = calls.in_doubt.pop(t)
+            else:
+                calls.not_committed.add(t)
+                del calls.in_doubt[t]
+    return len(present)
+
+
 VIEW_NAMES = ("v_markers_0", "v_markers_1")
 
 
@@ -161,6 +235,7 @@ def schema_changer(srv, rng: random.Random, stop: threading.Event, cycle: int, s
                 cur.execute(f"CREATE TABLE snap_{cycle} (PRIMARY KEY (txn_id)) SELECT txn_id, writer, n FROM markers")
             cur.execute(f"CREATE TABLE like_{cycle} LIKE data")
             change_view(cur, rng, views)
+            create_fill_proc(cur, rng)
             cur.execute(f"RENAME TABLE like_{cycle} TO renamed_tmp, renamed_tmp TO renamed_{cycle}")
             # A database without a charset takes the session's server
             # collation, which only the QUERY event carries to recovery.
@@ -287,6 +362,9 @@ def crash_server(server_factory):
                     "val VARCHAR(100) CHARACTER SET latin1, PRIMARY KEY (txn_id, idx), KEY k_writer (writer), "
                     "KEY k_val (val))")
         cur.execute("CREATE TABLE counters (writer INT PRIMARY KEY, cnt BIGINT NOT NULL, last_txn BIGINT)")
+        cur.execute("CREATE TABLE proc_rows (id BIGINT NOT NULL, i INT NOT NULL, PRIMARY KEY (id, i))")
+        cur.execute("CREATE TABLE proc_calls (id BIGINT PRIMARY KEY, n INT NOT NULL)")
+        create_fill_proc(cur, random.Random(0))
         cur.execute("BEGIN")
         cur.executemany("INSERT INTO counters VALUES (%s, 0, NULL)", [(w,) for w in range(WRITERS)])
         cur.execute("COMMIT")
@@ -304,6 +382,8 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
     views: dict[str, bool | None] = {}  # view -> must exist (None: in doubt)
     floor: set[int] = set()
     snapshot_tables = 0
+    calls = Ledger()  # fill_proc CALLs, as writer 0's transactions
+    calls_present = 0
     for cycle in range(1, CYCLES + 1):
         stop = threading.Event()
         threads = [threading.Thread(target=writer, args=(srv, ledger, w, random.Random(rng.random()), stop),
@@ -311,6 +391,8 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
         threads.append(threading.Thread(target=schema_changer,
                                         args=(srv, random.Random(rng.random()), stop, cycle, snapshots, floor,
                                               views),
+                                        daemon=True))
+        threads.append(threading.Thread(target=proc_caller, args=(srv, calls, random.Random(rng.random()), stop),
                                         daemon=True))
         for t in threads:
             t.start()
@@ -322,16 +404,22 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
             assert not t.is_alive(), "a writer hung after the server was killed"
         srv.start()
         markers, snapshot_tables = verify(srv, ledger, cycle, snapshots, views)
+        c = srv.connect(database="crash", autocommit=True)
+        with c.cursor() as cur:
+            calls_present = verify_calls(cur, calls, f"(cycle {cycle}, seed {SEED})")
+        c.close()
         total, floor = len(markers), set(markers)
     assert len(ledger.acked) > 0, "no commit was ever acknowledged"
+    assert len(calls.acked) > 0, "no CALL was ever acknowledged"
     print(f"crash test: {CYCLES} cycles, {len(ledger.acked)} acknowledged commits, {total} transactions present, "
-          f"{snapshot_tables} CREATE TABLE ... SELECT tables, views {views}")
+          f"{snapshot_tables} CREATE TABLE ... SELECT tables, views {views}, {calls_present} CALLs present")
 
     # binlog and tables agree: one Xid per committed DML transaction (+1 for the counters setup)
     # and per CREATE TABLE ... SELECT,
     files, xids = binlog_xids(srv)
-    assert xids == total + 1 + snapshot_tables, \
-        f"binlog has {xids} Xid events, tables hold {total} + 1 transactions and {snapshot_tables} snapshots"
+    assert xids == total + 1 + snapshot_tables + calls_present, \
+        f"binlog has {xids} Xid events, tables hold {total} + 1 transactions, {snapshot_tables} snapshots " \
+        f"and {calls_present} CALLs"
     # and replaying the binlog into a fresh MariaDB yields the same tables
     expected = table_dump(srv, "crash")
     expected_data_def = show_create(srv, "data")

@@ -469,3 +469,34 @@ def test_mariadb_replica_gets_the_databases_default_charsets(onelog_server, repl
     for sql in checks:
         assert query(source, sql) == query(replica_conn, sql), f"after kill -9: {sql}"
     assert "DEFAULT CHARSET=latin1 COLLATE=latin1_swedish_ci" in query(source, "SHOW CREATE TABLE dcs3.t")[0][1]
+
+
+def test_mariadb_replica_applies_routines_and_calls(onelog_server, replica):
+    """CREATE / DROP PROCEDURE and FUNCTION reach a MariaDB replica as
+    MariaDB logs them, and what a CALL writes as row events (the replica
+    never runs the body): the replica shows the same routines, printed the
+    same, and holds the same rows."""
+    source = onelog_server.connect(autocommit=True)
+    query(source, "CREATE DATABASE sp")
+    query(source, "CREATE TABLE sp.t (id INT PRIMARY KEY, v VARCHAR(20))")
+    replica_conn = start_replica(replica, onelog_server, first_binlog(onelog_server))
+    # The replica logs nothing, so MariaDB's binlog safety check for
+    # functions (1418) does not apply; the replica applies what it is sent.
+    query(source, "USE sp")
+    query(source, "CREATE PROCEDURE fill(IN n INT) COMMENT 'loop' BEGIN DECLARE i INT DEFAULT 0; "
+                  "WHILE i < n DO SET i = i + 1; INSERT INTO t VALUES (i, CONCAT('row', i)); END WHILE; END")
+    query(source, "CREATE FUNCTION twice(x INT) RETURNS INT DETERMINISTIC RETURN x * 2")
+    query(source, "CREATE PROCEDURE gone() SELECT 1")
+    query(source, "DROP PROCEDURE gone")
+    query(source, "CALL fill(5)")
+    query(source, "CREATE OR REPLACE PROCEDURE fill(IN n INT) INSERT INTO t VALUES (twice(n) + 100, 'replaced')")
+    query(source, "CALL fill(3)")
+    wait_caught_up(replica_conn, source)
+    query(replica_conn, "USE sp")
+    for kind, name in (("PROCEDURE", "fill"), ("FUNCTION", "twice")):
+        assert query(source, f"SHOW CREATE {kind} {name}")[0][2] == \
+            query(replica_conn, f"SHOW CREATE {kind} {name}")[0][2], name
+    assert query(replica_conn, "SELECT COUNT(*) FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = 'sp'") \
+        == ((2,),)
+    assert query(source, "SELECT * FROM t ORDER BY id") == query(replica_conn, "SELECT * FROM t ORDER BY id")
+    assert query(replica_conn, "SELECT twice(21)") == ((42,),)

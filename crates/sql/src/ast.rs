@@ -2,6 +2,8 @@
 //! the boundary, so a sqlparser upgrade touches one module, and the planner
 //! and executor see only what OneLog supports.
 
+pub mod routine;
+
 use onelog_core::schema::{ColumnDefault, KeyPart};
 use onelog_core::{Collation, ColumnDef, Value};
 
@@ -851,6 +853,8 @@ impl Statement {
                 | Statement::DropView { .. }
                 | Statement::RenameTables(_)
                 | Statement::AlterDatabase { .. }
+                | Statement::CreateRoutine(_)
+                | Statement::DropRoutine { .. }
         )
     }
 
@@ -1044,4 +1048,26 @@ pub enum Statement {
     ResetMaster,
     /// A comment-only or empty query.
     Empty,
+    /// CREATE PROCEDURE / FUNCTION (see `routine`).
+    CreateRoutine(Box<routine::CreateRoutine>),
+    DropRoutine {
+        kind: routine::RoutineKind,
+        name: ObjectName,
+        if_exists: bool,
+    },
+    /// `SHOW CREATE PROCEDURE | FUNCTION name`.
+    ShowCreateRoutine {
+        kind: routine::RoutineKind,
+        name: ObjectName,
+    },
+    /// `SHOW PROCEDURE | FUNCTION STATUS [LIKE | WHERE]`.
+    ShowRoutineStatus {
+        kind: routine::RoutineKind,
+        filter: Option<ShowFilter>,
+    },
+    /// `CALL name(args)`.
+    Call {
+        name: ObjectName,
+        args: Vec<Expr>,
+    },
 }

@@ -2,6 +2,8 @@
 //! persisted as ordinary keys in the storage key space (so a DDL commit is a
 //! storage write like any other, applied in binlog order).
 
+use crate::ast::routine::RoutineKind;
+use crate::routine::{RoutineDef, RoutineEntry};
 use crate::view::{ViewDef, ViewEntry};
 use onelog_core::{Collation, SqlError, SqlResult, TableDef};
 use onelog_storage::key::{self, CATALOG_DB, CATALOG_TABLE, FIRST_USER_INDEX_ID};
@@ -84,6 +86,9 @@ impl DatabaseDef {
 /// Catalog: one entry per view, key `[CATALOG_VIEW][db \0 name]` (ids
 /// below `FIRST_USER_INDEX_ID` are the catalog's).
 const CATALOG_VIEW: u64 = 3;
+/// Catalog: one entry per stored routine, key `[CATALOG_ROUTINE][db \0
+/// kind:lower-case name]` (see `routine`).
+const CATALOG_ROUTINE: u64 = 4;
 
 #[derive(Debug, Default)]
 pub struct Catalog {
@@ -91,6 +96,8 @@ pub struct Catalog {
     tables: BTreeMap<(String, String), Arc<TableEntry>>,
     /// Views share the tables' namespace: a name is one or the other.
     views: BTreeMap<(String, String), Arc<ViewEntry>>,
+    /// Stored procedures and functions by (db, kind, lower-case name).
+    routines: BTreeMap<(String, RoutineKind, String), Arc<RoutineEntry>>,
     next_id: u64,
     /// Counts table definitions installed; see [`TableEntry::def_generation`].
     generation: u64,
@@ -108,6 +115,10 @@ pub(crate) fn table_key(db: &str, name: &str) -> Vec<u8> {
 
 pub(crate) fn view_key(db: &str, name: &str) -> Vec<u8> {
     object_key(CATALOG_VIEW, db, name)
+}
+
+pub(crate) fn routine_key(db: &str, kind: RoutineKind, name: &str) -> Vec<u8> {
+    object_key(CATALOG_ROUTINE, db, &format!("{}:{}", kind.name(), name.to_lowercase()))
 }
 
 fn object_key(kind: u64, db: &str, name: &str) -> Vec<u8> {
@@ -154,7 +165,40 @@ impl Catalog {
                 Err(e) => tracing::error!("skipping unreadable view definition: {e}"),
             }
         }
+        let start = key::index_prefix(CATALOG_ROUTINE);
+        let end = key::index_prefix(CATALOG_ROUTINE + 1);
+        for kv in snapshot.scan(&start, Some(&end), false)? {
+            let (_, v) = kv?;
+            let entry = serde_json::from_slice::<RoutineDef>(&v)
+                .map_err(|e| SqlError::internal(e.to_string()))
+                .and_then(RoutineEntry::new);
+            match entry {
+                Ok(entry) => catalog.put_routine(entry),
+                Err(e) => tracing::error!("skipping unreadable routine definition: {e}"),
+            }
+        }
         Ok(catalog)
+    }
+
+    pub fn routine(&self, db: &str, kind: RoutineKind, name: &str) -> Option<Arc<RoutineEntry>> {
+        self.routines.get(&(db.to_string(), kind, name.to_lowercase())).cloned()
+    }
+
+    pub fn routines_in(&self, db: &str) -> Vec<Arc<RoutineEntry>> {
+        self.routines.iter().filter(|((d, _, _), _)| d == db).map(|(_, r)| r.clone()).collect()
+    }
+
+    pub fn all_routines(&self) -> Vec<Arc<RoutineEntry>> {
+        self.routines.values().cloned().collect()
+    }
+
+    pub fn put_routine(&mut self, entry: RoutineEntry) {
+        let key = (entry.def.db.clone(), entry.def.kind, entry.def.name.to_lowercase());
+        self.routines.insert(key, Arc::new(entry));
+    }
+
+    pub fn remove_routine(&mut self, db: &str, kind: RoutineKind, name: &str) {
+        self.routines.remove(&(db.to_string(), kind, name.to_lowercase()));
     }
 
     pub fn allocate_id(&mut self) -> u64 {
@@ -184,6 +228,7 @@ impl Catalog {
         self.databases.remove(name);
         self.tables.retain(|(db, _), _| db != name);
         self.views.retain(|(db, _), _| db != name);
+        self.routines.retain(|(db, _, _), _| db != name);
     }
 
     pub fn view(&self, db: &str, name: &str) -> Option<Arc<ViewEntry>> {

@@ -45,6 +45,8 @@ pub enum CatalogChange {
     Truncate(TableDef),
     PutView(Box<ViewEntry>),
     DropViews(Vec<(String, String)>),
+    PutRoutine(Box<crate::routine::RoutineEntry>),
+    DropRoutine(String, crate::ast::routine::RoutineKind, String),
     /// ALTER TABLE and RENAME TABLE: definitions that take the place of
     /// tables, in order.
     ReplaceTables(Vec<Replacement>),
@@ -69,6 +71,8 @@ impl CatalogChange {
             CatalogChange::DropTables(names) => names.iter().for_each(|(db, t)| catalog.remove_table(db, t)),
             CatalogChange::PutView(entry) => catalog.put_view(*entry),
             CatalogChange::DropViews(names) => names.iter().for_each(|(db, v)| catalog.remove_view(db, v)),
+            CatalogChange::PutRoutine(entry) => catalog.put_routine(*entry),
+            CatalogChange::DropRoutine(db, kind, name) => catalog.remove_routine(&db, kind, &name),
             CatalogChange::Truncate(def) => {
                 let (db, name) = (def.db.clone(), def.name.clone());
                 catalog.remove_table(&db, &name);
@@ -105,6 +109,13 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
             view.client_charset = Some((session_var("character_set_client"), session_var("collation_connection")));
             let text = crate::view::logged_statement(&view, &db);
             with_definer = Statement::CreateView(view);
+            (&with_definer, text)
+        }
+        Statement::CreateRoutine(create) => {
+            let (def, text) = crate::routine::define(session, create, &db)?;
+            let mut create = create.clone();
+            create.defined = Some(Box::new(def));
+            with_definer = Statement::CreateRoutine(create);
             (&with_definer, text)
         }
         _ => (stmt, text.to_string()),
@@ -286,12 +297,17 @@ pub fn plan(catalog: &mut Catalog, snapshot: &Snapshot, ctx: &DdlContext, stmt: 
             }
             let views = catalog.views_in(name);
             mutations.extend(views.iter().map(|v| Mutation::Delete(view_key(&v.def.db, &v.def.name))));
+            mutations.extend(crate::routine::drop_database_mutations(catalog, name));
             let mut plan = ok_plan(mutations, CatalogChange::DropDatabase(name.clone()));
             plan.affected_rows = (tables.len() + views.len()) as u64;
             Ok(plan)
         }
         Statement::CreateTable(ct) => create_table(catalog, db, ct),
         Statement::CreateView(view) => create_view(catalog, db, view),
+        Statement::CreateRoutine(create) => crate::routine::plan_create(catalog, db, create),
+        Statement::DropRoutine { kind, name, if_exists } => {
+            crate::routine::plan_drop(catalog, db, *kind, name, *if_exists)
+        }
         Statement::DropView { names, if_exists } => drop_views(catalog, db, names, *if_exists),
         Statement::DropTable { names, if_exists } => {
             let mut mutations = Vec::new();

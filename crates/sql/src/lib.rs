@@ -25,6 +25,7 @@ pub mod mdl;
 pub mod parse;
 pub mod prepared;
 pub mod replicas;
+pub mod routine;
 pub mod rows;
 pub mod select;
 pub mod session;

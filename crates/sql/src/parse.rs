@@ -16,6 +16,7 @@ mod comments;
 mod ddl;
 mod expr;
 mod prepared;
+pub mod routine;
 mod view;
 mod window;
 mod with;
@@ -154,10 +155,13 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
     // to an `EXTRACT(<compound unit>` call (see `compound_unit`).
     let mut extract_at: Option<(usize, usize)> = None;
     let mut extract_from_owed = false;
+    // A routine's body keeps its semicolons.
+    let mut blocks = routine::BlockDepth::default();
     for (i, t) in tokens.iter().enumerate() {
         let at = cursor.offset(t.span.start.line, t.span.start.column);
         match &t.token {
-            Token::SemiColon => {
+            Token::SemiColon if blocks.at_top() => {
+                blocks = routine::BlockDepth::default();
                 if has_content {
                     pieces.push((cut(sql, piece_start, at, &[]), cut(sql, piece_start, at, &edits)));
                 }
@@ -178,6 +182,7 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
                     _ => {}
                 }
                 let next = tokens[i + 1..].iter().map(|n| &n.token).find(|n| !matches!(n, Token::Whitespace(_)));
+                blocks.feed(token, next);
                 let end = cursor.offset(t.span.end.line, t.span.end.column);
                 let unit = compound_unit(token);
                 if let (Some((_, _, quoted)), Some((e_start, e_end))) = (unit, extract_at) {
@@ -318,6 +323,15 @@ fn words(tokens: &[Token]) -> Vec<String> {
         .collect()
 }
 
+/// Parses an ordinary statement of a routine's body: `text` as written,
+/// `with_params` with its local variables as `?` (see `routine`).
+pub(crate) fn parse_with_params(text: &str, with_params: &str) -> SqlResult<ParsedStatement> {
+    match split_statements(&comments::resolve(with_params))?.as_slice() {
+        [(_, rewritten)] => parse_one(text, rewritten),
+        _ => Err(SqlError::parse(text, 1)),
+    }
+}
+
 /// Parses one statement: `text` as the user wrote it (kept for the binlog
 /// and column headings), `rewritten` as sqlparser reads it.
 fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
@@ -325,6 +339,9 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
     let param_count = tokens.iter().filter(|t| matches!(t, Token::Placeholder(_))).count();
     let w = words(&tokens);
     let upper: Vec<String> = w.iter().map(|s| s.to_ascii_uppercase()).collect();
+    if let Some(statement) = parse_routine_statement(text, &upper)? {
+        return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
+    }
     let names_view =
         matches!(upper.first().map(String::as_str), Some("CREATE" | "ALTER")) && upper.contains(&"VIEW".into());
     if let Some(statement) = names_view.then(|| view::parse_view_ddl(text)).transpose()?.flatten() {
@@ -399,6 +416,19 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
         }
     }
     Ok(ParsedStatement { statement, text: text.to_string(), param_count })
+}
+
+/// CREATE / DROP PROCEDURE | FUNCTION and CALL (see `routine`).
+fn parse_routine_statement(text: &str, upper: &[String]) -> SqlResult<Option<Statement>> {
+    match upper.first().map(String::as_str) {
+        Some("CREATE") if upper.iter().take(16).any(|w| w == "PROCEDURE" || w == "FUNCTION") => {
+            Ok(routine::parse_create_routine(text)?.map(|c| Statement::CreateRoutine(Box::new(c))))
+        }
+        Some("DROP") => routine::parse_drop_routine(text),
+        Some("CALL") => routine::parse_call(text).map(Some),
+        Some("SHOW") => routine::parse_show_routine(text, upper),
+        _ => Ok(None),
+    }
 }
 
 /// Rewrites MariaDB's CREATE TABLE forms sqlparser does not know into ones

@@ -121,6 +121,9 @@ impl EvalEnv for Ctx<'_> {
     fn sleep(&self, duration: std::time::Duration) -> SqlResult<()> {
         self.session.sleep(duration)
     }
+    fn stored_function(&self, name: &str, args: &dyn Fn() -> SqlResult<Vec<Value>>) -> Option<SqlResult<Value>> {
+        crate::routine::call_function(self.session, name, args)
+    }
 }
 
 /// One column visible in a scope.

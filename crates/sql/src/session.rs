@@ -221,6 +221,8 @@ pub struct Session {
     /// The tables LOCK TABLES holds for this session, with whether each is
     /// locked WRITE; empty outside LOCK TABLES.
     locked_tables: Vec<TableUse>,
+    /// Result sets a CALL's SELECTs produced, sent before its own answer.
+    pub(crate) call_results: Vec<QueryResult>,
 }
 
 /// Told the outcome of a commit the session did not wait for (see
@@ -291,6 +293,7 @@ impl Session {
             kill,
             global_read_lock: false,
             locked_tables: Vec::new(),
+            call_results: Vec::new(),
         }
     }
 
@@ -541,6 +544,7 @@ impl Session {
         let mut results = Vec::with_capacity(statements.len());
         for parsed in statements {
             let result = self.execute(&parsed.statement, &parsed.text, &[]);
+            results.extend(self.call_results.drain(..).map(Ok));
             let failed = result.is_err();
             results.push(result);
             if failed {
@@ -559,6 +563,8 @@ impl Session {
             self.warnings.borrow_mut().clear();
         }
         self.set_process_info(Some(text));
+        // Only a COM_QUERY sends a CALL's result sets (see `execute_query`).
+        self.call_results.clear();
         self.guard = StatementGuard::start(&self.kill, self.time_limit(stmt));
         self.stmt_view = None;
         let result = self.run_statement_body(stmt, text, params);
@@ -813,7 +819,9 @@ impl Session {
             | Statement::CreateView(_)
             | Statement::DropView { .. }
             | Statement::RenameTables(_)
-            | Statement::AlterDatabase { .. } => {
+            | Statement::AlterDatabase { .. }
+            | Statement::CreateRoutine(_)
+            | Statement::DropRoutine { .. } => {
                 // DDL commits the open transaction first, as MySQL does.
                 self.commit_txn()?;
                 crate::ddl::execute(self, stmt, text)
@@ -894,6 +902,13 @@ impl Session {
                 crate::show::binlog_admin(self, stmt)
             }
             Statement::FlushOther | Statement::Empty => Ok(QueryResult::ok(0)),
+            Statement::ShowCreateRoutine { kind, name } => crate::routine::show_create(self, *kind, name),
+            Statement::ShowRoutineStatus { kind, filter } => crate::routine::show_status(self, *kind, filter.as_ref()),
+            Statement::Call { name, args } => {
+                // Its statements commit one by one: none may be handed off.
+                self.commit_ack = None;
+                crate::routine::call(self, name, args, params)
+            }
         }
     }
 

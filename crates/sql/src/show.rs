@@ -49,7 +49,11 @@ pub fn like(pattern: &str, text: &str) -> bool {
 }
 
 /// Applies LIKE (on the first column) or WHERE (over the columns) to rows.
-fn filter_rows(session: &Session, result: QueryResult, filter: Option<&ShowFilter>) -> SqlResult<QueryResult> {
+pub(crate) fn filter_rows(
+    session: &Session,
+    result: QueryResult,
+    filter: Option<&ShowFilter>,
+) -> SqlResult<QueryResult> {
     let QueryResult::Rows { columns, rows } = result else { return Ok(result) };
     let rows = match filter {
         None => rows,
@@ -554,7 +558,7 @@ fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
     }
 }
 
-fn column_type_text(c: &onelog_core::ColumnDef) -> String {
+pub(crate) fn column_type_text(c: &onelog_core::ColumnDef) -> String {
     let mut t = match &c.ty {
         ColumnType::TinyInt => "tinyint(4)".to_string(),
         ColumnType::SmallInt => "smallint(6)".into(),

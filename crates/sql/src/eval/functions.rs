@@ -87,6 +87,10 @@ pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) 
         return super::regexp::call(name, args, row, env);
     }
     let Some((min, max)) = arity(name) else {
+        let values = || args.iter().map(|a| eval(a, row, env)).collect::<SqlResult<Vec<_>>>();
+        if let Some(result) = env.stored_function(name, &values) {
+            return result;
+        }
         let db = env.session_fact("database");
         return Err(SqlError::new(
             ErrorCode::SP_DOES_NOT_EXIST,

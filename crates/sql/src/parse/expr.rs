@@ -143,10 +143,15 @@ fn convert_select_item(
     Ok(match item {
         sp::SelectItem::UnnamedExpr(e) => {
             let text = match (e, position) {
-                (sp::Expr::Identifier(_) | sp::Expr::CompoundIdentifier(_) | sp::Expr::Value(_), _) | (_, None) => {
+                // A routine's local variable reads as `?` here: its heading
+                // is its name, as written.
+                (sp::Expr::Identifier(_) | sp::Expr::CompoundIdentifier(_) | sp::Expr::Value(_), _) | (_, None)
+                    if e.to_string() != "?" =>
+                {
                     item_text(e)
                 }
                 (_, Some((select, item))) => params.heading(select, item).unwrap_or_else(|| item_text(e)),
+                (_, None) => item_text(e),
             };
             SelectItem::Expr { expr: convert_expr(e, params)?, alias: None, text }
         }

@@ -10,33 +10,34 @@ use onelog_core::{ErrorCode, SqlError, SqlResult};
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
 
-/// Significant tokens with their byte ranges in the text.
-struct Tokens<'a> {
-    text: &'a str,
-    tokens: Vec<(Token, usize, usize)>,
-    at: usize,
+/// Significant tokens with their byte ranges in the text (semicolons
+/// included: a routine's body has them).
+pub(super) struct Tokens<'a> {
+    pub(super) text: &'a str,
+    pub(super) tokens: Vec<(Token, usize, usize)>,
+    pub(super) at: usize,
 }
 
 impl Tokens<'_> {
-    fn keyword(&self, i: usize) -> Option<String> {
+    pub(super) fn keyword(&self, i: usize) -> Option<String> {
         match self.tokens.get(i) {
             Some((Token::Word(w), _, _)) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
             _ => None,
         }
     }
 
-    fn eat(&mut self, word: &str) -> bool {
+    pub(super) fn eat(&mut self, word: &str) -> bool {
         let found = self.keyword(self.at).as_deref() == Some(word);
         self.at += usize::from(found);
         found
     }
 
-    fn error(&self) -> SqlError {
+    pub(super) fn error(&self) -> SqlError {
         let from = self.tokens.get(self.at).map_or(self.text.len(), |t| t.1);
         SqlError::parse(&near_text(&self.text[from..], 1, 1), 1)
     }
 
-    fn expect(&mut self, word: &str) -> SqlResult<()> {
+    pub(super) fn expect(&mut self, word: &str) -> SqlResult<()> {
         if self.eat(word) {
             Ok(())
         } else {
@@ -60,7 +61,7 @@ impl Tokens<'_> {
     }
 
     /// An identifier (quoted or not).
-    fn ident(&mut self) -> SqlResult<String> {
+    pub(super) fn ident(&mut self) -> SqlResult<String> {
         match self.tokens.get(self.at) {
             Some((Token::Word(w), _, _)) => {
                 self.at += 1;
@@ -70,12 +71,12 @@ impl Tokens<'_> {
         }
     }
 
-    fn next_is(&self, token: &Token) -> bool {
+    pub(super) fn next_is(&self, token: &Token) -> bool {
         self.tokens.get(self.at).is_some_and(|t| t.0 == *token)
     }
 }
 
-fn significant_tokens(text: &str) -> SqlResult<Vec<(Token, usize, usize)>> {
+pub(super) fn significant_tokens(text: &str) -> SqlResult<Vec<(Token, usize, usize)>> {
     let with_spans: Vec<TokenWithSpan> = Tokenizer::new(&MySqlDialect {}, text)
         .tokenize_with_location()
         .map_err(|e| SqlError::parse(&near_text(text, e.location.line, e.location.column), 1))?;
@@ -84,7 +85,7 @@ fn significant_tokens(text: &str) -> SqlResult<Vec<(Token, usize, usize)>> {
     for t in with_spans {
         let start = cursor.offset(t.span.start.line, t.span.start.column);
         let end = cursor.offset(t.span.end.line, t.span.end.column);
-        if !matches!(t.token, Token::Whitespace(_) | Token::EOF | Token::SemiColon) {
+        if !matches!(t.token, Token::Whitespace(_) | Token::EOF) {
             out.push((t.token, start, end));
         }
     }
@@ -203,7 +204,7 @@ fn check_option_clause(t: &Tokens) -> (usize, CheckOption) {
 }
 
 /// `DEFINER = user[@host] | CURRENT_USER[()]`: `None` for the current user.
-fn definer(t: &mut Tokens) -> SqlResult<Option<(String, String)>> {
+pub(super) fn definer(t: &mut Tokens) -> SqlResult<Option<(String, String)>> {
     if !t.next_is(&Token::Eq) {
         return Err(t.error());
     }

@@ -1,0 +1,214 @@
+//! Stored routines' syntax tree: definitions (signature, characteristics,
+//! body) and the body language's statements, as `parse::routine` reads
+//! them and `routine` runs them.
+
+use crate::ast::{Expr, ObjectName, Statement, VarScope};
+use onelog_core::ColumnDef;
+use std::sync::Arc;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+pub enum RoutineKind {
+    Procedure,
+    Function,
+}
+
+impl RoutineKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            RoutineKind::Procedure => "PROCEDURE",
+            RoutineKind::Function => "FUNCTION",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamMode {
+    In,
+    Out,
+    InOut,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoutineParam {
+    pub mode: ParamMode,
+    pub name: String,
+    pub ty: ColumnDef,
+}
+
+/// The characteristics MariaDB keeps and shows (LANGUAGE SQL is the only
+/// language and is not kept).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Characteristics {
+    pub deterministic: bool,
+    /// CONTAINS SQL, NO SQL, READS SQL DATA or MODIFIES SQL DATA.
+    pub data_access: String,
+    /// DEFINER or INVOKER.
+    pub security: String,
+    pub comment: String,
+}
+
+impl Default for Characteristics {
+    fn default() -> Self {
+        Characteristics {
+            deterministic: false,
+            data_access: "CONTAINS SQL".into(),
+            security: "DEFINER".into(),
+            comment: String::new(),
+        }
+    }
+}
+
+/// A routine's parsed signature and body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Routine {
+    pub kind: RoutineKind,
+    pub params: Vec<RoutineParam>,
+    pub returns: Option<ColumnDef>,
+    pub body: SpStmt,
+}
+
+/// `CREATE [OR REPLACE] [DEFINER = ..] PROCEDURE | FUNCTION [IF NOT
+/// EXISTS] name (params) [RETURNS type] characteristics body`: the texts as
+/// written (kept, shown and logged) and the parsed routine.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreateRoutine {
+    pub kind: RoutineKind,
+    pub name: ObjectName,
+    pub or_replace: bool,
+    pub if_not_exists: bool,
+    /// `None`: the current user.
+    pub definer: Option<(String, String)>,
+    pub params_text: String,
+    pub returns_text: Option<String>,
+    pub characteristics: Characteristics,
+    pub body_text: String,
+    pub routine: Arc<Routine>,
+    /// The definition with what the creating session adds (definer, SQL
+    /// mode, charsets); `None` from the parser.
+    pub defined: Option<Box<crate::routine::RoutineDef>>,
+}
+
+/// Where a value is stored: a local variable, a user or system variable.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SpTarget {
+    Local(String),
+    User(String),
+    System { scope: VarScope, name: String },
+}
+
+/// An expression with its local variables as `?` parameters, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpExpr {
+    pub expr: Expr,
+    pub vars: Vec<String>,
+}
+
+/// An ordinary statement inside a body, its local variables as `?`
+/// parameters; `into`: the targets of SELECT ... INTO.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpSql {
+    pub text: String,
+    pub statement: Statement,
+    pub vars: Vec<String>,
+    pub into: Vec<SpTarget>,
+}
+
+/// A condition a handler catches (named conditions are resolved at parse).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Condition {
+    SqlState(String),
+    Errno(u16),
+    SqlWarning,
+    NotFound,
+    SqlException,
+}
+
+impl Condition {
+    /// Whether an error with `errno` and `sqlstate` raises this condition.
+    pub fn matches(&self, errno: u16, sqlstate: &str) -> bool {
+        match self {
+            Condition::SqlState(s) => s == sqlstate,
+            Condition::Errno(n) => *n == errno,
+            Condition::SqlWarning => sqlstate.starts_with("01"),
+            Condition::NotFound => sqlstate.starts_with("02"),
+            Condition::SqlException => {
+                !sqlstate.starts_with("00") && !sqlstate.starts_with("01") && !sqlstate.starts_with("02")
+            }
+        }
+    }
+
+    /// MariaDB prefers the most specific handler: error number, then
+    /// SQLSTATE, then the classes.
+    pub fn rank(&self) -> u8 {
+        match self {
+            Condition::Errno(_) => 0,
+            Condition::SqlState(_) => 1,
+            _ => 2,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum LoopKind {
+    Plain,
+    While(SpExpr),
+    /// REPEAT ... UNTIL cond.
+    Repeat(SpExpr),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SpStmt {
+    Block {
+        label: Option<String>,
+        body: Vec<SpStmt>,
+    },
+    DeclareVar {
+        names: Vec<String>,
+        ty: ColumnDef,
+        default: Option<SpExpr>,
+    },
+    DeclareCursor {
+        name: String,
+        query: SpSql,
+    },
+    DeclareHandler {
+        exit: bool,
+        conditions: Vec<Condition>,
+        body: Box<SpStmt>,
+    },
+    Set(Vec<(SpTarget, SpExpr)>),
+    If {
+        branches: Vec<(SpExpr, Vec<SpStmt>)>,
+        otherwise: Option<Vec<SpStmt>>,
+    },
+    /// CASE statement: without an operand each WHEN is a condition.
+    Case {
+        operand: Option<SpExpr>,
+        whens: Vec<(SpExpr, Vec<SpStmt>)>,
+        otherwise: Option<Vec<SpStmt>>,
+    },
+    Loop {
+        label: Option<String>,
+        kind: LoopKind,
+        body: Vec<SpStmt>,
+    },
+    Leave(String),
+    Iterate(String),
+    Return(SpExpr),
+    Open(String),
+    Fetch {
+        cursor: String,
+        into: Vec<SpTarget>,
+    },
+    Close(String),
+    Signal {
+        sqlstate: String,
+        errno: u16,
+        message: Option<SpExpr>,
+    },
+    Call {
+        name: ObjectName,
+        args: Vec<SpExpr>,
+    },
+    Sql(SpSql),
+}

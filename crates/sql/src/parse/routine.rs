@@ -1,0 +1,1151 @@
+//! Stored routines' syntax, read from sqlparser's tokens (sqlparser knows
+//! neither MariaDB's routine DDL nor its compound statements):
+//! `CREATE [OR REPLACE] [DEFINER = ..] PROCEDURE | FUNCTION`, `DROP
+//! PROCEDURE | FUNCTION`, `CALL`, and the body language — BEGIN ... END
+//! blocks, DECLARE (variables, conditions, cursors, handlers), SET, IF,
+//! CASE, WHILE, REPEAT, LOOP, LEAVE, ITERATE, RETURN, OPEN / FETCH / CLOSE,
+//! SIGNAL and ordinary statements. Local variables are resolved here, by
+//! scope: inside an ordinary statement or expression each reference becomes
+//! a `?` parameter, and the statement parser reads the result, so the
+//! executor binds the variables' values as a prepared statement's.
+//!
+//! [`BlockDepth`] keeps the statement splitter from cutting a routine's
+//! body at the semicolons inside it.
+
+use super::view::{definer, significant_tokens, Tokens};
+use super::{parse_with_params, split_statements};
+use crate::ast::{Expr, ObjectName, Statement, VarScope};
+use onelog_core::{ColumnDef, ErrorCode, SqlError, SqlResult};
+use sqlparser::tokenizer::Token;
+use std::sync::Arc;
+
+pub use crate::ast::routine::*;
+
+
+/// What a label names: ITERATE only continues loops.
+#[derive(Clone, Copy, PartialEq)]
+enum LabelKind {
+    Block,
+    Loop,
+}
+
+/// Body parser state: the tokens, the variables, conditions and cursors in
+/// scope (innermost last) and the enclosing labels.
+struct BodyParser<'a> {
+    t: Tokens<'a>,
+    vars: Vec<Vec<String>>,
+    conditions: Vec<(String, Condition)>,
+    cursors: Vec<Vec<String>>,
+    labels: Vec<(String, LabelKind)>,
+    kind: RoutineKind,
+}
+
+const STATEMENT_WORDS: [&str; 12] =
+    ["BEGIN", "IF", "CASE", "WHILE", "REPEAT", "LOOP", "RETURN", "SELECT", "INSERT", "UPDATE", "DELETE", "SET"];
+
+/// An expression's text as the statement splitter rewrites it (MOD,
+/// charset introducers), parsed.
+fn parse_expr(text: &str) -> SqlResult<Expr> {
+    match split_statements(text)?.as_slice() {
+        [(_, rewritten)] => super::parse_expr_text(rewritten),
+        _ => Err(SqlError::parse(text, 1)),
+    }
+}
+
+/// Parses `CREATE ... PROCEDURE | FUNCTION` (`Ok(None)` for other CREATEs).
+pub(crate) fn parse_create_routine(text: &str) -> SqlResult<Option<CreateRoutine>> {
+    let mut t = Tokens { text, tokens: significant_tokens(text)?, at: 0 };
+    if t.keyword(0).as_deref() != Some("CREATE") {
+        return Ok(None);
+    }
+    t.at = 1;
+    let or_replace = t.eat("OR");
+    if or_replace {
+        t.expect("REPLACE")?;
+    }
+    let definer = if t.eat("DEFINER") { definer(&mut t)? } else { None };
+    t.eat("AGGREGATE");
+    let kind = if t.eat("PROCEDURE") {
+        RoutineKind::Procedure
+    } else if t.eat("FUNCTION") {
+        RoutineKind::Function
+    } else {
+        return Ok(None);
+    };
+    let if_not_exists = t.eat("IF");
+    if if_not_exists {
+        t.expect("NOT")?;
+        t.expect("EXISTS")?;
+        if or_replace {
+            return Err(SqlError::new(ErrorCode::WRONG_USAGE, "Incorrect usage of OR REPLACE and IF NOT EXISTS"));
+        }
+    }
+    let name = object_name(&mut t)?;
+    let (params_text, params) = parameter_list(&mut t, kind)?;
+    let mut returns_text = None;
+    let mut returns = None;
+    if kind == RoutineKind::Function {
+        t.expect("RETURNS")?;
+        let start = t.tokens.get(t.at).map(|x| x.1).ok_or_else(|| t.error())?;
+        let mut depth = 0usize;
+        while let Some((tok, _, _)) = t.tokens.get(t.at) {
+            match tok {
+                Token::LParen => depth += 1,
+                Token::RParen => depth = depth.saturating_sub(1),
+                _ if depth == 0 && starts_characteristic_or_body(&t, t.at) => break,
+                _ => {}
+            }
+            t.at += 1;
+        }
+        let end = t.tokens.get(t.at).map_or(text.len(), |x| x.1);
+        let type_text = text[start..end].trim().to_string();
+        returns = Some(column_type(&type_text)?);
+        returns_text = Some(type_text);
+    }
+    let characteristics = characteristics(&mut t)?;
+    let body_start = t.tokens.get(t.at).map(|x| x.1).ok_or_else(|| t.error())?;
+    let body_text = text[body_start..].trim().trim_end_matches(';').trim_end().to_string();
+    let mut parser = BodyParser {
+        t: Tokens { text, tokens: t.tokens.clone(), at: t.at },
+        vars: vec![params.iter().map(|p| p.name.clone()).collect()],
+        conditions: Vec::new(),
+        cursors: vec![Vec::new()],
+        labels: Vec::new(),
+        kind,
+    };
+    let body = parser.statement()?;
+    while parser.t.next_is(&Token::SemiColon) {
+        parser.t.at += 1;
+    }
+    if parser.t.at < parser.t.tokens.len() {
+        return Err(parser.t.error());
+    }
+    if kind == RoutineKind::Function && !contains_return(&body) {
+        return Err(SqlError::new(ErrorCode::SP_NORETURN, format!("No RETURN found in FUNCTION {}", name.name)));
+    }
+    Ok(Some(CreateRoutine {
+        kind,
+        name,
+        or_replace,
+        if_not_exists,
+        definer,
+        params_text,
+        returns_text,
+        characteristics,
+        body_text,
+        routine: Arc::new(Routine { kind, params, returns, body }),
+        defined: None,
+    }))
+}
+
+fn contains_return(stmt: &SpStmt) -> bool {
+    let any = |list: &[SpStmt]| list.iter().any(contains_return);
+    match stmt {
+        SpStmt::Return(_) => true,
+        SpStmt::Block { body, .. } | SpStmt::Loop { body, .. } => any(body),
+        SpStmt::If { branches: arms, otherwise } | SpStmt::Case { whens: arms, otherwise, .. } => {
+            arms.iter().any(|(_, b)| any(b)) || otherwise.as_deref().is_some_and(any)
+        }
+        SpStmt::DeclareHandler { body, .. } => contains_return(body),
+        _ => false,
+    }
+}
+
+/// Whether the token at `i` ends a RETURNS type: a characteristic or the
+/// body's first word.
+fn starts_characteristic_or_body(t: &Tokens, i: usize) -> bool {
+    let Some(word) = t.keyword(i) else { return false };
+    matches!(
+        word.as_str(),
+        "COMMENT" | "LANGUAGE" | "NOT" | "DETERMINISTIC" | "CONTAINS" | "NO" | "READS" | "MODIFIES" | "SQL"
+    ) || STATEMENT_WORDS.contains(&word.as_str())
+        || matches!(word.as_str(), "DECLARE" | "CALL" | "SIGNAL")
+        || matches!(t.tokens.get(i + 1), Some((Token::Colon, _, _)))
+}
+
+fn characteristics(t: &mut Tokens) -> SqlResult<Characteristics> {
+    let mut c = Characteristics::default();
+    loop {
+        if t.eat("COMMENT") {
+            match t.tokens.get(t.at) {
+                Some((Token::SingleQuotedString(s) | Token::DoubleQuotedString(s), _, _)) => {
+                    c.comment = s.clone();
+                    t.at += 1;
+                }
+                _ => return Err(t.error()),
+            }
+        } else if t.eat("LANGUAGE") {
+            t.expect("SQL")?;
+        } else if t.eat("DETERMINISTIC") {
+            c.deterministic = true;
+        } else if t.keyword(t.at).as_deref() == Some("NOT") && t.keyword(t.at + 1).as_deref() == Some("DETERMINISTIC") {
+            t.at += 2;
+            c.deterministic = false;
+        } else if t.eat("CONTAINS") {
+            t.expect("SQL")?;
+            c.data_access = "CONTAINS SQL".into();
+        } else if t.eat("NO") {
+            t.expect("SQL")?;
+            c.data_access = "NO SQL".into();
+        } else if t.eat("READS") {
+            t.expect("SQL")?;
+            t.expect("DATA")?;
+            c.data_access = "READS SQL DATA".into();
+        } else if t.eat("MODIFIES") {
+            t.expect("SQL")?;
+            t.expect("DATA")?;
+            c.data_access = "MODIFIES SQL DATA".into();
+        } else if t.keyword(t.at).as_deref() == Some("SQL") && t.keyword(t.at + 1).as_deref() == Some("SECURITY") {
+            t.at += 2;
+            c.security = match t.keyword(t.at).as_deref() {
+                Some(w @ ("DEFINER" | "INVOKER")) => w.to_string(),
+                _ => return Err(t.error()),
+            };
+            t.at += 1;
+        } else {
+            return Ok(c);
+        }
+    }
+}
+
+fn object_name(t: &mut Tokens) -> SqlResult<ObjectName> {
+    let first = t.ident()?;
+    Ok(if t.next_is(&Token::Period) {
+        t.at += 1;
+        ObjectName { db: Some(first), name: t.ident()? }
+    } else {
+        ObjectName { db: None, name: first }
+    })
+}
+
+/// The index of the `)` matching the `(` at `open`.
+fn matching_paren(t: &Tokens, open: usize) -> SqlResult<usize> {
+    let mut depth = 0usize;
+    for (i, (tok, _, _)) in t.tokens.iter().enumerate().skip(open) {
+        match tok {
+            Token::LParen => depth += 1,
+            Token::RParen => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    Err(t.error())
+}
+
+/// Token index ranges of the comma-separated items in `[from, to)`, split
+/// at top-level commas.
+fn split_commas(t: &Tokens, from: usize, to: usize) -> Vec<(usize, usize)> {
+    let mut items = Vec::new();
+    let (mut depth, mut start) = (0usize, from);
+    for i in from..to {
+        match t.tokens[i].0 {
+            Token::LParen => depth += 1,
+            Token::RParen => depth = depth.saturating_sub(1),
+            Token::Comma if depth == 0 => {
+                items.push((start, i));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < to {
+        items.push((start, to));
+    }
+    items
+}
+
+fn parameter_list(t: &mut Tokens, kind: RoutineKind) -> SqlResult<(String, Vec<RoutineParam>)> {
+    if !t.next_is(&Token::LParen) {
+        return Err(t.error());
+    }
+    let open = t.at;
+    let close = matching_paren(t, open)?;
+    let text = t.text[t.tokens[open].2..t.tokens[close].1].to_string();
+    let mut params: Vec<RoutineParam> = Vec::new();
+    for (from, to) in split_commas(t, open + 1, close) {
+        t.at = from;
+        let mode = match kind {
+            RoutineKind::Function => ParamMode::In,
+            RoutineKind::Procedure if t.eat("INOUT") => ParamMode::InOut,
+            RoutineKind::Procedure if t.eat("OUT") => ParamMode::Out,
+            RoutineKind::Procedure => {
+                t.eat("IN");
+                ParamMode::In
+            }
+        };
+        let name = t.ident()?;
+        if t.at >= to {
+            return Err(t.error());
+        }
+        let type_text = &t.text[t.tokens[t.at].1..t.tokens[to - 1].2];
+        if params.iter().any(|p| p.name.eq_ignore_ascii_case(&name)) {
+            return Err(SqlError::new(
+                ErrorCode { number: 1330, sqlstate: "42000" },
+                format!("Duplicate parameter: {name}"),
+            ));
+        }
+        params.push(RoutineParam { mode, ty: column_type(type_text)?, name });
+    }
+    t.at = close + 1;
+    Ok((text, params))
+}
+
+/// The column definition a type's text gives, as a table column would get.
+pub(crate) fn column_type(type_text: &str) -> SqlResult<ColumnDef> {
+    let parsed = super::parse_single(&format!("CREATE TABLE routine_type (v {type_text})"))?;
+    match parsed.statement {
+        Statement::CreateTable(mut ct) if ct.columns.len() == 1 => Ok(ct.columns.remove(0)),
+        _ => Err(SqlError::parse(type_text, 1)),
+    }
+}
+
+/// `DROP PROCEDURE | FUNCTION [IF EXISTS] name`.
+pub(crate) fn parse_drop_routine(text: &str) -> SqlResult<Option<Statement>> {
+    let mut t = Tokens { text, tokens: significant_tokens(text)?, at: 0 };
+    let kind = match (t.keyword(0).as_deref(), t.keyword(1).as_deref()) {
+        (Some("DROP"), Some("PROCEDURE")) => RoutineKind::Procedure,
+        (Some("DROP"), Some("FUNCTION")) => RoutineKind::Function,
+        _ => return Ok(None),
+    };
+    t.at = 2;
+    let if_exists = t.eat("IF");
+    if if_exists {
+        t.expect("EXISTS")?;
+    }
+    let name = object_name(&mut t)?;
+    if t.at < t.tokens.len() && !t.next_is(&Token::SemiColon) {
+        return Err(t.error());
+    }
+    Ok(Some(Statement::DropRoutine { kind, name, if_exists }))
+}
+
+/// `SHOW CREATE PROCEDURE | FUNCTION name`, `SHOW PROCEDURE | FUNCTION
+/// STATUS [LIKE 'p' | WHERE expr]` (`Ok(None)` for other SHOWs).
+pub(crate) fn parse_show_routine(text: &str, upper: &[String]) -> SqlResult<Option<Statement>> {
+    let kind_at = |i: usize| match upper.get(i).map(String::as_str) {
+        Some("PROCEDURE") => Some(RoutineKind::Procedure),
+        Some("FUNCTION") => Some(RoutineKind::Function),
+        _ => None,
+    };
+    if upper.get(1).map(String::as_str) == Some("CREATE") {
+        let Some(kind) = kind_at(2) else { return Ok(None) };
+        let mut t = Tokens { text, tokens: significant_tokens(text)?, at: 3 };
+        let name = object_name(&mut t)?;
+        if t.at < t.tokens.len() && !t.next_is(&Token::SemiColon) {
+            return Err(t.error());
+        }
+        return Ok(Some(Statement::ShowCreateRoutine { kind, name }));
+    }
+    let Some(kind) = kind_at(1).filter(|_| upper.get(2).map(String::as_str) == Some("STATUS")) else {
+        return Ok(None);
+    };
+    let t = Tokens { text, tokens: significant_tokens(text)?, at: 3 };
+    let filter = match t.keyword(3).as_deref() {
+        None => None,
+        Some("LIKE") => match t.tokens.get(4) {
+            Some((Token::SingleQuotedString(p) | Token::DoubleQuotedString(p), _, _)) => {
+                Some(crate::ast::ShowFilter::Like(p.clone()))
+            }
+            _ => return Err(t.error()),
+        },
+        Some("WHERE") => {
+            let start = t.tokens.get(4).map(|x| x.1).ok_or_else(|| t.error())?;
+            Some(crate::ast::ShowFilter::Where(parse_expr(text[start..].trim_end_matches(';'))?))
+        }
+        _ => return Err(t.error()),
+    };
+    Ok(Some(Statement::ShowRoutineStatus { kind, filter }))
+}
+
+/// `CALL name [(args)]` at the top level.
+pub(crate) fn parse_call(text: &str) -> SqlResult<Statement> {
+    let mut t = Tokens { text, tokens: significant_tokens(text)?, at: 1 };
+    let name = object_name(&mut t)?;
+    let mut args = Vec::new();
+    if t.next_is(&Token::LParen) {
+        let close = matching_paren(&t, t.at)?;
+        for (from, to) in split_commas(&t, t.at + 1, close) {
+            args.push(parse_expr(&text[t.tokens[from].1..t.tokens[to - 1].2])?);
+        }
+        t.at = close + 1;
+    }
+    if t.at < t.tokens.len() {
+        return Err(t.error());
+    }
+    Ok(Statement::Call { name, args })
+}
+
+impl BodyParser<'_> {
+    fn word(&self) -> Option<String> {
+        self.t.keyword(self.t.at)
+    }
+
+    fn is_var(&self, name: &str) -> bool {
+        self.vars.iter().flatten().any(|v| v.eq_ignore_ascii_case(name))
+    }
+
+    fn start_of(&self, i: usize) -> usize {
+        self.t.tokens.get(i).map_or(self.t.text.len(), |x| x.1)
+    }
+
+    fn end_of(&self, i: usize) -> usize {
+        i.checked_sub(1).and_then(|j| self.t.tokens.get(j)).map_or(0, |x| x.2)
+    }
+
+    fn expect_semicolon(&mut self) -> SqlResult<()> {
+        if self.t.next_is(&Token::SemiColon) {
+            self.t.at += 1;
+            Ok(())
+        } else {
+            Err(self.t.error())
+        }
+    }
+
+    /// Statements up to (not including) one of the `stops` words.
+    fn statements_until(&mut self, stops: &[&str]) -> SqlResult<Vec<SpStmt>> {
+        let mut out = Vec::new();
+        loop {
+            match self.word() {
+                Some(w) if stops.contains(&w.as_str()) => return Ok(out),
+                None if self.t.at >= self.t.tokens.len() => return Err(self.t.error()),
+                _ => {}
+            }
+            out.push(self.statement()?);
+            self.expect_semicolon()?;
+        }
+    }
+
+    fn statement(&mut self) -> SqlResult<SpStmt> {
+        // `label: BEGIN | LOOP | WHILE | REPEAT`.
+        let label = match self.t.tokens.get(self.t.at + 1) {
+            Some((Token::Colon, _, _)) if matches!(self.t.tokens.get(self.t.at), Some((Token::Word(_), _, _))) => {
+                let l = self.t.ident()?;
+                self.t.at += 1;
+                Some(l)
+            }
+            _ => None,
+        };
+        let word = self.word().unwrap_or_default();
+        if label.is_some() && !matches!(word.as_str(), "BEGIN" | "LOOP" | "WHILE" | "REPEAT") {
+            return Err(self.t.error());
+        }
+        match word.as_str() {
+            "BEGIN"
+                if !matches!(self.t.keyword(self.t.at + 1).as_deref(), Some("WORK")) && !self.next_is_semicolon(1) =>
+            {
+                self.block(label)
+            }
+            "LOOP" | "WHILE" | "REPEAT" => self.loop_statement(label, &word),
+            "IF" => self.if_statement(),
+            "CASE" => self.case_statement(),
+            "DECLARE" => self.declare(),
+            "SET" if self.sets_variables() => self.set_statement(),
+            "LEAVE" | "ITERATE" => {
+                self.t.at += 1;
+                let target = self.t.ident()?;
+                let found = self.labels.iter().rev().find(|(l, _)| l.eq_ignore_ascii_case(&target));
+                match found {
+                    Some((_, kind)) if word == "LEAVE" || *kind == LabelKind::Loop => {}
+                    _ => {
+                        return Err(SqlError::new(
+                            ErrorCode::SP_LILABEL_MISMATCH,
+                            format!("{word} with no matching label: {target}"),
+                        ))
+                    }
+                }
+                Ok(if word == "LEAVE" { SpStmt::Leave(target) } else { SpStmt::Iterate(target) })
+            }
+            "RETURN" => {
+                if self.kind != RoutineKind::Function {
+                    return Err(SqlError::new(ErrorCode::SP_BADRETURN, "RETURN is only allowed in a FUNCTION"));
+                }
+                self.t.at += 1;
+                Ok(SpStmt::Return(self.expr_until(&[])?))
+            }
+            "OPEN" | "CLOSE" => {
+                self.t.at += 1;
+                let name = self.cursor_name()?;
+                Ok(if word == "OPEN" { SpStmt::Open(name) } else { SpStmt::Close(name) })
+            }
+            "FETCH" => self.fetch(),
+            "SIGNAL" => self.signal(),
+            "CALL" => self.call(),
+            _ => Ok(SpStmt::Sql(self.sql()?)),
+        }
+    }
+
+    fn next_is_semicolon(&self, ahead: usize) -> bool {
+        matches!(self.t.tokens.get(self.t.at + ahead), Some((Token::SemiColon, _, _)) | None)
+    }
+
+    /// `SET` of variables, not `SET NAMES`, `SET [GLOBAL] TRANSACTION` ...,
+    /// which run as statements.
+    fn sets_variables(&self) -> bool {
+        let word = |ahead: usize| self.t.keyword(self.t.at + ahead).unwrap_or_default();
+        let first = word(1);
+        let special = ["NAMES", "CHARACTER", "CHARSET", "TRANSACTION", "PASSWORD", "ROLE", "DEFAULT", "STATEMENT"];
+        let sets_transaction = matches!(first.as_str(), "GLOBAL" | "SESSION" | "LOCAL") && word(2) == "TRANSACTION";
+        !(special.contains(&first.as_str()) || sets_transaction)
+    }
+
+    fn block(&mut self, label: Option<String>) -> SqlResult<SpStmt> {
+        self.t.at += 1;
+        self.vars.push(Vec::new());
+        self.cursors.push(Vec::new());
+        let conditions = self.conditions.len();
+        if let Some(l) = &label {
+            self.labels.push((l.clone(), LabelKind::Block));
+        }
+        let body = self.statements_until(&["END"]);
+        self.vars.pop();
+        self.cursors.pop();
+        self.conditions.truncate(conditions);
+        if label.is_some() {
+            self.labels.pop();
+        }
+        let body = body?;
+        self.t.expect("END")?;
+        self.end_label(&label)?;
+        Ok(SpStmt::Block { label, body })
+    }
+
+    /// An optional label after END must repeat the statement's.
+    fn end_label(&mut self, label: &Option<String>) -> SqlResult<()> {
+        if let Some((Token::Word(w), _, _)) = self.t.tokens.get(self.t.at) {
+            if w.quote_style.is_some() || !matches!(w.value.to_ascii_uppercase().as_str(), "UNTIL" | "END") {
+                if label.as_deref().is_some_and(|l| l.eq_ignore_ascii_case(&w.value)) {
+                    self.t.at += 1;
+                } else {
+                    return Err(SqlError::new(
+                        ErrorCode::SP_LILABEL_MISMATCH,
+                        format!("end-label {} without match", w.value),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn loop_statement(&mut self, label: Option<String>, word: &str) -> SqlResult<SpStmt> {
+        self.t.at += 1;
+        let condition = if word == "WHILE" {
+            let c = self.expr_until(&["DO"])?;
+            self.t.expect("DO")?;
+            Some(c)
+        } else {
+            None
+        };
+        if let Some(l) = &label {
+            self.labels.push((l.clone(), LabelKind::Loop));
+        }
+        let body = self.statements_until(&[if word == "REPEAT" { "UNTIL" } else { "END" }]);
+        if label.is_some() {
+            self.labels.pop();
+        }
+        let body = body?;
+        let kind = match (word, condition) {
+            ("WHILE", Some(c)) => LoopKind::While(c),
+            ("REPEAT", _) => {
+                self.t.expect("UNTIL")?;
+                LoopKind::Repeat(self.expr_until(&["END"])?)
+            }
+            _ => LoopKind::Plain,
+        };
+        self.t.expect("END")?;
+        self.t.expect(word)?;
+        self.end_label(&label)?;
+        Ok(SpStmt::Loop { label, kind, body })
+    }
+
+    fn if_statement(&mut self) -> SqlResult<SpStmt> {
+        let mut branches = Vec::new();
+        let mut otherwise = None;
+        loop {
+            self.t.at += 1;
+            let cond = self.expr_until(&["THEN"])?;
+            self.t.expect("THEN")?;
+            branches.push((cond, self.statements_until(&["ELSEIF", "ELSE", "END"])?));
+            match self.word().as_deref() {
+                Some("ELSEIF") => continue,
+                Some("ELSE") => {
+                    self.t.at += 1;
+                    otherwise = Some(self.statements_until(&["END"])?);
+                }
+                _ => {}
+            }
+            break;
+        }
+        self.t.expect("END")?;
+        self.t.expect("IF")?;
+        Ok(SpStmt::If { branches, otherwise })
+    }
+
+    fn case_statement(&mut self) -> SqlResult<SpStmt> {
+        self.t.at += 1;
+        let operand = if self.word().as_deref() == Some("WHEN") { None } else { Some(self.expr_until(&["WHEN"])?) };
+        let mut whens = Vec::new();
+        while self.t.eat("WHEN") {
+            let value = self.expr_until(&["THEN"])?;
+            self.t.expect("THEN")?;
+            whens.push((value, self.statements_until(&["WHEN", "ELSE", "END"])?));
+        }
+        let otherwise = if self.t.eat("ELSE") { Some(self.statements_until(&["END"])?) } else { None };
+        self.t.expect("END")?;
+        self.t.expect("CASE")?;
+        Ok(SpStmt::Case { operand, whens, otherwise })
+    }
+
+    fn declare(&mut self) -> SqlResult<SpStmt> {
+        self.t.at += 1;
+        match (self.word().as_deref(), self.t.keyword(self.t.at + 1).as_deref()) {
+            (Some("CONTINUE" | "EXIT" | "UNDO"), Some("HANDLER")) => return self.declare_handler(),
+            (_, Some("CURSOR")) => {
+                let name = self.t.ident()?;
+                self.t.at += 1;
+                self.t.expect("FOR")?;
+                let query = self.sql()?;
+                if let Some(scope) = self.cursors.last_mut() {
+                    scope.push(name.clone());
+                }
+                return Ok(SpStmt::DeclareCursor { name, query });
+            }
+            (_, Some("CONDITION")) => {
+                let name = self.t.ident()?;
+                self.t.at += 1;
+                self.t.expect("FOR")?;
+                let condition = self.condition_value()?;
+                self.conditions.push((name.to_ascii_lowercase(), condition));
+                return self.declare_nothing();
+            }
+            _ => {}
+        }
+        let mut names = vec![self.t.ident()?];
+        while self.t.next_is(&Token::Comma) {
+            self.t.at += 1;
+            names.push(self.t.ident()?);
+        }
+        let start = self.t.at;
+        let mut depth = 0usize;
+        while let Some((tok, _, _)) = self.t.tokens.get(self.t.at) {
+            match tok {
+                Token::LParen => depth += 1,
+                Token::RParen => depth = depth.saturating_sub(1),
+                Token::SemiColon if depth == 0 => break,
+                _ if depth == 0 && self.word().as_deref() == Some("DEFAULT") => break,
+                _ => {}
+            }
+            self.t.at += 1;
+        }
+        if self.t.at == start {
+            return Err(self.t.error());
+        }
+        let ty = column_type(&self.t.text[self.start_of(start)..self.end_of(self.t.at)])?;
+        let default = if self.t.eat("DEFAULT") { Some(self.expr_until(&[])?) } else { None };
+        let scope = self.vars.last_mut().ok_or_else(|| self.t.error())?;
+        for name in &names {
+            if scope.iter().any(|v| v.eq_ignore_ascii_case(name)) {
+                return Err(SqlError::new(ErrorCode::SP_DUP_VAR, format!("Duplicate variable: {name}")));
+            }
+            scope.push(name.clone());
+        }
+        Ok(SpStmt::DeclareVar { names, ty, default })
+    }
+
+    /// DECLARE ... CONDITION leaves nothing to run.
+    fn declare_nothing(&self) -> SqlResult<SpStmt> {
+        Ok(SpStmt::Block { label: None, body: Vec::new() })
+    }
+
+    fn condition_value(&mut self) -> SqlResult<Condition> {
+        if self.t.eat("SQLSTATE") {
+            self.t.eat("VALUE");
+            return match self.t.tokens.get(self.t.at) {
+                Some((Token::SingleQuotedString(s) | Token::DoubleQuotedString(s), _, _)) => {
+                    let state = s.clone();
+                    self.t.at += 1;
+                    if state.len() != 5 || state.starts_with("00") {
+                        return Err(SqlError::new(
+                            ErrorCode { number: 1407, sqlstate: "42000" },
+                            format!("Bad SQLSTATE: '{state}'"),
+                        ));
+                    }
+                    Ok(Condition::SqlState(state))
+                }
+                _ => Err(self.t.error()),
+            };
+        }
+        if let Some((Token::Number(n, _), _, _)) = self.t.tokens.get(self.t.at) {
+            let errno = n.parse().map_err(|_| self.t.error())?;
+            self.t.at += 1;
+            return Ok(Condition::Errno(errno));
+        }
+        Err(self.t.error())
+    }
+
+    fn declare_handler(&mut self) -> SqlResult<SpStmt> {
+        let exit = self.word().as_deref() != Some("CONTINUE");
+        self.t.at += 2;
+        self.t.expect("FOR")?;
+        let mut conditions = Vec::new();
+        loop {
+            let condition = if self.t.eat("SQLWARNING") {
+                Condition::SqlWarning
+            } else if self.t.eat("SQLEXCEPTION") {
+                Condition::SqlException
+            } else if self.word().as_deref() == Some("NOT") && self.t.keyword(self.t.at + 1).as_deref() == Some("FOUND")
+            {
+                self.t.at += 2;
+                Condition::NotFound
+            } else if matches!(self.t.tokens.get(self.t.at), Some((Token::Word(w), _, _)) if !w.value.eq_ignore_ascii_case("SQLSTATE"))
+            {
+                let name = self.t.ident()?;
+                let lower = name.to_ascii_lowercase();
+                match self.conditions.iter().rev().find(|(n, _)| *n == lower) {
+                    Some((_, c)) => c.clone(),
+                    None => {
+                        return Err(SqlError::new(
+                            ErrorCode { number: 1319, sqlstate: "42000" },
+                            format!("Undefined CONDITION: {name}"),
+                        ))
+                    }
+                }
+            } else {
+                self.condition_value()?
+            };
+            conditions.push(condition);
+            if !self.t.next_is(&Token::Comma) {
+                break;
+            }
+            self.t.at += 1;
+        }
+        let body = Box::new(self.statement()?);
+        Ok(SpStmt::DeclareHandler { exit, conditions, body })
+    }
+
+    fn cursor_name(&mut self) -> SqlResult<String> {
+        let name = self.t.ident()?;
+        if !self.cursors.iter().flatten().any(|c| c.eq_ignore_ascii_case(&name)) {
+            return Err(SqlError::new(ErrorCode::SP_CURSOR_MISMATCH, format!("Undefined CURSOR: {name}")));
+        }
+        Ok(name)
+    }
+
+    fn fetch(&mut self) -> SqlResult<SpStmt> {
+        self.t.at += 1;
+        if self.t.eat("NEXT") {
+            self.t.expect("FROM")?;
+        } else {
+            self.t.eat("FROM");
+        }
+        let cursor = self.cursor_name()?;
+        self.t.expect("INTO")?;
+        let mut into = vec![self.target()?];
+        while self.t.next_is(&Token::Comma) {
+            self.t.at += 1;
+            into.push(self.target()?);
+        }
+        Ok(SpStmt::Fetch { cursor, into })
+    }
+
+    /// A variable to store into: local, `@user` or `@@system`.
+    fn target(&mut self) -> SqlResult<SpTarget> {
+        let name = self.t.ident()?;
+        if let Some(rest) = name.strip_prefix("@@") {
+            let (scope, var) = super::split_var_scope(rest);
+            return Ok(SpTarget::System { scope, name: var });
+        }
+        if let Some(rest) = name.strip_prefix('@') {
+            return Ok(SpTarget::User(rest.to_ascii_lowercase()));
+        }
+        if self.is_var(&name) {
+            return Ok(SpTarget::Local(name));
+        }
+        Err(SqlError::new(ErrorCode::SP_UNDECLARED_VAR, format!("Undeclared variable: {name}")))
+    }
+
+    fn signal(&mut self) -> SqlResult<SpStmt> {
+        self.t.at += 1;
+        let condition = if matches!(self.t.tokens.get(self.t.at), Some((Token::Word(w), _, _)) if !w.value.eq_ignore_ascii_case("SQLSTATE"))
+        {
+            let name = self.t.ident()?.to_ascii_lowercase();
+            self.conditions.iter().rev().find(|(n, _)| *n == name).map(|(_, c)| c.clone()).ok_or_else(|| {
+                SqlError::new(ErrorCode { number: 1319, sqlstate: "42000" }, format!("Undefined CONDITION: {name}"))
+            })?
+        } else {
+            self.condition_value()?
+        };
+        let (sqlstate, mut errno) = match condition {
+            Condition::SqlState(s) => {
+                let errno = if s.starts_with("01") {
+                    1642
+                } else if s.starts_with("02") {
+                    1643
+                } else {
+                    1644
+                };
+                (s, errno)
+            }
+            Condition::Errno(n) => ("HY000".to_string(), n),
+            _ => return Err(self.t.error()),
+        };
+        let mut message = None;
+        if self.t.eat("SET") {
+            loop {
+                let item = self.t.ident()?.to_ascii_uppercase();
+                if !self.t.next_is(&Token::Eq) {
+                    return Err(self.t.error());
+                }
+                self.t.at += 1;
+                let value = self.expr_until(&[","])?;
+                match item.as_str() {
+                    "MESSAGE_TEXT" => message = Some(value),
+                    "MYSQL_ERRNO" => {
+                        if let Expr::Literal(v) = &value.expr {
+                            errno = v.to_string().parse().unwrap_or(errno);
+                        }
+                    }
+                    _ => {}
+                }
+                if !self.t.next_is(&Token::Comma) {
+                    break;
+                }
+                self.t.at += 1;
+            }
+        }
+        Ok(SpStmt::Signal { sqlstate, errno, message })
+    }
+
+    fn call(&mut self) -> SqlResult<SpStmt> {
+        self.t.at += 1;
+        let name = object_name(&mut self.t)?;
+        let mut args = Vec::new();
+        if self.t.next_is(&Token::LParen) {
+            let close = matching_paren(&self.t, self.t.at)?;
+            for (from, to) in split_commas(&self.t, self.t.at + 1, close) {
+                let (_, rewritten, vars) = self.rewrite(from, to, None, false);
+                args.push(SpExpr { expr: parse_expr(&rewritten)?, vars });
+            }
+            self.t.at = close + 1;
+        }
+        Ok(SpStmt::Call { name, args })
+    }
+
+    fn set_statement(&mut self) -> SqlResult<SpStmt> {
+        self.t.at += 1;
+        let mut assignments = Vec::new();
+        loop {
+            let mut scope = None;
+            if let Some(w @ ("GLOBAL" | "SESSION" | "LOCAL")) = self.word().as_deref() {
+                scope = Some(if w == "GLOBAL" { VarScope::Global } else { VarScope::Session });
+                self.t.at += 1;
+            }
+            let name = self.t.ident()?;
+            let target = match scope {
+                Some(scope) => SpTarget::System { scope, name: name.to_ascii_lowercase() },
+                None if self.is_var(&name) => SpTarget::Local(name),
+                None if name.starts_with('@') => {
+                    self.t.at -= 1;
+                    self.target()?
+                }
+                None => {
+                    let def = crate::vars::lookup(&name).ok_or_else(|| crate::vars::unknown_variable(&name))?;
+                    SpTarget::System { scope: VarScope::Default, name: def.name.to_string() }
+                }
+            };
+            if !matches!(self.t.tokens.get(self.t.at), Some((Token::Eq | Token::Assignment, _, _))) {
+                return Err(self.t.error());
+            }
+            self.t.at += 1;
+            assignments.push((target, self.expr_until(&[","])?));
+            if !self.t.next_is(&Token::Comma) {
+                return Ok(SpStmt::Set(assignments));
+            }
+            self.t.at += 1;
+        }
+    }
+
+    /// Where the statement at the cursor ends: its `;` (or the text's end).
+    fn statement_end(&self) -> usize {
+        (self.t.at..self.t.tokens.len())
+            .find(|&i| matches!(self.t.tokens[i].0, Token::SemiColon))
+            .unwrap_or(self.t.tokens.len())
+    }
+
+    /// An expression up to the first of `stops` (words, or "," for a
+    /// comma) outside parentheses and CASE ... END, or the statement's end.
+    fn expr_until(&mut self, stops: &[&str]) -> SqlResult<SpExpr> {
+        let start = self.t.at;
+        let (mut depth, mut cases) = (0usize, 0usize);
+        while let Some((tok, _, _)) = self.t.tokens.get(self.t.at) {
+            let word = self.word();
+            match tok {
+                Token::LParen => depth += 1,
+                Token::RParen if depth == 0 => break,
+                Token::RParen => depth -= 1,
+                Token::SemiColon => break,
+                Token::Comma if depth == 0 && cases == 0 && stops.contains(&",") => break,
+                _ if depth > 0 => {}
+                _ => match word.as_deref() {
+                    Some("CASE") => cases += 1,
+                    Some("END") if cases > 0 => cases -= 1,
+                    Some(w) if cases == 0 && stops.contains(&w) => break,
+                    Some("END") => break,
+                    _ => {}
+                },
+            }
+            self.t.at += 1;
+        }
+        if self.t.at == start {
+            return Err(self.t.error());
+        }
+        let (_, rewritten, vars) = self.rewrite(start, self.t.at, None, false);
+        Ok(SpExpr { expr: parse_expr(&rewritten)?, vars })
+    }
+
+    /// An ordinary statement up to its `;`, with SELECT ... INTO's targets
+    /// taken out.
+    fn sql(&mut self) -> SqlResult<SpSql> {
+        let start = self.t.at;
+        let end = self.statement_end();
+        if start == end {
+            return Err(self.t.error());
+        }
+        let mut into = Vec::new();
+        let mut skip = None;
+        if matches!(self.word().as_deref(), Some("SELECT" | "WITH")) {
+            if let Some(at) = self.top_level_into(start, end) {
+                self.t.at = at + 1;
+                into.push(self.target()?);
+                while self.t.next_is(&Token::Comma) && self.t.at < end {
+                    self.t.at += 1;
+                    into.push(self.target()?);
+                }
+                skip = Some((at, self.t.at));
+            }
+        }
+        let ddl = matches!(self.t.keyword(start).as_deref(), Some("CREATE" | "ALTER" | "DROP" | "RENAME" | "TRUNCATE"));
+        let (text, rewritten, vars) = self.rewrite(start, end, skip, ddl);
+        self.t.at = end;
+        let parsed = parse_with_params(&text, &rewritten)?;
+        Ok(SpSql { text, statement: parsed.statement, vars, into })
+    }
+
+    fn top_level_into(&self, start: usize, end: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        (start..end).find(|&i| {
+            match self.t.tokens[i].0 {
+                Token::LParen => depth += 1,
+                Token::RParen => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            depth == 0 && self.t.keyword(i).as_deref() == Some("INTO")
+        })
+    }
+
+    /// Tokens `[from, to)` as (original text, text with each local variable
+    /// reference as `?` and `skip` blanked, the variables in order). In a
+    /// DDL statement (`keep_names`) nothing is a variable.
+    fn rewrite(
+        &self,
+        from: usize,
+        to: usize,
+        skip: Option<(usize, usize)>,
+        keep_names: bool,
+    ) -> (String, String, Vec<String>) {
+        let text = self.t.text;
+        let (start, end) = (self.start_of(from), self.end_of(to).max(self.start_of(from)));
+        let mut out = String::new();
+        let mut original = String::new();
+        let mut vars = Vec::new();
+        let mut pos = start;
+        let mut original_pos = start;
+        let is_insert =
+            self.t.keyword(from).as_deref() == Some("INSERT") || self.t.keyword(from).as_deref() == Some("REPLACE");
+        let mut column_list_depth: Option<usize> = None;
+        let mut depth = 0usize;
+        for i in from..to {
+            let (tok, s, e) = &self.t.tokens[i];
+            match tok {
+                Token::LParen => {
+                    depth += 1;
+                    // INSERT INTO t (columns): names, not variables.
+                    let after_table_name = i > from
+                        && matches!(&self.t.tokens[i - 1].0, Token::Word(_))
+                        && !matches!(self.t.keyword(i - 1).as_deref(), Some("VALUES" | "VALUE" | "SELECT"));
+                    if is_insert && depth == 1 && column_list_depth.is_none() && after_table_name {
+                        column_list_depth = Some(depth);
+                    }
+                }
+                Token::RParen => {
+                    if column_list_depth == Some(depth) {
+                        column_list_depth = Some(usize::MAX);
+                    }
+                    depth = depth.saturating_sub(1);
+                }
+                _ => {}
+            }
+            if let Some((a, b)) = skip {
+                if i == a {
+                    original.push_str(&text[original_pos..*s]);
+                    out.push_str(&text[pos..*s]);
+                    out.push(' ');
+                    pos = self.t.tokens[b - 1].2;
+                }
+                if i >= a && i < b {
+                    original_pos = self.t.tokens[b - 1].2;
+                    continue;
+                }
+            }
+            let Token::Word(w) = tok else { continue };
+            let in_column_list = column_list_depth.is_some_and(|d| d == depth);
+            let prev = i.checked_sub(1).filter(|&p| p >= from).map(|p| &self.t.tokens[p].0);
+            let prev_word = i.checked_sub(1).filter(|&p| p >= from).and_then(|p| self.t.keyword(p));
+            let next = self.t.tokens.get(i + 1).filter(|_| i + 1 < to).map(|x| &x.0);
+            let assigned_column = matches!(next, Some(Token::Eq)) && matches!(prev_word.as_deref(), Some("SET" | "UPDATE")) || (matches!(next, Some(Token::Eq)) && matches!(prev, Some(Token::Comma)) && self.t.tokens[from..i].iter().any(|x| matches!(&x.0, Token::Word(k) if k.quote_style.is_none() && k.value.eq_ignore_ascii_case("SET"))) && depth == 0);
+            let is_reference = !keep_names
+                && matches!(w.quote_style, None | Some('`'))
+                && self.is_var(&w.value)
+                && !matches!(prev, Some(Token::Period))
+                && !matches!(next, Some(Token::Period | Token::LParen))
+                && !matches!(prev_word.as_deref(), Some("FROM" | "JOIN" | "INTO" | "UPDATE" | "TABLE" | "AS"))
+                && !in_column_list
+                && !assigned_column;
+            if is_reference {
+                out.push_str(&text[pos..*s]);
+                out.push('?');
+                pos = *e;
+                vars.push(w.value.clone());
+            }
+        }
+        out.push_str(&text[pos.min(end)..end]);
+        original.push_str(&text[original_pos.min(end)..end]);
+        (original.trim().to_string(), out.trim().to_string(), vars)
+    }
+}
+
+/// Tracks compound-statement nesting while the splitter walks tokens, so a
+/// routine's body is one statement however many `;` it holds: BEGIN, LOOP,
+/// WHILE, REPEAT and IF open a level where a statement starts, CASE opens
+/// one anywhere, END closes one (and the IF / LOOP ... after it opens
+/// nothing).
+#[derive(Default)]
+pub(crate) struct BlockDepth {
+    /// The statement is a routine definition (decided on its first words).
+    routine: bool,
+    words: usize,
+    depth: usize,
+    statement_start: bool,
+    after_end: bool,
+}
+
+impl BlockDepth {
+    /// Feeds the next significant token; `next` is the one after it.
+    pub(crate) fn feed(&mut self, token: &Token, next: Option<&Token>) {
+        let word = match token {
+            Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
+            _ => None,
+        };
+        if self.words < 16 {
+            self.words += 1;
+            if matches!(word.as_deref(), Some("PROCEDURE" | "FUNCTION")) && self.words > 1 {
+                self.routine = true;
+            }
+        }
+        if !self.routine {
+            return;
+        }
+        let after_end = std::mem::take(&mut self.after_end);
+        let at_start = std::mem::take(&mut self.statement_start);
+        match word.as_deref() {
+            Some("END") => {
+                self.depth = self.depth.saturating_sub(1);
+                self.after_end = true;
+            }
+            Some("CASE") if !after_end => self.depth += 1,
+            Some("BEGIN") if !matches!(next, Some(Token::SemiColon)) => {
+                self.depth += 1;
+                self.statement_start = true;
+            }
+            Some("IF" | "LOOP" | "WHILE" | "REPEAT") if at_start && !after_end => {
+                self.depth += 1;
+                self.statement_start = true;
+            }
+            Some("THEN" | "ELSE" | "DO" | "LOOP" | "REPEAT") => self.statement_start = true,
+            _ => {}
+        }
+        if matches!(token, Token::SemiColon | Token::Colon) {
+            self.statement_start = true;
+        }
+        // The body's first statement: after the parameter list's `)` or a
+        // characteristic, any of these words starts it.
+        if self.depth == 0 && matches!(token, Token::RParen) {
+            self.statement_start = true;
+        }
+        if self.depth == 0 && matches!(word.as_deref(), Some("DETERMINISTIC" | "SQL" | "DATA")) {
+            self.statement_start = true;
+        }
+    }
+
+    /// Whether a `;` here ends the statement.
+    pub(crate) fn at_top(&self) -> bool {
+        self.depth == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn create(sql: &str) -> CreateRoutine {
+        match parse_create_routine(sql) {
+            Ok(Some(c)) => c,
+            other => panic!("{sql}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn reads_procedures_functions_and_their_bodies() {
+        let p = create("CREATE DEFINER=root@localhost PROCEDURE d.p(IN a INT, OUT b VARCHAR(10), INOUT c INT) COMMENT 'x' DETERMINISTIC BEGIN DECLARE i INT DEFAULT 0; w: WHILE i < a DO SET i = i + 1; IF i = 2 THEN ITERATE w; ELSEIF i > 5 THEN LEAVE w; ELSE INSERT INTO t (a) VALUES (i); END IF; END WHILE w; SELECT i INTO b; END");
+        assert_eq!(p.kind, RoutineKind::Procedure);
+        assert_eq!(p.routine.params.len(), 3);
+        assert_eq!(p.characteristics.comment, "x");
+        assert!(p.characteristics.deterministic);
+        let SpStmt::Block { body, .. } = &p.routine.body else { panic!() };
+        assert_eq!(body.len(), 3);
+        let SpStmt::Sql(select) = &body[2] else { panic!("{:?}", body[2]) };
+        assert_eq!(select.into, vec![SpTarget::Local("b".into())]);
+        assert_eq!(select.vars, vec!["i".to_string()]);
+        let f = create("CREATE FUNCTION f(x INT) RETURNS INT DETERMINISTIC RETURN x + 1");
+        assert!(matches!(&f.routine.body, SpStmt::Return(e) if e.vars == ["x"]));
+        assert_eq!(f.returns_text.as_deref(), Some("INT"));
+    }
+
+    #[test]
+    fn rejects_bad_bodies() {
+        for bad in [
+            "CREATE PROCEDURE p() BEGIN LEAVE x; END",
+            "CREATE FUNCTION f() RETURNS INT BEGIN END",
+            "CREATE PROCEDURE p() RETURN 1",
+            "CREATE PROCEDURE p() BEGIN SELECT 1",
+            "CREATE PROCEDURE p() BEGIN OPEN c; END",
+        ] {
+            assert!(parse_create_routine(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn block_depth_keeps_bodies_whole() {
+        let pieces = super::super::split_statements(
+            "CREATE PROCEDURE p() BEGIN IF 1 THEN SELECT CASE 1 WHEN 1 THEN 2 END; END IF; l: LOOP LEAVE l; END LOOP; END; SELECT 1",
+        )
+        .unwrap_or_default();
+        assert_eq!(pieces.len(), 2, "{pieces:?}");
+        // As the binlog has it: the definer's tokens before PROCEDURE.
+        let logged = "CREATE OR REPLACE DEFINER=`root`@`localhost` PROCEDURE `p`(id BIGINT, n INT)\nBEGIN DECLARE i INT DEFAULT 0; WHILE i < n DO SET i = i + 1; END WHILE; END";
+        assert!(matches!(super::super::parse_single(logged).map(|p| p.statement), Ok(Statement::CreateRoutine(_))));
+    }
+}

@@ -1,0 +1,942 @@
+//! Stored procedures and functions: the catalog entry ([`RoutineDef`],
+//! persisted like a view's definition and committed as a QUERY event like
+//! other DDL), CREATE / DROP planning, and execution — CALL and stored
+//! functions called from expressions. The body (parsed by
+//! `parse::routine`) is interpreted here: ordinary statements run through
+//! the session as if the client had sent them, with local variables bound
+//! as `?` parameters, so what a CALL changes is logged as the row events
+//! of those statements (never the CALL itself) and a replay or a replica
+//! never runs a body. Functions run with a shared session (they are called
+//! while a statement holds it): they read through a snapshot and may not
+//! write.
+
+use crate::ast::{Assignment, Expr, ObjectName, SetTarget, Statement, VarScope};
+use crate::catalog::{routine_key, Catalog};
+use crate::ddl::{CatalogChange, DdlPlan};
+use crate::eval::{coerce_to_column, truthy, EvalEnv};
+use crate::parse::routine::{
+    Characteristics, Condition, CreateRoutine, LoopKind, ParamMode, Routine, RoutineKind, SpExpr, SpSql, SpStmt,
+    SpTarget,
+};
+use crate::session::{QueryResult, Session};
+use crate::txn::Txn;
+use onelog_core::{ColumnDef, ErrorCode, SqlError, SqlResult, Value};
+use onelog_storage::Mutation;
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// A routine as the catalog keeps it: the texts as written and what
+/// MariaDB shows about it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RoutineDef {
+    pub db: String,
+    pub name: String,
+    pub kind: RoutineKind,
+    pub params_text: String,
+    pub returns_text: Option<String>,
+    pub body_text: String,
+    pub definer: (String, String),
+    pub characteristics: Characteristics,
+    pub sql_mode: String,
+    /// `YYYY-MM-DD hh:mm:ss`.
+    pub created: String,
+    pub character_set_client: String,
+    pub collation_connection: String,
+}
+
+/// A catalog entry: the definition and its parsed body.
+#[derive(Debug)]
+pub struct RoutineEntry {
+    pub def: RoutineDef,
+    pub routine: Arc<Routine>,
+}
+
+impl RoutineEntry {
+    pub fn new(def: RoutineDef) -> SqlResult<RoutineEntry> {
+        let parsed = crate::parse::routine::parse_create_routine(&create_statement(&def, None))?
+            .ok_or_else(|| SqlError::internal("stored routine definition is no CREATE"))?;
+        Ok(RoutineEntry { def, routine: parsed.routine })
+    }
+}
+
+fn quote(name: &str) -> String {
+    format!("`{}`", name.replace('`', "``"))
+}
+
+/// `CREATE DEFINER=.. PROCEDURE | FUNCTION name(..) ..` as SHOW CREATE
+/// prints it and the binlog logs it; the name is qualified when the
+/// statement is logged under another database (`logged_in`).
+pub fn create_statement(def: &RoutineDef, logged_in: Option<&str>) -> String {
+    let name = match logged_in {
+        Some(db) if db != def.db => format!("{}.{}", quote(&def.db), quote(&def.name)),
+        _ => quote(&def.name),
+    };
+    let mut out = format!(
+        "CREATE DEFINER={}@{} {} {name}({})",
+        quote(&def.definer.0),
+        quote(&def.definer.1),
+        def.kind.name(),
+        def.params_text
+    );
+    if let Some(returns) = &def.returns_text {
+        out.push_str(" RETURNS ");
+        out.push_str(returns);
+    }
+    out.push('\n');
+    let c = &def.characteristics;
+    if c.data_access != "CONTAINS SQL" {
+        out.push_str(&format!("    {}\n", c.data_access));
+    }
+    if c.deterministic {
+        out.push_str("    DETERMINISTIC\n");
+    }
+    if c.security == "INVOKER" {
+        out.push_str("    SQL SECURITY INVOKER\n");
+    }
+    if !c.comment.is_empty() {
+        out.push_str(&format!("    COMMENT '{}'\n", c.comment.replace('\\', "\\\\").replace('\'', "\\'")));
+    }
+    out.push_str(&def.body_text);
+    out
+}
+
+/// Fills in what a client's CREATE takes from its session (definer, SQL
+/// mode, charsets) and returns the definition with the text to log.
+pub fn define(session: &Session, create: &CreateRoutine, current_db: &str) -> SqlResult<(RoutineDef, String)> {
+    let db = crate::ddl::db_of(&create.name, current_db)?.to_string();
+    let var = |name: &str| session.var(name).unwrap_or_default();
+    let def = RoutineDef {
+        db,
+        name: create.name.name.clone(),
+        kind: create.kind,
+        params_text: create.params_text.clone(),
+        returns_text: create.routine.returns.as_ref().map(returns_text),
+        body_text: create.body_text.clone(),
+        definer: create.definer.clone().unwrap_or_else(|| (session.user.clone(), session.host.clone())),
+        characteristics: create.characteristics.clone(),
+        sql_mode: var("sql_mode"),
+        created: crate::dml::now().datetime_string(0),
+        character_set_client: var("character_set_client"),
+        collation_connection: var("collation_connection"),
+    };
+    let mut text = create_statement(&def, Some(current_db));
+    if create.or_replace {
+        text = text.replacen("CREATE ", "CREATE OR REPLACE ", 1);
+    } else if create.if_not_exists {
+        text = text.replacen(&format!("{} ", def.kind.name()), &format!("{} IF NOT EXISTS ", def.kind.name()), 1);
+    }
+    Ok((def, text))
+}
+
+/// A RETURNS type as MariaDB shows it: the type's canonical text, and a
+/// text type's charset and collation.
+fn returns_text(ty: &ColumnDef) -> String {
+    let mut text = crate::show::column_type_text(ty);
+    if ty.ty.is_text() {
+        text.push_str(&format!(" CHARSET {} COLLATE {}", ty.collation.charset().name(), ty.collation.name()));
+    }
+    text
+}
+
+/// `SHOW CREATE PROCEDURE | FUNCTION name`.
+pub fn show_create(session: &Session, kind: RoutineKind, name: &ObjectName) -> SqlResult<QueryResult> {
+    let entry = lookup(session, kind, name)?;
+    let d = &entry.def;
+    let (title, create) = match kind {
+        RoutineKind::Procedure => ("Procedure", "Create Procedure"),
+        RoutineKind::Function => ("Function", "Create Function"),
+    };
+    let names = [title, "sql_mode", create, "character_set_client", "collation_connection", "Database Collation"];
+    let row = [&d.name, &d.sql_mode, &create_statement(d, None), &d.character_set_client, &d.collation_connection]
+        .into_iter()
+        .map(|v| Value::from_str(v))
+        .chain([Value::from_str(database_collation(session, &d.db))])
+        .collect();
+    Ok(text_rows(&names, vec![row]))
+}
+
+/// The collation a routine's database has, as SHOW shows beside it.
+fn database_collation(session: &Session, db: &str) -> &'static str {
+    session.engine.catalog.read().database(db).map(|d| d.collation).unwrap_or_default().name()
+}
+
+fn text_rows(names: &[&str], rows: Vec<Vec<Value>>) -> QueryResult {
+    let columns = names.iter().map(|n| crate::session::ResultColumn::text(n)).collect();
+    QueryResult::Rows { columns, rows }
+}
+
+/// `SHOW PROCEDURE | FUNCTION STATUS`: one row per routine of that kind,
+/// by database and name.
+pub fn show_status(
+    session: &Session,
+    kind: RoutineKind,
+    filter: Option<&crate::ast::ShowFilter>,
+) -> SqlResult<QueryResult> {
+    let mut routines: Vec<Arc<RoutineEntry>> =
+        session.engine.catalog.read().all_routines().into_iter().filter(|r| r.def.kind == kind).collect();
+    routines.sort_by(|a, b| (&a.def.db, &a.def.name).cmp(&(&b.def.db, &b.def.name)));
+    let rows = routines
+        .iter()
+        .map(|r| {
+            let d = &r.def;
+            let collation = database_collation(session, &d.db);
+            let definer = format!("{}@{}", d.definer.0, d.definer.1);
+            let c = &d.characteristics;
+            [d.db.as_str(), &d.name, kind.name(), &definer, &d.created, &d.created, &c.security, &c.comment]
+                .into_iter()
+                .chain([d.character_set_client.as_str(), &d.collation_connection, collation])
+                .map(Value::from_str)
+                .collect()
+        })
+        .collect();
+    let names = [
+        "Db",
+        "Name",
+        "Type",
+        "Definer",
+        "Modified",
+        "Created",
+        "Security_type",
+        "Comment",
+        "character_set_client",
+        "collation_connection",
+        "Database Collation",
+    ];
+    crate::show::filter_rows(session, text_rows(&names, rows), filter)
+}
+
+/// Plans CREATE PROCEDURE / FUNCTION. A replayed statement names its
+/// definer; its other session facts take the defaults.
+pub fn plan_create(catalog: &Catalog, db: &str, create: &CreateRoutine) -> SqlResult<DdlPlan> {
+    let def = match &create.defined {
+        Some(def) => (**def).clone(),
+        None => RoutineDef {
+            db: crate::ddl::db_of(&create.name, db)?.to_string(),
+            name: create.name.name.clone(),
+            kind: create.kind,
+            params_text: create.params_text.clone(),
+            returns_text: create.routine.returns.as_ref().map(returns_text),
+            body_text: create.body_text.clone(),
+            definer: create.definer.clone().unwrap_or_else(|| ("root".into(), "localhost".into())),
+            characteristics: create.characteristics.clone(),
+            sql_mode: crate::vars::lookup("sql_mode").map(|d| d.default.to_string()).unwrap_or_default(),
+            created: crate::dml::now().datetime_string(0),
+            character_set_client: "utf8mb4".into(),
+            collation_connection: "utf8mb4_general_ci".into(),
+        },
+    };
+    if !catalog.has_database(&def.db) {
+        return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{}'", def.db)));
+    }
+    if catalog.routine(&def.db, def.kind, &def.name).is_some() && !create.or_replace {
+        let message = format!("{} {} already exists", def.kind.name(), def.name);
+        if create.if_not_exists {
+            return Ok(note_plan(ErrorCode::SP_ALREADY_EXISTS.number, message));
+        }
+        return Err(SqlError::new(ErrorCode::SP_ALREADY_EXISTS, message));
+    }
+    let json = serde_json::to_vec(&def).map_err(|e| SqlError::internal(format!("catalog encode: {e}")))?;
+    let mutations = vec![Mutation::Put(routine_key(&def.db, def.kind, &def.name), json)];
+    let entry = RoutineEntry { def, routine: create.routine.clone() };
+    Ok(DdlPlan {
+        mutations,
+        change: CatalogChange::PutRoutine(Box::new(entry)),
+        note: None,
+        warnings: Vec::new(),
+        affected_rows: 0,
+    })
+}
+
+fn note_plan(code: u16, message: String) -> DdlPlan {
+    DdlPlan {
+        mutations: Vec::new(),
+        change: CatalogChange::None,
+        note: Some((code, message)),
+        warnings: Vec::new(),
+        affected_rows: 0,
+    }
+}
+
+/// Plans DROP PROCEDURE / FUNCTION [IF EXISTS].
+pub fn plan_drop(
+    catalog: &Catalog,
+    db: &str,
+    kind: RoutineKind,
+    name: &ObjectName,
+    if_exists: bool,
+) -> SqlResult<DdlPlan> {
+    let db = crate::ddl::db_of(name, db)?;
+    if catalog.routine(db, kind, &name.name).is_none() {
+        let message = format!("{} {db}.{} does not exist", kind.name(), name.name);
+        if if_exists {
+            return Ok(note_plan(ErrorCode::SP_DOES_NOT_EXIST.number, message));
+        }
+        return Err(SqlError::new(ErrorCode::SP_DOES_NOT_EXIST, message));
+    }
+    Ok(DdlPlan {
+        mutations: vec![Mutation::Delete(routine_key(db, kind, &name.name))],
+        change: CatalogChange::DropRoutine(db.to_string(), kind, name.name.clone()),
+        note: None,
+        warnings: Vec::new(),
+        affected_rows: 0,
+    })
+}
+
+/// The storage deletions DROP DATABASE makes for its routines.
+pub fn drop_database_mutations(catalog: &Catalog, db: &str) -> Vec<Mutation> {
+    catalog.routines_in(db).iter().map(|r| Mutation::Delete(routine_key(&r.def.db, r.def.kind, &r.def.name))).collect()
+}
+
+thread_local! {
+    /// The routines running on this thread, innermost last: a statement
+    /// runs on its connection's thread from start to end, so this is the
+    /// session's call stack (for the recursion limits).
+    static ACTIVE: RefCell<Vec<(RoutineKind, String, String)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Pops its routine off [`ACTIVE`] however the call ends.
+struct ActiveGuard;
+
+impl Drop for ActiveGuard {
+    fn drop(&mut self) {
+        ACTIVE.with(|a| a.borrow_mut().pop());
+    }
+}
+
+/// Enters a routine: procedures may nest themselves `max_sp_recursion_depth`
+/// times, functions never.
+fn enter(session: &Session, def: &RoutineDef) -> SqlResult<ActiveGuard> {
+    let key = (def.kind, def.db.clone(), def.name.to_lowercase());
+    let depth = ACTIVE.with(|a| a.borrow().iter().filter(|k| **k == key).count());
+    if depth > 0 {
+        if def.kind == RoutineKind::Function {
+            return Err(SqlError::new(
+                ErrorCode::SP_NO_RECURSION,
+                "Recursive stored functions and triggers are not allowed",
+            ));
+        }
+        let limit: usize = session.session_value("max_sp_recursion_depth").parse().unwrap_or(0);
+        if depth > limit {
+            return Err(SqlError::new(
+                ErrorCode::SP_RECURSION_LIMIT,
+                format!(
+                    "Recursive limit {limit} (as set by the max_sp_recursion_depth variable) was exceeded for routine {}",
+                    def.name
+                ),
+            ));
+        }
+    }
+    ACTIVE.with(|a| a.borrow_mut().push(key));
+    Ok(ActiveGuard)
+}
+
+fn lookup(session: &Session, kind: RoutineKind, name: &ObjectName) -> SqlResult<Arc<RoutineEntry>> {
+    let db = session.resolve_db(name)?;
+    session.engine.catalog.read().routine(db, kind, &name.name).ok_or_else(|| {
+        SqlError::new(ErrorCode::SP_DOES_NOT_EXIST, format!("{} {db}.{} does not exist", kind.name(), name.name))
+    })
+}
+
+fn check_arg_count(def: &RoutineDef, routine: &Routine, got: usize) -> SqlResult<()> {
+    if routine.params.len() != got {
+        return Err(SqlError::new(
+            ErrorCode::SP_WRONG_NO_OF_ARGS,
+            format!(
+                "Incorrect number of arguments for {} {}.{}; expected {}, got {got}",
+                def.kind.name(),
+                def.db,
+                def.name,
+                routine.params.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn not_var_arg(def: &RoutineDef, position: usize) -> SqlError {
+    SqlError::new(
+        ErrorCode::SP_NOT_VAR_ARG,
+        format!(
+            "OUT or INOUT argument {position} for routine {}.{} is not a variable or NEW pseudo-variable in BEFORE trigger",
+            def.db, def.name
+        ),
+    )
+}
+
+/// `CALL name(args)` from a client: result sets of the body's SELECTs go
+/// to `session.call_results`, OUT and INOUT parameters to the user
+/// variables passed for them.
+pub fn call(session: &mut Session, name: &ObjectName, args: &[Expr], params: &[Value]) -> SqlResult<QueryResult> {
+    let entry = lookup(session, RoutineKind::Procedure, name)?;
+    check_arg_count(&entry.def, &entry.routine, args.len())?;
+    let mut values = Vec::with_capacity(args.len());
+    for (i, (arg, param)) in args.iter().zip(&entry.routine.params).enumerate() {
+        if param.mode != ParamMode::In && !matches!(arg, Expr::UserVar(_)) {
+            return Err(not_var_arg(&entry.def, i + 1));
+        }
+        values.push(if param.mode == ParamMode::Out { Value::Null } else { session.eval_constant(arg, params)? });
+    }
+    let (outs, affected) = run_procedure(session, &entry, values)?;
+    for ((arg, param), value) in args.iter().zip(&entry.routine.params).zip(outs) {
+        if let (Expr::UserVar(var), ParamMode::Out | ParamMode::InOut) = (arg, param.mode) {
+            session.set_user_var(var, value);
+        }
+    }
+    Ok(QueryResult::ok(affected))
+}
+
+/// Runs a procedure's body with its parameters' values; returns their
+/// values at the end and the last statement's affected rows.
+fn run_procedure(session: &mut Session, entry: &RoutineEntry, values: Vec<Value>) -> SqlResult<(Vec<Value>, u64)> {
+    // The body's unqualified names are the routine's database's, as in
+    // MariaDB; the caller's database comes back however the call ends.
+    let caller_db = session.db.replace(entry.def.db.clone());
+    let outcome = run_procedure_in_its_db(session, entry, values);
+    session.db = caller_db;
+    outcome
+}
+
+fn run_procedure_in_its_db(
+    session: &mut Session,
+    entry: &RoutineEntry,
+    values: Vec<Value>,
+) -> SqlResult<(Vec<Value>, u64)> {
+    let _active = enter(session, &entry.def)?;
+    let frame = parameter_frame(session, &entry.routine, values)?;
+    let mut interp =
+        Interp { runner: ProcedureRunner { session }, frames: vec![frame], handlers: Vec::new(), affected: 0 };
+    let flow = interp.exec(&entry.routine.body)?;
+    if let Flow::Return(_) = flow {
+        return Err(SqlError::new(ErrorCode::SP_BADRETURN, "RETURN is only allowed in a FUNCTION"));
+    }
+    let affected = interp.affected;
+    let outs = interp.frames.remove(0).vars.into_iter().map(|v| v.value).collect();
+    Ok((outs, affected))
+}
+
+fn parameter_frame(session: &Session, routine: &Routine, values: Vec<Value>) -> SqlResult<Frame<'static>> {
+    let mut frame = Frame::default();
+    for (param, value) in routine.params.iter().zip(values) {
+        let value =
+            if value.is_null() { value } else { coerce_to_column(value, &param.ty, session.strict(), session)? };
+        frame.vars.push(Var { name: param.name.clone(), ty: param.ty.clone(), value });
+    }
+    Ok(frame)
+}
+
+/// A stored function's value for `args`, or `None` when no function of
+/// that name exists (`name` may be `db.name`).
+pub fn call_function(
+    session: &Session,
+    name: &str,
+    args: &dyn Fn() -> SqlResult<Vec<Value>>,
+) -> Option<SqlResult<Value>> {
+    let object = match name.split_once('.') {
+        Some((db, n)) => ObjectName { db: Some(db.to_string()), name: n.to_string() },
+        None => ObjectName { db: None, name: name.to_string() },
+    };
+    let db = session.resolve_db(&object).ok()?;
+    let entry = session.engine.catalog.read().routine(db, RoutineKind::Function, &object.name)?;
+    Some(run_function(session, &entry, args))
+}
+
+fn run_function(session: &Session, entry: &RoutineEntry, args: &dyn Fn() -> SqlResult<Vec<Value>>) -> SqlResult<Value> {
+    let values = args()?;
+    check_arg_count(&entry.def, &entry.routine, values.len())?;
+    let _active = enter(session, &entry.def)?;
+    let frame = parameter_frame(session, &entry.routine, values)?;
+    let mut interp =
+        Interp { runner: FunctionRunner { session }, frames: vec![frame], handlers: Vec::new(), affected: 0 };
+    match interp.exec(&entry.routine.body)? {
+        Flow::Return(value) => match (&entry.routine.returns, value) {
+            (_, Value::Null) => Ok(Value::Null),
+            (Some(ty), value) => coerce_to_column(value, ty, session.strict(), session),
+            (None, value) => Ok(value),
+        },
+        _ => Err(SqlError::new(
+            ErrorCode::SP_NORETURNEND,
+            format!("FUNCTION {}.{} ended without RETURN", entry.def.db, entry.def.name),
+        )),
+    }
+}
+
+/// How a body's statements reach the session: a procedure owns it, a
+/// function shares it with the statement that called it.
+trait Runner {
+    fn session(&self) -> &Session;
+    /// Runs an ordinary statement with its variables' values.
+    fn run(&mut self, sql: &SpSql, params: &[Value]) -> SqlResult<QueryResult>;
+    /// A SELECT's result set, for the client.
+    fn emit(&mut self, result: QueryResult) -> SqlResult<()>;
+    fn set_system(&mut self, scope: VarScope, name: &str, value: Value) -> SqlResult<()>;
+    fn call(&mut self, entry: &RoutineEntry, values: Vec<Value>) -> SqlResult<(Vec<Value>, u64)>;
+    /// SELECT ... INTO found no row: a warning for a procedure's caller;
+    /// a function's caller sees none, as in MariaDB.
+    fn warn_no_data(&self, error: SqlError);
+}
+
+struct ProcedureRunner<'s> {
+    session: &'s mut Session,
+}
+
+impl Runner for ProcedureRunner<'_> {
+    fn session(&self) -> &Session {
+        self.session
+    }
+
+    fn run(&mut self, sql: &SpSql, params: &[Value]) -> SqlResult<QueryResult> {
+        // Each statement is the client's own: its own read view, its own
+        // commit in autocommit mode.
+        self.session.stmt_view = None;
+        self.session.run_statement_body(&sql.statement, &sql.text, params)
+    }
+
+    fn emit(&mut self, result: QueryResult) -> SqlResult<()> {
+        self.session.call_results.push(result);
+        Ok(())
+    }
+
+    fn set_system(&mut self, scope: VarScope, name: &str, value: Value) -> SqlResult<()> {
+        let set = Statement::Set(vec![Assignment {
+            target: SetTarget::System { scope, name: name.to_string() },
+            value: Expr::Literal(value),
+        }]);
+        self.session.run_statement_body(&set, "SET", &[]).map(|_| ())
+    }
+
+    fn call(&mut self, entry: &RoutineEntry, values: Vec<Value>) -> SqlResult<(Vec<Value>, u64)> {
+        run_procedure(self.session, entry, values)
+    }
+
+    fn warn_no_data(&self, error: SqlError) {
+        self.session.warn(error.code.number, error.message);
+    }
+}
+
+struct FunctionRunner<'s> {
+    session: &'s Session,
+}
+
+/// Error 1336 for what a function may not do.
+fn not_in_function(what: &str) -> SqlError {
+    SqlError::new(
+        ErrorCode { number: 1336, sqlstate: "0A000" },
+        format!("{what} is not allowed in stored function or trigger"),
+    )
+}
+
+impl Runner for FunctionRunner<'_> {
+    fn session(&self) -> &Session {
+        self.session
+    }
+
+    /// Only queries: a function runs inside its caller's statement, which
+    /// holds the session; it reads through a fresh snapshot.
+    fn run(&mut self, sql: &SpSql, params: &[Value]) -> SqlResult<QueryResult> {
+        let Statement::Select(select) = &sql.statement else {
+            return Err(SqlError::not_supported("statements that write inside stored functions"));
+        };
+        let session = self.session;
+        let view = session.engine.store.snapshot();
+        let empty = Txn::new(0, crate::ast::IsolationLevel::RepeatableRead, true, false);
+        let txn = session.txn.as_ref().unwrap_or(&empty);
+        let ctx = crate::select::Ctx::new(session, txn, view, params);
+        session.select_result(&ctx, select)
+    }
+
+    fn emit(&mut self, _result: QueryResult) -> SqlResult<()> {
+        Err(SqlError::new(ErrorCode::SP_NO_RETSET, "Not allowed to return a result set from a function"))
+    }
+
+    fn set_system(&mut self, _scope: VarScope, name: &str, _value: Value) -> SqlResult<()> {
+        Err(not_in_function(&format!("SET @@{name}")))
+    }
+
+    fn call(&mut self, _entry: &RoutineEntry, _values: Vec<Value>) -> SqlResult<(Vec<Value>, u64)> {
+        Err(not_in_function("CALL"))
+    }
+
+    fn warn_no_data(&self, _error: SqlError) {}
+}
+
+struct Var {
+    name: String,
+    ty: ColumnDef,
+    value: Value,
+}
+
+struct Cursor<'r> {
+    name: String,
+    query: &'r SpSql,
+    rows: Option<VecDeque<Vec<Value>>>,
+}
+
+/// One BEGIN ... END's variables and cursors (the first frame holds the
+/// parameters); `handlers_below`: the handler stack's height at its start.
+#[derive(Default)]
+struct Frame<'r> {
+    vars: Vec<Var>,
+    cursors: Vec<Cursor<'r>>,
+    handlers_below: usize,
+}
+
+struct Handler<'r> {
+    exit: bool,
+    conditions: &'r [Condition],
+    body: &'r SpStmt,
+    /// The frame count where it was declared: an EXIT handler leaves that
+    /// block.
+    depth: usize,
+}
+
+/// How a statement ended.
+enum Flow {
+    Normal,
+    Leave(String),
+    Iterate(String),
+    Return(Value),
+    /// An EXIT handler ran: leave the block at this depth.
+    Exit(usize),
+}
+
+struct Interp<'r, R: Runner> {
+    runner: R,
+    frames: Vec<Frame<'r>>,
+    handlers: Vec<Handler<'r>>,
+    /// Rows the statements so far changed or selected INTO (CALL's
+    /// answer sums them, as MariaDB's does).
+    affected: u64,
+}
+
+fn no_data() -> SqlError {
+    SqlError::new(ErrorCode::SP_FETCH_NO_DATA, "No data - zero rows fetched, selected, or processed")
+}
+
+fn same_label(label: &Option<String>, target: &str) -> bool {
+    label.as_deref().is_some_and(|l| l.eq_ignore_ascii_case(target))
+}
+
+/// SQLSTATEs outlive the statement that raised them; each distinct one a
+/// SIGNAL uses is kept once.
+fn interned_sqlstate(state: &str) -> &'static str {
+    static STATES: parking_lot::Mutex<Vec<&'static str>> = parking_lot::Mutex::new(Vec::new());
+    let mut states = STATES.lock();
+    if let Some(s) = states.iter().find(|s| **s == state) {
+        return s;
+    }
+    let leaked: &'static str = Box::leak(state.to_string().into_boxed_str());
+    states.push(leaked);
+    leaked
+}
+
+impl<'r, R: Runner> Interp<'r, R> {
+    fn var(&mut self, name: &str) -> SqlResult<&mut Var> {
+        self.frames
+            .iter_mut()
+            .rev()
+            .flat_map(|f| f.vars.iter_mut().rev())
+            .find(|v| v.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| SqlError::new(ErrorCode::SP_UNDECLARED_VAR, format!("Undeclared variable: {name}")))
+    }
+
+    fn values(&mut self, vars: &[String]) -> SqlResult<Vec<Value>> {
+        vars.iter().map(|v| Ok(self.var(v)?.value.clone())).collect()
+    }
+
+    fn eval(&mut self, e: &SpExpr) -> SqlResult<Value> {
+        let params = self.values(&e.vars)?;
+        self.runner.session().eval_constant(&e.expr, &params)
+    }
+
+    fn test(&mut self, e: &SpExpr) -> SqlResult<bool> {
+        Ok(truthy(&self.eval(e)?).unwrap_or(false))
+    }
+
+    fn assign(&mut self, target: &SpTarget, value: Value) -> SqlResult<()> {
+        match target {
+            SpTarget::Local(name) => {
+                let strict = self.runner.session().strict();
+                let ty = self.var(name)?.ty.clone();
+                let value =
+                    if value.is_null() { value } else { coerce_to_column(value, &ty, strict, self.runner.session())? };
+                self.var(name)?.value = value;
+            }
+            SpTarget::User(name) => self.runner.session().set_user_var(name, value),
+            SpTarget::System { scope, name } => self.runner.set_system(*scope, name, value)?,
+        }
+        Ok(())
+    }
+
+    fn cursor(&mut self, name: &str) -> SqlResult<&mut Cursor<'r>> {
+        self.frames
+            .iter_mut()
+            .rev()
+            .flat_map(|f| f.cursors.iter_mut())
+            .find(|c| c.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| SqlError::new(ErrorCode::SP_CURSOR_MISMATCH, format!("Undefined CURSOR: {name}")))
+    }
+
+    fn exec_list(&mut self, list: &'r [SpStmt]) -> SqlResult<Flow> {
+        for stmt in list {
+            self.runner.session().guard().check()?;
+            let outcome = match self.exec(stmt) {
+                Err(e) => self.handle(e, stmt)?,
+                Ok(flow) => flow,
+            };
+            if !matches!(outcome, Flow::Normal) {
+                return Ok(outcome);
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    /// Runs the handler for `error`, if one is active: CONTINUE goes on
+    /// after the statement, EXIT leaves the handler's block. Without one,
+    /// the error stands — except SELECT ... INTO finding no row, which
+    /// then is only a warning.
+    fn handle(&mut self, error: SqlError, stmt: &SpStmt) -> SqlResult<Flow> {
+        let (errno, sqlstate) = (error.code.number, error.code.sqlstate);
+        let mut best: Option<(usize, usize, u8)> = None;
+        for (i, h) in self.handlers.iter().enumerate().rev() {
+            if best.is_some_and(|(_, depth, _)| h.depth < depth) {
+                break;
+            }
+            if let Some(rank) = h.conditions.iter().filter(|c| c.matches(errno, sqlstate)).map(Condition::rank).min() {
+                if best.is_none_or(|(_, _, r)| rank < r) {
+                    best = Some((i, h.depth, rank));
+                }
+            }
+        }
+        let Some((index, _, _)) = best else {
+            let select_into = matches!(stmt, SpStmt::Sql(sql) if !sql.into.is_empty());
+            if select_into && errno == ErrorCode::SP_FETCH_NO_DATA.number {
+                self.runner.warn_no_data(error);
+                return Ok(Flow::Normal);
+            }
+            return Err(error);
+        };
+        let (exit, body, depth) = {
+            let h = &self.handlers[index];
+            (h.exit, h.body, h.depth)
+        };
+        // The handler's body runs with only the handlers declared before it.
+        let hidden = self.handlers.split_off(index);
+        let flow = self.exec(body);
+        self.handlers.extend(hidden);
+        match flow? {
+            Flow::Normal if exit => Ok(Flow::Exit(depth)),
+            Flow::Normal => Ok(Flow::Normal),
+            other => Ok(other),
+        }
+    }
+
+    fn exec(&mut self, stmt: &'r SpStmt) -> SqlResult<Flow> {
+        match stmt {
+            SpStmt::Block { label, body } => {
+                let handlers_below = self.handlers.len();
+                self.frames.push(Frame { handlers_below, ..Frame::default() });
+                let depth = self.frames.len();
+                let flow = self.exec_list(body);
+                if let Some(frame) = self.frames.pop() {
+                    self.handlers.truncate(frame.handlers_below);
+                }
+                Ok(match flow? {
+                    Flow::Leave(l) if same_label(label, &l) => Flow::Normal,
+                    Flow::Exit(d) if d == depth => Flow::Normal,
+                    other => other,
+                })
+            }
+            SpStmt::DeclareVar { names, ty, default } => {
+                let value = match default {
+                    Some(e) => self.eval(e)?,
+                    None => Value::Null,
+                };
+                for name in names {
+                    let frame = self.frames.last_mut().ok_or_else(|| SqlError::internal("no frame"))?;
+                    frame.vars.push(Var { name: name.clone(), ty: ty.clone(), value: Value::Null });
+                    self.assign(&SpTarget::Local(name.clone()), value.clone())?;
+                }
+                Ok(Flow::Normal)
+            }
+            SpStmt::DeclareCursor { name, query } => {
+                let frame = self.frames.last_mut().ok_or_else(|| SqlError::internal("no frame"))?;
+                frame.cursors.push(Cursor { name: name.clone(), query, rows: None });
+                Ok(Flow::Normal)
+            }
+            SpStmt::DeclareHandler { exit, conditions, body } => {
+                let depth = self.frames.len();
+                self.handlers.push(Handler { exit: *exit, conditions, body, depth });
+                Ok(Flow::Normal)
+            }
+            SpStmt::Set(assignments) => {
+                for (target, e) in assignments {
+                    let value = self.eval(e)?;
+                    self.assign(target, value)?;
+                }
+                Ok(Flow::Normal)
+            }
+            SpStmt::If { branches, otherwise } => {
+                for (cond, body) in branches {
+                    if self.test(cond)? {
+                        return self.exec_list(body);
+                    }
+                }
+                otherwise.as_deref().map_or(Ok(Flow::Normal), |body| self.exec_list(body))
+            }
+            SpStmt::Case { operand, whens, otherwise } => {
+                let subject = operand.as_ref().map(|o| self.eval(o)).transpose()?;
+                for (when, body) in whens {
+                    let hit = match &subject {
+                        Some(s) => {
+                            let v = self.eval(when)?;
+                            crate::eval::compare(s, &v) == Some(std::cmp::Ordering::Equal)
+                        }
+                        None => self.test(when)?,
+                    };
+                    if hit {
+                        return self.exec_list(body);
+                    }
+                }
+                match otherwise {
+                    Some(body) => self.exec_list(body),
+                    None => Err(SqlError::new(
+                        ErrorCode { number: 1339, sqlstate: "20000" },
+                        "Case not found for CASE statement",
+                    )),
+                }
+            }
+            SpStmt::Loop { label, kind, body } => self.run_loop(label, kind, body),
+            SpStmt::Leave(l) => Ok(Flow::Leave(l.clone())),
+            SpStmt::Iterate(l) => Ok(Flow::Iterate(l.clone())),
+            SpStmt::Return(e) => Ok(Flow::Return(self.eval(e)?)),
+            SpStmt::Open(name) => {
+                let query = {
+                    let c = self.cursor(name)?;
+                    if c.rows.is_some() {
+                        return Err(SqlError::new(ErrorCode::SP_CURSOR_ALREADY_OPEN, "Cursor is already open"));
+                    }
+                    c.query
+                };
+                let params = self.values(&query.vars)?;
+                let rows = match self.runner.run(query, &params)? {
+                    QueryResult::Rows { rows, .. } => rows,
+                    QueryResult::Ok { .. } => Vec::new(),
+                };
+                self.cursor(name)?.rows = Some(rows.into());
+                Ok(Flow::Normal)
+            }
+            SpStmt::Fetch { cursor, into } => {
+                let row = match &mut self.cursor(cursor)?.rows {
+                    None => return Err(SqlError::new(ErrorCode::SP_CURSOR_NOT_OPEN, "Cursor is not open")),
+                    Some(rows) => rows.pop_front().ok_or_else(no_data)?,
+                };
+                if row.len() != into.len() {
+                    return Err(SqlError::new(
+                        ErrorCode::SP_WRONG_NO_OF_FETCH_ARGS,
+                        "Incorrect number of FETCH variables",
+                    ));
+                }
+                for (target, value) in into.iter().zip(row) {
+                    self.assign(target, value)?;
+                }
+                Ok(Flow::Normal)
+            }
+            SpStmt::Close(name) => {
+                let c = self.cursor(name)?;
+                if c.rows.take().is_none() {
+                    return Err(SqlError::new(ErrorCode::SP_CURSOR_NOT_OPEN, "Cursor is not open"));
+                }
+                Ok(Flow::Normal)
+            }
+            SpStmt::Signal { sqlstate, errno, message } => {
+                let text = match message {
+                    Some(m) => self.eval(m)?.to_string(),
+                    None if sqlstate.starts_with("45") => "Unhandled user-defined exception condition".to_string(),
+                    None => format!(
+                        "Unhandled user-defined {} condition",
+                        if sqlstate.starts_with("01") { "warning" } else { "not found" }
+                    ),
+                };
+                Err(SqlError::new(ErrorCode { number: *errno, sqlstate: interned_sqlstate(sqlstate) }, text))
+            }
+            SpStmt::Call { name, args } => self.call(name, args),
+            SpStmt::Sql(sql) => self.sql(sql),
+        }
+    }
+
+    fn run_loop(&mut self, label: &Option<String>, kind: &'r LoopKind, body: &'r [SpStmt]) -> SqlResult<Flow> {
+        loop {
+            if let LoopKind::While(cond) = kind {
+                if !self.test(cond)? {
+                    return Ok(Flow::Normal);
+                }
+            }
+            match self.exec_list(body)? {
+                Flow::Normal => {}
+                Flow::Iterate(l) if same_label(label, &l) => continue,
+                Flow::Leave(l) if same_label(label, &l) => return Ok(Flow::Normal),
+                other => return Ok(other),
+            }
+            if let LoopKind::Repeat(until) = kind {
+                if self.test(until)? {
+                    return Ok(Flow::Normal);
+                }
+            }
+        }
+    }
+
+    fn call(&mut self, name: &ObjectName, args: &[SpExpr]) -> SqlResult<Flow> {
+        let entry = lookup(self.runner.session(), RoutineKind::Procedure, name)?;
+        check_arg_count(&entry.def, &entry.routine, args.len())?;
+        let mut values = Vec::with_capacity(args.len());
+        let mut targets = Vec::with_capacity(args.len());
+        for (i, (arg, param)) in args.iter().zip(&entry.routine.params).enumerate() {
+            let target = match (&arg.expr, arg.vars.as_slice()) {
+                (Expr::Param(0), [var]) => Some(SpTarget::Local(var.clone())),
+                (Expr::UserVar(u), _) => Some(SpTarget::User(u.clone())),
+                _ => None,
+            };
+            if param.mode != ParamMode::In && target.is_none() {
+                return Err(not_var_arg(&entry.def, i + 1));
+            }
+            values.push(if param.mode == ParamMode::Out { Value::Null } else { self.eval(arg)? });
+            targets.push(target.filter(|_| param.mode != ParamMode::In));
+        }
+        let (outs, affected) = self.runner.call(&entry, values)?;
+        self.affected += affected;
+        for (target, value) in targets.iter().zip(outs) {
+            if let Some(t) = target {
+                self.assign(t, value)?;
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn sql(&mut self, sql: &SpSql) -> SqlResult<Flow> {
+        let params = self.values(&sql.vars)?;
+        let result = self.runner.run(sql, &params)?;
+        match result {
+            QueryResult::Rows { columns, rows } if !sql.into.is_empty() => {
+                if columns.len() != sql.into.len() {
+                    return Err(SqlError::new(
+                        ErrorCode::WRONG_NUMBER_OF_COLUMNS_IN_SELECT,
+                        "The used SELECT statements have a different number of columns",
+                    ));
+                }
+                let mut rows = rows.into_iter();
+                let row = rows.next().ok_or_else(no_data)?;
+                if rows.next().is_some() {
+                    return Err(SqlError::new(ErrorCode::TOO_MANY_ROWS, "Result consisted of more than one row"));
+                }
+                for (target, value) in sql.into.iter().zip(row) {
+                    self.assign(target, value)?;
+                }
+                self.affected += 1;
+            }
+            rows @ QueryResult::Rows { .. } => self.runner.emit(rows)?,
+            QueryResult::Ok { affected_rows, .. } => self.affected += affected_rows,
+        }
+        Ok(Flow::Normal)
+    }
+}
