@@ -69,6 +69,17 @@ class Ledger:
             self.next_seq[w] += 1
             return w * 10_000_000 + self.next_seq[w]
 
+    def resolve_in_doubt(self, present):
+        """After a recovery, in-doubt transactions are present or absent
+        for good."""
+        with self.lock:
+            for t in list(self.in_doubt):
+                if t in present:
+                    self.acked[t] = self.in_doubt.pop(t)
+                else:
+                    self.not_committed.add(t)
+                    del self.in_doubt[t]
+
 
 def writer(srv, ledger: Ledger, w: int, rng: random.Random, stop: threading.Event):
     try:
@@ -163,13 +174,7 @@ def verify_calls(cur, calls: Ledger, where: str) -> int:
         assert t in calls.acked or t in calls.in_doubt, f"unknown or failed CALL {t} present {where}"
     orphans = set(rows) - set(present)
     assert not orphans, f"rows of CALLs without their marker (partial) {where}: {sorted(orphans)[:10]}"
-    with calls.lock:
-        for t in list(calls.in_doubt):
-            if t in present:
-                calls.acked[t] = calls.in_doubt.pop(t)
-            else:
-                calls.not_committed.add(t)
-                del calls.in_doubt[t]
+    calls.resolve_in_doubt(present)
     return len(present)
 
 
@@ -323,14 +328,7 @@ def verify(srv, ledger: Ledger, cycle: int, snapshots: dict, views: dict):
     for w in range(WRITERS):
         mine = sum(1 for (ww, _) in markers.values() if ww == w)
         assert counters[w] == mine, f"writer {w}: counter {counters[w]} != {mine} markers {where}"
-    # in-doubt transactions are resolved now: present or absent for good
-    with ledger.lock:
-        for t in list(ledger.in_doubt):
-            if t in markers:
-                ledger.acked[t] = ledger.in_doubt.pop(t)
-            else:
-                ledger.not_committed.add(t)
-                del ledger.in_doubt[t]
+    ledger.resolve_in_doubt(markers)
     return markers, snapshot_tables
 
 

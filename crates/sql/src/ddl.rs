@@ -248,11 +248,11 @@ pub(crate) fn db_of<'a>(name: &'a ObjectName, current: &'a str) -> SqlResult<&'a
     }
 }
 
-fn ok_plan(mutations: Vec<Mutation>, change: CatalogChange) -> DdlPlan {
+pub(crate) fn ok_plan(mutations: Vec<Mutation>, change: CatalogChange) -> DdlPlan {
     DdlPlan { mutations, change, note: None, warnings: Vec::new(), affected_rows: 0 }
 }
 
-fn noop_with_note(code: u16, message: String) -> DdlPlan {
+pub(crate) fn noop_with_note(code: u16, message: String) -> DdlPlan {
     DdlPlan {
         mutations: Vec::new(),
         change: CatalogChange::None,

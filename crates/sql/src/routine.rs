@@ -232,30 +232,14 @@ pub fn plan_create(catalog: &Catalog, db: &str, create: &CreateRoutine) -> SqlRe
     if catalog.routine(&def.db, def.kind, &def.name).is_some() && !create.or_replace {
         let message = format!("{} {} already exists", def.kind.name(), def.name);
         if create.if_not_exists {
-            return Ok(note_plan(ErrorCode::SP_ALREADY_EXISTS.number, message));
+            return Ok(crate::ddl::noop_with_note(ErrorCode::SP_ALREADY_EXISTS.number, message));
         }
         return Err(SqlError::new(ErrorCode::SP_ALREADY_EXISTS, message));
     }
     let json = serde_json::to_vec(&def).map_err(|e| SqlError::internal(format!("catalog encode: {e}")))?;
     let mutations = vec![Mutation::Put(routine_key(&def.db, def.kind, &def.name), json)];
     let entry = RoutineEntry { def, routine: create.routine.clone() };
-    Ok(DdlPlan {
-        mutations,
-        change: CatalogChange::PutRoutine(Box::new(entry)),
-        note: None,
-        warnings: Vec::new(),
-        affected_rows: 0,
-    })
-}
-
-fn note_plan(code: u16, message: String) -> DdlPlan {
-    DdlPlan {
-        mutations: Vec::new(),
-        change: CatalogChange::None,
-        note: Some((code, message)),
-        warnings: Vec::new(),
-        affected_rows: 0,
-    }
+    Ok(crate::ddl::ok_plan(mutations, CatalogChange::PutRoutine(Box::new(entry))))
 }
 
 /// Plans DROP PROCEDURE / FUNCTION [IF EXISTS].
@@ -270,17 +254,14 @@ pub fn plan_drop(
     if catalog.routine(db, kind, &name.name).is_none() {
         let message = format!("{} {db}.{} does not exist", kind.name(), name.name);
         if if_exists {
-            return Ok(note_plan(ErrorCode::SP_DOES_NOT_EXIST.number, message));
+            return Ok(crate::ddl::noop_with_note(ErrorCode::SP_DOES_NOT_EXIST.number, message));
         }
         return Err(SqlError::new(ErrorCode::SP_DOES_NOT_EXIST, message));
     }
-    Ok(DdlPlan {
-        mutations: vec![Mutation::Delete(routine_key(db, kind, &name.name))],
-        change: CatalogChange::DropRoutine(db.to_string(), kind, name.name.clone()),
-        note: None,
-        warnings: Vec::new(),
-        affected_rows: 0,
-    })
+    Ok(crate::ddl::ok_plan(
+        vec![Mutation::Delete(routine_key(db, kind, &name.name))],
+        CatalogChange::DropRoutine(db.to_string(), kind, name.name.clone()),
+    ))
 }
 
 /// The storage deletions DROP DATABASE makes for its routines.

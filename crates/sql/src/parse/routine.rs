@@ -21,7 +21,6 @@ use std::sync::Arc;
 
 pub use crate::ast::routine::*;
 
-
 /// What a label names: ITERATE only continues loops.
 #[derive(Clone, Copy, PartialEq)]
 enum LabelKind {
