@@ -1,6 +1,8 @@
 //! Column attributes MariaDB reads and sqlparser does not: ZEROFILL after a
-//! numeric type (`INT(5) UNSIGNED ZEROFILL`), and `REAL(M,D)` (MariaDB's
-//! DOUBLE, which sqlparser reads only without digits). A token-level pass over CREATE
+//! numeric type (`INT(5) UNSIGNED ZEROFILL`), and type names sqlparser
+//! reads only in part (`REAL(M,D)`, `INT1 UNSIGNED`, `FIXED(5,2) UNSIGNED`)
+//! or not at all (`NATIONAL CHAR`, `LONG VARCHAR`), which are respelled as
+//! the type MariaDB makes of them. A token-level pass over CREATE
 //! TABLE and ALTER TABLE blanks them out of the text sqlparser reads and
 //! remembers which column declared them; they are set on the converted
 //! column definitions afterwards. The statement's own text, which the binlog
@@ -18,33 +20,61 @@ pub(crate) struct ColumnWords {
     zerofill: Vec<String>,
 }
 
-/// `sql` with every ZEROFILL blanked out and `REAL(` read as `DOUBLE(`,
-/// and the columns that said ZEROFILL.
+/// MariaDB's type spellings sqlparser does not read, by their words, and
+/// the type each is.
+const TYPE_SPELLINGS: [(&[&str], &str); 13] = [
+    (&["NATIONAL", "CHARACTER", "VARYING"], "NVARCHAR"),
+    (&["NATIONAL", "CHAR", "VARYING"], "NVARCHAR"),
+    (&["NATIONAL", "VARCHAR"], "NVARCHAR"),
+    (&["NCHAR", "VARYING"], "NVARCHAR"),
+    (&["NATIONAL", "CHARACTER"], "NCHAR"),
+    (&["NATIONAL", "CHAR"], "NCHAR"),
+    (&["LONG", "VARCHAR"], "MEDIUMTEXT"),
+    (&["LONG", "VARBINARY"], "MEDIUMBLOB"),
+    (&["INT1"], "TINYINT"),
+    (&["INT3"], "MEDIUMINT"),
+    (&["MIDDLEINT"], "MEDIUMINT"),
+    (&["FIXED"], "DECIMAL"),
+    // REAL is DOUBLE (without sql_mode REAL_AS_FLOAT).
+    (&["REAL"], "DOUBLE"),
+];
+
+/// `sql` with every ZEROFILL blanked out and the type names of
+/// [`TYPE_SPELLINGS`] respelled, and the columns that said ZEROFILL.
 pub(crate) fn strip(sql: &str) -> SqlResult<(String, ColumnWords)> {
     let tokens = pieces(sql)?;
     let mut rewritten = sql.to_string();
     let mut words = ColumnWords::default();
     // Back to front, so earlier byte ranges stay valid as text changes length.
     for (at, piece) in tokens.iter().enumerate().rev() {
-        if piece.is_keyword("REAL") && tokens.get(at + 1).is_some_and(|p| p.token == Token::LParen) {
-            rewritten.replace_range(piece.start..piece.end, "DOUBLE");
-            continue;
+        if piece.is_keyword("ZEROFILL") {
+            let name = name_index(&tokens[..at]).and_then(|i| word_value(&tokens[i]));
+            words.zerofill.push(name.ok_or_else(|| SqlError::parse(&sql[piece.start..], 1))?);
+            rewritten.replace_range(piece.start..piece.end, " ");
+        } else if at > 0 && name_index(&tokens[..at]) == Some(at - 1) {
+            if let Some((spelling, ty)) = TYPE_SPELLINGS.iter().find(|(spelling, _)| {
+                spelling.len() <= tokens.len() - at
+                    && spelling.iter().zip(&tokens[at..]).all(|(word, piece)| piece.is_keyword(word))
+            }) {
+                rewritten.replace_range(piece.start..tokens[at + spelling.len() - 1].end, ty);
+            }
         }
-        if !piece.is_keyword("ZEROFILL") {
-            continue;
-        }
-        let name = column_name(&tokens[..at]).ok_or_else(|| SqlError::parse(&sql[piece.start..], 1))?;
-        words.zerofill.push(name);
-        rewritten.replace_range(piece.start..piece.end, " ");
     }
     Ok((rewritten, words))
 }
 
-/// The name of the column whose definition `before` ends in: the
+fn word_value(piece: &Piece) -> Option<String> {
+    match &piece.token {
+        Token::Word(w) => Some(w.value.clone()),
+        _ => None,
+    }
+}
+
+/// Where the name of the column whose definition `before` ends in is: the
 /// definition starts after the last comma or unclosed `(` at this depth (or
 /// at ADD / MODIFY / CHANGE), and its name follows ALTER's keywords and,
 /// for CHANGE, the old name.
-fn column_name(before: &[Piece]) -> Option<String> {
+fn name_index(before: &[Piece]) -> Option<usize> {
     let mut depth = 0usize;
     let mut start = 0;
     for (i, p) in before.iter().enumerate().rev() {
@@ -66,21 +96,26 @@ fn column_name(before: &[Piece]) -> Option<String> {
             _ => {}
         }
     }
-    let mut spec = &before[start..];
-    let changes = spec.first().is_some_and(|p| p.is_keyword("CHANGE"));
-    if spec.first().is_some_and(|p| ["ADD", "MODIFY", "CHANGE"].iter().any(|k| p.is_keyword(k))) {
-        spec = &spec[1..];
-        while spec.first().is_some_and(|p| ["COLUMN", "IF", "NOT", "EXISTS"].iter().any(|k| p.is_keyword(k))) {
-            spec = &spec[1..];
+    let is_alter_keyword =
+        |i: usize| before.get(i).is_some_and(|p| ["ADD", "MODIFY", "CHANGE"].iter().any(|k| p.is_keyword(k)));
+    let mut at = start;
+    if is_alter_keyword(at) {
+        let changes = before[at].is_keyword("CHANGE");
+        at += 1;
+        while before.get(at).is_some_and(|p| ["COLUMN", "IF", "NOT", "EXISTS"].iter().any(|k| p.is_keyword(k))) {
+            at += 1;
         }
         if changes {
-            spec = spec.get(1..)?;
+            at += 1;
         }
     }
-    match &spec.first()?.token {
-        Token::Word(w) => Some(w.value.clone()),
-        _ => None,
-    }
+    // An index or constraint, not a column (these words are reserved, so
+    // a column of that name is quoted).
+    const NOT_COLUMNS: [&str; 9] =
+        ["KEY", "INDEX", "UNIQUE", "PRIMARY", "CONSTRAINT", "FOREIGN", "FULLTEXT", "SPATIAL", "CHECK"];
+    let name = before.get(at)?;
+    let names_column = matches!(name.token, Token::Word(_)) && !NOT_COLUMNS.iter().any(|k| name.is_keyword(k));
+    names_column.then_some(at)
 }
 
 impl ColumnWords {
@@ -135,11 +170,17 @@ mod tests {
     }
 
     #[test]
-    fn real_with_digits_is_double() {
+    fn type_spellings_are_respelled_where_a_type_stands() {
         assert_eq!(
-            zerofill_of("CREATE TABLE t (r REAL(8,2), `real` REAL)").0,
-            "CREATE TABLE t (r DOUBLE(8,2), `real` REAL)"
+            zerofill_of("CREATE TABLE t (r REAL(8,2), `real` REAL, int1 int1 unsigned, n national char(2))").0,
+            "CREATE TABLE t (r DOUBLE(8,2), `real` DOUBLE, int1 TINYINT unsigned, n NCHAR(2))"
         );
+        assert_eq!(
+            zerofill_of("ALTER TABLE t CHANGE long long long varchar, MODIFY fixed fixed(5,2) unsigned").0,
+            "ALTER TABLE t CHANGE long long MEDIUMTEXT, MODIFY fixed DECIMAL(5,2) unsigned"
+        );
+        let keyed = "CREATE TABLE t (fixed INT, KEY fixed (fixed))";
+        assert_eq!(zerofill_of(keyed).0, keyed);
     }
 
     #[test]

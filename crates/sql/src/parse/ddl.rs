@@ -107,21 +107,10 @@ fn column_type(dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
         }
         D::Custom(name, args) => match (name.to_string().to_ascii_lowercase().as_str(), args.as_slice()) {
             ("year", [] | [_]) => (ColumnType::Year, false),
-            // MariaDB's synonyms.
-            ("int1", []) => (ColumnType::TinyInt, false),
-            ("int3" | "middleint", []) => (ColumnType::MediumInt, false),
+            // MariaDB's synonyms (INT1, MIDDLEINT, FIXED ... are respelled
+            // by parse/column_words.rs).
             ("long", []) => (ColumnType::Text(BlobSize::Medium), false),
             ("serial", []) => (ColumnType::BigInt, true),
-            ("fixed", _) => {
-                let info = match args.as_slice() {
-                    [] => sp::ExactNumberInfo::None,
-                    [p] => sp::ExactNumberInfo::Precision(numeric_arg(p)?),
-                    [p, s] => sp::ExactNumberInfo::PrecisionAndScale(numeric_arg(p)?, numeric_arg(s)?),
-                    _ => return Err(SqlError::parse("FIXED", 1)),
-                };
-                let (precision, scale) = decimal_precision(&info)?;
-                (ColumnType::Decimal { precision, scale }, false)
-            }
             ("nchar", [] | [_]) => {
                 let len = args.first().map(|a| numeric_arg::<u32>(a)).transpose()?.unwrap_or(1);
                 (ColumnType::Char(len), false)
