@@ -128,4 +128,17 @@ INSERT INTO sp1 (e) VALUES (256)
 ALTER TABLE sp1 MODIFY e int1(3) unsigned zerofill, CHANGE c cc long varchar NOT NULL
 SHOW CREATE TABLE sp1
 SELECT e, cc FROM sp1
-DROP TABLE w1, w2, z1, z2, z3, f1, f2, f3, sp1
+-- TEXT(n) / BLOB(n): the smallest size holding n characters of the column's charset / n bytes
+CREATE TABLE tx (a text(100), b text(300), c blob(255), d blob(256), e text(20000), f text(70000), g blob(16777216), h text(100) character set latin1, j text(63), k text(64), l text(0), m blob(0))
+SHOW CREATE TABLE tx
+SELECT column_name, column_type, character_maximum_length FROM information_schema.columns WHERE table_schema = database() AND table_name = 'tx' ORDER BY ordinal_position
+INSERT INTO tx (j, h) VALUES (repeat('x', 63), repeat('y', 100))
+SELECT length(j), length(h) FROM tx
+CREATE TABLE tx2 (a text(100), b text(100) character set utf8mb4) CHARSET latin1
+SHOW CREATE TABLE tx2
+ALTER TABLE tx2 ADD COLUMN c text(200), MODIFY a text(300)
+SHOW CREATE TABLE tx2
+CREATE TABLE tx3 (a text(4294967295))
+SHOW CREATE TABLE tx3
+CREATE TABLE tx4 (a text(4294967296))
+DROP TABLE w1, w2, z1, z2, z3, f1, f2, f3, sp1, tx, tx2, tx3

@@ -25,6 +25,14 @@ impl BlobSize {
         }
     }
 
+    /// The smallest size holding `bytes`, as MariaDB picks TEXT(n) / BLOB(n).
+    pub fn holding(bytes: u64) -> BlobSize {
+        [BlobSize::Tiny, BlobSize::Normal, BlobSize::Medium]
+            .into_iter()
+            .find(|s| bytes <= s.max_bytes())
+            .unwrap_or(BlobSize::Long)
+    }
+
     /// Largest value in bytes.
     pub fn max_bytes(self) -> u64 {
         match self {
@@ -183,6 +191,11 @@ pub struct ColumnDef {
     /// rounded to D decimals when stored.
     #[serde(default)]
     pub float_digits: Option<FloatDigits>,
+    /// TEXT(n) as declared, n in characters: its size class depends on the
+    /// column's charset, which may be known only when the table's is
+    /// (see [`ColumnDef::set_collation`]). Not kept in the catalog.
+    #[serde(skip)]
+    pub text_chars: Option<u64>,
 }
 
 /// The (M,D) of FLOAT(M,D) / DOUBLE(M,D).
@@ -209,6 +222,17 @@ impl ColumnDef {
             display_width: None,
             zerofill: false,
             float_digits: None,
+            text_chars: None,
+        }
+    }
+
+    /// Gives the column `collation`; a TEXT(n) column takes the smallest
+    /// size holding n characters of its charset, as MariaDB picks it
+    /// (TEXT(63) is tinytext in utf8mb4, TEXT(64) text).
+    pub fn set_collation(&mut self, collation: Collation) {
+        self.collation = collation;
+        if let (ColumnType::Text(size), Some(chars)) = (&mut self.ty, self.text_chars) {
+            *size = BlobSize::holding(chars.saturating_mul(u64::from(collation.mbmaxlen())));
         }
     }
 

@@ -960,10 +960,11 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                                 default_text(c).map(|d| s(&d)).unwrap_or(Value::Null),
                                 s(if c.nullable { "YES" } else { "NO" }),
                                 s(&data_type),
-                                if c.max_bytes() > 0 {
-                                    Value::UInt(c.max_bytes() / u64::from(c.collation.mbmaxlen()))
-                                } else {
-                                    Value::Null
+                                // TEXT's maximum is in bytes (65535 for TEXT of any charset).
+                                match c.ty {
+                                    _ if c.max_bytes() == 0 => Value::Null,
+                                    ColumnType::Text(_) => Value::UInt(c.max_bytes()),
+                                    _ => Value::UInt(c.max_bytes() / u64::from(c.collation.mbmaxlen())),
                                 },
                                 uint((c.max_bytes() > 0).then(|| c.max_bytes())),
                                 uint(precision),

@@ -89,7 +89,10 @@ fn column_type(dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
         D::MediumText => (ColumnType::Text(BlobSize::Medium), false),
         D::LongText => (ColumnType::Text(BlobSize::Long), false),
         D::TinyBlob => (ColumnType::Blob(BlobSize::Tiny), false),
-        D::Blob(_) => (ColumnType::Blob(BlobSize::Normal), false),
+        // BLOB(n): the smallest size holding n bytes; BLOB(0) is BLOB.
+        D::Blob(bytes) => {
+            (ColumnType::Blob(bytes.filter(|n| *n > 0).map_or(BlobSize::Normal, BlobSize::holding)), false)
+        }
         D::MediumBlob => (ColumnType::Blob(BlobSize::Medium), false),
         D::LongBlob => (ColumnType::Blob(BlobSize::Long), false),
         D::Date => (ColumnType::Date, false),
@@ -110,6 +113,9 @@ fn column_type(dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
             // MariaDB's synonyms (INT1, MIDDLEINT, FIXED ... are respelled
             // by parse/column_words.rs).
             ("long", []) => (ColumnType::Text(BlobSize::Medium), false),
+            // TEXT(n): sized by n characters of its charset (see
+            // `ColumnDef::set_collation`).
+            ("text", [_]) => (ColumnType::Text(BlobSize::Normal), false),
             ("serial", []) => (ColumnType::BigInt, true),
             ("nchar", [] | [_]) => {
                 let len = args.first().map(|a| numeric_arg::<u32>(a)).transpose()?.unwrap_or(1);
@@ -191,6 +197,24 @@ fn float_digits(name: &str, info: &sp::ExactNumberInfo) -> SqlResult<Option<Floa
         ));
     }
     Ok(Some(FloatDigits { digits: digits as u8, decimals: decimals as u8 }))
+}
+
+/// The n of TEXT(n) (0 is TEXT's default); over 4294967295 is 1439.
+fn text_chars(name: &str, dt: &sp::DataType) -> SqlResult<Option<u64>> {
+    let sp::DataType::Custom(type_name, args) = dt else { return Ok(None) };
+    let [chars] = args.as_slice() else { return Ok(None) };
+    if !type_name.to_string().eq_ignore_ascii_case("text") {
+        return Ok(None);
+    }
+    let max = BlobSize::Long.max_bytes();
+    match numeric_arg::<u64>(chars) {
+        Ok(0) => Ok(None),
+        Ok(n) if n <= max => Ok(Some(n)),
+        _ => Err(SqlError::new(
+            ErrorCode::TOO_BIG_DISPLAYWIDTH,
+            format!("Display width out of range for '{name}' (max = {max})"),
+        )),
+    }
 }
 
 /// A type's numeric argument as sqlparser leaves it in a custom type.
@@ -279,6 +303,7 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
     let mut def = ColumnDef::new(&col.name.value, ty);
     def.unsigned = unsigned;
     (def.display_width, def.float_digits) = declared_width(&col.name.value, &col.data_type)?;
+    def.text_chars = text_chars(&col.name.value, &col.data_type)?;
     if matches!(col.data_type, sp::DataType::Binary(_) | sp::DataType::Varbinary(_)) {
         def.collation = Collation::Binary;
     }
@@ -315,9 +340,7 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
         }
     }
     let declared = declared_collation(charset_option, collation_option)?;
-    if let Some(collation) = declared {
-        def.collation = collation;
-    }
+    def.set_collation(declared.unwrap_or(def.collation));
     if !def.ty.is_text() && !def.ty.is_binary_string() {
         def.collation = Collation::Binary;
     }
