@@ -120,9 +120,9 @@ UPDATE f1 SET k = 3.14159 WHERE id = 1
 SELECT id, k FROM f1 WHERE id = 1
 SHOW CREATE TABLE f1
 -- Type spellings sqlparser does not read, respelled before it parses them
-CREATE TABLE sp1 (a national char(3), b national varchar(4), c long varchar, d long varbinary, e int1 unsigned, f middleint(5) unsigned zerofill, g int3 zerofill, h national character varying(5), i nchar varying(6), j fixed(5,2) unsigned, k real unsigned, `int1` int1(2) zerofill, KEY fixed (j))
+CREATE TABLE sp1 (a national char(3), b national varchar(4), c long varchar, d long varbinary, e int1 unsigned, f middleint(5) unsigned zerofill, g int3 zerofill, h national character varying(5), i nchar varying(6), i2 nchar varchar(7), j fixed(5,2) unsigned, k real unsigned, `int1` int1(2) zerofill, KEY fixed (j))
 SHOW CREATE TABLE sp1
-INSERT INTO sp1 VALUES ('abc', 'abcd', 'long', 'bin', 255, 42, 7, 'åäö', 'x', 123.45, 1.5, 3)
+INSERT INTO sp1 VALUES ('abc', 'abcd', 'long', 'bin', 255, 42, 7, 'åäö', 'x', 'y', 123.45, 1.5, 3)
 SELECT * FROM sp1
 INSERT INTO sp1 (e) VALUES (256)
 ALTER TABLE sp1 MODIFY e int1(3) unsigned zerofill, CHANGE c cc long varchar NOT NULL

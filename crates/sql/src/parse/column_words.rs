@@ -22,11 +22,12 @@ pub(crate) struct ColumnWords {
 
 /// MariaDB's type spellings sqlparser does not read, by their words, and
 /// the type each is.
-const TYPE_SPELLINGS: [(&[&str], &str); 13] = [
+const TYPE_SPELLINGS: [(&[&str], &str); 14] = [
     (&["NATIONAL", "CHARACTER", "VARYING"], "NVARCHAR"),
     (&["NATIONAL", "CHAR", "VARYING"], "NVARCHAR"),
     (&["NATIONAL", "VARCHAR"], "NVARCHAR"),
     (&["NCHAR", "VARYING"], "NVARCHAR"),
+    (&["NCHAR", "VARCHAR"], "NVARCHAR"),
     (&["NATIONAL", "CHARACTER"], "NCHAR"),
     (&["NATIONAL", "CHAR"], "NCHAR"),
     (&["LONG", "VARCHAR"], "MEDIUMTEXT"),
