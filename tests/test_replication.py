@@ -500,3 +500,25 @@ def test_mariadb_replica_applies_routines_and_calls(onelog_server, replica):
         == ((2,),)
     assert query(source, "SELECT * FROM t ORDER BY id") == query(replica_conn, "SELECT * FROM t ORDER BY id")
     assert query(replica_conn, "SELECT twice(21)") == ((42,),)
+
+
+def test_mariadb_replica_applies_widths_zerofill_and_float_digits(onelog_server, replica):
+    """Display widths, BOOL, ZEROFILL and FLOAT(M,D) change no TABLE_MAP
+    metadata or row image (MariaDB writes neither), and TEXT(n) / BLOB(n)
+    pick the size class (the blob length bytes) MariaDB picks, so a MariaDB replica
+    creating the tables from the logged text stores the rows OneLog
+    logged: both print the same tables and read the same (padded) values."""
+    source = onelog_server.connect(autocommit=True)
+    replica_conn = start_replica(replica, onelog_server, first_binlog(onelog_server))
+    query(source, "CREATE DATABASE zf")
+    query(source, "CREATE TABLE zf.t (id INT(4) UNSIGNED ZEROFILL PRIMARY KEY, b BOOL, s SMALLINT(3) ZEROFILL, "
+                  "f FLOAT(7,3), d DOUBLE(10,2) UNSIGNED ZEROFILL, r REAL(8,2), n DECIMAL(6,2) ZEROFILL, "
+                  "tt TEXT(63), tb BLOB(256), tl TEXT(70) CHARACTER SET latin1)")
+    query(source, "INSERT INTO zf.t VALUES (1, TRUE, 7, 1.23456, 3.14159, 2.71828, 3.5, 'tiny', 'blob', 'l'), "
+                  "(2, FALSE, 300, -9999.9994, 1.005, 2.345, 0, REPEAT('x', 63), REPEAT('b', 300), 'm')")
+    query(source, "ALTER TABLE zf.t ADD COLUMN z BIGINT(8) ZEROFILL")
+    query(source, "UPDATE zf.t SET z = id * 100, f = f / 2")
+    query(source, "DELETE FROM zf.t WHERE s = 300")
+    wait_caught_up(replica_conn, source)
+    for sql in ["SHOW CREATE TABLE zf.t", "SELECT * FROM zf.t ORDER BY id"]:
+        assert query(source, sql) == query(replica_conn, sql), sql

@@ -152,3 +152,33 @@ def test_views_survive_kill9_and_restart(onelog_server):
             cur.execute("INSERT INTO v4 VALUES (5, 500)")
         assert failed.value.args[0] == 1369
     c.close()
+
+
+def test_column_types_survive_kill9_and_restart(onelog_server):
+    """Display widths, ZEROFILL and FLOAT(M,D) are catalog fields (new,
+    serde-defaulted) and words of the logged CREATE / ALTER text that
+    recovery parses again: after kill -9 and after a clean restart the
+    tables print and read as before."""
+    srv = onelog_server
+    c = srv.connect(autocommit=True)
+    with c.cursor() as cur:
+        cur.execute("CREATE DATABASE tkeep")
+        cur.execute("USE tkeep")
+        cur.execute("CREATE TABLE w (id INT(4) ZEROFILL PRIMARY KEY, b BOOL, t TINYINT(1) UNSIGNED,"
+                    " f FLOAT(7,3), d DOUBLE(10,2) UNSIGNED ZEROFILL, r REAL(8,2), g FLOAT(30), tt TEXT(63))")
+        cur.execute("INSERT INTO w VALUES (1, TRUE, 1, 1.23456, 3.14159, 2.71828, 0.5, 'a'),"
+                    " (2, FALSE, 0, -1.0005, 1.005, 2.345, 1, REPEAT('z', 63))")
+        cur.execute("ALTER TABLE w ADD COLUMN z BIGINT(8) ZEROFILL, MODIFY t INT(3) UNSIGNED ZEROFILL")
+        cur.execute("UPDATE w SET z = id * 100")
+    c.close()
+    before = snapshot(srv, "tkeep")
+    assert "`id` int(4) unsigned zerofill NOT NULL" in before["w"][0]
+    assert "`f` float(7,3) DEFAULT NULL" in before["w"][0]
+    assert "`t` int(3) unsigned zerofill DEFAULT NULL" in before["w"][0]
+    assert "`tt` tinytext DEFAULT NULL" in before["w"][0]
+    srv.kill9()
+    srv.start()
+    assert snapshot(srv, "tkeep") == before
+    srv.stop()
+    srv.start()
+    assert snapshot(srv, "tkeep") == before

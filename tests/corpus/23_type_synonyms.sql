@@ -22,4 +22,6 @@ CREATE TABLE syn5 (id serial PRIMARY KEY)
 SHOW CREATE TABLE syn5
 CREATE TABLE syn6 (a serial, b serial)
 CREATE TABLE syn7 (a fixed(70,2))
-DROP TABLE syn1, syn2, syn3, syn4, syn5
+CREATE TABLE syn8 (a int1 unsigned, b middleint unsigned, c national char(2), d long varchar)
+SHOW CREATE TABLE syn8
+DROP TABLE syn1, syn2, syn3, syn4, syn5, syn8

@@ -25,6 +25,14 @@ impl BlobSize {
         }
     }
 
+    /// The smallest size holding `bytes`, as MariaDB picks TEXT(n) / BLOB(n).
+    pub fn holding(bytes: u64) -> BlobSize {
+        [BlobSize::Tiny, BlobSize::Normal, BlobSize::Medium]
+            .into_iter()
+            .find(|s| bytes <= s.max_bytes())
+            .unwrap_or(BlobSize::Long)
+    }
+
     /// Largest value in bytes.
     pub fn max_bytes(self) -> u64 {
         match self {
@@ -85,6 +93,12 @@ impl ColumnType {
                 | ColumnType::BigInt
                 | ColumnType::Year
         )
+    }
+
+    /// The numeric types: what UNSIGNED and ZEROFILL apply to.
+    pub fn is_numeric(&self) -> bool {
+        !matches!(self, ColumnType::Year) && self.is_integer()
+            || matches!(self, ColumnType::Decimal { .. } | ColumnType::Float | ColumnType::Double)
     }
 
     /// True for every type whose values are character strings (compared
@@ -164,6 +178,31 @@ pub struct ColumnDef {
     pub on_update_current_timestamp: bool,
     pub collation: Collation,
     pub comment: String,
+    /// A display width as declared (`INT(5)`, `BOOL` is `TINYINT(1)`):
+    /// shown by SHOW CREATE TABLE and used as the result column's length;
+    /// `None` is the type's default width.
+    #[serde(default)]
+    pub display_width: Option<u32>,
+    /// ZEROFILL (implies UNSIGNED): values are shown left-padded with zeros
+    /// to the display width.
+    #[serde(default)]
+    pub zerofill: bool,
+    /// FLOAT(M,D) / DOUBLE(M,D): M digits of which D decimals; values are
+    /// rounded to D decimals when stored.
+    #[serde(default)]
+    pub float_digits: Option<FloatDigits>,
+    /// TEXT(n) as declared, n in characters: its size class depends on the
+    /// column's charset, which may be known only when the table's is
+    /// (see [`ColumnDef::set_collation`]). Not kept in the catalog.
+    #[serde(skip)]
+    pub text_chars: Option<u64>,
+}
+
+/// The (M,D) of FLOAT(M,D) / DOUBLE(M,D).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FloatDigits {
+    pub digits: u8,
+    pub decimals: u8,
 }
 
 impl ColumnDef {
@@ -180,7 +219,41 @@ impl ColumnDef {
             on_update_current_timestamp: false,
             collation,
             comment: String::new(),
+            display_width: None,
+            zerofill: false,
+            float_digits: None,
+            text_chars: None,
         }
+    }
+
+    /// Gives the column `collation`; a TEXT(n) column takes the smallest
+    /// size holding n characters of its charset, as MariaDB picks it
+    /// (TEXT(63) is tinytext in utf8mb4, TEXT(64) text).
+    pub fn set_collation(&mut self, collation: Collation) {
+        self.collation = collation;
+        if let (ColumnType::Text(size), Some(chars)) = (&mut self.ty, self.text_chars) {
+            *size = BlobSize::holding(chars.saturating_mul(u64::from(collation.mbmaxlen())));
+        }
+    }
+
+    /// The width values are shown in: the declared display width or the
+    /// type's default (MariaDB's `int(11)`, `int(10) unsigned`, `float`'s 12).
+    pub fn display_width(&self) -> Option<u32> {
+        if let Some(digits) = self.float_digits {
+            return Some(u32::from(digits.digits));
+        }
+        let sign = u32::from(!self.unsigned);
+        let default = match self.ty {
+            ColumnType::TinyInt => 3 + sign,
+            ColumnType::SmallInt => 5 + sign,
+            ColumnType::MediumInt => 8 + sign,
+            ColumnType::Int => 10 + sign,
+            ColumnType::BigInt => 20,
+            ColumnType::Float => 12,
+            ColumnType::Double => 22,
+            _ => return None,
+        };
+        Some(self.display_width.unwrap_or(default))
     }
 
     /// Maximum length of a value in bytes (for string types), as MySQL's

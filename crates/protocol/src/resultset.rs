@@ -135,8 +135,12 @@ pub fn column_meta_for(def: &ColumnDef, schema: &str, table: &str, alias: Option
     if def.on_update_current_timestamp {
         flags |= ColumnFlags::ON_UPDATE_NOW_FLAG | ColumnFlags::TIMESTAMP_FLAG;
     }
+    if def.zerofill {
+        flags |= ColumnFlags::ZEROFILL_FLAG;
+    }
     let u = def.unsigned;
-    let int_len = |signed: u32| if u { signed - 1 } else { signed };
+    let width = def.display_width().unwrap_or_default();
+    let float_decimals = def.float_digits.map_or(NOT_FIXED_DEC, |d| d.decimals);
     // Results are always sent as utf8mb4.
     let text_coll = Collation::Utf8mb4GeneralCi.id();
     if def.ty.is_text() && def.collation.name().ends_with("_bin") {
@@ -150,17 +154,17 @@ pub fn column_meta_for(def: &ColumnDef, schema: &str, table: &str, alias: Option
         }
     };
     let (ty, coll, len, decimals) = match &def.ty {
-        T::TinyInt => (MyType::MYSQL_TYPE_TINY, BINARY_COLLATION_ID, int_len(4), 0),
-        T::SmallInt => (MyType::MYSQL_TYPE_SHORT, BINARY_COLLATION_ID, int_len(6), 0),
-        T::MediumInt => (MyType::MYSQL_TYPE_INT24, BINARY_COLLATION_ID, int_len(9), 0),
-        T::Int => (MyType::MYSQL_TYPE_LONG, BINARY_COLLATION_ID, int_len(11), 0),
-        T::BigInt => (MyType::MYSQL_TYPE_LONGLONG, BINARY_COLLATION_ID, 20, 0),
+        T::TinyInt => (MyType::MYSQL_TYPE_TINY, BINARY_COLLATION_ID, width, 0),
+        T::SmallInt => (MyType::MYSQL_TYPE_SHORT, BINARY_COLLATION_ID, width, 0),
+        T::MediumInt => (MyType::MYSQL_TYPE_INT24, BINARY_COLLATION_ID, width, 0),
+        T::Int => (MyType::MYSQL_TYPE_LONG, BINARY_COLLATION_ID, width, 0),
+        T::BigInt => (MyType::MYSQL_TYPE_LONGLONG, BINARY_COLLATION_ID, width, 0),
         T::Decimal { precision, scale } => {
             let len = u32::from(*precision) + u32::from(*scale > 0) + u32::from(!u);
             (MyType::MYSQL_TYPE_NEWDECIMAL, BINARY_COLLATION_ID, len, *scale)
         }
-        T::Float => (MyType::MYSQL_TYPE_FLOAT, BINARY_COLLATION_ID, 12, NOT_FIXED_DEC),
-        T::Double => (MyType::MYSQL_TYPE_DOUBLE, BINARY_COLLATION_ID, 22, NOT_FIXED_DEC),
+        T::Float => (MyType::MYSQL_TYPE_FLOAT, BINARY_COLLATION_ID, width, float_decimals),
+        T::Double => (MyType::MYSQL_TYPE_DOUBLE, BINARY_COLLATION_ID, width, float_decimals),
         T::Char(n) => (MyType::MYSQL_TYPE_STRING, text_coll, n.saturating_mul(4), 0),
         T::VarChar(n) => (MyType::MYSQL_TYPE_VAR_STRING, text_coll, n.saturating_mul(4), 0),
         T::Binary(n) => {
@@ -446,7 +450,17 @@ pub fn text_value<'a>(v: &'a Value, col: &ColumnMeta) -> Option<Cow<'a, [u8]>> {
         }
         Value::Time(us) => format_time(*us, col.fsp((us.unsigned_abs() % 1_000_000) as u32)),
     };
-    Some(Cow::Owned(s.into_bytes()))
+    Some(Cow::Owned(zero_filled(s, col).into_bytes()))
+}
+
+/// A ZEROFILL column's number left-padded with zeros to the column's
+/// display width, as MariaDB's text protocol sends it.
+fn zero_filled(s: String, col: &ColumnMeta) -> String {
+    let width = col.column_length as usize;
+    if !col.has_flag(ColumnFlags::ZEROFILL_FLAG) || s.len() >= width {
+        return s;
+    }
+    format!("{}{s}", "0".repeat(width - s.len()))
 }
 
 fn format_decimal(d: Decimal, scale: u8) -> String {

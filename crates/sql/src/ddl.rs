@@ -605,7 +605,7 @@ fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> Sq
     };
     for column in def.columns.iter_mut() {
         if ct.take_table_collation.iter().any(|n| n.eq_ignore_ascii_case(&column.name)) {
-            column.collation = def.collation;
+            column.set_collation(def.collation);
         }
     }
     let reserved: Vec<&str> = ct.checks.iter().filter_map(|c| c.name.as_deref()).collect();
@@ -1107,7 +1107,7 @@ fn alter(
                 shape.check_new_name(&column.name, None)?;
                 let mut column = column.clone();
                 if *takes_table_collation {
-                    column.collation = shape.def.collation;
+                    column.set_collation(shape.def.collation);
                 }
                 shape.def.columns.push(column);
                 shape.origin.push(None);
@@ -1118,7 +1118,7 @@ fn alter(
             AlterOp::ChangeColumn { old_name, column, takes_table_collation } => {
                 let mut column = column.clone();
                 if *takes_table_collation {
-                    column.collation = shape.def.collation;
+                    column.set_collation(shape.def.collation);
                 }
                 shape.change_column(old_name, column)?
             }

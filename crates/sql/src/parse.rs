@@ -12,6 +12,7 @@ use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Token, Tokenizer};
 
 mod alter;
+mod column_words;
 mod comments;
 mod ddl;
 mod expr;
@@ -350,16 +351,21 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
     if let Some(statement) = parse_admin(text, &w, &upper)? {
         return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
     }
-    if alter::is_alter_table(&upper) {
-        return Ok(ParsedStatement {
-            statement: alter::parse_alter_table(rewritten)?,
-            text: text.to_string(),
-            param_count,
-        });
+    let creates_table = upper.first().is_some_and(|w| w == "CREATE") && upper.iter().take(3).any(|w| w == "TABLE");
+    let alters_table = alter::is_alter_table(&upper);
+    let (rewritten, column_words) = if creates_table || alters_table {
+        column_words::strip(rewritten)?
+    } else {
+        (rewritten.to_string(), Default::default())
+    };
+    if alters_table {
+        let mut statement = alter::parse_alter_table(&rewritten)?;
+        column_words.apply(&mut statement)?;
+        return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
     }
     // sqlparser does not know MySQL's `LOCK IN SHARE MODE`; strip it and
     // remember the lock mode.
-    let mut sql = rewritten.to_string();
+    let mut sql = rewritten;
     let mut share_lock = false;
     if upper.len() > 4 && upper[upper.len() - 4..] == ["LOCK", "IN", "SHARE", "MODE"] {
         if let Some(idx) = sql.to_ascii_uppercase().rfind("LOCK") {
@@ -378,7 +384,6 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
         }
     }
     let mut create_duplicates = CreateSelectDuplicates::Error;
-    let creates_table = upper.first().is_some_and(|w| w == "CREATE") && upper.iter().take(3).any(|w| w == "TABLE");
     if creates_table && upper.iter().any(|w| w == "SELECT" || w == "LIKE") {
         (sql, create_duplicates) = rewrite_create_table(&sql)?;
     }
@@ -404,6 +409,7 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
     if let Statement::CreateTable(ct) = &mut statement {
         ct.on_duplicate = create_duplicates;
     }
+    column_words.apply(&mut statement)?;
     if let Statement::CreateIndex { or_replace, if_not_exists, .. } = &mut statement {
         if replaces_index && *if_not_exists {
             return Err(SqlError::new(ErrorCode::WRONG_USAGE, "Incorrect usage of OR REPLACE and IF NOT EXISTS"));

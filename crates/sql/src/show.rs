@@ -405,12 +405,14 @@ fn numeric_precision(c: &onelog_core::ColumnDef) -> (Option<u64>, Option<u64>, O
     match c.ty {
         ColumnType::TinyInt => (Some(3), Some(0), None),
         ColumnType::SmallInt => (Some(5), Some(0), None),
-        ColumnType::MediumInt => (Some(7), Some(0), None),
+        ColumnType::MediumInt => (Some(if c.unsigned { 8 } else { 7 }), Some(0), None),
         ColumnType::Int => (Some(10), Some(0), None),
         ColumnType::BigInt => (Some(if c.unsigned { 20 } else { 19 }), Some(0), None),
         ColumnType::Decimal { precision, scale } => (Some(u64::from(precision)), Some(u64::from(scale)), None),
-        ColumnType::Float => (Some(12), None, None),
-        ColumnType::Double => (Some(22), None, None),
+        ColumnType::Float | ColumnType::Double => match c.float_digits {
+            Some(d) => (Some(u64::from(d.digits)), Some(u64::from(d.decimals)), None),
+            None => (c.display_width().map(u64::from), None, None),
+        },
         ColumnType::DateTime { fsp } | ColumnType::Timestamp { fsp } | ColumnType::Time { fsp } => {
             (None, None, Some(u64::from(fsp)))
         }
@@ -558,32 +560,24 @@ fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
     }
 }
 
+/// A column's type as SHOW CREATE TABLE, SHOW COLUMNS and
+/// information_schema.COLUMNS print it: integers with their display width,
+/// FLOAT(M,D) / DOUBLE(M,D), then `unsigned` and `zerofill`.
 pub(crate) fn column_type_text(c: &onelog_core::ColumnDef) -> String {
-    let mut t = match &c.ty {
-        ColumnType::TinyInt => "tinyint(4)".to_string(),
-        ColumnType::SmallInt => "smallint(6)".into(),
-        ColumnType::MediumInt => "mediumint(9)".into(),
-        ColumnType::Int => {
-            if c.unsigned {
-                "int(10)".into()
-            } else {
-                "int(11)".into()
-            }
+    let mut t = match (&c.ty, c.float_digits) {
+        (ColumnType::Float | ColumnType::Double, Some(d)) => {
+            format!("{}({},{})", c.ty.sql_name(), d.digits, d.decimals)
         }
-        ColumnType::BigInt => "bigint(20)".into(),
-        other => other.sql_name(),
+        (ty, _) if ty.is_integer() && *ty != ColumnType::Year => {
+            format!("{}({})", ty.sql_name(), c.display_width().unwrap_or_default())
+        }
+        (ty, _) => ty.sql_name(),
     };
     if c.unsigned {
-        if let ColumnType::TinyInt = c.ty {
-            t = "tinyint(3)".into();
-        }
-        if let ColumnType::SmallInt = c.ty {
-            t = "smallint(5)".into();
-        }
-        if let ColumnType::MediumInt = c.ty {
-            t = "mediumint(8)".into();
-        }
         t.push_str(" unsigned");
+    }
+    if c.zerofill {
+        t.push_str(" zerofill");
     }
     t
 }
@@ -993,10 +987,11 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                                 default_text(c).map(|d| s(&d)).unwrap_or(Value::Null),
                                 s(if c.nullable { "YES" } else { "NO" }),
                                 s(&data_type),
-                                if c.max_bytes() > 0 {
-                                    Value::UInt(c.max_bytes() / u64::from(c.collation.mbmaxlen()))
-                                } else {
-                                    Value::Null
+                                // TEXT's maximum is in bytes (65535 for TEXT of any charset).
+                                match c.ty {
+                                    _ if c.max_bytes() == 0 => Value::Null,
+                                    ColumnType::Text(_) => Value::UInt(c.max_bytes()),
+                                    _ => Value::UInt(c.max_bytes() / u64::from(c.collation.mbmaxlen())),
                                 },
                                 uint((c.max_bytes() > 0).then(|| c.max_bytes())),
                                 uint(precision),

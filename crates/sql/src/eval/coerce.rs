@@ -3,6 +3,7 @@
 
 use super::temporal::{parse_datetime, parse_time, time_of, to_datetime, to_time};
 use super::{decimal_fit, parse_decimal_prefix, set_scale, to_num, value_bytes, EvalEnv, NoWarn, Num};
+use onelog_core::schema::FloatDigits;
 use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Temporal, Value};
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::{Decimal, RoundingStrategy};
@@ -150,6 +151,16 @@ pub fn coerce_to_column(v: Value, column: &ColumnDef, strict: bool, env: &dyn Ev
             } else {
                 f
             };
+            let f = match column.float_digits {
+                Some(digits) => {
+                    let (rounded, clamped) = round_to_digits(f, digits);
+                    if clamped {
+                        report(Issue::OutOfRange, &v, column, strict, env)?;
+                    }
+                    rounded
+                }
+                None => f,
+            };
             if matches!(column.ty, ColumnType::Float) {
                 if f.abs() > f64::from(f32::MAX) {
                     report(Issue::OutOfRange, &v, column, strict, env)?;
@@ -266,6 +277,24 @@ pub fn coerce_to_column(v: Value, column: &ColumnDef, strict: bool, env: &dyn Ev
                 }
             }
         }
+    }
+}
+
+/// A FLOAT(M,D) / DOUBLE(M,D) value as MariaDB stores it: the fraction
+/// rounded half-even to D decimals, then limited to ±(10^(M-D) - 10^-D);
+/// true when it was limited.
+fn round_to_digits(f: f64, digits: FloatDigits) -> (f64, bool) {
+    if !f.is_finite() {
+        return (f, false);
+    }
+    let scale = 10f64.powi(i32::from(digits.decimals));
+    let whole = f.floor();
+    let rounded = whole + ((f - whole) * scale).round_ties_even() / scale;
+    let max = 10f64.powi(i32::from(digits.digits) - i32::from(digits.decimals)) - 1.0 / scale;
+    if rounded.abs() > max {
+        (max.copysign(rounded), true)
+    } else {
+        (rounded, false)
     }
 }
 

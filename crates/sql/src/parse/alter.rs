@@ -14,10 +14,10 @@ use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Token, Tokenizer};
 
 /// A significant token with its byte range in the statement.
-struct Piece {
-    token: Token,
-    start: usize,
-    end: usize,
+pub(super) struct Piece {
+    pub(super) token: Token,
+    pub(super) start: usize,
+    pub(super) end: usize,
 }
 
 impl Piece {
@@ -29,7 +29,7 @@ impl Piece {
         }
     }
 
-    fn is_keyword(&self, word: &str) -> bool {
+    pub(super) fn is_keyword(&self, word: &str) -> bool {
         self.keyword().is_some_and(|k| k == word)
     }
 
@@ -44,7 +44,7 @@ impl Piece {
     }
 }
 
-fn pieces(sql: &str) -> SqlResult<Vec<Piece>> {
+pub(super) fn pieces(sql: &str) -> SqlResult<Vec<Piece>> {
     let tokens = Tokenizer::new(&MySqlDialect {}, sql)
         .tokenize_with_location()
         .map_err(|e| SqlError::parse(&near_text(sql, e.location.line, e.location.column), e.location.line as usize))?;

@@ -3,7 +3,7 @@
 
 use super::{object_name, unsupported, ParamCounter};
 use crate::ast::*;
-use onelog_core::schema::{ColumnDefault, KeyPart};
+use onelog_core::schema::{ColumnDefault, FloatDigits, KeyPart};
 use onelog_core::{BlobSize, Charset, Collation, ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult};
 use sqlparser::ast as sp;
 use sqlparser::tokenizer::Token;
@@ -66,10 +66,14 @@ fn column_type(dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
             let (precision, scale) = decimal_precision(info)?;
             (ColumnType::Decimal { precision, scale }, true)
         }
-        D::Float(_) | D::Float4 | D::Real => (ColumnType::Float, false),
-        D::FloatUnsigned(_) | D::RealUnsigned => (ColumnType::Float, true),
-        D::Double(_) | D::DoublePrecision | D::Float8 | D::Float64 => (ColumnType::Double, false),
-        D::DoubleUnsigned(_) | D::DoublePrecisionUnsigned => (ColumnType::Double, true),
+        // FLOAT(p) is a double from 25 bits of precision on, as MariaDB
+        // picks; REAL is DOUBLE (without sql_mode REAL_AS_FLOAT).
+        D::Float(sp::ExactNumberInfo::Precision(p)) if *p > 24 => (ColumnType::Double, false),
+        D::FloatUnsigned(sp::ExactNumberInfo::Precision(p)) if *p > 24 => (ColumnType::Double, true),
+        D::Float(_) | D::Float4 => (ColumnType::Float, false),
+        D::FloatUnsigned(_) => (ColumnType::Float, true),
+        D::Double(_) | D::DoublePrecision | D::Float8 | D::Float64 | D::Real => (ColumnType::Double, false),
+        D::DoubleUnsigned(_) | D::DoublePrecisionUnsigned | D::RealUnsigned => (ColumnType::Double, true),
         D::Char(len) | D::Character(len) => (ColumnType::Char(char_len(len, 1)), false),
         D::Varchar(len) | D::CharVarying(len) | D::CharacterVarying(len) | D::Nvarchar(len) => match len {
             Some(sp::CharacterLength::IntegerLength { length, .. }) => (ColumnType::VarChar(*length as u32), false),
@@ -87,7 +91,10 @@ fn column_type(dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
         // (see `type_implies`).
         D::LongText | D::JSON => (ColumnType::Text(BlobSize::Long), false),
         D::TinyBlob => (ColumnType::Blob(BlobSize::Tiny), false),
-        D::Blob(_) => (ColumnType::Blob(BlobSize::Normal), false),
+        // BLOB(n): the smallest size holding n bytes; BLOB(0) is BLOB.
+        D::Blob(bytes) => {
+            (ColumnType::Blob(bytes.filter(|n| *n > 0).map_or(BlobSize::Normal, BlobSize::holding)), false)
+        }
         D::MediumBlob => (ColumnType::Blob(BlobSize::Medium), false),
         D::LongBlob => (ColumnType::Blob(BlobSize::Long), false),
         D::Date => (ColumnType::Date, false),
@@ -105,21 +112,13 @@ fn column_type(dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
         }
         D::Custom(name, args) => match (name.to_string().to_ascii_lowercase().as_str(), args.as_slice()) {
             ("year", [] | [_]) => (ColumnType::Year, false),
-            // MariaDB's synonyms.
-            ("int1", []) => (ColumnType::TinyInt, false),
-            ("int3" | "middleint", []) => (ColumnType::MediumInt, false),
+            // MariaDB's synonyms (INT1, MIDDLEINT, FIXED ... are respelled
+            // by parse/column_words.rs).
             ("long", []) => (ColumnType::Text(BlobSize::Medium), false),
+            // TEXT(n): sized by n characters of its charset (see
+            // `ColumnDef::set_collation`).
+            ("text", [_]) => (ColumnType::Text(BlobSize::Normal), false),
             ("serial", []) => (ColumnType::BigInt, true),
-            ("fixed", _) => {
-                let info = match args.as_slice() {
-                    [] => sp::ExactNumberInfo::None,
-                    [p] => sp::ExactNumberInfo::Precision(numeric_arg(p)?),
-                    [p, s] => sp::ExactNumberInfo::PrecisionAndScale(numeric_arg(p)?, numeric_arg(s)?),
-                    _ => return Err(SqlError::parse("FIXED", 1)),
-                };
-                let (precision, scale) = decimal_precision(&info)?;
-                (ColumnType::Decimal { precision, scale }, false)
-            }
             ("nchar", [] | [_]) => {
                 let len = args.first().map(|a| numeric_arg::<u32>(a)).transpose()?.unwrap_or(1);
                 (ColumnType::Char(len), false)
@@ -128,6 +127,96 @@ fn column_type(dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
         },
         other => return Err(unsupported(format!("column type {other}"))),
     })
+}
+
+/// MariaDB's largest display width.
+const MAX_DISPLAY_WIDTH: u64 = 255;
+
+/// The display width (`INT(5)`, BOOL's 1; 0 is the default) and the
+/// FLOAT(M,D) digits a type declares; a width over 255 is error 1439.
+fn declared_width(name: &str, dt: &sp::DataType) -> SqlResult<(Option<u32>, Option<FloatDigits>)> {
+    use sp::DataType as D;
+    let width = match dt {
+        D::Bool | D::Boolean => Some(1),
+        D::TinyInt(w)
+        | D::TinyIntUnsigned(w)
+        | D::SmallInt(w)
+        | D::SmallIntUnsigned(w)
+        | D::MediumInt(w)
+        | D::MediumIntUnsigned(w)
+        | D::Int(w)
+        | D::IntUnsigned(w)
+        | D::Integer(w)
+        | D::IntegerUnsigned(w)
+        | D::BigInt(w)
+        | D::BigIntUnsigned(w) => *w,
+        D::Float(info) | D::FloatUnsigned(info) | D::Double(info) | D::DoubleUnsigned(info) => {
+            return Ok((None, float_digits(name, info)?))
+        }
+        _ => None,
+    };
+    match width {
+        Some(w) if w > MAX_DISPLAY_WIDTH => Err(SqlError::new(
+            ErrorCode::TOO_BIG_DISPLAYWIDTH,
+            format!("Display width out of range for '{name}' (max = {MAX_DISPLAY_WIDTH})"),
+        )),
+        Some(0) | None => Ok((None, None)),
+        Some(w) => Ok((Some(w as u32), None)),
+    }
+}
+
+/// FLOAT(M,D) / DOUBLE(M,D) (FLOAT(p) has none): D not over M (1427), M up to 255 (1439), D
+/// up to 30 (1425), checked in MariaDB's order.
+fn float_digits(name: &str, info: &sp::ExactNumberInfo) -> SqlResult<Option<FloatDigits>> {
+    let (digits, decimals) = match *info {
+        sp::ExactNumberInfo::PrecisionAndScale(digits, decimals) => (digits, decimals),
+        // FLOAT(p): a double's 53 bits at most.
+        sp::ExactNumberInfo::Precision(bits) if bits > 53 => {
+            return Err(SqlError::new(
+                ErrorCode::WRONG_FIELD_SPEC,
+                format!("Incorrect column specifier for column '{name}'"),
+            ))
+        }
+        _ => return Ok(None),
+    };
+    let decimals = decimals.max(0) as u64;
+    if decimals > digits {
+        return Err(SqlError::new(
+            ErrorCode::M_BIGGER_THAN_D,
+            format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"),
+        ));
+    }
+    if digits > MAX_DISPLAY_WIDTH {
+        return Err(SqlError::new(
+            ErrorCode::TOO_BIG_DISPLAYWIDTH,
+            format!("Display width out of range for '{name}' (max = {MAX_DISPLAY_WIDTH})"),
+        ));
+    }
+    if decimals > 30 {
+        return Err(SqlError::new(
+            ErrorCode::WRONG_ARGUMENTS_SCALE,
+            format!("Too big scale specified for '{name}'. Maximum is 30"),
+        ));
+    }
+    Ok(Some(FloatDigits { digits: digits as u8, decimals: decimals as u8 }))
+}
+
+/// The n of TEXT(n) (0 is TEXT's default); over 4294967295 is 1439.
+fn text_chars(name: &str, dt: &sp::DataType) -> SqlResult<Option<u64>> {
+    let sp::DataType::Custom(type_name, args) = dt else { return Ok(None) };
+    let [chars] = args.as_slice() else { return Ok(None) };
+    if !type_name.to_string().eq_ignore_ascii_case("text") {
+        return Ok(None);
+    }
+    let max = BlobSize::Long.max_bytes();
+    match numeric_arg::<u64>(chars) {
+        Ok(0) => Ok(None),
+        Ok(n) if n <= max => Ok(Some(n)),
+        _ => Err(SqlError::new(
+            ErrorCode::TOO_BIG_DISPLAYWIDTH,
+            format!("Display width out of range for '{name}' (max = {max})"),
+        )),
+    }
 }
 
 /// A type's numeric argument as sqlparser leaves it in a custom type.
@@ -224,6 +313,8 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
     let (ty, unsigned) = column_type(&col.data_type)?;
     let mut def = ColumnDef::new(&col.name.value, ty);
     def.unsigned = unsigned;
+    (def.display_width, def.float_digits) = declared_width(&col.name.value, &col.data_type)?;
+    def.text_chars = text_chars(&col.name.value, &col.data_type)?;
     if matches!(col.data_type, sp::DataType::Binary(_) | sp::DataType::Varbinary(_)) {
         def.collation = Collation::Binary;
     }
@@ -271,9 +362,7 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
         }
     }
     let declared = declared_collation(charset_option, collation_option)?;
-    if let Some(collation) = declared {
-        def.collation = collation;
-    }
+    def.set_collation(declared.unwrap_or(def.collation));
     if !def.ty.is_text() && !def.ty.is_binary_string() {
         def.collation = Collation::Binary;
     }
@@ -290,7 +379,6 @@ fn apply_dialect_tokens(def: &mut ColumnDef, tokens: &[Token], index: &mut Optio
         ["AUTO_INCREMENT"] | ["AUTOINCREMENT"] => def.auto_increment = true,
         ["UNSIGNED"] => def.unsigned = true,
         ["SIGNED"] => def.unsigned = false,
-        ["ZEROFILL"] => def.unsigned = true,
         ["KEY"] | ["PRIMARY", "KEY"] => {
             def.nullable = false;
             *index = Some(IndexSpec::on_column(&def.name, true));
