@@ -87,19 +87,7 @@ fn table(id: u64, name: &str, types: Vec<ColumnType>, with_pk: bool) -> TableDef
     } else {
         Vec::new()
     };
-    TableDef {
-        id,
-        db: "fz".into(),
-        name: name.into(),
-        columns,
-        indexes,
-        engine: "InnoDB".into(),
-        comment: String::new(),
-        collation: Default::default(),
-        key_format: onelog_core::schema::KEY_FORMAT,
-        auto_increment_start: 0,
-        checks: Vec::new(),
-    }
+    TableDef { id, db: "fz".into(), name: name.into(), columns, indexes, ..Default::default() }
 }
 
 /// Row `i` of `table`: a valid value for every column, NULL in every

@@ -61,12 +61,7 @@ fn table() -> TableDef {
             primary: true,
             parts: Vec::new(),
         }],
-        engine: "InnoDB".into(),
-        comment: String::new(),
-        collation: Default::default(),
-        key_format: onelog_core::schema::KEY_FORMAT,
-        auto_increment_start: 0,
-        checks: Vec::new(),
+        ..Default::default()
     }
 }
 

@@ -351,6 +351,26 @@ pub struct CheckConstraint {
     pub column_level: bool,
 }
 
+impl Default for TableDef {
+    /// A table as CREATE TABLE makes it without options (the caller names
+    /// it and gives its columns and keys).
+    fn default() -> Self {
+        TableDef {
+            id: 0,
+            db: String::new(),
+            name: String::new(),
+            columns: Vec::new(),
+            indexes: Vec::new(),
+            engine: "InnoDB".into(),
+            comment: String::new(),
+            collation: Collation::default(),
+            key_format: KEY_FORMAT,
+            auto_increment_start: 0,
+            checks: Vec::new(),
+        }
+    }
+}
+
 /// The current [`TableDef::key_format`]: text key parts are
 /// `Collation::sort_key`s.
 pub const KEY_FORMAT: u8 = 1;

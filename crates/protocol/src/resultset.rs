@@ -878,12 +878,7 @@ mod tests {
                     parts: Vec::new(),
                 },
             ],
-            engine: "InnoDB".into(),
-            comment: String::new(),
-            collation: Default::default(),
-            key_format: onelog_core::schema::KEY_FORMAT,
-            auto_increment_start: 0,
-            checks: Vec::new(),
+            ..Default::default()
         };
         assert_eq!(key_flags(&table, 0), (ColumnFlags::PRI_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits());
         assert_eq!(key_flags(&table, 1), (ColumnFlags::UNIQUE_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits());

@@ -159,12 +159,7 @@ fn table() -> TableDef {
             IndexDef { id: 2, name: "a".into(), columns: vec![1], unique: true, primary: false, parts: Vec::new() },
             IndexDef { id: 3, name: "c".into(), columns: vec![3, 4], unique: false, primary: false, parts: Vec::new() },
         ],
-        engine: "InnoDB".into(),
-        comment: String::new(),
-        collation: Default::default(),
-        key_format: onelog_core::schema::KEY_FORMAT,
-        auto_increment_start: 0,
-        checks: Vec::new(),
+        ..Default::default()
     }
 }
 

@@ -551,10 +551,7 @@ fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
             indexes: Vec::new(),
             engine: String::new(),
             comment: "VIEW".into(),
-            collation: Default::default(),
-            key_format: onelog_core::schema::KEY_FORMAT,
-            auto_increment_start: 0,
-            checks: Vec::new(),
+            ..Default::default()
         }),
         None => Ok(session.engine.catalog.read().get_table(db, &name.name)?.def.clone()),
     }
