@@ -1213,14 +1213,7 @@ mod tests {
                 ColumnDef { unsigned: true, ..ColumnDef::new("n", ColumnType::BigInt) },
                 ColumnDef::new("e", ColumnType::Enum(vec!["a".into(), "b".into()])),
             ],
-            indexes: vec![IndexDef {
-                id: 1,
-                name: "PRIMARY".into(),
-                columns: vec![0],
-                unique: true,
-                primary: true,
-                parts: Vec::new(),
-            }],
+            indexes: vec![IndexDef::primary_key(1, vec![0])],
             ..Default::default()
         }
     }

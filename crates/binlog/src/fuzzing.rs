@@ -75,18 +75,7 @@ fn table(id: u64, name: &str, types: Vec<ColumnType>, with_pk: bool) -> TableDef
         let unsigned = ty.is_integer() && i % 2 == 1;
         columns.push(ColumnDef { unsigned, ..ColumnDef::new(&format!("c{i}"), ty) });
     }
-    let indexes = if with_pk {
-        vec![IndexDef {
-            id: id * 10,
-            name: "PRIMARY".into(),
-            columns: vec![0],
-            unique: true,
-            primary: true,
-            parts: Vec::new(),
-        }]
-    } else {
-        Vec::new()
-    };
+    let indexes = if with_pk { vec![IndexDef::primary_key(id * 10, vec![0])] } else { Vec::new() };
     TableDef { id, db: "fz".into(), name: name.into(), columns, indexes, ..Default::default() }
 }
 

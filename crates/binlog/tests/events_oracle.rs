@@ -53,14 +53,7 @@ fn table() -> TableDef {
             col("y", ColumnType::Year),
             col("e", ColumnType::Enum(vec!["small".into(), "medium".into(), "large".into()])),
         ],
-        indexes: vec![IndexDef {
-            id: 1,
-            name: "PRIMARY".into(),
-            columns: vec![0],
-            unique: true,
-            primary: true,
-            parts: Vec::new(),
-        }],
+        indexes: vec![IndexDef::primary_key(1, vec![0])],
         ..Default::default()
     }
 }

@@ -296,6 +296,11 @@ pub struct KeyPart {
 }
 
 impl IndexDef {
+    /// The `PRIMARY` key on `columns`, whole values ascending.
+    pub fn primary_key(id: u64, columns: Vec<usize>) -> IndexDef {
+        IndexDef { id, name: "PRIMARY".into(), columns, unique: true, primary: true, parts: Vec::new() }
+    }
+
     /// The options of the key's `n`th column.
     pub fn part(&self, n: usize) -> KeyPart {
         self.parts.get(n).copied().unwrap_or_default()

@@ -860,14 +860,7 @@ mod tests {
             name: "t".into(),
             columns: vec![id, col(ColumnType::Int), col(ColumnType::Int)],
             indexes: vec![
-                IndexDef {
-                    id: 1,
-                    name: "PRIMARY".into(),
-                    columns: vec![0],
-                    unique: true,
-                    primary: true,
-                    parts: Vec::new(),
-                },
+                IndexDef::primary_key(1, vec![0]),
                 IndexDef { id: 2, name: "u".into(), columns: vec![1], unique: true, primary: false, parts: Vec::new() },
                 IndexDef {
                     id: 3,

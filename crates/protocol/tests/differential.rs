@@ -148,14 +148,7 @@ fn table() -> TableDef {
             aa,
         ],
         indexes: vec![
-            IndexDef {
-                id: 1,
-                name: "PRIMARY".into(),
-                columns: vec![0],
-                unique: true,
-                primary: true,
-                parts: Vec::new(),
-            },
+            IndexDef::primary_key(1, vec![0]),
             IndexDef { id: 2, name: "a".into(), columns: vec![1], unique: true, primary: false, parts: Vec::new() },
             IndexDef { id: 3, name: "c".into(), columns: vec![3, 4], unique: false, primary: false, parts: Vec::new() },
         ],
