@@ -16,7 +16,6 @@
 
 use crate::commit_ack::AckSlot;
 use crate::replication::DumpRequest;
-use crate::users::Users;
 use mysql_common::constants::{CapabilityFlags, StatusFlags};
 use onelog_core::{Charset, Collation, ErrorCode, SqlError, SqlResult, Value};
 use onelog_protocol::auth::{decide, AuthDecision, FAST_AUTH_SUCCESS};
@@ -41,7 +40,6 @@ use std::time::Duration;
 /// Shared by every connection.
 pub struct Shared {
     pub engine: Arc<Engine>,
-    pub users: Users,
 }
 
 /// A connection's socket.
@@ -241,8 +239,9 @@ fn handshake_and_auth<S: Socket>(
             return Ok(None);
         }
     };
-    let account = shared.users.find(&response.username, "localhost");
-    let cred = account.map(|a| a.credential()).unwrap_or_default();
+    let (client_host, client_ip) = client_names(host);
+    let account = engine.catalog.read().accounts.find_login(&response.username, &client_host, client_ip);
+    let cred = account.as_deref().map(crate::users::credential).unwrap_or_default();
     let mut plugin = response.auth_plugin.clone().unwrap_or_else(|| handshake::NATIVE_PASSWORD_PLUGIN.to_string());
     let mut auth = response.auth_response.clone();
     let mut switched = false;
@@ -267,16 +266,24 @@ fn handshake_and_auth<S: Socket>(
             AuthDecision::Reject => break false,
         }
     };
-    if !accepted {
-        let using = if response.auth_response.is_empty() && auth.is_empty() { "NO" } else { "YES" };
-        let err = sql_err(
-            ErrorCode::ACCESS_DENIED,
-            format!("Access denied for user '{}'@'{host}' (using password: {using})", response.username),
-        );
-        write_err(stream, &err)?;
+    let account = match account {
+        Some(account) if accepted => account,
+        _ => {
+            let using = if response.auth_response.is_empty() && auth.is_empty() { "NO" } else { "YES" };
+            let err = sql_err(
+                ErrorCode::ACCESS_DENIED,
+                format!("Access denied for user '{}'@'{client_host}' (using password: {using})", response.username),
+            );
+            write_err(stream, &err)?;
+            return Ok(None);
+        }
+    };
+    if account.locked {
+        write_err(stream, &sql_err(ErrorCode::ACCOUNT_HAS_BEEN_LOCKED, "Access denied, this account is locked"))?;
         return Ok(None);
     }
-    let mut session = Session::with_connection_id(engine.clone(), conn_id, &response.username, "localhost");
+    let mut session = Session::with_connection_id(engine.clone(), conn_id, &response.username, &client_host);
+    session.log_in(&account);
     // The client's collation sets its charsets, as MariaDB's; one OneLog
     // does not implement leaves the server's.
     if let Some(collation) = Collation::from_id(u16::from(response.collation)) {
@@ -297,6 +304,18 @@ fn handshake_and_auth<S: Socket>(
     stream.flush()?;
     // What both sides support is what this connection speaks.
     Ok(Some((session, response.capabilities & handshake::server_capabilities())))
+}
+
+/// A client's host name for account matching and USER() (`localhost` for
+/// the socket and loopback, as MariaDB resolves them; otherwise its
+/// address, as with skip-name-resolve), and its address.
+fn client_names(peer: &str) -> (String, &str) {
+    let loopback = peer == "localhost" || peer.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback());
+    match (peer, loopback) {
+        ("localhost", _) => ("localhost".into(), "127.0.0.1"),
+        (ip, true) => ("localhost".into(), ip),
+        (ip, false) => (ip.to_string(), ip),
+    }
 }
 
 /// KILL ends another connection at once, as MariaDB's does: shutting its

@@ -10,7 +10,6 @@
 use crate::connection::{self, Shared};
 use crate::options::Options;
 use crate::thread_pool::{PooledSocket, ThreadPool};
-use crate::users::Users;
 use anyhow::Context;
 use onelog_binlog::file::BinlogConfig;
 use onelog_sql::vars::{Effect, GlobalVars};
@@ -128,13 +127,13 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     let vars = global_vars(&opts, &datadir, &socket)?;
     let port: u16 = opts.get("port").unwrap_or("3306").parse().context("--port must be a number")?;
     let bind = opts.get("bind_address").unwrap_or("127.0.0.1").to_string();
-    let users = Users::load_or_init(&datadir, opts.flag("initialize_insecure"))?;
     let binlog = binlog_config(&opts, &datadir, &vars)?;
     let engine =
         Engine::open(EngineConfig::new(datadir.clone(), binlog), vars).context("cannot open the data directory")?;
+    crate::users::initialize(&engine, &datadir, opts.flag("initialize_insecure"))?;
     let checkpointer = engine.spawn_checkpointer();
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build()?;
-    let shared = Arc::new(Shared { engine: engine.clone(), users });
+    let shared = Arc::new(Shared { engine: engine.clone() });
     let handling = match engine.vars.get("thread_handling").as_deref() {
         Some("pool-of-threads") => Handling::Pool(ThreadPool::start(shared.clone())?),
         Some("one-thread-per-connection") | None => Handling::ThreadPerConnection,

@@ -1,40 +1,104 @@
-//! Accounts: initialization of root@localhost on a new data directory and
-//! credential lookup. Passwords are stored only as the hashes the auth
-//! plugins verify against (SHA1(SHA1(pw)) and SHA256(SHA256(pw))).
+//! The accounts a data directory starts with, and login credentials.
+//!
+//! Accounts are catalog data (see `onelog_sql::accounts`), changed by SQL
+//! through the binlog. On the first start OneLog creates `root@localhost`
+//! and `root@%` with all privileges and a random password (printed once
+//! and written 0600) or, with `--initialize-insecure`, an empty one. A data
+//! directory from before accounts were catalog data has them in
+//! `onelog-users.json`: they are moved into the catalog on its first start
+//! and the file is renamed `onelog-users.json.migrated`.
 
-use onelog_protocol::auth::{hash_sha2, native_hash_from_hex, native_hash_to_hex, StoredCredential};
+use onelog_protocol::auth::{hash_native, hash_sha2, native_hash_from_hex, StoredCredential};
+use onelog_sql::accounts::{native_hash, privs, Account};
+use onelog_sql::ast::account::UserName;
+use onelog_sql::Engine;
 use rand::Rng;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-const USERS_FILE: &str = "onelog-users.json";
+const LEGACY_USERS_FILE: &str = "onelog-users.json";
 const INITIAL_PASSWORD_FILE: &str = "initial-root-password";
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Account {
-    pub user: String,
-    pub host: String,
-    /// `*HEX` form of SHA1(SHA1(password)).
-    pub native_hash: String,
+/// An account as `onelog-users.json` kept it.
+#[derive(Deserialize)]
+struct LegacyAccount {
+    user: String,
+    host: String,
+    /// `*HEX` of SHA1(SHA1(password)).
+    native_hash: String,
     /// Hex of SHA256(SHA256(password)).
-    pub sha2_hash: String,
+    sha2_hash: String,
 }
 
-impl Account {
-    fn new(user: &str, host: &str, password: &str) -> Account {
-        let cred = StoredCredential::from_password(password.as_bytes());
-        Account {
-            user: user.into(),
-            host: host.into(),
-            native_hash: cred.native.map(|h| native_hash_to_hex(&h)).unwrap_or_default(),
-            sha2_hash: hex(&hash_sha2(password.as_bytes())),
-        }
+impl LegacyAccount {
+    fn into_account(self) -> Account {
+        // The catalog keeps MariaDB's "" for no password.
+        let empty = native_hash_from_hex(&self.native_hash) == Some(hash_native(b""));
+        let auth_string = if empty { String::new() } else { self.native_hash };
+        root_like(UserName { user: self.user, host: self.host }, auth_string, Some(self.sha2_hash))
     }
+}
 
-    pub fn credential(&self) -> StoredCredential {
-        StoredCredential { native: native_hash_from_hex(&self.native_hash), sha2: unhex32(&self.sha2_hash) }
+/// An account with every privilege, as root has.
+fn root_like(name: UserName, auth_string: String, sha2_hash: Option<String>) -> Account {
+    let mut account = Account::new(name, auth_string);
+    account.sha2_hash = sha2_hash;
+    account.global = privs::GLOBAL_ALL;
+    account
+}
+
+/// Creates the first accounts of a data directory that has none yet.
+pub fn initialize(engine: &Engine, datadir: &Path, insecure: bool) -> anyhow::Result<()> {
+    if engine.accounts_initialized()? {
+        return Ok(());
     }
+    let legacy = datadir.join(LEGACY_USERS_FILE);
+    let accounts = if legacy.exists() {
+        let old: Vec<LegacyAccount> = serde_json::from_slice(&std::fs::read(&legacy)?)?;
+        old.into_iter().map(LegacyAccount::into_account).collect()
+    } else {
+        initial_root(datadir, insecure)?
+    };
+    engine.bootstrap_accounts(accounts)?;
+    if legacy.exists() {
+        let migrated = datadir.join(format!("{LEGACY_USERS_FILE}.migrated"));
+        std::fs::rename(&legacy, &migrated)?;
+        tracing::info!("accounts moved from {} into the catalog", legacy.display());
+    }
+    Ok(())
+}
+
+fn initial_root(datadir: &Path, insecure: bool) -> anyhow::Result<Vec<Account>> {
+    let password = if insecure { String::new() } else { random_password() };
+    let sha2 = Some(hex(&hash_sha2(password.as_bytes())));
+    let root = |host: &str| {
+        root_like(UserName { user: "root".into(), host: host.into() }, native_hash(password.as_bytes()), sha2.clone())
+    };
+    let accounts = vec![root("localhost"), root("%")];
+    if !insecure {
+        write_private(&datadir.join(INITIAL_PASSWORD_FILE), format!("{password}\n").as_bytes())?;
+        println!("A temporary password is generated for root@localhost: {password}");
+        println!("It is also in {} (mode 0600).", datadir.join(INITIAL_PASSWORD_FILE).display());
+    } else {
+        tracing::warn!("root@localhost is created with an empty password because --initialize-insecure was given");
+    }
+    Ok(accounts)
+}
+
+/// What the auth plugins verify a login against.
+pub fn credential(account: &Account) -> StoredCredential {
+    let native = if account.auth_string.is_empty() {
+        Some(hash_native(b""))
+    } else {
+        native_hash_from_hex(&account.auth_string)
+    };
+    let sha2 = match &account.sha2_hash {
+        Some(h) => unhex32(h),
+        None if account.auth_string.is_empty() => Some(hash_sha2(b"")),
+        None => None,
+    };
+    StoredCredential { native, sha2 }
 }
 
 fn hex(b: &[u8]) -> String {
@@ -45,47 +109,6 @@ fn unhex32(s: &str) -> Option<[u8; 32]> {
     let bytes: Option<Vec<u8>> =
         (0..s.len()).step_by(2).map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok()).collect();
     bytes?.try_into().ok()
-}
-
-pub struct Users {
-    accounts: Vec<Account>,
-}
-
-fn users_path(datadir: &Path) -> PathBuf {
-    datadir.join(USERS_FILE)
-}
-
-impl Users {
-    /// Loads accounts; on a new data directory creates root@localhost with
-    /// a random password (printed once and written 0600) or, with
-    /// `insecure`, an empty one.
-    pub fn load_or_init(datadir: &Path, insecure: bool) -> anyhow::Result<Users> {
-        let path = users_path(datadir);
-        if path.exists() {
-            let accounts: Vec<Account> = serde_json::from_slice(&std::fs::read(&path)?)?;
-            return Ok(Users { accounts });
-        }
-        let password = if insecure { String::new() } else { random_password() };
-        let accounts = vec![Account::new("root", "localhost", &password), Account::new("root", "%", &password)];
-        if !insecure {
-            write_private(&datadir.join(INITIAL_PASSWORD_FILE), format!("{password}\n").as_bytes())?;
-            println!("A temporary password is generated for root@localhost: {password}");
-            println!("It is also in {} (mode 0600).", datadir.join(INITIAL_PASSWORD_FILE).display());
-        } else {
-            tracing::warn!("root@localhost is created with an empty password because --initialize-insecure was given");
-        }
-        write_private(&path, &serde_json::to_vec_pretty(&accounts)?)?;
-        Ok(Users { accounts })
-    }
-
-    /// The account matching user and client host (`localhost` for loopback
-    /// and the socket), most specific host first.
-    pub fn find(&self, user: &str, host: &str) -> Option<&Account> {
-        self.accounts
-            .iter()
-            .find(|a| a.user == user && a.host == host)
-            .or_else(|| self.accounts.iter().find(|a| a.user == user && a.host == "%"))
-    }
 }
 
 fn random_password() -> String {

@@ -2,6 +2,7 @@
 //! the boundary, so a sqlparser upgrade touches one module, and the planner
 //! and executor see only what OneLog supports.
 
+pub mod account;
 pub mod routine;
 
 use onelog_core::schema::{ColumnDefault, KeyPart};
@@ -756,7 +757,6 @@ pub enum Show {
         from: Option<u64>,
         limit: Option<(u64, u64)>,
     },
-    Grants,
     EngineStatus,
     /// SHOW SLAVE HOSTS / SHOW REPLICA HOSTS.
     ReplicaHosts,
@@ -855,7 +855,7 @@ impl Statement {
                 | Statement::AlterDatabase { .. }
                 | Statement::CreateRoutine(_)
                 | Statement::DropRoutine { .. }
-        )
+        ) || matches!(self, Statement::Account(a) if a.writes())
     }
 
     /// Whether the statement changes data or schema: it holds a write
@@ -910,6 +910,8 @@ impl Statement {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Statement {
+    /// Account and privilege statements (see `accounts`).
+    Account(Box<account::AccountStmt>),
     Select(Box<Select>),
     Insert(Insert),
     Update(Update),

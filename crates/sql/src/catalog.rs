@@ -98,6 +98,8 @@ pub struct Catalog {
     views: BTreeMap<(String, String), Arc<ViewEntry>>,
     /// Stored procedures and functions by (db, kind, lower-case name).
     routines: BTreeMap<(String, RoutineKind, String), Arc<RoutineEntry>>,
+    /// Accounts and their privileges (see `accounts`).
+    pub accounts: crate::accounts::AccountStore,
     next_id: u64,
     /// Counts table definitions installed; see [`TableEntry::def_generation`].
     generation: u64,
@@ -175,6 +177,15 @@ impl Catalog {
             match entry {
                 Ok(entry) => catalog.put_routine(entry),
                 Err(e) => tracing::error!("skipping unreadable routine definition: {e}"),
+            }
+        }
+        let start = key::index_prefix(crate::accounts::store::CATALOG_ACCOUNT);
+        let end = key::index_prefix(crate::accounts::store::CATALOG_ACCOUNT + 1);
+        for kv in snapshot.scan(&start, Some(&end), false)? {
+            let (_, v) = kv?;
+            match serde_json::from_slice::<crate::accounts::Account>(&v) {
+                Ok(account) => catalog.accounts.put(account),
+                Err(e) => tracing::error!("skipping unreadable account: {e}"),
             }
         }
         Ok(catalog)

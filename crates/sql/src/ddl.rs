@@ -50,6 +50,8 @@ pub enum CatalogChange {
     /// ALTER TABLE and RENAME TABLE: definitions that take the place of
     /// tables, in order.
     ReplaceTables(Vec<Replacement>),
+    /// Account statements: accounts put or removed, in order.
+    Accounts(Vec<crate::accounts::AccountChange>),
 }
 
 /// A table's new definition, under its old name or a new one.
@@ -78,6 +80,7 @@ impl CatalogChange {
                 catalog.remove_table(&db, &name);
                 catalog.put_table(def);
             }
+            CatalogChange::Accounts(changes) => changes.into_iter().for_each(|c| c.apply(&mut catalog.accounts)),
             CatalogChange::ReplaceTables(replacements) => {
                 for Replacement { from: (db, name), def, auto_increment_next } in replacements {
                     let (new_db, new_name) = (def.db.clone(), def.name.clone());
@@ -266,6 +269,13 @@ pub(crate) fn noop_with_note(code: u16, message: String) -> DdlPlan {
 pub fn plan(catalog: &mut Catalog, snapshot: &Snapshot, ctx: &DdlContext, stmt: &Statement) -> SqlResult<DdlPlan> {
     let DdlContext { db, strict, collation_server } = *ctx;
     match stmt {
+        // Only a replay plans an account statement here: a session runs it
+        // through `accounts::run`. What the log holds succeeded, so GRANT
+        // may create the accounts it names.
+        Statement::Account(account) => {
+            let ctx = crate::accounts::AccountContext { db, current: None, auto_create: true };
+            crate::accounts::plan(catalog, account, &ctx)?.into_ddl()
+        }
         Statement::CreateDatabase { name, if_not_exists, options } => {
             if catalog.has_database(name) || crate::session::is_system_db(name) {
                 let msg = format!("Can't create database '{name}'; database exists");

@@ -118,6 +118,9 @@ pub struct Engine {
     persisted_pos: Mutex<BinlogPos>,
     /// Connected replicas and where they read.
     pub replicas: crate::replicas::Replicas,
+    /// Counts account changes: a session's cached privileges are stale
+    /// once it moves (see `privilege`).
+    accounts_version: AtomicU64,
 }
 
 impl Engine {
@@ -217,6 +220,7 @@ impl Engine {
             replicas: Default::default(),
             started_at: Instant::now(),
             persisted_pos: Mutex::new(persisted),
+            accounts_version: AtomicU64::new(0),
         });
         // MariaDB also expires binlogs at start-up.
         engine.expire_binlogs();
@@ -228,6 +232,45 @@ impl Engine {
     pub fn release_txn_locks(&self, txn: TxnId, connection_id: u64) {
         self.locks.release_all(txn);
         self.mdl.release_all(connection_id);
+    }
+
+    /// Whether the data directory's accounts were initialized (they may
+    /// all have been dropped since).
+    pub fn accounts_initialized(&self) -> SqlResult<bool> {
+        let snapshot = self.store.snapshot();
+        Ok(snapshot.get(&crate::accounts::store::initialized_key()).map_err(crate::txn::storage_err)?.is_some())
+    }
+
+    /// Installs the accounts a data directory starts with (root, or those
+    /// migrated from the old accounts file) straight into storage, not
+    /// through the binlog, as mariadb-install-db writes its mysql.user
+    /// rows: a replica has its own root, and a CREATE USER root in the log
+    /// would stop it. Only before connections are served; the storage
+    /// position does not move, so recovery stays a replay of the log.
+    pub fn bootstrap_accounts(&self, accounts: Vec<crate::accounts::Account>) -> SqlResult<()> {
+        let changes: Vec<crate::accounts::AccountChange> =
+            accounts.into_iter().map(crate::accounts::AccountChange::Put).collect();
+        let mut batch = changes.iter().map(crate::accounts::AccountChange::mutation).collect::<SqlResult<Vec<_>>>()?;
+        batch.push(onelog_storage::Mutation::Put(crate::accounts::store::initialized_key(), Vec::new()));
+        let marker = self.store.position_marker().map_err(crate::txn::storage_err)?;
+        let marker = marker.unwrap_or_else(|| encode_marker(BinlogPos::default()));
+        let applied = self.store.apply([batch.as_slice()], &marker).map_err(crate::txn::storage_err)?;
+        self.store.publish(applied);
+        self.store.checkpoint(|_| Ok(())).map_err(crate::txn::storage_err)?;
+        let mut catalog = self.catalog.write();
+        changes.into_iter().for_each(|c| c.apply(&mut catalog.accounts));
+        drop(catalog);
+        self.accounts_changed();
+        Ok(())
+    }
+
+    /// After an account change: sessions reload their privileges.
+    pub fn accounts_changed(&self) {
+        self.accounts_version.fetch_add(1, Ordering::Release);
+    }
+
+    pub fn accounts_version(&self) -> u64 {
+        self.accounts_version.load(Ordering::Acquire)
     }
 
     pub fn next_txn_id(&self) -> TxnId {

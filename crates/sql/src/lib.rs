@@ -7,6 +7,7 @@
 //! recovery) and sessions. May call `onelog-storage`, `onelog-binlog` and
 //! `onelog-core`; never the protocol.
 
+pub mod accounts;
 pub mod aggregate;
 pub mod applier;
 pub mod ast;
@@ -24,6 +25,7 @@ pub mod maintenance;
 pub mod mdl;
 pub mod parse;
 pub mod prepared;
+pub mod privilege;
 pub mod replicas;
 pub mod routine;
 pub mod rows;

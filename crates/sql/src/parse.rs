@@ -11,6 +11,7 @@ use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Token, Tokenizer};
 
+pub(crate) mod account;
 mod alter;
 mod column_words;
 mod comments;
@@ -340,6 +341,9 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
     let param_count = tokens.iter().filter(|t| matches!(t, Token::Placeholder(_))).count();
     let w = words(&tokens);
     let upper: Vec<String> = w.iter().map(|s| s.to_ascii_uppercase()).collect();
+    if let Some(statement) = account::parse_account_statement(text, &upper)? {
+        return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
+    }
     if let Some(statement) = parse_routine_statement(text, &upper)? {
         return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
     }
@@ -847,7 +851,6 @@ fn parse_show(text: &str, w: &[String], u: &[String]) -> SqlResult<Statement> {
         "MASTER" | "BINLOG" if word(i + 1) == "STATUS" => (Show::MasterStatus, 2),
         "BINARY" if word(i + 1) == "LOG" && word(i + 2) == "STATUS" => (Show::MasterStatus, 3),
         "BINLOG" if word(i + 1) == "EVENTS" => return parse_show_binlog_events(text, w, u, i + 2),
-        "GRANTS" => (Show::Grants, w.len()),
         "SLAVE" | "REPLICA" if word(i + 1) == "HOSTS" => (Show::ReplicaHosts, 2),
         "ENGINE" => (Show::EngineStatus, w.len()),
         _ => return Err(SqlError::parse(&w[i.min(w.len())..].join(" "), 1)),

@@ -5,6 +5,7 @@
 //! autocommit statement leaves nothing behind. Deadlock (1213) rolls back
 //! the whole transaction, as InnoDB does.
 
+use crate::accounts::privs;
 use crate::ast::*;
 use crate::engine::Engine;
 use crate::eval::EvalEnv;
@@ -187,8 +188,15 @@ pub struct Session {
     pub engine: Arc<Engine>,
     process: Arc<Mutex<ProcessInfo>>,
     pub connection_id: u64,
+    /// The name the client logged in with, and its host (USER()).
     pub user: String,
     pub host: String,
+    /// The account it logged in as (CURRENT_USER()); `None` for the
+    /// server's own sessions, which are not checked.
+    pub account: Option<crate::ast::account::UserName>,
+    /// The account's password expired: only SET PASSWORD may run.
+    pub(crate) password_expired: bool,
+    pub(crate) privilege_cache: crate::privilege::PrivilegeCache,
     pub db: Option<String>,
     pub(crate) session_vars: BTreeMap<&'static str, String>,
     pub(crate) user_vars: RefCell<HashMap<String, Value>>,
@@ -274,6 +282,9 @@ impl Session {
             connection_id,
             user: user.to_string(),
             host: host.to_string(),
+            account: None,
+            password_expired: false,
+            privilege_cache: Default::default(),
             db: None,
             session_vars,
             user_vars: RefCell::new(HashMap::new()),
@@ -321,6 +332,13 @@ impl Session {
         }
     }
 
+    /// After authentication: the account this session acts as.
+    pub fn log_in(&mut self, account: &crate::accounts::Account) {
+        self.account = Some(account.name.clone());
+        self.password_expired = account.password_expired;
+        self.privilege_cache = Default::default();
+    }
+
     /// COM_RESET_CONNECTION: roll back and forget session state.
     pub fn reset(&mut self) {
         self.rollback_txn();
@@ -332,6 +350,9 @@ impl Session {
     }
 
     pub fn use_database(&mut self, name: &str) -> SqlResult<()> {
+        // COM_INIT_DB and the handshake's database come here without a
+        // statement to check.
+        self.check_privileges(&Statement::Use(name.to_string()))?;
         if !is_system_db(name) && !self.engine.catalog.read().has_database(name) {
             return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{name}'")));
         }
@@ -594,6 +615,7 @@ impl Session {
         text: &str,
         params: &[Value],
     ) -> SqlResult<QueryResult> {
+        self.check_privileges(stmt)?;
         self.lock_write_intent(stmt)?;
         self.lock_statement_tables(stmt)?;
         self.dispatch(stmt, text, params)
@@ -807,6 +829,7 @@ impl Session {
     fn dispatch(&mut self, stmt: &Statement, text: &str, params: &[Value]) -> SqlResult<QueryResult> {
         match stmt {
             Statement::Select(select) => self.select_counting_found_rows(select, params),
+            Statement::Account(account) => crate::accounts::run::execute(self, account),
             Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => self.run_write(stmt, params),
             Statement::CreateDatabase { .. }
             | Statement::DropDatabase { .. }
@@ -914,6 +937,11 @@ impl Session {
 
     fn kill(&mut self, id: u64, query_only: bool) -> SqlResult<QueryResult> {
         let target = self.engine.processes.entries.lock().get(&id).cloned();
+        // Another user's thread takes CONNECTION ADMIN (or SUPER).
+        let owner = target.as_ref().map(|p| p.lock().user.clone());
+        if owner.is_some_and(|o| o != self.user) && !self.has_global(privs::CONNECTION_ADMIN | privs::SUPER) {
+            return Err(SqlError::new(ErrorCode::KILL_DENIED, format!("You are not owner of thread {id}")));
+        }
         match target {
             Some(p) => {
                 let interrupt = {
@@ -1298,6 +1326,10 @@ impl EvalEnv for Session {
             "row_count" => Value::Int(self.row_count),
             "found_rows" => Value::UInt(self.found_rows),
             "user" => Value::from_str(&format!("{}@{}", self.user, self.host)),
+            "current_user" => match &self.account {
+                Some(a) => Value::from_str(&format!("{}@{}", a.user, a.host)),
+                None => Value::Null,
+            },
             "version" => Value::from_str(&self.var("version").unwrap_or_default()),
             _ => Value::Null,
         }

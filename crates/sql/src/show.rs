@@ -219,13 +219,6 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
             )
         }
         Show::BinlogEvents { file, from, limit } => show_binlog_events(session, file.as_deref(), *from, *limit)?,
-        Show::Grants => text_result(
-            &[&format!("Grants for {}@{}", session.user, session.host)],
-            vec![vec![s(&format!(
-                "GRANT ALL PRIVILEGES ON *.* TO `{}`@`{}` WITH GRANT OPTION",
-                session.user, session.host
-            ))]],
-        ),
         Show::EngineStatus => text_result(
             &["Type", "Name", "Status"],
             vec![vec![s("InnoDB"), s(""), s("OneLog: see SHOW GLOBAL STATUS LIKE 'Binlog%'")]],

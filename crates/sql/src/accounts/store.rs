@@ -1,0 +1,301 @@
+//! The accounts as the catalog keeps them: one storage key per account
+//! (`[CATALOG_ACCOUNT][user \0 host]`, its JSON as the value), written by
+//! the account statements' commits and replays like any DDL, and an
+//! in-memory copy sorted the way MariaDB searches accounts.
+
+use super::privs;
+use crate::ast::account::{Require, UserName};
+use onelog_storage::key;
+use serde::{Deserialize, Serialize};
+use sha1::{Digest, Sha1};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Catalog: one entry per account (ids below `FIRST_USER_INDEX_ID` are the
+/// catalog's; 3 and 4 are views and routines).
+pub const CATALOG_ACCOUNT: u64 = 5;
+
+/// Catalog: present once the data directory's accounts were initialized.
+const CATALOG_ACCOUNTS_INITIALIZED: u64 = 6;
+
+pub fn initialized_key() -> Vec<u8> {
+    key::index_prefix(CATALOG_ACCOUNTS_INITIALIZED)
+}
+
+pub fn account_key(name: &UserName) -> Vec<u8> {
+    let mut k = key::index_prefix(CATALOG_ACCOUNT);
+    k.extend_from_slice(name.user.as_bytes());
+    k.push(0);
+    k.extend_from_slice(name.host.as_bytes());
+    k
+}
+
+/// Privileges on one table, and on its columns.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TableGrant {
+    pub db: String,
+    pub table: String,
+    pub privs: u64,
+    /// Column name → privileges (only [`privs::COLUMN_ALL`] bits).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub columns: BTreeMap<String, u64>,
+}
+
+impl TableGrant {
+    /// Any privilege on any of its columns.
+    pub fn column_privs(&self) -> u64 {
+        self.columns.values().fold(0, |a, b| a | b)
+    }
+}
+
+/// One account: `'user'@'host'`, its credential, options and privileges.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Account {
+    pub name: UserName,
+    /// mysql_native_password's `*HEX` of SHA1(SHA1(password)); "" is no
+    /// password.
+    pub auth_string: String,
+    /// Hex of SHA256(SHA256(password)) for caching_sha2_password's fast
+    /// path: only accounts created at initialization have it (the log
+    /// carries only the native hash, so an account created by SQL cannot).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha2_hash: Option<String>,
+    #[serde(default)]
+    pub locked: bool,
+    #[serde(default)]
+    pub password_expired: bool,
+    /// Stored and shown; enforced at connect by the TLS work.
+    #[serde(default)]
+    pub require: Require,
+    /// By [`crate::ast::account::LIMIT_NAMES`]; stored and shown, enforced
+    /// at connect by the connection-limits work.
+    #[serde(default)]
+    pub limits: [u64; 5],
+    /// `*.*` privileges (GRANT OPTION included as [`privs::GRANT`]).
+    #[serde(default)]
+    pub global: u64,
+    /// `db.*` privileges by database name (which may hold wildcards).
+    #[serde(default)]
+    pub dbs: BTreeMap<String, u64>,
+    #[serde(default)]
+    pub tables: Vec<TableGrant>,
+}
+
+impl Account {
+    pub fn new(name: UserName, auth_string: String) -> Account {
+        Account {
+            name,
+            auth_string,
+            sha2_hash: None,
+            locked: false,
+            password_expired: false,
+            require: Require::None,
+            limits: [0; 5],
+            global: 0,
+            dbs: BTreeMap::new(),
+            tables: Vec::new(),
+        }
+    }
+
+    /// Privileges on database `db`: global ones, and those of the first
+    /// database grant whose name matches, as MariaDB's `acl_get` takes it.
+    pub fn db_privs(&self, db: &str) -> u64 {
+        let mut grants: Vec<(&String, &u64)> = self.dbs.iter().filter(|(pattern, _)| db_matches(pattern, db)).collect();
+        grants.sort_by_key(|(pattern, _)| std::cmp::Reverse(wild_sort(pattern)));
+        self.global | grants.first().map_or(0, |(_, p)| **p)
+    }
+
+    pub fn table_grant(&self, db: &str, table: &str) -> Option<&TableGrant> {
+        self.tables.iter().find(|t| t.db == db && t.table == table)
+    }
+
+    /// Privileges on a table (global, database and table level).
+    pub fn table_privs(&self, db: &str, table: &str) -> u64 {
+        self.db_privs(db) | self.table_grant(db, table).map_or(0, |t| t.privs)
+    }
+
+    /// Whether it has any privilege on `db` or on something in it (what
+    /// USE and SHOW DATABASES need).
+    pub fn sees_db(&self, db: &str) -> bool {
+        self.db_privs(db) & !privs::GRANT != 0
+            || self.tables.iter().any(|t| t.db == db && (t.privs | t.column_privs()) & !privs::GRANT != 0)
+    }
+
+    /// Whether it has any privilege on a table or its columns.
+    pub fn sees_table(&self, db: &str, table: &str) -> bool {
+        let grant = self.table_grant(db, table);
+        (self.table_privs(db, table) | grant.map_or(0, TableGrant::column_privs)) & !privs::GRANT != 0
+    }
+}
+
+/// mysql_native_password's stored form of a password: `*` and the upper
+/// hex of SHA1(SHA1(password)), as MariaDB's PASSWORD() returns it; ""
+/// for the empty password, as MariaDB stores it.
+pub fn native_hash(password: &[u8]) -> String {
+    if password.is_empty() {
+        return String::new();
+    }
+    let stage2 = Sha1::digest(Sha1::digest(password));
+    let mut out = String::with_capacity(41);
+    out.push('*');
+    for b in stage2 {
+        out.push_str(&format!("{b:02X}"));
+    }
+    out
+}
+
+/// Whether `hash` is a stored form IDENTIFIED BY PASSWORD accepts: "" or
+/// `*` + 40 hex digits.
+pub fn valid_native_hash(hash: &str) -> bool {
+    hash.is_empty() || (hash.len() == 41 && hash.starts_with('*') && hash[1..].chars().all(|c| c.is_ascii_hexdigit()))
+}
+
+/// SQL LIKE matching with `%`, `_` and `\` escapes; `fold` compares
+/// without ASCII case (host names).
+fn like(pattern: &[char], text: &[char], fold: bool) -> bool {
+    let eq = |a: char, b: char| if fold { a.eq_ignore_ascii_case(&b) } else { a == b };
+    match pattern.split_first() {
+        None => text.is_empty(),
+        Some(('%', rest)) => (0..=text.len()).any(|i| like(rest, &text[i..], fold)),
+        Some(('_', rest)) => !text.is_empty() && like(rest, &text[1..], fold),
+        Some(('\\', rest)) if !rest.is_empty() => {
+            !text.is_empty() && eq(rest[0], text[0]) && like(&rest[1..], &text[1..], fold)
+        }
+        Some((c, rest)) => !text.is_empty() && eq(*c, text[0]) && like(rest, &text[1..], fold),
+    }
+}
+
+fn db_matches(pattern: &str, db: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = db.chars().collect();
+    like(&p, &t, false)
+}
+
+/// Whether an account's host pattern admits a client known by `host`
+/// (its name: `localhost` for the socket and loopback) and `ip`.
+/// Patterns are MariaDB's: a name or address with `%` / `_` wildcards, or
+/// `address/netmask`.
+pub fn host_matches(pattern: &str, host: &str, ip: &str) -> bool {
+    if let Some((addr, mask)) = pattern.split_once('/') {
+        let parse = |s: &str| s.parse::<std::net::Ipv4Addr>().ok().map(u32::from);
+        return match (parse(addr), parse(mask), parse(ip)) {
+            (Some(a), Some(m), Some(i)) => i & m == a,
+            _ => false,
+        };
+    }
+    let p: Vec<char> = pattern.chars().collect();
+    [host, ip].iter().any(|t| like(&p, &t.chars().collect::<Vec<_>>(), true))
+}
+
+/// MariaDB's `get_sort` weight of one name: 128 for a name without
+/// wildcards, the position of the first wildcard (+1) for a pattern, the
+/// least for a lone `%` and 0 for an empty name.
+pub(crate) fn wild_sort(s: &str) -> u64 {
+    let chars: Vec<char> = s.chars().collect();
+    let mut weight = 0u64;
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' if i + 1 < chars.len() => i += 1,
+            '%' | '_' => {
+                let lone_percent = i == 0 && chars[i] == '%' && chars.len() == 1;
+                let pos = i as u64 + if lone_percent { 1 } else { 2 };
+                return pos.min(127);
+            }
+            _ => {}
+        }
+        weight = 128;
+        i += 1;
+    }
+    weight
+}
+
+/// The accounts, by name and in MariaDB's search order.
+#[derive(Debug, Default)]
+pub struct AccountStore {
+    by_name: BTreeMap<UserName, Arc<Account>>,
+    /// Most specific host first, then named users before anonymous ones:
+    /// the first that matches a client is its account.
+    search_order: Vec<Arc<Account>>,
+}
+
+impl AccountStore {
+    pub fn get(&self, name: &UserName) -> Option<&Arc<Account>> {
+        self.by_name.get(name)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_name.is_empty()
+    }
+
+    pub fn all(&self) -> impl Iterator<Item = &Arc<Account>> {
+        self.by_name.values()
+    }
+
+    pub fn put(&mut self, account: Account) {
+        self.by_name.insert(account.name.clone(), Arc::new(account));
+        self.sort();
+    }
+
+    pub fn remove(&mut self, name: &UserName) {
+        self.by_name.remove(name);
+        self.sort();
+    }
+
+    fn sort(&mut self) {
+        let mut all: Vec<Arc<Account>> = self.by_name.values().cloned().collect();
+        // Stable: equal weights keep name order.
+        all.sort_by_key(|a| std::cmp::Reverse((wild_sort(&a.name.host) << 8) + wild_sort(&a.name.user)));
+        self.search_order = all;
+    }
+
+    /// The account a client logging in as `user` from `host` / `ip` gets:
+    /// the first in search order whose host admits it and whose user is
+    /// `user` or anonymous.
+    pub fn find_login(&self, user: &str, host: &str, ip: &str) -> Option<Arc<Account>> {
+        self.search_order
+            .iter()
+            .find(|a| (a.name.user.is_empty() || a.name.user == user) && host_matches(&a.name.host, host, ip))
+            .cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn account(user: &str, host: &str) -> Account {
+        Account::new(UserName { user: user.into(), host: host.into() }, String::new())
+    }
+
+    #[test]
+    fn search_order_is_mariadbs() {
+        let mut store = AccountStore::default();
+        for (u, h) in [("u", "%"), ("", "localhost"), ("u", "10.0.%"), ("u", "10.0.0.7"), ("v", "%")] {
+            store.put(account(u, h));
+        }
+        let found = |u: &str, h: &str, ip: &str| store.find_login(u, h, ip).map(|a| a.name.quoted());
+        // The anonymous localhost account wins over u@% (MariaDB's rule).
+        assert_eq!(found("u", "localhost", "127.0.0.1").as_deref(), Some("''@'localhost'"));
+        assert_eq!(found("u", "10.0.0.7", "10.0.0.7").as_deref(), Some("'u'@'10.0.0.7'"));
+        assert_eq!(found("u", "10.0.0.8", "10.0.0.8").as_deref(), Some("'u'@'10.0.%'"));
+        assert_eq!(found("u", "192.168.1.1", "192.168.1.1").as_deref(), Some("'u'@'%'"));
+        assert_eq!(found("w", "192.168.1.1", "192.168.1.1"), None);
+    }
+
+    #[test]
+    fn patterns() {
+        assert!(host_matches("192.168.0.0/255.255.0.0", "x", "192.168.4.5"));
+        assert!(!host_matches("192.168.0.0/255.255.0.0", "x", "192.169.4.5"));
+        assert!(host_matches("LOCALHOST", "localhost", "127.0.0.1"));
+        assert!(host_matches("127.0.0._", "localhost", "127.0.0.1"));
+        let mut a = account("u", "%");
+        a.dbs.insert("d%".into(), privs::SELECT);
+        a.dbs.insert("db1".into(), privs::INSERT);
+        assert_eq!(a.db_privs("db1"), privs::INSERT);
+        assert_eq!(a.db_privs("dx"), privs::SELECT);
+        assert_eq!(a.db_privs("x"), 0);
+        assert_eq!(native_hash(b"password"), "*2470C0C06DEE42FD1618BB99005ADCA2EC9D1E19");
+        assert_eq!(native_hash(b""), "");
+    }
+}
