@@ -282,6 +282,9 @@ fn handshake_and_auth<S: Socket>(
         write_err(stream, &sql_err(ErrorCode::ACCOUNT_HAS_BEEN_LOCKED, "Access denied, this account is locked"))?;
         return Ok(None);
     }
+    // An expired password logs in to a sandbox where only SET PASSWORD
+    // runs (see `privilege`), as with MariaDB's default
+    // disconnect_on_expired_password=OFF.
     let mut session = Session::with_connection_id(engine.clone(), conn_id, &response.username, &client_host);
     session.log_in(&account);
     // The client's collation sets its charsets, as MariaDB's; one OneLog
@@ -549,16 +552,25 @@ impl<S: Socket> Conn<S> {
                 None => self.encode_results(vec![Err(unknown_stmt(id, "mysqld_stmt_reset"))], false),
             },
             Command::RegisterSlave(r) => {
-                self.session.engine.replicas.register(self.session.connection_id, r.server_id, &r.host, r.port);
-                self.encode_results(vec![Ok(QueryResult::ok(0))], false)
+                if let Err(e) = self.session.require_global(onelog_sql::accounts::privs::REPLICATION_SLAVE) {
+                    self.encode_results(vec![Err(e)], false)
+                } else {
+                    self.session.engine.replicas.register(self.session.connection_id, r.server_id, &r.host, r.port);
+                    self.encode_results(vec![Ok(QueryResult::ok(0))], false)
+                }
             }
             Command::BinlogDump { pos, flags, server_id, file } => {
-                let request = DumpRequest { file, pos, flags, server_id };
-                // A dump runs until the replica goes: in the thread pool it
-                // is a wait, and the worker's group goes on without it.
-                let _waiting = onelog_sql::wait::begin();
-                crate::replication::dump(&mut self.stream, &self.session, &request)?;
-                return Ok(Flow::Close);
+                // A replica's or CDC client's account needs REPLICATION SLAVE.
+                if let Err(e) = self.session.require_global(onelog_sql::accounts::privs::REPLICATION_SLAVE) {
+                    self.encode_results(vec![Err(e)], false)
+                } else {
+                    let request = DumpRequest { file, pos, flags, server_id };
+                    // A dump runs until the replica goes: in the thread pool it
+                    // is a wait, and the worker's group goes on without it.
+                    let _waiting = onelog_sql::wait::begin();
+                    crate::replication::dump(&mut self.stream, &self.session, &request)?;
+                    return Ok(Flow::Close);
+                }
             }
             Command::Unknown(_)
             | Command::Debug

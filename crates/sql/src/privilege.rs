@@ -8,7 +8,7 @@ use crate::accounts::{privs, Account};
 use crate::ast::account::{AccountStmt, PrivLevel, UserName};
 use crate::ast::*;
 use crate::session::{is_system_db, Session};
-use onelog_core::{ErrorCode, SqlError, SqlResult};
+use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
 use std::sync::Arc;
 
 /// The session's privileges as last loaded.
@@ -17,17 +17,59 @@ pub struct PrivilegeCache {
     loaded: Option<(u64, Arc<Account>)>,
 }
 
+/// Which databases and tables a session may see: those it has some
+/// privilege on (`None`: the server's own session, which sees all).
+pub struct Visibility(Option<Arc<Account>>);
+
+impl Visibility {
+    pub fn db(&self, db: &str) -> bool {
+        is_system_db(db) || self.0.as_ref().is_none_or(|a| a.global & privs::SHOW_DATABASES != 0 || a.sees_db(db))
+    }
+
+    pub fn table(&self, db: &str, table: &str) -> bool {
+        is_system_db(db) || self.0.as_ref().is_none_or(|a| a.sees_table(db, table))
+    }
+
+    /// Keeps the information_schema rows this session may see, by their
+    /// schema (and table) columns.
+    pub fn filter_rows(&self, names: &[&str], rows: &mut Vec<Vec<Value>>) {
+        if self.0.is_none() {
+            return;
+        }
+        let at = |n: &str| names.iter().position(|c| *c == n);
+        let Some(schema) = at("TABLE_SCHEMA").or_else(|| at("SCHEMA_NAME")) else { return };
+        let table = at("TABLE_NAME");
+        let text = |v: &Value| match v {
+            Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+            _ => String::new(),
+        };
+        rows.retain(|row| {
+            let db = text(&row[schema]);
+            match table {
+                Some(t) => self.table(&db, &text(&row[t])),
+                None => self.db(&db),
+            }
+        });
+    }
+}
+
 /// One thing a statement needs.
 enum Need<'a> {
     /// Any of these global privileges (1227 names them).
     Global(u64),
+    /// A global privilege to GRANT or REVOKE (1045, as MariaDB answers).
+    GrantGlobal(u64),
     /// A privilege on a database (1044).
     Db(&'a str, u64),
     /// A privilege on a table (1142, with the command's name); owned, as
     /// a query's table names are lent only one at a time.
     Table(String, String, u64),
-    /// Some privilege on the database (USE, SHOW TABLES: 1044).
+    /// Some privilege on the database (USE: 1044).
     SeesDb(&'a str),
+    /// SHOW TABLES of a database: as MariaDB, an account with some global
+    /// privilege gets the (filtered) list, one without gets 1044 for a
+    /// database it has nothing on.
+    ListDb(&'a str),
     /// Some privilege on the table (SHOW COLUMNS, SHOW CREATE: 1142 SELECT).
     SeesTable(&'a str, &'a str),
     /// EXECUTE on a routine's database (1370).
@@ -75,20 +117,21 @@ impl Session {
         }
     }
 
-    /// Whether the session may see database `db` (SHOW DATABASES).
-    pub fn sees_db(&mut self, db: &str) -> bool {
-        is_system_db(db) || self.privileges().is_none_or(|a| a.global & privs::SHOW_DATABASES != 0 || a.sees_db(db))
-    }
-
-    /// Whether the session may see table `db.table` (SHOW TABLES).
-    pub fn sees_table(&mut self, db: &str, table: &str) -> bool {
-        is_system_db(db) || self.privileges().is_none_or(|a| a.sees_table(db, table))
+    /// What SHOW and information_schema may list to this session; read
+    /// afresh (they are not on the hot path, and may be called without
+    /// `&mut`). Take it before locking the catalog.
+    pub fn visibility(&self) -> Visibility {
+        let account = self.account.as_ref().map(|name| {
+            let catalog = self.engine.catalog.read();
+            catalog.accounts.get(name).cloned().unwrap_or_else(|| Arc::new(Account::new(name.clone(), String::new())))
+        });
+        Visibility(account)
     }
 
     /// Checks that the session may run `stmt`.
     pub(crate) fn check_privileges(&mut self, stmt: &Statement) -> SqlResult<()> {
         let Some(account) = self.privileges() else { return Ok(()) };
-        if self.password_expired && !changes_own_password(stmt, self.account.as_ref()) {
+        if self.password_expired && !allowed_when_expired(stmt, self.account.as_ref()) {
             return Err(SqlError::new(
                 ErrorCode::MUST_CHANGE_PASSWORD,
                 "You must SET PASSWORD before executing this statement",
@@ -124,13 +167,27 @@ impl Session {
         };
         match *need {
             Need::Global(bits) if account.global & bits == 0 => Err(global_denied(bits)),
-            Need::Db(db, bit) if !is_system_db(db) && account.db_privs(db) & bit == 0 => Err(db_denied(db)),
+            Need::GrantGlobal(bit) if account.global & bit == 0 => Err(SqlError::new(
+                ErrorCode::ACCESS_DENIED,
+                format!(
+                    "Access denied for user '{}'@'{}' (using password: {})",
+                    self.user,
+                    self.host,
+                    if account.auth_string.is_empty() { "NO" } else { "YES" }
+                ),
+            )),
+            Need::Db(db, bit) if !readable_system(db, privs::SELECT) && account.db_privs(db) & bit == 0 => {
+                Err(db_denied(db))
+            }
             Need::Table(ref db, ref table, bit)
                 if !readable_system(db, bit) && account.table_privs(db, table) & bit == 0 =>
             {
                 Err(table_denied(bit, db, table))
             }
             Need::SeesDb(db) if !is_system_db(db) && !account.sees_db(db) => Err(db_denied(db)),
+            Need::ListDb(db) if !is_system_db(db) && account.global & !privs::GRANT == 0 && !account.sees_db(db) => {
+                Err(db_denied(db))
+            }
             Need::SeesTable(db, table) if !is_system_db(db) && !account.sees_table(db, table) => {
                 Err(table_denied(privs::SELECT, db, table))
             }
@@ -167,12 +224,14 @@ fn global_denied(bits: u64) -> SqlError {
     )
 }
 
-/// What an account with an expired password may still run.
-fn changes_own_password(stmt: &Statement, own: Option<&UserName>) -> bool {
+/// What an account with an expired password may still run: its own SET
+/// PASSWORD, and SET statements (drivers set session variables on
+/// connecting).
+fn allowed_when_expired(stmt: &Statement, own: Option<&UserName>) -> bool {
     match stmt {
+        Statement::Set(_) | Statement::SetNames { .. } | Statement::SetTransaction { .. } => true,
         Statement::Account(a) => match &**a {
             AccountStmt::SetPassword { user, .. } => user.is_none() || user.as_ref() == own,
-            AccountStmt::AlterUser { users, .. } => users.iter().all(|u| Some(&u.name) == own),
             _ => false,
         },
         _ => false,
@@ -263,8 +322,9 @@ fn show_needs<'a>(what: &'a Show, current: &'a str, needs: &mut Vec<Need<'a>>) {
         Show::MasterStatus | Show::BinaryLogs => needs.push(Need::Global(privs::SUPER | privs::BINLOG_MONITOR)),
         Show::BinlogEvents { .. } => needs.push(Need::Global(privs::BINLOG_MONITOR)),
         Show::ReplicaHosts => needs.push(Need::Global(privs::REPLICATION_MASTER_ADMIN)),
+        // SHOW TABLES [STATUS] lists only what the user may see.
         Show::Tables { db, .. } | Show::TableStatus { db } => {
-            needs.push(Need::SeesDb(db.as_deref().unwrap_or(current)))
+            needs.push(Need::ListDb(db.as_deref().unwrap_or(current)))
         }
         Show::CreateDatabase { name, .. } => needs.push(Need::SeesDb(name)),
         Show::Columns { table: t, .. } | Show::Index { table: t } | Show::CreateTable(t) | Show::CreateView(t) => {
@@ -280,9 +340,7 @@ fn account_needs<'a>(stmt: &'a AccountStmt, current: &'a str, own: Option<&UserN
         AccountStmt::CreateUser { .. } | AccountStmt::DropUser { .. } | AccountStmt::RenameUser(_) => {
             needs.push(Need::Global(privs::CREATE_USER))
         }
-        AccountStmt::AlterUser { users, .. } if !users.iter().all(|u| is_own(&u.name)) => {
-            needs.push(Need::Global(privs::CREATE_USER))
-        }
+        AccountStmt::AlterUser { .. } => needs.push(Need::Global(privs::CREATE_USER)),
         AccountStmt::SetPassword { user: Some(user), .. } if !is_own(user) => needs.push(Need::OtherAccount),
         AccountStmt::ShowGrants(Some(user)) | AccountStmt::ShowCreateUser(Some(user)) if !is_own(user) => {
             needs.push(Need::Db("mysql", privs::SELECT))
@@ -304,7 +362,7 @@ fn account_needs<'a>(stmt: &'a AccountStmt, current: &'a str, own: Option<&UserN
             let grant_first = std::iter::once(privs::GRANT);
             for bit in grant_first.chain((0..39).map(|i| 1u64 << i).filter(|b| bits & b != 0)) {
                 needs.push(match level {
-                    PrivLevel::Global => Need::Global(bit),
+                    PrivLevel::Global => Need::GrantGlobal(bit),
                     PrivLevel::Db(db) => Need::Db(db.as_deref().unwrap_or(current), bit),
                     PrivLevel::Table(db, t) => {
                         Need::Table(db.as_deref().unwrap_or(current).to_string(), t.clone(), bit)

@@ -90,11 +90,13 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
             if !session.engine.catalog.read().has_database(&db) && !crate::session::is_system_db(&db) {
                 return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{db}'")));
             }
+            let visibility = session.visibility();
             let mut names: Vec<(String, &str)> = {
                 let catalog = session.engine.catalog.read();
                 let tables = catalog.tables_in(&db).into_iter().map(|t| (t.def.name.clone(), "BASE TABLE"));
                 tables.chain(catalog.views_in(&db).into_iter().map(|v| (v.def.name.clone(), "VIEW"))).collect()
             };
+            names.retain(|(name, _)| visibility.table(&db, name));
             names.sort();
             let header = format!("Tables_in_{db}");
             if *full {
@@ -186,12 +188,14 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
                 Some(d) => d.clone(),
                 None => session.current_db()?.to_string(),
             };
+            let visibility = session.visibility();
             let rows = session
                 .engine
                 .catalog
                 .read()
                 .tables_in(&db)
                 .iter()
+                .filter(|t| visibility.table(&db, &t.def.name))
                 .map(|t| {
                     vec![
                         s(&t.def.name),
@@ -413,8 +417,11 @@ fn numeric_precision(c: &onelog_core::ColumnDef) -> (Option<u64>, Option<u64>, O
     }
 }
 
+/// The databases the session may see.
 fn database_names(session: &Session) -> Vec<String> {
-    let mut names: Vec<String> = session.engine.catalog.read().databases().cloned().collect();
+    let visibility = session.visibility();
+    let mut names: Vec<String> =
+        session.engine.catalog.read().databases().filter(|d| visibility.db(d)).cloned().collect();
     names.push("information_schema".into());
     names.sort();
     names
@@ -846,6 +853,7 @@ pub fn binlog_admin(session: &mut Session, stmt: &Statement) -> SqlResult<QueryR
 
 /// Rows of an information_schema table.
 pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
+    let visibility = session.visibility();
     let catalog = session.engine.catalog.read();
     let tables = catalog.all_tables();
     let (names, rows): (&[&str], Vec<Vec<Value>>) = match table.to_ascii_uppercase().as_str() {
@@ -1327,6 +1335,8 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
             ))
         }
     };
+    let mut rows = rows;
+    visibility.filter_rows(names, &mut rows);
     let columns = names.iter().map(|n| ResultColumn::text(n)).collect();
     Ok((columns, rows))
 }

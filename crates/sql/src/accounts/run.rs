@@ -49,6 +49,12 @@ fn change(session: &mut Session, stmt: &AccountStmt) -> SqlResult<QueryResult> {
         CatalogChange::Accounts(plan.changes).apply(&mut engine.catalog.write());
         engine.accounts_changed();
     }
+    // A new password of its own ends an expired account's sandbox.
+    if let AccountStmt::SetPassword { user: Some(user), .. } = &resolved {
+        if Some(user) == current.as_ref() {
+            session.password_expired = false;
+        }
+    }
     match plan.error {
         Some(e) => Err(e),
         None => Ok(QueryResult::ok(0)),
@@ -84,8 +90,9 @@ fn show_grants(session: &Session, user: Option<&UserName>) -> SqlResult<QueryRes
 fn show_create_user(session: &Session, user: Option<&UserName>) -> SqlResult<QueryResult> {
     let name = named_or_current(session, user)?;
     let catalog = session.engine.catalog.read();
-    let account = catalog.accounts.get(&name).ok_or_else(|| {
-        SqlError::new(ErrorCode::CANNOT_USER, format!("Operation SHOW CREATE USER failed for {}", name.quoted()))
-    })?;
+    let account = catalog
+        .accounts
+        .get(&name)
+        .ok_or_else(|| SqlError::new(ErrorCode::PASSWORD_NO_MATCH, "Can't find any matching row in the user table"))?;
     Ok(one_column(format!("CREATE USER for {}@{}", name.user, name.host), vec![show::create_user(account)]))
 }

@@ -98,11 +98,11 @@ pub fn grant_lines(account: &Account) -> Vec<String> {
 /// SHOW CREATE USER's statement.
 pub fn create_user(account: &Account) -> String {
     let mut out = format!("CREATE USER {}", user_parameters(account, false));
-    if account.password_expired {
-        out.push_str(" PASSWORD EXPIRE");
-    }
     if account.locked {
         out.push_str(" ACCOUNT LOCK");
+    }
+    if account.password_expired {
+        out.push_str(" PASSWORD EXPIRE");
     }
     out
 }

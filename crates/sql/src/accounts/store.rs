@@ -97,12 +97,13 @@ impl Account {
         }
     }
 
-    /// Privileges on database `db`: global ones, and those of the first
-    /// database grant whose name matches, as MariaDB's `acl_get` takes it.
+    /// Privileges on database `db`: the global ones a database can hold,
+    /// and those of the first database grant whose name matches, as
+    /// MariaDB's `acl_get` takes it.
     pub fn db_privs(&self, db: &str) -> u64 {
         let mut grants: Vec<(&String, &u64)> = self.dbs.iter().filter(|(pattern, _)| db_matches(pattern, db)).collect();
         grants.sort_by_key(|(pattern, _)| std::cmp::Reverse(wild_sort(pattern)));
-        self.global | grants.first().map_or(0, |(_, p)| **p)
+        (self.global & privs::DB_ALL) | grants.first().map_or(0, |(_, p)| **p)
     }
 
     pub fn table_grant(&self, db: &str, table: &str) -> Option<&TableGrant> {
@@ -117,14 +118,15 @@ impl Account {
     /// Whether it has any privilege on `db` or on something in it (what
     /// USE and SHOW DATABASES need).
     pub fn sees_db(&self, db: &str) -> bool {
-        self.db_privs(db) & !privs::GRANT != 0
+        self.db_privs(db) & privs::DB_ALL & !privs::GRANT != 0
             || self.tables.iter().any(|t| t.db == db && (t.privs | t.column_privs()) & !privs::GRANT != 0)
     }
 
     /// Whether it has any privilege on a table or its columns.
     pub fn sees_table(&self, db: &str, table: &str) -> bool {
         let grant = self.table_grant(db, table);
-        (self.table_privs(db, table) | grant.map_or(0, TableGrant::column_privs)) & !privs::GRANT != 0
+        (self.table_privs(db, table) | grant.map_or(0, TableGrant::column_privs)) & privs::TABLE_ALL & !privs::GRANT
+            != 0
     }
 }
 
