@@ -205,8 +205,40 @@ def verify_views(cur, views: dict, where: str):
             assert (name in present) == exists, f"view {name} should {'' if exists else 'not '}exist {where}"
 
 
+def change_account(cur, cycle: int, accounts: dict):
+    """Creates crash_u<cycle> and grants it on `data`; `accounts[name]` is its
+    SHOW GRANTS once acknowledged (None: in doubt until recovery settles it)."""
+    name = f"crash_u{cycle}"
+    accounts[name] = None
+    cur.execute(f"CREATE USER {name} IDENTIFIED BY 'pw-{cycle}'")
+    cur.execute(f"GRANT SELECT, INSERT ON crash.data TO {name} WITH GRANT OPTION")
+    cur.execute(f"SHOW GRANTS FOR {name}")
+    accounts[name] = [r[0] for r in cur.fetchall()]
+
+
+def grants_of(cur, name: str):
+    """SHOW GRANTS lines of an account, or "absent"."""
+    try:
+        cur.execute(f"SHOW GRANTS FOR {name}")
+    except pymysql.err.MySQLError as e:
+        assert e.args[0] == 1141, e
+        return "absent"
+    return [r[0] for r in cur.fetchall()]
+
+
+def verify_accounts(cur, accounts: dict, where: str):
+    """Acknowledged account changes survived exactly; in-doubt ones are
+    settled now (each statement whole or not at all)."""
+    for name, grants in accounts.items():
+        present = grants_of(cur, name)
+        if grants is None:
+            accounts[name] = present
+        else:
+            assert present == grants, f"{name} {where}: {present} != {grants}"
+
+
 def schema_changer(srv, rng: random.Random, stop: threading.Event, cycle: int, snapshots: dict, floor: set,
-                   views: dict):
+                   views: dict, accounts: dict):
     """Once, at a random moment of the cycle, adds the column `extra` to `data`,
     or converts and moves it, or drops it, then copies `markers` with CREATE TABLE ... SELECT (when the
     earlier cycles left markers: `floor`, recorded in `snapshots`) and `data`'s
@@ -241,6 +273,7 @@ def schema_changer(srv, rng: random.Random, stop: threading.Event, cycle: int, s
             cur.execute(f"CREATE TABLE like_{cycle} LIKE data")
             change_view(cur, rng, views)
             create_fill_proc(cur, rng)
+            change_account(cur, cycle, accounts)
             cur.execute(f"RENAME TABLE like_{cycle} TO renamed_tmp, renamed_tmp TO renamed_{cycle}")
             # A database without a charset takes the session's server
             # collation, which only the QUERY event carries to recovery.
@@ -287,7 +320,7 @@ def verify_snapshots(cur, markers: dict, snapshots: dict, where: str) -> int:
     return len(present)
 
 
-def verify(srv, ledger: Ledger, cycle: int, snapshots: dict, views: dict):
+def verify(srv, ledger: Ledger, cycle: int, snapshots: dict, views: dict, accounts: dict):
     """Checks the ledger against the tables; returns (markers, CREATE ... SELECT
     tables present)."""
     where = f"(cycle {cycle}, seed {SEED})"
@@ -307,6 +340,7 @@ def verify(srv, ledger: Ledger, cycle: int, snapshots: dict, views: dict):
             snapshot_tables = verify_snapshots(cur, markers, snapshots, where)
             verify_views(cur, views, where)
             verify_databases(cur, where)
+            verify_accounts(cur, accounts, where)
             # RENAME TABLE is whole or not at all.
             cur.execute("SHOW TABLES")
             tables = {r[0] for r in cur.fetchall()}
@@ -378,6 +412,7 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
     total = 0
     snapshots: dict[str, set[int]] = {}  # snap table -> markers committed before its cycle
     views: dict[str, bool | None] = {}  # view -> must exist (None: in doubt)
+    accounts: dict[str, list | str | None] = {}  # account -> SHOW GRANTS or "absent" (None: in doubt)
     floor: set[int] = set()
     snapshot_tables = 0
     calls = Ledger()  # fill_proc CALLs, as writer 0's transactions
@@ -388,7 +423,7 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
                                     daemon=True) for w in range(WRITERS)]
         threads.append(threading.Thread(target=schema_changer,
                                         args=(srv, random.Random(rng.random()), stop, cycle, snapshots, floor,
-                                              views),
+                                              views, accounts),
                                         daemon=True))
         threads.append(threading.Thread(target=proc_caller, args=(srv, calls, random.Random(rng.random()), stop),
                                         daemon=True))
@@ -401,7 +436,7 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
             t.join(60)
             assert not t.is_alive(), "a writer hung after the server was killed"
         srv.start()
-        markers, snapshot_tables = verify(srv, ledger, cycle, snapshots, views)
+        markers, snapshot_tables = verify(srv, ledger, cycle, snapshots, views, accounts)
         c = srv.connect(database="crash", autocommit=True)
         with c.cursor() as cur:
             calls_present = verify_calls(cur, calls, f"(cycle {cycle}, seed {SEED})")
@@ -410,7 +445,8 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
     assert len(ledger.acked) > 0, "no commit was ever acknowledged"
     assert len(calls.acked) > 0, "no CALL was ever acknowledged"
     print(f"crash test: {CYCLES} cycles, {len(ledger.acked)} acknowledged commits, {total} transactions present, "
-          f"{snapshot_tables} CREATE TABLE ... SELECT tables, views {views}, {calls_present} CALLs present")
+          f"{snapshot_tables} CREATE TABLE ... SELECT tables, views {views}, {calls_present} CALLs present, "
+          f"{sum(isinstance(g, list) for g in accounts.values())} accounts")
 
     # binlog and tables agree: one Xid per committed DML transaction (+1 for the counters setup)
     # and per CREATE TABLE ... SELECT,
@@ -422,7 +458,17 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
     expected = table_dump(srv, "crash")
     expected_data_def = show_create(srv, "data")
     srv.stop()
+    ref = mariadb_server.connect(autocommit=True)
+    with ref.cursor() as cur:
+        cur.execute("SELECT user, host FROM mysql.user WHERE user LIKE 'crash\\_u%'")
+        for user, host in cur.fetchall():
+            cur.execute(f"DROP USER '{user}'@'{host}'")
     replay(srv.binlog_files(), mariadb_server, drop_dbs=("crash",))
+    # The logged account statements give MariaDB the same accounts.
+    with ref.cursor() as cur:
+        for name, grants in accounts.items():
+            assert grants_of(cur, name) == grants, f"{name} after replay into MariaDB (seed {SEED})"
+    ref.close()
     got = table_dump(mariadb_server, "crash")
     d = diff_dumps(expected, got)
     assert not d, f"binlog replay differs from the tables (seed {SEED}):\n{d}"
