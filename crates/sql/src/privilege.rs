@@ -345,8 +345,7 @@ fn account_needs<'a>(stmt: &'a AccountStmt, current: &'a str, own: Option<&UserN
         AccountStmt::ShowGrants(Some(user)) | AccountStmt::ShowCreateUser(Some(user)) if !is_own(user) => {
             needs.push(Need::Db("mysql", privs::SELECT))
         }
-        AccountStmt::Grant { privs: items, all, level, grant_option, .. }
-        | AccountStmt::Revoke { privs: items, all, grant_option, level, .. } => {
+        AccountStmt::Grant { privs: items, all, level, .. } | AccountStmt::Revoke { privs: items, all, level, .. } => {
             // The grantor needs GRANT OPTION where it grants, and what it
             // grants.
             // The grantor needs GRANT OPTION where it grants (checked
@@ -369,7 +368,6 @@ fn account_needs<'a>(stmt: &'a AccountStmt, current: &'a str, own: Option<&UserN
                     }
                 });
             }
-            let _ = grant_option;
         }
         AccountStmt::RevokeAll { .. } => needs.push(Need::Global(privs::CREATE_USER)),
         _ => {}

@@ -226,10 +226,6 @@ impl AccountStore {
         self.by_name.get(name)
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.by_name.is_empty()
-    }
-
     pub fn all(&self) -> impl Iterator<Item = &Arc<Account>> {
         self.by_name.values()
     }
