@@ -234,6 +234,7 @@ def test_show_grants_text_matches_for_each_combination(both):
 def test_account_statement_errors_match(both):
     conns = [srv.connect(autocommit=True) for srv in both]
     statements = [
+        "SELECT PASSWORD('x'), PASSWORD(''), PASSWORD(NULL)",
         "CREATE USER acc_r",
         "CREATE USER IF NOT EXISTS acc_r",
         "SHOW WARNINGS",

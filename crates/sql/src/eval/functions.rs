@@ -61,8 +61,8 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         | "session_user" | "system_user" | "version" | "connection_id" | "row_count" | "found_rows" | "uuid"
         | "uuid_short" | "current_role" | "sys_guid" => (0, 0),
         "timestampdiff" => (3, 3),
-        "md5" | "sha1" | "sha" | "quote" | "weekofyear" | "inet_aton" | "inet_ntoa" | "to_seconds" | "inet6_aton"
-        | "inet6_ntoa" | "is_ipv4" | "is_ipv6" | "is_ipv4_compat" | "is_ipv4_mapped" => (1, 1),
+        "md5" | "sha1" | "sha" | "password" | "quote" | "weekofyear" | "inet_aton" | "inet_ntoa" | "to_seconds"
+        | "inet6_aton" | "inet6_ntoa" | "is_ipv4" | "is_ipv6" | "is_ipv4_compat" | "is_ipv4_mapped" => (1, 1),
         "sha2" | "time_format" | "adddate" | "subdate" | "addtime" | "subtime" => (2, 2),
         "date_add" | "date_sub" => (3, 3),
         "maketime" => (3, 3),
@@ -663,6 +663,10 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             return Ok(if compare(&a[0], &a[1]) == Some(Ordering::Equal) { Value::Null } else { a[0].clone() });
         }
         "isnull" => return Ok(bool_value(a[0].is_null())),
+        // mysql_native_password's stored form, as GRANT ... IDENTIFIED BY
+        // PASSWORD takes it; NULL hashes as the empty password, as MariaDB's.
+        "password" if a[0].is_null() => return Ok(text(String::new())),
+        "password" => return Ok(text(crate::accounts::native_hash(&value_bytes(&a[0])))),
         "quote" => {
             return Ok(match &a[0] {
                 Value::Null => text("NULL".into()),
@@ -1517,7 +1521,17 @@ pub(super) fn arity_of(name: &str) -> Option<(usize, usize)> {
 fn works_on_bytes(name: &str) -> bool {
     matches!(
         name,
-        "length" | "octet_length" | "bit_length" | "hex" | "md5" | "sha" | "sha1" | "sha2" | "crc32" | "to_base64"
+        "length"
+            | "octet_length"
+            | "bit_length"
+            | "hex"
+            | "md5"
+            | "sha"
+            | "sha1"
+            | "sha2"
+            | "password"
+            | "crc32"
+            | "to_base64"
     )
 }
 
