@@ -34,6 +34,7 @@ pub fn server_capabilities() -> CapabilityFlags {
     CapabilityFlags::CLIENT_LONG_PASSWORD
         | CapabilityFlags::CLIENT_FOUND_ROWS
         | CapabilityFlags::CLIENT_LONG_FLAG
+        | CapabilityFlags::CLIENT_LOCAL_FILES
         | CapabilityFlags::CLIENT_CONNECT_WITH_DB
         | CapabilityFlags::CLIENT_PROTOCOL_41
         | CapabilityFlags::CLIENT_TRANSACTIONS

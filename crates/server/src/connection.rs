@@ -28,6 +28,7 @@ use onelog_protocol::resultset::{
     OkPacket, ResultSetOptions, BINARY_COLLATION_ID,
 };
 use onelog_protocol::stmt::{decode_execute_params, encode_prepare_response, ParamType};
+use onelog_sql::load_data::ClientFiles;
 use onelog_sql::parse::{parse_single, ParsedStatement};
 use onelog_sql::session::Interrupt;
 use onelog_sql::{Engine, QueryResult, ResultColumn, Session};
@@ -37,6 +38,57 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// Runs session work, turning a panic into error 1105 after rolling back
+/// the session's transaction.
+fn guard_panics<T>(
+    session: &mut Session,
+    f: impl FnOnce(&mut Session) -> T,
+    on_panic: impl FnOnce(SqlError) -> T,
+) -> T {
+    match std::panic::catch_unwind(AssertUnwindSafe(|| f(session))) {
+        Ok(v) => v,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            tracing::error!("connection {}: internal error (panic): {what}", session.connection_id);
+            session.rollback_txn();
+            on_panic(SqlError::internal(format!("Internal error in OneLog: {what}; the transaction was rolled back")))
+        }
+    }
+}
+
+/// The client's side of LOAD DATA LOCAL on this connection: the request
+/// (0xFB and the file name) and the file's packets, which end with an
+/// empty one, in the command's packet sequence.
+struct ClientUpload<'a, S: Socket> {
+    stream: &'a mut PacketStream<S>,
+}
+
+impl<S: Socket> ClientFiles for ClientUpload<'_, S> {
+    fn request(&mut self, name: &[u8]) -> SqlResult<()> {
+        let mut packet = Vec::with_capacity(name.len() + 1);
+        packet.push(0xFB);
+        packet.extend_from_slice(name);
+        self.stream.write_packet(&packet).and_then(|_| self.stream.flush()).map_err(upload_error)
+    }
+
+    fn next_packet(&mut self) -> SqlResult<Vec<u8>> {
+        self.stream.read_packet().map_err(upload_error)
+    }
+}
+
+fn upload_error(e: PacketError) -> SqlError {
+    match e {
+        PacketError::TooLarge { .. } => {
+            sql_err(ErrorCode::NET_PACKET_TOO_LARGE, "Got a packet bigger than 'max_allowed_packet' bytes")
+        }
+        other => sql_err(ErrorCode::NET_READ_ERROR, format!("Got an error reading communication packets: {other}")),
+    }
+}
 
 /// Shared by every connection.
 pub struct Shared {
@@ -380,21 +432,7 @@ impl<S: Socket> Conn<S> {
     /// Runs session work, turning a panic into error 1105 after rolling
     /// back the session's transaction.
     fn guarded<T>(&mut self, f: impl FnOnce(&mut Session) -> T, on_panic: impl FnOnce(SqlError) -> T) -> T {
-        match std::panic::catch_unwind(AssertUnwindSafe(|| f(&mut self.session))) {
-            Ok(v) => v,
-            Err(panic) => {
-                let what = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                tracing::error!("connection {}: internal error (panic): {what}", self.session.connection_id);
-                self.session.rollback_txn();
-                on_panic(SqlError::internal(format!(
-                    "Internal error in OneLog: {what}; the transaction was rolled back"
-                )))
-            }
-        }
+        guard_panics(&mut self.session, f, on_panic)
     }
 
     /// Encodes statement results: each result set or OK, with
@@ -456,15 +494,21 @@ impl<S: Socket> Conn<S> {
                     _ => onelog_sql::parse::decode_query_bytes(&sql),
                 };
                 let multi = self.multi_statements;
-                let results = self.guarded(
+                let sends_files = self.caps.contains(CapabilityFlags::CLIENT_LOCAL_FILES);
+                let stream = &mut self.stream;
+                let results = guard_panics(
+                    &mut self.session,
                     |s| {
                         if !multi {
-                            return match onelog_sql::parse::parse(&sql) {
-                                Ok(stmts) if stmts.len() > 1 => vec![Err(SqlError::parse(&sql, 1))],
-                                _ => s.execute_query(&sql),
-                            };
+                            if let Ok(stmts) = onelog_sql::parse::parse(&sql) {
+                                if stmts.len() > 1 {
+                                    return vec![Err(SqlError::parse(&sql, 1))];
+                                }
+                            }
                         }
-                        s.execute_query(&sql)
+                        let mut upload = ClientUpload { stream };
+                        let files: Option<&mut dyn ClientFiles> = if sends_files { Some(&mut upload) } else { None };
+                        s.execute_query_with_files(&sql, files)
                     },
                     |e| vec![Err(e)],
                 );

@@ -19,6 +19,7 @@ pub mod dml;
 pub mod engine;
 pub mod eval;
 pub mod kill;
+pub mod load_data;
 pub mod locks;
 pub mod maintenance;
 pub mod mdl;

@@ -16,6 +16,7 @@ mod column_words;
 mod comments;
 mod ddl;
 mod expr;
+mod load_data;
 mod prepared;
 pub mod routine;
 mod view;
@@ -341,6 +342,10 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
     let w = words(&tokens);
     let upper: Vec<String> = w.iter().map(|s| s.to_ascii_uppercase()).collect();
     if let Some(statement) = parse_routine_statement(text, &upper)? {
+        return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
+    }
+    if load_data::is_load_data(&upper) {
+        let statement = load_data::parse_load_data(rewritten)?;
         return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
     }
     let names_view =

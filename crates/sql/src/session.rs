@@ -533,6 +533,16 @@ impl Session {
 
     /// Executes every statement of a COM_QUERY; stops at the first error.
     pub fn execute_query(&mut self, sql: &str) -> Vec<SqlResult<QueryResult>> {
+        self.execute_query_with_files(sql, None)
+    }
+
+    /// [`Session::execute_query`] for a client that can send files: a
+    /// LOAD DATA LOCAL reads them through `files`.
+    pub fn execute_query_with_files(
+        &mut self,
+        sql: &str,
+        mut files: Option<&mut dyn crate::load_data::ClientFiles>,
+    ) -> Vec<SqlResult<QueryResult>> {
         let statements = match crate::parse::parse(sql) {
             Ok(s) => s,
             Err(e) => return vec![Err(e)],
@@ -543,7 +553,12 @@ impl Session {
         }
         let mut results = Vec::with_capacity(statements.len());
         for parsed in statements {
-            let result = self.execute(&parsed.statement, &parsed.text, &[]);
+            let result = match (&parsed.statement, files.as_mut()) {
+                (Statement::LoadData(load), Some(files)) if load.local => {
+                    self.execute_load_local(&parsed.statement, &parsed.text, load, &mut **files)
+                }
+                _ => self.execute(&parsed.statement, &parsed.text, &[]),
+            };
             results.extend(self.call_results.drain(..).map(Ok));
             let failed = result.is_err();
             results.push(result);
@@ -556,6 +571,31 @@ impl Session {
 
     /// Executes one statement with bound parameters.
     pub fn execute(&mut self, stmt: &Statement, text: &str, params: &[Value]) -> SqlResult<QueryResult> {
+        self.execute_framed(stmt, text, |s| s.run_statement_body(stmt, text, params))
+    }
+
+    /// LOAD DATA LOCAL, which reads the file the client sends.
+    fn execute_load_local(
+        &mut self,
+        stmt: &Statement,
+        text: &str,
+        load: &LoadData,
+        files: &mut dyn crate::load_data::ClientFiles,
+    ) -> SqlResult<QueryResult> {
+        self.execute_framed(stmt, text, |s| {
+            s.lock_statement(stmt)?;
+            s.run_write_with(|s| crate::load_data::execute(s, load, Some(files)))
+        })
+    }
+
+    /// What every statement does around `body`: warnings, PROCESSLIST,
+    /// its guard, its metadata locks' release.
+    fn execute_framed(
+        &mut self,
+        stmt: &Statement,
+        text: &str,
+        body: impl FnOnce(&mut Session) -> SqlResult<QueryResult>,
+    ) -> SqlResult<QueryResult> {
         let reads_warning_count = matches!(stmt, Statement::Select(s) if s.items.iter().any(|i| matches!(i, SelectItem::Expr { expr: Expr::SystemVar { name, .. }, .. } if name == "warning_count" || name == "error_count")));
         self.showing_warnings =
             reads_warning_count || matches!(stmt, Statement::Show { what: Show::Warnings | Show::Errors, .. });
@@ -567,7 +607,7 @@ impl Session {
         self.call_results.clear();
         self.guard = StatementGuard::start(&self.kill, self.time_limit(stmt));
         self.stmt_view = None;
-        let result = self.run_statement_body(stmt, text, params);
+        let result = body(self);
         self.stmt_view = None;
         // A handed-off commit releases them once it is published.
         if !self.commit_handed_off {
@@ -594,9 +634,13 @@ impl Session {
         text: &str,
         params: &[Value],
     ) -> SqlResult<QueryResult> {
-        self.lock_write_intent(stmt)?;
-        self.lock_statement_tables(stmt)?;
+        self.lock_statement(stmt)?;
         self.dispatch(stmt, text, params)
+    }
+
+    fn lock_statement(&mut self, stmt: &Statement) -> SqlResult<()> {
+        self.lock_write_intent(stmt)?;
+        self.lock_statement_tables(stmt)
     }
 
     /// The shortest time limit `stmt` runs under: `max_statement_time`
@@ -808,6 +852,8 @@ impl Session {
         match stmt {
             Statement::Select(select) => self.select_counting_found_rows(select, params),
             Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => self.run_write(stmt, params),
+            // Only a COM_QUERY reads a LOCAL file (see `execute_query_with_files`).
+            Statement::LoadData(load) => self.run_write_with(|s| crate::load_data::execute(s, load, None)),
             Statement::CreateDatabase { .. }
             | Statement::DropDatabase { .. }
             | Statement::CreateTable(_)
@@ -1189,6 +1235,12 @@ impl Session {
 
     /// Runs INSERT/UPDATE/DELETE with statement atomicity and autocommit.
     fn run_write(&mut self, stmt: &Statement, params: &[Value]) -> SqlResult<QueryResult> {
+        self.run_write_with(|s| crate::dml::execute(s, stmt, params))
+    }
+
+    /// Runs a statement that writes rows as one statement of the
+    /// transaction (autocommitted when none is open): all of it or none.
+    fn run_write_with(&mut self, body: impl FnOnce(&mut Session) -> SqlResult<QueryResult>) -> SqlResult<QueryResult> {
         let autocommit_stmt = self.txn.is_none() && self.autocommit();
         if self.txn.as_ref().is_some_and(|t| t.read_only) {
             return Err(SqlError::new(
@@ -1197,7 +1249,7 @@ impl Session {
             ));
         }
         self.txn().begin_statement();
-        let result = crate::dml::execute(self, stmt, params);
+        let result = body(self);
         let result = match result {
             Ok(r) => self.txn().finish_statement().map(|_| r),
             Err(e) => Err(e),

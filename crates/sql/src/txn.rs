@@ -53,6 +53,9 @@ pub struct Txn {
     events: Vec<PendingEvent>,
     stmt_rows: Vec<(Arc<TableEntry>, RowsKind, Vec<RowChange>)>,
     stmt_undo_start: usize,
+    /// Where the current statement's binlog events start (a statement
+    /// may encode its rows before it ends, see [`Txn::flush_rows`]).
+    stmt_events_start: usize,
     savepoints: Vec<Savepoint>,
 }
 
@@ -75,6 +78,7 @@ impl Txn {
             events: Vec::new(),
             stmt_rows: Vec::new(),
             stmt_undo_start: 0,
+            stmt_events_start: 0,
             savepoints: Vec::new(),
         }
     }
@@ -89,6 +93,7 @@ impl Txn {
             self.snapshot = None;
         }
         self.stmt_undo_start = self.undo.len();
+        self.stmt_events_start = self.events.len();
         self.stmt_rows.clear();
     }
 
@@ -180,6 +185,17 @@ impl Txn {
 
     /// Ends a successful statement: its row changes become binlog events.
     pub fn finish_statement(&mut self) -> SqlResult<()> {
+        self.flush_rows()?;
+        self.stmt_undo_start = self.undo.len();
+        self.stmt_events_start = self.events.len();
+        Ok(())
+    }
+
+    /// Encodes the statement's row changes so far into binlog events: a
+    /// long statement (LOAD DATA) then keeps its rows once, encoded,
+    /// instead of also as values until it ends. Each batch is a complete
+    /// TABLE_MAP + rows group ending with STMT_END_F, as a replica expects.
+    pub fn flush_rows(&mut self) -> SqlResult<()> {
         for (table, kind, rows) in std::mem::take(&mut self.stmt_rows) {
             self.events.push(PendingEvent {
                 type_code: type_code::TABLE_MAP,
@@ -192,13 +208,13 @@ impl Txn {
                 self.events.push(PendingEvent { type_code: kind.type_code(), flags: 0, body });
             }
         }
-        self.stmt_undo_start = self.undo.len();
         Ok(())
     }
 
     /// Undoes the current statement (statement atomicity on error).
     pub fn rollback_statement(&mut self) {
         self.stmt_rows.clear();
+        self.events.truncate(self.stmt_events_start);
         self.undo_to(self.stmt_undo_start);
     }
 
@@ -232,6 +248,7 @@ impl Txn {
         self.undo_to(undo_len);
         self.events.truncate(events_len);
         self.stmt_undo_start = self.undo.len();
+        self.stmt_events_start = self.events.len();
         Ok(())
     }
 

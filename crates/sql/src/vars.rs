@@ -144,7 +144,8 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("interactive_timeout", None, Effect::Used, None),
     ("last_insert_id", None, Effect::Reported, None),
     ("license", Some("Apache-2.0"), Effect::Reported, None),
-    ("local_infile", Some("0"), Effect::None, None),
+    // LOAD DATA LOCAL is refused (4166) while OFF (see `load_data`).
+    ("local_infile", None, Effect::Used, None),
     ("large_files_support", Some("1"), Effect::Reported, None),
     ("lock_wait_timeout", None, Effect::Used, None),
     ("log_bin", Some("1"), Effect::Used, None),
@@ -164,6 +165,8 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("port", Some("3306"), Effect::Used, None),
     ("protocol_version", Some("10"), Effect::Reported, None),
     ("query_cache_size", Some("0"), Effect::None, None),
+    // Confines LOAD DATA's server-side files to a directory ('' : anywhere).
+    ("secure_file_priv", None, Effect::Used, None),
     ("server_id", None, Effect::Startup, None),
     ("skip_name_resolve", Some("1"), Effect::Reported, None),
     ("skip_networking", None, Effect::Reported, None),
