@@ -27,8 +27,8 @@
 use crate::ast::{CreateSelectDuplicates, Expr, Insert, InsertSource, LoadData, LoadFormat, LoadTarget};
 use crate::catalog::TableEntry;
 use crate::dml::{self, with_ctx};
-use crate::eval::EvalEnv;
-use crate::select::{bind, table_columns};
+use crate::eval::{coerce_to_column, EvalEnv};
+use crate::select::{bind, table_columns, Ctx};
 use crate::session::{QueryResult, Session};
 use onelog_core::{Charset, ColumnType, ErrorCode, SqlError, SqlResult, Value};
 use std::io::Read;
@@ -258,49 +258,57 @@ impl Plan {
         fields: &mut FieldReader<R>,
         row_number: u64,
     ) -> SqlResult<Option<dml::InsertOutcome>> {
-        let columns = &self.table.def.columns;
-        let mut row: Vec<Value> = self.defaults.iter().map(|d| d.clone().unwrap_or(Value::Null)).collect();
-        let mut read = 0;
-        for target in &self.targets {
+        let mut read: Vec<Option<Vec<u8>>> = Vec::with_capacity(self.targets.len());
+        while read.len() < self.targets.len() {
             let Some(field) = fields.read_field() else { break };
-            read += 1;
-            let value = field.map(|bytes| Value::Bytes(self.charset.decode(&bytes).into_owned()));
-            match (target, value) {
-                (Target::Var(name), value) => set_user_var(session, name, value.unwrap_or(Value::Null)),
-                (Target::Column(c), Some(value)) => row[*c] = value,
-                (Target::Column(c), None) => row[*c] = self.null_for(session, *c, row_number)?,
-            }
+            read.push(field);
         }
-        if read == 0 {
+        if read.is_empty() {
             return Ok(None);
         }
-        for target in &self.targets[read..] {
+        let row = with_ctx(session, &[], |ctx| self.fill_row(ctx, read, row_number))?;
+        dml::insert_row(session, &self.table, &self.insert, row, &[]).map(Some)
+    }
+
+    /// The row `read` (a line's fields) gives, with SET applied. Each field
+    /// is stored into its column as it comes, as MariaDB stores it, so the
+    /// conversion warnings come in MariaDB's order and SET sees the
+    /// columns' values.
+    fn fill_row(&self, ctx: &Ctx, read: Vec<Option<Vec<u8>>>, row_number: u64) -> SqlResult<Vec<Value>> {
+        let columns = &self.table.def.columns;
+        let mut row: Vec<Value> = self.defaults.iter().map(|d| d.clone().unwrap_or(Value::Null)).collect();
+        let given = read.len();
+        for (target, field) in self.targets.iter().zip(read) {
+            let value = field.map(|bytes| Value::Bytes(self.charset.decode(&bytes).into_owned()));
+            match (target, value) {
+                (Target::Var(name), value) => set_user_var(ctx.session, name, value.unwrap_or(Value::Null)),
+                (Target::Column(c), Some(value)) => {
+                    row[*c] = coerce_to_column(value, &columns[*c], self.abort_on_warning, ctx)?;
+                }
+                (Target::Column(c), None) => row[*c] = self.null_for(ctx, *c, row_number)?,
+            }
+        }
+        for target in &self.targets[given..] {
             match target {
-                Target::Var(name) => set_user_var(session, name, Value::Null),
+                Target::Var(name) => set_user_var(ctx.session, name, Value::Null),
                 Target::Column(c) => {
                     let column = &columns[*c];
                     row[*c] = if column.nullable { Value::Null } else { zero_value(&column.ty) };
                     let message = format!("Row {row_number} doesn't contain data for all columns");
-                    self.complain(session, ErrorCode::WARN_TOO_FEW_RECORDS, message)?;
+                    self.complain(ctx, ErrorCode::WARN_TOO_FEW_RECORDS, message)?;
                 }
             }
         }
-        if !self.assignments.is_empty() {
-            let assignments = &self.assignments;
-            row = with_ctx(session, &[], |ctx| {
-                for (c, e) in assignments {
-                    row[*c] = ctx.eval(e, &row)?;
-                }
-                Ok(row)
-            })?;
+        for (c, e) in &self.assignments {
+            row[*c] = ctx.eval(e, &row)?;
         }
-        dml::insert_row(session, &self.table, &self.insert, row, &[]).map(Some)
+        Ok(row)
     }
 
     /// A NULL field (`\N`) for column `c`: NULL where the column takes
     /// it; otherwise the column's zero value and 1263 (an AUTO_INCREMENT
     /// column generates its next value instead, silently).
-    fn null_for(&self, session: &Session, c: usize, row_number: u64) -> SqlResult<Value> {
+    fn null_for(&self, env: &dyn EvalEnv, c: usize, row_number: u64) -> SqlResult<Value> {
         let column = &self.table.def.columns[c];
         if column.nullable || column.auto_increment {
             return Ok(Value::Null);
@@ -312,16 +320,16 @@ impl Plan {
             "Column set to default value; NULL supplied to NOT NULL column '{}' at row {row_number}",
             column.name
         );
-        self.complain(session, ErrorCode::WARN_NULL_TO_NOTNULL, message)?;
+        self.complain(env, ErrorCode::WARN_NULL_TO_NOTNULL, message)?;
         Ok(zero_value(&column.ty))
     }
 
     /// A warning of LOAD DATA's own, an error when warnings abort.
-    fn complain(&self, session: &Session, code: ErrorCode, message: String) -> SqlResult<()> {
+    fn complain(&self, env: &dyn EvalEnv, code: ErrorCode, message: String) -> SqlResult<()> {
         if self.abort_on_warning {
             return Err(SqlError::new(code, message));
         }
-        session.warn(code.number, message);
+        env.warn(code.number, message);
         Ok(())
     }
 }
@@ -381,15 +389,12 @@ fn server_path(session: &Session, db: &str, name: &[u8]) -> SqlResult<PathBuf> {
     Ok(path)
 }
 
-/// Whether `path`'s directory, symbolic links resolved, is `dir` or under
-/// it (a file that does not exist is judged by its directory).
+/// Whether `path`, symbolic links resolved, is `dir` or under it, as
+/// MariaDB judges it (a file that does not exist by its directory).
 fn within(path: &Path, dir: &Path) -> bool {
     let Ok(dir) = dir.canonicalize() else { return false };
-    let resolved_dir = match path.canonicalize() {
-        Ok(p) => p.parent().map(Path::to_path_buf),
-        Err(_) => path.parent().and_then(|p| p.canonicalize().ok()),
-    };
-    resolved_dir.is_some_and(|d| d.starts_with(&dir))
+    let resolved = path.canonicalize().ok().or_else(|| path.parent().and_then(|p| p.canonicalize().ok()));
+    resolved.is_some_and(|p| p.starts_with(&dir))
 }
 
 /// Opens a server-side file: error 13 when it cannot be found, 1085 when
