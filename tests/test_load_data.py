@@ -215,6 +215,27 @@ def test_mariadb_client_and_mariadb_import(pair):
     assert replaced[0] == 1 and "1263" in replaced[2] and replaced[3] == []
 
 
+def test_max_binlog_cache_size_fails_a_large_load_with_1197(pair):
+    """A load whose row events outgrow max_binlog_cache_size fails with
+    1197 and leaves nothing, as in MariaDB; OneLog stops it within a few
+    thousand rows of the limit instead of building the whole load first."""
+    (onelog, mariadb), files = pair
+    path = files / "wide.txt"
+    path.write_text("".join(f"{i}\t{'p' * 25}{i}\t{i % 100}\n" for i in range(20000)))
+    seen = []
+    for srv in (onelog, mariadb):
+        admin = srv.connect(autocommit=True)
+        run(admin, "SET GLOBAL max_binlog_cache_size = 65536")
+        try:
+            conn = fresh(srv, "ld_cache", TSV_TABLE, "")
+            failed = run(conn, f"LOAD DATA LOCAL INFILE '{path}' INTO TABLE t")
+            small = run(conn, "INSERT INTO t VALUES (1, 'fits', 1)")
+            seen.append((failed[:2], small[0], rows(conn)))
+        finally:
+            run(admin, "SET GLOBAL max_binlog_cache_size = DEFAULT")
+    assert seen[0] == seen[1] == (("error", 1197), 1, [(1, "fits", 1)]), seen
+
+
 def query(conn, sql):
     with conn.cursor() as cur:
         cur.execute(sql)

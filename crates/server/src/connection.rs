@@ -499,16 +499,9 @@ impl<S: Socket> Conn<S> {
                 let results = guard_panics(
                     &mut self.session,
                     |s| {
-                        if !multi {
-                            if let Ok(stmts) = onelog_sql::parse::parse(&sql) {
-                                if stmts.len() > 1 {
-                                    return vec![Err(SqlError::parse(&sql, 1))];
-                                }
-                            }
-                        }
                         let mut upload = ClientUpload { stream };
                         let files: Option<&mut dyn ClientFiles> = if sends_files { Some(&mut upload) } else { None };
-                        s.execute_query_with_files(&sql, files)
+                        s.execute_client_query(&sql, multi, files)
                     },
                     |e| vec![Err(e)],
                 );

@@ -533,17 +533,21 @@ impl Session {
 
     /// Executes every statement of a COM_QUERY; stops at the first error.
     pub fn execute_query(&mut self, sql: &str) -> Vec<SqlResult<QueryResult>> {
-        self.execute_query_with_files(sql, None)
+        self.execute_client_query(sql, true, None)
     }
 
-    /// [`Session::execute_query`] for a client that can send files: a
-    /// LOAD DATA LOCAL reads them through `files`.
-    pub fn execute_query_with_files(
+    /// [`Session::execute_query`] as a client asked for it: without
+    /// CLIENT_MULTI_STATEMENTS (`multi_statements` false) a query of several
+    /// statements is a syntax error, as in MariaDB; a LOAD DATA LOCAL reads
+    /// the client's file through `files` (`None`: the client sends none).
+    pub fn execute_client_query(
         &mut self,
         sql: &str,
+        multi_statements: bool,
         mut files: Option<&mut dyn crate::load_data::ClientFiles>,
     ) -> Vec<SqlResult<QueryResult>> {
         let statements = match crate::parse::parse(sql) {
+            Ok(s) if s.len() > 1 && !multi_statements => return vec![Err(SqlError::parse(sql, 1))],
             Ok(s) => s,
             Err(e) => return vec![Err(e)],
         };
@@ -852,7 +856,7 @@ impl Session {
         match stmt {
             Statement::Select(select) => self.select_counting_found_rows(select, params),
             Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => self.run_write(stmt, params),
-            // Only a COM_QUERY reads a LOCAL file (see `execute_query_with_files`).
+            // Only a COM_QUERY reads a LOCAL file (see `execute_client_query`).
             Statement::LoadData(load) => self.run_write_with(|s| crate::load_data::execute(s, load, None)),
             Statement::CreateDatabase { .. }
             | Statement::DropDatabase { .. }
@@ -1248,7 +1252,10 @@ impl Session {
                 "Cannot execute statement in a READ ONLY transaction",
             ));
         }
-        self.txn().begin_statement();
+        let max_binlog_cache_bytes = self.engine.vars.int("max_binlog_cache_size");
+        let txn = self.txn();
+        txn.set_max_events_bytes(max_binlog_cache_bytes);
+        txn.begin_statement();
         let result = body(self);
         let result = match result {
             Ok(r) => self.txn().finish_statement().map(|_| r),

@@ -153,6 +153,9 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("lower_case_file_system", Some("0"), Effect::Reported, None),
     ("lower_case_table_names", None, Effect::Reported, None),
     ("max_allowed_packet", None, Effect::Used, None),
+    // A transaction's binlog events past it fail the statement with 1197
+    // (OneLog's binlog cache is in memory: binlog_cache_size has no effect).
+    ("max_binlog_cache_size", None, Effect::Used, None),
     ("max_binlog_size", None, Effect::Used, None),
     ("max_connections", Some("1024"), Effect::None, None),
     ("max_execution_time", None, Effect::Used, None),
