@@ -326,5 +326,18 @@ def test_kill9_during_a_large_load_keeps_all_or_none(tmp_path):
         # The table is usable and consistent either way.
         assert query(conn, "SELECT pad FROM k.t WHERE id = 0") == (("before",),)
         print(f"rows after restart: {count} (load outcome: {outcome})")
+        # A load acknowledged just before a kill -9 is replayed from the
+        # binlog (many TABLE_MAP + rows batches in one transaction).
+        more = tmp_path / "more.txt"
+        more.write_text("".join(f"{i}\t{i % 1000}\tafter\n" for i in range(400001, 450001)))
+        loading = srv.connect(autocommit=True, local_infile=True)
+        with loading.cursor() as cur:
+            assert cur.execute(f"LOAD DATA LOCAL INFILE '{more}' INTO TABLE k.t") == 50000
+        srv.kill9()
+        srv.start()
+        conn = srv.connect(autocommit=True)
+        assert query(conn, "SELECT COUNT(*) FROM k.t WHERE pad = 'after'")[0][0] == 50000
+        assert query(conn, "SELECT COUNT(*) FROM k.t")[0][0] == count + 50000
+        print(next(line for line in srv.stderr_text().splitlines()[::-1] if "recovery:" in line))
     finally:
         srv.cleanup()
