@@ -44,7 +44,8 @@ TSV = (
 )
 TSV_TABLE = "CREATE TABLE t (a INT, b VARCHAR(30), c TINYINT, KEY (a))"
 
-# (name, table, file contents, LOAD DATA tail after INTO TABLE t)
+# (name, table, file contents, LOAD DATA tail after INTO TABLE t[, the SELECT
+# whose rows are compared])
 CASES = [
     ("csv", CSV_TABLE, CSV, CSV_FORMAT),
     ("csv_replace", CSV_TABLE, CSV, CSV_FORMAT.replace("IGNORE 1 LINES", "IGNORE 1 LINES (id, @n, note, amount) "
@@ -53,6 +54,11 @@ CASES = [
     ("tsv_vars", TSV_TABLE, TSV, "(a, @b, @c) SET b = UPPER(@b), c = IFNULL(@c, -1) + 1"),
     ("tsv_columns", TSV_TABLE, TSV, "(c, b)"),
     ("lines_starting", TSV_TABLE, "xx1\ta\nskip me\nxx2\tb\t3\n", "LINES STARTING BY 'xx'"),
+    # The ids the second load generates differ: InnoDB reserves AUTO_INCREMENT
+    # values in batches for a bulk insert (innodb_autoinc_lock_mode=1) and
+    # skips what it did not use; OneLog takes the next value, as for INSERT.
+    ("unlisted_column", "CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(5), req INT NOT NULL)",
+     "\\N\tx\n\\N\ty\n5\tz\n\\N\tw\n", "(id, v)", "SELECT v, req, id < 7 FROM t"),
     ("escape_is_quote", TSV_TABLE, '1,"fie""ld",2\n2,"a\\b",3\n',
      "FIELDS TERMINATED BY ',' ENCLOSED BY '\"' ESCAPED BY '\"'"),
 ]
@@ -119,7 +125,8 @@ def fresh(srv, db, table, mode):
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_load_matches_mariadb(pair, case, local, mode):
     (onelog, mariadb), files = pair
-    name, table, contents, tail = case
+    name, table, contents, tail, *compared = case
+    select = compared[0] if compared else "SELECT * FROM t"
     path = files / f"{name}.txt"
     path.write_text(contents)
     keyword = "LOCAL " if local else ""
@@ -131,7 +138,7 @@ def test_load_matches_mariadb(pair, case, local, mode):
             conn = fresh(srv, f"ld_{name}", table, mode)
             first = run(conn, sql)
             again = run(conn, sql)  # every row now collides (or duplicates)
-            seen.append((first, again, rows(conn)))
+            seen.append((first, again, rows(conn, select)))
             conn.close()
         assert seen[0] == seen[1], f"{sql}\nOneLog:  {seen[0]}\nMariaDB: {seen[1]}"
         outcomes.append(seen[0])

@@ -76,13 +76,24 @@ pub(crate) fn now() -> Temporal {
 
 /// The value a column gets when an INSERT omits it.
 pub(crate) fn default_value(session: &Session, table: &TableEntry, col: usize) -> SqlResult<Value> {
+    default_value_in_mode(session, table, col, session.strict())
+}
+
+/// [`default_value`] with a column that has none an error (`strict`) or
+/// warning 1364.
+pub(crate) fn default_value_in_mode(
+    session: &Session,
+    table: &TableEntry,
+    col: usize,
+    strict: bool,
+) -> SqlResult<Value> {
     let c = &table.def.columns[col];
     Ok(match &c.default {
         Some(ColumnDefault::Value(v)) => v.clone(),
         Some(ColumnDefault::CurrentTimestamp) => Value::DateTime(now()),
         None if c.nullable || c.auto_increment => Value::Null,
         None => {
-            if session.strict() {
+            if strict {
                 return Err(SqlError::new(
                     ErrorCode::NO_DEFAULT_FOR_FIELD,
                     format!("Field '{}' doesn't have a default value", c.name),

@@ -154,11 +154,13 @@ impl Plan {
             })
             .collect();
         // Each column nobody gives is checked once for the statement, as
-        // MariaDB does (one 1364, not one per row).
+        // MariaDB does: one warning 1364, not one per row, and not an error
+        // even in strict mode (MariaDB checks before it turns warnings into
+        // errors).
         let defaults = given
             .iter()
             .enumerate()
-            .map(|(c, given)| (!given).then(|| dml::default_value(session, table, c)).transpose())
+            .map(|(c, given)| (!given).then(|| dml::default_value_in_mode(session, table, c, false)).transpose())
             .collect::<SqlResult<_>>()?;
         let charset = match &load.charset {
             Some(name) => Charset::named(name).ok_or_else(|| {
