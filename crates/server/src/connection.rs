@@ -15,6 +15,7 @@
 //! the next command.
 
 use crate::commit_ack::AckSlot;
+use crate::limits::{self, Client};
 use crate::replication::DumpRequest;
 use crate::users::Users;
 use mysql_common::constants::{CapabilityFlags, StatusFlags};
@@ -28,6 +29,7 @@ use onelog_protocol::resultset::{
     OkPacket, ResultSetOptions, BINARY_COLLATION_ID,
 };
 use onelog_protocol::stmt::{decode_execute_params, encode_prepare_response, ParamType};
+use onelog_sql::connections::AccountSlot;
 use onelog_sql::parse::{parse_single, ParsedStatement};
 use onelog_sql::session::Interrupt;
 use onelog_sql::{Engine, QueryResult, ResultColumn, Session};
@@ -67,6 +69,8 @@ pub(crate) struct Conn<S: Socket> {
     ack: Arc<AckSlot>,
     /// The `wait_timeout` the socket's read timeout is set to (0: none yet).
     wait_timeout_s: u64,
+    /// This connection's places in the connection counts, freed with it.
+    _admission: limits::Admission,
 }
 
 pub(crate) enum Flow {
@@ -82,8 +86,8 @@ fn sql_err(code: ErrorCode, msg: impl Into<String>) -> SqlError {
 /// (`thread_handling=one-thread-per-connection`). `duplicate` is another
 /// descriptor of the socket, which the commit pipeline writes
 /// acknowledgements to and KILL shuts down.
-pub fn serve<S: Socket>(stream: S, duplicate: Arc<OwnedFd>, host: String, shared: Arc<Shared>) {
-    let Some(mut conn) = Conn::start(stream, duplicate, &host, &shared) else { return };
+pub fn serve<S: Socket>(stream: S, duplicate: Arc<OwnedFd>, client: Client, shared: Arc<Shared>) {
+    let Some(mut conn) = Conn::start(stream, duplicate, client, &shared) else { return };
     while conn.prepare_wait() {
         if let Flow::Close = conn.run_command() {
             break;
@@ -94,18 +98,20 @@ pub fn serve<S: Socket>(stream: S, duplicate: Arc<OwnedFd>, host: String, shared
 impl<S: Socket> Conn<S> {
     /// Handshake and authentication; `None` when the connection ended
     /// there (the client was told why, if it was still listening).
-    pub(crate) fn start(stream: S, duplicate: Arc<OwnedFd>, host: &str, shared: &Shared) -> Option<Conn<S>> {
+    pub(crate) fn start(stream: S, duplicate: Arc<OwnedFd>, client: Client, shared: &Shared) -> Option<Conn<S>> {
         let ack = AckSlot::new(duplicate.clone());
         let max_packet = shared.engine.vars.int("max_allowed_packet").max(1024) as usize;
         let mut stream = PacketStream::new(stream, max_packet);
-        let (session, caps) = match handshake_within_connect_timeout(&mut stream, shared, host) {
-            Ok(Some((session, caps))) => {
+        let host = client.host.as_str();
+        let (session, caps, account) = match handshake_within_connect_timeout(&mut stream, shared, host) {
+            Ok(Some((session, caps, account))) => {
                 session.set_interrupt(interrupt_for(duplicate));
-                (session, caps)
+                (session, caps, account)
             }
             Ok(None) => return None,
             Err(e) => {
                 tracing::debug!("connection from {host} ended during handshake: {e}");
+                shared.engine.connections.handshake_error(host);
                 return None;
             }
         };
@@ -118,6 +124,7 @@ impl<S: Socket> Conn<S> {
             next_stmt_id: 1,
             ack,
             wait_timeout_s: 0,
+            _admission: limits::Admission::new(client.slot, account),
         })
     }
 
@@ -213,18 +220,25 @@ fn handshake_within_connect_timeout<S: Socket>(
     stream: &mut PacketStream<S>,
     shared: &Shared,
     host: &str,
-) -> Result<Option<(Session, CapabilityFlags)>, PacketError> {
+) -> Result<Option<LoggedIn>, PacketError> {
     let socket = socket2::SockRef::from(stream.get_ref());
     let connect_timeout_s = shared.engine.vars.int("connect_timeout").max(1);
     socket.set_read_timeout(Some(Duration::from_secs(connect_timeout_s)))?;
+    // Mostly waiting for the client: in the thread pool, a storm of new
+    // connections must not hold the group's workers from its commands.
+    let _waiting = onelog_sql::wait::begin();
     handshake_and_auth(stream, shared, host)
 }
+
+/// A login's session, the capabilities both sides speak and the
+/// connection's place in its account's count.
+type LoggedIn = (Session, CapabilityFlags, AccountSlot);
 
 fn handshake_and_auth<S: Socket>(
     stream: &mut PacketStream<S>,
     shared: &Shared,
     host: &str,
-) -> Result<Option<(Session, CapabilityFlags)>, PacketError> {
+) -> Result<Option<LoggedIn>, PacketError> {
     let engine = &shared.engine;
     let scramble = handshake::random_scramble();
     let conn_id = engine.next_connection_id();
@@ -236,8 +250,9 @@ fn handshake_and_auth<S: Socket>(
     let response = match handshake::parse_handshake_response(&payload) {
         Ok(r) => r,
         Err(e) => {
-            let err = sql_err(ErrorCode::UNKNOWN_ERROR, format!("Bad handshake: {e}"));
-            write_err(stream, &err)?;
+            tracing::debug!("bad handshake from {host}: {e}");
+            engine.connections.handshake_error(host);
+            write_err(stream, &sql_err(ErrorCode::HANDSHAKE_ERROR, "Bad handshake"))?;
             return Ok(None);
         }
     };
@@ -273,9 +288,20 @@ fn handshake_and_auth<S: Socket>(
             ErrorCode::ACCESS_DENIED,
             format!("Access denied for user '{}'@'{host}' (using password: {using})", response.username),
         );
+        limits::wait_after_failed_login(engine, host);
         write_err(stream, &err)?;
         return Ok(None);
     }
+    let account_host = account.map_or("%", |a| a.host.as_str());
+    let account_slot = match limits::admit_login(engine, &response.username, account_host) {
+        Ok(slot) => slot,
+        Err(e) => {
+            engine.connections.refused();
+            write_err(stream, &e)?;
+            return Ok(None);
+        }
+    };
+    engine.connections.login_succeeded(host);
     let mut session = Session::with_connection_id(engine.clone(), conn_id, &response.username, "localhost");
     // The client's collation sets its charsets, as MariaDB's; one OneLog
     // does not implement leaves the server's.
@@ -296,7 +322,7 @@ fn handshake_and_auth<S: Socket>(
     stream.write_packet(&ok)?;
     stream.flush()?;
     // What both sides support is what this connection speaks.
-    Ok(Some((session, response.capabilities & handshake::server_capabilities())))
+    Ok(Some((session, response.capabilities & handshake::server_capabilities(), account_slot)))
 }
 
 /// KILL ends another connection at once, as MariaDB's does: shutting its

@@ -8,6 +8,7 @@
 
 mod commit_ack;
 mod connection;
+mod limits;
 mod options;
 mod replication;
 mod server;

@@ -8,6 +8,7 @@
 //! input and ends, one running a statement finishes it and answers first.
 
 use crate::connection::{self, Shared};
+use crate::limits::{self, Client};
 use crate::options::Options;
 use crate::thread_pool::{PooledSocket, ThreadPool};
 use crate::users::Users;
@@ -213,32 +214,58 @@ async fn accept_loop(
             r = tcp.accept() => match r {
                 Ok((stream, peer)) => {
                     let _ = stream.set_nodelay(true);
-                    start(Box::new(stream.into_std()?), peer.ip().to_string(), shared, handling)
+                    admit_and_start(stream.into_std()?, &peer.ip().to_string(), shared, handling)
                 }
                 Err(e) => Err(e),
             },
             r = unix.accept() => match r {
-                Ok((stream, _)) => start(Box::new(stream.into_std()?), "localhost".into(), shared, handling),
+                Ok((stream, _)) => admit_and_start(stream.into_std()?, "localhost", shared, handling),
                 Err(e) => Err(e),
             },
         };
         match started {
-            Ok(c) => connections.push(c),
-            Err(e) => tracing::warn!("cannot accept a connection: {e}"),
+            Ok(Some(c)) => connections.push(c),
+            Ok(None) => {}
+            Err(e) => {
+                shared.engine.connections.accept_failed();
+                tracing::warn!("cannot accept a connection: {e}");
+            }
         }
     }
     Ok(connections)
 }
 
+/// Serves a new connection from `host`, or refuses it at once (too many
+/// connections, a blocked host; see `limits`). `None`: refused.
+fn admit_and_start<S: connection::Socket + Send + 'static>(
+    stream: S,
+    host: &str,
+    shared: &Arc<Shared>,
+    handling: &Handling,
+) -> std::io::Result<Option<Connection>> {
+    match limits::admit(&shared.engine, host) {
+        Ok(client) => start(Box::new(stream), client, shared, handling).map(Some),
+        Err(refusal) => {
+            limits::refuse(stream, &refusal);
+            Ok(None)
+        }
+    }
+}
+
 /// Starts serving a connection; the socket becomes blocking (the listener
 /// hands it over non-blocking).
-fn start(stream: PooledSocket, host: String, shared: &Arc<Shared>, handling: &Handling) -> std::io::Result<Connection> {
+fn start(
+    stream: PooledSocket,
+    client: Client,
+    shared: &Arc<Shared>,
+    handling: &Handling,
+) -> std::io::Result<Connection> {
     socket2::SockRef::from(&stream).set_nonblocking(false)?;
     let socket = Arc::new(stream.as_fd().try_clone_to_owned()?);
     let alive = Arc::new(());
     match handling {
-        Handling::Pool(pool) => pool.accept(stream, socket.clone(), host, alive.clone()),
-        Handling::ThreadPerConnection => spawn_thread(stream, socket.clone(), host, shared.clone(), alive.clone())?,
+        Handling::Pool(pool) => pool.accept(stream, socket.clone(), client, alive.clone()),
+        Handling::ThreadPerConnection => spawn_thread(stream, socket.clone(), client, shared.clone(), alive.clone())?,
     }
     Ok(Connection { alive, socket })
 }
@@ -247,12 +274,12 @@ fn start(stream: PooledSocket, host: String, shared: &Arc<Shared>, handling: &Ha
 fn spawn_thread(
     stream: PooledSocket,
     closer: Arc<OwnedFd>,
-    host: String,
+    client: Client,
     shared: Arc<Shared>,
     alive: Arc<()>,
 ) -> std::io::Result<()> {
     std::thread::Builder::new().name("conn".into()).stack_size(1 << 20).spawn(move || {
-        connection::serve(stream, closer.clone(), host, shared);
+        connection::serve(stream, closer.clone(), client, shared);
         // The duplicate (held by the commit pipeline, KILL, this registry)
         // outlives the thread: end the connection for the client now.
         let _ = socket2::SockRef::from(&*closer).shutdown(Shutdown::Both);

@@ -13,6 +13,7 @@ pub mod ast;
 pub mod catalog;
 pub mod check;
 pub mod config;
+pub mod connections;
 pub mod create_select;
 pub mod ddl;
 pub mod dml;

@@ -223,6 +223,8 @@ pub struct Session {
     locked_tables: Vec<TableUse>,
     /// Result sets a CALL's SELECTs produced, sent before its own answer.
     pub(crate) call_results: Vec<QueryResult>,
+    /// The connection's TLS, if it has one (SHOW STATUS LIKE 'Ssl_%').
+    pub tls: Option<crate::connections::TlsSession>,
 }
 
 /// Told the outcome of a commit the session did not wait for (see
@@ -294,6 +296,7 @@ impl Session {
             global_read_lock: false,
             locked_tables: Vec::new(),
             call_results: Vec::new(),
+            tls: None,
         }
     }
 
@@ -687,6 +690,14 @@ impl Session {
         Ok(QueryResult::ok(0))
     }
 
+    /// FLUSH SSL: the server reads its certificate and key files again;
+    /// connections made from then on use them. Without TLS there is
+    /// nothing to reload.
+    fn flush_ssl(&mut self) -> SqlResult<QueryResult> {
+        self.engine.connections.reload_tls().map_err(|e| SqlError::internal(format!("Failed to refresh SSL: {e}")))?;
+        Ok(QueryResult::ok(0))
+    }
+
     fn unlock_tables(&mut self) {
         if std::mem::take(&mut self.global_read_lock) {
             self.engine.mdl.release_global_read(self.connection_id);
@@ -901,6 +912,11 @@ impl Session {
             Statement::PurgeBinaryLogsTo(_) | Statement::PurgeBinaryLogsBefore(_) | Statement::ResetMaster => {
                 crate::show::binlog_admin(self, stmt)
             }
+            Statement::FlushHosts => {
+                self.engine.connections.flush_hosts();
+                Ok(QueryResult::ok(0))
+            }
+            Statement::FlushSsl => self.flush_ssl(),
             Statement::FlushOther | Statement::Empty => Ok(QueryResult::ok(0)),
             Statement::ShowCreateRoutine { kind, name } => crate::routine::show_create(self, *kind, name),
             Statement::ShowRoutineStatus { kind, filter } => crate::routine::show_status(self, *kind, filter.as_ref()),
@@ -1024,6 +1040,7 @@ impl Session {
             self.warn(ErrorCode::WARN_DEPRECATED_SYNTAX.number, deprecation.to_string());
         }
         vars::check_scope(def, scope)?;
+        self.engine.vars.check_settable(def)?;
         let text = if matches!(expr, Expr::Default) {
             // A session's DEFAULT is the global value, the global's the
             // compiled-in default.

@@ -442,11 +442,11 @@ fn status_rows(session: &Session) -> Vec<Vec<Value>> {
         ("Binlog_syncs", st.binlog_syncs),
         ("Threadpool_idle_threads", pool_idle_threads),
         ("Threadpool_threads", pool_threads),
-        ("Threads_connected", threads),
         ("Threads_running", threads),
         ("Uptime", session.engine.started_at.elapsed().as_secs()),
     ]
     .into_iter()
+    .chain(session.engine.connections.status())
     .map(|(k, v)| vec![s(k), Value::UInt(v)])
     .collect::<Vec<_>>();
     rows.push(vec![s("Binlog_poisoned"), s(if st.poisoned { "ON" } else { "OFF" })]);
@@ -457,6 +457,10 @@ fn status_rows(session: &Session) -> Vec<Vec<Value>> {
         .unwrap_or_else(|| session.engine.binlog.published_position());
     rows.push(vec![s("Binlog_snapshot_file"), s(&session.engine.binlog.file_name(snapshot.file_seq))]);
     rows.push(vec![s("Binlog_snapshot_position"), Value::UInt(snapshot.offset)]);
+    // Empty without TLS, as in MariaDB.
+    let tls = session.tls.as_ref();
+    rows.push(vec![s("Ssl_cipher"), s(tls.map_or("", |t| t.cipher))]);
+    rows.push(vec![s("Ssl_version"), s(tls.map_or("", |t| t.version))]);
     rows.sort_by_key(|r| r[0].to_string());
     rows
 }
