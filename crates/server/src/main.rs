@@ -13,6 +13,7 @@ mod options;
 mod replication;
 mod server;
 mod thread_pool;
+mod tls;
 mod users;
 
 use clap::{Parser, Subcommand};

@@ -7,10 +7,12 @@
 //! connection's socket: a connection waiting for a command sees end of
 //! input and ends, one running a statement finishes it and answers first.
 
+use crate::connection::PooledSocket;
 use crate::connection::{self, Shared};
 use crate::limits::{self, Client};
 use crate::options::Options;
-use crate::thread_pool::{PooledSocket, ThreadPool};
+use crate::thread_pool::ThreadPool;
+use crate::tls::Tls;
 use crate::users::Users;
 use anyhow::Context;
 use onelog_binlog::file::BinlogConfig;
@@ -130,12 +132,18 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     let port: u16 = opts.get("port").unwrap_or("3306").parse().context("--port must be a number")?;
     let bind = opts.get("bind_address").unwrap_or("127.0.0.1").to_string();
     let users = Users::load_or_init(&datadir, opts.flag("initialize_insecure"))?;
+    // On unless --skip-ssl (--ssl=0).
+    let tls = Tls::start(&vars, &datadir, opts.get("ssl").is_none() || opts.flag("ssl"))?;
     let binlog = binlog_config(&opts, &datadir, &vars)?;
     let engine =
         Engine::open(EngineConfig::new(datadir.clone(), binlog), vars).context("cannot open the data directory")?;
     let checkpointer = engine.spawn_checkpointer();
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build()?;
-    let shared = Arc::new(Shared { engine: engine.clone(), users });
+    if let Some(tls) = &tls {
+        let tls = tls.clone();
+        engine.connections.set_tls_reloader(Box::new(move || tls.reload()));
+    }
+    let shared = Arc::new(Shared { engine: engine.clone(), users, tls });
     let handling = match engine.vars.get("thread_handling").as_deref() {
         Some("pool-of-threads") => Handling::Pool(ThreadPool::start(shared.clone())?),
         Some("one-thread-per-connection") | None => Handling::ThreadPerConnection,

@@ -45,7 +45,7 @@
 //! with SET GLOBAL thread_pool_size, `extra_port`, and the
 //! `information_schema.THREAD_POOL_*` tables.
 
-use crate::connection::{Conn, Flow, Shared, Socket};
+use crate::connection::{Conn, Flow, PooledSocket, Shared};
 use crate::limits::Client;
 use onelog_sql::wait::{WaitObserver, POOL_COUNTERS};
 use parking_lot::{Condvar, Mutex, MutexGuard};
@@ -55,9 +55,6 @@ use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// A pooled connection's socket (TCP or Unix).
-pub type PooledSocket = Box<dyn Socket + Send>;
 
 /// How often a listener looks up from epoll to notice shutdown.
 const POLL_TIMEOUT_MS: i32 = 200;
