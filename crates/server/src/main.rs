@@ -37,7 +37,9 @@ enum Commands {
     /// Start the server. Takes mysqld-style options: --datadir, --port,
     /// --bind-address, --socket, --defaults-file, --server-id,
     /// --log-bin[=basename], --skip-log-bin, --sync-binlog=N,
-    /// --initialize-insecure, and --<any_system_variable>=<value>.
+    /// --initialize-insecure, --ssl-cert/--ssl-key/--ssl-ca/--ssl-cipher,
+    /// --tls-version, --skip-ssl, --max-connections, --max-connect-errors,
+    /// and --<any_system_variable>=<value>.
     Serve {
         #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 0..)]
         options: Vec<String>,
