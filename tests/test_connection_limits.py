@@ -59,6 +59,7 @@ def test_max_connections_refuses_with_1040_promptly(server_factory, kind, args):
     admin = srv.connect()
     assert int(scalar(admin, "SELECT @@max_connections")) == 100
     errors_before = status(admin, "Connection_errors_max_connections")
+    aborted_before = status(admin, "Aborted_connects")
     admitted, refused = [admin], []
     try:
         for _ in range(150):
@@ -76,6 +77,7 @@ def test_max_connections_refuses_with_1040_promptly(server_factory, kind, args):
         for c in admitted:
             assert scalar(c, "SELECT 1") == 1
         assert status(admin, "Connection_errors_max_connections") - errors_before == 50
+        assert status(admin, "Aborted_connects") - aborted_before == 50
         assert status(admin, "Max_used_connections") == 101
         assert status(admin, "Threads_connected") == 101
         # Room again once some leave.

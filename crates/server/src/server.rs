@@ -150,9 +150,7 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
         Some(other) => anyhow::bail!("--thread_handling={other} is not supported by OneLog"),
     };
     let connections = rt.block_on(async {
-        let tcp = TcpListener::bind((bind.as_str(), port))
-            .await
-            .with_context(|| format!("cannot listen on {bind}:{port}"))?;
+        let tcp = listen_tcp(&bind, port).with_context(|| format!("cannot listen on {bind}:{port}"))?;
         let _ = std::fs::remove_file(&socket);
         let unix =
             UnixListener::bind(&socket).with_context(|| format!("cannot listen on socket {}", socket.display()))?;
@@ -182,6 +180,26 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     engine.shutdown().context("clean shutdown failed")?;
     drop(checkpointer);
     Ok(())
+}
+
+/// Connections waiting for accept; the kernel caps it at
+/// `net.core.somaxconn`. Deep enough that a storm of clients connecting at
+/// once (1,500 against max_connections=1000) is not dropped and retried a
+/// second later: the accept loop answers the ones over the limit with 1040
+/// at once instead.
+const LISTEN_BACKLOG: i32 = 4096;
+
+/// The TCP listener (tokio's own bind would queue only 1,024).
+fn listen_tcp(bind: &str, port: u16) -> std::io::Result<TcpListener> {
+    let addr = std::net::ToSocketAddrs::to_socket_addrs(&(bind, port))?
+        .next()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address"))?;
+    let socket = socket2::Socket::new(socket2::Domain::for_address(addr), socket2::Type::STREAM, None)?;
+    socket.set_reuse_address(true)?;
+    socket.set_nonblocking(true)?;
+    socket.bind(&addr.into())?;
+    socket.listen(LISTEN_BACKLOG)?;
+    TcpListener::from_std(socket.into())
 }
 
 /// How connections get threads (`thread_handling`).

@@ -99,7 +99,8 @@ fn never_blocked(host: &str) -> bool {
 impl Connections {
     /// Admits a new connection unless `max_connections + 1` are open
     /// (MariaDB's check at accept; the extra one is the admin's, checked
-    /// after login). A refusal counts in Connection_errors_max_connections.
+    /// after login). A refusal counts in Connection_errors_max_connections
+    /// and Aborted_connects.
     pub fn admit(&self, max_connections: u64) -> Option<ConnectionSlot> {
         let admitted = self
             .connected
@@ -110,7 +111,9 @@ impl Connections {
                 Some(ConnectionSlot { connected: self.connected.clone() })
             }
             Err(_) => {
+                // MariaDB counts these in Aborted_connects too.
                 self.errors_max_connections.fetch_add(1, Ordering::Relaxed);
+                self.aborted_connects.fetch_add(1, Ordering::Relaxed);
                 None
             }
         }
@@ -237,6 +240,7 @@ mod tests {
         assert!(c.admit(2).is_some());
         let status: HashMap<_, _> = c.status().into_iter().collect();
         assert_eq!(status["Connection_errors_max_connections"], 1);
+        assert_eq!(status["Aborted_connects"], 1);
         assert_eq!(status["Max_used_connections"], 3);
         assert_eq!(status["Threads_connected"], 0, "the last slot was dropped");
     }
