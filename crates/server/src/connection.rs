@@ -26,8 +26,8 @@ use onelog_protocol::command::{parse_command, Command, MYSQL_OPTION_MULTI_STATEM
 use onelog_protocol::handshake::{self, InitialHandshake};
 use onelog_protocol::packet::{PacketError, PacketStream};
 use onelog_protocol::resultset::{
-    column_meta_for, encode_column_definition, encode_eof, encode_err, encode_ok, encode_result_set, ColumnMeta,
-    OkPacket, ResultSetOptions, BINARY_COLLATION_ID,
+    column_meta_for, computed_column_meta, encode_column_definition, encode_eof, encode_err, encode_ok,
+    encode_result_set, key_flags, ColumnMeta, OkPacket, ResultSetOptions, BINARY_COLLATION_ID,
 };
 use onelog_protocol::stmt::{decode_execute_params, encode_prepare_response, ParamType};
 use onelog_sql::connections::{AccountSlot, TlsSession};
@@ -400,11 +400,16 @@ pub(crate) fn write_err<S: Socket>(stream: &mut PacketStream<S>, err: &SqlError)
     stream.flush()
 }
 
-/// Column metadata for the wire from a result column.
+/// Column metadata for the wire from a result column: a base table's
+/// field, or a computed column (which has no original table).
 fn column_meta(c: &ResultColumn) -> ColumnMeta {
+    if c.org_table.is_empty() {
+        return computed_column_meta(&c.def, &c.name);
+    }
     let mut meta = column_meta_for(&c.def, &c.db, &c.table, Some(&c.name));
     meta.org_table = c.org_table.clone();
     meta.org_name = c.org_name.clone();
+    meta.flags |= key_flags(c.key);
     meta
 }
 

@@ -32,6 +32,7 @@ pub mod select;
 pub mod session;
 pub mod show;
 pub mod txn;
+pub mod typing;
 pub mod vars;
 pub mod view;
 pub mod wait;

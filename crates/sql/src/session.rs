@@ -13,7 +13,7 @@ use crate::mdl::{TableUse, Wait};
 use crate::txn::Txn;
 use crate::vars::{self, Kind};
 use onelog_binlog::pipeline::TxnEvents;
-use onelog_core::{Charset, Collation, ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Value};
+use onelog_core::{Charset, Collation, ColumnDef, ColumnType, ErrorCode, KeyMembership, SqlError, SqlResult, Value};
 use parking_lot::Mutex;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -29,6 +29,8 @@ pub struct ResultColumn {
     pub org_table: String,
     pub db: String,
     pub def: ColumnDef,
+    /// Its part in its base table's keys (none for a computed column).
+    pub key: KeyMembership,
 }
 
 /// Fractional-second digits `micros` needs (0 for whole seconds).
@@ -107,6 +109,7 @@ impl ResultColumn {
             org_table: String::new(),
             db: String::new(),
             def,
+            key: KeyMembership::default(),
         }
     }
 
