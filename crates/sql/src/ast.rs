@@ -1102,6 +1102,10 @@ pub enum Statement {
         op: MaintenanceOp,
         tables: Vec<ObjectName>,
     },
+    /// `FLUSH HOSTS`: unblocks the addresses `max_connect_errors` blocked.
+    FlushHosts,
+    /// `FLUSH SSL`: reloads the server's certificates and key.
+    FlushSsl,
     /// Other FLUSH forms (TABLES, PRIVILEGES, ...): accepted, nothing to do.
     FlushOther,
     PurgeBinaryLogsTo(String),

@@ -118,6 +118,8 @@ pub struct Engine {
     persisted_pos: Mutex<BinlogPos>,
     /// Connected replicas and where they read.
     pub replicas: crate::replicas::Replicas,
+    /// Connection limits, the host cache and their counters.
+    pub connections: crate::connections::Connections,
 }
 
 impl Engine {
@@ -215,6 +217,7 @@ impl Engine {
             shutting_down: AtomicBool::new(false),
             shutdown_request: tokio::sync::Notify::new(),
             replicas: Default::default(),
+            connections: Default::default(),
             started_at: Instant::now(),
             persisted_pos: Mutex::new(persisted),
         });

@@ -638,6 +638,10 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
                 Some(Statement::FlushBinaryLogs)
             } else if rest == ["TABLES", "WITH", "READ", "LOCK"] {
                 Some(Statement::FlushTablesWithReadLock)
+            } else if rest == ["HOSTS"] {
+                Some(Statement::FlushHosts)
+            } else if rest == ["SSL"] {
+                Some(Statement::FlushSsl)
             } else if rest.ends_with(&["WITH", "READ", "LOCK"]) || rest.ends_with(&["FOR", "EXPORT"]) {
                 // Locks on named tables only: not a global read lock.
                 return Err(SqlError::not_supported("FLUSH TABLES tbl_name ... WITH READ LOCK"));

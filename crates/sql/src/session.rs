@@ -13,7 +13,7 @@ use crate::mdl::{TableUse, Wait};
 use crate::txn::Txn;
 use crate::vars::{self, Kind};
 use onelog_binlog::pipeline::TxnEvents;
-use onelog_core::{Charset, Collation, ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Value};
+use onelog_core::{Charset, Collation, ColumnDef, ColumnType, ErrorCode, KeyMembership, SqlError, SqlResult, Value};
 use parking_lot::Mutex;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -29,6 +29,8 @@ pub struct ResultColumn {
     pub org_table: String,
     pub db: String,
     pub def: ColumnDef,
+    /// Its part in its base table's keys (none for a computed column).
+    pub key: KeyMembership,
 }
 
 /// Fractional-second digits `micros` needs (0 for whole seconds).
@@ -107,6 +109,7 @@ impl ResultColumn {
             org_table: String::new(),
             db: String::new(),
             def,
+            key: KeyMembership::default(),
         }
     }
 
@@ -223,6 +226,8 @@ pub struct Session {
     locked_tables: Vec<TableUse>,
     /// Result sets a CALL's SELECTs produced, sent before its own answer.
     pub(crate) call_results: Vec<QueryResult>,
+    /// The connection's TLS, if it has one (SHOW STATUS LIKE 'Ssl_%').
+    pub tls: Option<crate::connections::TlsSession>,
 }
 
 /// Told the outcome of a commit the session did not wait for (see
@@ -294,6 +299,7 @@ impl Session {
             global_read_lock: false,
             locked_tables: Vec::new(),
             call_results: Vec::new(),
+            tls: None,
         }
     }
 
@@ -735,6 +741,14 @@ impl Session {
         Ok(QueryResult::ok(0))
     }
 
+    /// FLUSH SSL: the server reads its certificate and key files again;
+    /// connections made from then on use them. Without TLS there is
+    /// nothing to reload.
+    fn flush_ssl(&mut self) -> SqlResult<QueryResult> {
+        self.engine.connections.reload_tls().map_err(|e| SqlError::internal(format!("Failed to refresh SSL: {e}")))?;
+        Ok(QueryResult::ok(0))
+    }
+
     fn unlock_tables(&mut self) {
         if std::mem::take(&mut self.global_read_lock) {
             self.engine.mdl.release_global_read(self.connection_id);
@@ -951,6 +965,11 @@ impl Session {
             Statement::PurgeBinaryLogsTo(_) | Statement::PurgeBinaryLogsBefore(_) | Statement::ResetMaster => {
                 crate::show::binlog_admin(self, stmt)
             }
+            Statement::FlushHosts => {
+                self.engine.connections.flush_hosts();
+                Ok(QueryResult::ok(0))
+            }
+            Statement::FlushSsl => self.flush_ssl(),
             Statement::FlushOther | Statement::Empty => Ok(QueryResult::ok(0)),
             Statement::ShowCreateRoutine { kind, name } => crate::routine::show_create(self, *kind, name),
             Statement::ShowRoutineStatus { kind, filter } => crate::routine::show_status(self, *kind, filter.as_ref()),
@@ -1074,6 +1093,7 @@ impl Session {
             self.warn(ErrorCode::WARN_DEPRECATED_SYNTAX.number, deprecation.to_string());
         }
         vars::check_scope(def, scope)?;
+        self.engine.vars.check_settable(def)?;
         let text = if matches!(expr, Expr::Default) {
             // A session's DEFAULT is the global value, the global's the
             // compiled-in default.
