@@ -3,7 +3,8 @@ a ledger of every acknowledged commit; the server is killed with SIGKILL at a
 random moment and restarted; every acknowledged commit is present, no
 unacknowledged transaction is partly applied, and binlog and tables agree.
 
-Each transaction writes one marker row (txn_id, writer, n), n data rows, and
+Each transaction writes one marker row (txn_id, writer, n), n data rows (with
+INSERT, or one in five with LOAD DATA LOCAL INFILE), and
 increments its writer's counter row, then COMMITs. A transaction is
 - acknowledged: COMMIT returned OK -> must be present, whole;
 - in doubt: the connection broke after COMMIT was sent -> present whole, or absent;
@@ -83,9 +84,11 @@ class Ledger:
 
 def writer(srv, ledger: Ledger, w: int, rng: random.Random, stop: threading.Event):
     try:
-        c = srv.connect(database="crash", autocommit=False, connect_timeout=5, read_timeout=30, write_timeout=30)
+        c = srv.connect(database="crash", autocommit=False, connect_timeout=5, read_timeout=30, write_timeout=30,
+                        local_infile=True)
     except pymysql.err.MySQLError:
         return
+    upload = srv.datadir.parent / f"load-{w}.tsv"
     try:
         while not stop.is_set():
             tid = ledger.txn_id(w)
@@ -94,8 +97,14 @@ def writer(srv, ledger: Ledger, w: int, rng: random.Random, stop: threading.Even
             try:
                 with c.cursor() as cur:
                     cur.execute("INSERT INTO markers (txn_id, writer, n) VALUES (%s, %s, %s)", (tid, w, n))
-                    cur.executemany("INSERT INTO data (txn_id, idx, writer, val) VALUES (%s, %s, %s, %s)",
-                                    [(tid, i, w, f"vé{tid}-{i}-" + "x" * rng.randint(0, 60)) for i in range(n)])
+                    rows = [(tid, i, w, f"vé{tid}-{i}-" + "x" * rng.randint(0, 60)) for i in range(n)]
+                    if rng.random() < 0.2:
+                        # Some transactions write their rows with LOAD DATA LOCAL.
+                        upload.write_text("".join("\t".join(map(str, r)) + "\n" for r in rows), encoding="utf-8")
+                        cur.execute(f"LOAD DATA LOCAL INFILE '{upload}' INTO TABLE data CHARACTER SET utf8mb4 "
+                                    "(txn_id, idx, writer, val)")
+                    else:
+                        cur.executemany("INSERT INTO data (txn_id, idx, writer, val) VALUES (%s, %s, %s, %s)", rows)
                     cur.execute("UPDATE counters SET cnt = cnt + 1, last_txn = %s WHERE writer = %s", (tid, w))
                     commit_sent = True
                     c.commit()

@@ -113,4 +113,10 @@ BEGIN;
 SELECT @@in_transaction;
 COMMIT;
 SELECT @@in_transaction;
-SELECT @@large_files_support, @@lower_case_file_system, @@have_ssl;
+-- (@@have_ssl is not compared: the reference MariaDB runs without certificates,
+-- OneLog makes its own; tests/test_tls.py checks it.)
+SELECT @@large_files_support, @@lower_case_file_system;
+-- Connection limits and TLS settings (tests/test_connection_limits.py, test_tls.py).
+SELECT @@global.max_connect_errors, @@global.require_secure_transport, @@global.tls_version;
+SET GLOBAL max_user_connections = 3;
+FLUSH HOSTS;

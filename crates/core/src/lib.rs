@@ -15,5 +15,5 @@ pub mod value;
 
 pub use collation::{Charset, Collation};
 pub use error::{ErrorCode, SqlError, SqlResult};
-pub use schema::{BlobSize, CheckConstraint, ColumnDef, ColumnDefault, ColumnType, IndexDef, TableDef};
+pub use schema::{BlobSize, CheckConstraint, ColumnDef, ColumnDefault, ColumnType, IndexDef, KeyMembership, TableDef};
 pub use value::{Temporal, Value};

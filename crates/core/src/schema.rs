@@ -380,7 +380,41 @@ impl Default for TableDef {
 /// `Collation::sort_key`s.
 pub const KEY_FORMAT: u8 = 1;
 
+/// How a column takes part in its table's keys, which clients learn from a
+/// result column's flags (PRI_KEY / UNIQUE_KEY / MULTIPLE_KEY / PART_KEY).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KeyMembership {
+    /// In the PRIMARY KEY.
+    pub primary: bool,
+    /// In a UNIQUE key.
+    pub unique: bool,
+    /// The first column of a non-unique key.
+    pub leads_multiple: bool,
+    /// In any key.
+    pub part: bool,
+}
+
 impl TableDef {
+    /// How column `column` takes part in the table's keys, as MySQL derives
+    /// it for result-column flags.
+    pub fn key_membership(&self, column: usize) -> KeyMembership {
+        let mut m = KeyMembership::default();
+        for idx in &self.indexes {
+            let Some(pos) = idx.columns.iter().position(|&c| c == column) else {
+                continue;
+            };
+            m.part = true;
+            if idx.primary {
+                m.primary = true;
+            } else if idx.unique {
+                m.unique = true;
+            } else if pos == 0 {
+                m.leads_multiple = true;
+            }
+        }
+        m
+    }
+
     /// The first text column in one of the table's keys, if its keys were
     /// written in an older [`TableDef::key_format`].
     pub fn stale_text_key(&self) -> Option<&ColumnDef> {

@@ -69,7 +69,7 @@ pub fn native_hash_from_hex(s: &str) -> Option<[u8; 20]> {
 /// An empty response matches only the empty-password hash.
 pub fn verify_native(stored: &[u8; 20], nonce: &[u8], response: &[u8]) -> bool {
     if response.is_empty() {
-        return *stored == hash_native(b"");
+        return constant_time_eq(stored, &hash_native(b""));
     }
     if response.len() != 20 {
         return false;
@@ -93,7 +93,7 @@ pub fn verify_sha2(stored: &[u8; 32], nonce: &[u8], response: &[u8]) -> bool {
         r => r,
     };
     if response.is_empty() {
-        return *stored == hash_sha2(b"");
+        return constant_time_eq(stored, &hash_sha2(b""));
     }
     if response.len() != 32 {
         return false;
@@ -106,8 +106,10 @@ pub fn verify_sha2(stored: &[u8; 32], nonce: &[u8], response: &[u8]) -> bool {
     constant_time_eq(&sha256(&[&stage1]), stored)
 }
 
+/// Compares hashes in a time that does not depend on where they differ,
+/// so response times tell a password guesser nothing.
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| std::hint::black_box(acc | (x ^ y))) == 0
 }
 
 /// What the server stores for an account; either hash may be missing.

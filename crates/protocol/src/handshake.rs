@@ -1,5 +1,6 @@
 //! Connection phase: the server's Initial Handshake (protocol v10), the
-//! client's HandshakeResponse41 (or an SSLRequest, which we refuse), and the
+//! client's HandshakeResponse41 or SSLRequest (after which the server
+//! starts TLS and the response follows inside it), and the
 //! AuthSwitchRequest / AuthMoreData exchange.
 //!
 //! Hand-written (mysql_common's `HandshakePacket`/`HandshakeResponse` are
@@ -29,11 +30,13 @@ pub const CACHING_SHA2_PLUGIN: &str = "caching_sha2_password";
 /// Length of the random authentication nonce.
 pub const SCRAMBLE_LEN: usize = 20;
 
-/// The capabilities OneLog's server offers (no CLIENT_SSL, no compression).
+/// The capabilities OneLog's server offers (no compression; CLIENT_SSL is
+/// added when the server has TLS).
 pub fn server_capabilities() -> CapabilityFlags {
     CapabilityFlags::CLIENT_LONG_PASSWORD
         | CapabilityFlags::CLIENT_FOUND_ROWS
         | CapabilityFlags::CLIENT_LONG_FLAG
+        | CapabilityFlags::CLIENT_LOCAL_FILES
         | CapabilityFlags::CLIENT_CONNECT_WITH_DB
         | CapabilityFlags::CLIENT_PROTOCOL_41
         | CapabilityFlags::CLIENT_TRANSACTIONS
@@ -183,8 +186,8 @@ pub struct HandshakeResponse {
 /// The client's first packet could not be accepted.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum HandshakeError {
-    /// The client sent an SSLRequest; OneLog offers no TLS.
-    #[error("client requested TLS (SSLRequest), which this server does not support")]
+    /// The client sent an SSLRequest to a server without TLS.
+    #[error("client requested TLS (SSLRequest), which this server does not offer")]
     SslRequested,
     /// A pre-4.1 client (HandshakeResponse320).
     #[error("client does not support protocol 4.1")]
@@ -195,6 +198,14 @@ pub enum HandshakeError {
 
 /// Length of an SSLRequest packet (capabilities, max packet, charset, filler).
 const SSL_REQUEST_LEN: usize = 32;
+
+/// Whether the client's first packet is an SSLRequest: the start of a
+/// handshake response, only as far as its filler, with CLIENT_SSL set.
+pub fn is_ssl_request(payload: &[u8]) -> bool {
+    payload.len() == SSL_REQUEST_LEN
+        && u32::from_le_bytes([payload[0], payload[1], payload[2], payload[3]]) & CapabilityFlags::CLIENT_SSL.bits()
+            != 0
+}
 
 /// Parses Protocol::HandshakeResponse41.
 pub fn parse_handshake_response(payload: &[u8]) -> Result<HandshakeResponse, HandshakeError> {
@@ -441,6 +452,10 @@ mod tests {
         p.extend_from_slice(&[0; 23]);
         assert_eq!(p.len(), 32);
         assert_eq!(parse_handshake_response(&p), Err(HandshakeError::SslRequested));
+        assert!(is_ssl_request(&p));
+        assert!(!is_ssl_request(&p[..31]));
+        p[1] = 0;
+        assert!(!is_ssl_request(&p), "CLIENT_SSL (0x800) cleared");
         let old = [0x05, 0x00, 0, 0, 0];
         assert_eq!(parse_handshake_response(&old), Err(HandshakeError::Protocol41Required));
         let mut short = Vec::new();

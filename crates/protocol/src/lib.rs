@@ -37,5 +37,5 @@ pub use handshake::{
 };
 pub use mysql_common::constants::{CapabilityFlags, ColumnFlags, ColumnType as MyColumnType, StatusFlags};
 pub use packet::{PacketError, PacketStream, DEFAULT_MAX_ALLOWED_PACKET};
-pub use resultset::{column_meta_for, key_flags, ColumnMeta, OkPacket, ResultSetOptions};
+pub use resultset::{column_meta_for, computed_column_meta, key_flags, ColumnMeta, OkPacket, ResultSetOptions};
 pub use stmt::{decode_execute_params, ParamError, ParamType};

@@ -236,6 +236,22 @@ impl<S: Read + Write> PacketStream<S> {
     pub fn get_ref(&self) -> &S {
         self.reader.get_ref()
     }
+
+    /// Puts another layer (TLS) on the connection: `wrap` gets the socket
+    /// and the bytes read ahead from it, which belong to the new layer, and
+    /// returns the socket to read and write from now on.
+    pub fn replace_socket(&mut self, wrap: impl FnOnce(&S, Vec<u8>) -> std::io::Result<S>) -> std::io::Result<()> {
+        use std::io::BufRead;
+        self.flush().map_err(|e| match e {
+            PacketError::Io(e) => e,
+            other => std::io::Error::other(other.to_string()),
+        })?;
+        let read_ahead = self.reader.buffer().to_vec();
+        self.reader.consume(read_ahead.len());
+        let socket = wrap(self.reader.get_ref(), read_ahead)?;
+        *self.reader.get_mut() = socket;
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 use crate::buf::{put_lenenc_bytes, put_lenenc_int, put_u16, put_u32, put_u64};
 use crate::packet::{PacketError, PacketStream};
 use mysql_common::constants::{ColumnFlags, ColumnType as MyType, StatusFlags};
-use onelog_core::schema::{BlobSize, ColumnDef, ColumnType, TableDef};
+use onelog_core::schema::{BlobSize, ColumnDef, ColumnType, KeyMembership};
 use onelog_core::value::{format_double, Temporal};
 use onelog_core::{Collation, SqlError, Value};
 use rust_decimal::prelude::ToPrimitive;
@@ -224,27 +224,39 @@ pub fn column_meta_for(def: &ColumnDef, schema: &str, table: &str, alias: Option
     }
 }
 
+/// The decimals MariaDB sends for a computed string: "not fixed" as for
+/// any item that is not a table's field.
+const STRING_ITEM_DECIMALS: u8 = 39;
+
+/// Column metadata for a computed result column (an expression, or a SHOW
+/// column: anything but a base table's field). MariaDB describes these as
+/// items, not fields: numbers and temporals carry BINARY_FLAG (their
+/// collation is `binary`), strings carry decimals 39, and there is no
+/// NO_DEFAULT_VALUE_FLAG, which only a table's field can have.
+pub fn computed_column_meta(def: &ColumnDef, alias: &str) -> ColumnMeta {
+    let mut meta = column_meta_for(def, "", "", Some(alias));
+    meta.org_name.clear();
+    meta.flags &= !ColumnFlags::NO_DEFAULT_VALUE_FLAG.bits();
+    if meta.collation_id == BINARY_COLLATION_ID {
+        meta.flags |= ColumnFlags::BINARY_FLAG.bits();
+    } else {
+        meta.decimals = STRING_ITEM_DECIMALS;
+    }
+    meta
+}
+
 fn blob_len(size: BlobSize) -> u32 {
     u32::try_from(size.max_bytes()).unwrap_or(u32::MAX)
 }
 
-/// PRI_KEY / UNIQUE_KEY / MULTIPLE_KEY / PART_KEY flags of column `column`
-/// of `table`, as MySQL derives them from the table's indexes.
-pub fn key_flags(table: &TableDef, column: usize) -> u16 {
+/// PRI_KEY / UNIQUE_KEY / MULTIPLE_KEY / PART_KEY flags for a column's
+/// part in its table's keys.
+pub fn key_flags(key: KeyMembership) -> u16 {
     let mut f = ColumnFlags::empty();
-    for idx in &table.indexes {
-        let Some(pos) = idx.columns.iter().position(|&c| c == column) else {
-            continue;
-        };
-        f |= ColumnFlags::PART_KEY_FLAG;
-        if idx.primary {
-            f |= ColumnFlags::PRI_KEY_FLAG;
-        } else if idx.unique {
-            f |= ColumnFlags::UNIQUE_KEY_FLAG;
-        } else if pos == 0 {
-            f |= ColumnFlags::MULTIPLE_KEY_FLAG;
-        }
-    }
+    f.set(ColumnFlags::PART_KEY_FLAG, key.part);
+    f.set(ColumnFlags::PRI_KEY_FLAG, key.primary);
+    f.set(ColumnFlags::UNIQUE_KEY_FLAG, key.unique);
+    f.set(ColumnFlags::MULTIPLE_KEY_FLAG, key.leads_multiple);
     f.bits()
 }
 
@@ -753,7 +765,7 @@ pub fn write_err<S: Read + Write>(stream: &mut PacketStream<S>, err: &SqlError) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use onelog_core::schema::IndexDef;
+    use onelog_core::schema::{IndexDef, TableDef};
     use onelog_core::ErrorCode;
     use std::str::FromStr;
 
@@ -873,9 +885,15 @@ mod tests {
             ],
             ..Default::default()
         };
-        assert_eq!(key_flags(&table, 0), (ColumnFlags::PRI_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits());
-        assert_eq!(key_flags(&table, 1), (ColumnFlags::UNIQUE_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits());
-        assert_eq!(key_flags(&table, 2), (ColumnFlags::MULTIPLE_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits());
+        assert_eq!(key_flags(table.key_membership(0)), (ColumnFlags::PRI_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits());
+        assert_eq!(
+            key_flags(table.key_membership(1)),
+            (ColumnFlags::UNIQUE_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits()
+        );
+        assert_eq!(
+            key_flags(table.key_membership(2)),
+            (ColumnFlags::MULTIPLE_KEY_FLAG | ColumnFlags::PART_KEY_FLAG).bits()
+        );
         let mut bin = col(ColumnType::VarChar(5));
         bin.collation = Collation::Utf8mb4Bin;
         let b = column_meta_for(&bin, "", "", None);

@@ -15,7 +15,9 @@
 //! the next command.
 
 use crate::commit_ack::AckSlot;
+use crate::limits::{self, Client};
 use crate::replication::DumpRequest;
+use crate::tls::{Tls, TlsSocket};
 use mysql_common::constants::{CapabilityFlags, StatusFlags};
 use onelog_core::{Charset, Collation, ErrorCode, SqlError, SqlResult, Value};
 use onelog_protocol::auth::{decide, AuthDecision, FAST_AUTH_SUCCESS};
@@ -23,10 +25,12 @@ use onelog_protocol::command::{parse_command, Command, MYSQL_OPTION_MULTI_STATEM
 use onelog_protocol::handshake::{self, InitialHandshake};
 use onelog_protocol::packet::{PacketError, PacketStream};
 use onelog_protocol::resultset::{
-    column_meta_for, encode_column_definition, encode_eof, encode_err, encode_ok, encode_result_set, ColumnMeta,
-    OkPacket, ResultSetOptions, BINARY_COLLATION_ID,
+    column_meta_for, computed_column_meta, encode_column_definition, encode_eof, encode_err, encode_ok,
+    encode_result_set, key_flags, ColumnMeta, OkPacket, ResultSetOptions, BINARY_COLLATION_ID,
 };
 use onelog_protocol::stmt::{decode_execute_params, encode_prepare_response, ParamType};
+use onelog_sql::connections::{AccountSlot, TlsSession};
+use onelog_sql::load_data::ClientFiles;
 use onelog_sql::parse::{parse_single, ParsedStatement};
 use onelog_sql::session::Interrupt;
 use onelog_sql::{Engine, QueryResult, ResultColumn, Session};
@@ -37,15 +41,94 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// Runs session work, turning a panic into error 1105 after rolling back
+/// the session's transaction.
+fn guard_panics<T>(
+    session: &mut Session,
+    f: impl FnOnce(&mut Session) -> T,
+    on_panic: impl FnOnce(SqlError) -> T,
+) -> T {
+    match std::panic::catch_unwind(AssertUnwindSafe(|| f(session))) {
+        Ok(v) => v,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            tracing::error!("connection {}: internal error (panic): {what}", session.connection_id);
+            session.rollback_txn();
+            on_panic(SqlError::internal(format!("Internal error in OneLog: {what}; the transaction was rolled back")))
+        }
+    }
+}
+
+/// The client's side of LOAD DATA LOCAL on this connection: the request
+/// (0xFB and the file name) and the file's packets, which end with an
+/// empty one, in the command's packet sequence.
+struct ClientUpload<'a, S: Socket> {
+    stream: &'a mut PacketStream<S>,
+}
+
+impl<S: Socket> ClientFiles for ClientUpload<'_, S> {
+    fn request(&mut self, name: &[u8]) -> SqlResult<()> {
+        let mut packet = Vec::with_capacity(name.len() + 1);
+        packet.push(0xFB);
+        packet.extend_from_slice(name);
+        self.stream.write_packet(&packet).and_then(|_| self.stream.flush()).map_err(upload_error)
+    }
+
+    fn next_packet(&mut self) -> SqlResult<Vec<u8>> {
+        self.stream.read_packet().map_err(upload_error)
+    }
+}
+
+fn upload_error(e: PacketError) -> SqlError {
+    match e {
+        PacketError::TooLarge { .. } => {
+            sql_err(ErrorCode::NET_PACKET_TOO_LARGE, "Got a packet bigger than 'max_allowed_packet' bytes")
+        }
+        other => sql_err(ErrorCode::NET_READ_ERROR, format!("Got an error reading communication packets: {other}")),
+    }
+}
+
 /// Shared by every connection.
 pub struct Shared {
     pub engine: Arc<Engine>,
+    /// `None` with --skip-ssl.
+    pub tls: Option<Arc<Tls>>,
 }
 
-/// A connection's socket.
-pub trait Socket: Read + Write + AsFd {}
+/// A connection's socket: the accepted TCP or Unix socket, or TLS over it.
+pub trait Socket: Read + Write + AsFd {
+    /// Input read from the socket but not yet returned (TLS records
+    /// decrypted ahead): waiting for the socket would not see it.
+    fn has_buffered_input(&self) -> bool {
+        false
+    }
 
-impl<S: Read + Write + AsFd> Socket for S {}
+    /// The connection's TLS, if it has one.
+    fn tls(&self) -> Option<TlsSession> {
+        None
+    }
+}
+
+impl Socket for std::net::TcpStream {}
+
+impl Socket for std::os::unix::net::UnixStream {}
+
+impl<S: Socket + ?Sized> Socket for Box<S> {
+    fn has_buffered_input(&self) -> bool {
+        (**self).has_buffered_input()
+    }
+
+    fn tls(&self) -> Option<TlsSession> {
+        (**self).tls()
+    }
+}
+
+/// A connection's socket as the server holds it (TCP, Unix or TLS).
+pub type PooledSocket = Box<dyn Socket + Send>;
 
 struct Prepared {
     /// Shared with each execution, which must not copy the statement.
@@ -65,6 +148,11 @@ pub(crate) struct Conn<S: Socket> {
     ack: Arc<AckSlot>,
     /// The `wait_timeout` the socket's read timeout is set to (0: none yet).
     wait_timeout_s: u64,
+    /// This connection's places in the connection counts, freed with it.
+    _admission: limits::Admission,
+    /// The connection is TLS: the commit pipeline cannot write to its
+    /// socket directly (see `offer_commit_ack`).
+    tls: bool,
 }
 
 pub(crate) enum Flow {
@@ -80,8 +168,8 @@ fn sql_err(code: ErrorCode, msg: impl Into<String>) -> SqlError {
 /// (`thread_handling=one-thread-per-connection`). `duplicate` is another
 /// descriptor of the socket, which the commit pipeline writes
 /// acknowledgements to and KILL shuts down.
-pub fn serve<S: Socket>(stream: S, duplicate: Arc<OwnedFd>, host: String, shared: Arc<Shared>) {
-    let Some(mut conn) = Conn::start(stream, duplicate, &host, &shared) else { return };
+pub fn serve<S: Socket + From<TlsSocket>>(stream: S, duplicate: Arc<OwnedFd>, client: Client, shared: Arc<Shared>) {
+    let Some(mut conn) = Conn::start(stream, duplicate, client, &shared) else { return };
     while conn.prepare_wait() {
         if let Flow::Close = conn.run_command() {
             break;
@@ -92,22 +180,29 @@ pub fn serve<S: Socket>(stream: S, duplicate: Arc<OwnedFd>, host: String, shared
 impl<S: Socket> Conn<S> {
     /// Handshake and authentication; `None` when the connection ended
     /// there (the client was told why, if it was still listening).
-    pub(crate) fn start(stream: S, duplicate: Arc<OwnedFd>, host: &str, shared: &Shared) -> Option<Conn<S>> {
+    pub(crate) fn start(stream: S, duplicate: Arc<OwnedFd>, client: Client, shared: &Shared) -> Option<Conn<S>>
+    where
+        S: From<TlsSocket>,
+    {
         let ack = AckSlot::new(duplicate.clone());
         let max_packet = shared.engine.vars.int("max_allowed_packet").max(1024) as usize;
         let mut stream = PacketStream::new(stream, max_packet);
-        let (session, caps) = match handshake_within_connect_timeout(&mut stream, shared, host) {
-            Ok(Some((session, caps))) => {
+        let host = client.host.as_str();
+        let (session, caps, account) = match handshake_within_connect_timeout(&mut stream, shared, host) {
+            Ok(Some((session, caps, account))) => {
                 session.set_interrupt(interrupt_for(duplicate));
-                (session, caps)
+                (session, caps, account)
             }
             Ok(None) => return None,
             Err(e) => {
                 tracing::debug!("connection from {host} ended during handshake: {e}");
+                shared.engine.connections.handshake_error(host);
                 return None;
             }
         };
+        let tls = stream.get_ref().tls().is_some();
         Some(Conn {
+            tls,
             stream,
             caps,
             session,
@@ -116,6 +211,7 @@ impl<S: Socket> Conn<S> {
             next_stmt_id: 1,
             ack,
             wait_timeout_s: 0,
+            _admission: limits::Admission::new(client.slot, account),
         })
     }
 
@@ -185,7 +281,7 @@ impl<S: Socket> Conn<S> {
 
     /// A next command was read ahead already: do not wait for the socket.
     pub(crate) fn has_buffered_input(&self) -> bool {
-        self.stream.has_buffered_input()
+        self.stream.has_buffered_input() || self.stream.get_ref().has_buffered_input()
     }
 
     /// Whether the next command goes to the thread pool's high-priority
@@ -207,35 +303,51 @@ impl<S: Socket> Conn<S> {
 /// The handshake, bounded by `connect_timeout` as in MariaDB: a client
 /// that connects and says nothing does not hold a thread. (The command
 /// loop then bounds each wait by `wait_timeout`.)
-fn handshake_within_connect_timeout<S: Socket>(
+fn handshake_within_connect_timeout<S: Socket + From<TlsSocket>>(
     stream: &mut PacketStream<S>,
     shared: &Shared,
     host: &str,
-) -> Result<Option<(Session, CapabilityFlags)>, PacketError> {
+) -> Result<Option<LoggedIn>, PacketError> {
     let socket = socket2::SockRef::from(stream.get_ref());
     let connect_timeout_s = shared.engine.vars.int("connect_timeout").max(1);
     socket.set_read_timeout(Some(Duration::from_secs(connect_timeout_s)))?;
+    // Mostly waiting for the client: in the thread pool, a storm of new
+    // connections must not hold the group's workers from its commands.
+    let _waiting = onelog_sql::wait::begin();
     handshake_and_auth(stream, shared, host)
 }
 
-fn handshake_and_auth<S: Socket>(
+/// A login's session, the capabilities both sides speak and the
+/// connection's place in its account's count.
+type LoggedIn = (Session, CapabilityFlags, AccountSlot);
+
+fn handshake_and_auth<S: Socket + From<TlsSocket>>(
     stream: &mut PacketStream<S>,
     shared: &Shared,
     host: &str,
-) -> Result<Option<(Session, CapabilityFlags)>, PacketError> {
+) -> Result<Option<LoggedIn>, PacketError> {
     let engine = &shared.engine;
     let scramble = handshake::random_scramble();
     let conn_id = engine.next_connection_id();
+    let mut greeting = InitialHandshake::new(conn_id as u32, scramble);
+    if shared.tls.is_some() {
+        greeting.capabilities |= CapabilityFlags::CLIENT_SSL;
+    }
     let mut hs = Vec::new();
-    InitialHandshake::new(conn_id as u32, scramble).encode(&mut hs);
+    greeting.encode(&mut hs);
     stream.write_packet(&hs)?;
     stream.flush()?;
-    let payload = stream.read_packet()?;
+    let mut payload = stream.read_packet()?;
+    if let Some(tls) = shared.tls.as_deref().filter(|_| handshake::is_ssl_request(&payload)) {
+        crate::tls::accept(stream, tls, &engine.connections)?;
+        payload = stream.read_packet()?;
+    }
     let response = match handshake::parse_handshake_response(&payload) {
         Ok(r) => r,
         Err(e) => {
-            let err = sql_err(ErrorCode::UNKNOWN_ERROR, format!("Bad handshake: {e}"));
-            write_err(stream, &err)?;
+            tracing::debug!("bad handshake from {host}: {e}");
+            engine.connections.handshake_error(host);
+            write_err(stream, &sql_err(ErrorCode::HANDSHAKE_ERROR, "Bad handshake"))?;
             return Ok(None);
         }
     };
@@ -266,15 +378,20 @@ fn handshake_and_auth<S: Socket>(
             AuthDecision::Reject => break false,
         }
     };
+    let using_password = !(response.auth_response.is_empty() && auth.is_empty());
+    let access_denied = sql_err(
+        ErrorCode::ACCESS_DENIED,
+        format!(
+            "Access denied for user '{}'@'{client_host}' (using password: {})",
+            response.username,
+            if using_password { "YES" } else { "NO" }
+        ),
+    );
     let account = match account {
         Some(account) if accepted => account,
         _ => {
-            let using = if response.auth_response.is_empty() && auth.is_empty() { "NO" } else { "YES" };
-            let err = sql_err(
-                ErrorCode::ACCESS_DENIED,
-                format!("Access denied for user '{}'@'{client_host}' (using password: {using})", response.username),
-            );
-            write_err(stream, &err)?;
+            limits::wait_after_failed_login(engine, host);
+            write_err(stream, &access_denied)?;
             return Ok(None);
         }
     };
@@ -282,11 +399,28 @@ fn handshake_and_auth<S: Socket>(
         write_err(stream, &sql_err(ErrorCode::ACCOUNT_HAS_BEEN_LOCKED, "Access denied, this account is locked"))?;
         return Ok(None);
     }
+    // MariaDB answers a login over plain TCP under require_secure_transport
+    // as a wrong password.
+    if crate::tls::insecure_transport_refused(engine, host, stream.get_ref().tls().is_some()) {
+        engine.connections.refused();
+        write_err(stream, &access_denied)?;
+        return Ok(None);
+    }
+    let account_slot = match limits::admit_login(engine, &account) {
+        Ok(slot) => slot,
+        Err(e) => {
+            engine.connections.refused();
+            write_err(stream, &e)?;
+            return Ok(None);
+        }
+    };
+    engine.connections.login_succeeded(host);
     // An expired password logs in to a sandbox where only SET PASSWORD
     // runs (see `privilege`), as with MariaDB's default
     // disconnect_on_expired_password=OFF.
     let mut session = Session::with_connection_id(engine.clone(), conn_id, &response.username, &client_host);
     session.log_in(&account);
+    session.tls = stream.get_ref().tls();
     // The client's collation sets its charsets, as MariaDB's; one OneLog
     // does not implement leaves the server's.
     if let Some(collation) = Collation::from_id(u16::from(response.collation)) {
@@ -306,7 +440,7 @@ fn handshake_and_auth<S: Socket>(
     stream.write_packet(&ok)?;
     stream.flush()?;
     // What both sides support is what this connection speaks.
-    Ok(Some((session, response.capabilities & handshake::server_capabilities())))
+    Ok(Some((session, response.capabilities & handshake::server_capabilities(), account_slot)))
 }
 
 /// A client's host name for account matching and USER() (`localhost` for
@@ -339,11 +473,16 @@ pub(crate) fn write_err<S: Socket>(stream: &mut PacketStream<S>, err: &SqlError)
     stream.flush()
 }
 
-/// Column metadata for the wire from a result column.
+/// Column metadata for the wire from a result column: a base table's
+/// field, or a computed column (which has no original table).
 fn column_meta(c: &ResultColumn) -> ColumnMeta {
+    if c.org_table.is_empty() {
+        return computed_column_meta(&c.def, &c.name);
+    }
     let mut meta = column_meta_for(&c.def, &c.db, &c.table, Some(&c.name));
     meta.org_table = c.org_table.clone();
     meta.org_name = c.org_name.clone();
+    meta.flags |= key_flags(c.key);
     meta
 }
 
@@ -402,21 +541,7 @@ impl<S: Socket> Conn<S> {
     /// Runs session work, turning a panic into error 1105 after rolling
     /// back the session's transaction.
     fn guarded<T>(&mut self, f: impl FnOnce(&mut Session) -> T, on_panic: impl FnOnce(SqlError) -> T) -> T {
-        match std::panic::catch_unwind(AssertUnwindSafe(|| f(&mut self.session))) {
-            Ok(v) => v,
-            Err(panic) => {
-                let what = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                tracing::error!("connection {}: internal error (panic): {what}", self.session.connection_id);
-                self.session.rollback_txn();
-                on_panic(SqlError::internal(format!(
-                    "Internal error in OneLog: {what}; the transaction was rolled back"
-                )))
-            }
-        }
+        guard_panics(&mut self.session, f, on_panic)
     }
 
     /// Encodes statement results: each result set or OK, with
@@ -478,15 +603,14 @@ impl<S: Socket> Conn<S> {
                     _ => onelog_sql::parse::decode_query_bytes(&sql),
                 };
                 let multi = self.multi_statements;
-                let results = self.guarded(
+                let sends_files = self.caps.contains(CapabilityFlags::CLIENT_LOCAL_FILES);
+                let stream = &mut self.stream;
+                let results = guard_panics(
+                    &mut self.session,
                     |s| {
-                        if !multi {
-                            return match onelog_sql::parse::parse(&sql) {
-                                Ok(stmts) if stmts.len() > 1 => vec![Err(SqlError::parse(&sql, 1))],
-                                _ => s.execute_query(&sql),
-                            };
-                        }
-                        s.execute_query(&sql)
+                        let mut upload = ClientUpload { stream };
+                        let files: Option<&mut dyn ClientFiles> = if sends_files { Some(&mut upload) } else { None };
+                        s.execute_client_query(&sql, multi, files)
                     },
                     |e| vec![Err(e)],
                 );
@@ -600,6 +724,11 @@ impl<S: Socket> Conn<S> {
     /// Lets this command's statement hand its final commit off: the commit
     /// pipeline then writes the answer (see `commit_ack`).
     fn offer_commit_ack(&mut self) {
+        // The pipeline writes plain bytes to the socket's descriptor: a TLS
+        // connection's answers go through its TLS layer, on this thread.
+        if self.tls {
+            return;
+        }
         self.ack.arm();
         self.session.offer_commit_ack(self.ack.clone());
     }

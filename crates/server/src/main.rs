@@ -8,10 +8,12 @@
 
 mod commit_ack;
 mod connection;
+mod limits;
 mod options;
 mod replication;
 mod server;
 mod thread_pool;
+mod tls;
 mod users;
 
 use clap::{Parser, Subcommand};
@@ -35,7 +37,9 @@ enum Commands {
     /// Start the server. Takes mysqld-style options: --datadir, --port,
     /// --bind-address, --socket, --defaults-file, --server-id,
     /// --log-bin[=basename], --skip-log-bin, --sync-binlog=N,
-    /// --initialize-insecure, and --<any_system_variable>=<value>.
+    /// --initialize-insecure, --ssl-cert/--ssl-key/--ssl-ca/--ssl-cipher,
+    /// --tls-version, --skip-ssl, --max-connections, --max-connect-errors,
+    /// and --<any_system_variable>=<value>.
     Serve {
         #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 0..)]
         options: Vec<String>,

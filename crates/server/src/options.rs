@@ -23,7 +23,7 @@ pub enum OptionsError {
 
 /// Options that are not system variables.
 const SERVER_ONLY: &[&str] =
-    &["defaults_file", "initialize_insecure", "skip_log_bin", "log_bin", "user", "console", "no_defaults"];
+    &["defaults_file", "initialize_insecure", "skip_log_bin", "log_bin", "user", "console", "no_defaults", "ssl"];
 
 /// Everything the server was told, names normalised to underscores.
 #[derive(Debug, Default, Clone)]
@@ -151,7 +151,7 @@ pub fn parse(args: &[String]) -> Result<Options, Vec<OptionsError>> {
                 let name = normalise(body);
                 let takes_value = !matches!(
                     name.as_str(),
-                    "initialize_insecure" | "log_bin" | "skip_log_bin" | "console" | "no_defaults"
+                    "initialize_insecure" | "log_bin" | "skip_log_bin" | "console" | "no_defaults" | "ssl"
                 ) && !name.starts_with("skip_");
                 if takes_value && args.get(i + 1).is_some_and(|n| !n.starts_with("--")) {
                     pairs.push((body.to_string(), args[i + 1].clone()));

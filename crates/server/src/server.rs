@@ -7,9 +7,12 @@
 //! connection's socket: a connection waiting for a command sees end of
 //! input and ends, one running a statement finishes it and answers first.
 
+use crate::connection::PooledSocket;
 use crate::connection::{self, Shared};
+use crate::limits::{self, Client};
 use crate::options::Options;
-use crate::thread_pool::{PooledSocket, ThreadPool};
+use crate::thread_pool::ThreadPool;
+use crate::tls::Tls;
 use anyhow::Context;
 use onelog_binlog::file::BinlogConfig;
 use onelog_sql::vars::{Effect, GlobalVars};
@@ -127,22 +130,26 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     let vars = global_vars(&opts, &datadir, &socket)?;
     let port: u16 = opts.get("port").unwrap_or("3306").parse().context("--port must be a number")?;
     let bind = opts.get("bind_address").unwrap_or("127.0.0.1").to_string();
+    // On unless --skip-ssl (--ssl=0).
+    let tls = Tls::start(&vars, &datadir, opts.get("ssl").is_none() || opts.flag("ssl"))?;
     let binlog = binlog_config(&opts, &datadir, &vars)?;
     let engine =
         Engine::open(EngineConfig::new(datadir.clone(), binlog), vars).context("cannot open the data directory")?;
     crate::users::initialize(&engine, &datadir, opts.flag("initialize_insecure"))?;
     let checkpointer = engine.spawn_checkpointer();
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build()?;
-    let shared = Arc::new(Shared { engine: engine.clone() });
+    if let Some(tls) = &tls {
+        let tls = tls.clone();
+        engine.connections.set_tls_reloader(Box::new(move || tls.reload()));
+    }
+    let shared = Arc::new(Shared { engine: engine.clone(), tls });
     let handling = match engine.vars.get("thread_handling").as_deref() {
         Some("pool-of-threads") => Handling::Pool(ThreadPool::start(shared.clone())?),
         Some("one-thread-per-connection") | None => Handling::ThreadPerConnection,
         Some(other) => anyhow::bail!("--thread_handling={other} is not supported by OneLog"),
     };
     let connections = rt.block_on(async {
-        let tcp = TcpListener::bind((bind.as_str(), port))
-            .await
-            .with_context(|| format!("cannot listen on {bind}:{port}"))?;
+        let tcp = listen_tcp(&bind, port).with_context(|| format!("cannot listen on {bind}:{port}"))?;
         let _ = std::fs::remove_file(&socket);
         let unix =
             UnixListener::bind(&socket).with_context(|| format!("cannot listen on socket {}", socket.display()))?;
@@ -172,6 +179,26 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     engine.shutdown().context("clean shutdown failed")?;
     drop(checkpointer);
     Ok(())
+}
+
+/// Connections waiting for accept; the kernel caps it at
+/// `net.core.somaxconn`. Deep enough that a storm of clients connecting at
+/// once (1,500 against max_connections=1000) is not dropped and retried a
+/// second later: the accept loop answers the ones over the limit with 1040
+/// at once instead.
+const LISTEN_BACKLOG: i32 = 4096;
+
+/// The TCP listener (tokio's own bind would queue only 1,024).
+fn listen_tcp(bind: &str, port: u16) -> std::io::Result<TcpListener> {
+    let addr = std::net::ToSocketAddrs::to_socket_addrs(&(bind, port))?
+        .next()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address"))?;
+    let socket = socket2::Socket::new(socket2::Domain::for_address(addr), socket2::Type::STREAM, None)?;
+    socket.set_reuse_address(true)?;
+    socket.set_nonblocking(true)?;
+    socket.bind(&addr.into())?;
+    socket.listen(LISTEN_BACKLOG)?;
+    TcpListener::from_std(socket.into())
 }
 
 /// How connections get threads (`thread_handling`).
@@ -212,32 +239,58 @@ async fn accept_loop(
             r = tcp.accept() => match r {
                 Ok((stream, peer)) => {
                     let _ = stream.set_nodelay(true);
-                    start(Box::new(stream.into_std()?), peer.ip().to_string(), shared, handling)
+                    admit_and_start(stream.into_std()?, &peer.ip().to_string(), shared, handling)
                 }
                 Err(e) => Err(e),
             },
             r = unix.accept() => match r {
-                Ok((stream, _)) => start(Box::new(stream.into_std()?), "localhost".into(), shared, handling),
+                Ok((stream, _)) => admit_and_start(stream.into_std()?, "localhost", shared, handling),
                 Err(e) => Err(e),
             },
         };
         match started {
-            Ok(c) => connections.push(c),
-            Err(e) => tracing::warn!("cannot accept a connection: {e}"),
+            Ok(Some(c)) => connections.push(c),
+            Ok(None) => {}
+            Err(e) => {
+                shared.engine.connections.accept_failed();
+                tracing::warn!("cannot accept a connection: {e}");
+            }
         }
     }
     Ok(connections)
 }
 
+/// Serves a new connection from `host`, or refuses it at once (too many
+/// connections, a blocked host; see `limits`). `None`: refused.
+fn admit_and_start<S: connection::Socket + Send + 'static>(
+    stream: S,
+    host: &str,
+    shared: &Arc<Shared>,
+    handling: &Handling,
+) -> std::io::Result<Option<Connection>> {
+    match limits::admit(&shared.engine, host) {
+        Ok(client) => start(Box::new(stream), client, shared, handling).map(Some),
+        Err(refusal) => {
+            limits::refuse(stream, &refusal);
+            Ok(None)
+        }
+    }
+}
+
 /// Starts serving a connection; the socket becomes blocking (the listener
 /// hands it over non-blocking).
-fn start(stream: PooledSocket, host: String, shared: &Arc<Shared>, handling: &Handling) -> std::io::Result<Connection> {
+fn start(
+    stream: PooledSocket,
+    client: Client,
+    shared: &Arc<Shared>,
+    handling: &Handling,
+) -> std::io::Result<Connection> {
     socket2::SockRef::from(&stream).set_nonblocking(false)?;
     let socket = Arc::new(stream.as_fd().try_clone_to_owned()?);
     let alive = Arc::new(());
     match handling {
-        Handling::Pool(pool) => pool.accept(stream, socket.clone(), host, alive.clone()),
-        Handling::ThreadPerConnection => spawn_thread(stream, socket.clone(), host, shared.clone(), alive.clone())?,
+        Handling::Pool(pool) => pool.accept(stream, socket.clone(), client, alive.clone()),
+        Handling::ThreadPerConnection => spawn_thread(stream, socket.clone(), client, shared.clone(), alive.clone())?,
     }
     Ok(Connection { alive, socket })
 }
@@ -246,12 +299,12 @@ fn start(stream: PooledSocket, host: String, shared: &Arc<Shared>, handling: &Ha
 fn spawn_thread(
     stream: PooledSocket,
     closer: Arc<OwnedFd>,
-    host: String,
+    client: Client,
     shared: Arc<Shared>,
     alive: Arc<()>,
 ) -> std::io::Result<()> {
     std::thread::Builder::new().name("conn".into()).stack_size(1 << 20).spawn(move || {
-        connection::serve(stream, closer.clone(), host, shared);
+        connection::serve(stream, closer.clone(), client, shared);
         // The duplicate (held by the commit pipeline, KILL, this registry)
         // outlives the thread: end the connection for the client now.
         let _ = socket2::SockRef::from(&*closer).shutdown(Shutdown::Both);

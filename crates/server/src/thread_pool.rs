@@ -45,7 +45,8 @@
 //! with SET GLOBAL thread_pool_size, `extra_port`, and the
 //! `information_schema.THREAD_POOL_*` tables.
 
-use crate::connection::{Conn, Flow, Shared, Socket};
+use crate::connection::{Conn, Flow, PooledSocket, Shared};
+use crate::limits::Client;
 use onelog_sql::wait::{WaitObserver, POOL_COUNTERS};
 use parking_lot::{Condvar, Mutex, MutexGuard};
 use std::collections::{HashMap, VecDeque};
@@ -54,9 +55,6 @@ use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// A pooled connection's socket (TCP or Unix).
-pub type PooledSocket = Box<dyn Socket + Send>;
 
 /// How often a listener looks up from epoll to notice shutdown.
 const POLL_TIMEOUT_MS: i32 = 200;
@@ -132,7 +130,7 @@ impl GroupState {
 /// Work for a group.
 enum Task {
     /// A new connection: handshake and authentication.
-    Connect { socket: PooledSocket, duplicate: Arc<OwnedFd>, host: String, alive: Arc<()>, key: u64, group: usize },
+    Connect { socket: PooledSocket, duplicate: Arc<OwnedFd>, client: Client, alive: Arc<()>, key: u64, group: usize },
     /// A parked connection became readable: run its command.
     Command(Box<Pooled>),
 }
@@ -199,10 +197,10 @@ impl ThreadPool {
     }
 
     /// Takes a new connection: its handshake runs on a worker.
-    pub fn accept(&self, socket: PooledSocket, duplicate: Arc<OwnedFd>, host: String, alive: Arc<()>) {
+    pub fn accept(&self, socket: PooledSocket, duplicate: Arc<OwnedFd>, client: Client, alive: Arc<()>) {
         let key = self.inner.next_key.fetch_add(1, Ordering::Relaxed);
         let group = (key % self.inner.groups.len() as u64) as usize;
-        self.inner.enqueue(group, Task::Connect { socket, duplicate, host, alive, key, group }, false);
+        self.inner.enqueue(group, Task::Connect { socket, duplicate, client, alive, key, group }, false);
     }
 
     /// Stops the timer, the listeners and idle workers; workers running a
@@ -330,9 +328,9 @@ impl Inner {
 
     fn run(self: &Arc<Self>, task: Task) {
         match task {
-            Task::Connect { socket, duplicate, host, alive, key, group } => {
+            Task::Connect { socket, duplicate, client, alive, key, group } => {
                 let closer = Closer { duplicate: duplicate.clone(), _alive: alive };
-                let Some(conn) = Conn::start(socket, duplicate, &host, &self.shared) else { return };
+                let Some(conn) = Conn::start(socket, duplicate, client, &self.shared) else { return };
                 let pooled = Box::new(Pooled { conn, key, group, registered: false, _closer: closer });
                 self.after_command(pooled);
             }

@@ -507,6 +507,60 @@ pub struct Insert {
     pub returning: Vec<SelectItem>,
 }
 
+/// `LOAD DATA [LOCAL] INFILE` (see `load_data`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadData {
+    /// The client sends the file (LOAD DATA LOCAL).
+    pub local: bool,
+    pub file: Vec<u8>,
+    /// REPLACE or IGNORE before INTO TABLE (LOCAL without either ignores).
+    pub duplicates: CreateSelectDuplicates,
+    pub table: ObjectName,
+    /// `CHARACTER SET name` as written; `None`: the database's charset.
+    pub charset: Option<String>,
+    pub format: LoadFormat,
+    /// `IGNORE n LINES`.
+    pub ignore_lines: u64,
+    /// The column list; empty: every column in table order.
+    pub targets: Vec<LoadTarget>,
+    /// `SET col = expr, ...`, evaluated for each row after its fields.
+    pub assignments: Vec<(String, Expr)>,
+}
+
+/// How a LOAD DATA file is cut into rows and fields (MariaDB's defaults:
+/// tab, newline, backslash escapes, nothing enclosing).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadFormat {
+    pub field_terminator: Vec<u8>,
+    pub enclosed_by: Vec<u8>,
+    pub escaped_by: Vec<u8>,
+    /// ESCAPED BY was written (NO_BACKSLASH_ESCAPES turns only the default
+    /// backslash off).
+    pub escaped_given: bool,
+    pub line_starter: Vec<u8>,
+    pub line_terminator: Vec<u8>,
+}
+
+impl Default for LoadFormat {
+    fn default() -> LoadFormat {
+        LoadFormat {
+            field_terminator: b"\t".to_vec(),
+            enclosed_by: Vec::new(),
+            escaped_by: b"\\".to_vec(),
+            escaped_given: false,
+            line_starter: Vec::new(),
+            line_terminator: b"\n".to_vec(),
+        }
+    }
+}
+
+/// Where a LOAD DATA field goes: a column, or a user variable for SET.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LoadTarget {
+    Column(String),
+    Var(String),
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Update {
     pub table: ObjectName,
@@ -861,7 +915,8 @@ impl Statement {
     /// Whether the statement changes data or schema: it holds a write
     /// intent (see `mdl`), so FLUSH TABLES WITH READ LOCK holds it back.
     pub fn writes(&self) -> bool {
-        matches!(self, Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_)) || self.is_ddl()
+        matches!(self, Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) | Statement::LoadData(_))
+            || self.is_ddl()
     }
 
     /// The table an INSERT, REPLACE, UPDATE or DELETE writes.
@@ -870,6 +925,7 @@ impl Statement {
             Statement::Insert(ins) => Some(&ins.table),
             Statement::Update(upd) => Some(&upd.table),
             Statement::Delete(del) => Some(&del.table),
+            Statement::LoadData(load) => Some(&load.table),
             _ => None,
         }
     }
@@ -901,6 +957,10 @@ impl Statement {
                 order(&del.order_by, f);
                 returning_tables(&del.returning, f);
             }
+            Statement::LoadData(load) => {
+                f(&load.table);
+                load.assignments.iter().for_each(|(_, e)| e.for_each_table(f));
+            }
             Statement::Explain(inner) => inner.for_each_table(f),
             Statement::TableMaintenance { tables, .. } => tables.iter().for_each(f),
             _ => {}
@@ -916,6 +976,7 @@ pub enum Statement {
     Insert(Insert),
     Update(Update),
     Delete(Delete),
+    LoadData(Box<LoadData>),
     CreateDatabase {
         name: String,
         if_not_exists: bool,
@@ -1043,6 +1104,10 @@ pub enum Statement {
         op: MaintenanceOp,
         tables: Vec<ObjectName>,
     },
+    /// `FLUSH HOSTS`: unblocks the addresses `max_connect_errors` blocked.
+    FlushHosts,
+    /// `FLUSH SSL`: reloads the server's certificates and key.
+    FlushSsl,
     /// Other FLUSH forms (TABLES, PRIVILEGES, ...): accepted, nothing to do.
     FlushOther,
     PurgeBinaryLogsTo(String),

@@ -44,11 +44,14 @@ fn table_entry(session: &Session, name: &ObjectName) -> SqlResult<Arc<TableEntry
     session.engine.catalog.read().get_table(db, &name.name)
 }
 
-/// Runs `f` with an evaluation context over the session's transaction.
 /// Runs `f` with an evaluation context over the session's transaction and
 /// the statement's read view (taken once per statement: rows the statement
 /// changes are re-read under their locks, never through this view).
-fn with_ctx<R>(session: &mut Session, params: &[Value], f: impl FnOnce(&Ctx) -> SqlResult<R>) -> SqlResult<R> {
+pub(crate) fn with_ctx<R>(
+    session: &mut Session,
+    params: &[Value],
+    f: impl FnOnce(&Ctx) -> SqlResult<R>,
+) -> SqlResult<R> {
     let view = match &session.stmt_view {
         Some(v) => v.clone(),
         None => {
@@ -72,14 +75,25 @@ pub(crate) fn now() -> Temporal {
 }
 
 /// The value a column gets when an INSERT omits it.
-fn default_value(session: &Session, table: &TableEntry, col: usize) -> SqlResult<Value> {
+pub(crate) fn default_value(session: &Session, table: &TableEntry, col: usize) -> SqlResult<Value> {
+    default_value_in_mode(session, table, col, session.strict())
+}
+
+/// [`default_value`] with a column that has none an error (`strict`) or
+/// warning 1364.
+pub(crate) fn default_value_in_mode(
+    session: &Session,
+    table: &TableEntry,
+    col: usize,
+    strict: bool,
+) -> SqlResult<Value> {
     let c = &table.def.columns[col];
     Ok(match &c.default {
         Some(ColumnDefault::Value(v)) => v.clone(),
         Some(ColumnDefault::CurrentTimestamp) => Value::DateTime(now()),
         None if c.nullable || c.auto_increment => Value::Null,
         None => {
-            if session.strict() {
+            if strict {
                 return Err(SqlError::new(
                     ErrorCode::NO_DEFAULT_FOR_FIELD,
                     format!("Field '{}' doesn't have a default value", c.name),
@@ -91,7 +105,7 @@ fn default_value(session: &Session, table: &TableEntry, col: usize) -> SqlResult
     })
 }
 
-fn implicit_default(ty: &ColumnType) -> Value {
+pub(crate) fn implicit_default(ty: &ColumnType) -> Value {
     match ty {
         t if t.is_integer() => Value::Int(0),
         ColumnType::Decimal { .. } => Value::Decimal(0.into()),
@@ -267,10 +281,10 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
 
 /// What inserting one row did.
 #[derive(Default)]
-struct InsertOutcome {
-    affected: u64,
+pub(crate) struct InsertOutcome {
+    pub(crate) affected: u64,
     /// An AUTO_INCREMENT value this row generated and kept.
-    generated: Option<u64>,
+    pub(crate) generated: Option<u64>,
     /// The AUTO_INCREMENT value to report otherwise (explicit or updated).
     reported: Option<u64>,
     /// The row as written, for RETURNING (only when it asks).
@@ -342,7 +356,7 @@ fn assign_auto_increment(table: &TableEntry, row: &mut [Value]) -> AutoId {
 
 /// Inserts one row (REPLACE, ON DUPLICATE KEY UPDATE and IGNORE
 /// included).
-fn insert_row(
+pub(crate) fn insert_row(
     session: &mut Session,
     table: &Arc<TableEntry>,
     ins: &Insert,
@@ -380,6 +394,17 @@ fn insert_row(
         return Ok(InsertOutcome { affected: 1, generated, reported, written });
     };
     if ins.replace {
+        // MariaDB replaces a row that collides on its last unique key by
+        // updating it in place: a replacement identical to that row
+        // changes nothing, and counts one affected row, no deletion.
+        if existing == row && is_last_unique(table, &index_name) {
+            let reported = match auto {
+                AutoId::Generated(id) | AutoId::Explicit(id) => Some(id),
+                AutoId::None => None,
+            };
+            let written = (!ins.returning.is_empty()).then_some(row);
+            return Ok(InsertOutcome { affected: 1, generated: None, reported, written });
+        }
         let txn = session.txn();
         rows::delete_row(txn, table, &conflict_key, &existing);
         txn.log_row(table, RowsKind::Delete, RowChange::Delete(existing));
@@ -428,6 +453,14 @@ fn insert_row(
         return Ok(InsertOutcome::default());
     }
     Err(err)
+}
+
+/// Whether no unique index follows `name` in MariaDB's key order (the
+/// primary key first, then the unique keys as declared).
+fn is_last_unique(table: &TableEntry, name: &str) -> bool {
+    let unique = table.def.indexes.iter().filter(|i| i.unique);
+    let last = unique.clone().rfind(|i| !i.primary).or_else(|| unique.clone().find(|i| i.primary));
+    last.is_some_and(|i| i.name == name)
 }
 
 /// A row that blocks an insert: (clustered key, its values, index name).

@@ -121,6 +121,8 @@ pub struct Engine {
     /// Counts account changes: a session's cached privileges are stale
     /// once it moves (see `privilege`).
     accounts_version: AtomicU64,
+    /// Connection limits, the host cache and their counters.
+    pub connections: crate::connections::Connections,
 }
 
 impl Engine {
@@ -218,6 +220,7 @@ impl Engine {
             shutting_down: AtomicBool::new(false),
             shutdown_request: tokio::sync::Notify::new(),
             replicas: Default::default(),
+            connections: Default::default(),
             started_at: Instant::now(),
             persisted_pos: Mutex::new(persisted),
             accounts_version: AtomicU64::new(0),

@@ -16,7 +16,7 @@ use crate::catalog::TableEntry;
 use crate::rows;
 use crate::session::{QueryResult, ResultColumn, Session};
 use crate::txn::storage_err;
-use onelog_core::{SqlResult, Value};
+use onelog_core::{ColumnDef, ColumnType, SqlResult, Value};
 use onelog_storage::{key, Snapshot};
 
 /// Problems listed for one table before the rest are summarised, so that a
@@ -38,7 +38,15 @@ pub fn execute(session: &Session, op: MaintenanceOp, tables: &[ObjectName]) -> S
             outcomes.into_iter().map(|(kind, msg)| vec![text(&label), text(op.name()), text(kind), text(&msg)]),
         );
     }
-    let columns = ["Table", "Op", "Msg_type", "Msg_text"].iter().map(|c| ResultColumn::text(c)).collect();
+    // MariaDB's shape: Table VARCHAR(128), Op and Msg_type VARCHAR(10),
+    // Msg_text a MEDIUMTEXT-sized item, all nullable items.
+    let column = |name: &str, ty: ColumnType| ResultColumn::named(name, ColumnDef::new(name, ty));
+    let columns = vec![
+        column("Table", ColumnType::VarChar(128)),
+        column("Op", ColumnType::VarChar(10)),
+        column("Msg_type", ColumnType::VarChar(10)),
+        column("Msg_text", ColumnType::Text(onelog_core::BlobSize::Medium)),
+    ];
     Ok(QueryResult::Rows { columns, rows })
 }
 

@@ -17,6 +17,7 @@ mod column_words;
 mod comments;
 mod ddl;
 mod expr;
+mod load_data;
 mod prepared;
 pub mod routine;
 mod view;
@@ -347,6 +348,10 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
     if let Some(statement) = parse_routine_statement(text, &upper)? {
         return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
     }
+    if load_data::is_load_data(&upper) {
+        let statement = load_data::parse_load_data(rewritten)?;
+        return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
+    }
     let names_view =
         matches!(upper.first().map(String::as_str), Some("CREATE" | "ALTER")) && upper.contains(&"VIEW".into());
     if let Some(statement) = names_view.then(|| view::parse_view_ddl(text)).transpose()?.flatten() {
@@ -637,6 +642,10 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
                 Some(Statement::FlushBinaryLogs)
             } else if rest == ["TABLES", "WITH", "READ", "LOCK"] {
                 Some(Statement::FlushTablesWithReadLock)
+            } else if rest == ["HOSTS"] {
+                Some(Statement::FlushHosts)
+            } else if rest == ["SSL"] {
+                Some(Statement::FlushSsl)
             } else if rest.ends_with(&["WITH", "READ", "LOCK"]) || rest.ends_with(&["FOR", "EXPORT"]) {
                 // Locks on named tables only: not a global read lock.
                 return Err(SqlError::not_supported("FLUSH TABLES tbl_name ... WITH READ LOCK"));

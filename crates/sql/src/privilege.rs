@@ -301,6 +301,17 @@ fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, n
         Statement::Show { what, .. } => show_needs(what, current, needs),
         Statement::Explain(inner) => needs_of(inner, current, own, needs),
         Statement::Shutdown => needs.push(Need::Global(privs::SHUTDOWN)),
+        // A server-side file needs FILE; REPLACE deletes what it replaces.
+        Statement::LoadData(load) => {
+            if !load.local {
+                needs.push(Need::Global(privs::FILE));
+            }
+            needs.push(table(&load.table, privs::INSERT));
+            if load.duplicates == CreateSelectDuplicates::Replace {
+                needs.push(table(&load.table, privs::DELETE));
+            }
+        }
+        Statement::FlushHosts | Statement::FlushSsl => needs.push(Need::Global(privs::RELOAD)),
         Statement::FlushBinaryLogs
         | Statement::FlushTablesWithReadLock
         | Statement::FlushOther

@@ -10,7 +10,7 @@ use crate::rows;
 use crate::session::{QueryResult, ResultColumn, Session};
 use crate::txn::Txn;
 use crate::window;
-use onelog_core::{Collation, ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Value};
+use onelog_core::{Collation, ColumnDef, ColumnType, ErrorCode, KeyMembership, SqlError, SqlResult, Value};
 use onelog_storage::{key, Snapshot};
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -139,11 +139,13 @@ pub struct ScopeColumn {
     /// Where `*` lists it (stable: equal positions keep scope order); a
     /// USING join lists its common columns first, as MySQL does.
     pub star_position: usize,
+    /// Its part in its base table's keys.
+    pub key: KeyMembership,
 }
 
 impl ScopeColumn {
     pub fn new(table: String, db: String, org_table: String, def: ColumnDef) -> Self {
-        ScopeColumn { table, db, org_table, def, merged: false, star_position: 0 }
+        ScopeColumn { table, db, org_table, def, merged: false, star_position: 0, key: KeyMembership::default() }
     }
 
     /// Whether a reference `[table.]name` names this column.
@@ -378,7 +380,11 @@ pub fn table_columns(entry: &TableEntry, alias: &str) -> Vec<ScopeColumn> {
         .def
         .columns
         .iter()
-        .map(|c| ScopeColumn::new(alias.to_string(), entry.def.db.clone(), entry.def.name.clone(), c.clone()))
+        .enumerate()
+        .map(|(i, c)| ScopeColumn {
+            key: entry.def.key_membership(i),
+            ..ScopeColumn::new(alias.to_string(), entry.def.db.clone(), entry.def.name.clone(), c.clone())
+        })
         .collect()
 }
 
@@ -1069,10 +1075,11 @@ pub fn describe_access(entry: &TableEntry, access: &Access) -> (&'static str, Op
 
 /// Runs a SELECT and returns its columns and rows.
 pub fn run_select(ctx: &Ctx, select: &Select) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
-    let (columns, mut rows) = run_core(ctx, select, select.union.is_none())?;
+    let (mut columns, mut rows) = run_core(ctx, select, select.union.is_none())?;
     let Some((_, _)) = &select.union else { return Ok((columns, rows)) };
     let mut all = true;
     let mut next = &select.union;
+    let mut part_columns = Vec::new();
     while let Some((is_all, part)) = next {
         let (cols, part_rows) = run_core(ctx, part, false)?;
         if cols.len() != columns.len() {
@@ -1083,8 +1090,10 @@ pub fn run_select(ctx: &Ctx, select: &Select) -> SqlResult<(Vec<ResultColumn>, V
         }
         all &= *is_all;
         rows.extend(part_rows);
+        part_columns.push(cols);
         next = &part.union;
     }
+    union_columns(&mut columns, &part_columns, &mut rows);
     if !all {
         dedup_rows(&mut rows, &column_collations(&columns), |r| r);
     }
@@ -1107,6 +1116,18 @@ pub fn run_select(ctx: &Ctx, select: &Select) -> SqlResult<(Vec<ResultColumn>, V
     }
     apply_limit(ctx, select, &mut rows)?;
     Ok((columns, rows))
+}
+
+/// A UNION's columns: named by its first part, typed to hold every part's
+/// values (which are then shown as that type).
+fn union_columns(columns: &mut [ResultColumn], parts: &[Vec<ResultColumn>], rows: &mut [Vec<Value>]) {
+    for (i, column) in columns.iter_mut().enumerate() {
+        let defs: Vec<&ColumnDef> = std::iter::once(&column.def).chain(parts.iter().map(|p| &p[i].def)).collect();
+        if let Some(def) = crate::typing::union_def(&defs, &column.name) {
+            rows.iter_mut().for_each(|r| crate::typing::conform(&def, &mut r[i]));
+            *column = ResultColumn::named(&column.name, def);
+        }
+    }
 }
 
 fn bind_order_position(expr: &Expr, n: usize) -> Option<Expr> {
@@ -1314,6 +1335,7 @@ fn scope_result_column(c: &ScopeColumn, name: &str) -> ResultColumn {
         org_table: c.org_table.clone(),
         db: c.db.clone(),
         def: c.def.clone(),
+        key: c.key,
     }
 }
 
@@ -1493,7 +1515,13 @@ fn run_core_in_scope(
         .enumerate()
         .map(|(i, item)| match slot_of(&item.expr) {
             Some(_) => item.column.clone(),
-            _ => ResultColumn::computed(&item.column.name, out.iter().map(|(_, r)| r[i].clone())),
+            _ => match crate::typing::result_def(&item.expr, &scope, &item.column.name) {
+                Some(def) => {
+                    out.iter_mut().for_each(|(_, r)| crate::typing::conform(&def, &mut r[i]));
+                    ResultColumn::named(&item.column.name, def)
+                }
+                None => ResultColumn::computed(&item.column.name, out.iter().map(|(_, r)| r[i].clone())),
+            },
         })
         .collect();
     if select.distinct {

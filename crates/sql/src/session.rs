@@ -14,7 +14,7 @@ use crate::mdl::{TableUse, Wait};
 use crate::txn::Txn;
 use crate::vars::{self, Kind};
 use onelog_binlog::pipeline::TxnEvents;
-use onelog_core::{Charset, Collation, ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Value};
+use onelog_core::{Charset, Collation, ColumnDef, ColumnType, ErrorCode, KeyMembership, SqlError, SqlResult, Value};
 use parking_lot::Mutex;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -30,6 +30,8 @@ pub struct ResultColumn {
     pub org_table: String,
     pub db: String,
     pub def: ColumnDef,
+    /// Its part in its base table's keys (none for a computed column).
+    pub key: KeyMembership,
 }
 
 /// Fractional-second digits `micros` needs (0 for whole seconds).
@@ -108,6 +110,7 @@ impl ResultColumn {
             org_table: String::new(),
             db: String::new(),
             def,
+            key: KeyMembership::default(),
         }
     }
 
@@ -231,6 +234,8 @@ pub struct Session {
     locked_tables: Vec<TableUse>,
     /// Result sets a CALL's SELECTs produced, sent before its own answer.
     pub(crate) call_results: Vec<QueryResult>,
+    /// The connection's TLS, if it has one (SHOW STATUS LIKE 'Ssl_%').
+    pub tls: Option<crate::connections::TlsSession>,
 }
 
 /// Told the outcome of a commit the session did not wait for (see
@@ -305,6 +310,7 @@ impl Session {
             global_read_lock: false,
             locked_tables: Vec::new(),
             call_results: Vec::new(),
+            tls: None,
         }
     }
 
@@ -554,7 +560,21 @@ impl Session {
 
     /// Executes every statement of a COM_QUERY; stops at the first error.
     pub fn execute_query(&mut self, sql: &str) -> Vec<SqlResult<QueryResult>> {
+        self.execute_client_query(sql, true, None)
+    }
+
+    /// [`Session::execute_query`] as a client asked for it: without
+    /// CLIENT_MULTI_STATEMENTS (`multi_statements` false) a query of several
+    /// statements is a syntax error, as in MariaDB; a LOAD DATA LOCAL reads
+    /// the client's file through `files` (`None`: the client sends none).
+    pub fn execute_client_query(
+        &mut self,
+        sql: &str,
+        multi_statements: bool,
+        mut files: Option<&mut dyn crate::load_data::ClientFiles>,
+    ) -> Vec<SqlResult<QueryResult>> {
         let statements = match crate::parse::parse(sql) {
+            Ok(s) if s.len() > 1 && !multi_statements => return vec![Err(SqlError::parse(sql, 1))],
             Ok(s) => s,
             Err(e) => return vec![Err(e)],
         };
@@ -564,7 +584,12 @@ impl Session {
         }
         let mut results = Vec::with_capacity(statements.len());
         for parsed in statements {
-            let result = self.execute(&parsed.statement, &parsed.text, &[]);
+            let result = match (&parsed.statement, files.as_mut()) {
+                (Statement::LoadData(load), Some(files)) if load.local => {
+                    self.execute_load_local(&parsed.statement, &parsed.text, load, &mut **files)
+                }
+                _ => self.execute(&parsed.statement, &parsed.text, &[]),
+            };
             results.extend(self.call_results.drain(..).map(Ok));
             let failed = result.is_err();
             results.push(result);
@@ -577,6 +602,32 @@ impl Session {
 
     /// Executes one statement with bound parameters.
     pub fn execute(&mut self, stmt: &Statement, text: &str, params: &[Value]) -> SqlResult<QueryResult> {
+        self.execute_framed(stmt, text, |s| s.run_statement_body(stmt, text, params))
+    }
+
+    /// LOAD DATA LOCAL, which reads the file the client sends.
+    fn execute_load_local(
+        &mut self,
+        stmt: &Statement,
+        text: &str,
+        load: &LoadData,
+        files: &mut dyn crate::load_data::ClientFiles,
+    ) -> SqlResult<QueryResult> {
+        self.execute_framed(stmt, text, |s| {
+            s.check_privileges(stmt)?;
+            s.lock_statement(stmt)?;
+            s.run_write_with(|s| crate::load_data::execute(s, load, Some(files)))
+        })
+    }
+
+    /// What every statement does around `body`: warnings, PROCESSLIST,
+    /// its guard, its metadata locks' release.
+    fn execute_framed(
+        &mut self,
+        stmt: &Statement,
+        text: &str,
+        body: impl FnOnce(&mut Session) -> SqlResult<QueryResult>,
+    ) -> SqlResult<QueryResult> {
         let reads_warning_count = matches!(stmt, Statement::Select(s) if s.items.iter().any(|i| matches!(i, SelectItem::Expr { expr: Expr::SystemVar { name, .. }, .. } if name == "warning_count" || name == "error_count")));
         self.showing_warnings =
             reads_warning_count || matches!(stmt, Statement::Show { what: Show::Warnings | Show::Errors, .. });
@@ -588,7 +639,7 @@ impl Session {
         self.call_results.clear();
         self.guard = StatementGuard::start(&self.kill, self.time_limit(stmt));
         self.stmt_view = None;
-        let result = self.run_statement_body(stmt, text, params);
+        let result = body(self);
         self.stmt_view = None;
         // A handed-off commit releases them once it is published.
         if !self.commit_handed_off {
@@ -616,9 +667,13 @@ impl Session {
         params: &[Value],
     ) -> SqlResult<QueryResult> {
         self.check_privileges(stmt)?;
-        self.lock_write_intent(stmt)?;
-        self.lock_statement_tables(stmt)?;
+        self.lock_statement(stmt)?;
         self.dispatch(stmt, text, params)
+    }
+
+    fn lock_statement(&mut self, stmt: &Statement) -> SqlResult<()> {
+        self.lock_write_intent(stmt)?;
+        self.lock_statement_tables(stmt)
     }
 
     /// The shortest time limit `stmt` runs under: `max_statement_time`
@@ -706,6 +761,14 @@ impl Session {
         let (mdl, owner) = (&self.engine.mdl, self.connection_id);
         self.request_mdl(BACKUP_WAIT, |wait| mdl.lock_global_read(owner, wait))?;
         self.global_read_lock = true;
+        Ok(QueryResult::ok(0))
+    }
+
+    /// FLUSH SSL: the server reads its certificate and key files again;
+    /// connections made from then on use them. Without TLS there is
+    /// nothing to reload.
+    fn flush_ssl(&mut self) -> SqlResult<QueryResult> {
+        self.engine.connections.reload_tls().map_err(|e| SqlError::internal(format!("Failed to refresh SSL: {e}")))?;
         Ok(QueryResult::ok(0))
     }
 
@@ -831,6 +894,8 @@ impl Session {
             Statement::Select(select) => self.select_counting_found_rows(select, params),
             Statement::Account(account) => crate::accounts::run::execute(self, account),
             Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => self.run_write(stmt, params),
+            // Only a COM_QUERY reads a LOCAL file (see `execute_client_query`).
+            Statement::LoadData(load) => self.run_write_with(|s| crate::load_data::execute(s, load, None)),
             Statement::CreateDatabase { .. }
             | Statement::DropDatabase { .. }
             | Statement::CreateTable(_)
@@ -924,6 +989,11 @@ impl Session {
             Statement::PurgeBinaryLogsTo(_) | Statement::PurgeBinaryLogsBefore(_) | Statement::ResetMaster => {
                 crate::show::binlog_admin(self, stmt)
             }
+            Statement::FlushHosts => {
+                self.engine.connections.flush_hosts();
+                Ok(QueryResult::ok(0))
+            }
+            Statement::FlushSsl => self.flush_ssl(),
             Statement::FlushOther | Statement::Empty => Ok(QueryResult::ok(0)),
             Statement::ShowCreateRoutine { kind, name } => crate::routine::show_create(self, *kind, name),
             Statement::ShowRoutineStatus { kind, filter } => crate::routine::show_status(self, *kind, filter.as_ref()),
@@ -1052,6 +1122,7 @@ impl Session {
             self.warn(ErrorCode::WARN_DEPRECATED_SYNTAX.number, deprecation.to_string());
         }
         vars::check_scope(def, scope)?;
+        self.engine.vars.check_settable(def)?;
         let text = if matches!(expr, Expr::Default) {
             // A session's DEFAULT is the global value, the global's the
             // compiled-in default.
@@ -1217,6 +1288,12 @@ impl Session {
 
     /// Runs INSERT/UPDATE/DELETE with statement atomicity and autocommit.
     fn run_write(&mut self, stmt: &Statement, params: &[Value]) -> SqlResult<QueryResult> {
+        self.run_write_with(|s| crate::dml::execute(s, stmt, params))
+    }
+
+    /// Runs a statement that writes rows as one statement of the
+    /// transaction (autocommitted when none is open): all of it or none.
+    fn run_write_with(&mut self, body: impl FnOnce(&mut Session) -> SqlResult<QueryResult>) -> SqlResult<QueryResult> {
         let autocommit_stmt = self.txn.is_none() && self.autocommit();
         if self.txn.as_ref().is_some_and(|t| t.read_only) {
             return Err(SqlError::new(
@@ -1224,8 +1301,11 @@ impl Session {
                 "Cannot execute statement in a READ ONLY transaction",
             ));
         }
-        self.txn().begin_statement();
-        let result = crate::dml::execute(self, stmt, params);
+        let max_binlog_cache_bytes = self.engine.vars.int("max_binlog_cache_size");
+        let txn = self.txn();
+        txn.set_max_events_bytes(max_binlog_cache_bytes);
+        txn.begin_statement();
+        let result = body(self);
         let result = match result {
             Ok(r) => self.txn().finish_statement().map(|_| r),
             Err(e) => Err(e),

@@ -9,12 +9,69 @@ use crate::vars;
 use crate::view::ViewEntry;
 use onelog_binlog::listing::list_events;
 use onelog_core::schema::ColumnDefault;
-use onelog_core::{Charset, Collation, ColumnType, ErrorCode, SqlError, SqlResult, TableDef, Value};
+use onelog_core::{Charset, Collation, ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, TableDef, Value};
 use parking_lot::Mutex;
 use std::sync::Arc;
 
 fn s(v: &str) -> Value {
     Value::from_str(v)
+}
+
+/// A SHOW column as MariaDB describes it: NOT NULL text of at most `chars`
+/// characters (or an integer of `int_len` digits), either an item of the
+/// statement's own (`is_table` empty: SHOW CREATE, SHOW WARNINGS) or a
+/// field of the information_schema table MariaDB reads the SHOW from (SHOW
+/// TABLES, VARIABLES).
+#[derive(Clone, Copy)]
+struct ShowColumn<'a> {
+    name: &'a str,
+    chars: u32,
+    int_len: Option<u32>,
+    unsigned: bool,
+    is_table: &'a str,
+}
+
+/// An item column of text.
+fn item<'a>(name: &'a str, chars: u32) -> ShowColumn<'a> {
+    ShowColumn { name, chars, int_len: None, unsigned: false, is_table: "" }
+}
+
+/// A field of information_schema table `is_table`.
+fn field<'a>(is_table: &'a str, name: &'a str, chars: u32) -> ShowColumn<'a> {
+    ShowColumn { is_table, ..item(name, chars) }
+}
+
+impl ShowColumn<'_> {
+    fn integer(self, len: u32) -> Self {
+        ShowColumn { int_len: Some(len), ..self }
+    }
+
+    fn unsigned(self) -> Self {
+        ShowColumn { unsigned: true, ..self }
+    }
+
+    fn result_column(&self) -> ResultColumn {
+        let ty = match self.int_len {
+            Some(len) if len <= 9 => ColumnType::Int,
+            Some(_) => ColumnType::BigInt,
+            None => ColumnType::VarChar(self.chars),
+        };
+        let mut def = ColumnDef::new(self.name, ty);
+        def.nullable = false;
+        def.unsigned = self.unsigned;
+        def.display_width = self.int_len;
+        let mut column = ResultColumn::named(self.name, def);
+        if !self.is_table.is_empty() {
+            column.org_table = self.is_table.to_string();
+            column.table = self.is_table.to_string();
+            column.db = "information_schema".into();
+        }
+        column
+    }
+}
+
+fn typed_result(columns: &[ShowColumn], rows: Vec<Vec<Value>>) -> QueryResult {
+    QueryResult::Rows { columns: columns.iter().map(ShowColumn::result_column).collect(), rows }
 }
 
 fn text_result(names: &[&str], rows: Vec<Vec<Value>>) -> QueryResult {
@@ -30,6 +87,11 @@ fn result_with_numbers(names: &[&str], numeric: &[usize], rows: Vec<Vec<Value>>)
         columns[i] = ResultColumn::computed(names[i], rows.iter().map(|r| r[i].clone()));
     }
     QueryResult::Rows { columns, rows }
+}
+
+/// SHOW VARIABLES' columns, read from information_schema table `is_table`.
+fn variable_columns(is_table: &str) -> [ShowColumn<'_>; 2] {
+    [field(is_table, "Variable_name", 64), field(is_table, "Value", 4096)]
 }
 
 /// SQL LIKE with `%` and `_`, case-insensitive (SHOW ... LIKE).
@@ -80,7 +142,7 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
     let result = match what {
         Show::Databases => {
             let rows = database_names(session).into_iter().map(|d| vec![s(&d)]).collect();
-            text_result(&["Database"], rows)
+            typed_result(&[field("SCHEMATA", "Database", 64)], rows)
         }
         Show::Tables { db, full } => {
             let db = match db {
@@ -99,10 +161,12 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
             names.retain(|(name, _)| visibility.table(&db, name));
             names.sort();
             let header = format!("Tables_in_{db}");
+            let name_column = field("TABLE_NAMES", &header, 73);
             if *full {
-                text_result(&[&header, "Table_type"], names.iter().map(|(n, kind)| vec![s(n), s(kind)]).collect())
+                let columns = [name_column, field("TABLE_NAMES", "Table_type", 64)];
+                typed_result(&columns, names.iter().map(|(n, kind)| vec![s(n), s(kind)]).collect())
             } else {
-                text_result(&[&header], names.iter().map(|(n, _)| vec![s(n)]).collect())
+                typed_result(&[name_column], names.iter().map(|(n, _)| vec![s(n)]).collect())
             }
         }
         Show::Columns { table, full } => show_columns(session, table, *full)?,
@@ -114,7 +178,7 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
             let table = session.engine.catalog.read().get_table(db, &name.name)?;
             let next = *table.auto_increment_next.lock();
             let sql = create_table_sql(&table.def, Some(next));
-            text_result(&["Table", "Create Table"], vec![vec![s(&table.def.name), s(&sql)]])
+            typed_result(&[item("Table", 64), item("Create Table", 1024)], vec![vec![s(&table.def.name), s(&sql)]])
         }
         Show::CreateDatabase { name, if_not_exists } => {
             if !database_names(session).contains(name) {
@@ -130,7 +194,7 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
             if !def.comment.is_empty() {
                 sql.push_str(&format!(" COMMENT '{}'", def.comment.replace('\'', "''")));
             }
-            text_result(&["Database", "Create Database"], vec![vec![s(name), s(&sql)]])
+            typed_result(&[item("Database", 64), item("Create Database", 1024)], vec![vec![s(name), s(&sql)]])
         }
         Show::Variables { global } => {
             let rows = vars::VARIABLES
@@ -138,7 +202,7 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
                 .filter(|d| !*global || d.scope != vars::Scope::Session)
                 .map(|d| vec![s(d.name), s(&var_value(session, d, *global).unwrap_or_default())])
                 .collect();
-            text_result(&["Variable_name", "Value"], rows)
+            typed_result(&variable_columns(if *global { "GLOBAL_VARIABLES" } else { "SESSION_VARIABLES" }), rows)
         }
         Show::Status { .. } => text_result(&["Variable_name", "Value"], status_rows(session)),
         Show::Processlist { .. } => result_with_numbers(
@@ -165,7 +229,7 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
                 .filter(|w| !only_errors || w.level == "Error")
                 .map(|w| vec![s(w.level), Value::UInt(u64::from(w.code)), s(&w.message)])
                 .collect();
-            result_with_numbers(&["Level", "Code", "Message"], &[1], rows)
+            typed_result(&[item("Level", 7), item("Code", 0).integer(4).unsigned(), item("Message", 512)], rows)
         }
         Show::Engines => text_result(
             &["Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"],
@@ -442,11 +506,11 @@ fn status_rows(session: &Session) -> Vec<Vec<Value>> {
         ("Binlog_syncs", st.binlog_syncs),
         ("Threadpool_idle_threads", pool_idle_threads),
         ("Threadpool_threads", pool_threads),
-        ("Threads_connected", threads),
         ("Threads_running", threads),
         ("Uptime", session.engine.started_at.elapsed().as_secs()),
     ]
     .into_iter()
+    .chain(session.engine.connections.status())
     .map(|(k, v)| vec![s(k), Value::UInt(v)])
     .collect::<Vec<_>>();
     rows.push(vec![s("Binlog_poisoned"), s(if st.poisoned { "ON" } else { "OFF" })]);
@@ -457,6 +521,10 @@ fn status_rows(session: &Session) -> Vec<Vec<Value>> {
         .unwrap_or_else(|| session.engine.binlog.published_position());
     rows.push(vec![s("Binlog_snapshot_file"), s(&session.engine.binlog.file_name(snapshot.file_seq))]);
     rows.push(vec![s("Binlog_snapshot_position"), Value::UInt(snapshot.offset)]);
+    // Empty without TLS, as in MariaDB.
+    let tls = session.tls.as_ref();
+    rows.push(vec![s("Ssl_cipher"), s(tls.map_or("", |t| t.cipher))]);
+    rows.push(vec![s("Ssl_version"), s(tls.map_or("", |t| t.version))]);
     rows.sort_by_key(|r| r[0].to_string());
     rows
 }
@@ -483,7 +551,13 @@ fn show_create_view(session: &Session, name: &ObjectName) -> SqlResult<QueryResu
         s(&d.character_set_client),
         s(&d.collation_connection),
     ];
-    Ok(text_result(&["View", "Create View", "character_set_client", "collation_connection"], vec![row]))
+    let columns = [
+        item("View", 64),
+        item("Create View", 1024),
+        item("character_set_client", 32),
+        item("collation_connection", 64),
+    ];
+    Ok(typed_result(&columns, vec![row]))
 }
 
 /// information_schema.VIEWS rows.

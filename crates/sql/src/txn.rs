@@ -12,7 +12,7 @@ use crate::locks::TxnId;
 use onelog_binlog::event::{rows_bodies, table_map_body, type_code, RowChange, RowsKind};
 use onelog_binlog::pipeline::PendingEvent;
 use onelog_binlog::BinlogPos;
-use onelog_core::{SqlError, SqlResult};
+use onelog_core::{ErrorCode, SqlError, SqlResult};
 use onelog_storage::{Mutation, Slice, Snapshot, Store};
 use std::collections::BTreeMap;
 use std::ops::Bound;
@@ -51,8 +51,15 @@ pub struct Txn {
     /// (key, the write-set entry before the change) in change order.
     undo: Vec<UndoEntry>,
     events: Vec<PendingEvent>,
+    /// What `events` take in the binlog (headers and checksums included).
+    events_bytes: u64,
+    /// `max_binlog_cache_size`: past it a statement fails with 1197.
+    max_events_bytes: u64,
     stmt_rows: Vec<(Arc<TableEntry>, RowsKind, Vec<RowChange>)>,
     stmt_undo_start: usize,
+    /// Where the current statement's binlog events start (a statement
+    /// may encode its rows before it ends, see [`Txn::flush_rows`]).
+    stmt_events_start: usize,
     savepoints: Vec<Savepoint>,
 }
 
@@ -73,8 +80,11 @@ impl Txn {
             writes: BTreeMap::new(),
             undo: Vec::new(),
             events: Vec::new(),
+            events_bytes: 0,
+            max_events_bytes: u64::MAX,
             stmt_rows: Vec::new(),
             stmt_undo_start: 0,
+            stmt_events_start: 0,
             savepoints: Vec::new(),
         }
     }
@@ -89,6 +99,7 @@ impl Txn {
             self.snapshot = None;
         }
         self.stmt_undo_start = self.undo.len();
+        self.stmt_events_start = self.events.len();
         self.stmt_rows.clear();
     }
 
@@ -180,6 +191,18 @@ impl Txn {
 
     /// Ends a successful statement: its row changes become binlog events.
     pub fn finish_statement(&mut self) -> SqlResult<()> {
+        self.flush_rows()?;
+        self.stmt_undo_start = self.undo.len();
+        self.stmt_events_start = self.events.len();
+        Ok(())
+    }
+
+    /// Encodes the statement's row changes so far into binlog events: a
+    /// long statement (LOAD DATA) then keeps its rows once, encoded,
+    /// instead of also as values until it ends. Each batch is a complete
+    /// TABLE_MAP + rows group ending with STMT_END_F, as a replica expects.
+    pub fn flush_rows(&mut self) -> SqlResult<()> {
+        let flushed_from = self.events.len();
         for (table, kind, rows) in std::mem::take(&mut self.stmt_rows) {
             self.events.push(PendingEvent {
                 type_code: type_code::TABLE_MAP,
@@ -192,13 +215,26 @@ impl Txn {
                 self.events.push(PendingEvent { type_code: kind.type_code(), flags: 0, body });
             }
         }
-        self.stmt_undo_start = self.undo.len();
+        self.events_bytes += event_bytes(&self.events[flushed_from..]);
+        if self.events_bytes > self.max_events_bytes {
+            return Err(SqlError::new(
+                ErrorCode::TRANS_CACHE_FULL,
+                "Multi-statement transaction required more than 'max_binlog_cache_size' bytes of storage; increase this mysqld variable and try again",
+            ));
+        }
         Ok(())
+    }
+
+    /// Bounds the transaction's binlog events (`max_binlog_cache_size`).
+    pub fn set_max_events_bytes(&mut self, bytes: u64) {
+        self.max_events_bytes = bytes;
     }
 
     /// Undoes the current statement (statement atomicity on error).
     pub fn rollback_statement(&mut self) {
         self.stmt_rows.clear();
+        self.events.truncate(self.stmt_events_start);
+        self.events_bytes = event_bytes(&self.events);
         self.undo_to(self.stmt_undo_start);
     }
 
@@ -231,7 +267,9 @@ impl Txn {
         self.savepoints.truncate(idx + 1);
         self.undo_to(undo_len);
         self.events.truncate(events_len);
+        self.events_bytes = event_bytes(&self.events);
         self.stmt_undo_start = self.undo.len();
+        self.stmt_events_start = self.events.len();
         Ok(())
     }
 
@@ -259,6 +297,13 @@ impl Txn {
             .collect();
         (mutations, self.events)
     }
+}
+
+/// The bytes `events` take in a binlog file: each body with its header
+/// and CRC32.
+fn event_bytes(events: &[PendingEvent]) -> u64 {
+    const HEADER_AND_CHECKSUM_BYTES: u64 = 19 + 4;
+    events.iter().map(|e| e.body.len() as u64 + HEADER_AND_CHECKSUM_BYTES).sum()
 }
 
 /// Merges a storage scan with the write set; the write set wins on equal

@@ -124,8 +124,10 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("gtid_current_pos", Some(""), Effect::Reported, None),
     ("gtid_domain_id", None, Effect::Startup, None),
     // OneLog has none of these features (COMPRESS(), ENCRYPT(), plugins,
-    // GEOMETRY, TLS, profiling, the query cache, R-tree keys, symlinked
+    // GEOMETRY, OpenSSL, profiling, the query cache, R-tree keys, symlinked
     // tables): MariaDB's YES would make clients and tests rely on them.
+    // TLS is rustls: have_ssl is YES unless --skip-ssl, have_openssl NO,
+    // as MariaDB shows a build on another TLS library.
     ("have_compress", Some("NO"), Effect::Reported, None),
     ("have_crypt", Some("NO"), Effect::Reported, None),
     ("have_dynamic_loading", Some("NO"), Effect::Reported, None),
@@ -144,7 +146,8 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("interactive_timeout", None, Effect::Used, None),
     ("last_insert_id", None, Effect::Reported, None),
     ("license", Some("Apache-2.0"), Effect::Reported, None),
-    ("local_infile", Some("0"), Effect::None, None),
+    // LOAD DATA LOCAL is refused (4166) while OFF (see `load_data`).
+    ("local_infile", None, Effect::Used, None),
     ("large_files_support", Some("1"), Effect::Reported, None),
     ("lock_wait_timeout", None, Effect::Used, None),
     ("log_bin", Some("1"), Effect::Used, None),
@@ -152,18 +155,27 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("lower_case_file_system", Some("0"), Effect::Reported, None),
     ("lower_case_table_names", None, Effect::Reported, None),
     ("max_allowed_packet", None, Effect::Used, None),
+    // A transaction's binlog events past it fail the statement with 1197
+    // (OneLog's binlog cache is in memory: binlog_cache_size has no effect).
+    ("max_binlog_cache_size", None, Effect::Used, None),
     ("max_binlog_size", None, Effect::Used, None),
-    ("max_connections", Some("1024"), Effect::None, None),
+    // Enforced at accept and after login (crates/server/src/limits.rs).
+    ("max_connect_errors", None, Effect::Used, None),
+    ("max_connections", Some("1024"), Effect::Used, None),
     ("max_execution_time", None, Effect::Used, None),
     // Bounds each session's PREPARE statements (MariaDB counts server-wide).
     ("max_prepared_stmt_count", None, Effect::Used, None),
     ("max_recursive_iterations", None, Effect::Used, None),
     ("max_statement_time", None, Effect::Used, None),
+    ("max_user_connections", None, Effect::Used, None),
     ("net_write_timeout", None, Effect::Used, None),
     ("performance_schema", None, Effect::Reported, None),
     ("port", Some("3306"), Effect::Used, None),
     ("protocol_version", Some("10"), Effect::Reported, None),
     ("query_cache_size", Some("0"), Effect::None, None),
+    ("require_secure_transport", None, Effect::Used, None),
+    // Confines LOAD DATA's server-side files to a directory ('' : anywhere).
+    ("secure_file_priv", None, Effect::Used, None),
     ("server_id", None, Effect::Startup, None),
     ("skip_name_resolve", Some("1"), Effect::Reported, None),
     ("skip_networking", None, Effect::Reported, None),
@@ -171,6 +183,11 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     // OneLog's combination modes (ANSI, TRADITIONAL) are expanded where the
     // mode is read, so the text is kept as given.
     ("sql_mode", None, Effect::Used, Some(Kind::Str)),
+    // TLS (crates/server/src/tls.rs), read at start-up and by FLUSH SSL.
+    ("ssl_ca", None, Effect::Startup, None),
+    ("ssl_cert", None, Effect::Startup, None),
+    ("ssl_cipher", None, Effect::Startup, None),
+    ("ssl_key", None, Effect::Startup, None),
     ("sync_binlog", Some("1"), Effect::Used, None),
     ("system_time_zone", Some("UTC"), Effect::Reported, None),
     // The server's thread pool (crates/server/src/thread_pool.rs); the
@@ -182,12 +199,14 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("thread_pool_priority", None, Effect::Used, None),
     ("thread_pool_size", None, Effect::Startup, None),
     ("thread_pool_stall_limit", None, Effect::Used, None),
+    ("tls_version", None, Effect::Startup, None),
     ("transaction_isolation", None, Effect::Used, None),
     ("tx_isolation", None, Effect::Used, None),
     ("version", Some("10.11.99-MariaDB-OneLog"), Effect::Reported, None),
     ("version_comment", Some("OneLog: the binlog is the only log"), Effect::Reported, None),
     ("version_compile_machine", Some("x86_64"), Effect::Reported, None),
     ("version_compile_os", Some("Linux"), Effect::Reported, None),
+    ("version_ssl_library", Some("rustls 0.23"), Effect::Reported, None),
     ("wait_timeout", None, Effect::Used, None),
     ("warning_count", Some("0"), Effect::Reported, None),
 ];
@@ -573,6 +592,21 @@ impl GlobalVars {
     pub fn set(&self, def: &'static VarDef, text: String) {
         self.values.write().insert(def.name, text);
         self.origins.write().insert(def.name, "SQL");
+    }
+
+    /// MariaDB counts connections per account only when started with a
+    /// `max_user_connections`, and then refuses to change it from 0
+    /// (error 1290). OneLog always counts, but keeps the rule: a my.cnf
+    /// that works with one works with the other. Until a SET succeeds
+    /// (origin SQL) the value is the startup's.
+    pub fn check_settable(&self, def: &VarDef) -> SqlResult<()> {
+        if def.name == "max_user_connections" && self.origin(def.name) != "SQL" && self.int(def.name) == 0 {
+            return Err(SqlError::new(
+                ErrorCode::OPTION_PREVENTS_STATEMENT,
+                "The MariaDB server is running with the --max-user-connections=0 option so it cannot execute this statement",
+            ));
+        }
+        Ok(())
     }
 
     /// Where the global value came from, as SYSTEM_VARIABLES shows it.

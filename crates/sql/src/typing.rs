@@ -1,0 +1,583 @@
+//! Bind-time result types: the static type MariaDB gives an expression
+//! (SQL type, length, decimals, charset, nullability), derived from the
+//! bound expression and its input columns before any row is read.
+//!
+//! A result column's definition comes from here, so it is the same whether
+//! a query returns no rows or many, and what a client (or CREATE TABLE ...
+//! SELECT) learns of a column does not depend on the values that happen to
+//! arrive. The rules are MariaDB 10.11's (`Item::fix_length_and_dec` and
+//! the type handlers' aggregation): integer arithmetic widens by a digit,
+//! DECIMAL keeps its scale (division adds `div_precision_increment`),
+//! IF / IFNULL / COALESCE / CASE aggregate their branches, string
+//! functions keep their arguments' length in characters.
+//!
+//! Expressions whose rules are not written here yet type as `None`; their
+//! result column is then described from its values (the older way), so
+//! the two can coexist while the rules grow.
+
+use crate::ast::{AggFunc, BinOp, CastType, Expr, UnaryOp, WindowFunc};
+use crate::select::ScopeColumn;
+use onelog_core::{BlobSize, Collation, ColumnDef, ColumnType, Value};
+
+/// MariaDB's `div_precision_increment` default: the scale `/` adds.
+const DIV_PRECISION_INCREMENT: u8 = 4;
+/// Digits SUM adds to its argument's precision (DECIMAL_LONGLONG_DIGITS).
+const SUM_EXTRA_DIGITS: u32 = 22;
+/// The longest DECIMAL MariaDB has.
+const DECIMAL_MAX_PRECISION: u32 = 65;
+/// A DOUBLE expression's display length (DBL_DIG + 8).
+const DOUBLE_ITEM_LENGTH: u32 = 23;
+/// The longest VARCHAR a result is described as, in bytes; longer text is
+/// a BLOB type.
+const MAX_VARCHAR_BYTES: u32 = 65_535;
+
+/// A static expression type, in the terms MariaDB's rules compute with.
+#[derive(Debug, Clone, PartialEq)]
+enum Kind {
+    /// An integer of `digits` digits (the sign not counted); `len` is its
+    /// display length (a sign included unless unsigned). `declared`: the
+    /// integer type a column or function has; `None` picks INT or BIGINT
+    /// by length, as arithmetic results do.
+    Int {
+        digits: u32,
+        len: u32,
+        unsigned: bool,
+        declared: Option<ColumnType>,
+    },
+    Decimal {
+        precision: u32,
+        scale: u32,
+        unsigned: bool,
+    },
+    Double,
+    /// Text of at most `chars` characters.
+    Text {
+        chars: u32,
+        collation: Collation,
+    },
+    /// A type taken whole from a column (temporal, ENUM, binary strings...).
+    Column(ColumnDef),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Typed {
+    kind: Kind,
+    nullable: bool,
+}
+
+/// The result column definition MariaDB gives `expr` over `scope`, or
+/// `None` when its rules are not known here.
+pub fn result_def(expr: &Expr, scope: &[ScopeColumn], name: &str) -> Option<ColumnDef> {
+    let typed = type_of(expr, scope)?;
+    Some(to_def(&typed, name))
+}
+
+/// The column a UNION returns where its parts return `defs`: the type
+/// that holds each part's (MariaDB aggregates them as for CASE), or `None`
+/// when their rules are not known here.
+pub fn union_def(defs: &[&ColumnDef], name: &str) -> Option<ColumnDef> {
+    let parts: Vec<Typed> = defs.iter().map(|d| column(d)).collect();
+    if parts.iter().all(|p| p == &parts[0]) {
+        return None;
+    }
+    Some(to_def(&aggregate_types(&parts)?, name))
+}
+
+/// A value of a computed column made to show as its static type does: an
+/// integer or a shorter-scaled DECIMAL in a DECIMAL(p,s) column gets the
+/// column's scale (`IF(c, d, 0)` shows `0.000` beside a DECIMAL(10,3)).
+pub fn conform(def: &ColumnDef, value: &mut Value) {
+    let ColumnType::Decimal { scale, .. } = def.ty else { return };
+    let scale = u32::from(scale);
+    let mut d = match value {
+        Value::Int(i) => rust_decimal::Decimal::from(*i),
+        Value::UInt(u) => rust_decimal::Decimal::from(*u),
+        Value::Decimal(d) if d.scale() < scale => *d,
+        _ => return,
+    };
+    d.rescale(scale);
+    // rescale leaves the value unchanged when the scale does not fit.
+    if d.scale() == scale {
+        *value = Value::Decimal(d);
+    }
+}
+
+fn to_def(t: &Typed, name: &str) -> ColumnDef {
+    let mut def = match &t.kind {
+        Kind::Int { len, unsigned, declared, .. } => {
+            // Type_handler_long_or_longlong: INT up to 9 characters.
+            let by_length = if *len <= 9 { ColumnType::Int } else { ColumnType::BigInt };
+            let ty = declared.clone().unwrap_or(by_length);
+            let mut d = ColumnDef::new(name, ty);
+            d.unsigned = *unsigned;
+            d.display_width = Some(*len);
+            d
+        }
+        Kind::Decimal { precision, scale, unsigned } => {
+            let precision = (*precision).clamp(1, DECIMAL_MAX_PRECISION) as u8;
+            let mut d = ColumnDef::new(name, ColumnType::Decimal { precision, scale: *scale as u8 });
+            d.unsigned = *unsigned;
+            d
+        }
+        Kind::Double => {
+            let mut d = ColumnDef::new(name, ColumnType::Double);
+            d.display_width = Some(DOUBLE_ITEM_LENGTH);
+            d
+        }
+        Kind::Text { chars, collation } => {
+            let bytes = chars.saturating_mul(collation.mbmaxlen());
+            let binary = *collation == Collation::Binary;
+            let ty = match (bytes <= MAX_VARCHAR_BYTES, bytes < (1 << 24), binary) {
+                (true, _, false) => ColumnType::VarChar(*chars),
+                (true, _, true) => ColumnType::VarBinary(*chars),
+                (false, true, false) => ColumnType::Text(BlobSize::Medium),
+                (false, true, true) => ColumnType::Blob(BlobSize::Medium),
+                (false, false, false) => ColumnType::Text(BlobSize::Long),
+                (false, false, true) => ColumnType::Blob(BlobSize::Long),
+            };
+            let mut d = ColumnDef::new(name, ty);
+            d.collation = *collation;
+            d
+        }
+        Kind::Column(c) => {
+            let mut d = c.clone();
+            d.name = name.to_string();
+            d.default = None;
+            d.auto_increment = false;
+            d.on_update_current_timestamp = false;
+            d
+        }
+    };
+    def.nullable = t.nullable;
+    def
+}
+
+fn type_of(expr: &Expr, scope: &[ScopeColumn]) -> Option<Typed> {
+    match expr {
+        Expr::Literal(v) => literal(v),
+        Expr::Slot(i) => Some(column(&scope.get(*i)?.def)),
+        Expr::Collate { expr, collation, .. } => {
+            let mut t = type_of(expr, scope)?;
+            if let Kind::Text { collation: c, .. } = &mut t.kind {
+                *c = *collation;
+            }
+            Some(t)
+        }
+        Expr::Unary(UnaryOp::Neg, e) => negate(type_of(e, scope)?),
+        Expr::Unary(UnaryOp::Not, e) => Some(boolean(any_nullable([e.as_ref()], scope))),
+        Expr::Binary(op, l, r) if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or | BinOp::Xor) => {
+            Some(boolean(*op != BinOp::NullSafeEq && any_nullable([l.as_ref(), r.as_ref()], scope)))
+        }
+        Expr::Binary(op, l, r) => arithmetic(*op, type_of(l, scope)?, type_of(r, scope)?),
+        Expr::IsNull { .. } | Expr::IsBool { .. } | Expr::Exists { .. } => Some(boolean(false)),
+        Expr::Between { expr, low, high, .. } => {
+            Some(boolean(any_nullable([expr.as_ref(), low.as_ref(), high.as_ref()], scope)))
+        }
+        Expr::Like { expr, pattern, .. } => Some(boolean(any_nullable([expr.as_ref(), pattern.as_ref()], scope))),
+        Expr::InList { expr, list, .. } => {
+            Some(boolean(any_nullable(std::iter::once(expr.as_ref()).chain(list.iter()), scope)))
+        }
+        Expr::Case { whens, otherwise, .. } => {
+            let mut branches: Vec<Typed> = whens.iter().map(|(_, then)| type_of(then, scope)).collect::<Option<_>>()?;
+            match otherwise {
+                Some(e) => branches.push(type_of(e, scope)?),
+                None => branches.push(null_type()),
+            }
+            aggregate_types(&branches)
+        }
+        Expr::Aggregate { func, arg, .. } => aggregate_call(*func, arg.as_deref(), scope),
+        Expr::Window(call) => window_call(call.func, &call.args, scope),
+        Expr::Cast { expr, to } => cast(type_of(expr, scope)?, to),
+        Expr::Function { name, args } => function(name, args, scope),
+        _ => None,
+    }
+}
+
+/// Whether any of `exprs` may be NULL; an expression not typed here yet
+/// counts as nullable, since a comparison's own type does not depend on
+/// its operands' types.
+fn any_nullable<'a>(exprs: impl IntoIterator<Item = &'a Expr>, scope: &[ScopeColumn]) -> bool {
+    exprs.into_iter().any(|e| type_of(e, scope).is_none_or(|t| t.nullable))
+}
+
+/// A comparison or logical result: INT(1).
+fn boolean(nullable: bool) -> Typed {
+    Typed { kind: Kind::Int { digits: 1, len: 1, unsigned: false, declared: None }, nullable }
+}
+
+/// A function result declared INT of display length `len`.
+fn long(len: u32, nullable: bool) -> Typed {
+    let kind = Kind::Int { digits: len.saturating_sub(1), len, unsigned: false, declared: Some(ColumnType::Int) };
+    Typed { kind, nullable }
+}
+
+/// A function result declared BIGINT of display length 21 (20 unsigned digits).
+fn longlong(unsigned: bool, nullable: bool) -> Typed {
+    let kind = Kind::Int { digits: 20, len: 21, unsigned, declared: Some(ColumnType::BigInt) };
+    Typed { kind, nullable }
+}
+
+fn text(chars: u32, nullable: bool) -> Typed {
+    Typed { kind: Kind::Text { chars, collation: Collation::default() }, nullable }
+}
+
+/// NULL's type: it takes any other branch's type in an aggregation.
+fn null_type() -> Typed {
+    Typed { kind: Kind::Text { chars: 0, collation: Collation::Binary }, nullable: true }
+}
+
+fn is_null_literal(t: &Typed) -> bool {
+    matches!(&t.kind, Kind::Text { chars: 0, collation: Collation::Binary }) && t.nullable
+}
+
+fn literal(v: &Value) -> Option<Typed> {
+    let kind = match v {
+        Value::Null => return Some(null_type()),
+        Value::Int(i) => {
+            let digits = i.unsigned_abs().to_string().len() as u32;
+            Kind::Int { digits, len: digits + u32::from(*i < 0), unsigned: false, declared: None }
+        }
+        Value::UInt(u) => {
+            let digits = u.to_string().len() as u32;
+            Kind::Int { digits, len: digits, unsigned: true, declared: None }
+        }
+        Value::Decimal(d) => {
+            let scale = d.scale();
+            let int_digits = d.abs().trunc().to_string().trim_start_matches('0').len().max(1) as u32;
+            Kind::Decimal { precision: int_digits + scale, scale, unsigned: false }
+        }
+        Value::Double(_) => Kind::Double,
+        Value::Bytes(b) => match std::str::from_utf8(b) {
+            Ok(s) => Kind::Text { chars: s.chars().count() as u32, collation: Collation::default() },
+            Err(_) => return None,
+        },
+        Value::Date(_) | Value::DateTime(_) | Value::Time(_) => return None,
+    };
+    Some(Typed { kind, nullable: false })
+}
+
+fn column(def: &ColumnDef) -> Typed {
+    let kind = match &def.ty {
+        ColumnType::TinyInt | ColumnType::SmallInt | ColumnType::MediumInt | ColumnType::Int | ColumnType::BigInt => {
+            let len = def.display_width().unwrap_or(20);
+            let digits = match def.ty {
+                ColumnType::TinyInt => 3,
+                ColumnType::SmallInt => 5,
+                ColumnType::MediumInt => 8,
+                ColumnType::Int => 10,
+                _ => 19 + u32::from(def.unsigned),
+            };
+            Kind::Int { digits, len, unsigned: def.unsigned, declared: Some(def.ty.clone()) }
+        }
+        ColumnType::Decimal { precision, scale } => {
+            Kind::Decimal { precision: u32::from(*precision), scale: u32::from(*scale), unsigned: def.unsigned }
+        }
+        ColumnType::Char(n) | ColumnType::VarChar(n) => Kind::Text { chars: *n, collation: def.collation },
+        _ => Kind::Column(def.clone()),
+    };
+    Typed { kind, nullable: def.nullable }
+}
+
+fn negate(t: Typed) -> Option<Typed> {
+    let kind = match t.kind {
+        Kind::Int { digits, .. } => Kind::Int { digits, len: digits + 1, unsigned: false, declared: None },
+        Kind::Decimal { precision, scale, .. } => Kind::Decimal { precision, scale, unsigned: false },
+        Kind::Double => Kind::Double,
+        _ => return None,
+    };
+    Some(Typed { kind, nullable: t.nullable })
+}
+
+/// Integer digits and scale of a numeric type, for DECIMAL arithmetic.
+fn decimal_parts(k: &Kind) -> Option<(u32, u32, bool)> {
+    match k {
+        Kind::Int { digits, unsigned, .. } => Some((*digits, 0, *unsigned)),
+        Kind::Decimal { precision, scale, unsigned } => Some((precision.saturating_sub(*scale), *scale, *unsigned)),
+        _ => None,
+    }
+}
+
+fn arithmetic(op: BinOp, l: Typed, r: Typed) -> Option<Typed> {
+    let nullable = l.nullable || r.nullable;
+    let arithmetic = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod);
+    if !arithmetic {
+        return None;
+    }
+    if matches!(l.kind, Kind::Double) || matches!(r.kind, Kind::Double) {
+        return Some(Typed { kind: Kind::Double, nullable });
+    }
+    let (li, ls, lu) = decimal_parts(&l.kind)?;
+    let (ri, rs, ru) = decimal_parts(&r.kind)?;
+    let unsigned = lu && ru;
+    let (int_digits, scale) = match op {
+        BinOp::Add | BinOp::Sub => (li.max(ri) + 1, ls.max(rs)),
+        BinOp::Mul => (li + ri, ls + rs),
+        // MariaDB: the dividend's integer digits plus the divisor's scale.
+        BinOp::Div => (li + rs, ls + u32::from(DIV_PRECISION_INCREMENT)),
+        // MOD: as wide as the wider operand.
+        _ => (li.max(ri), ls.max(rs)),
+    };
+    // Division by zero yields NULL whatever the operands.
+    let nullable = nullable || matches!(op, BinOp::Div | BinOp::Mod);
+    let all_int = ls == 0 && rs == 0 && op != BinOp::Div;
+    let kind = if all_int {
+        Kind::Int { digits: int_digits, len: int_digits + u32::from(!unsigned), unsigned, declared: None }
+    } else {
+        Kind::Decimal { precision: int_digits + scale, scale, unsigned }
+    };
+    Some(Typed { kind, nullable })
+}
+
+/// IF / IFNULL / COALESCE / CASE / UNION: the type that holds every branch.
+fn aggregate_types(branches: &[Typed]) -> Option<Typed> {
+    let nullable = branches.iter().any(|b| b.nullable);
+    let typed: Vec<&Typed> = branches.iter().filter(|b| !is_null_literal(b)).collect();
+    let Some(first) = typed.first() else { return Some(null_type()) };
+    if typed.iter().all(|t| t.kind == first.kind) {
+        return Some(Typed { kind: first.kind.clone(), nullable });
+    }
+    if typed.iter().any(|t| matches!(t.kind, Kind::Text { .. })) {
+        // Mixed text and numbers: text as long as the longest branch shown.
+        let chars = typed.iter().map(|t| display_chars(&t.kind)).collect::<Option<Vec<u32>>>()?;
+        let collation = typed
+            .iter()
+            .find_map(|t| if let Kind::Text { collation, .. } = t.kind { Some(collation) } else { None })
+            .unwrap_or_default();
+        return Some(Typed { kind: Kind::Text { chars: chars.into_iter().max()?, collation }, nullable });
+    }
+    if typed.iter().any(|t| matches!(t.kind, Kind::Double)) {
+        return typed
+            .iter()
+            .all(|t| decimal_parts(&t.kind).is_some() || t.kind == Kind::Double)
+            .then_some(Typed { kind: Kind::Double, nullable });
+    }
+    let parts = typed.iter().map(|t| decimal_parts(&t.kind)).collect::<Option<Vec<_>>>()?;
+    let int_digits = parts.iter().map(|p| p.0).max()?;
+    let scale = parts.iter().map(|p| p.1).max()?;
+    let unsigned = parts.iter().all(|p| p.2);
+    let kind = if scale == 0 {
+        let len =
+            typed.iter().filter_map(|t| if let Kind::Int { len, .. } = t.kind { Some(len) } else { None }).max()?;
+        Kind::Int { digits: int_digits, len, unsigned, declared: None }
+    } else {
+        Kind::Decimal { precision: int_digits + scale, scale, unsigned }
+    };
+    Some(Typed { kind, nullable })
+}
+
+/// How many characters a value of this type shows as text.
+fn display_chars(k: &Kind) -> Option<u32> {
+    Some(match k {
+        Kind::Int { len, .. } => *len,
+        Kind::Decimal { precision, scale, unsigned } => precision + u32::from(*scale > 0) + u32::from(!unsigned),
+        Kind::Double => DOUBLE_ITEM_LENGTH,
+        Kind::Text { chars, .. } => *chars,
+        Kind::Column(_) => return None,
+    })
+}
+
+fn aggregate_call(func: AggFunc, arg: Option<&Expr>, scope: &[ScopeColumn]) -> Option<Typed> {
+    if func == AggFunc::Count {
+        return Some(longlong(false, false));
+    }
+    let arg = type_of(arg?, scope)?;
+    let kind = match func {
+        AggFunc::Min | AggFunc::Max => arg.kind,
+        AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => return Some(longlong(true, false)),
+        AggFunc::Sum => match decimal_parts(&arg.kind) {
+            Some((int_digits, scale, _)) => {
+                Kind::Decimal { precision: int_digits + scale + SUM_EXTRA_DIGITS, scale, unsigned: false }
+            }
+            None if arg.kind == Kind::Double => Kind::Double,
+            None => return None,
+        },
+        AggFunc::Avg => match decimal_parts(&arg.kind) {
+            Some((int_digits, scale, _)) => {
+                let extra = u32::from(DIV_PRECISION_INCREMENT);
+                Kind::Decimal { precision: int_digits + scale + extra, scale: scale + extra, unsigned: false }
+            }
+            None if arg.kind == Kind::Double => Kind::Double,
+            None => return None,
+        },
+        _ => return None,
+    };
+    Some(Typed { kind, nullable: true })
+}
+
+fn window_call(func: WindowFunc, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
+    match func {
+        WindowFunc::RowNumber | WindowFunc::Rank | WindowFunc::DenseRank | WindowFunc::Ntile => {
+            Some(longlong(false, false))
+        }
+        WindowFunc::Aggregate(f) => aggregate_call(f, args.first(), scope),
+        WindowFunc::Lag | WindowFunc::Lead | WindowFunc::FirstValue | WindowFunc::LastValue | WindowFunc::NthValue => {
+            Some(Typed { nullable: true, ..type_of(args.first()?, scope)? })
+        }
+        _ => None,
+    }
+}
+
+fn cast(from: Typed, to: &CastType) -> Option<Typed> {
+    let nullable = from.nullable;
+    let kind = match to {
+        CastType::Signed => Kind::Int { digits: 20, len: 20, unsigned: false, declared: None },
+        CastType::Unsigned => Kind::Int { digits: 20, len: 20, unsigned: true, declared: None },
+        CastType::Decimal { precision, scale } => {
+            Kind::Decimal { precision: u32::from(*precision), scale: u32::from(*scale), unsigned: false }
+        }
+        CastType::Double => Kind::Double,
+        _ => return None,
+    };
+    Some(Typed { kind, nullable })
+}
+
+fn function(name: &str, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
+    let arg = |i: usize| args.get(i).and_then(|a| type_of(a, scope));
+    let all = || args.iter().map(|a| type_of(a, scope)).collect::<Option<Vec<Typed>>>();
+    let any_null = || Some(all()?.iter().any(|t| t.nullable));
+    match name {
+        "ifnull" | "nvl" => {
+            let (a, b) = (arg(0)?, arg(1)?);
+            let nullable = b.nullable;
+            Some(Typed { nullable, ..aggregate_types(&[a, b])? })
+        }
+        "coalesce" => {
+            let args = all()?;
+            let nullable = args.iter().all(|t| t.nullable);
+            Some(Typed { nullable, ..aggregate_types(&args)? })
+        }
+        "if" => aggregate_types(&[arg(1)?, arg(2)?]),
+        "concat" => {
+            let args = all()?;
+            let chars = args.iter().map(|t| display_chars(&t.kind)).sum::<Option<u32>>()?;
+            Some(text(chars, args.iter().any(|t| t.nullable)))
+        }
+        "upper" | "ucase" | "lower" | "lcase" | "trim" | "ltrim" | "rtrim" | "reverse" => {
+            let a = arg(0)?;
+            let chars = display_chars(&a.kind)?;
+            let collation = if let Kind::Text { collation, .. } = a.kind { collation } else { Collation::default() };
+            Some(Typed { kind: Kind::Text { chars, collation }, nullable: a.nullable })
+        }
+        "length" | "octet_length" | "char_length" | "character_length" | "bit_length" => Some(long(10, any_null()?)),
+        // Parts of a date: NULL for a string that is not one, whatever the
+        // argument's nullability.
+        "year" => Some(long(4, true)),
+        "month" | "day" | "dayofmonth" | "hour" | "minute" | "second" | "week" | "quarter" | "weekofyear" => {
+            Some(long(2, true))
+        }
+        "dayofweek" | "weekday" => Some(long(1, true)),
+        "dayofyear" => Some(long(3, true)),
+        "yearweek" => Some(long(6, true)),
+        "period_add" | "period_diff" => Some(long(6, any_null()?)),
+        "strcmp" => Some(long(2, any_null()?)),
+        "is_ipv4" | "is_ipv6" | "is_ipv4_mapped" | "is_ipv4_compat" | "json_valid" => Some(long(1, any_null()?)),
+        "json_contains" | "json_contains_path" => Some(long(1, true)),
+        "json_length" | "json_depth" => Some(long(10, true)),
+        "timestampdiff" => Some(longlong(false, true)),
+        "extract" => extract(args.first()?),
+        "inet_aton" => Some(longlong(true, true)),
+        "nullif" => Some(Typed { nullable: true, ..arg(0)? }),
+        "mod" => arithmetic(BinOp::Mod, arg(0)?, arg(1)?),
+        "last_insert_id" => Some(longlong(true, false)),
+        "found_rows" | "row_count" => Some(longlong(false, false)),
+        // ABS keeps its argument's length, with INT or BIGINT by it.
+        "abs" => match arg(0)? {
+            Typed { kind: Kind::Int { digits, len, unsigned, .. }, nullable } => {
+                Some(Typed { kind: Kind::Int { digits, len, unsigned, declared: None }, nullable })
+            }
+            t => matches!(t.kind, Kind::Decimal { .. } | Kind::Double).then_some(t),
+        },
+        "database" | "schema" => Some(text(64, true)),
+        _ => None,
+    }
+}
+
+/// EXTRACT(unit FROM x): as many characters as the unit's largest value
+/// shows, a sign included for units of a TIME (which may be negative).
+fn extract(unit: &Expr) -> Option<Typed> {
+    let Expr::Literal(Value::Bytes(unit)) = unit else { return None };
+    let (len, signed) = match std::str::from_utf8(unit).ok()?.to_ascii_uppercase().as_str() {
+        "YEAR" => (4, false),
+        "QUARTER" => (1, false),
+        "MONTH" | "WEEK" => (2, false),
+        "YEAR_MONTH" => (6, false),
+        "DAY" | "HOUR" | "MINUTE" | "SECOND" => (3, true),
+        "DAY_HOUR" | "HOUR_MINUTE" | "MINUTE_SECOND" => (5, true),
+        "MICROSECOND" | "DAY_MINUTE" | "HOUR_SECOND" => (7, true),
+        "DAY_SECOND" | "SECOND_MICROSECOND" => (9, true),
+        "MINUTE_MICROSECOND" => (11, true),
+        "HOUR_MICROSECOND" => (13, true),
+        "DAY_MICROSECOND" => (15, true),
+        _ => return None,
+    };
+    let kind = Kind::Int { digits: len - u32::from(signed), len, unsigned: false, declared: None };
+    Some(Typed { kind, nullable: true })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn def_of(expr: &Expr, scope: &[ScopeColumn]) -> ColumnDef {
+        result_def(expr, scope, "x").expect("typed")
+    }
+
+    fn lit(v: Value) -> Expr {
+        Expr::Literal(v)
+    }
+
+    fn int_column(name: &str) -> ScopeColumn {
+        ScopeColumn::new("t".into(), "db".into(), "t".into(), ColumnDef::new(name, ColumnType::Int))
+    }
+
+    fn decimal_column(name: &str, precision: u8, scale: u8) -> ScopeColumn {
+        ScopeColumn::new(
+            "t".into(),
+            "db".into(),
+            "t".into(),
+            ColumnDef::new(name, ColumnType::Decimal { precision, scale }),
+        )
+    }
+
+    #[test]
+    fn integer_literals_and_arithmetic_widen_as_mariadb_does() {
+        let one = def_of(&lit(Value::Int(1)), &[]);
+        assert_eq!((one.ty.clone(), one.display_width, one.nullable), (ColumnType::Int, Some(1), false));
+        let sum = Expr::Binary(BinOp::Add, Box::new(lit(Value::Int(1))), Box::new(lit(Value::Int(1))));
+        assert_eq!(def_of(&sum, &[]).display_width, Some(3));
+        let scope = [int_column("a")];
+        let a_plus_1 = Expr::Binary(BinOp::Add, Box::new(Expr::Slot(0)), Box::new(lit(Value::Int(1))));
+        let d = def_of(&a_plus_1, &scope);
+        assert_eq!((d.ty, d.display_width, d.nullable), (ColumnType::BigInt, Some(12), true));
+    }
+
+    #[test]
+    fn decimal_arithmetic_keeps_scale_and_division_adds_four() {
+        let scope = [decimal_column("d", 10, 3), int_column("a")];
+        let d_div_3 = Expr::Binary(BinOp::Div, Box::new(Expr::Slot(0)), Box::new(lit(Value::Int(3))));
+        assert_eq!(def_of(&d_div_3, &scope).ty, ColumnType::Decimal { precision: 14, scale: 7 });
+        let avg = Expr::Aggregate { func: AggFunc::Avg, arg: Some(Box::new(Expr::Slot(1))), distinct: false };
+        assert_eq!(def_of(&avg, &scope).ty, ColumnType::Decimal { precision: 14, scale: 4 });
+        let sum = Expr::Aggregate { func: AggFunc::Sum, arg: Some(Box::new(Expr::Slot(1))), distinct: false };
+        assert_eq!(def_of(&sum, &scope).ty, ColumnType::Decimal { precision: 32, scale: 0 });
+    }
+
+    #[test]
+    fn if_aggregates_a_decimal_and_an_integer_into_the_decimal() {
+        let scope = [decimal_column("d", 10, 3)];
+        let cond = lit(Value::Int(1));
+        let e = Expr::Function { name: "if".into(), args: vec![cond, Expr::Slot(0), lit(Value::Int(0))] };
+        assert_eq!(def_of(&e, &scope).ty, ColumnType::Decimal { precision: 10, scale: 3 });
+    }
+
+    #[test]
+    fn mixed_text_and_number_branches_are_text() {
+        let e = Expr::Case {
+            operand: None,
+            whens: vec![(lit(Value::Int(1)), lit(Value::Int(1)))],
+            otherwise: Some(Box::new(lit(Value::from_str("x")))),
+        };
+        let d = def_of(&e, &[]);
+        assert_eq!((d.ty, d.nullable), (ColumnType::VarChar(1), false));
+    }
+}
