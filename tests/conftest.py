@@ -79,6 +79,18 @@ def onelog_server_module(tmp_path_factory):
         srv.cleanup()
 
 
+@pytest.fixture
+def replica(tmp_path):
+    """A MariaDB 10.11 to make a replica of the server under test (binlog
+    off, server id 2); the test points it at its source."""
+    srv = make_server("mariadb", tmp_path / "replica", name="replica", log_bin=False, extra_args=["--server-id=2"])
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.cleanup()
+
+
 @pytest.fixture(scope="session")
 def mariadb_server(tmp_path_factory):
     """Session-scoped reference MariaDB 10.11 (binlog off, empty root password)."""

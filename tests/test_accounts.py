@@ -16,7 +16,7 @@ import time
 import pymysql
 import pytest
 
-from harness import MARIADB_BINLOG, make_server
+from harness import MARIADB_BINLOG
 from test_replication import first_binlog, start_replica, wait_caught_up
 
 PREFIX = "acc_"
@@ -391,16 +391,6 @@ def test_old_accounts_file_is_migrated(server_factory):
     srv.restart()
     assert run(srv.connect(autocommit=True), "SHOW GRANTS")[0][0].startswith(
         "GRANT ALL PRIVILEGES ON *.* TO `root`@`localhost` IDENTIFIED BY PASSWORD '*2470C0C06DEE42FD")
-
-
-@pytest.fixture
-def replica(tmp_path):
-    srv = make_server("mariadb", tmp_path / "replica", name="replica", log_bin=False, extra_args=["--server-id=2"])
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.cleanup()
 
 
 def test_mariadb_replica_gets_the_same_grants(server_factory, replica):

@@ -30,16 +30,6 @@ def query(conn, sql, args=None):
         return cur.fetchall() if cur.description else None
 
 
-@pytest.fixture
-def replica(tmp_path):
-    srv = make_server("mariadb", tmp_path / "replica", name="replica", log_bin=False, extra_args=["--server-id=2"])
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.cleanup()
-
-
 def first_binlog(source) -> str:
     return query(source.connect(autocommit=True), "SHOW BINARY LOGS")[0][0]
 
