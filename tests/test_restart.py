@@ -7,6 +7,16 @@ import pymysql
 import pytest
 
 
+def assert_survives_restarts(srv, db, before):
+    """Database `db` reads as `before` after kill -9 and after a clean stop."""
+    srv.kill9()
+    srv.start()
+    assert snapshot(srv, db) == before
+    srv.stop()
+    srv.start()
+    assert snapshot(srv, db) == before
+
+
 def snapshot(srv, db):
     c = srv.connect(database=db, autocommit=True)
     try:
@@ -140,12 +150,7 @@ def test_views_survive_kill9_and_restart(onelog_server):
     c.close()
     before = snapshot(srv, "vkeep")
     assert sorted(before) == ["t", "v1", "v2", "v3", "v4"]
-    srv.kill9()
-    srv.start()
-    assert snapshot(srv, "vkeep") == before
-    srv.stop()
-    srv.start()
-    assert snapshot(srv, "vkeep") == before
+    assert_survives_restarts(srv, "vkeep", before)
     c = srv.connect(database="vkeep", autocommit=True)
     with c.cursor() as cur:
         with pytest.raises(pymysql.err.MySQLError) as failed:
@@ -176,9 +181,4 @@ def test_column_types_survive_kill9_and_restart(onelog_server):
     assert "`f` float(7,3) DEFAULT NULL" in before["w"][0]
     assert "`t` int(3) unsigned zerofill DEFAULT NULL" in before["w"][0]
     assert "`tt` tinytext DEFAULT NULL" in before["w"][0]
-    srv.kill9()
-    srv.start()
-    assert snapshot(srv, "tkeep") == before
-    srv.stop()
-    srv.start()
-    assert snapshot(srv, "tkeep") == before
+    assert_survives_restarts(srv, "tkeep", before)

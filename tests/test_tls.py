@@ -17,16 +17,11 @@ from pathlib import Path
 import pymysql
 import pytest
 from harness import make_server
+from test_replication import query
 
 POOL = ["--thread-handling=pool-of-threads", "--thread-pool-size=2"]
 CLIENT_SSL = 0x800
 CATCH_UP_S = 60
-
-
-def query(conn, sql, args=None):
-    with conn.cursor() as cur:
-        cur.execute(sql, args)
-        return cur.fetchall() if cur.description else None
 
 
 def status(conn, name) -> str:

@@ -52,8 +52,7 @@ impl ShowColumn<'_> {
 
     fn result_column(&self) -> ResultColumn {
         let ty = match self.int_len {
-            Some(len) if len <= 9 => ColumnType::Int,
-            Some(_) => ColumnType::BigInt,
+            Some(len) => crate::typing::int_type_for_length(len),
             None => ColumnType::VarChar(self.chars),
         };
         let mut def = ColumnDef::new(self.name, ty);

@@ -102,12 +102,20 @@ pub fn conform(def: &ColumnDef, value: &mut Value) {
     }
 }
 
+/// The integer type MariaDB gives a result of `len` characters
+/// (Type_handler_long_or_longlong): INT up to 9, BIGINT past.
+pub fn int_type_for_length(len: u32) -> ColumnType {
+    if len <= 9 {
+        ColumnType::Int
+    } else {
+        ColumnType::BigInt
+    }
+}
+
 fn to_def(t: &Typed, name: &str) -> ColumnDef {
     let mut def = match &t.kind {
         Kind::Int { len, unsigned, declared, .. } => {
-            // Type_handler_long_or_longlong: INT up to 9 characters.
-            let by_length = if *len <= 9 { ColumnType::Int } else { ColumnType::BigInt };
-            let ty = declared.clone().unwrap_or(by_length);
+            let ty = declared.clone().unwrap_or_else(|| int_type_for_length(*len));
             let mut d = ColumnDef::new(name, ty);
             d.unsigned = *unsigned;
             d.display_width = Some(*len);
