@@ -4,6 +4,7 @@
 
 pub mod account;
 pub mod routine;
+pub mod trigger;
 
 use onelog_core::schema::{ColumnDefault, KeyPart};
 use onelog_core::{Collation, ColumnDef, Value};
@@ -909,6 +910,8 @@ impl Statement {
                 | Statement::AlterDatabase { .. }
                 | Statement::CreateRoutine(_)
                 | Statement::DropRoutine { .. }
+                | Statement::CreateTrigger(_)
+                | Statement::DropTrigger { .. }
         ) || matches!(self, Statement::Account(a) if a.writes())
     }
 
@@ -1136,5 +1139,17 @@ pub enum Statement {
     Call {
         name: ObjectName,
         args: Vec<Expr>,
+    },
+    /// CREATE TRIGGER (see `trigger`).
+    CreateTrigger(Box<trigger::CreateTrigger>),
+    DropTrigger {
+        name: ObjectName,
+        if_exists: bool,
+    },
+    ShowCreateTrigger(ObjectName),
+    /// `SHOW TRIGGERS [FROM db] [LIKE | WHERE]`.
+    ShowTriggers {
+        db: Option<String>,
+        filter: Option<ShowFilter>,
     },
 }

@@ -3,7 +3,9 @@
 //! storage write like any other, applied in binlog order).
 
 use crate::ast::routine::RoutineKind;
+use crate::ast::trigger::{TriggerEvent, TriggerTiming};
 use crate::routine::{RoutineDef, RoutineEntry};
+use crate::trigger::{TriggerDef, TriggerEntry};
 use crate::view::{ViewDef, ViewEntry};
 use onelog_core::{Collation, SqlError, SqlResult, TableDef};
 use onelog_storage::key::{self, CATALOG_DB, CATALOG_TABLE, FIRST_USER_INDEX_ID};
@@ -89,6 +91,9 @@ const CATALOG_VIEW: u64 = 3;
 /// Catalog: one entry per stored routine, key `[CATALOG_ROUTINE][db \0
 /// kind:lower-case name]` (see `routine`).
 const CATALOG_ROUTINE: u64 = 4;
+/// Catalog: one entry per trigger, key `[CATALOG_TRIGGER][db \0 lower-case
+/// name]` (see `trigger`; 5 is the accounts').
+const CATALOG_TRIGGER: u64 = 6;
 
 #[derive(Debug, Default)]
 pub struct Catalog {
@@ -98,6 +103,8 @@ pub struct Catalog {
     views: BTreeMap<(String, String), Arc<ViewEntry>>,
     /// Stored procedures and functions by (db, kind, lower-case name).
     routines: BTreeMap<(String, RoutineKind, String), Arc<RoutineEntry>>,
+    /// Triggers by (db, lower-case name): names are unique in a database.
+    triggers: BTreeMap<(String, String), Arc<TriggerEntry>>,
     /// Accounts and their privileges (see `accounts`).
     pub accounts: crate::accounts::AccountStore,
     next_id: u64,
@@ -121,6 +128,10 @@ pub(crate) fn view_key(db: &str, name: &str) -> Vec<u8> {
 
 pub(crate) fn routine_key(db: &str, kind: RoutineKind, name: &str) -> Vec<u8> {
     object_key(CATALOG_ROUTINE, db, &format!("{}:{}", kind.name(), name.to_lowercase()))
+}
+
+pub(crate) fn trigger_key(db: &str, name: &str) -> Vec<u8> {
+    object_key(CATALOG_TRIGGER, db, &name.to_lowercase())
 }
 
 fn object_key(kind: u64, db: &str, name: &str) -> Vec<u8> {
@@ -179,6 +190,18 @@ impl Catalog {
                 Err(e) => tracing::error!("skipping unreadable routine definition: {e}"),
             }
         }
+        let start = key::index_prefix(CATALOG_TRIGGER);
+        let end = key::index_prefix(CATALOG_TRIGGER + 1);
+        for kv in snapshot.scan(&start, Some(&end), false)? {
+            let (_, v) = kv?;
+            let entry = serde_json::from_slice::<TriggerDef>(&v)
+                .map_err(|e| SqlError::internal(e.to_string()))
+                .and_then(TriggerEntry::new);
+            match entry {
+                Ok(entry) => catalog.put_trigger(entry),
+                Err(e) => tracing::error!("skipping unreadable trigger definition: {e}"),
+            }
+        }
         let start = key::index_prefix(crate::accounts::store::CATALOG_ACCOUNT);
         let end = key::index_prefix(crate::accounts::store::CATALOG_ACCOUNT + 1);
         for kv in snapshot.scan(&start, Some(&end), false)? {
@@ -212,6 +235,46 @@ impl Catalog {
         self.routines.remove(&(db.to_string(), kind, name.to_lowercase()));
     }
 
+    pub fn trigger(&self, db: &str, name: &str) -> Option<Arc<TriggerEntry>> {
+        self.triggers.get(&(db.to_string(), name.to_lowercase())).cloned()
+    }
+
+    pub fn all_triggers(&self) -> Vec<Arc<TriggerEntry>> {
+        self.triggers.values().cloned().collect()
+    }
+
+    /// The triggers on a table, in no particular order.
+    pub fn triggers_on(&self, db: &str, table: &str) -> Vec<Arc<TriggerEntry>> {
+        self.triggers.values().filter(|t| t.def.db == db && t.def.table == table).cloned().collect()
+    }
+
+    /// The triggers a row change on `table` fires at `timing`, in order.
+    pub fn triggers_for(
+        &self,
+        db: &str,
+        table: &str,
+        timing: TriggerTiming,
+        event: TriggerEvent,
+    ) -> Vec<Arc<TriggerEntry>> {
+        let mut found: Vec<Arc<TriggerEntry>> = self
+            .triggers
+            .values()
+            .filter(|t| t.def.db == db && t.def.table == table && t.def.timing == timing && t.def.event == event)
+            .cloned()
+            .collect();
+        found.sort_by_key(|t| t.def.action_order);
+        found
+    }
+
+    pub fn put_trigger(&mut self, entry: TriggerEntry) {
+        let key = (entry.def.db.clone(), entry.def.name.to_lowercase());
+        self.triggers.insert(key, Arc::new(entry));
+    }
+
+    pub fn remove_trigger(&mut self, db: &str, name: &str) {
+        self.triggers.remove(&(db.to_string(), name.to_lowercase()));
+    }
+
     pub fn allocate_id(&mut self) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
@@ -240,6 +303,7 @@ impl Catalog {
         self.tables.retain(|(db, _), _| db != name);
         self.views.retain(|(db, _), _| db != name);
         self.routines.retain(|(db, _, _), _| db != name);
+        self.triggers.retain(|(db, _), _| db != name);
     }
 
     pub fn view(&self, db: &str, name: &str) -> Option<Arc<ViewEntry>> {

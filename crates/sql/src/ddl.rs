@@ -47,6 +47,10 @@ pub enum CatalogChange {
     DropViews(Vec<(String, String)>),
     PutRoutine(Box<crate::routine::RoutineEntry>),
     DropRoutine(String, crate::ast::routine::RoutineKind, String),
+    /// CREATE TRIGGER: the trigger it replaces (OR REPLACE), then the
+    /// triggers written (the new one and those whose order moved).
+    PutTriggers(Option<(String, String)>, Vec<crate::trigger::TriggerEntry>),
+    DropTriggers(Vec<(String, String)>),
     /// ALTER TABLE and RENAME TABLE: definitions that take the place of
     /// tables, in order.
     ReplaceTables(Vec<Replacement>),
@@ -70,11 +74,23 @@ impl CatalogChange {
             CatalogChange::PutDatabase(name, def) => catalog.put_database(&name, def),
             CatalogChange::DropDatabase(name) => catalog.remove_database(&name),
             CatalogChange::PutTables(defs) => defs.into_iter().for_each(|d| catalog.put_table(d)),
-            CatalogChange::DropTables(names) => names.iter().for_each(|(db, t)| catalog.remove_table(db, t)),
+            CatalogChange::DropTables(names) => {
+                // A table's triggers go with it.
+                let (_, triggers) = crate::trigger::drop_table_triggers(catalog, &names);
+                triggers.iter().for_each(|(db, n)| catalog.remove_trigger(db, n));
+                names.iter().for_each(|(db, t)| catalog.remove_table(db, t));
+            }
             CatalogChange::PutView(entry) => catalog.put_view(*entry),
             CatalogChange::DropViews(names) => names.iter().for_each(|(db, v)| catalog.remove_view(db, v)),
             CatalogChange::PutRoutine(entry) => catalog.put_routine(*entry),
             CatalogChange::DropRoutine(db, kind, name) => catalog.remove_routine(&db, kind, &name),
+            CatalogChange::PutTriggers(replaced, entries) => {
+                if let Some((db, name)) = replaced {
+                    catalog.remove_trigger(&db, &name);
+                }
+                entries.into_iter().for_each(|e| catalog.put_trigger(e));
+            }
+            CatalogChange::DropTriggers(names) => names.iter().for_each(|(db, n)| catalog.remove_trigger(db, n)),
             CatalogChange::Truncate(def) => {
                 let (db, name) = (def.db.clone(), def.name.clone());
                 catalog.remove_table(&db, &name);
@@ -112,6 +128,13 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
             view.client_charset = Some((session_var("character_set_client"), session_var("collation_connection")));
             let text = crate::view::logged_statement(&view, &db);
             with_definer = Statement::CreateView(view);
+            (&with_definer, text)
+        }
+        Statement::CreateTrigger(create) => {
+            let (def, text) = crate::trigger::define(session, create, &db)?;
+            let mut create = create.clone();
+            create.defined = Some(Box::new(def));
+            with_definer = Statement::CreateTrigger(create);
             (&with_definer, text)
         }
         Statement::CreateRoutine(create) => {
@@ -173,6 +196,12 @@ fn changed_tables(catalog: &Catalog, db: &str, stmt: &Statement) -> Vec<TableNam
     match stmt {
         Statement::CreateTable(ct) => named(&[&ct.name]),
         Statement::CreateView(view) => named(&[&view.name]),
+        Statement::CreateTrigger(create) => named(&[&create.table]),
+        Statement::DropTrigger { name, .. } => db_of(name, db)
+            .ok()
+            .and_then(|d| catalog.trigger(d, &name.name))
+            .map(|t| vec![(t.def.db.clone(), t.def.table.clone())])
+            .unwrap_or_default(),
         Statement::DropView { names, .. } => named(&names.iter().collect::<Vec<_>>()),
         Statement::DropTable { names, .. } => named(&names.iter().collect::<Vec<_>>()),
         Statement::AlterTable { table, ops } => {
@@ -308,6 +337,8 @@ pub fn plan(catalog: &mut Catalog, snapshot: &Snapshot, ctx: &DdlContext, stmt: 
             let views = catalog.views_in(name);
             mutations.extend(views.iter().map(|v| Mutation::Delete(view_key(&v.def.db, &v.def.name))));
             mutations.extend(crate::routine::drop_database_mutations(catalog, name));
+            let in_db: Vec<(String, String)> = tables.iter().map(|t| (t.def.db.clone(), t.def.name.clone())).collect();
+            mutations.extend(crate::trigger::drop_table_triggers(catalog, &in_db).0);
             let mut plan = ok_plan(mutations, CatalogChange::DropDatabase(name.clone()));
             plan.affected_rows = (tables.len() + views.len()) as u64;
             Ok(plan)
@@ -315,6 +346,8 @@ pub fn plan(catalog: &mut Catalog, snapshot: &Snapshot, ctx: &DdlContext, stmt: 
         Statement::CreateTable(ct) => create_table(catalog, db, ct),
         Statement::CreateView(view) => create_view(catalog, db, view),
         Statement::CreateRoutine(create) => crate::routine::plan_create(catalog, db, create),
+        Statement::CreateTrigger(create) => crate::trigger::plan_create(catalog, db, create),
+        Statement::DropTrigger { name, if_exists } => crate::trigger::plan_drop(catalog, db, name, *if_exists),
         Statement::DropRoutine { kind, name, if_exists } => {
             crate::routine::plan_drop(catalog, db, *kind, name, *if_exists)
         }
@@ -342,6 +375,7 @@ pub fn plan(catalog: &mut Catalog, snapshot: &Snapshot, ctx: &DdlContext, stmt: 
                     None => missing.push(format!("{d}.{}", n.name)),
                 }
             }
+            mutations.extend(crate::trigger::drop_table_triggers(catalog, &dropped).0);
             if !missing.is_empty() {
                 let msg = format!("Unknown table '{}'", missing.join(","));
                 if !*if_exists {

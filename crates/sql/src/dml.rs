@@ -7,6 +7,7 @@
 //! (a "current read", as InnoDB does), so concurrent updates never lose a
 //! change. Unique values are locked before their duplicate check.
 
+use crate::ast::trigger::{TriggerEvent, TriggerTiming};
 use crate::ast::*;
 use crate::catalog::TableEntry;
 use crate::eval::{self, coerce_to_column, EvalEnv};
@@ -31,12 +32,29 @@ pub fn execute(session: &mut Session, stmt: &Statement, params: &[Value]) -> Sql
         Some(target) => (&target.statement, target.check.as_ref()),
         None => (stmt, None),
     };
+    check_not_firing(session, stmt)?;
     match stmt {
         Statement::Insert(ins) => insert(session, ins, params, check),
         Statement::Update(upd) => update(session, upd, params, check),
         Statement::Delete(del) => delete(session, del, params),
         _ => Err(SqlError::internal("not a DML statement")),
     }
+}
+
+/// A trigger may not write a table whose statement fired it (1442).
+pub(crate) fn check_not_firing(session: &Session, stmt: &Statement) -> SqlResult<()> {
+    let Some(name) = stmt.written_table().filter(|_| !session.trigger_tables.is_empty()) else { return Ok(()) };
+    let db = session.resolve_db(name)?;
+    if session.trigger_tables.iter().any(|(d, t)| d == db && t.eq_ignore_ascii_case(&name.name)) {
+        return Err(SqlError::new(
+            ErrorCode { number: 1442, sqlstate: "HY000" },
+            format!(
+                "Can't update table '{}' in stored function/trigger because it is already used by statement which invoked this stored function/trigger",
+                name.name
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn table_entry(session: &Session, name: &ObjectName) -> SqlResult<Arc<TableEntry>> {
@@ -355,8 +373,44 @@ fn assign_auto_increment(table: &TableEntry, row: &mut [Value]) -> AutoId {
 }
 
 /// Inserts one row (REPLACE, ON DUPLICATE KEY UPDATE and IGNORE
-/// included).
+/// included), firing the table's triggers as MariaDB does: BEFORE INSERT
+/// first, then the row's write with AFTER INSERT — or, for a duplicate,
+/// DELETE triggers around REPLACE's deletion, UPDATE triggers around ON
+/// DUPLICATE KEY UPDATE's update.
 pub(crate) fn insert_row(
+    session: &mut Session,
+    table: &Arc<TableEntry>,
+    ins: &Insert,
+    mut row: Vec<Value>,
+    params: &[Value],
+) -> SqlResult<InsertOutcome> {
+    fire(session, table, TriggerTiming::Before, TriggerEvent::Insert, None, Some(&mut row))?;
+    insert_or_resolve(session, table, ins, row, params)
+}
+
+/// Fires `table`'s triggers (see `trigger::fire`).
+fn fire(
+    session: &mut Session,
+    table: &TableEntry,
+    timing: TriggerTiming,
+    event: TriggerEvent,
+    old: Option<&[Value]>,
+    new: Option<&mut Vec<Value>>,
+) -> SqlResult<()> {
+    crate::trigger::fire(session, table, timing, event, old, new)
+}
+
+/// Whether `table` has triggers for `event` (at any timing).
+fn has_triggers(session: &Session, table: &TableEntry, event: TriggerEvent) -> bool {
+    let catalog = session.engine.catalog.read();
+    [TriggerTiming::Before, TriggerTiming::After]
+        .into_iter()
+        .any(|timing| !catalog.triggers_for(&table.def.db, &table.def.name, timing, event).is_empty())
+}
+
+/// Writes a row whose BEFORE INSERT triggers ran, resolving a duplicate
+/// as the statement says.
+fn insert_or_resolve(
     session: &mut Session,
     table: &Arc<TableEntry>,
     ins: &Insert,
@@ -383,9 +437,13 @@ pub(crate) fn insert_row(
     let clustered = rows::new_clustered_key(table, &row);
     let Some((conflict_key, existing, index_name)) = find_conflict(session, table, &clustered, &row)? else {
         let written = (!ins.returning.is_empty()).then(|| row.clone());
+        let mut after = has_triggers(session, table, TriggerEvent::Insert).then(|| row.clone());
         let txn = session.txn();
         rows::write_row(txn, table, &clustered, None, &row)?;
         txn.log_row(table, RowsKind::Write, RowChange::Insert(row));
+        if let Some(new) = after.as_mut() {
+            fire(session, table, TriggerTiming::After, TriggerEvent::Insert, None, Some(new))?;
+        }
         let (generated, reported) = match auto {
             AutoId::Generated(id) => (Some(id), None),
             AutoId::Explicit(id) => (None, Some(id)),
@@ -397,7 +455,12 @@ pub(crate) fn insert_row(
         // MariaDB replaces a row that collides on its last unique key by
         // updating it in place: a replacement identical to that row
         // changes nothing, and counts one affected row, no deletion.
-        if existing == row && is_last_unique(table, &index_name) {
+        // With DELETE triggers the row is deleted and inserted, as in
+        // MariaDB, so that they fire.
+        let deletes_fire = has_triggers(session, table, TriggerEvent::Delete);
+        if existing == row && is_last_unique(table, &index_name) && !deletes_fire {
+            let mut new = row.clone();
+            fire(session, table, TriggerTiming::After, TriggerEvent::Insert, None, Some(&mut new))?;
             let reported = match auto {
                 AutoId::Generated(id) | AutoId::Explicit(id) => Some(id),
                 AutoId::None => None,
@@ -405,17 +468,22 @@ pub(crate) fn insert_row(
             let written = (!ins.returning.is_empty()).then_some(row);
             return Ok(InsertOutcome { affected: 1, generated: None, reported, written });
         }
+        fire(session, table, TriggerTiming::Before, TriggerEvent::Delete, Some(&existing), None)?;
+        let deleted = deletes_fire.then(|| existing.clone());
         let txn = session.txn();
         rows::delete_row(txn, table, &conflict_key, &existing);
         txn.log_row(table, RowsKind::Delete, RowChange::Delete(existing));
+        if let Some(old) = &deleted {
+            fire(session, table, TriggerTiming::After, TriggerEvent::Delete, Some(old), None)?;
+        }
         // The new row may still conflict on another unique key.
-        let mut outcome = insert_row(session, table, ins, row, params)?;
+        let mut outcome = insert_or_resolve(session, table, ins, row, params)?;
         outcome.affected += 1;
         return Ok(outcome);
     }
     give_back(table, auto);
     if !ins.on_duplicate.is_empty() {
-        let new = with_ctx(session, params, |ctx| {
+        let mut new = with_ctx(session, params, |ctx| {
             let scope = select::table_columns(table, &table.def.name);
             let mut updated = existing.clone();
             for (col, e) in &ins.on_duplicate {
@@ -435,12 +503,15 @@ pub(crate) fn insert_row(
                 None => Ok(updated),
             }
         })?;
+        fire(session, table, TriggerTiming::Before, TriggerEvent::Update, Some(&existing), Some(&mut new))?;
         if new == existing {
+            let mut unchanged = new;
+            fire(session, table, TriggerTiming::After, TriggerEvent::Update, Some(&existing), Some(&mut unchanged))?;
             return Ok(InsertOutcome::default());
         }
         let reported = auto_value(table, &new);
         let written = (!ins.returning.is_empty()).then(|| new.clone());
-        update_row(session, table, &conflict_key, existing, new)?;
+        update_row_firing(session, table, &conflict_key, existing, new)?;
         return Ok(InsertOutcome { affected: 2, generated: None, reported, written });
     }
     let index = table.def.indexes.iter().find(|i| i.name == index_name);
@@ -557,6 +628,24 @@ fn update_row(
     Ok(())
 }
 
+/// Writes an updated row, then fires AFTER UPDATE on it.
+fn update_row_firing(
+    session: &mut Session,
+    table: &Arc<TableEntry>,
+    old_key: &[u8],
+    old: Vec<Value>,
+    new: Vec<Value>,
+) -> SqlResult<()> {
+    let after = has_triggers(session, table, TriggerEvent::Update).then(|| (old.clone(), new.clone()));
+    update_row(session, table, old_key, old, new)?;
+    match after {
+        Some((old, mut new)) => {
+            fire(session, table, TriggerTiming::After, TriggerEvent::Update, Some(&old), Some(&mut new))
+        }
+        None => Ok(()),
+    }
+}
+
 /// A row found for UPDATE/DELETE: (clustered key, values).
 type Candidate = (Vec<u8>, Vec<Value>);
 
@@ -667,7 +756,7 @@ fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&
     let matched = matches.len();
     let mut changed = 0u64;
     for (ck, old) in matches {
-        let new = with_ctx(session, params, |ctx| {
+        let mut new = with_ctx(session, params, |ctx| {
             let mut new = old.clone();
             for (idx, e) in &assignments {
                 // MySQL evaluates SET left to right over the updated row.
@@ -687,11 +776,14 @@ fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&
                 None => Ok(new),
             }
         })?;
+        fire(session, &table, TriggerTiming::Before, TriggerEvent::Update, Some(&old), Some(&mut new))?;
         if new == old {
+            // MariaDB fires AFTER UPDATE on a matched row left as it was.
+            fire(session, &table, TriggerTiming::After, TriggerEvent::Update, Some(&old), Some(&mut new))?;
             continue;
         }
         check_row(session, params, &check, &new)?;
-        update_row(session, &table, &ck, old, new)?;
+        update_row_firing(session, &table, &ck, old, new)?;
         changed += 1;
     }
     Ok(QueryResult::Ok {
@@ -706,13 +798,19 @@ fn delete(session: &mut Session, del: &Delete, params: &[Value]) -> SqlResult<Qu
     let matches = locked_matches(session, &table, &del.table.name, &del.selection, &del.order_by, &del.limit, params)?;
     let n = matches.len() as u64;
     let mut deleted = Vec::new();
-    let txn: &mut Txn = session.txn();
+    let fires = has_triggers(session, &table, TriggerEvent::Delete);
     for (ck, old) in matches {
+        fire(session, &table, TriggerTiming::Before, TriggerEvent::Delete, Some(&old), None)?;
+        let after = fires.then(|| old.clone());
+        let txn: &mut Txn = session.txn();
         rows::delete_row(txn, &table, &ck, &old);
         if !del.returning.is_empty() {
             deleted.push(old.clone());
         }
         txn.log_row(&table, RowsKind::Delete, RowChange::Delete(old));
+        if let Some(old) = &after {
+            fire(session, &table, TriggerTiming::After, TriggerEvent::Delete, Some(old), None)?;
+        }
     }
     if !del.returning.is_empty() {
         return with_ctx(session, params, |ctx| select::returning(ctx, &table, &del.returning, &deleted));

@@ -20,6 +20,7 @@ mod expr;
 mod load_data;
 mod prepared;
 pub mod routine;
+pub mod trigger;
 mod view;
 mod window;
 mod with;
@@ -435,7 +436,13 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
 
 /// CREATE / DROP PROCEDURE | FUNCTION and CALL (see `routine`).
 fn parse_routine_statement(text: &str, upper: &[String]) -> SqlResult<Option<Statement>> {
+    if let Some(statement) = trigger::parse_trigger_statement(text, upper)? {
+        return Ok(Some(statement));
+    }
     match upper.first().map(String::as_str) {
+        Some("CREATE") if upper.iter().take(16).any(|w| w == "TRIGGER") => {
+            Ok(trigger::parse_create_trigger(text)?.map(|c| Statement::CreateTrigger(Box::new(c))))
+        }
         Some("CREATE") if upper.iter().take(16).any(|w| w == "PROCEDURE" || w == "FUNCTION") => {
             Ok(routine::parse_create_routine(text)?.map(|c| Statement::CreateRoutine(Box::new(c))))
         }

@@ -385,8 +385,12 @@ fn run_procedure_in_its_db(
 ) -> SqlResult<(Vec<Value>, u64)> {
     let _active = enter(session, &entry.def)?;
     let frame = parameter_frame(session, &entry.routine, values)?;
-    let mut interp =
-        Interp { runner: ProcedureRunner { session }, frames: vec![frame], handlers: Vec::new(), affected: 0 };
+    let mut interp = Interp {
+        runner: ProcedureRunner { session, in_trigger: false },
+        frames: vec![frame],
+        handlers: Vec::new(),
+        affected: 0,
+    };
     let flow = interp.exec(&entry.routine.body)?;
     if let Flow::Return(_) = flow {
         return Err(SqlError::new(ErrorCode::SP_BADRETURN, "RETURN is only allowed in a FUNCTION"));
@@ -394,6 +398,36 @@ fn run_procedure_in_its_db(
     let affected = interp.affected;
     let outs = interp.frames.remove(0).vars.into_iter().map(|v| v.value).collect();
     Ok((outs, affected))
+}
+
+/// Runs a trigger's body on one row of `table`: `vars` are its `NEW.col`
+/// / `OLD.col` pseudo-variables with their types and values; returns their
+/// values at the end. The body runs in the trigger's database, inside the
+/// firing statement (its read view is given back afterwards).
+pub(crate) fn run_trigger(
+    session: &mut Session,
+    trigger: &crate::trigger::TriggerEntry,
+    table: (String, String),
+    vars: Vec<(String, ColumnDef, Value)>,
+) -> SqlResult<Vec<Value>> {
+    let caller_db = session.db.replace(trigger.def.db.clone());
+    let stmt_view = session.stmt_view.clone();
+    session.trigger_tables.push(table);
+    let frame =
+        Frame { vars: vars.into_iter().map(|(name, ty, value)| Var { name, ty, value }).collect(), ..Frame::default() };
+    let outcome = {
+        let mut interp = Interp {
+            runner: ProcedureRunner { session: &mut *session, in_trigger: true },
+            frames: vec![frame],
+            handlers: Vec::new(),
+            affected: 0,
+        };
+        interp.exec(&trigger.body.body).map(|_| interp.frames.remove(0).vars.into_iter().map(|v| v.value).collect())
+    };
+    session.trigger_tables.pop();
+    session.stmt_view = stmt_view;
+    session.db = caller_db;
+    outcome
 }
 
 fn parameter_frame(session: &Session, routine: &Routine, values: Vec<Value>) -> SqlResult<Frame<'static>> {
@@ -459,6 +493,8 @@ trait Runner {
 
 struct ProcedureRunner<'s> {
     session: &'s mut Session,
+    /// A trigger's body: it returns no result sets.
+    in_trigger: bool,
 }
 
 impl Runner for ProcedureRunner<'_> {
@@ -474,6 +510,9 @@ impl Runner for ProcedureRunner<'_> {
     }
 
     fn emit(&mut self, result: QueryResult) -> SqlResult<()> {
+        if self.in_trigger {
+            return Err(SqlError::new(ErrorCode::SP_NO_RETSET, "Not allowed to return a result set from a trigger"));
+        }
         self.session.call_results.push(result);
         Ok(())
     }

@@ -234,6 +234,10 @@ pub struct Session {
     locked_tables: Vec<TableUse>,
     /// Result sets a CALL's SELECTs produced, sent before its own answer.
     pub(crate) call_results: Vec<QueryResult>,
+    /// The tables whose triggers are running, innermost last: a trigger's
+    /// statements belong to the statement that fired it (one statement
+    /// for atomicity) and may not write these tables (1442).
+    pub(crate) trigger_tables: Vec<(String, String)>,
     /// The connection's TLS, if it has one (SHOW STATUS LIKE 'Ssl_%').
     pub tls: Option<crate::connections::TlsSession>,
 }
@@ -310,6 +314,7 @@ impl Session {
             global_read_lock: false,
             locked_tables: Vec::new(),
             call_results: Vec::new(),
+            trigger_tables: Vec::new(),
             tls: None,
         }
     }
@@ -909,7 +914,9 @@ impl Session {
             | Statement::RenameTables(_)
             | Statement::AlterDatabase { .. }
             | Statement::CreateRoutine(_)
-            | Statement::DropRoutine { .. } => {
+            | Statement::DropRoutine { .. }
+            | Statement::CreateTrigger(_)
+            | Statement::DropTrigger { .. } => {
                 // DDL commits the open transaction first, as MySQL does.
                 self.commit_txn()?;
                 crate::ddl::execute(self, stmt, text)
@@ -996,6 +1003,10 @@ impl Session {
             Statement::FlushSsl => self.flush_ssl(),
             Statement::FlushOther | Statement::Empty => Ok(QueryResult::ok(0)),
             Statement::ShowCreateRoutine { kind, name } => crate::routine::show_create(self, *kind, name),
+            Statement::ShowCreateTrigger(name) => crate::trigger::show_create(self, name),
+            Statement::ShowTriggers { db, filter } => {
+                crate::trigger::show_triggers(self, db.as_deref(), filter.as_ref())
+            }
             Statement::ShowRoutineStatus { kind, filter } => crate::routine::show_status(self, *kind, filter.as_ref()),
             Statement::Call { name, args } => {
                 // Its statements commit one by one: none may be handed off.
@@ -1294,6 +1305,10 @@ impl Session {
     /// Runs a statement that writes rows as one statement of the
     /// transaction (autocommitted when none is open): all of it or none.
     fn run_write_with(&mut self, body: impl FnOnce(&mut Session) -> SqlResult<QueryResult>) -> SqlResult<QueryResult> {
+        if !self.trigger_tables.is_empty() {
+            // Part of the firing statement: its failure undoes this too.
+            return body(self);
+        }
         let autocommit_stmt = self.txn.is_none() && self.autocommit();
         if self.txn.as_ref().is_some_and(|t| t.read_only) {
             return Err(SqlError::new(

@@ -1369,7 +1369,19 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                 "COLLATION_CONNECTION",
                 "DATABASE_COLLATION",
             ],
-            Vec::new(),
+            crate::trigger::sorted_triggers(&catalog, None)
+                .iter()
+                .map(|t| {
+                    let d = &t.def;
+                    let collation = catalog.database(&d.db).map(|d| d.collation).unwrap_or_default().name();
+                    let mut row = vec![s("def"), s(&d.db), s(&d.name), s(d.event.name()), s("def"), s(&d.db)];
+                    row.extend([s(&d.table), Value::Int(d.action_order.into()), Value::Null, s(&d.body_text)]);
+                    row.extend([s("ROW"), s(d.timing.name()), Value::Null, Value::Null, s("OLD"), s("NEW")]);
+                    row.extend([s(&d.created), s(&d.sql_mode), s(&format!("{}@{}", d.definer.0, d.definer.1))]);
+                    row.extend([s(&d.character_set_client), s(&d.collation_connection), s(collation)]);
+                    row
+                })
+                .collect(),
         ),
         "PARTITIONS" => (
             &[

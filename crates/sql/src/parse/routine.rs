@@ -19,6 +19,8 @@ use onelog_core::{ColumnDef, ErrorCode, SqlError, SqlResult};
 use sqlparser::tokenizer::Token;
 use std::sync::Arc;
 
+use crate::ast::trigger::RowReference;
+
 pub use crate::ast::routine::*;
 
 /// What a label names: ITERATE only continues loops.
@@ -37,6 +39,9 @@ struct BodyParser<'a> {
     cursors: Vec<Vec<String>>,
     labels: Vec<(String, LabelKind)>,
     kind: RoutineKind,
+    /// A trigger's body: its `NEW.col` / `OLD.col` references, found while
+    /// rewriting (`None` in a routine, where NEW and OLD are plain names).
+    row_references: Option<std::cell::RefCell<Vec<RowReference>>>,
 }
 
 const STATEMENT_WORDS: [&str; 12] =
@@ -111,6 +116,7 @@ pub(crate) fn parse_create_routine(text: &str) -> SqlResult<Option<CreateRoutine
         cursors: vec![Vec::new()],
         labels: Vec::new(),
         kind,
+        row_references: None,
     };
     let body = parser.statement()?;
     while parser.t.next_is(&Token::SemiColon) {
@@ -138,16 +144,21 @@ pub(crate) fn parse_create_routine(text: &str) -> SqlResult<Option<CreateRoutine
 }
 
 fn contains_return(stmt: &SpStmt) -> bool {
-    let any = |list: &[SpStmt]| list.iter().any(contains_return);
-    match stmt {
-        SpStmt::Return(_) => true,
-        SpStmt::Block { body, .. } | SpStmt::Loop { body, .. } => any(body),
-        SpStmt::If { branches: arms, otherwise } | SpStmt::Case { whens: arms, otherwise, .. } => {
-            arms.iter().any(|(_, b)| any(b)) || otherwise.as_deref().is_some_and(any)
+    any_statement(stmt, &|s| matches!(s, SpStmt::Return(_)))
+}
+
+/// Whether `stmt` or a statement nested in it satisfies `pred`.
+pub(crate) fn any_statement(stmt: &SpStmt, pred: &dyn Fn(&SpStmt) -> bool) -> bool {
+    let any = |list: &[SpStmt]| list.iter().any(|s| any_statement(s, pred));
+    pred(stmt)
+        || match stmt {
+            SpStmt::Block { body, .. } | SpStmt::Loop { body, .. } => any(body),
+            SpStmt::If { branches: arms, otherwise } | SpStmt::Case { whens: arms, otherwise, .. } => {
+                arms.iter().any(|(_, b)| any(b)) || otherwise.as_deref().is_some_and(any)
+            }
+            SpStmt::DeclareHandler { body, .. } => any_statement(body, pred),
+            _ => false,
         }
-        SpStmt::DeclareHandler { body, .. } => contains_return(body),
-        _ => false,
-    }
 }
 
 /// Whether the token at `i` ends a RETURNS type: a characteristic or the
@@ -207,7 +218,7 @@ fn characteristics(t: &mut Tokens) -> SqlResult<Characteristics> {
     }
 }
 
-fn object_name(t: &mut Tokens) -> SqlResult<ObjectName> {
+pub(super) fn object_name(t: &mut Tokens) -> SqlResult<ObjectName> {
     let first = t.ident()?;
     Ok(if t.next_is(&Token::Period) {
         t.at += 1;
@@ -753,6 +764,9 @@ impl BodyParser<'_> {
     /// A variable to store into: local, `@user` or `@@system`.
     fn target(&mut self) -> SqlResult<SpTarget> {
         let name = self.t.ident()?;
+        if let Some(target) = self.row_target(&name)? {
+            return Ok(target);
+        }
         if let Some(rest) = name.strip_prefix("@@") {
             let (scope, var) = super::split_var_scope(rest);
             return Ok(SpTarget::System { scope, name: var });
@@ -843,7 +857,9 @@ impl BodyParser<'_> {
                 self.t.at += 1;
             }
             let name = self.t.ident()?;
+            let row_target = if scope.is_none() { self.row_target(&name)? } else { None };
             let target = match scope {
+                _ if row_target.is_some() => row_target.ok_or_else(|| self.t.error())?,
                 Some(scope) => SpTarget::System { scope, name: name.to_ascii_lowercase() },
                 None if self.is_var(&name) => SpTarget::Local(name),
                 None if name.starts_with('@') => {
@@ -865,6 +881,20 @@ impl BodyParser<'_> {
             }
             self.t.at += 1;
         }
+    }
+
+    /// `NEW.col` / `OLD.col` assigned in a trigger (`name` just read): the
+    /// pseudo-variable that holds it.
+    fn row_target(&mut self, name: &str) -> SqlResult<Option<SpTarget>> {
+        let Some(references) = &self.row_references else { return Ok(None) };
+        let new = name.eq_ignore_ascii_case("NEW");
+        if !(new || name.eq_ignore_ascii_case("OLD")) || !self.t.next_is(&Token::Period) {
+            return Ok(None);
+        }
+        self.t.at += 1;
+        let column = self.t.ident()?;
+        references.borrow_mut().push(RowReference { new, column: column.clone(), assigned: true });
+        Ok(Some(SpTarget::Local(row_variable(new, &column))))
     }
 
     /// Where the statement at the cursor ends: its `;` (or the text's end).
@@ -1005,6 +1035,26 @@ impl BodyParser<'_> {
             let prev_word = i.checked_sub(1).filter(|&p| p >= from).and_then(|p| self.t.keyword(p));
             let next = self.t.tokens.get(i + 1).filter(|_| i + 1 < to).map(|x| &x.0);
             let assigned_column = matches!(next, Some(Token::Eq)) && matches!(prev_word.as_deref(), Some("SET" | "UPDATE")) || (matches!(next, Some(Token::Eq)) && matches!(prev, Some(Token::Comma)) && self.t.tokens[from..i].iter().any(|x| matches!(&x.0, Token::Word(k) if k.quote_style.is_none() && k.value.eq_ignore_ascii_case("SET"))) && depth == 0);
+            if let Some(references) = self.row_references.as_ref().filter(|_| !keep_names) {
+                let row = w.value.to_ascii_uppercase();
+                let column = match (self.t.tokens.get(i + 1), self.t.tokens.get(i + 2)) {
+                    (Some((Token::Period, _, _)), Some((Token::Word(c), _, column_end)))
+                        if i + 2 < to && (row == "NEW" || row == "OLD") && !matches!(prev, Some(Token::Period)) =>
+                    {
+                        Some((c.value.clone(), *column_end))
+                    }
+                    _ => None,
+                };
+                if let Some((column, column_end)) = column {
+                    out.push_str(&text[pos..*s]);
+                    out.push('?');
+                    pos = column_end;
+                    let new = row == "NEW";
+                    vars.push(row_variable(new, &column));
+                    references.borrow_mut().push(RowReference { new, column, assigned: false });
+                    continue;
+                }
+            }
             let is_reference = !keep_names
                 && matches!(w.quote_style, None | Some('`'))
                 && self.is_var(&w.value)
@@ -1024,6 +1074,34 @@ impl BodyParser<'_> {
         original.push_str(&text[original_pos.min(end)..end]);
         (original.trim().to_string(), out.trim().to_string(), vars)
     }
+}
+
+/// The pseudo-variable a trigger's body keeps `NEW.col` / `OLD.col` in.
+pub(crate) fn row_variable(new: bool, column: &str) -> String {
+    format!("{}.{column}", if new { "new" } else { "old" })
+}
+
+/// Reads a trigger's body (`at`: its first token): the statement and the
+/// `NEW` / `OLD` references in it.
+pub(super) fn parse_trigger_body(t: &Tokens, at: usize) -> SqlResult<(SpStmt, Vec<RowReference>)> {
+    let mut parser = BodyParser {
+        t: Tokens { text: t.text, tokens: t.tokens.clone(), at },
+        vars: vec![Vec::new()],
+        conditions: Vec::new(),
+        cursors: vec![Vec::new()],
+        labels: Vec::new(),
+        kind: RoutineKind::Procedure,
+        row_references: Some(std::cell::RefCell::new(Vec::new())),
+    };
+    let body = parser.statement()?;
+    while parser.t.next_is(&Token::SemiColon) {
+        parser.t.at += 1;
+    }
+    if parser.t.at < parser.t.tokens.len() {
+        return Err(parser.t.error());
+    }
+    let references = parser.row_references.map(|r| r.into_inner()).unwrap_or_default();
+    Ok((body, references))
 }
 
 /// Tracks compound-statement nesting while the splitter walks tokens, so a
@@ -1050,7 +1128,7 @@ impl BlockDepth {
         };
         if self.words < 16 {
             self.words += 1;
-            if matches!(word.as_deref(), Some("PROCEDURE" | "FUNCTION")) && self.words > 1 {
+            if matches!(word.as_deref(), Some("PROCEDURE" | "FUNCTION" | "TRIGGER")) && self.words > 1 {
                 self.routine = true;
             }
         }
@@ -1084,7 +1162,7 @@ impl BlockDepth {
         if self.depth == 0 && matches!(token, Token::RParen) {
             self.statement_start = true;
         }
-        if self.depth == 0 && matches!(word.as_deref(), Some("DETERMINISTIC" | "SQL" | "DATA")) {
+        if self.depth == 0 && matches!(word.as_deref(), Some("DETERMINISTIC" | "SQL" | "DATA" | "ROW")) {
             self.statement_start = true;
         }
     }
