@@ -33,7 +33,11 @@ A procedure caller runs `CALL fill_proc(id, n)` (a loop of n INSERTs and a marke
 row) then COMMIT, while the schema changer replaces the procedure (CREATE OR REPLACE
 PROCEDURE, a WHILE or a REPEAT body): after recovery every acknowledged call's rows
 are there and no call is partly there (the rows a CALL writes are logged as row
-events of its transaction; recovery never runs a body).
+events of its transaction; recovery never runs a body). An AFTER INSERT trigger on
+the procedure's rows (replaced each cycle by CREATE OR REPLACE TRIGGER) writes an
+audit row for each: after recovery every row has its audit row and no audit row is
+without its row (trigger writes are row events of the firing transaction; recovery
+and the MariaDB replay never fire triggers).
 
 Env: ONELOG_CRASH_CYCLES (default 20), ONELOG_CRASH_WRITERS (default 8),
 ONELOG_CRASH_SEED (default: random, printed).
@@ -132,6 +136,19 @@ PROC_BODIES = (
 )
 
 
+AUDIT_TRIGGER_BODIES = (
+    "INSERT INTO proc_audit VALUES (NEW.id, NEW.i)",
+    "BEGIN DECLARE k INT DEFAULT NEW.i; INSERT INTO proc_audit VALUES (NEW.id, k); END",
+)
+
+
+def create_audit_trigger(cur, rng: random.Random):
+    """Each proc_rows row's audit row, written by an AFTER INSERT trigger
+    in the inserting transaction (logged as its row events)."""
+    cur.execute("CREATE OR REPLACE TRIGGER proc_rows_audit AFTER INSERT ON proc_rows FOR EACH ROW "
+                f"{rng.choice(AUDIT_TRIGGER_BODIES)}")
+
+
 def create_fill_proc(cur, rng: random.Random):
     cur.execute(f"CREATE OR REPLACE PROCEDURE fill_proc(id BIGINT, n INT) {rng.choice(PROC_BODIES)}")
 
@@ -181,6 +198,9 @@ def verify_calls(cur, calls: Ledger, where: str) -> int:
     for t, n in present.items():
         assert rows.get(t, 0) == n, f"CALL {t} partly applied: {rows.get(t, 0)} of {n} rows {where}"
         assert t in calls.acked or t in calls.in_doubt, f"unknown or failed CALL {t} present {where}"
+    cur.execute("SELECT id, COUNT(*) FROM proc_audit GROUP BY id")
+    audited = dict(cur.fetchall())
+    assert audited == rows, f"trigger-written audit rows differ from proc_rows {where}"
     orphans = set(rows) - set(present)
     assert not orphans, f"rows of CALLs without their marker (partial) {where}: {sorted(orphans)[:10]}"
     calls.resolve_in_doubt(present)
@@ -282,6 +302,7 @@ def schema_changer(srv, rng: random.Random, stop: threading.Event, cycle: int, s
             cur.execute(f"CREATE TABLE like_{cycle} LIKE data")
             change_view(cur, rng, views)
             create_fill_proc(cur, rng)
+            create_audit_trigger(cur, rng)
             change_account(cur, cycle, accounts)
             cur.execute(f"RENAME TABLE like_{cycle} TO renamed_tmp, renamed_tmp TO renamed_{cycle}")
             # A database without a charset takes the session's server
@@ -405,7 +426,9 @@ def crash_server(server_factory):
         cur.execute("CREATE TABLE counters (writer INT PRIMARY KEY, cnt BIGINT NOT NULL, last_txn BIGINT)")
         cur.execute("CREATE TABLE proc_rows (id BIGINT NOT NULL, i INT NOT NULL, PRIMARY KEY (id, i))")
         cur.execute("CREATE TABLE proc_calls (id BIGINT PRIMARY KEY, n INT NOT NULL)")
+        cur.execute("CREATE TABLE proc_audit (id BIGINT NOT NULL, i INT NOT NULL, PRIMARY KEY (id, i))")
         create_fill_proc(cur, random.Random(0))
+        create_audit_trigger(cur, random.Random(0))
         cur.execute("BEGIN")
         cur.executemany("INSERT INTO counters VALUES (%s, 0, NULL)", [(w,) for w in range(WRITERS)])
         cur.execute("COMMIT")
