@@ -82,10 +82,9 @@ pub fn define(session: &Session, create: &CreateTrigger, current_db: &str) -> Sq
         var("character_set_client"),
         var("collation_connection"),
     )?;
-    let mut text = create_statement(&def);
-    if create.or_replace {
-        text = text.replacen("CREATE ", "CREATE OR REPLACE ", 1);
-    }
+    let replace = if create.or_replace { "OR REPLACE " } else { "" };
+    let (user, host) = (quote(&def.definer.0), quote(&def.definer.1));
+    let text = format!("CREATE {replace}DEFINER={user}@{host} {}", create.logged_from_trigger);
     Ok((def, text))
 }
 

@@ -67,9 +67,12 @@ pub struct CreateTrigger {
     pub event: TriggerEvent,
     pub table: ObjectName,
     pub order: Option<TriggerOrder>,
-    /// The statement from its `TRIGGER` keyword on, as written (SHOW
-    /// CREATE TRIGGER prints it after `CREATE DEFINER=..`).
+    /// The statement from its `TRIGGER` keyword on, as written but
+    /// without FOLLOWS / PRECEDES (SHOW CREATE TRIGGER prints it after
+    /// `CREATE DEFINER=..`, as MariaDB does).
     pub text_from_trigger: String,
+    /// The same with FOLLOWS / PRECEDES, as logged.
+    pub logged_from_trigger: String,
     pub body_text: String,
     pub body: Arc<Routine>,
     pub references: Vec<RowReference>,

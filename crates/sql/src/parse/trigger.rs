@@ -54,6 +54,7 @@ pub(crate) fn parse_create_trigger(text: &str) -> SqlResult<Option<CreateTrigger
     for word in ["FOR", "EACH", "ROW"] {
         t.expect(word)?;
     }
+    let order_start = t.tokens.get(t.at).map_or(text.len(), |x| x.1);
     let order = if t.eat("FOLLOWS") {
         Some(TriggerOrder::Follows(t.ident()?))
     } else if t.eat("PRECEDES") {
@@ -73,7 +74,8 @@ pub(crate) fn parse_create_trigger(text: &str) -> SqlResult<Option<CreateTrigger
         event,
         table,
         order,
-        text_from_trigger: trimmed(trigger_start),
+        text_from_trigger: format!("{}{}", &text[trigger_start..order_start], trimmed(body_start)),
+        logged_from_trigger: trimmed(trigger_start),
         body_text: trimmed(body_start),
         body: Arc::new(Routine { kind: RoutineKind::Procedure, params: Vec::new(), returns: None, body }),
         references,
