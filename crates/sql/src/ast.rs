@@ -1140,6 +1140,9 @@ pub enum Statement {
         name: ObjectName,
         args: Vec<Expr>,
     },
+    /// `DO expr [, expr ...]`: evaluates, returns nothing (held as the
+    /// SELECT of the same expressions).
+    Do(Box<Select>),
     /// CREATE TRIGGER (see `trigger`).
     CreateTrigger(Box<trigger::CreateTrigger>),
     DropTrigger {

@@ -215,8 +215,14 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
             .map(|c| def.column_index(c).ok_or_else(|| SqlError::bad_field(c, "field list")))
             .collect::<SqlResult<_>>()?
     };
+    // A NOT NULL column without a default that a BEFORE INSERT trigger may
+    // set is left NULL until the triggers ran (see `insert_row`).
+    let defer_missing = {
+        let catalog = session.engine.catalog.read();
+        !catalog.triggers_for(&def.db, &def.name, TriggerTiming::Before, TriggerEvent::Insert).is_empty()
+    };
     // Build every candidate row first (expressions may read the table).
-    let candidates: Vec<Vec<Value>> = with_ctx(session, params, |ctx| {
+    let candidates: Vec<(Vec<Value>, Vec<bool>)> = with_ctx(session, params, |ctx| {
         let source_rows: Vec<Vec<Value>> = match &ins.source {
             InsertSource::Values(rows) => rows
                 .iter()
@@ -261,12 +267,15 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
                         given[col] = true;
                     }
                 }
+                let mut omitted = vec![false; def.columns.len()];
                 for (col, g) in given.iter().enumerate() {
-                    if !g {
+                    if !g && defer_missing && lacks_default(&table, col) {
+                        omitted[col] = true;
+                    } else if !g {
                         row[col] = default_value(ctx.session, &table, col)?;
                     }
                 }
-                Ok(row)
+                Ok((row, omitted))
             })
             .collect()
     })?;
@@ -274,9 +283,9 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
     let mut generated: Option<u64> = None;
     let mut reported: Option<u64> = None;
     let mut written = Vec::new();
-    for row in candidates {
+    for (row, omitted) in candidates {
         check_row(session, params, &check, &row)?;
-        let outcome = insert_row(session, &table, ins, row, params)?;
+        let outcome = insert_row(session, &table, ins, row, &omitted, params)?;
         affected += outcome.affected;
         generated = generated.or(outcome.generated);
         reported = reported.or(outcome.reported);
@@ -382,9 +391,19 @@ pub(crate) fn insert_row(
     table: &Arc<TableEntry>,
     ins: &Insert,
     mut row: Vec<Value>,
+    omitted: &[bool],
     params: &[Value],
 ) -> SqlResult<InsertOutcome> {
-    fire(session, table, TriggerTiming::Before, TriggerEvent::Insert, None, Some(&mut row))?;
+    let before = TriggerTiming::Before;
+    let assigned = crate::trigger::fire(session, table, before, TriggerEvent::Insert, None, Some(&mut row))?;
+    // A NOT NULL column without a default that the INSERT left out waited
+    // for the BEFORE INSERT triggers (see `insert`): unless one set it, it
+    // is missing now, as in MariaDB.
+    for (col, set) in assigned.into_iter().enumerate() {
+        if !set && omitted.get(col).copied().unwrap_or(false) {
+            row[col] = default_value_in_mode(session, table, col, session.strict() && !ins.ignore)?;
+        }
+    }
     insert_or_resolve(session, table, ins, row, params)
 }
 
@@ -397,7 +416,13 @@ fn fire(
     old: Option<&[Value]>,
     new: Option<&mut Vec<Value>>,
 ) -> SqlResult<()> {
-    crate::trigger::fire(session, table, timing, event, old, new)
+    crate::trigger::fire(session, table, timing, event, old, new).map(|_| ())
+}
+
+/// A NOT NULL column without a default value.
+fn lacks_default(table: &TableEntry, col: usize) -> bool {
+    let c = &table.def.columns[col];
+    c.default.is_none() && !c.nullable && !c.auto_increment
 }
 
 /// Whether `table` has triggers for `event` (at any timing).

@@ -269,7 +269,7 @@ impl Plan {
             return Ok(None);
         }
         let row = with_ctx(session, &[], |ctx| self.fill_row(ctx, read, row_number))?;
-        dml::insert_row(session, &self.table, &self.insert, row, &[]).map(Some)
+        dml::insert_row(session, &self.table, &self.insert, row, &[], &[]).map(Some)
     }
 
     /// The row `read` (a line's fields) gives, with SET applied. Each field

@@ -346,6 +346,15 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
     if let Some(statement) = account::parse_account_statement(text, &upper)? {
         return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
     }
+    if upper.first().map(String::as_str) == Some("DO") {
+        let select_text = format!("SELECT {}", rewritten.trim_start()[2..].trim_start());
+        return match parse_one(&select_text, &select_text)?.statement {
+            Statement::Select(select) => {
+                Ok(ParsedStatement { statement: Statement::Do(select), text: text.to_string(), param_count })
+            }
+            _ => Err(SqlError::parse(text, 1)),
+        };
+    }
     if let Some(statement) = parse_routine_statement(text, &upper)? {
         return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
     }

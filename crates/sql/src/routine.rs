@@ -402,19 +402,21 @@ fn run_procedure_in_its_db(
 
 /// Runs a trigger's body on one row of `table`: `vars` are its `NEW.col`
 /// / `OLD.col` pseudo-variables with their types and values; returns their
-/// values at the end. The body runs in the trigger's database, inside the
+/// values at the end and whether the body assigned them. The body runs in the trigger's database, inside the
 /// firing statement (its read view is given back afterwards).
 pub(crate) fn run_trigger(
     session: &mut Session,
     trigger: &crate::trigger::TriggerEntry,
     table: (String, String),
     vars: Vec<(String, ColumnDef, Value)>,
-) -> SqlResult<Vec<Value>> {
+) -> SqlResult<Vec<(Value, bool)>> {
     let caller_db = session.db.replace(trigger.def.db.clone());
     let stmt_view = session.stmt_view.clone();
     session.trigger_tables.push(table);
-    let frame =
-        Frame { vars: vars.into_iter().map(|(name, ty, value)| Var { name, ty, value }).collect(), ..Frame::default() };
+    let frame = Frame {
+        vars: vars.into_iter().map(|(name, ty, value)| Var { name, ty, value, assigned: false }).collect(),
+        ..Frame::default()
+    };
     let outcome = {
         let mut interp = Interp {
             runner: ProcedureRunner { session: &mut *session, in_trigger: true },
@@ -422,7 +424,9 @@ pub(crate) fn run_trigger(
             handlers: Vec::new(),
             affected: 0,
         };
-        interp.exec(&trigger.body.body).map(|_| interp.frames.remove(0).vars.into_iter().map(|v| v.value).collect())
+        interp
+            .exec(&trigger.body.body)
+            .map(|_| interp.frames.remove(0).vars.into_iter().map(|v| (v.value, v.assigned)).collect())
     };
     session.trigger_tables.pop();
     session.stmt_view = stmt_view;
@@ -435,7 +439,7 @@ fn parameter_frame(session: &Session, routine: &Routine, values: Vec<Value>) -> 
     for (param, value) in routine.params.iter().zip(values) {
         let value =
             if value.is_null() { value } else { coerce_to_column(value, &param.ty, session.strict(), session)? };
-        frame.vars.push(Var { name: param.name.clone(), ty: param.ty.clone(), value });
+        frame.vars.push(Var { name: param.name.clone(), ty: param.ty.clone(), value, assigned: false });
     }
     Ok(frame)
 }
@@ -584,6 +588,9 @@ struct Var {
     name: String,
     ty: ColumnDef,
     value: Value,
+    /// Set by an assignment: a trigger's `SET NEW.col` makes the column
+    /// given (MariaDB's check of NOT NULL columns without a default).
+    assigned: bool,
 }
 
 struct Cursor<'r> {
@@ -680,7 +687,9 @@ impl<'r, R: Runner> Interp<'r, R> {
                 let ty = self.var(name)?.ty.clone();
                 let value =
                     if value.is_null() { value } else { coerce_to_column(value, &ty, strict, self.runner.session())? };
-                self.var(name)?.value = value;
+                let var = self.var(name)?;
+                var.value = value;
+                var.assigned = true;
             }
             SpTarget::User(name) => self.runner.session().set_user_var(name, value),
             SpTarget::System { scope, name } => self.runner.set_system(*scope, name, value)?,
@@ -774,7 +783,7 @@ impl<'r, R: Runner> Interp<'r, R> {
                 };
                 for name in names {
                     let frame = self.frames.last_mut().ok_or_else(|| SqlError::internal("no frame"))?;
-                    frame.vars.push(Var { name: name.clone(), ty: ty.clone(), value: Value::Null });
+                    frame.vars.push(Var { name: name.clone(), ty: ty.clone(), value: Value::Null, assigned: false });
                     self.assign(&SpTarget::Local(name.clone()), value.clone())?;
                 }
                 Ok(Flow::Normal)

@@ -897,6 +897,10 @@ impl Session {
     fn dispatch(&mut self, stmt: &Statement, text: &str, params: &[Value]) -> SqlResult<QueryResult> {
         match stmt {
             Statement::Select(select) => self.select_counting_found_rows(select, params),
+            Statement::Do(select) => {
+                self.run_read(|s, ctx| s.select_result(ctx, select), false, params)?;
+                Ok(QueryResult::ok(0))
+            }
             Statement::Account(account) => crate::accounts::run::execute(self, account),
             Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => self.run_write(stmt, params),
             // Only a COM_QUERY reads a LOCAL file (see `execute_client_query`).

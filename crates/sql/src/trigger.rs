@@ -367,7 +367,8 @@ pub(crate) fn sorted_triggers(catalog: &Catalog, db: Option<&str>) -> Vec<Arc<Tr
 
 /// Fires `table`'s triggers for `timing` and `event` on one row: `old` is
 /// the row before (UPDATE, DELETE), `new` the row to write (INSERT,
-/// UPDATE), which a BEFORE trigger may change.
+/// UPDATE), which a BEFORE trigger may change. Returns, per column, whether
+/// a trigger assigned `NEW.col`.
 pub(crate) fn fire(
     session: &mut Session,
     table: &TableEntry,
@@ -375,8 +376,9 @@ pub(crate) fn fire(
     event: TriggerEvent,
     old: Option<&[Value]>,
     mut new: Option<&mut Vec<Value>>,
-) -> SqlResult<()> {
+) -> SqlResult<Vec<bool>> {
     let triggers = session.engine.catalog.read().triggers_for(&table.def.db, &table.def.name, timing, event);
+    let mut assigned = vec![false; table.def.columns.len()];
     for trigger in triggers {
         let mut vars = Vec::new();
         for (i, column) in table.def.columns.iter().enumerate() {
@@ -387,15 +389,16 @@ pub(crate) fn fire(
                 vars.push((crate::parse::routine::row_variable(false, &column.name), column.clone(), row[i].clone()));
             }
         }
-        let values =
-            crate::routine::run_trigger(session, &trigger, (table.def.db.clone(), table.def.name.clone()), vars)?;
+        let table_name = (table.def.db.clone(), table.def.name.clone());
+        let values = crate::routine::run_trigger(session, &trigger, table_name, vars)?;
         if let Some(row) = new.as_deref_mut() {
             // NEW's values come first for each column (see above).
             let stride = if old.is_some() { 2 } else { 1 };
-            for (i, value) in values.into_iter().step_by(stride).enumerate().take(row.len()) {
+            for (i, (value, set)) in values.into_iter().step_by(stride).enumerate().take(row.len()) {
                 row[i] = value;
+                assigned[i] |= set;
             }
         }
     }
-    Ok(())
+    Ok(assigned)
 }

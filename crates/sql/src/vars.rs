@@ -331,6 +331,8 @@ pub fn normalize(def: &VarDef, value: &Value, strict_all: bool) -> SqlResult<Che
             name_or_number(def, &value.to_string()).map(|text| Checked { text, warning: None })
         }
         (Kind::Str | Kind::Flags, Value::Null) => plain(String::new()),
+        // MariaDB keeps (and tests) SQL modes in upper case.
+        (Kind::Str, other) if def.name == "sql_mode" => plain(other.to_string().to_ascii_uppercase()),
         (Kind::Str | Kind::Flags, other) => plain(other.to_string()),
     }
 }
