@@ -191,3 +191,19 @@ DO 1, 2 + 3
 DO @done := 7
 SELECT @done
 DO nosuchfn(1)
+-- RENAME TABLE keeps a table's triggers (within its database).
+CREATE TABLE rn (id INT PRIMARY KEY, n INT)
+CREATE TRIGGER rn_bi BEFORE INSERT ON rn FOR EACH ROW SET NEW.n = NEW.id * 2
+RENAME TABLE rn TO rn_tmp, rn_tmp TO rn2
+INSERT INTO rn2 (id) VALUES (4)
+SELECT * FROM rn2
+SELECT EVENT_OBJECT_TABLE FROM information_schema.TRIGGERS WHERE TRIGGER_NAME = 'rn_bi'
+ALTER TABLE rn2 RENAME TO rn3
+INSERT INTO rn3 (id) VALUES (5)
+SELECT * FROM rn3 ORDER BY id
+SHOW TRIGGERS LIKE 'rn3' -- @novalues
+CREATE DATABASE IF NOT EXISTS diff_28_other
+RENAME TABLE rn3 TO diff_28_other.rn3
+DROP DATABASE diff_28_other
+DROP TABLE rn3
+SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE TRIGGER_NAME = 'rn_bi'

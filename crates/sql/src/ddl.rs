@@ -98,6 +98,11 @@ impl CatalogChange {
             }
             CatalogChange::Accounts(changes) => changes.into_iter().for_each(|c| c.apply(&mut catalog.accounts)),
             CatalogChange::ReplaceTables(replacements) => {
+                let moves: Vec<_> =
+                    replacements.iter().map(|r| (r.from.clone(), (r.def.db.clone(), r.def.name.clone()))).collect();
+                if let Ok((entries, _)) = crate::trigger::follow_renames(catalog, &moves) {
+                    entries.into_iter().for_each(|e| catalog.put_trigger(e));
+                }
                 for Replacement { from: (db, name), def, auto_increment_next } in replacements {
                     let (new_db, new_name) = (def.db.clone(), def.name.clone());
                     catalog.replace_table(&db, &name, def);
@@ -296,6 +301,27 @@ pub(crate) fn noop_with_note(code: u16, message: String) -> DdlPlan {
 
 /// Plans `stmt` against the catalog and a storage snapshot.
 pub fn plan(catalog: &mut Catalog, snapshot: &Snapshot, ctx: &DdlContext, stmt: &Statement) -> SqlResult<DdlPlan> {
+    let mut plan = plan_statement(catalog, snapshot, ctx, stmt)?;
+    // A renamed table keeps its triggers (RENAME TABLE, ALTER TABLE ...
+    // RENAME): they are written again under its new name.
+    if let CatalogChange::ReplaceTables(replacements) = &plan.change {
+        let moves: Vec<_> =
+            replacements.iter().map(|r| (r.from.clone(), (r.def.db.clone(), r.def.name.clone()))).collect();
+        let (_, defs) = crate::trigger::follow_renames(catalog, &moves)?;
+        for def in defs {
+            let json = serde_json::to_vec(&def).map_err(|e| SqlError::internal(format!("catalog encode: {e}")))?;
+            plan.mutations.push(Mutation::Put(crate::catalog::trigger_key(&def.db, &def.name), json));
+        }
+    }
+    Ok(plan)
+}
+
+fn plan_statement(
+    catalog: &mut Catalog,
+    snapshot: &Snapshot,
+    ctx: &DdlContext,
+    stmt: &Statement,
+) -> SqlResult<DdlPlan> {
     let DdlContext { db, strict, collation_server } = *ctx;
     match stmt {
         // Only a replay plans an account statement here: a session runs it

@@ -272,6 +272,35 @@ pub fn drop_table_triggers(catalog: &Catalog, tables: &[(String, String)]) -> (V
     (names.iter().map(|(db, n)| Mutation::Delete(trigger_key(db, n))).collect(), names)
 }
 
+/// A table's (database, name) before and after a rename.
+pub type TableMove = ((String, String), (String, String));
+
+/// The triggers whose table `moves` renames, in order ((db, table) from
+/// → to), with their new table names: the catalog entries and their
+/// definitions. A table keeps its triggers only within its database
+/// (1435, as in MariaDB).
+pub fn follow_renames(catalog: &Catalog, moves: &[TableMove]) -> SqlResult<(Vec<TriggerEntry>, Vec<TriggerDef>)> {
+    let mut moved: Vec<(TriggerDef, Arc<Routine>)> = Vec::new();
+    for (from, to) in moves.iter().filter(|(from, to)| from != to) {
+        let on_from = |def: &TriggerDef| def.db == from.0 && def.table == from.1;
+        let mut found: Vec<usize> = (0..moved.len()).filter(|&i| on_from(&moved[i].0)).collect();
+        for entry in catalog.triggers_on(&from.0, &from.1) {
+            if !moved.iter().any(|(d, _)| d.db == entry.def.db && d.name == entry.def.name) {
+                moved.push((entry.def.clone(), entry.body.clone()));
+                found.push(moved.len() - 1);
+            }
+        }
+        if !found.is_empty() && from.0 != to.0 {
+            return Err(error(1435, "HY000", "Trigger in wrong schema"));
+        }
+        for i in found {
+            moved[i].0.table = to.1.clone();
+        }
+    }
+    let defs = moved.iter().map(|(d, _)| d.clone()).collect();
+    Ok((moved.into_iter().map(|(def, body)| TriggerEntry { def, body }).collect(), defs))
+}
+
 /// The database collation SHOW prints beside a trigger.
 fn database_collation(session: &Session, db: &str) -> &'static str {
     session.engine.catalog.read().database(db).map(|d| d.collation).unwrap_or_default().name()
