@@ -629,6 +629,11 @@ pub struct CreateTable {
     /// What a row whose unique key is taken does: IGNORE skips it, REPLACE
     /// replaces the earlier row; neither fails the statement with 1062.
     pub on_duplicate: CreateSelectDuplicates,
+    /// `CREATE TEMPORARY TABLE`: private to the session (see `temp`).
+    pub temporary: bool,
+    /// `CREATE OR REPLACE [TEMPORARY] TABLE` (honoured for temporary
+    /// tables, see `temp`).
+    pub or_replace: bool,
 }
 
 /// `[CONSTRAINT name] CHECK (condition)`, of a table or (`column`) of a
@@ -850,11 +855,6 @@ fn returning_tables(items: &[SelectItem], f: &mut dyn FnMut(&ObjectName)) {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AbsentKind {
-    TemporaryTable,
-}
-
 /// `WITH [CASCADED | LOCAL] CHECK OPTION` of a view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum CheckOption {
@@ -992,13 +992,11 @@ pub enum Statement {
         names: Vec<ObjectName>,
         if_exists: bool,
     },
-    /// `DROP TEMPORARY TABLE`: OneLog has no temporary tables yet, so this
-    /// drops nothing and answers as MariaDB does for names that are not
-    /// temporary tables (never drops a base table of the same name).
-    DropAbsent {
+    /// `DROP TEMPORARY TABLE`: drops only the session's temporary tables
+    /// (never a base table of the same name), see `temp`.
+    DropTemporaryTable {
         names: Vec<ObjectName>,
         if_exists: bool,
-        kind: AbsentKind,
     },
     CreateView(CreateView),
     DropView {

@@ -40,8 +40,7 @@ pub fn execute(session: &mut Session, stmt: &Statement, params: &[Value]) -> Sql
 }
 
 fn table_entry(session: &Session, name: &ObjectName) -> SqlResult<Arc<TableEntry>> {
-    let db = session.resolve_db(name)?;
-    session.engine.catalog.read().get_table(db, &name.name)
+    session.table_entry(name)
 }
 
 /// Runs `f` with an evaluation context over the session's transaction and

@@ -34,6 +34,7 @@ pub mod rows;
 pub mod select;
 pub mod session;
 pub mod show;
+pub mod temp;
 pub mod txn;
 pub mod typing;
 pub mod vars;

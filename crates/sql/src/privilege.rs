@@ -267,7 +267,10 @@ fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, n
         Statement::DropDatabase { name, .. } => needs.push(Need::Db(name, privs::DROP)),
         Statement::AlterDatabase { name, .. } => needs.push(Need::Db(name.as_deref().unwrap_or(current), privs::ALTER)),
         Statement::Use(db) => needs.push(Need::SeesDb(db)),
-        Statement::CreateTable(ct) => needs.push(table(&ct.name, privs::CREATE)),
+        Statement::CreateTable(ct) => {
+            let bit = if ct.temporary { privs::CREATE_TEMPORARY_TABLES } else { privs::CREATE };
+            needs.push(table(&ct.name, bit))
+        }
         Statement::DropTable { names, .. } => needs.extend(names.iter().map(|n| table(n, privs::DROP))),
         Statement::CreateView(view) => needs.push(table(&view.name, privs::CREATE_VIEW)),
         Statement::DropView { names, .. } => needs.extend(names.iter().map(|n| table(n, privs::DROP))),

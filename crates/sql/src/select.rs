@@ -403,7 +403,11 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                 let alias = alias.clone().unwrap_or_else(|| name.name.clone());
                 // Taken apart from the `if`: running the view reads the
                 // catalog again, which must not be held meanwhile.
-                let view = ctx.session.engine.catalog.read().view(db, &name.name);
+                // A temporary table shadows a view of the same name too.
+                let view = match ctx.session.temp.table(db, &name.name) {
+                    Some(_) => None,
+                    None => ctx.session.engine.catalog.read().view(db, &name.name),
+                };
                 if db.eq_ignore_ascii_case("information_schema") {
                     let (columns, rows) = crate::show::information_schema(ctx.session, &name.name)?;
                     let columns = columns
@@ -415,7 +419,7 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                     let (cols, rows) = run_view(ctx, &view)?;
                     (alias.clone(), None, derived_scope(&alias, cols), Some(rows))
                 } else {
-                    let entry = ctx.session.engine.catalog.read().get_table(db, &name.name)?;
+                    let entry = ctx.session.table_entry_in(db, &name.name)?;
                     let columns = table_columns(&entry, &alias);
                     (alias, Some(entry), columns, None)
                 }
@@ -1803,8 +1807,7 @@ impl Session {
 
     /// Columns of a table (COM_FIELD_LIST).
     pub fn describe_table(&self, name: &ObjectName) -> SqlResult<Vec<ResultColumn>> {
-        let db = self.resolve_db(name)?;
-        let entry = self.engine.catalog.read().get_table(db, &name.name)?;
+        let entry = self.table_entry(name)?;
         Ok(table_columns(&entry, &entry.def.name).iter().map(|c| scope_result_column(c, &c.def.name)).collect())
     }
 }

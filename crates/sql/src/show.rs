@@ -173,10 +173,12 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
         Show::CreateTable(name) if view_named(session, name)?.is_some() => show_create_view(session, name)?,
         Show::CreateView(name) => show_create_view(session, name)?,
         Show::CreateTable(name) => {
-            let db = session.resolve_db(name)?;
-            let table = session.engine.catalog.read().get_table(db, &name.name)?;
+            let table = session.table_entry(name)?;
             let next = *table.auto_increment_next.lock();
-            let sql = create_table_sql(&table.def, Some(next));
+            let mut sql = create_table_sql(&table.def, Some(next));
+            if session.temp_table(name)?.is_some() {
+                sql = sql.replacen("CREATE TABLE", "CREATE TEMPORARY TABLE", 1);
+            }
             typed_result(&[item("Table", 64), item("Create Table", 1024)], vec![vec![s(&table.def.name), s(&sql)]])
         }
         Show::CreateDatabase { name, if_not_exists } => {
@@ -528,8 +530,12 @@ fn status_rows(session: &Session) -> Vec<Vec<Value>> {
     rows
 }
 
+/// The view `name`, unless a temporary table of that name shadows it.
 fn view_named(session: &Session, name: &ObjectName) -> SqlResult<Option<Arc<ViewEntry>>> {
     let db = session.resolve_db(name)?;
+    if session.temp.table(db, &name.name).is_some() {
+        return Ok(None);
+    }
     Ok(session.engine.catalog.read().view(db, &name.name))
 }
 
@@ -614,8 +620,7 @@ fn database_def(session: &Session, name: &str) -> crate::catalog::DatabaseDef {
 
 fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
     let db = session.resolve_db(name)?;
-    let view = session.engine.catalog.read().view(db, &name.name);
-    match view {
+    match view_named(session, name)? {
         Some(view) => Ok(TableDef {
             id: 0,
             db: db.to_string(),
@@ -626,7 +631,7 @@ fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
             comment: "VIEW".into(),
             ..Default::default()
         }),
-        None => Ok(session.engine.catalog.read().get_table(db, &name.name)?.def.clone()),
+        None => Ok(session.table_entry_in(db, &name.name)?.def.clone()),
     }
 }
 
