@@ -23,9 +23,17 @@ use onelog_storage::key;
 use std::sync::Arc;
 
 pub fn execute(session: &mut Session, stmt: &Statement, params: &[Value]) -> SqlResult<QueryResult> {
-    let through_view = {
-        let db = session.db.clone().unwrap_or_default();
-        crate::view::write_through_views(&session.engine.catalog.read(), &db, stmt)?
+    // A temporary table shadows a view of the same name.
+    let writes_temporary = match stmt.written_table() {
+        Some(name) => session.temp_table(name)?.is_some(),
+        None => false,
+    };
+    let through_view = match writes_temporary {
+        true => None,
+        false => {
+            let db = session.db.clone().unwrap_or_default();
+            crate::view::write_through_views(&session.engine.catalog.read(), &db, stmt)?
+        }
     };
     let (stmt, check) = match &through_view {
         Some(target) => (&target.statement, target.check.as_ref()),

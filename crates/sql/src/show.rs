@@ -170,7 +170,7 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
         }
         Show::Columns { table, full } => show_columns(session, table, *full)?,
         Show::Index { table } => show_index(session, table)?,
-        Show::CreateTable(name) if view_named(session, name)?.is_some() => show_create_view(session, name)?,
+        Show::CreateTable(name) if unshadowed_view(session, name)?.is_some() => show_create_view(session, name)?,
         Show::CreateView(name) => show_create_view(session, name)?,
         Show::CreateTable(name) => {
             let table = session.table_entry(name)?;
@@ -530,13 +530,20 @@ fn status_rows(session: &Session) -> Vec<Vec<Value>> {
     rows
 }
 
-/// The view `name`, unless a temporary table of that name shadows it.
+/// The view `name` (SHOW CREATE VIEW sees views only, temporary tables
+/// of the same name aside, as in MariaDB).
 fn view_named(session: &Session, name: &ObjectName) -> SqlResult<Option<Arc<ViewEntry>>> {
     let db = session.resolve_db(name)?;
-    if session.temp.table(db, &name.name).is_some() {
+    Ok(session.engine.catalog.read().view(db, &name.name))
+}
+
+/// The view `name` unless a temporary table of that name shadows it, as
+/// for every statement on tables.
+fn unshadowed_view(session: &Session, name: &ObjectName) -> SqlResult<Option<Arc<ViewEntry>>> {
+    if session.temp_table(name)?.is_some() {
         return Ok(None);
     }
-    Ok(session.engine.catalog.read().view(db, &name.name))
+    view_named(session, name)
 }
 
 /// SHOW CREATE VIEW (and SHOW CREATE TABLE of a view).
@@ -620,7 +627,7 @@ fn database_def(session: &Session, name: &str) -> crate::catalog::DatabaseDef {
 
 fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
     let db = session.resolve_db(name)?;
-    match view_named(session, name)? {
+    match unshadowed_view(session, name)? {
         Some(view) => Ok(TableDef {
             id: 0,
             db: db.to_string(),

@@ -102,16 +102,21 @@ fn table_exists(name: &str) -> SqlError {
 }
 
 /// CREATE [OR REPLACE] TEMPORARY TABLE [IF NOT EXISTS] t (...) / LIKE /
-/// [AS] SELECT. The database must exist; a base table of the same name is
-/// no obstacle (the temporary one shadows it).
+/// [AS] SELECT. Neither a base table of the same name (the temporary one
+/// shadows it) nor a missing database is an obstacle, as in MariaDB.
 pub fn create(session: &mut Session, ct: &CreateTable) -> SqlResult<QueryResult> {
     let current_db = session.db.clone().unwrap_or_default();
     let db = ddl::db_of(&ct.name, &current_db)?.to_string();
     let name = ct.name.name.clone();
     let db_collation = match session.engine.catalog.read().database(&db) {
         Some(d) => d.collation,
-        None => return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{db}'"))),
+        None => session.collation_server(),
     };
+    if let Some(source) = &ct.like {
+        if ddl::db_of(source, &current_db)? == db && source.name == name {
+            return Err(SqlError::new(ErrorCode::NON_UNIQ_TABLE, format!("Not unique table/alias: '{name}'")));
+        }
+    }
     if session.temp.table(&db, &name).is_some() {
         if ct.or_replace {
             session.temp.remove(&db, &name);
@@ -125,11 +130,7 @@ pub fn create(session: &mut Session, ct: &CreateTable) -> SqlResult<QueryResult>
     let engine = session.engine.clone();
     let mut next_id = || engine.next_temp_id();
     if let Some(source) = &ct.like {
-        let source_db = ddl::db_of(source, &current_db)?;
-        if source_db == db && source.name == name {
-            return Err(SqlError::new(ErrorCode::NON_UNIQ_TABLE, format!("Not unique table/alias: '{name}'")));
-        }
-        let source = session.table_entry_in(source_db, &source.name)?;
+        let source = session.table_entry_in(ddl::db_of(source, &current_db)?, &source.name)?;
         let def = ddl::like_def(&mut next_id, &source.def, &db, &name);
         session.temp.install(TableEntry::new(def));
         return Ok(QueryResult::ok(0));
@@ -242,6 +243,12 @@ pub fn alter(session: &mut Session, table: &Arc<TableEntry>, ops: &[AlterOp]) ->
             .map(|(k, v)| Ok((k.clone().into(), v.clone().into())))
             .collect()
     };
+    // MariaDB copies a temporary table for any change but a rename, and
+    // counts the rows copied.
+    let copied_rows = match ops.iter().all(|op| matches!(op, AlterOp::RenameTable(_))) {
+        true => 0,
+        false => rows.len() as u64,
+    };
     let strict = session.strict();
     let plan = ddl::alter_in(&mut TempSpace { session }, Box::new(rows.into_iter()), table, ops, strict, &current_db)?;
     for (code, message) in &plan.warnings {
@@ -266,7 +273,7 @@ pub fn alter(session: &mut Session, table: &Arc<TableEntry>, ops: &[AlterOp]) ->
         Some(p) => session.temp.tables[p] = entry,
         None => return Err(SqlError::internal("temporary table vanished during ALTER TABLE")),
     }
-    Ok(QueryResult::ok(plan.affected_rows))
+    Ok(QueryResult::ok(copied_rows))
 }
 
 /// Applies a rebuild's row mutations to the temporary rows; those of other

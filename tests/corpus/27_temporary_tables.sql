@@ -1,0 +1,116 @@
+-- Temporary tables: private to the session, shadowing a base table (and a view) of the same name,
+-- transactional, altered and indexed like base tables; SHOW CREATE TABLE says TEMPORARY.
+CREATE TABLE base1 (id INT PRIMARY KEY, v VARCHAR(10));
+INSERT INTO base1 VALUES (1, 'base');
+CREATE TEMPORARY TABLE base1 (id INT PRIMARY KEY, v VARCHAR(10), KEY kv (v));
+SELECT * FROM base1;
+INSERT INTO base1 VALUES (2, 'tmp'), (3, 'tmp3');
+SELECT * FROM base1;
+SHOW CREATE TABLE base1;
+SHOW TABLES;
+SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'base1';
+SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'base1';
+UPDATE base1 SET v = 'upd' WHERE id = 2;
+DELETE FROM base1 WHERE id = 3;
+SELECT * FROM base1;
+SELECT * FROM base1 WHERE v = 'upd';
+-- Rows written in a transaction roll back; DROP / CREATE TEMPORARY do not end the transaction.
+BEGIN;
+INSERT INTO base1 VALUES (4, 'rolled');
+SELECT * FROM base1;
+CREATE TEMPORARY TABLE inside_txn (a INT);
+INSERT INTO inside_txn VALUES (1);
+ROLLBACK;
+SELECT * FROM base1;
+SELECT * FROM inside_txn;
+BEGIN;
+INSERT INTO base1 VALUES (5, 'kept');
+COMMIT;
+SELECT * FROM base1;
+-- A statement that fails leaves none of its rows.
+INSERT INTO base1 VALUES (6, 'a'), (5, 'dup');
+SELECT * FROM base1;
+CREATE TEMPORARY TABLE base1 (a INT);
+CREATE TEMPORARY TABLE IF NOT EXISTS base1 (a INT);
+SHOW WARNINGS;
+-- DROP TABLE drops the temporary table first, uncovering the base table.
+DROP TABLE base1;
+SELECT * FROM base1;
+SHOW CREATE TABLE base1;
+CREATE TEMPORARY TABLE like1 LIKE base1;
+SHOW CREATE TABLE like1;
+INSERT INTO like1 SELECT * FROM base1;
+SELECT * FROM like1;
+CREATE TEMPORARY TABLE like1 LIKE like1;
+CREATE TEMPORARY TABLE sel1 AS SELECT id, v, id * 2 AS dbl FROM like1;
+SHOW CREATE TABLE sel1;
+SELECT * FROM sel1;
+CREATE TEMPORARY TABLE sel2 (extra INT DEFAULT 5) SELECT id FROM like1;
+SELECT * FROM sel2;
+CREATE TEMPORARY TABLE sel3 (id INT PRIMARY KEY) IGNORE SELECT 1 AS id UNION ALL SELECT 1;
+SELECT * FROM sel3;
+-- ALTER TABLE on a temporary table.
+ALTER TABLE sel1 ADD COLUMN w INT DEFAULT 7, ADD INDEX (dbl);
+SELECT * FROM sel1;
+SHOW CREATE TABLE sel1;
+ALTER TABLE sel1 DROP COLUMN v, MODIFY dbl BIGINT NOT NULL;
+SHOW CREATE TABLE sel1;
+ALTER TABLE sel1 ADD PRIMARY KEY (id);
+INSERT INTO sel1 VALUES (1, 0, 0);
+ALTER TABLE sel1 CHANGE w ww VARCHAR(5);
+SELECT * FROM sel1;
+ALTER TABLE sel1 RENAME TO sel4;
+SELECT * FROM sel4;
+SELECT * FROM sel1;
+SHOW CREATE TABLE sel4;
+TRUNCATE TABLE sel4;
+SELECT * FROM sel4;
+CREATE OR REPLACE TEMPORARY TABLE sel4 (z INT);
+SHOW CREATE TABLE sel4;
+DROP TEMPORARY TABLE sel4;
+DROP TEMPORARY TABLE sel4;
+DROP TEMPORARY TABLE IF EXISTS sel4;
+SHOW WARNINGS;
+-- DROP TEMPORARY TABLE never drops a base table.
+DROP TEMPORARY TABLE base1;
+SELECT * FROM base1;
+-- AUTO_INCREMENT, indexes, TRUNCATE resetting the counter.
+CREATE TEMPORARY TABLE ai (id INT AUTO_INCREMENT PRIMARY KEY, n INT, UNIQUE KEY un (n));
+INSERT INTO ai (n) VALUES (10), (20);
+INSERT INTO ai (n) VALUES (10);
+INSERT IGNORE INTO ai VALUES (3, 30), (2, 10); -- @novalues
+INSERT INTO ai (n) VALUES (20) ON DUPLICATE KEY UPDATE n = 21;
+REPLACE INTO ai VALUES (1, 11);
+SELECT * FROM ai;
+CREATE INDEX ni ON ai (n, id);
+SELECT id FROM ai WHERE n > 15 ORDER BY n;
+TRUNCATE ai;
+INSERT INTO ai (n) VALUES (9);
+SHOW CREATE TABLE ai;
+DROP INDEX ni ON ai;
+DROP INDEX IF EXISTS ni ON ai;
+SELECT * FROM ai;
+-- Joins between temporary and base tables, and copying rows into a base table.
+CREATE TABLE dest (id INT PRIMARY KEY, n INT);
+INSERT INTO dest SELECT id, n FROM ai;
+SELECT d.id, d.n, a.n FROM dest d JOIN ai a ON a.id = d.id;
+UPDATE dest SET n = n + 100 WHERE id IN (SELECT id FROM ai);
+SELECT * FROM dest;
+SELECT EXISTS (SELECT 1 FROM ai WHERE n = 9) AS e, EXISTS (SELECT 1 FROM ai WHERE n = 8) AS f;
+-- A temporary table shadows a view of the same name.
+CREATE VIEW vw AS SELECT 1 AS one;
+CREATE TEMPORARY TABLE vw (x INT);
+INSERT INTO vw VALUES (42);
+SELECT * FROM vw;
+DROP TEMPORARY TABLE vw;
+SELECT * FROM vw;
+DROP VIEW vw;
+-- Errors.
+CREATE TEMPORARY TABLE no_such_db.t (a INT);
+INSERT INTO no_such_db.t VALUES (1);
+SELECT * FROM no_such_db.t;
+DROP TEMPORARY TABLE no_such_db.t;
+CREATE TEMPORARY TABLE dupcol (a INT, a INT);
+CREATE TEMPORARY TABLE badlike LIKE no_such_table;
+DROP TABLE base1, ai, dest;
+SELECT * FROM ai;
