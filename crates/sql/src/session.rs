@@ -808,10 +808,16 @@ impl Session {
         self.commit_txn()?;
         self.release_locked_tables();
         let mut wanted: Vec<TableUse> = Vec::new();
+        // Temporary tables are the session's own: nothing to wait for, but
+        // the session is under LOCK TABLES with them all the same.
+        let mut temporary: Vec<TableUse> = Vec::new();
         for (name, write) in tables {
             let db = self.resolve_db(name)?;
-            // Temporary tables are the session's own: nothing to lock.
-            if is_system_db(db) || self.temp.table(db, &name.name).is_some() {
+            if self.temp.table(db, &name.name).is_some() {
+                add_table_use(&mut temporary, (db, &name.name), *write);
+                continue;
+            }
+            if is_system_db(db) {
                 continue;
             }
             // A view is locked by its name, which is what statements using
@@ -825,6 +831,7 @@ impl Session {
         }
         let (mdl, owner) = (&self.engine.mdl, self.connection_id);
         self.request_mdl(TABLE_WAIT, |wait| mdl.lock_tables(owner, wanted.clone(), wait))?;
+        wanted.extend(temporary);
         self.locked_tables = wanted;
         Ok(QueryResult::ok(0))
     }
@@ -1042,6 +1049,11 @@ impl Session {
                 // temporary names.
                 let logged = crate::temp::drop_text(self, &rest, *if_exists)?;
                 crate::ddl::execute(self, &Statement::DropTable { names: rest, if_exists: *if_exists }, &logged)
+            }
+            Statement::RenameTables(pairs)
+                if pairs.iter().any(|(from, _)| self.temp_table(from).is_ok_and(|t| t.is_some())) =>
+            {
+                crate::temp::rename(self, pairs)
             }
             Statement::Truncate(name) => match self.temp_table(name)? {
                 Some(table) => Ok(crate::temp::truncate(self, &table)),

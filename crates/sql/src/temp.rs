@@ -148,11 +148,24 @@ pub fn create(session: &mut Session, ct: &CreateTable) -> SqlResult<QueryResult>
     let records = rows.len() as u64;
     let insert = crate::create_select::insert_rows(ct, &columns, rows);
     match session.run_write_with(|s| crate::dml::execute(s, &Statement::Insert(insert), &[])) {
-        Ok(result) => Ok(crate::create_select::with_records_info(session, ct.on_duplicate, records, result)),
+        Ok(result) => {
+            keep_rows_of_new_table(session, &db, &name);
+            Ok(crate::create_select::with_records_info(session, ct.on_duplicate, records, result))
+        }
         Err(e) => {
             session.temp.remove(&db, &name);
             Err(e)
         }
+    }
+}
+
+/// The rows CREATE TEMPORARY TABLE ... SELECT put in its new table stay
+/// there whatever the open transaction does next, as in MariaDB (a ROLLBACK
+/// leaves them): they leave the write set for the committed rows at once.
+fn keep_rows_of_new_table(session: &mut Session, db: &str, name: &str) {
+    let (Some(table), Some(txn)) = (session.temp.table(db, name), session.txn.as_mut()) else { return };
+    for id in owned_ids(&table.def) {
+        session.temp.apply(txn.take_index_writes(id));
     }
 }
 
@@ -195,6 +208,19 @@ pub fn truncate(session: &mut Session, table: &Arc<TableEntry>) -> QueryResult {
     session.temp.discard_rows(&table.def);
     *table.auto_increment_next.lock() = table.def.auto_increment_start.max(1);
     QueryResult::ok(0)
+}
+
+/// RENAME TABLE of temporary tables (after the implicit commit): each pair
+/// in turn, as ALTER TABLE ... RENAME TO. A RENAME naming both temporary
+/// and base tables is refused (1235): it would not be one atomic change.
+pub fn rename(session: &mut Session, pairs: &[(ObjectName, ObjectName)]) -> SqlResult<QueryResult> {
+    for (from, to) in pairs {
+        let Some(table) = session.temp_table(from)? else {
+            return Err(SqlError::not_supported("RENAME TABLE of temporary and base tables together"));
+        };
+        alter(session, &table, &[AlterOp::RenameTable(to.clone())])?;
+    }
+    Ok(QueryResult::ok(0))
 }
 
 /// The DROP TABLE a base table's part of a DROP naming temporary tables

@@ -107,6 +107,16 @@ impl Txn {
         self.writes.split_off(key::FIRST_TEMP_INDEX_ID.to_be_bytes().as_slice())
     }
 
+    /// Takes the writes under the index `id` out of the write set.
+    pub fn take_index_writes(&mut self, id: u64) -> BTreeMap<Vec<u8>, Option<Vec<u8>>> {
+        let mut taken = self.writes.split_off(key::index_prefix(id).as_slice());
+        if let Some(next) = id.checked_add(1) {
+            let mut after = taken.split_off(key::index_prefix(next).as_slice());
+            self.writes.append(&mut after);
+        }
+        taken
+    }
+
     pub fn has_writes(&self) -> bool {
         !self.writes.is_empty() || !self.events.is_empty()
     }
