@@ -138,6 +138,45 @@ def test_create_temporary_never_waits_for_lock_table_write(onelog_server, db):
         q(holder, "UNLOCK TABLES")
 
 
+PRIVILEGE_STEPS = [
+    "CREATE TEMPORARY TABLE t (id INT PRIMARY KEY, v VARCHAR(10))",
+    "INSERT INTO t VALUES (5, 'own')",
+    "UPDATE t SET v = 'upd'",
+    "SELECT * FROM t",
+    "ALTER TABLE t ADD COLUMN w INT",
+    "DELETE FROM t",
+    "DROP TEMPORARY TABLE t",
+    "SELECT * FROM t",
+    "CREATE TABLE base_denied (id INT)",
+]
+
+
+def privilege_outcomes(srv, db):
+    root = srv.connect(autocommit=True)
+    q(root, f"CREATE DATABASE IF NOT EXISTS {db}")
+    q(root, f"CREATE TABLE IF NOT EXISTS {db}.t (id INT PRIMARY KEY, v VARCHAR(10))")
+    q(root, "CREATE USER IF NOT EXISTS tmp_only@'%'")
+    q(root, f"GRANT CREATE TEMPORARY TABLES ON {db}.* TO tmp_only@'%'")
+    user = srv.connect(user="tmp_only", password="", database=db, autocommit=True)
+    outcomes = []
+    for sql in PRIVILEGE_STEPS:
+        try:
+            outcomes.append(q(user, sql))
+        except pymysql.err.MySQLError as e:
+            outcomes.append(("error", e.args[0]))
+    return outcomes
+
+
+def test_own_temporary_table_needs_no_privilege(onelog_server, mariadb_server, fresh_db):
+    """An account with CREATE TEMPORARY TABLES only uses its temporary table
+    freely (no privilege checked on it, as in MariaDB), never the base table
+    it shadows."""
+    db = fresh_db("tmppriv")
+    ours = privilege_outcomes(onelog_server, db)
+    assert ours == privilege_outcomes(mariadb_server, db)
+    assert ours[3] == ((5, "upd"),) and ours[7] == ("error", 1142)
+
+
 MIXED_WORKLOAD = [
     "CREATE TABLE base (id INT PRIMARY KEY, v VARCHAR(20))",
     "CREATE TEMPORARY TABLE stage (id INT PRIMARY KEY, v VARCHAR(20))",

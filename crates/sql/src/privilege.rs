@@ -143,6 +143,11 @@ impl Session {
         let current = self.db.clone().unwrap_or_default();
         let mut needs = Vec::new();
         needs_of(stmt, &current, self.account.as_ref(), &mut needs);
+        // A session's own temporary table needs no privilege once created,
+        // as in MariaDB.
+        needs.retain(|need| {
+            !matches!(need, Need::Table(db, table, bit) if *bit != privs::CREATE_TEMPORARY_TABLES && self.temp.table(db, table).is_some())
+        });
         needs.iter().try_for_each(|need| self.check_need(&account, need))
     }
 
