@@ -520,7 +520,8 @@ impl Runner for FunctionRunner<'_> {
         };
         let session = self.session;
         let view = session.engine.store.snapshot();
-        let empty = Txn::new(0, crate::ast::IsolationLevel::RepeatableRead, true, false);
+        let empty =
+            Txn::new(0, crate::ast::IsolationLevel::RepeatableRead, true, false).with_temp_rows(session.temp.rows());
         let txn = session.txn.as_ref().unwrap_or(&empty);
         let ctx = crate::select::Ctx::new(session, txn, view, params);
         session.select_result(&ctx, select)

@@ -923,6 +923,7 @@ impl Session {
             Statement::LoadData(load) => self.run_write_with(|s| crate::load_data::execute(s, load, None)),
             // Nor does CREATE TEMPORARY TABLE.
             Statement::CreateTable(ct) if ct.temporary => crate::temp::create(self, ct),
+
             Statement::CreateDatabase { .. }
             | Statement::DropDatabase { .. }
             | Statement::CreateTable(_)
@@ -1055,6 +1056,13 @@ impl Session {
             {
                 crate::temp::rename(self, pairs)
             }
+            Statement::CreateView(view) => match self.reads_temporary(&view.query) {
+                Some(name) => Err(SqlError::new(
+                    ErrorCode::VIEW_SELECT_TMPTABLE,
+                    format!("View's SELECT refers to a temporary table '{name}'"),
+                )),
+                None => crate::ddl::execute(self, stmt, text),
+            },
             Statement::Truncate(name) => match self.temp_table(name)? {
                 Some(table) => Ok(crate::temp::truncate(self, &table)),
                 None => crate::ddl::execute(self, stmt, text),
@@ -1091,6 +1099,18 @@ impl Session {
             | Statement::DropIndex { table: name, .. } => self.temp_table(name).is_ok_and(|t| t.is_some()),
             _ => false,
         }
+    }
+
+    /// The first temporary table of the session `query` reads, if any (a
+    /// view may not read one: it would mean another table elsewhere).
+    fn reads_temporary(&self, query: &Select) -> Option<String> {
+        let mut found = None;
+        query.for_each_table(&mut |name| {
+            if found.is_none() && self.temp_table(name).is_ok_and(|t| t.is_some()) {
+                found = Some(name.name.clone());
+            }
+        });
+        found
     }
 
     /// The session's temporary table `name`, if it has one.

@@ -123,7 +123,8 @@ pub(crate) fn filter_rows(
             let scope = crate::select::result_scope(&columns);
             let bound = crate::select::bind(expr, &scope)?;
             let view = session.engine.store.snapshot();
-            let txn = crate::txn::Txn::new(0, IsolationLevel::RepeatableRead, true, false);
+            let txn = crate::txn::Txn::new(0, IsolationLevel::RepeatableRead, true, false)
+                .with_temp_rows(session.temp.rows());
             let ctx = crate::select::Ctx::new(session, &txn, view, &[]);
             let mut kept = Vec::new();
             for r in rows {
