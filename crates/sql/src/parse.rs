@@ -20,6 +20,7 @@ mod expr;
 mod load_data;
 mod prepared;
 pub mod routine;
+mod update_delete;
 mod view;
 mod window;
 mod with;
@@ -395,6 +396,11 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
     let mut create_duplicates = CreateSelectDuplicates::Error;
     if creates_table && upper.iter().any(|w| w == "SELECT" || w == "LIKE") {
         (sql, create_duplicates) = rewrite_create_table(&sql)?;
+    }
+    if matches!(upper.first().map(String::as_str), Some("UPDATE" | "DELETE")) {
+        let mut counter = ParamCounter::with_source(text);
+        let statement = update_delete::parse(&sql, &mut counter).map_err(|e| parse_error(text, &e))??;
+        return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
     }
     let parsed = Parser::new(&MySqlDialect {})
         .try_with_sql(&sql)

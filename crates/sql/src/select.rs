@@ -373,6 +373,9 @@ pub struct Source {
     pub on: Option<Expr>,
     /// The columns the query reads, by position in `columns`; `None`: all.
     pub wanted: Option<Vec<bool>>,
+    /// The last of `columns` is hidden and holds each row's clustered key
+    /// (see [`resolve_with_row_keys`]).
+    pub row_key: bool,
 }
 
 pub fn table_columns(entry: &TableEntry, alias: &str) -> Vec<ScopeColumn> {
@@ -434,8 +437,17 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                 (alias.clone(), None, derived_scope(alias, cols), Some(rows))
             }
         };
-        let mut source =
-            Source { alias, entry, columns, rows, offset, kind: join.kind, on: join.on.clone(), wanted: None };
+        let mut source = Source {
+            alias,
+            entry,
+            columns,
+            rows,
+            offset,
+            kind: join.kind,
+            on: join.on.clone(),
+            wanted: None,
+            row_key: false,
+        };
         // The inner side of an outer join reads NULL where nothing matched:
         // its columns are nullable in the result (metadata, CREATE ... SELECT).
         if join.kind == JoinKind::Left {
@@ -1664,7 +1676,10 @@ fn join_level(
     }
     let mut matched = false;
     let mut keep_going = true;
-    let mut visit_row = |ck: Option<&[u8]>, row: Vec<Value>| -> SqlResult<bool> {
+    let mut visit_row = |ck: Option<&[u8]>, mut row: Vec<Value>| -> SqlResult<bool> {
+        if source.row_key {
+            row.push(ck.map_or(Value::Null, |k| Value::Bytes(k.to_vec())));
+        }
         let combined = if prefix.is_empty() {
             row
         } else {
@@ -1710,6 +1725,62 @@ fn join_level(
         };
     }
     Ok(keep_going)
+}
+
+/// The name of the hidden column that holds a row's clustered key: no
+/// identifier a statement can write contains NUL.
+const ROW_KEY_COLUMN: &str = "\0row key";
+
+/// A multi-table UPDATE / DELETE's FROM, resolved, each base table's
+/// columns followed by the hidden column of its rows' clustered keys (NULL
+/// where an outer join found no row), so the statement can lock and change
+/// the very rows the join matched.
+pub(crate) fn resolve_with_row_keys(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
+    let mut sources = resolve_sources(ctx, from)?;
+    let mut offset = 0;
+    for source in &mut sources {
+        source.offset = offset;
+        if let (Some(entry), Some(first)) = (&source.entry, source.columns.first()) {
+            let def = ColumnDef { name: ROW_KEY_COLUMN.to_string(), nullable: true, ..first.def.clone() };
+            source.columns.push(ScopeColumn::new(
+                source.alias.clone(),
+                entry.def.db.clone(),
+                entry.def.name.clone(),
+                def,
+            ));
+            source.row_key = true;
+        }
+        offset += source.columns.len();
+    }
+    Ok(sources)
+}
+
+/// Runs the join of `sources` (see [`resolve_with_row_keys`]), calling
+/// `emit` with each joined row `condition` (bound to their columns) accepts.
+pub(crate) fn join_matches(
+    ctx: &Ctx,
+    sources: &[Source],
+    condition: Option<&Expr>,
+    emit: &mut dyn FnMut(Vec<Value>) -> SqlResult<()>,
+) -> SqlResult<()> {
+    let scope: Vec<ScopeColumn> = sources.iter().flat_map(|s| s.columns.iter().cloned()).collect();
+    let mut conds = Vec::new();
+    if let Some(c) = condition {
+        conjuncts(c, &mut conds);
+    }
+    ctx.scopes.borrow_mut().push(scope);
+    let mut sink = |row: Vec<Value>, _: Option<&[u8]>| -> SqlResult<bool> {
+        if let Some(c) = condition {
+            if !ctx.test(c, &row)? {
+                return Ok(true);
+            }
+        }
+        emit(row)?;
+        Ok(true)
+    };
+    let result = join_level(ctx, sources, 0, Vec::new(), &conds, None, &std::cell::Cell::new(false), &mut sink);
+    ctx.scopes.borrow_mut().pop();
+    result.map(|_| ())
 }
 
 impl Session {

@@ -135,7 +135,7 @@ fn convert_select_in_windows(s: &sp::Select, params: &mut ParamCounter) -> SqlRe
 
 /// `position` is (SELECT number, item number), to look up the item's
 /// heading in the statement text (none for RETURNING items).
-fn convert_select_item(
+pub(super) fn convert_select_item(
     item: &sp::SelectItem,
     position: Option<(usize, usize)>,
     params: &mut ParamCounter,
@@ -227,7 +227,7 @@ fn convert_factor(factor: &sp::TableFactor, params: &mut ParamCounter) -> SqlRes
 /// Appends a FROM item and its joins. A parenthesized join leading it,
 /// `(a JOIN b ON c) JOIN d ...` (MariaDB prints views' joins so), is the
 /// same left-deep join without the parentheses.
-fn push_joins(from: &mut Vec<Join>, twj: &sp::TableWithJoins, params: &mut ParamCounter) -> SqlResult<()> {
+pub(super) fn push_joins(from: &mut Vec<Join>, twj: &sp::TableWithJoins, params: &mut ParamCounter) -> SqlResult<()> {
     match &twj.relation {
         sp::TableFactor::NestedJoin { table_with_joins, alias: None } => push_joins(from, table_with_joins, params)?,
         relation => {
