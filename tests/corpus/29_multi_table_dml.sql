@@ -138,3 +138,19 @@ SET sql_safe_updates = 0
 SELECT * FROM u
 UPDATE u, m1 SET u.s = 'z' WHERE u.id = m1.id
 SELECT * FROM u
+-- One table under two aliases: both changes reach the row; its key may not change.
+CREATE TABLE k (pk INT PRIMARY KEY, a INT, b INT)
+INSERT INTO k VALUES (0, 0, 0)
+UPDATE k AS A, k AS B SET A.pk = 1, B.a = 2
+UPDATE k AS A, k AS B SET A.a = 2, B.pk = 1
+UPDATE k AS A, k AS B SET A.a = 1, B.b = 2
+SELECT * FROM k
+-- Correlated subqueries reading the row being changed.
+UPDATE m1 SET m1.b = (SELECT MAX(m2.x) FROM m2 WHERE m2.id <= m1.id)
+SELECT * FROM m1
+UPDATE m1 SET b = 0 WHERE EXISTS (SELECT 1 FROM m2 WHERE m2.id = m1.id + 10)
+SELECT * FROM m1
+DELETE FROM d1 WHERE NOT EXISTS (SELECT 1 FROM d3 WHERE d3.k = d1.id) AND d1.id > 4
+SELECT * FROM d1
+UPDATE m1, k SET m1.b = (SELECT COUNT(*) FROM m2 WHERE m2.id > m1.id) + k.a
+SELECT * FROM m1

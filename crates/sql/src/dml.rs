@@ -644,15 +644,17 @@ fn locked_matches(
             return Err(unsafe_update());
         }
         let mut out = Vec::new();
-        select::scan_table(ctx, table, &access, None, &mut |ck, row| {
-            if let Some(w) = &where_bound {
-                if !ctx.test(w, &row)? {
-                    return Ok(true);
+        ctx.in_scope(&scope, || {
+            select::scan_table(ctx, table, &access, None, &mut |ck, row| {
+                if let Some(w) = &where_bound {
+                    if !ctx.test(w, &row)? {
+                        return Ok(true);
+                    }
                 }
-            }
-            out.push((ck.to_vec(), row));
-            // Without ORDER BY the first LIMIT matches are the answer.
-            Ok(!(order.is_empty() && limit.is_some_and(|l| out.len() >= l)))
+                out.push((ck.to_vec(), row));
+                // Without ORDER BY the first LIMIT matches are the answer.
+                Ok(!(order.is_empty() && limit.is_some_and(|l| out.len() >= l)))
+            })
         })?;
         let mut out = sort_rows(ctx, &order, out, |(_, r)| r)?;
         if let Some(l) = limit {
@@ -674,7 +676,7 @@ fn locked_matches(
         };
         // Re-check WHERE on the current version.
         let still = with_ctx(session, params, |ctx| match &where_bound {
-            Some(w) => ctx.test(w, &current),
+            Some(w) => Ok(eval::truthy(&ctx.eval_in(&scope, w, &current)?).unwrap_or(false)),
             None => Ok(true),
         })?;
         if still {
@@ -708,7 +710,7 @@ fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&
                 // MySQL evaluates SET left to right over the updated row.
                 new[*idx] = match e {
                     Expr::Default => default_value(ctx.session, &table, *idx)?,
-                    e => ctx.eval(e, &new)?,
+                    e => ctx.eval_in(&scope, e, &new)?,
                 };
             }
             for (i, c) in table.def.columns.iter().enumerate() {

@@ -26,6 +26,7 @@ use std::sync::Arc;
 /// One table of the join the statement writes.
 struct Target {
     entry: Arc<TableEntry>,
+    alias: String,
     /// Where its columns start in a joined row; its hidden key column
     /// follows them.
     offset: usize,
@@ -39,14 +40,22 @@ impl Target {
     fn of(source: &Source, statement: &str) -> SqlResult<Target> {
         // A view or derived table: its rows are computed, not stored.
         match &source.entry {
-            Some(entry) if source.row_key => {
-                Ok(Target { entry: entry.clone(), offset: source.offset, rows: Vec::new(), seen: HashSet::new() })
-            }
+            Some(entry) if source.row_key => Ok(Target {
+                entry: entry.clone(),
+                alias: source.alias.clone(),
+                offset: source.offset,
+                rows: Vec::new(),
+                seen: HashSet::new(),
+            }),
             _ => Err(SqlError::new(
                 ErrorCode::NON_UPDATABLE_TABLE,
                 format!("The target table {} of the {statement} is not updatable", source.alias),
             )),
         }
+    }
+
+    fn is_table(&self, other: &Target) -> bool {
+        (&self.entry.def.db, &self.entry.def.name) == (&other.entry.def.db, &other.entry.def.name)
     }
 
     fn width(&self) -> usize {
@@ -80,7 +89,7 @@ fn lock_current(session: &mut Session, table: &TableEntry, key: &[u8]) -> SqlRes
 type Assignment = (usize, usize, Expr);
 
 pub(crate) fn update(session: &mut Session, upd: &MultiUpdate, params: &[Value]) -> SqlResult<QueryResult> {
-    let (mut targets, assignments) = with_ctx(session, params, |ctx| {
+    let (mut targets, assignments, scope) = with_ctx(session, params, |ctx| {
         let sources = select::resolve_with_row_keys(ctx, &upd.from)?;
         let scope: Vec<select::ScopeColumn> = sources.iter().flat_map(|s| s.columns.iter().cloned()).collect();
         // (source, column, value); the targets are those sources.
@@ -100,10 +109,11 @@ pub(crate) fn update(session: &mut Session, upd: &MultiUpdate, params: &[Value])
         for a in &mut bound {
             a.0 = written.iter().position(|&s| s == a.0).unwrap_or_default();
         }
+        refuse_key_conflict(&targets, &bound)?;
         for row in joined_rows(ctx, &sources, &scope, &upd.selection, &upd.order_by, &upd.limit)? {
             targets.iter_mut().for_each(|t| t.note(&row));
         }
-        Ok((targets, bound))
+        Ok((targets, bound, scope))
     })?;
     let strict = session.strict() && !upd.ignore;
     let (mut matched, mut changed) = (0u64, 0u64);
@@ -119,7 +129,7 @@ pub(crate) fn update(session: &mut Session, upd: &MultiUpdate, params: &[Value])
                 for (_, col, value) in &mine {
                     new[*col] = match value {
                         Expr::Default => default_value(ctx.session, &target.entry, *col)?,
-                        e => ctx.eval(e, &joined)?,
+                        e => ctx.eval_in(&scope, e, &joined)?,
                     };
                 }
                 let table = &target.entry;
@@ -157,6 +167,32 @@ pub(crate) fn update(session: &mut Session, upd: &MultiUpdate, params: &[Value])
         last_insert_id: 0,
         info: format!("Rows matched: {matched}  Changed: {changed}  Warnings: {}", session.warning_count()),
     })
+}
+
+/// 1706: a table written under two aliases may not have its primary key
+/// changed through either (the two changes of one row could disagree on
+/// where the row lives).
+fn refuse_key_conflict(targets: &[Target], assignments: &[Assignment]) -> SqlResult<()> {
+    for (i, first) in targets.iter().enumerate() {
+        for (j, second) in targets.iter().enumerate().skip(i + 1) {
+            if !first.is_table(second) {
+                continue;
+            }
+            let key_changed = assignments.iter().any(|(t, col, _)| {
+                (*t == i || *t == j) && first.entry.def.primary_key().is_some_and(|pk| pk.columns.contains(col))
+            });
+            if key_changed {
+                return Err(SqlError::new(
+                    ErrorCode::MULTI_UPDATE_KEY_CONFLICT,
+                    format!(
+                        "Primary key/partition key update is not allowed since the table is updated both as '{}' and '{}'",
+                        first.alias, second.alias
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The column an assignment's `[table.]column` names: (source, column).

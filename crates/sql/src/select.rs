@@ -36,6 +36,25 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
+    /// Runs `f` with `scope` as the columns of the row being evaluated, so
+    /// a correlated subquery in it finds the outer columns it names.
+    pub(crate) fn in_scope<R>(&self, scope: &[ScopeColumn], f: impl FnOnce() -> R) -> R {
+        self.scopes.borrow_mut().push(scope.to_vec());
+        let result = f();
+        self.scopes.borrow_mut().pop();
+        result
+    }
+
+    /// `expr` over `row`, whose columns are `scope` (see [`Self::in_scope`];
+    /// the scope is only set up for an expression with a subquery).
+    pub(crate) fn eval_in(&self, scope: &[ScopeColumn], expr: &Expr, row: &[Value]) -> SqlResult<Value> {
+        if has_subquery(expr) {
+            self.in_scope(scope, || self.eval(expr, row))
+        } else {
+            self.eval(expr, row)
+        }
+    }
+
     pub fn new(session: &'a Session, txn: &'a Txn, view: Arc<Snapshot>, params: &'a [Value]) -> Ctx<'a> {
         Ctx {
             session,
@@ -1768,7 +1787,6 @@ pub(crate) fn join_matches(
     if let Some(c) = condition {
         conjuncts(c, &mut conds);
     }
-    ctx.scopes.borrow_mut().push(scope);
     let mut sink = |row: Vec<Value>, _: Option<&[u8]>| -> SqlResult<bool> {
         if let Some(c) = condition {
             if !ctx.test(c, &row)? {
@@ -1778,9 +1796,10 @@ pub(crate) fn join_matches(
         emit(row)?;
         Ok(true)
     };
-    let result = join_level(ctx, sources, 0, Vec::new(), &conds, None, &std::cell::Cell::new(false), &mut sink);
-    ctx.scopes.borrow_mut().pop();
-    result.map(|_| ())
+    ctx.in_scope(&scope, || {
+        join_level(ctx, sources, 0, Vec::new(), &conds, None, &std::cell::Cell::new(false), &mut sink)
+    })
+    .map(|_| ())
 }
 
 impl Session {
