@@ -67,7 +67,7 @@ SELECT * FROM m1
 UPDATE LOW_PRIORITY IGNORE m1, m2 SET m1.id = m1.id + 10 WHERE m1.id = m2.id
 SELECT * FROM m1
 -- ORDER BY and LIMIT apply to the joined rows.
-UPDATE m1, m2 SET m2.y = m1.id WHERE m2.id < 100 ORDER BY m1.id DESC LIMIT 1
+UPDATE m1, m2 SET m2.y = m1.id WHERE m2.id < 100 ORDER BY m1.id DESC, m2.id DESC LIMIT 1
 SELECT * FROM m2
 -- Multi-table DELETE, both syntaxes.
 CREATE TABLE d1 (id INT PRIMARY KEY, v VARCHAR(10))
@@ -154,3 +154,9 @@ DELETE FROM d1 WHERE NOT EXISTS (SELECT 1 FROM d3 WHERE d3.k = d1.id) AND d1.id 
 SELECT * FROM d1
 UPDATE m1, k SET m1.b = (SELECT COUNT(*) FROM m2 WHERE m2.id > m1.id) + k.a
 SELECT * FROM m1
+-- An aggregate in WHERE is an error even when no row matches.
+CREATE TABLE e (id INT PRIMARY KEY, a INT)
+UPDATE e SET a = 1 WHERE COUNT(*) = 1
+DELETE FROM e WHERE SUM(a) > 0
+UPDATE e, m1 SET e.a = 1 WHERE COUNT(*) = 1
+DELETE e FROM e, m1 WHERE MAX(m1.a) > 0

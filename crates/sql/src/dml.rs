@@ -573,6 +573,17 @@ pub(crate) fn unsafe_update() -> SqlError {
     )
 }
 
+/// 1111: an UPDATE's or DELETE's WHERE has no groups for an aggregate,
+/// even when no row would reach it.
+pub(crate) fn reject_aggregate(condition: Option<&Expr>) -> SqlResult<()> {
+    match condition {
+        Some(c) if select::has_aggregate(c) => {
+            Err(SqlError::new(ErrorCode::INVALID_GROUP_FUNC_USE, "Invalid use of group function"))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// An UPDATE's or DELETE's LIMIT: a constant row count.
 pub(crate) fn limit_rows(ctx: &Ctx, limit: &Option<Expr>) -> SqlResult<Option<usize>> {
     let Some(l) = limit else { return Ok(None) };
@@ -618,6 +629,7 @@ fn locked_matches(
 ) -> SqlResult<Vec<Candidate>> {
     let scope = select::table_columns(table, alias);
     let where_bound = selection.as_ref().map(|w| bind(w, &scope)).transpose()?;
+    reject_aggregate(where_bound.as_ref())?;
     let candidates: Vec<Candidate> = with_ctx(session, params, |ctx| {
         let limit = limit_rows(ctx, limit)?;
         let order: Vec<OrderBy> = order_by

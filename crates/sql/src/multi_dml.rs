@@ -222,6 +222,7 @@ fn joined_rows(
     limit: &Option<Expr>,
 ) -> SqlResult<Vec<Vec<Value>>> {
     let condition = selection.as_ref().map(|w| bind(w, scope)).transpose()?;
+    crate::dml::reject_aggregate(condition.as_ref())?;
     let limit = crate::dml::limit_rows(ctx, limit)?;
     let mut joined = Vec::new();
     select::join_matches(ctx, sources, condition.as_ref(), &mut |row| {

@@ -354,7 +354,7 @@ fn max_slot(expr: &Expr) -> Option<usize> {
     max
 }
 
-fn has_aggregate(expr: &Expr) -> bool {
+pub(crate) fn has_aggregate(expr: &Expr) -> bool {
     expr.contains(&Expr::is_aggregate)
 }
 
