@@ -229,3 +229,54 @@ fn multi_delete(
         selection: tail.selection.as_ref().map(|e| convert_expr(e, params)).transpose()?,
     })))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse_single;
+    use crate::ast::*;
+
+    fn statement(sql: &str) -> Statement {
+        match parse_single(sql) {
+            Ok(p) => p.statement,
+            Err(e) => panic!("{sql}: {e:?}"),
+        }
+    }
+
+    #[test]
+    fn modifiers_are_not_table_names() {
+        let Statement::Update(upd) = statement("UPDATE LOW_PRIORITY IGNORE t1 SET a = 1") else { panic!() };
+        assert_eq!((upd.table.name.as_str(), upd.ignore), ("t1", true));
+        let Statement::Delete(del) = statement("DELETE LOW_PRIORITY QUICK IGNORE FROM t1 WHERE a = 1") else {
+            panic!()
+        };
+        assert_eq!(del.table.name, "t1");
+    }
+
+    #[test]
+    fn multi_table_forms() {
+        let Statement::MultiUpdate(upd) = statement("UPDATE t1 AS a, t2 SET a.x = 1, y = 2 WHERE a.id = t2.id") else {
+            panic!()
+        };
+        assert_eq!(upd.from.len(), 2);
+        let targets: Vec<_> = upd.assignments.iter().map(|(t, c, _)| (t.clone(), c.clone())).collect();
+        assert_eq!(targets, [(Some("a".to_string()), "x".to_string()), (None, "y".to_string())]);
+        for sql in ["DELETE t1.*, t2 FROM t1 JOIN t2 ON t1.id = t2.id", "DELETE FROM t1, t2 USING t1, t2, t3"] {
+            let Statement::MultiDelete(del) = statement(sql) else { panic!("{sql}") };
+            let names: Vec<&str> = del.targets.iter().map(|t| t.name.as_str()).collect();
+            assert_eq!(names, ["t1", "t2"], "{sql}");
+        }
+    }
+
+    #[test]
+    fn clauses_out_of_place_are_syntax_errors() {
+        for sql in [
+            "DELETE t1 FROM t1, t2 LIMIT 1",
+            "DELETE t1 FROM t1, t2 ORDER BY t1.id",
+            "UPDATE t1 SET a = 1 RETURNING a",
+            "UPDATE t1 SET a = 1 WHERE",
+        ] {
+            let err = parse_single(sql).err().unwrap_or_else(|| panic!("{sql} parsed"));
+            assert_eq!(err.code.number, 1064, "{sql}");
+        }
+    }
+}
