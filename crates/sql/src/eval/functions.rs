@@ -547,9 +547,35 @@ fn conv(s: &str, from: i64, to: i64) -> Option<String> {
     Some(out.iter().rev().collect())
 }
 
-fn minmax(vals: &[Value], want: Ordering) -> Value {
+/// GREATEST / LEAST over dates and strings compare as dates, as MariaDB
+/// aggregates DATE or DATETIME with text to the temporal type: the result
+/// is a DATE when every temporal argument is one, else a DATETIME, and a
+/// string that is no date counts as the zero date.
+fn temporal_minmax(vals: &[Value], want: Ordering, env: &dyn EvalEnv) -> Option<Value> {
+    let temporal = |v: &Value| matches!(v, Value::Date(_) | Value::DateTime(_));
+    if !vals.iter().any(temporal) || !vals.iter().all(|v| temporal(v) || matches!(v, Value::Bytes(_))) {
+        return None;
+    }
+    let as_temporal = |v: &Value| to_datetime(v, env).unwrap_or_default();
+    let mut best = as_temporal(&vals[0]);
+    for v in &vals[1..] {
+        let t = as_temporal(v);
+        if t.cmp(&best) == want {
+            best = t;
+        }
+    }
+    if vals.iter().any(|v| matches!(v, Value::DateTime(_))) {
+        return Some(Value::DateTime(best));
+    }
+    Some(Value::Date(Temporal { hour: 0, minute: 0, second: 0, micros: 0, ..best }))
+}
+
+fn minmax(vals: &[Value], want: Ordering, env: &dyn EvalEnv) -> Value {
     if vals.iter().any(Value::is_null) {
         return Value::Null;
+    }
+    if let Some(r) = temporal_minmax(vals, want, env) {
+        return r;
     }
     let all_int = vals.iter().all(|v| matches!(v, Value::Int(_) | Value::UInt(_)));
     let any_str = vals.iter().any(|v| matches!(v, Value::Bytes(_)));
@@ -695,8 +721,8 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             }
             return Ok(bytes(out));
         }
-        "greatest" => return Ok(minmax(a, Ordering::Greater)),
-        "least" => return Ok(minmax(a, Ordering::Less)),
+        "greatest" => return Ok(minmax(a, Ordering::Greater, env)),
+        "least" => return Ok(minmax(a, Ordering::Less, env)),
         "elt" => {
             let Some(i) = int_arg(&a[0], env) else {
                 return Ok(Value::Null);
