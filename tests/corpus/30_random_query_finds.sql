@@ -23,3 +23,8 @@ INSERT INTO r (id, a) VALUES (50, 1), (51, 2)
 INSERT IGNORE INTO r (id, a) VALUES (52, 1), (1, 2), (53, 3)
 INSERT INTO r (id, a) VALUES (NULL, 1), (60, 2)
 SELECT LAST_INSERT_ID()
+-- ROUND / TRUNCATE with a constant digit count past the scale pad with zeros.
+SELECT TRUNCATE(-0.5, 2), ROUND(-0.5, 2), ROUND(1.5, 3), TRUNCATE(1.5, 0), ROUND(2.567, 1), ROUND(d, 4), TRUNCATE(d, 1) FROM r WHERE id = 1
+-- A UNION part that is only NULL takes the other parts' type.
+SELECT NULL AS c0 FROM r UNION SELECT 'A' FROM r
+SELECT s FROM r WHERE id = 1 UNION SELECT NULL

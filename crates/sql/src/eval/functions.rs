@@ -136,7 +136,26 @@ pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) 
     if works_on_bytes(name) {
         stored_bytes(args, &mut vals);
     }
-    call_values(name, &vals, collation, env)
+    let value = call_values(name, &vals, collation, env)?;
+    if matches!(name, "round" | "truncate") {
+        return Ok(pad_round(value, args.get(1)));
+    }
+    Ok(value)
+}
+
+/// ROUND / TRUNCATE(decimal, d) with a constant `d` past the argument's
+/// scale show `d` digits (`TRUNCATE(-0.5, 2)` is `-0.50`): MariaDB types the
+/// result by the constant. A `d` read from a column only rounds.
+fn pad_round(value: Value, digits: Option<&Expr>) -> Value {
+    let (Value::Decimal(mut d), Some(Expr::Literal(Value::Int(n)))) = (value.clone(), digits) else {
+        return value;
+    };
+    let Ok(scale) = u32::try_from(*n) else { return value };
+    if scale > d.scale() && scale <= 28 {
+        d.rescale(scale);
+        return Value::Decimal(d);
+    }
+    value
 }
 
 fn s_of(v: &Value) -> String {
@@ -431,7 +450,7 @@ fn round_value(v: &Value, d: i64, truncate: bool, env: &dyn EvalEnv) -> Value {
             if d >= 0 {
                 let sc = (d as u32).min(28);
                 let mut r = x.round_dp_with_strategy(sc, strategy);
-                // ROUND(decimal, d) keeps exactly min(d, scale) digits.
+                // ROUND(decimal, d) keeps min(d, scale) digits (see `pad_round`).
                 r.rescale(sc.min(x.scale()));
                 Value::Decimal(r)
             } else {
