@@ -268,7 +268,8 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
         let outcome = insert_row(session, &table, ins, row, params)?;
         affected += outcome.affected;
         generated = generated.or(outcome.generated);
-        reported = reported.or(outcome.reported);
+        // MariaDB reports the last explicit value of a multi-row INSERT.
+        reported = outcome.reported.or(reported);
         written.extend(outcome.written);
     }
     // LAST_INSERT_ID() follows generated values only; the OK packet also

@@ -580,6 +580,14 @@ pub(super) fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> S
     if name == "extract_units" {
         return Ok(Expr::Function { name: "extract".into(), args });
     }
+    // ROW(a, b, ...) is the row constructor `(a, b, ...)`; MariaDB's grammar
+    // wants at least two elements.
+    if name == "row" {
+        if args.len() < 2 {
+            return Err(SqlError::parse(&f.to_string(), 1));
+        }
+        return Ok(Expr::Tuple(args));
+    }
     if name == "values" || name == "value" {
         if let [Expr::Column { name: col, .. }] = args.as_slice() {
             return Ok(Expr::InsertValue(col.clone()));

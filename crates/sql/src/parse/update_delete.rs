@@ -11,14 +11,14 @@ use super::{object_name, ParamCounter};
 use crate::ast::*;
 use onelog_core::SqlError;
 use sqlparser::ast as sp;
-use sqlparser::dialect::MySqlDialect;
+use super::dialect::MariaDbDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::Token;
 
 /// Parses `sql` (an UPDATE or DELETE) into OneLog's statement.
 pub(super) fn parse(sql: &str, params: &mut ParamCounter) -> Result<SqlResultOr, ParserError> {
-    let dialect = MySqlDialect {};
+    let dialect = MariaDbDialect;
     let mut p = Parser::new(&dialect).try_with_sql(sql)?;
     if p.parse_keyword(Keyword::UPDATE) {
         let ignore = modifiers(&mut p, false);
