@@ -109,7 +109,11 @@ def writer(srv, ledger: Ledger, w: int, rng: random.Random, stop: threading.Even
             commit_sent = False
             try:
                 with c.cursor() as cur:
-                    cur.execute("INSERT INTO markers (txn_id, writer, n) VALUES (%s, %s, %s)", (tid, w, n))
+                    # Some transactions set the marker's row count and the counter with one
+                    # multi-table UPDATE: a half-applied one would show as a wrong count.
+                    joined = rng.random() < 0.3
+                    cur.execute("INSERT INTO markers (txn_id, writer, n) VALUES (%s, %s, %s)",
+                                (tid, w, 0 if joined else n))
                     rows = [(tid, i, w, f"vé{tid}-{i}-" + "x" * rng.randint(0, 60)) for i in range(n)]
                     path = rng.random()
                     if path < 0.2:
@@ -121,7 +125,12 @@ def writer(srv, ledger: Ledger, w: int, rng: random.Random, stop: threading.Even
                         stage_through_temporary_table(cur, rows)
                     else:
                         cur.executemany("INSERT INTO data (txn_id, idx, writer, val) VALUES (%s, %s, %s, %s)", rows)
-                    cur.execute("UPDATE counters SET cnt = cnt + 1, last_txn = %s WHERE writer = %s", (tid, w))
+                    if joined:
+                        cur.execute("UPDATE markers JOIN counters ON counters.writer = markers.writer "
+                                    "SET markers.n = %s, counters.cnt = counters.cnt + 1, "
+                                    "counters.last_txn = markers.txn_id WHERE markers.txn_id = %s", (n, tid))
+                    else:
+                        cur.execute("UPDATE counters SET cnt = cnt + 1, last_txn = %s WHERE writer = %s", (tid, w))
                     commit_sent = True
                     c.commit()
                 with ledger.lock:

@@ -25,6 +25,7 @@ pub mod load_data;
 pub mod locks;
 pub mod maintenance;
 pub mod mdl;
+pub mod multi_dml;
 pub mod parse;
 pub mod prepared;
 pub mod privilege;

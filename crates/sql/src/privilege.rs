@@ -252,18 +252,21 @@ fn db_of<'a>(name: &'a ObjectName, current: &'a str) -> &'a str {
 fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, needs: &mut Vec<Need<'a>>) {
     let table = |name: &ObjectName, bit: u64| Need::Table(db_of(name, current).to_string(), name.name.clone(), bit);
     match stmt {
-        Statement::Select(_) | Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => {
-            let written = stmt.written_table();
+        Statement::Select(_)
+        | Statement::Insert(_)
+        | Statement::Update(_)
+        | Statement::Delete(_)
+        | Statement::MultiUpdate(_)
+        | Statement::MultiDelete(_) => {
+            let written = stmt.written_tables();
             let write_bit = match stmt {
                 Statement::Insert(_) => privs::INSERT,
-                Statement::Update(_) => privs::UPDATE,
+                Statement::Update(_) | Statement::MultiUpdate(_) => privs::UPDATE,
                 _ => privs::DELETE,
             };
-            if let Some(w) = written {
-                needs.push(table(w, write_bit));
-            }
+            needs.extend(written.iter().map(|w| table(w, write_bit)));
             stmt.for_each_table(&mut |name| {
-                if Some(name) != written {
+                if !written.contains(&name) {
                     needs.push(table(name, privs::SELECT));
                 }
             });

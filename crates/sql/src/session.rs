@@ -459,6 +459,13 @@ impl Session {
         self.session_value("autocommit") == "1"
     }
 
+    /// `sql_safe_updates`: UPDATE and DELETE must find their rows by a key
+    /// or have a LIMIT (1175).
+    pub fn safe_updates(&self) -> bool {
+        let value = self.session_value("sql_safe_updates");
+        value == "1" || value.eq_ignore_ascii_case("ON")
+    }
+
     pub fn strict(&self) -> bool {
         let mode = self.session_value("sql_mode");
         mode.contains("STRICT_TRANS_TABLES") || mode.contains("STRICT_ALL_TABLES")
@@ -845,13 +852,14 @@ impl Session {
         fn key<'a>(name: &'a ObjectName, current: Option<&'a str>) -> Option<(&'a str, &'a str)> {
             name.db.as_deref().or(current).map(|db| (db, name.name.as_str()))
         }
-        let written = stmt.written_table().and_then(|name| key(name, current));
+        let written: Vec<(&str, &str)> =
+            stmt.written_tables().into_iter().filter_map(|name| key(name, current)).collect();
         let mut tables: Vec<TableUse> = Vec::new();
         // A temporary table is the session's own: no lock, nothing to wait for.
         stmt.for_each_table(&mut |name| {
             let table = key(name, current).filter(|(db, t)| !is_system_db(db) && self.temp.table(db, t).is_none());
             if let Some(table) = table {
-                add_table_use(&mut tables, table, written == Some(table));
+                add_table_use(&mut tables, table, written.contains(&table));
             }
         });
         tables
@@ -918,7 +926,11 @@ impl Session {
         match stmt {
             Statement::Select(select) => self.select_counting_found_rows(select, params),
             Statement::Account(account) => crate::accounts::run::execute(self, account),
-            Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => self.run_write(stmt, params),
+            Statement::Insert(_)
+            | Statement::Update(_)
+            | Statement::Delete(_)
+            | Statement::MultiUpdate(_)
+            | Statement::MultiDelete(_) => self.run_write(stmt, params),
             // Only a COM_QUERY reads a LOCAL file (see `execute_client_query`).
             Statement::LoadData(load) => self.run_write_with(|s| crate::load_data::execute(s, load, None)),
             // Nor does CREATE TEMPORARY TABLE.
