@@ -4,7 +4,8 @@ random moment and restarted; every acknowledged commit is present, no
 unacknowledged transaction is partly applied, and binlog and tables agree.
 
 Each transaction writes one marker row (txn_id, writer, n), n data rows (with
-INSERT, or one in five with LOAD DATA LOCAL INFILE), and
+INSERT, or one in five with LOAD DATA LOCAL INFILE, or one in five staged in a
+temporary table and copied with INSERT ... SELECT, which logs only the copy), and
 increments its writer's counter row, then COMMITs. A transaction is
 - acknowledged: COMMIT returned OK -> must be present, whole;
 - in doubt: the connection broke after COMMIT was sent -> present whole, or absent;
@@ -86,6 +87,18 @@ class Ledger:
                     del self.in_doubt[t]
 
 
+def stage_through_temporary_table(cur, rows):
+    """Writes `rows` into `data` through the session's temporary table, inside
+    the open transaction (CREATE TEMPORARY TABLE does not commit it): only the
+    INSERT ... SELECT's rows into `data` are logged, and they must be whole
+    after recovery as any other."""
+    cur.execute("CREATE TEMPORARY TABLE IF NOT EXISTS stage (txn_id BIGINT NOT NULL, idx INT NOT NULL, "
+                "writer INT NOT NULL, val VARCHAR(100), PRIMARY KEY (txn_id, idx))")
+    cur.execute("DELETE FROM stage")
+    cur.executemany("INSERT INTO stage VALUES (%s, %s, %s, %s)", rows)
+    cur.execute("INSERT INTO data (txn_id, idx, writer, val) SELECT txn_id, idx, writer, val FROM stage")
+
+
 def writer(srv, ledger: Ledger, w: int, rng: random.Random, stop: threading.Event):
     try:
         c = srv.connect(database="crash", autocommit=False, connect_timeout=5, read_timeout=30, write_timeout=30,
@@ -100,16 +113,28 @@ def writer(srv, ledger: Ledger, w: int, rng: random.Random, stop: threading.Even
             commit_sent = False
             try:
                 with c.cursor() as cur:
-                    cur.execute("INSERT INTO markers (txn_id, writer, n) VALUES (%s, %s, %s)", (tid, w, n))
+                    # Some transactions set the marker's row count and the counter with one
+                    # multi-table UPDATE: a half-applied one would show as a wrong count.
+                    joined = rng.random() < 0.3
+                    cur.execute("INSERT INTO markers (txn_id, writer, n) VALUES (%s, %s, %s)",
+                                (tid, w, 0 if joined else n))
                     rows = [(tid, i, w, f"vé{tid}-{i}-" + "x" * rng.randint(0, 60)) for i in range(n)]
-                    if rng.random() < 0.2:
+                    path = rng.random()
+                    if path < 0.2:
                         # Some transactions write their rows with LOAD DATA LOCAL.
                         upload.write_text("".join("\t".join(map(str, r)) + "\n" for r in rows), encoding="utf-8")
                         cur.execute(f"LOAD DATA LOCAL INFILE '{upload}' INTO TABLE data CHARACTER SET utf8mb4 "
                                     "(txn_id, idx, writer, val)")
+                    elif path < 0.4:
+                        stage_through_temporary_table(cur, rows)
                     else:
                         cur.executemany("INSERT INTO data (txn_id, idx, writer, val) VALUES (%s, %s, %s, %s)", rows)
-                    cur.execute("UPDATE counters SET cnt = cnt + 1, last_txn = %s WHERE writer = %s", (tid, w))
+                    if joined:
+                        cur.execute("UPDATE markers JOIN counters ON counters.writer = markers.writer "
+                                    "SET markers.n = %s, counters.cnt = counters.cnt + 1, "
+                                    "counters.last_txn = markers.txn_id WHERE markers.txn_id = %s", (n, tid))
+                    else:
+                        cur.execute("UPDATE counters SET cnt = cnt + 1, last_txn = %s WHERE writer = %s", (tid, w))
                     commit_sent = True
                     c.commit()
                 with ledger.lock:

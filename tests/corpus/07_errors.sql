@@ -50,7 +50,7 @@ SELECT id FROM e ORDER BY id LIMIT -1;
 SELECT DATE_ADD('2024-01-01', 5);
 SELECT DATE_ADD('2024-01-01', 1, 'DAY');
 SELECT INTERVAL 1 DAY;
--- DROP VIEW / DROP TEMPORARY TABLE never drop a base table of the same name (OneLog has no views or temporary tables yet).
+-- DROP VIEW / DROP TEMPORARY TABLE never drop a base table of the same name.
 CREATE TABLE dv (id INT PRIMARY KEY);
 INSERT INTO dv VALUES (1), (2);
 DROP VIEW dv;

@@ -368,18 +368,7 @@ impl Select {
     /// Calls `f` on every base table this query reads: FROM and JOIN,
     /// derived tables, subqueries anywhere, UNION branches.
     pub fn for_each_table(&self, f: &mut dyn FnMut(&ObjectName)) {
-        for join in &self.from {
-            match &join.factor {
-                TableFactor::Table { name, .. } => f(name),
-                TableFactor::Derived { query, .. } => query.for_each_table(f),
-                TableFactor::Recursive(cte) => {
-                    cte.seed.for_each_table(f);
-                    cte.step.for_each_table(f);
-                }
-                TableFactor::CteSelf { .. } => {}
-            }
-            join.on.iter().for_each(|e| e.for_each_table(f));
-        }
+        self.from.iter().for_each(|j| j.for_each_table(f));
         for item in &self.items {
             if let SelectItem::Expr { expr, .. } = item {
                 expr.for_each_table(f);
@@ -390,6 +379,22 @@ impl Select {
         if let Some((_, next)) = &self.union {
             next.for_each_table(f);
         }
+    }
+}
+
+impl Join {
+    /// Calls `f` on every base table this FROM item and its ON condition read.
+    pub fn for_each_table(&self, f: &mut dyn FnMut(&ObjectName)) {
+        match &self.factor {
+            TableFactor::Table { name, .. } => f(name),
+            TableFactor::Derived { query, .. } => query.for_each_table(f),
+            TableFactor::Recursive(cte) => {
+                cte.seed.for_each_table(f);
+                cte.step.for_each_table(f);
+            }
+            TableFactor::CteSelf { .. } => {}
+        }
+        self.on.iter().for_each(|e| e.for_each_table(f));
     }
 }
 
@@ -573,6 +578,29 @@ pub struct Update {
     pub ignore: bool,
 }
 
+/// `UPDATE t1 [AS a], t2 ... | t1 JOIN t2 ... SET [a.]x = ..., ...`: every
+/// table of `from` may be assigned; each row changes at most once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MultiUpdate {
+    pub from: Vec<Join>,
+    /// (table or alias as written, column, value).
+    pub assignments: Vec<(Option<String>, String, Expr)>,
+    pub selection: Option<Expr>,
+    pub order_by: Vec<OrderBy>,
+    pub limit: Option<Expr>,
+    pub ignore: bool,
+}
+
+/// `DELETE t1[.*], t2 FROM <joins>` and `DELETE FROM t1, t2 USING <joins>`:
+/// the rows of the named tables (aliases of `from`) that the join matches.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MultiDelete {
+    /// The tables deleted from, by their name or alias in `from`.
+    pub targets: Vec<ObjectName>,
+    pub from: Vec<Join>,
+    pub selection: Option<Expr>,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Delete {
     pub table: ObjectName,
@@ -630,6 +658,11 @@ pub struct CreateTable {
     /// What a row whose unique key is taken does: IGNORE skips it, REPLACE
     /// replaces the earlier row; neither fails the statement with 1062.
     pub on_duplicate: CreateSelectDuplicates,
+    /// `CREATE TEMPORARY TABLE`: private to the session (see `temp`).
+    pub temporary: bool,
+    /// `CREATE OR REPLACE [TEMPORARY] TABLE` (honoured for temporary
+    /// tables, see `temp`).
+    pub or_replace: bool,
 }
 
 /// `[CONSTRAINT name] CHECK (condition)`, of a table or (`column`) of a
@@ -851,11 +884,6 @@ fn returning_tables(items: &[SelectItem], f: &mut dyn FnMut(&ObjectName)) {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AbsentKind {
-    TemporaryTable,
-}
-
 /// `WITH [CASCADED | LOCAL] CHECK OPTION` of a view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum CheckOption {
@@ -918,8 +946,15 @@ impl Statement {
     /// Whether the statement changes data or schema: it holds a write
     /// intent (see `mdl`), so FLUSH TABLES WITH READ LOCK holds it back.
     pub fn writes(&self) -> bool {
-        matches!(self, Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) | Statement::LoadData(_))
-            || self.is_ddl()
+        matches!(
+            self,
+            Statement::Insert(_)
+                | Statement::Update(_)
+                | Statement::Delete(_)
+                | Statement::MultiUpdate(_)
+                | Statement::MultiDelete(_)
+                | Statement::LoadData(_)
+        ) || self.is_ddl()
     }
 
     /// The table an INSERT, REPLACE, UPDATE or DELETE writes.
@@ -930,6 +965,21 @@ impl Statement {
             Statement::Delete(del) => Some(&del.table),
             Statement::LoadData(load) => Some(&load.table),
             _ => None,
+        }
+    }
+
+    /// Every table the statement writes: [`Self::written_table`], or the
+    /// tables a multi-table UPDATE / DELETE may change (for an UPDATE
+    /// with an unqualified assignment, every table of its join).
+    pub fn written_tables(&self) -> Vec<&ObjectName> {
+        match self {
+            Statement::MultiUpdate(upd) => tables_named(&upd.from, &|alias| {
+                upd.assignments.iter().any(|(t, _, _)| t.as_deref().is_none_or(|t| t == alias))
+            }),
+            Statement::MultiDelete(del) => {
+                tables_named(&del.from, &|alias| del.targets.iter().any(|t| t.name == alias))
+            }
+            _ => self.written_table().into_iter().collect(),
         }
     }
 
@@ -960,6 +1010,16 @@ impl Statement {
                 order(&del.order_by, f);
                 returning_tables(&del.returning, f);
             }
+            Statement::MultiUpdate(upd) => {
+                upd.from.iter().for_each(|j| j.for_each_table(f));
+                upd.assignments.iter().for_each(|(_, _, e)| e.for_each_table(f));
+                upd.selection.iter().for_each(|e| e.for_each_table(f));
+                order(&upd.order_by, f);
+            }
+            Statement::MultiDelete(del) => {
+                del.from.iter().for_each(|j| j.for_each_table(f));
+                del.selection.iter().for_each(|e| e.for_each_table(f));
+            }
             Statement::LoadData(load) => {
                 f(&load.table);
                 load.assignments.iter().for_each(|(_, e)| e.for_each_table(f));
@@ -971,6 +1031,16 @@ impl Statement {
     }
 }
 
+/// The base tables of `from` whose alias (or name) `named` accepts.
+fn tables_named<'a>(from: &'a [Join], named: &dyn Fn(&str) -> bool) -> Vec<&'a ObjectName> {
+    from.iter()
+        .filter_map(|j| match &j.factor {
+            TableFactor::Table { name, alias } => named(alias.as_deref().unwrap_or(&name.name)).then_some(name),
+            _ => None,
+        })
+        .collect()
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Statement {
     /// Account and privilege statements (see `accounts`).
@@ -979,6 +1049,8 @@ pub enum Statement {
     Insert(Insert),
     Update(Update),
     Delete(Delete),
+    MultiUpdate(Box<MultiUpdate>),
+    MultiDelete(Box<MultiDelete>),
     LoadData(Box<LoadData>),
     CreateDatabase {
         name: String,
@@ -995,13 +1067,11 @@ pub enum Statement {
         names: Vec<ObjectName>,
         if_exists: bool,
     },
-    /// `DROP TEMPORARY TABLE`: OneLog has no temporary tables yet, so this
-    /// drops nothing and answers as MariaDB does for names that are not
-    /// temporary tables (never drops a base table of the same name).
-    DropAbsent {
+    /// `DROP TEMPORARY TABLE`: drops only the session's temporary tables
+    /// (never a base table of the same name), see `temp`.
+    DropTemporaryTable {
         names: Vec<ObjectName>,
         if_exists: bool,
-        kind: AbsentKind,
     },
     CreateView(CreateView),
     DropView {

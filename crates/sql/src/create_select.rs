@@ -79,15 +79,7 @@ fn insert_and_commit(
     rows: Vec<Vec<Value>>,
 ) -> SqlResult<QueryResult> {
     let records = rows.len() as u64;
-    let insert = Insert {
-        table: stmt.name.clone(),
-        columns: columns.iter().map(|c| c.name.clone()).collect(),
-        source: InsertSource::Values(rows.into_iter().map(|r| r.into_iter().map(Expr::Literal).collect()).collect()),
-        ignore: stmt.on_duplicate == CreateSelectDuplicates::Ignore,
-        replace: stmt.on_duplicate == CreateSelectDuplicates::Replace,
-        on_duplicate: Vec::new(),
-        returning: Vec::new(),
-    };
+    let insert = insert_rows(stmt, columns, rows);
     session.txn().begin_statement();
     let inserted = crate::dml::execute(session, &Statement::Insert(insert), &[])
         .and_then(|result| session.txn().finish_statement().map(|()| result));
@@ -108,16 +100,39 @@ fn insert_and_commit(
         mutations.extend(row_mutations);
         let group = TxnEvents { events, kind: GroupKind::DdlWithRows, thread_id: session.connection_id as u32 };
         engine.commit(group, mutations)?;
-        let info = records_info(session, stmt.on_duplicate, records, &result);
-        Ok(match result {
-            QueryResult::Ok { affected_rows, last_insert_id, .. } => {
-                QueryResult::Ok { affected_rows, last_insert_id, info }
-            }
-            rows => rows,
-        })
+        Ok(with_records_info(session, stmt.on_duplicate, records, result))
     });
     engine.locks.release_all(txn_id);
     committed
+}
+
+/// The INSERT that puts the selected `rows` into the new table.
+pub(crate) fn insert_rows(stmt: &CreateTable, columns: &[ResultColumn], rows: Vec<Vec<Value>>) -> Insert {
+    Insert {
+        table: stmt.name.clone(),
+        columns: columns.iter().map(|c| c.name.clone()).collect(),
+        source: InsertSource::Values(rows.into_iter().map(|r| r.into_iter().map(Expr::Literal).collect()).collect()),
+        ignore: stmt.on_duplicate == CreateSelectDuplicates::Ignore,
+        replace: stmt.on_duplicate == CreateSelectDuplicates::Replace,
+        on_duplicate: Vec::new(),
+        returning: Vec::new(),
+    }
+}
+
+/// The INSERT's answer with MariaDB's CREATE ... SELECT info.
+pub(crate) fn with_records_info(
+    session: &Session,
+    duplicates: CreateSelectDuplicates,
+    records: u64,
+    result: QueryResult,
+) -> QueryResult {
+    let info = records_info(session, duplicates, records, &result);
+    match result {
+        QueryResult::Ok { affected_rows, last_insert_id, .. } => {
+            QueryResult::Ok { affected_rows, last_insert_id, info }
+        }
+        rows => rows,
+    }
 }
 
 /// MariaDB's OK info for CREATE ... SELECT: the rows selected, those a
@@ -139,7 +154,7 @@ fn records_info(session: &Session, duplicates: CreateSelectDuplicates, records: 
 /// The new table's columns as MariaDB orders them: the defined columns the
 /// select does not name, then one per select column — its definition in the
 /// statement if it has one, else derived from the select.
-fn table_columns(stmt: &CreateTable, select: &Select, columns: &[ResultColumn]) -> Vec<ColumnDef> {
+pub(crate) fn table_columns(stmt: &CreateTable, select: &Select, columns: &[ResultColumn]) -> Vec<ColumnDef> {
     let items: Vec<Option<&Expr>> = match select.union {
         None if columns.len() == select.items.len() => select
             .items

@@ -419,32 +419,12 @@ fn plan_statement(
             mutations.retain(|m| !matches!(m, Mutation::Delete(_)));
             Ok(ok_plan(mutations, CatalogChange::Truncate(t.def.clone())))
         }
-        Statement::CreateIndex { table, index, if_not_exists, or_replace } => {
+        Statement::CreateIndex { table, .. } | Statement::DropIndex { table, .. } => {
             let t = catalog.get_table(db_of(table, db)?, &table.name)?;
-            let name = index.name.as_deref().unwrap_or_default();
-            let exists = t.def.indexes.iter().any(|i| i.name.eq_ignore_ascii_case(name));
-            if exists && *if_not_exists {
-                return Ok(noop_with_note(ErrorCode::DUP_KEY_NAME.number, format!("Duplicate key name '{name}'")));
+            match index_ops(&t.def, stmt) {
+                IndexOps::Alter(ops) => alter(catalog, snapshot, &t, &ops, strict, db),
+                IndexOps::Nothing(code, message) => Ok(noop_with_note(code, message)),
             }
-            let mut ops = Vec::new();
-            if exists && *or_replace {
-                ops.push(AlterOp::DropIndex(name.to_string()));
-            }
-            ops.push(AlterOp::AddIndex(index.clone()));
-            alter(catalog, snapshot, &t, &ops, strict, db)
-        }
-        Statement::DropIndex { table, name, if_exists } => {
-            let t = catalog.get_table(db_of(table, db)?, &table.name)?;
-            if *if_exists && !t.def.indexes.iter().any(|i| i.name.eq_ignore_ascii_case(name)) {
-                let message = format!("Can't DROP INDEX `{name}`; check that it exists");
-                return Ok(noop_with_note(ErrorCode::CANT_DROP_FIELD_OR_KEY.number, message));
-            }
-            let op = if name.eq_ignore_ascii_case("PRIMARY") {
-                AlterOp::DropPrimaryKey
-            } else {
-                AlterOp::DropIndex(name.clone())
-            };
-            alter(catalog, snapshot, &t, &[op], strict, db)
         }
         Statement::AlterTable { table, ops } => {
             let t = catalog.get_table(db_of(table, db)?, &table.name)?;
@@ -475,6 +455,47 @@ fn plan_statement(
             Ok(put_database(name, def))
         }
         _ => Err(SqlError::internal("not a DDL statement")),
+    }
+}
+
+/// What CREATE / DROP INDEX does to a table.
+pub(crate) enum IndexOps {
+    /// These ALTER TABLE operations.
+    Alter(Vec<AlterOp>),
+    /// Nothing but IF [NOT] EXISTS's note: (code, message).
+    Nothing(u16, String),
+}
+
+/// CREATE / DROP INDEX on the table `def` as ALTER TABLE operations.
+pub(crate) fn index_ops(def: &TableDef, stmt: &Statement) -> IndexOps {
+    match stmt {
+        Statement::CreateIndex { index, if_not_exists, or_replace, .. } => {
+            let name = index.name.as_deref().unwrap_or_default();
+            let exists = def.indexes.iter().any(|i| i.name.eq_ignore_ascii_case(name));
+            if exists && *if_not_exists {
+                let message = format!("Duplicate key name '{name}'");
+                return IndexOps::Nothing(ErrorCode::DUP_KEY_NAME.number, message);
+            }
+            let mut ops = Vec::new();
+            if exists && *or_replace {
+                ops.push(AlterOp::DropIndex(name.to_string()));
+            }
+            ops.push(AlterOp::AddIndex(index.clone()));
+            IndexOps::Alter(ops)
+        }
+        Statement::DropIndex { name, if_exists, .. } => {
+            if *if_exists && !def.indexes.iter().any(|i| i.name.eq_ignore_ascii_case(name)) {
+                let message = format!("Can't DROP INDEX `{name}`; check that it exists");
+                return IndexOps::Nothing(ErrorCode::CANT_DROP_FIELD_OR_KEY.number, message);
+            }
+            let op = if name.eq_ignore_ascii_case("PRIMARY") {
+                AlterOp::DropPrimaryKey
+            } else {
+                AlterOp::DropIndex(name.clone())
+            };
+            IndexOps::Alter(vec![op])
+        }
+        _ => IndexOps::Alter(Vec::new()),
     }
 }
 
@@ -565,7 +586,11 @@ fn drop_table_mutations(t: &TableEntry) -> Vec<Mutation> {
     out
 }
 
-fn build_index(catalog: &mut Catalog, def: &TableDef, spec: &IndexSpec, existing: &[IndexDef]) -> SqlResult<IndexDef> {
+/// Ids for new tables and indexes: the catalog's, or a session's for its
+/// temporary tables (`Engine::next_temp_id`).
+pub(crate) type NextId<'a> = &'a mut dyn FnMut() -> u64;
+
+fn build_index(next_id: NextId, def: &TableDef, spec: &IndexSpec, existing: &[IndexDef]) -> SqlResult<IndexDef> {
     let columns = spec
         .columns
         .iter()
@@ -604,14 +629,7 @@ fn build_index(catalog: &mut Catalog, def: &TableDef, spec: &IndexSpec, existing
         .enumerate()
         .map(|(n, &c)| key_part(&def.columns[c], spec.parts.get(n).copied().unwrap_or_default()))
         .collect::<SqlResult<Vec<_>>>()?;
-    Ok(IndexDef {
-        id: catalog.allocate_id(),
-        name,
-        columns,
-        unique: spec.unique || spec.primary,
-        primary: spec.primary,
-        parts,
-    })
+    Ok(IndexDef { id: next_id(), name, columns, unique: spec.unique || spec.primary, primary: spec.primary, parts })
 }
 
 /// A key part as MariaDB keeps it: a prefix only of a string column and
@@ -655,20 +673,34 @@ fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> Sq
     if ct.select.is_some() {
         return Err(SqlError::internal("CREATE TABLE ... SELECT is planned by create_select"));
     }
+    let db_collation = catalog.database(db).map(|d| d.collation).unwrap_or_default();
+    let def = new_table_def(&mut || catalog.allocate_id(), db, db_collation, ct)?;
+    let put = put_table_mutation(&def)?;
+    Ok(ok_plan(vec![put], CatalogChange::PutTables(vec![def])))
+}
+
+/// The definition CREATE TABLE `ct` (without LIKE or SELECT) declares in
+/// `db`, whose default collation is `db_collation`.
+pub(crate) fn new_table_def(
+    next_id: NextId,
+    db: &str,
+    db_collation: Collation,
+    ct: &CreateTable,
+) -> SqlResult<TableDef> {
     for (i, c) in ct.columns.iter().enumerate() {
         if ct.columns[..i].iter().any(|o| o.name.eq_ignore_ascii_case(&c.name)) {
             return Err(SqlError::new(ErrorCode::DUP_FIELD_NAME, format!("Duplicate column name '{}'", c.name)));
         }
     }
     let mut def = TableDef {
-        id: catalog.allocate_id(),
+        id: next_id(),
         db: db.to_string(),
         name: ct.name.name.clone(),
         columns: ct.columns.clone(),
         indexes: Vec::new(),
         engine: ct.engine.clone().unwrap_or_else(|| "InnoDB".into()),
         comment: ct.comment.clone().unwrap_or_default(),
-        collation: ct.collation.or_else(|| catalog.database(db).map(|d| d.collation)).unwrap_or_default(),
+        collation: ct.collation.unwrap_or(db_collation),
         key_format: onelog_core::schema::KEY_FORMAT,
         auto_increment_start: ct.auto_increment_start.unwrap_or(0),
         checks: Vec::new(),
@@ -687,7 +719,7 @@ fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> Sq
     let mut specs: Vec<&IndexSpec> = ct.indexes.iter().filter(|s| s.primary).collect();
     specs.extend(ct.indexes.iter().filter(|s| !s.primary));
     for spec in specs {
-        let index = build_index(catalog, &def, spec, &def.indexes)?;
+        let index = build_index(next_id, &def, spec, &def.indexes)?;
         if index.primary {
             for &c in &index.columns {
                 def.columns[c].nullable = false;
@@ -697,8 +729,7 @@ fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> Sq
     }
     sort_indexes(&mut def);
     validate_table(&def)?;
-    let put = put_table_mutation(&def)?;
-    Ok(ok_plan(vec![put], CatalogChange::PutTables(vec![def])))
+    Ok(def)
 }
 
 /// CREATE TABLE ... LIKE: the source's columns, indexes (names too),
@@ -712,16 +743,23 @@ fn create_like(
     current_db: &str,
 ) -> SqlResult<DdlPlan> {
     let source = catalog.get_table(db_of(source, current_db)?, &source.name)?;
-    let mut def = source.def.clone();
-    def.id = catalog.allocate_id();
+    let def = like_def(&mut || catalog.allocate_id(), &source.def, db, name);
+    let put = put_table_mutation(&def)?;
+    Ok(ok_plan(vec![put], CatalogChange::PutTables(vec![def])))
+}
+
+/// A copy of `source` named `db.name` under new ids, its AUTO_INCREMENT
+/// counter afresh.
+pub(crate) fn like_def(next_id: NextId, source: &TableDef, db: &str, name: &str) -> TableDef {
+    let mut def = source.clone();
+    def.id = next_id();
     def.db = db.to_string();
     def.name = name.to_string();
     def.auto_increment_start = 0;
     for index in &mut def.indexes {
-        index.id = catalog.allocate_id();
+        index.id = next_id();
     }
-    let put = put_table_mutation(&def)?;
-    Ok(ok_plan(vec![put], CatalogChange::PutTables(vec![def])))
+    def
 }
 
 /// RENAME TABLE a TO b, c TO d, ...: each rename sees the ones before it
@@ -933,11 +971,11 @@ impl AlterShape {
 
     /// ADD PRIMARY KEY: its columns become NOT NULL, as MariaDB makes them
     /// (a NULL is converted: error 1265 when strict, else a warning).
-    fn add_primary_key(&mut self, catalog: &mut Catalog, spec: &IndexSpec) -> SqlResult<()> {
+    fn add_primary_key(&mut self, space: &mut dyn TableSpace, spec: &IndexSpec) -> SqlResult<()> {
         if self.def.primary_key().is_some() {
             return Err(SqlError::new(ErrorCode::MULTIPLE_PRI_KEY, "Multiple primary key defined"));
         }
-        let index = build_index(catalog, &self.def, spec, &self.def.indexes)?;
+        let index = build_index(&mut || space.next_id(), &self.def, spec, &self.def.indexes)?;
         for &c in &index.columns {
             if self.def.columns[c].nullable {
                 self.def.columns[c].nullable = false;
@@ -1153,9 +1191,53 @@ pub(crate) fn keys_note(def: &TableDef, enable: bool) -> Option<String> {
         .then(|| format!("Storage engine InnoDB of the table `{}`.`{}` doesn't have this option", def.db, def.name))
 }
 
+/// Where ALTER TABLE's new definition lives: the catalog for base tables,
+/// a session's temporary tables (`temp`) for its own.
+pub(crate) trait TableSpace {
+    /// An id for a new index.
+    fn next_id(&mut self) -> u64;
+    /// Error unless `db.name` may be the table's new name.
+    fn check_rename_target(&self, db: &str, name: &str) -> SqlResult<()>;
+}
+
+impl TableSpace for Catalog {
+    fn next_id(&mut self) -> u64 {
+        self.allocate_id()
+    }
+
+    fn check_rename_target(&self, db: &str, name: &str) -> SqlResult<()> {
+        if self.table(db, name).is_some() {
+            return Err(SqlError::new(ErrorCode::TABLE_EXISTS, format!("Table '{name}' already exists")));
+        }
+        if !self.has_database(db) {
+            return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{db}'")));
+        }
+        Ok(())
+    }
+}
+
+/// A table's rows in clustered-key order, as ALTER TABLE copies them.
+pub(crate) type TableRows<'a> =
+    Box<dyn Iterator<Item = SqlResult<(onelog_storage::Slice, onelog_storage::Slice)>> + 'a>;
+
 fn alter(
     catalog: &mut Catalog,
     snapshot: &Snapshot,
+    table: &Arc<TableEntry>,
+    ops: &[AlterOp],
+    strict: bool,
+    current_db: &str,
+) -> SqlResult<DdlPlan> {
+    let prefix = key::index_prefix(table.clustered_id());
+    let end = key::prefix_end(&prefix);
+    let rows = snapshot.scan(&prefix, end.as_deref(), false).map_err(storage_err)?;
+    alter_in(catalog, Box::new(rows.map(|r| r.map_err(storage_err))), table, ops, strict, current_db)
+}
+
+/// ALTER TABLE of `table`, whose rows are `rows`, in `space`.
+pub(crate) fn alter_in(
+    space: &mut dyn TableSpace,
+    rows: TableRows,
     table: &Arc<TableEntry>,
     ops: &[AlterOp],
     strict: bool,
@@ -1245,9 +1327,9 @@ fn alter(
     }
     for spec in &new_indexes {
         if spec.primary {
-            shape.add_primary_key(catalog, spec)?;
+            shape.add_primary_key(space, spec)?;
         } else {
-            let index = build_index(catalog, &shape.def, spec, &shape.def.indexes)?;
+            let index = build_index(&mut || space.next_id(), &shape.def, spec, &shape.def.indexes)?;
             shape.def.indexes.push(index);
         }
     }
@@ -1259,9 +1341,9 @@ fn alter(
     shape.copied |= old.primary_key().is_some() && shape.def.primary_key().is_none() && !clustered_by_unique;
     validate_table(&shape.def)?;
     if let Some(to) = changes.rename_to {
-        rename_target(catalog, &mut shape.def, to, current_db)?;
+        rename_target(space, &mut shape.def, to, current_db)?;
     }
-    let (mut plan, largest_auto_increment) = rebuild_rows(snapshot, table, &shape, strict)?;
+    let (mut plan, largest_auto_increment) = rebuild_rows(rows, table, &shape, strict)?;
     if (shape.def.db.as_str(), shape.def.name.as_str()) != (old.db.as_str(), old.name.as_str()) {
         plan.mutations.insert(0, Mutation::Delete(table_key(&old.db, &old.name)));
     }
@@ -1291,14 +1373,11 @@ fn alter(
 
 /// `RENAME TO name` inside ALTER TABLE: the new name must be free (the
 /// table's own name is).
-fn rename_target(catalog: &Catalog, def: &mut TableDef, to: &ObjectName, current_db: &str) -> SqlResult<()> {
+fn rename_target(space: &dyn TableSpace, def: &mut TableDef, to: &ObjectName, current_db: &str) -> SqlResult<()> {
     let db = db_of(to, current_db)?;
     let same = db == def.db && to.name == def.name;
-    if !same && catalog.table(db, &to.name).is_some() {
-        return Err(SqlError::new(ErrorCode::TABLE_EXISTS, format!("Table '{}' already exists", to.name)));
-    }
-    if !catalog.has_database(db) {
-        return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{db}'")));
+    if !same {
+        space.check_rename_target(db, &to.name)?;
     }
     (def.db, def.name) = (db.to_string(), to.name.clone());
     Ok(())
@@ -1307,7 +1386,7 @@ fn rename_target(catalog: &Catalog, def: &mut TableDef, to: &ObjectName, current
 /// The mutations that give every row and secondary index the new shape,
 /// and the largest AUTO_INCREMENT value of the new rows.
 fn rebuild_rows(
-    snapshot: &Snapshot,
+    rows_before: TableRows,
     table: &Arc<TableEntry>,
     shape: &AlterShape,
     strict: bool,
@@ -1349,8 +1428,8 @@ fn rebuild_rows(
     let mut rows = 0u64;
     // New CHECK constraints hold for the rows already there (4025).
     let checks_added = def.checks.iter().any(|c| !old.checks.contains(c));
-    for kv in snapshot.scan(&old_prefix, old_end.as_deref(), false).map_err(storage_err)? {
-        let (ck, bytes) = kv.map_err(storage_err)?;
+    for kv in rows_before {
+        let (ck, bytes) = kv?;
         rows += 1;
         let new_row = shape.new_row(&rows::decode(table, &bytes)?, rows, strict, &warnings)?;
         if checks_added {
@@ -1407,25 +1486,4 @@ fn added_column_value(c: &ColumnDef) -> Value {
             _ => Value::from_str(""),
         },
     }
-}
-
-/// `DROP TEMPORARY TABLE` (OneLog has no temporary tables yet): MariaDB's
-/// error, or with IF EXISTS its note, and nothing dropped or logged.
-pub fn drop_absent(
-    session: &Session,
-    names: &[ObjectName],
-    if_exists: bool,
-    kind: AbsentKind,
-) -> SqlResult<QueryResult> {
-    let AbsentKind::TemporaryTable = kind;
-    let mut qualified = Vec::with_capacity(names.len());
-    for name in names {
-        qualified.push(format!("{}.{}", session.resolve_db(name)?, name.name));
-    }
-    let message = format!("Unknown table '{}'", qualified.join(","));
-    if !if_exists {
-        return Err(SqlError::new(ErrorCode::BAD_TABLE, message));
-    }
-    session.note(ErrorCode::BAD_TABLE.number, message);
-    Ok(QueryResult::ok(0))
 }

@@ -24,9 +24,17 @@ use onelog_storage::key;
 use std::sync::Arc;
 
 pub fn execute(session: &mut Session, stmt: &Statement, params: &[Value]) -> SqlResult<QueryResult> {
-    let through_view = {
-        let db = session.db.clone().unwrap_or_default();
-        crate::view::write_through_views(&session.engine.catalog.read(), &db, stmt)?
+    // A temporary table shadows a view of the same name.
+    let writes_temporary = match stmt.written_table() {
+        Some(name) => session.temp_table(name)?.is_some(),
+        None => false,
+    };
+    let through_view = match writes_temporary {
+        true => None,
+        false => {
+            let db = session.db.clone().unwrap_or_default();
+            crate::view::write_through_views(&session.engine.catalog.read(), &db, stmt)?
+        }
     };
     let (stmt, check) = match &through_view {
         Some(target) => (&target.statement, target.check.as_ref()),
@@ -37,6 +45,8 @@ pub fn execute(session: &mut Session, stmt: &Statement, params: &[Value]) -> Sql
         Statement::Insert(ins) => insert(session, ins, params, check),
         Statement::Update(upd) => update(session, upd, params, check),
         Statement::Delete(del) => delete(session, del, params),
+        Statement::MultiUpdate(upd) => crate::multi_dml::update(session, upd, params),
+        Statement::MultiDelete(del) => crate::multi_dml::delete(session, del, params),
         _ => Err(SqlError::internal("not a DML statement")),
     }
 }
@@ -58,8 +68,7 @@ pub(crate) fn check_not_firing(session: &Session, stmt: &Statement) -> SqlResult
 }
 
 fn table_entry(session: &Session, name: &ObjectName) -> SqlResult<Arc<TableEntry>> {
-    let db = session.resolve_db(name)?;
-    session.engine.catalog.read().get_table(db, &name.name)
+    session.table_entry(name)
 }
 
 /// Runs `f` with an evaluation context over the session's transaction and
@@ -138,7 +147,12 @@ pub(crate) fn implicit_default(ty: &ColumnType) -> Value {
 
 /// Coerces a full row for storage and checks NOT NULL. `strict` is the
 /// session's strict mode unless IGNORE turned errors into warnings.
-fn finish_row(strict: bool, ctx: &dyn EvalEnv, table: &TableEntry, mut row: Vec<Value>) -> SqlResult<Vec<Value>> {
+pub(crate) fn finish_row(
+    strict: bool,
+    ctx: &dyn EvalEnv,
+    table: &TableEntry,
+    mut row: Vec<Value>,
+) -> SqlResult<Vec<Value>> {
     for (i, c) in table.def.columns.iter().enumerate() {
         let v = std::mem::take(&mut row[i]);
         if v.is_null() {
@@ -288,7 +302,8 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
         let outcome = insert_row(session, &table, ins, row, &omitted, params)?;
         affected += outcome.affected;
         generated = generated.or(outcome.generated);
-        reported = reported.or(outcome.reported);
+        // MariaDB reports the last explicit value of a multi-row INSERT.
+        reported = outcome.reported.or(reported);
         written.extend(outcome.written);
     }
     // LAST_INSERT_ID() follows generated values only; the OK packet also
@@ -408,7 +423,7 @@ pub(crate) fn insert_row(
 }
 
 /// Fires `table`'s triggers (see `trigger::fire`).
-fn fire(
+pub(crate) fn fire(
     session: &mut Session,
     table: &TableEntry,
     timing: TriggerTiming,
@@ -426,7 +441,7 @@ fn lacks_default(table: &TableEntry, col: usize) -> bool {
 }
 
 /// Whether `table` has triggers for `event` (at any timing).
-fn has_triggers(session: &Session, table: &TableEntry, event: TriggerEvent) -> bool {
+pub(crate) fn has_triggers(session: &Session, table: &TableEntry, event: TriggerEvent) -> bool {
     let catalog = session.engine.catalog.read();
     [TriggerTiming::Before, TriggerTiming::After]
         .into_iter()
@@ -622,7 +637,7 @@ fn find_conflict_excluding(
 }
 
 /// Writes an updated row (moving it if its primary key changed).
-fn update_row(
+pub(crate) fn update_row(
     session: &mut Session,
     table: &Arc<TableEntry>,
     old_key: &[u8],
@@ -654,7 +669,25 @@ fn update_row(
 }
 
 /// Writes an updated row, then fires AFTER UPDATE on it.
-fn update_row_firing(
+/// Deletes a row between its BEFORE and AFTER DELETE triggers.
+pub(crate) fn delete_row_firing(
+    session: &mut Session,
+    table: &Arc<TableEntry>,
+    key: &[u8],
+    old: Vec<Value>,
+) -> SqlResult<()> {
+    fire(session, table, TriggerTiming::Before, TriggerEvent::Delete, Some(&old), None)?;
+    let after = has_triggers(session, table, TriggerEvent::Delete).then(|| old.clone());
+    let txn: &mut Txn = session.txn();
+    rows::delete_row(txn, table, key, &old);
+    txn.log_row(table, RowsKind::Delete, RowChange::Delete(old));
+    match after {
+        Some(old) => fire(session, table, TriggerTiming::After, TriggerEvent::Delete, Some(&old), None),
+        None => Ok(()),
+    }
+}
+
+pub(crate) fn update_row_firing(
     session: &mut Session,
     table: &Arc<TableEntry>,
     old_key: &[u8],
@@ -669,6 +702,55 @@ fn update_row_firing(
         }
         None => Ok(()),
     }
+}
+
+/// 1175: under `sql_safe_updates` an UPDATE or DELETE would read the whole
+/// table without a LIMIT.
+pub(crate) fn unsafe_update() -> SqlError {
+    SqlError::new(
+        ErrorCode::UPDATE_WITHOUT_KEY_IN_SAFE_MODE,
+        "You are using safe update mode and you tried to update a table without a WHERE that uses a KEY column",
+    )
+}
+
+/// 1111: an UPDATE's or DELETE's WHERE has no groups for an aggregate,
+/// even when no row would reach it.
+pub(crate) fn reject_aggregate(condition: Option<&Expr>) -> SqlResult<()> {
+    match condition {
+        Some(c) if select::has_aggregate(c) => {
+            Err(SqlError::new(ErrorCode::INVALID_GROUP_FUNC_USE, "Invalid use of group function"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// An UPDATE's or DELETE's LIMIT: a constant row count.
+pub(crate) fn limit_rows(ctx: &Ctx, limit: &Option<Expr>) -> SqlResult<Option<usize>> {
+    let Some(l) = limit else { return Ok(None) };
+    match ctx.eval(&select::bind_constant(l)?, &[])? {
+        Value::Int(i) if i >= 0 => Ok(Some(i as usize)),
+        Value::UInt(u) => Ok(Some(u as usize)),
+        _ => Err(SqlError::new(ErrorCode::WRONG_ARGUMENTS, "Incorrect arguments to LIMIT")),
+    }
+}
+
+/// `items` sorted by `order` (bound to the rows `row` gives), stably.
+pub(crate) fn sort_rows<T>(
+    ctx: &Ctx,
+    order: &[OrderBy],
+    items: Vec<T>,
+    row: impl Fn(&T) -> &[Value],
+) -> SqlResult<Vec<T>> {
+    if order.is_empty() {
+        return Ok(items);
+    }
+    let orders: Vec<select::KeyOrder> = order.iter().map(|o| select::KeyOrder::of(&o.expr, o.desc)).collect();
+    let mut keyed: Vec<(Vec<Value>, T)> = items
+        .into_iter()
+        .map(|item| Ok((order.iter().map(|o| ctx.eval(&o.expr, row(&item))).collect::<SqlResult<_>>()?, item)))
+        .collect::<SqlResult<_>>()?;
+    keyed.sort_by(|a, b| select::cmp_keys(&a.0, &b.0, &orders));
+    Ok(keyed.into_iter().map(|(_, x)| x).collect())
 }
 
 /// A row found for UPDATE/DELETE: (clustered key, values).
@@ -687,15 +769,9 @@ fn locked_matches(
 ) -> SqlResult<Vec<Candidate>> {
     let scope = select::table_columns(table, alias);
     let where_bound = selection.as_ref().map(|w| bind(w, &scope)).transpose()?;
+    reject_aggregate(where_bound.as_ref())?;
     let candidates: Vec<Candidate> = with_ctx(session, params, |ctx| {
-        let limit = match limit {
-            Some(l) => match ctx.eval(&select::bind_constant(l)?, &[])? {
-                Value::Int(i) if i >= 0 => Some(i as usize),
-                Value::UInt(u) => Some(u as usize),
-                _ => return Err(SqlError::new(ErrorCode::WRONG_ARGUMENTS, "Incorrect arguments to LIMIT")),
-            },
-            None => None,
-        };
+        let limit = limit_rows(ctx, limit)?;
         let order: Vec<OrderBy> = order_by
             .iter()
             .map(|o| Ok(OrderBy { expr: bind(&o.expr, &scope)?, desc: o.desc }))
@@ -713,28 +789,26 @@ fn locked_matches(
             kind: JoinKind::Inner,
             on: None,
             wanted: None,
+            row_key: false,
         };
         let (access, _) = select::choose_access(ctx, &source, &conds, &[], None)?;
-        let mut out = Vec::new();
-        select::scan_table(ctx, table, &access, None, &mut |ck, row| {
-            if let Some(w) = &where_bound {
-                if !ctx.test(w, &row)? {
-                    return Ok(true);
-                }
-            }
-            out.push((ck.to_vec(), row));
-            // Without ORDER BY the first LIMIT matches are the answer.
-            Ok(!(order.is_empty() && limit.is_some_and(|l| out.len() >= l)))
-        })?;
-        if !order.is_empty() {
-            let orders: Vec<select::KeyOrder> = order.iter().map(|o| select::KeyOrder::of(&o.expr, o.desc)).collect();
-            let mut keyed: Vec<(Vec<Value>, Candidate)> = out
-                .into_iter()
-                .map(|(ck, r)| Ok((order.iter().map(|o| ctx.eval(&o.expr, &r)).collect::<SqlResult<_>>()?, (ck, r))))
-                .collect::<SqlResult<_>>()?;
-            keyed.sort_by(|a, b| select::cmp_keys(&a.0, &b.0, &orders));
-            out = keyed.into_iter().map(|(_, x)| x).collect();
+        if limit.is_none() && ctx.session.safe_updates() && select::describe_access(table, &access).0 == "ALL" {
+            return Err(unsafe_update());
         }
+        let mut out = Vec::new();
+        ctx.in_scope(&scope, || {
+            select::scan_table(ctx, table, &access, None, &mut |ck, row| {
+                if let Some(w) = &where_bound {
+                    if !ctx.test(w, &row)? {
+                        return Ok(true);
+                    }
+                }
+                out.push((ck.to_vec(), row));
+                // Without ORDER BY the first LIMIT matches are the answer.
+                Ok(!(order.is_empty() && limit.is_some_and(|l| out.len() >= l)))
+            })
+        })?;
+        let mut out = sort_rows(ctx, &order, out, |(_, r)| r)?;
         if let Some(l) = limit {
             out.truncate(l);
         }
@@ -754,7 +828,7 @@ fn locked_matches(
         };
         // Re-check WHERE on the current version.
         let still = with_ctx(session, params, |ctx| match &where_bound {
-            Some(w) => ctx.test(w, &current),
+            Some(w) => Ok(eval::truthy(&ctx.eval_in(&scope, w, &current)?).unwrap_or(false)),
             None => Ok(true),
         })?;
         if still {
@@ -780,14 +854,15 @@ fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&
     let matches = locked_matches(session, &table, &alias, &upd.selection, &upd.order_by, &upd.limit, params)?;
     let matched = matches.len();
     let mut changed = 0u64;
+    let strict = session.strict() && !upd.ignore;
     for (ck, old) in matches {
-        let mut new = with_ctx(session, params, |ctx| {
+        let new = with_ctx(session, params, |ctx| {
             let mut new = old.clone();
             for (idx, e) in &assignments {
                 // MySQL evaluates SET left to right over the updated row.
                 new[*idx] = match e {
                     Expr::Default => default_value(ctx.session, &table, *idx)?,
-                    e => ctx.eval(e, &new)?,
+                    e => ctx.eval_in(&scope, e, &new)?,
                 };
             }
             for (i, c) in table.def.columns.iter().enumerate() {
@@ -795,12 +870,18 @@ fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&
                     new[i] = Value::DateTime(now());
                 }
             }
-            let new = finish_row(ctx.session.strict(), ctx, &table, new)?;
-            match crate::check::violation(ctx, &table, &new)? {
-                Some(violation) => Err(violation),
-                None => Ok(new),
-            }
+            let new = finish_row(strict, ctx, &table, new)?;
+            let violation = crate::check::violation(ctx, &table, &new)?;
+            Ok((new, violation))
         })?;
+        let mut new = match new {
+            (_, Some(violation)) if upd.ignore => {
+                session.warn(violation.code.number, violation.message);
+                continue;
+            }
+            (_, Some(violation)) => return Err(violation),
+            (new, None) => new,
+        };
         fire(session, &table, TriggerTiming::Before, TriggerEvent::Update, Some(&old), Some(&mut new))?;
         if new == old {
             // MariaDB fires AFTER UPDATE on a matched row left as it was.
@@ -808,8 +889,13 @@ fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&
             continue;
         }
         check_row(session, params, &check, &new)?;
-        update_row_firing(session, &table, &ck, old, new)?;
-        changed += 1;
+        match update_row_firing(session, &table, &ck, old, new) {
+            Ok(()) => changed += 1,
+            // MariaDB's UPDATE IGNORE skips a row whose new key collides,
+            // without a warning.
+            Err(e) if upd.ignore && e.code == ErrorCode::DUP_ENTRY => {}
+            Err(e) => return Err(e),
+        }
     }
     Ok(QueryResult::Ok {
         affected_rows: changed,
@@ -823,19 +909,11 @@ fn delete(session: &mut Session, del: &Delete, params: &[Value]) -> SqlResult<Qu
     let matches = locked_matches(session, &table, &del.table.name, &del.selection, &del.order_by, &del.limit, params)?;
     let n = matches.len() as u64;
     let mut deleted = Vec::new();
-    let fires = has_triggers(session, &table, TriggerEvent::Delete);
     for (ck, old) in matches {
-        fire(session, &table, TriggerTiming::Before, TriggerEvent::Delete, Some(&old), None)?;
-        let after = fires.then(|| old.clone());
-        let txn: &mut Txn = session.txn();
-        rows::delete_row(txn, &table, &ck, &old);
         if !del.returning.is_empty() {
             deleted.push(old.clone());
         }
-        txn.log_row(&table, RowsKind::Delete, RowChange::Delete(old));
-        if let Some(old) = &after {
-            fire(session, &table, TriggerTiming::After, TriggerEvent::Delete, Some(old), None)?;
-        }
+        delete_row_firing(session, &table, &ck, old)?;
     }
     if !del.returning.is_empty() {
         return with_ctx(session, params, |ctx| select::returning(ctx, &table, &del.returning, &deleted));

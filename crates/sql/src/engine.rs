@@ -107,6 +107,9 @@ pub struct Engine {
     pub ddl_lock: Mutex<()>,
     next_txn_id: AtomicU64,
     next_connection_id: AtomicU64,
+    /// Ids for temporary tables and their indexes, from
+    /// `key::FIRST_TEMP_INDEX_ID` up: never reused while the server runs.
+    next_temp_id: AtomicU64,
     pub processes: crate::session::ProcessList,
     shutting_down: AtomicBool,
     /// Wakes the server when a client asks it to shut down (SHUTDOWN,
@@ -216,6 +219,7 @@ impl Engine {
             ddl_lock: Mutex::new(()),
             next_txn_id: AtomicU64::new(1),
             next_connection_id: AtomicU64::new(1),
+            next_temp_id: AtomicU64::new(onelog_storage::key::FIRST_TEMP_INDEX_ID),
             processes: Default::default(),
             shutting_down: AtomicBool::new(false),
             shutdown_request: tokio::sync::Notify::new(),
@@ -278,6 +282,11 @@ impl Engine {
 
     pub fn next_txn_id(&self) -> TxnId {
         self.next_txn_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// A fresh id for a temporary table or one of its indexes.
+    pub fn next_temp_id(&self) -> u64 {
+        self.next_temp_id.fetch_add(1, Ordering::Relaxed)
     }
 
     pub fn next_connection_id(&self) -> u64 {

@@ -28,7 +28,7 @@ pub mod temporal;
 #[cfg(test)]
 mod tests;
 
-pub use coerce::coerce_to_column;
+pub use coerce::{coerce_to_column, coerce_to_variable};
 
 /// What evaluation needs from the session and the executor.
 pub trait EvalEnv {

@@ -77,7 +77,7 @@ pub fn execute(session: &mut Session, load: &LoadData, client: Option<&mut dyn C
         ));
     }
     let db = session.resolve_db(&load.table)?.to_string();
-    let table = session.engine.catalog.read().get_table(&db, &load.table.name)?;
+    let table = session.table_entry_in(&db, &load.table.name)?;
     let plan = Plan::new(session, &table, load)?;
     match client {
         Some(client) if load.local => {

@@ -5,6 +5,7 @@
 //! sqlparser type.
 
 use crate::ast::*;
+use dialect::MariaDbDialect;
 use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
 use sqlparser::ast as sp;
 use sqlparser::dialect::MySqlDialect;
@@ -16,11 +17,13 @@ mod alter;
 mod column_words;
 mod comments;
 mod ddl;
+mod dialect;
 mod expr;
 mod load_data;
 mod prepared;
 pub mod routine;
 pub mod trigger;
+mod update_delete;
 mod view;
 mod window;
 mod with;
@@ -161,7 +164,13 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
     let mut extract_from_owed = false;
     // A routine's body keeps its semicolons.
     let mut blocks = routine::BlockDepth::default();
+    // The last significant token: `x MOD (y)` is the operator, `MOD(x, y)`
+    // after an operator or `(` the function.
+    let mut previous: Option<&Token> = None;
     for (i, t) in tokens.iter().enumerate() {
+        if i > 0 && !matches!(tokens[i - 1].token, Token::Whitespace(_)) {
+            previous = Some(&tokens[i - 1].token);
+        }
         let at = cursor.offset(t.span.start.line, t.span.start.column);
         match &t.token {
             Token::SemiColon if blocks.at_top() => {
@@ -219,7 +228,7 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
                 {
                     Some("")
                 } else if matches!(token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("MOD"))
-                    && !matches!(next, Some(Token::LParen))
+                    && (!matches!(next, Some(Token::LParen)) || ends_operand(previous))
                 {
                     Some("%")
                 } else if is_set && depth == 0 && matches!(token, Token::Assignment) {
@@ -259,6 +268,65 @@ const COMPOUND_UNITS: [(&str, &str, &str); 11] = [
     ("MINUTE_MICROSECOND", "MINUTE TO MICROSECOND", "'MINUTE_MICROSECOND'"),
     ("SECOND_MICROSECOND", "MICROSECOND TO SECOND", "'SECOND_MICROSECOND'"),
 ];
+
+/// Whether `token` can end an operand, so that a following `MOD` is the
+/// infix operator: a literal, a name, or a closing parenthesis.
+fn ends_operand(token: Option<&Token>) -> bool {
+    match token {
+        Some(Token::Word(w)) => {
+            use sqlparser::keywords::Keyword as K;
+            // A column may be named like a keyword; these never end an operand.
+            w.quote_style.is_some()
+                || !matches!(
+                    w.keyword,
+                    K::SELECT
+                        | K::WHERE
+                        | K::HAVING
+                        | K::AND
+                        | K::OR
+                        | K::NOT
+                        | K::XOR
+                        | K::ON
+                        | K::BY
+                        | K::THEN
+                        | K::WHEN
+                        | K::ELSE
+                        | K::SET
+                        | K::IN
+                        | K::DIV
+                        | K::MOD
+                        | K::LIKE
+                        | K::BETWEEN
+                        | K::IS
+                        | K::CASE
+                        | K::RETURN
+                        | K::VALUES
+                        | K::DISTINCT
+                        | K::INTERVAL
+                        | K::ALL
+                        | K::ANY
+                        | K::EXISTS
+                        | K::AS
+                        | K::DO
+                        | K::IF
+                        | K::ELSEIF
+                        | K::UNTIL
+                        | K::WHILE
+                        | K::REGEXP
+                        | K::RLIKE
+                )
+        }
+        Some(
+            Token::Number(..)
+            | Token::RParen
+            | Token::SingleQuotedString(_)
+            | Token::DoubleQuotedString(_)
+            | Token::HexStringLiteral(_)
+            | Token::Placeholder(_),
+        ) => true,
+        _ => false,
+    }
+}
 
 fn compound_unit(token: &Token) -> Option<(&'static str, &'static str, &'static str)> {
     match token {
@@ -406,7 +474,12 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
     if creates_table && upper.iter().any(|w| w == "SELECT" || w == "LIKE") {
         (sql, create_duplicates) = rewrite_create_table(&sql)?;
     }
-    let parsed = Parser::new(&MySqlDialect {})
+    if matches!(upper.first().map(String::as_str), Some("UPDATE" | "DELETE")) {
+        let mut counter = ParamCounter::with_source(text);
+        let statement = update_delete::parse(&sql, &mut counter).map_err(|e| parse_error(text, &e))??;
+        return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
+    }
+    let parsed = Parser::new(&MariaDbDialect)
         .try_with_sql(&sql)
         .and_then(|mut p| p.parse_statements())
         .map_err(|e| parse_error(text, &e))?;
@@ -792,7 +865,7 @@ fn quote_tail(text: &str, keyword: &str) -> Option<String> {
 
 /// Parses a standalone expression (PURGE ... BEFORE, SHOW ... WHERE).
 pub fn parse_expr_text(text: &str) -> SqlResult<Expr> {
-    let mut parser = Parser::new(&MySqlDialect {}).try_with_sql(text).map_err(|e| parse_error(text, &e))?;
+    let mut parser = Parser::new(&MariaDbDialect).try_with_sql(text).map_err(|e| parse_error(text, &e))?;
     let expr = parser.parse_expr().map_err(|e| parse_error(text, &e))?;
     convert_expr(&expr, &mut ParamCounter::default())
 }

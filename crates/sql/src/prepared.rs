@@ -69,7 +69,12 @@ impl Session {
                 "This command is not supported in the prepared statement protocol yet",
             )),
             Statement::Empty => Err(SqlError::new(ErrorCode::EMPTY_QUERY, "Query was empty")),
-            Statement::Select(_) | Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => {
+            Statement::Select(_)
+            | Statement::Insert(_)
+            | Statement::Update(_)
+            | Statement::Delete(_)
+            | Statement::MultiUpdate(_)
+            | Statement::MultiDelete(_) => {
                 self.check_tables_exist(&parsed.statement)?;
                 Ok(parsed)
             }

@@ -143,6 +143,11 @@ impl Session {
         let current = self.db.clone().unwrap_or_default();
         let mut needs = Vec::new();
         needs_of(stmt, &current, self.account.as_ref(), &mut needs);
+        // A session's own temporary table needs no privilege once created,
+        // as in MariaDB.
+        needs.retain(|need| {
+            !matches!(need, Need::Table(db, table, bit) if *bit != privs::CREATE_TEMPORARY_TABLES && self.temp.table(db, table).is_some())
+        });
         needs.iter().try_for_each(|need| self.check_need(&account, need))
     }
 
@@ -247,18 +252,21 @@ fn db_of<'a>(name: &'a ObjectName, current: &'a str) -> &'a str {
 fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, needs: &mut Vec<Need<'a>>) {
     let table = |name: &ObjectName, bit: u64| Need::Table(db_of(name, current).to_string(), name.name.clone(), bit);
     match stmt {
-        Statement::Select(_) | Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => {
-            let written = stmt.written_table();
+        Statement::Select(_)
+        | Statement::Insert(_)
+        | Statement::Update(_)
+        | Statement::Delete(_)
+        | Statement::MultiUpdate(_)
+        | Statement::MultiDelete(_) => {
+            let written = stmt.written_tables();
             let write_bit = match stmt {
                 Statement::Insert(_) => privs::INSERT,
-                Statement::Update(_) => privs::UPDATE,
+                Statement::Update(_) | Statement::MultiUpdate(_) => privs::UPDATE,
                 _ => privs::DELETE,
             };
-            if let Some(w) = written {
-                needs.push(table(w, write_bit));
-            }
+            needs.extend(written.iter().map(|w| table(w, write_bit)));
             stmt.for_each_table(&mut |name| {
-                if Some(name) != written {
+                if !written.contains(&name) {
                     needs.push(table(name, privs::SELECT));
                 }
             });
@@ -267,7 +275,10 @@ fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, n
         Statement::DropDatabase { name, .. } => needs.push(Need::Db(name, privs::DROP)),
         Statement::AlterDatabase { name, .. } => needs.push(Need::Db(name.as_deref().unwrap_or(current), privs::ALTER)),
         Statement::Use(db) => needs.push(Need::SeesDb(db)),
-        Statement::CreateTable(ct) => needs.push(table(&ct.name, privs::CREATE)),
+        Statement::CreateTable(ct) => {
+            let bit = if ct.temporary { privs::CREATE_TEMPORARY_TABLES } else { privs::CREATE };
+            needs.push(table(&ct.name, bit))
+        }
         Statement::DropTable { names, .. } => needs.extend(names.iter().map(|n| table(n, privs::DROP))),
         Statement::CreateView(view) => needs.push(table(&view.name, privs::CREATE_VIEW)),
         Statement::DropView { names, .. } => needs.extend(names.iter().map(|n| table(n, privs::DROP))),

@@ -13,7 +13,7 @@
 use crate::ast::{Assignment, Expr, ObjectName, SetTarget, Statement, VarScope};
 use crate::catalog::{routine_key, Catalog};
 use crate::ddl::{CatalogChange, DdlPlan};
-use crate::eval::{coerce_to_column, truthy, EvalEnv};
+use crate::eval::{coerce_to_column, coerce_to_variable, truthy, EvalEnv};
 use crate::parse::routine::{
     Characteristics, Condition, CreateRoutine, LoopKind, ParamMode, Routine, RoutineKind, SpExpr, SpSql, SpStmt,
     SpTarget,
@@ -563,7 +563,8 @@ impl Runner for FunctionRunner<'_> {
         };
         let session = self.session;
         let view = session.engine.store.snapshot();
-        let empty = Txn::new(0, crate::ast::IsolationLevel::RepeatableRead, true, false);
+        let empty =
+            Txn::new(0, crate::ast::IsolationLevel::RepeatableRead, true, false).with_temp_rows(session.temp.rows());
         let txn = session.txn.as_ref().unwrap_or(&empty);
         let ctx = crate::select::Ctx::new(session, txn, view, params);
         session.select_result(&ctx, select)
@@ -685,8 +686,11 @@ impl<'r, R: Runner> Interp<'r, R> {
             SpTarget::Local(name) => {
                 let strict = self.runner.session().strict();
                 let ty = self.var(name)?.ty.clone();
-                let value =
-                    if value.is_null() { value } else { coerce_to_column(value, &ty, strict, self.runner.session())? };
+                let value = if value.is_null() {
+                    value
+                } else {
+                    coerce_to_variable(value, &ty, strict, self.runner.session())?
+                };
                 let var = self.var(name)?;
                 var.value = value;
                 var.assigned = true;

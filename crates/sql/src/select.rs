@@ -36,6 +36,25 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
+    /// Runs `f` with `scope` as the columns of the row being evaluated, so
+    /// a correlated subquery in it finds the outer columns it names.
+    pub(crate) fn in_scope<R>(&self, scope: &[ScopeColumn], f: impl FnOnce() -> R) -> R {
+        self.scopes.borrow_mut().push(scope.to_vec());
+        let result = f();
+        self.scopes.borrow_mut().pop();
+        result
+    }
+
+    /// `expr` over `row`, whose columns are `scope` (see [`Self::in_scope`];
+    /// the scope is only set up for an expression with a subquery).
+    pub(crate) fn eval_in(&self, scope: &[ScopeColumn], expr: &Expr, row: &[Value]) -> SqlResult<Value> {
+        if has_subquery(expr) {
+            self.in_scope(scope, || self.eval(expr, row))
+        } else {
+            self.eval(expr, row)
+        }
+    }
+
     pub fn new(session: &'a Session, txn: &'a Txn, view: Arc<Snapshot>, params: &'a [Value]) -> Ctx<'a> {
         Ctx {
             session,
@@ -335,7 +354,7 @@ fn max_slot(expr: &Expr) -> Option<usize> {
     max
 }
 
-fn has_aggregate(expr: &Expr) -> bool {
+pub(crate) fn has_aggregate(expr: &Expr) -> bool {
     expr.contains(&Expr::is_aggregate)
 }
 
@@ -373,6 +392,9 @@ pub struct Source {
     pub on: Option<Expr>,
     /// The columns the query reads, by position in `columns`; `None`: all.
     pub wanted: Option<Vec<bool>>,
+    /// The last of `columns` is hidden and holds each row's clustered key
+    /// (see [`resolve_with_row_keys`]).
+    pub row_key: bool,
 }
 
 pub fn table_columns(entry: &TableEntry, alias: &str) -> Vec<ScopeColumn> {
@@ -403,7 +425,11 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                 let alias = alias.clone().unwrap_or_else(|| name.name.clone());
                 // Taken apart from the `if`: running the view reads the
                 // catalog again, which must not be held meanwhile.
-                let view = ctx.session.engine.catalog.read().view(db, &name.name);
+                // A temporary table shadows a view of the same name too.
+                let view = match ctx.session.temp.table(db, &name.name) {
+                    Some(_) => None,
+                    None => ctx.session.engine.catalog.read().view(db, &name.name),
+                };
                 if db.eq_ignore_ascii_case("information_schema") {
                     let (columns, rows) = crate::show::information_schema(ctx.session, &name.name)?;
                     let columns = columns
@@ -415,7 +441,7 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                     let (cols, rows) = run_view(ctx, &view)?;
                     (alias.clone(), None, derived_scope(&alias, cols), Some(rows))
                 } else {
-                    let entry = ctx.session.engine.catalog.read().get_table(db, &name.name)?;
+                    let entry = ctx.session.table_entry_in(db, &name.name)?;
                     let columns = table_columns(&entry, &alias);
                     (alias, Some(entry), columns, None)
                 }
@@ -434,8 +460,17 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                 (alias.clone(), None, derived_scope(alias, cols), Some(rows))
             }
         };
-        let mut source =
-            Source { alias, entry, columns, rows, offset, kind: join.kind, on: join.on.clone(), wanted: None };
+        let mut source = Source {
+            alias,
+            entry,
+            columns,
+            rows,
+            offset,
+            kind: join.kind,
+            on: join.on.clone(),
+            wanted: None,
+            row_key: false,
+        };
         // The inner side of an outer join reads NULL where nothing matched:
         // its columns are nullable in the result (metadata, CREATE ... SELECT).
         if join.kind == JoinKind::Left {
@@ -1664,7 +1699,10 @@ fn join_level(
     }
     let mut matched = false;
     let mut keep_going = true;
-    let mut visit_row = |ck: Option<&[u8]>, row: Vec<Value>| -> SqlResult<bool> {
+    let mut visit_row = |ck: Option<&[u8]>, mut row: Vec<Value>| -> SqlResult<bool> {
+        if source.row_key {
+            row.push(ck.map_or(Value::Null, |k| Value::Bytes(k.to_vec())));
+        }
         let combined = if prefix.is_empty() {
             row
         } else {
@@ -1710,6 +1748,62 @@ fn join_level(
         };
     }
     Ok(keep_going)
+}
+
+/// The name of the hidden column that holds a row's clustered key: no
+/// identifier a statement can write contains NUL.
+const ROW_KEY_COLUMN: &str = "\0row key";
+
+/// A multi-table UPDATE / DELETE's FROM, resolved, each base table's
+/// columns followed by the hidden column of its rows' clustered keys (NULL
+/// where an outer join found no row), so the statement can lock and change
+/// the very rows the join matched.
+pub(crate) fn resolve_with_row_keys(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
+    let mut sources = resolve_sources(ctx, from)?;
+    let mut offset = 0;
+    for source in &mut sources {
+        source.offset = offset;
+        if let (Some(entry), Some(first)) = (&source.entry, source.columns.first()) {
+            let def = ColumnDef { name: ROW_KEY_COLUMN.to_string(), nullable: true, ..first.def.clone() };
+            source.columns.push(ScopeColumn::new(
+                source.alias.clone(),
+                entry.def.db.clone(),
+                entry.def.name.clone(),
+                def,
+            ));
+            source.row_key = true;
+        }
+        offset += source.columns.len();
+    }
+    Ok(sources)
+}
+
+/// Runs the join of `sources` (see [`resolve_with_row_keys`]), calling
+/// `emit` with each joined row `condition` (bound to their columns) accepts.
+pub(crate) fn join_matches(
+    ctx: &Ctx,
+    sources: &[Source],
+    condition: Option<&Expr>,
+    emit: &mut dyn FnMut(Vec<Value>) -> SqlResult<()>,
+) -> SqlResult<()> {
+    let scope: Vec<ScopeColumn> = sources.iter().flat_map(|s| s.columns.iter().cloned()).collect();
+    let mut conds = Vec::new();
+    if let Some(c) = condition {
+        conjuncts(c, &mut conds);
+    }
+    let mut sink = |row: Vec<Value>, _: Option<&[u8]>| -> SqlResult<bool> {
+        if let Some(c) = condition {
+            if !ctx.test(c, &row)? {
+                return Ok(true);
+            }
+        }
+        emit(row)?;
+        Ok(true)
+    };
+    ctx.in_scope(&scope, || {
+        join_level(ctx, sources, 0, Vec::new(), &conds, None, &std::cell::Cell::new(false), &mut sink)
+    })
+    .map(|_| ())
 }
 
 impl Session {
@@ -1803,8 +1897,7 @@ impl Session {
 
     /// Columns of a table (COM_FIELD_LIST).
     pub fn describe_table(&self, name: &ObjectName) -> SqlResult<Vec<ResultColumn>> {
-        let db = self.resolve_db(name)?;
-        let entry = self.engine.catalog.read().get_table(db, &name.name)?;
+        let entry = self.table_entry(name)?;
         Ok(table_columns(&entry, &entry.def.name).iter().map(|c| scope_result_column(c, &c.def.name)).collect())
     }
 }

@@ -240,6 +240,8 @@ pub struct Session {
     pub(crate) trigger_tables: Vec<(String, String)>,
     /// The connection's TLS, if it has one (SHOW STATUS LIKE 'Ssl_%').
     pub tls: Option<crate::connections::TlsSession>,
+    /// The session's temporary tables (see `temp`); dropped with it.
+    pub(crate) temp: crate::temp::TempTables,
 }
 
 /// Told the outcome of a commit the session did not wait for (see
@@ -316,6 +318,7 @@ impl Session {
             call_results: Vec::new(),
             trigger_tables: Vec::new(),
             tls: None,
+            temp: Default::default(),
         }
     }
 
@@ -461,6 +464,13 @@ impl Session {
         self.session_value("autocommit") == "1"
     }
 
+    /// `sql_safe_updates`: UPDATE and DELETE must find their rows by a key
+    /// or have a LIMIT (1175).
+    pub fn safe_updates(&self) -> bool {
+        let value = self.session_value("sql_safe_updates");
+        value == "1" || value.eq_ignore_ascii_case("ON")
+    }
+
     pub fn strict(&self) -> bool {
         let mode = self.session_value("sql_mode");
         mode.contains("STRICT_TRANS_TABLES") || mode.contains("STRICT_ALL_TABLES")
@@ -498,7 +508,8 @@ impl Session {
             let isolation = self.next_isolation.take().unwrap_or_else(|| self.isolation());
             let read_only = self.next_read_only.take().unwrap_or(false);
             let explicit = !self.autocommit();
-            self.txn = Some(Txn::new(self.engine.next_txn_id(), isolation, read_only, explicit));
+            let txn = Txn::new(self.engine.next_txn_id(), isolation, read_only, explicit);
+            self.txn = Some(txn.with_temp_rows(self.temp.rows()));
         }
         match self.txn.as_mut() {
             Some(t) => t,
@@ -506,8 +517,18 @@ impl Session {
         }
     }
 
+    /// Moves the open transaction's temporary-table writes to the
+    /// session's temporary rows: their part of the commit, which never
+    /// reaches the binlog (see `temp`).
+    fn commit_temp_writes(&mut self) {
+        if let Some(txn) = self.txn.as_mut() {
+            self.temp.apply(txn.take_temp_writes());
+        }
+    }
+
     /// Commits the open transaction through the binlog.
     pub fn commit_txn(&mut self) -> SqlResult<()> {
+        self.commit_temp_writes();
         let Some(txn) = self.txn.take() else { return Ok(()) };
         let id = txn.id;
         let result = if txn.has_writes() {
@@ -523,6 +544,7 @@ impl Session {
     /// Commits as the statement's last step: hands the commit off when the
     /// connection offered to deliver its acknowledgement, else waits.
     fn commit_txn_last(&mut self) -> SqlResult<()> {
+        self.commit_temp_writes();
         let Some(ack) = self.commit_ack.take() else { return self.commit_txn() };
         let Some(txn) = self.txn.take_if(|t| t.has_writes()) else { return self.commit_txn() };
         let id = txn.id;
@@ -798,8 +820,15 @@ impl Session {
         self.commit_txn()?;
         self.release_locked_tables();
         let mut wanted: Vec<TableUse> = Vec::new();
+        // Temporary tables are the session's own: nothing to wait for, but
+        // the session is under LOCK TABLES with them all the same.
+        let mut temporary: Vec<TableUse> = Vec::new();
         for (name, write) in tables {
             let db = self.resolve_db(name)?;
+            if self.temp.table(db, &name.name).is_some() {
+                add_table_use(&mut temporary, (db, &name.name), *write);
+                continue;
+            }
             if is_system_db(db) {
                 continue;
             }
@@ -814,6 +843,7 @@ impl Session {
         }
         let (mdl, owner) = (&self.engine.mdl, self.connection_id);
         self.request_mdl(TABLE_WAIT, |wait| mdl.lock_tables(owner, wanted.clone(), wait))?;
+        wanted.extend(temporary);
         self.locked_tables = wanted;
         Ok(QueryResult::ok(0))
     }
@@ -827,11 +857,14 @@ impl Session {
         fn key<'a>(name: &'a ObjectName, current: Option<&'a str>) -> Option<(&'a str, &'a str)> {
             name.db.as_deref().or(current).map(|db| (db, name.name.as_str()))
         }
-        let written = stmt.written_table().and_then(|name| key(name, current));
+        let written: Vec<(&str, &str)> =
+            stmt.written_tables().into_iter().filter_map(|name| key(name, current)).collect();
         let mut tables: Vec<TableUse> = Vec::new();
+        // A temporary table is the session's own: no lock, nothing to wait for.
         stmt.for_each_table(&mut |name| {
-            if let Some(table) = key(name, current).filter(|(db, _)| !is_system_db(db)) {
-                add_table_use(&mut tables, table, written == Some(table));
+            let table = key(name, current).filter(|(db, t)| !is_system_db(db) && self.temp.table(db, t).is_none());
+            if let Some(table) = table {
+                add_table_use(&mut tables, table, written.contains(&table));
             }
         });
         tables
@@ -843,7 +876,7 @@ impl Session {
         if self.locked_tables.is_empty() {
             return Ok(());
         }
-        if stmt.is_ddl() {
+        if stmt.is_ddl() && !self.is_temporary_ddl(stmt) {
             return Err(locked_tables_forbid());
         }
         for ((db, table), write) in tables {
@@ -902,9 +935,16 @@ impl Session {
                 Ok(QueryResult::ok(0))
             }
             Statement::Account(account) => crate::accounts::run::execute(self, account),
-            Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => self.run_write(stmt, params),
+            Statement::Insert(_)
+            | Statement::Update(_)
+            | Statement::Delete(_)
+            | Statement::MultiUpdate(_)
+            | Statement::MultiDelete(_) => self.run_write(stmt, params),
             // Only a COM_QUERY reads a LOCAL file (see `execute_client_query`).
             Statement::LoadData(load) => self.run_write_with(|s| crate::load_data::execute(s, load, None)),
+            // Nor does CREATE TEMPORARY TABLE.
+            Statement::CreateTable(ct) if ct.temporary => crate::temp::create(self, ct),
+
             Statement::CreateDatabase { .. }
             | Statement::DropDatabase { .. }
             | Statement::CreateTable(_)
@@ -923,10 +963,10 @@ impl Session {
             | Statement::DropTrigger { .. } => {
                 // DDL commits the open transaction first, as MySQL does.
                 self.commit_txn()?;
-                crate::ddl::execute(self, stmt, text)
+                self.run_ddl(stmt, text)
             }
             // DROP TEMPORARY TABLE does not end the transaction, as in MariaDB.
-            Statement::DropAbsent { names, if_exists, kind } => crate::ddl::drop_absent(self, names, *if_exists, *kind),
+            Statement::DropTemporaryTable { names, if_exists } => crate::temp::drop_temporary(self, names, *if_exists),
             Statement::Prepare { name, source } => self.prepare_sql(name, source, params),
             Statement::Execute { name, using } => self.execute_sql(name, using, params),
             Statement::ExecuteImmediate { source, using } => self.execute_immediate(source, using, params),
@@ -934,7 +974,7 @@ impl Session {
             Statement::Use(db) => self.use_database(db).map(|_| QueryResult::ok(0)),
             Statement::AlterTableKeys { table, enable } => {
                 let db = self.resolve_db(table)?.to_string();
-                let table = self.engine.catalog.read().get_table(&db, &table.name)?;
+                let table = self.table_entry_in(&db, &table.name)?;
                 if let Some(message) = crate::ddl::keys_note(&table.def, *enable) {
                     self.note(1031, message);
                 }
@@ -945,7 +985,8 @@ impl Session {
                 // As in MariaDB, a transaction's start ends LOCK TABLES.
                 self.release_locked_tables();
                 let isolation = self.next_isolation.take().unwrap_or_else(|| self.isolation());
-                let mut txn = Txn::new(self.engine.next_txn_id(), isolation, *read_only, true);
+                let mut txn =
+                    Txn::new(self.engine.next_txn_id(), isolation, *read_only, true).with_temp_rows(self.temp.rows());
                 // As in InnoDB, only a repeatable-read view outlives its
                 // first statement; READ COMMITTED ignores the request.
                 if *consistent_snapshot && txn.keeps_view() {
@@ -1018,6 +1059,106 @@ impl Session {
                 crate::routine::call(self, name, args, params)
             }
         }
+    }
+
+    /// A DDL statement after its implicit commit: on the session's
+    /// temporary tables where it names them (see `temp`), else logged.
+    fn run_ddl(&mut self, stmt: &Statement, text: &str) -> SqlResult<QueryResult> {
+        match stmt {
+            Statement::DropTable { names, if_exists } => {
+                let rest = crate::temp::drop_shadowing(self, names)?;
+                if rest.len() == names.len() {
+                    return crate::ddl::execute(self, stmt, text);
+                }
+                if rest.is_empty() {
+                    return Ok(QueryResult::ok(0));
+                }
+                // As MariaDB: the base tables' DROP is logged without the
+                // temporary names.
+                let logged = crate::temp::drop_text(self, &rest, *if_exists)?;
+                crate::ddl::execute(self, &Statement::DropTable { names: rest, if_exists: *if_exists }, &logged)
+            }
+            Statement::RenameTables(pairs)
+                if pairs.iter().any(|(from, _)| self.temp_table(from).is_ok_and(|t| t.is_some())) =>
+            {
+                crate::temp::rename(self, pairs)
+            }
+            Statement::CreateView(view) => match self.reads_temporary(&view.query) {
+                Some(name) => Err(SqlError::new(
+                    ErrorCode::VIEW_SELECT_TMPTABLE,
+                    format!("View's SELECT refers to a temporary table '{name}'"),
+                )),
+                None => crate::ddl::execute(self, stmt, text),
+            },
+            Statement::Truncate(name) => match self.temp_table(name)? {
+                Some(table) => Ok(crate::temp::truncate(self, &table)),
+                None => crate::ddl::execute(self, stmt, text),
+            },
+            Statement::AlterTable { table, ops } => match self.temp_table(table)? {
+                Some(entry) => crate::temp::alter(self, &entry, ops),
+                None => crate::ddl::execute(self, stmt, text),
+            },
+            Statement::CreateIndex { table, .. } | Statement::DropIndex { table, .. } => {
+                match self.temp_table(table)? {
+                    Some(entry) => match crate::ddl::index_ops(&entry.def, stmt) {
+                        crate::ddl::IndexOps::Alter(ops) => crate::temp::alter(self, &entry, &ops),
+                        crate::ddl::IndexOps::Nothing(code, message) => {
+                            self.note(code, message);
+                            Ok(QueryResult::ok(0))
+                        }
+                    },
+                    None => crate::ddl::execute(self, stmt, text),
+                }
+            }
+            _ => crate::ddl::execute(self, stmt, text),
+        }
+    }
+
+    /// Whether `stmt` is DDL on temporary tables only, which LOCK TABLES
+    /// allows (as MariaDB does).
+    fn is_temporary_ddl(&self, stmt: &Statement) -> bool {
+        match stmt {
+            Statement::CreateTable(ct) => ct.temporary,
+            Statement::DropTable { names, .. } => names.iter().all(|n| self.temp_table(n).is_ok_and(|t| t.is_some())),
+            Statement::Truncate(name)
+            | Statement::AlterTable { table: name, .. }
+            | Statement::CreateIndex { table: name, .. }
+            | Statement::DropIndex { table: name, .. } => self.temp_table(name).is_ok_and(|t| t.is_some()),
+            _ => false,
+        }
+    }
+
+    /// The first temporary table of the session `query` reads, if any (a
+    /// view may not read one: it would mean another table elsewhere).
+    fn reads_temporary(&self, query: &Select) -> Option<String> {
+        let mut found = None;
+        query.for_each_table(&mut |name| {
+            if found.is_none() && self.temp_table(name).is_ok_and(|t| t.is_some()) {
+                found = Some(name.name.clone());
+            }
+        });
+        found
+    }
+
+    /// The session's temporary table `name`, if it has one.
+    pub(crate) fn temp_table(&self, name: &ObjectName) -> SqlResult<Option<Arc<crate::catalog::TableEntry>>> {
+        let db = self.resolve_db(name)?;
+        Ok(self.temp.table(db, &name.name))
+    }
+
+    /// The table `db.name` as this session sees it: its temporary table of
+    /// that name if it has one (which shadows a base table), else the base
+    /// table.
+    pub(crate) fn table_entry_in(&self, db: &str, name: &str) -> SqlResult<Arc<crate::catalog::TableEntry>> {
+        match self.temp.table(db, name) {
+            Some(t) => Ok(t),
+            None => self.engine.catalog.read().get_table(db, name),
+        }
+    }
+
+    /// [`Session::table_entry_in`] of a name the statement gave.
+    pub(crate) fn table_entry(&self, name: &ObjectName) -> SqlResult<Arc<crate::catalog::TableEntry>> {
+        self.table_entry_in(self.resolve_db(name)?, &name.name)
     }
 
     fn kill(&mut self, id: u64, query_only: bool) -> SqlResult<QueryResult> {
@@ -1110,7 +1251,7 @@ impl Session {
     /// EXECUTE's USING), with subqueries seeing the session's view.
     pub(crate) fn eval_constant(&self, expr: &Expr, params: &[Value]) -> SqlResult<Value> {
         let view = self.engine.store.snapshot();
-        let empty = Txn::new(0, IsolationLevel::RepeatableRead, true, false);
+        let empty = Txn::new(0, IsolationLevel::RepeatableRead, true, false).with_temp_rows(self.temp.rows());
         let txn = self.txn.as_ref().unwrap_or(&empty);
         let ctx = crate::select::Ctx::new(self, txn, view, params);
         let bound = crate::select::bind_constant(expr)?;
@@ -1273,7 +1414,7 @@ impl Session {
             }
             None => self.engine.store.snapshot(),
         };
-        let empty = Txn::new(0, IsolationLevel::RepeatableRead, true, false);
+        let empty = Txn::new(0, IsolationLevel::RepeatableRead, true, false).with_temp_rows(self.temp.rows());
         let result = {
             let txn = self.txn.as_ref().unwrap_or(&empty);
             let ctx = crate::select::Ctx::new(self, txn, view, params);
@@ -1308,7 +1449,10 @@ impl Session {
 
     /// Runs a statement that writes rows as one statement of the
     /// transaction (autocommitted when none is open): all of it or none.
-    fn run_write_with(&mut self, body: impl FnOnce(&mut Session) -> SqlResult<QueryResult>) -> SqlResult<QueryResult> {
+    pub(crate) fn run_write_with(
+        &mut self,
+        body: impl FnOnce(&mut Session) -> SqlResult<QueryResult>,
+    ) -> SqlResult<QueryResult> {
         if !self.trigger_tables.is_empty() {
             // Part of the firing statement: its failure undoes this too.
             return body(self);

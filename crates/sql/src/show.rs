@@ -123,7 +123,8 @@ pub(crate) fn filter_rows(
             let scope = crate::select::result_scope(&columns);
             let bound = crate::select::bind(expr, &scope)?;
             let view = session.engine.store.snapshot();
-            let txn = crate::txn::Txn::new(0, IsolationLevel::RepeatableRead, true, false);
+            let txn = crate::txn::Txn::new(0, IsolationLevel::RepeatableRead, true, false)
+                .with_temp_rows(session.temp.rows());
             let ctx = crate::select::Ctx::new(session, &txn, view, &[]);
             let mut kept = Vec::new();
             for r in rows {
@@ -170,13 +171,15 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
         }
         Show::Columns { table, full } => show_columns(session, table, *full)?,
         Show::Index { table } => show_index(session, table)?,
-        Show::CreateTable(name) if view_named(session, name)?.is_some() => show_create_view(session, name)?,
+        Show::CreateTable(name) if unshadowed_view(session, name)?.is_some() => show_create_view(session, name)?,
         Show::CreateView(name) => show_create_view(session, name)?,
         Show::CreateTable(name) => {
-            let db = session.resolve_db(name)?;
-            let table = session.engine.catalog.read().get_table(db, &name.name)?;
+            let table = session.table_entry(name)?;
             let next = *table.auto_increment_next.lock();
-            let sql = create_table_sql(&table.def, Some(next));
+            let mut sql = create_table_sql(&table.def, Some(next));
+            if session.temp_table(name)?.is_some() {
+                sql = sql.replacen("CREATE TABLE", "CREATE TEMPORARY TABLE", 1);
+            }
             typed_result(&[item("Table", 64), item("Create Table", 1024)], vec![vec![s(&table.def.name), s(&sql)]])
         }
         Show::CreateDatabase { name, if_not_exists } => {
@@ -528,9 +531,20 @@ fn status_rows(session: &Session) -> Vec<Vec<Value>> {
     rows
 }
 
+/// The view `name` (SHOW CREATE VIEW sees views only, temporary tables
+/// of the same name aside, as in MariaDB).
 fn view_named(session: &Session, name: &ObjectName) -> SqlResult<Option<Arc<ViewEntry>>> {
     let db = session.resolve_db(name)?;
     Ok(session.engine.catalog.read().view(db, &name.name))
+}
+
+/// The view `name` unless a temporary table of that name shadows it, as
+/// for every statement on tables.
+fn unshadowed_view(session: &Session, name: &ObjectName) -> SqlResult<Option<Arc<ViewEntry>>> {
+    if session.temp_table(name)?.is_some() {
+        return Ok(None);
+    }
+    view_named(session, name)
 }
 
 /// SHOW CREATE VIEW (and SHOW CREATE TABLE of a view).
@@ -614,8 +628,7 @@ fn database_def(session: &Session, name: &str) -> crate::catalog::DatabaseDef {
 
 fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
     let db = session.resolve_db(name)?;
-    let view = session.engine.catalog.read().view(db, &name.name);
-    match view {
+    match unshadowed_view(session, name)? {
         Some(view) => Ok(TableDef {
             id: 0,
             db: db.to_string(),
@@ -626,7 +639,7 @@ fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
             comment: "VIEW".into(),
             ..Default::default()
         }),
-        None => Ok(session.engine.catalog.read().get_table(db, &name.name)?.def.clone()),
+        None => Ok(session.table_entry_in(db, &name.name)?.def.clone()),
     }
 }
 

@@ -9,11 +9,13 @@
 use crate::ast::IsolationLevel;
 use crate::catalog::TableEntry;
 use crate::locks::TxnId;
+use crate::temp::TempRows;
 use onelog_binlog::event::{rows_bodies, table_map_body, type_code, RowChange, RowsKind};
 use onelog_binlog::pipeline::PendingEvent;
 use onelog_binlog::BinlogPos;
 use onelog_core::{ErrorCode, SqlError, SqlResult};
-use onelog_storage::{Mutation, Slice, Snapshot, Store};
+use onelog_storage::store::KvIter as KvIterOwned;
+use onelog_storage::{key, Mutation, Slice, Snapshot, Store};
 use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::sync::Arc;
@@ -61,6 +63,9 @@ pub struct Txn {
     /// may encode its rows before it ends, see [`Txn::flush_rows`]).
     stmt_events_start: usize,
     savepoints: Vec<Savepoint>,
+    /// The session's committed temporary-table rows: what this transaction
+    /// reads for temporary keys instead of storage (see `temp`).
+    temp_rows: Option<Arc<TempRows>>,
 }
 
 pub(crate) fn storage_err(e: onelog_storage::StorageError) -> SqlError {
@@ -86,7 +91,30 @@ impl Txn {
             stmt_undo_start: 0,
             stmt_events_start: 0,
             savepoints: Vec::new(),
+            temp_rows: None,
         }
+    }
+
+    /// Reads temporary tables' committed rows from `rows`, the session's.
+    pub fn with_temp_rows(mut self, rows: Arc<TempRows>) -> Txn {
+        self.temp_rows = Some(rows);
+        self
+    }
+
+    /// Takes the writes to temporary tables out of the write set: they go
+    /// to the session's temporary rows, never to storage or the binlog.
+    pub fn take_temp_writes(&mut self) -> BTreeMap<Vec<u8>, Option<Vec<u8>>> {
+        self.writes.split_off(key::FIRST_TEMP_INDEX_ID.to_be_bytes().as_slice())
+    }
+
+    /// Takes the writes under the index `id` out of the write set.
+    pub fn take_index_writes(&mut self, id: u64) -> BTreeMap<Vec<u8>, Option<Vec<u8>>> {
+        let mut taken = self.writes.split_off(key::index_prefix(id).as_slice());
+        if let Some(next) = id.checked_add(1) {
+            let mut after = taken.split_off(key::index_prefix(next).as_slice());
+            self.writes.append(&mut after);
+        }
+        taken
     }
 
     pub fn has_writes(&self) -> bool {
@@ -144,6 +172,9 @@ impl Txn {
         if let Some(w) = self.writes.get(key) {
             return Ok(w.clone().map(Slice::from));
         }
+        if key::is_temp_key(key) {
+            return Ok(self.temp_rows.as_ref().and_then(|rows| rows.read().get(key).cloned()).map(Slice::from));
+        }
         view.get(key).map_err(storage_err)
     }
 
@@ -156,7 +187,11 @@ impl Txn {
         end: Option<&[u8]>,
         reverse: bool,
     ) -> SqlResult<KvIter<'a>> {
-        let base = view.scan(start, end, reverse).map_err(storage_err)?;
+        let base = if key::is_temp_key(start) {
+            temp_scan(self.temp_rows.as_deref(), start, end, reverse)
+        } else {
+            view.scan(start, end, reverse).map_err(storage_err)?
+        };
         let upper = match end {
             Some(e) => Bound::Excluded(e.to_vec()),
             None => Bound::Unbounded,
@@ -178,8 +213,12 @@ impl Txn {
         self.undo.push((key, previous));
     }
 
-    /// Adds a row change to the current statement's binlog rows.
+    /// Adds a row change to the current statement's binlog rows; a
+    /// temporary table's rows are never logged, as in MariaDB's row format.
     pub fn log_row(&mut self, table: &Arc<TableEntry>, kind: RowsKind, change: RowChange) {
+        if table.def.id >= key::FIRST_TEMP_INDEX_ID {
+            return;
+        }
         if let Some((t, k, rows)) = self.stmt_rows.last_mut() {
             if Arc::ptr_eq(t, table) && *k == kind {
                 rows.push(change);
@@ -296,6 +335,24 @@ impl Txn {
             })
             .collect();
         (mutations, self.events)
+    }
+}
+
+/// A scan of temporary rows: a copy of the range, as storage's scans are
+/// owned iterators too (temporary tables are in memory, see `temp`).
+fn temp_scan(rows: Option<&TempRows>, start: &[u8], end: Option<&[u8]>, reverse: bool) -> KvIterOwned {
+    let Some(rows) = rows else { return Box::new(std::iter::empty()) };
+    let upper = match end {
+        Some(e) => Bound::Excluded(e),
+        None => Bound::Unbounded,
+    };
+    let rows = rows.read();
+    let range = rows.range::<[u8], _>((Bound::Included(start), upper));
+    let copied: Vec<_> = range.map(|(k, v)| Ok((Slice::from(k.clone()), Slice::from(v.clone())))).collect();
+    if reverse {
+        Box::new(copied.into_iter().rev())
+    } else {
+        Box::new(copied.into_iter())
     }
 }
 

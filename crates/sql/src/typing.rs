@@ -281,6 +281,10 @@ fn column(def: &ColumnDef) -> Typed {
             Kind::Decimal { precision: u32::from(*precision), scale: u32::from(*scale), unsigned: def.unsigned }
         }
         ColumnType::Char(n) | ColumnType::VarChar(n) => Kind::Text { chars: *n, collation: def.collation },
+        // What `to_def` makes of NULL's type: a UNION part that is only
+        // NULL takes the other parts' type.
+        ColumnType::VarBinary(0) if def.nullable => return null_type(),
+        ColumnType::VarBinary(n) | ColumnType::Binary(n) => Kind::Text { chars: *n, collation: Collation::Binary },
         _ => Kind::Column(def.clone()),
     };
     Typed { kind, nullable: def.nullable }
@@ -496,8 +500,24 @@ fn function(name: &str, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
             t => matches!(t.kind, Kind::Decimal { .. } | Kind::Double).then_some(t),
         },
         "database" | "schema" => Some(text(64, true)),
+        "round" | "truncate" => round(arg(0)?, args.get(1), name == "truncate"),
         _ => None,
     }
+}
+
+/// ROUND / TRUNCATE(decimal, constant d): d digits after the point, the
+/// argument's integer digits (at least one) and, when ROUND drops digits,
+/// one more for the carry.
+fn round(arg: Typed, digits: Option<&Expr>, truncate: bool) -> Option<Typed> {
+    let Kind::Decimal { precision, scale, .. } = arg.kind else { return None };
+    let Some(Expr::Literal(Value::Int(d))) = digits else { return None };
+    let d = u32::try_from(*d).ok().filter(|d| *d <= 28)?;
+    let carry = u32::from(!truncate && d < scale);
+    let int_digits = precision.saturating_sub(scale).max(1);
+    Some(Typed {
+        kind: Kind::Decimal { precision: int_digits + d + carry, scale: d, unsigned: false },
+        nullable: arg.nullable,
+    })
 }
 
 /// EXTRACT(unit FROM x): as many characters as the unit's largest value

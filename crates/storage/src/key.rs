@@ -17,6 +17,15 @@ pub const CATALOG_DB: u64 = 1;
 /// Catalog: one entry per table, key `[CATALOG_TABLE][db \0 name]`.
 pub const CATALOG_TABLE: u64 = 2;
 
+/// Index ids from here up belong to sessions' temporary tables, whose keys
+/// never reach storage or the binlog (the SQL layer keeps them per session).
+pub const FIRST_TEMP_INDEX_ID: u64 = 1 << 62;
+
+/// Whether `key` belongs to a temporary table (see [`FIRST_TEMP_INDEX_ID`]).
+pub fn is_temp_key(key: &[u8]) -> bool {
+    key.get(..8).and_then(|p| <[u8; 8]>::try_from(p).ok()).is_some_and(|p| u64::from_be_bytes(p) >= FIRST_TEMP_INDEX_ID)
+}
+
 pub fn index_prefix(index_id: u64) -> Vec<u8> {
     index_id.to_be_bytes().to_vec()
 }

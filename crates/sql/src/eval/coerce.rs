@@ -66,11 +66,27 @@ fn report(issue: Issue, v: &Value, column: &ColumnDef, strict: bool, env: &dyn E
     Ok(())
 }
 
+/// Note 1265: a value lost digits or a time of day that the column cannot
+/// hold, which MariaDB does not count as an error in any mode.
+fn truncation_note(column: &ColumnDef, env: &dyn EvalEnv) {
+    env.note(ErrorCode::WARN_DATA_TRUNCATED.number, format!("Data truncated for column '{}' at row 1", column.name));
+}
+
 /// Converts a value for storage in `column`: range and length checks,
 /// string→number, number→string, dates. In strict mode an impossible
 /// conversion is an error (1264, 1366, 1406, 1292); otherwise it is clamped
 /// or truncated with a warning through `env`.
 pub fn coerce_to_column(v: Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) -> SqlResult<Value> {
+    coerce(v, column, strict, true, env)
+}
+
+/// As [`coerce_to_column`], for a stored program's variable or a trigger's
+/// `NEW.col`: MariaDB notes no rounded DECIMAL or dropped time of day there.
+pub fn coerce_to_variable(v: Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) -> SqlResult<Value> {
+    coerce(v, column, strict, false, env)
+}
+
+fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn EvalEnv) -> SqlResult<Value> {
     if v.is_null() {
         return Ok(Value::Null);
     }
@@ -126,6 +142,11 @@ pub fn coerce_to_column(v: Value, column: &ColumnDef, strict: bool, env: &dyn Ev
                 r = set_scale(Decimal::ZERO, u32::from(*scale));
             } else if clamped {
                 report(Issue::OutOfRange, &v, column, strict, env)?;
+            } else if r != d {
+                // Rounding away digits past the scale is a note, even in strict mode.
+                if notes {
+                    truncation_note(column, env);
+                }
             }
             Ok(Value::Decimal(r))
         }
@@ -203,7 +224,14 @@ pub fn coerce_to_column(v: Value, column: &ColumnDef, strict: bool, env: &dyn Ev
                 }
             };
             match column.ty {
-                ColumnType::Date => Ok(Value::Date(Temporal { hour: 0, minute: 0, second: 0, micros: 0, ..t })),
+                ColumnType::Date => {
+                    let date = Temporal { hour: 0, minute: 0, second: 0, micros: 0, ..t };
+                    // Dropping a time of day is a note, even in strict mode.
+                    if notes && date != t {
+                        truncation_note(column, env);
+                    }
+                    Ok(Value::Date(date))
+                }
                 ColumnType::Timestamp { fsp } => {
                     let t = round_fsp(t, fsp);
                     // TIMESTAMP holds 1970-01-01 00:00:01 .. 2038-01-19 03:14:07 UTC.

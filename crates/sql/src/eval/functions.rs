@@ -136,7 +136,26 @@ pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) 
     if works_on_bytes(name) {
         stored_bytes(args, &mut vals);
     }
-    call_values(name, &vals, collation, env)
+    let value = call_values(name, &vals, collation, env)?;
+    if matches!(name, "round" | "truncate") {
+        return Ok(pad_round(value, args.get(1)));
+    }
+    Ok(value)
+}
+
+/// ROUND / TRUNCATE(decimal, d) with a constant `d` past the argument's
+/// scale show `d` digits (`TRUNCATE(-0.5, 2)` is `-0.50`): MariaDB types the
+/// result by the constant. A `d` read from a column only rounds.
+fn pad_round(value: Value, digits: Option<&Expr>) -> Value {
+    let (Value::Decimal(mut d), Some(Expr::Literal(Value::Int(n)))) = (value.clone(), digits) else {
+        return value;
+    };
+    let Ok(scale) = u32::try_from(*n) else { return value };
+    if scale > d.scale() && scale <= 28 {
+        d.rescale(scale);
+        return Value::Decimal(d);
+    }
+    value
 }
 
 fn s_of(v: &Value) -> String {
@@ -431,7 +450,7 @@ fn round_value(v: &Value, d: i64, truncate: bool, env: &dyn EvalEnv) -> Value {
             if d >= 0 {
                 let sc = (d as u32).min(28);
                 let mut r = x.round_dp_with_strategy(sc, strategy);
-                // ROUND(decimal, d) keeps exactly min(d, scale) digits.
+                // ROUND(decimal, d) keeps min(d, scale) digits (see `pad_round`).
                 r.rescale(sc.min(x.scale()));
                 Value::Decimal(r)
             } else {
@@ -547,9 +566,35 @@ fn conv(s: &str, from: i64, to: i64) -> Option<String> {
     Some(out.iter().rev().collect())
 }
 
-fn minmax(vals: &[Value], want: Ordering) -> Value {
+/// GREATEST / LEAST over dates and strings compare as dates, as MariaDB
+/// aggregates DATE or DATETIME with text to the temporal type: the result
+/// is a DATE when every temporal argument is one, else a DATETIME, and a
+/// string that is no date counts as the zero date.
+fn temporal_minmax(vals: &[Value], want: Ordering, env: &dyn EvalEnv) -> Option<Value> {
+    let temporal = |v: &Value| matches!(v, Value::Date(_) | Value::DateTime(_));
+    if !vals.iter().any(temporal) || !vals.iter().all(|v| temporal(v) || matches!(v, Value::Bytes(_))) {
+        return None;
+    }
+    let as_temporal = |v: &Value| to_datetime(v, env).unwrap_or_default();
+    let mut best = as_temporal(&vals[0]);
+    for v in &vals[1..] {
+        let t = as_temporal(v);
+        if t.cmp(&best) == want {
+            best = t;
+        }
+    }
+    if vals.iter().any(|v| matches!(v, Value::DateTime(_))) {
+        return Some(Value::DateTime(best));
+    }
+    Some(Value::Date(Temporal { hour: 0, minute: 0, second: 0, micros: 0, ..best }))
+}
+
+fn minmax(vals: &[Value], want: Ordering, env: &dyn EvalEnv) -> Value {
     if vals.iter().any(Value::is_null) {
         return Value::Null;
+    }
+    if let Some(r) = temporal_minmax(vals, want, env) {
+        return r;
     }
     let all_int = vals.iter().all(|v| matches!(v, Value::Int(_) | Value::UInt(_)));
     let any_str = vals.iter().any(|v| matches!(v, Value::Bytes(_)));
@@ -695,8 +740,8 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             }
             return Ok(bytes(out));
         }
-        "greatest" => return Ok(minmax(a, Ordering::Greater)),
-        "least" => return Ok(minmax(a, Ordering::Less)),
+        "greatest" => return Ok(minmax(a, Ordering::Greater, env)),
+        "least" => return Ok(minmax(a, Ordering::Less, env)),
         "elt" => {
             let Some(i) = int_arg(&a[0], env) else {
                 return Ok(Value::Null);

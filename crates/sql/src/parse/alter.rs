@@ -5,6 +5,7 @@
 //! here, and the other specifications go to sqlparser as one ALTER TABLE.
 //! Also RENAME TABLE's conversion and ALTER DATABASE.
 
+use super::dialect::MariaDbDialect;
 use super::{ddl, near_text, object_name, parse_error, Cursor};
 use crate::ast::*;
 use onelog_core::{ErrorCode, SqlError, SqlResult};
@@ -127,7 +128,7 @@ pub(crate) fn parse_alter_table(sql: &str) -> SqlResult<Statement> {
     if !for_sqlparser.is_empty() {
         let header = &sql[..tokens[name_end - 1].end];
         let statement = format!("{header} {}", for_sqlparser.join(", "));
-        let parsed = Parser::new(&MySqlDialect {})
+        let parsed = Parser::new(&MariaDbDialect)
             .try_with_sql(&statement)
             .and_then(|mut p| p.parse_statement())
             .map_err(|e| parse_error(&statement, &e))?;

@@ -453,11 +453,6 @@ pub(crate) fn convert_check(c: &sp::TableConstraint) -> SqlResult<Option<CheckSp
 }
 
 pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCounter) -> SqlResult<CreateTable> {
-    // Not a permanent table by another name: a temporary one is private to
-    // its session and never logged, which OneLog does not do yet.
-    if ct.temporary {
-        return Err(unsupported("CREATE TEMPORARY TABLE"));
-    }
     let like = match &ct.like {
         Some(sp::CreateTableLikeKind::Plain(l) | sp::CreateTableLikeKind::Parenthesized(l)) => {
             Some(object_name(&l.name)?)
@@ -498,6 +493,8 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
         like,
         select,
         on_duplicate: CreateSelectDuplicates::Error,
+        temporary: ct.temporary,
+        or_replace: ct.or_replace,
     };
     let options = match &ct.table_options {
         sp::CreateTableOptions::Plain(o) | sp::CreateTableOptions::Options(o) | sp::CreateTableOptions::With(o) => {
@@ -660,9 +657,8 @@ pub(crate) fn convert_drop(
     table: Option<&sp::ObjectName>,
 ) -> SqlResult<Statement> {
     let converted: Vec<ObjectName> = names.iter().map(object_name).collect::<SqlResult<_>>()?;
-    let absent = |kind| Statement::DropAbsent { names: converted.clone(), if_exists, kind };
     Ok(match object_type {
-        sp::ObjectType::Table if temporary => absent(AbsentKind::TemporaryTable),
+        sp::ObjectType::Table if temporary => Statement::DropTemporaryTable { names: converted, if_exists },
         sp::ObjectType::View => Statement::DropView { names: converted, if_exists },
         sp::ObjectType::Table => Statement::DropTable { names: converted, if_exists },
         sp::ObjectType::Database | sp::ObjectType::Schema => {

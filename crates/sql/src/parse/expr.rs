@@ -135,7 +135,7 @@ fn convert_select_in_windows(s: &sp::Select, params: &mut ParamCounter) -> SqlRe
 
 /// `position` is (SELECT number, item number), to look up the item's
 /// heading in the statement text (none for RETURNING items).
-fn convert_select_item(
+pub(super) fn convert_select_item(
     item: &sp::SelectItem,
     position: Option<(usize, usize)>,
     params: &mut ParamCounter,
@@ -227,7 +227,7 @@ fn convert_factor(factor: &sp::TableFactor, params: &mut ParamCounter) -> SqlRes
 /// Appends a FROM item and its joins. A parenthesized join leading it,
 /// `(a JOIN b ON c) JOIN d ...` (MariaDB prints views' joins so), is the
 /// same left-deep join without the parentheses.
-fn push_joins(from: &mut Vec<Join>, twj: &sp::TableWithJoins, params: &mut ParamCounter) -> SqlResult<()> {
+pub(super) fn push_joins(from: &mut Vec<Join>, twj: &sp::TableWithJoins, params: &mut ParamCounter) -> SqlResult<()> {
     match &twj.relation {
         sp::TableFactor::NestedJoin { table_with_joins, alias: None } => push_joins(from, table_with_joins, params)?,
         relation => {
@@ -579,6 +579,14 @@ pub(super) fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> S
     // EXTRACT(<compound unit> FROM x), as the statement splitter rewrote it.
     if name == "extract_units" {
         return Ok(Expr::Function { name: "extract".into(), args });
+    }
+    // ROW(a, b, ...) is the row constructor `(a, b, ...)`; MariaDB's grammar
+    // wants at least two elements.
+    if name == "row" {
+        if args.len() < 2 {
+            return Err(SqlError::parse(&f.to_string(), 1));
+        }
+        return Ok(Expr::Tuple(args));
     }
     if name == "values" || name == "value" {
         if let [Expr::Column { name: col, .. }] = args.as_slice() {

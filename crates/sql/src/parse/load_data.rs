@@ -5,6 +5,7 @@
 //! read from the tokens here; the SET list goes through sqlparser as an
 //! UPDATE's, so its expressions convert as every other statement's do.
 
+use super::dialect::MariaDbDialect;
 use super::{expr, literal_bytes, near_text, parse_error, Cursor, ParamCounter};
 use crate::ast::{CreateSelectDuplicates, LoadData, LoadFormat, LoadTarget, ObjectName, Statement};
 use onelog_core::{ErrorCode, SqlError, SqlResult};
@@ -88,7 +89,7 @@ pub(super) fn parse_load_data(sql: &str) -> SqlResult<Statement> {
 /// `SET a = 1, b = @x`: read as the assignments of an UPDATE.
 fn set_list(sql: &str, set_at: usize) -> SqlResult<Vec<(String, crate::ast::Expr)>> {
     let update = format!("UPDATE t {}", &sql[set_at..]);
-    let parsed = Parser::new(&MySqlDialect {})
+    let parsed = Parser::new(&MariaDbDialect)
         .try_with_sql(&update)
         .and_then(|mut p| p.parse_statements())
         .map_err(|e| parse_error(&update, &e))?;

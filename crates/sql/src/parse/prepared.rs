@@ -2,11 +2,11 @@
 //! IMMEDIATE expr [USING ...]`, MySQL syntax sqlparser does not take.
 //! (`EXECUTE name USING ...` and `DEALLOCATE PREPARE` it parses.)
 
+use super::dialect::MariaDbDialect;
 use super::{convert_expr, parse_error, parse_expr_text, ParamCounter};
 use crate::ast::*;
 use onelog_core::{SqlError, SqlResult};
 use sqlparser::ast as sp;
-use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 
 /// `PREPARE name FROM expr`.
@@ -25,7 +25,7 @@ pub(crate) fn parse_execute_immediate(text: &str) -> SqlResult<Statement> {
     let syntax = || SqlError::parse(text, 1);
     let rest = after_word(text.trim_start(), "EXECUTE").and_then(|r| after_word(r, "IMMEDIATE")).ok_or_else(syntax)?;
     let sql = format!("EXECUTE onelog_immediate {rest}");
-    let parsed = Parser::new(&MySqlDialect {}).try_with_sql(&sql).and_then(|mut p| p.parse_statement());
+    let parsed = Parser::new(&MariaDbDialect).try_with_sql(&sql).and_then(|mut p| p.parse_statement());
     let parsed = parsed.map_err(|e| parse_error(text, &e))?;
     let sp::Statement::Execute { parameters, using, into, .. } = parsed else { return Err(syntax()) };
     let [source] = parameters.as_slice() else { return Err(syntax()) };

@@ -1,0 +1,115 @@
+//! The SQL dialect handed to sqlparser: its MySQL dialect with MariaDB's
+//! operator precedence where the two differ.
+//!
+//! sqlparser ranks `XOR` above the comparisons (PostgreSQL's `#`), so
+//! `a IS NULL XOR 'x' <> b` parsed as `(a IS NULL XOR 'x') <> b`; in
+//! MariaDB `XOR` sits between `OR` and `AND`. A wrapper is the way
+//! sqlparser offers to change that: it reports MySqlDialect's type id (so
+//! the parser's MySQL-only paths still apply) and forwards every method
+//! MySqlDialect overrides.
+
+use sqlparser::ast::{Expr, Statement};
+use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::{Parser, ParserError};
+use std::any::TypeId;
+
+#[derive(Debug, Default)]
+pub(crate) struct MariaDbDialect;
+
+const MYSQL: MySqlDialect = MySqlDialect {};
+
+macro_rules! forward_flags {
+    ($($name:ident),* $(,)?) => {
+        $(fn $name(&self) -> bool { MYSQL.$name() })*
+    };
+}
+
+impl Dialect for MariaDbDialect {
+    fn dialect(&self) -> TypeId {
+        TypeId::of::<MySqlDialect>()
+    }
+
+    fn prec_value(&self, prec: Precedence) -> u8 {
+        let or = MYSQL.prec_value(Precedence::Or);
+        let and = MYSQL.prec_value(Precedence::And);
+        match prec {
+            // Between OR and AND, as in MariaDB's grammar.
+            Precedence::Xor => (or + and) / 2,
+            other => MYSQL.prec_value(other),
+        }
+    }
+
+    fn is_identifier_start(&self, ch: char) -> bool {
+        MYSQL.is_identifier_start(ch)
+    }
+
+    fn is_identifier_part(&self, ch: char) -> bool {
+        MYSQL.is_identifier_part(ch)
+    }
+
+    fn is_delimited_identifier_start(&self, ch: char) -> bool {
+        MYSQL.is_delimited_identifier_start(ch)
+    }
+
+    fn identifier_quote_style(&self, identifier: &str) -> Option<char> {
+        MYSQL.identifier_quote_style(identifier)
+    }
+
+    fn parse_infix(&self, parser: &mut Parser, expr: &Expr, precedence: u8) -> Option<Result<Expr, ParserError>> {
+        MYSQL.parse_infix(parser, expr, precedence)
+    }
+
+    fn parse_statement(&self, parser: &mut Parser) -> Option<Result<Statement, ParserError>> {
+        MYSQL.parse_statement(parser)
+    }
+
+    fn is_table_factor_alias(&self, explicit: bool, kw: &Keyword, parser: &mut Parser) -> bool {
+        MYSQL.is_table_factor_alias(explicit, kw, parser)
+    }
+
+    forward_flags!(
+        supports_string_literal_backslash_escape,
+        supports_string_literal_concatenation,
+        ignores_wildcard_escapes,
+        supports_numeric_prefix,
+        supports_bitwise_shift_operators,
+        supports_multiline_comment_hints,
+        require_interval_qualifier,
+        supports_limit_comma,
+        supports_create_table_select,
+        supports_insert_set,
+        supports_user_host_grantee,
+        supports_table_hints,
+        requires_single_line_comment_whitespace,
+        supports_match_against,
+        supports_select_modifiers,
+        supports_set_names,
+        supports_comma_separated_set_assignments,
+        supports_update_order_by,
+        supports_data_type_signed_suffix,
+        supports_cross_join_constraint,
+        supports_double_ampersand_operator,
+        supports_binary_kw_as_cast,
+        supports_comment_optimizer_hint,
+        supports_constraint_keyword_without_name,
+        supports_key_column_option,
+        supports_group_by_with_modifier,
+        supports_left_associative_joins_without_parens,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xor_binds_looser_than_comparison_and_tighter_than_or() {
+        let parse = |sql: &str| Parser::new(&MariaDbDialect).try_with_sql(sql).and_then(|mut p| p.parse_expr());
+        let e = parse("a IS NULL XOR 'x' <> b").expect("parses").to_string();
+        assert_eq!(e, "a IS NULL XOR 'x' <> b");
+        assert!(matches!(parse("a XOR b = c"), Ok(Expr::BinaryOp { op: sqlparser::ast::BinaryOperator::Xor, .. })));
+        assert!(matches!(parse("a OR b XOR c"), Ok(Expr::BinaryOp { op: sqlparser::ast::BinaryOperator::Or, .. })));
+        assert!(matches!(parse("a XOR b AND c"), Ok(Expr::BinaryOp { op: sqlparser::ast::BinaryOperator::Xor, .. })));
+    }
+}
