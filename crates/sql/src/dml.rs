@@ -669,6 +669,43 @@ pub(crate) fn update_row(
 }
 
 /// Writes an updated row, then fires AFTER UPDATE on it.
+/// One matched row of an UPDATE (single- or multi-table) once its new
+/// values and CHECK outcome are computed: a violation (a warning under
+/// IGNORE), the BEFORE UPDATE triggers, `check`, the write and AFTER UPDATE.
+/// Whether the row changed.
+pub(crate) fn apply_row_update(
+    session: &mut Session,
+    table: &Arc<TableEntry>,
+    key: &[u8],
+    old: Vec<Value>,
+    computed: (Vec<Value>, Option<SqlError>),
+    ignore: bool,
+    check: impl FnOnce(&mut Session, &[Value]) -> SqlResult<()>,
+) -> SqlResult<bool> {
+    let mut new = match computed {
+        (_, Some(violation)) if ignore => {
+            session.warn(violation.code.number, violation.message);
+            return Ok(false);
+        }
+        (_, Some(violation)) => return Err(violation),
+        (new, None) => new,
+    };
+    fire(session, table, TriggerTiming::Before, TriggerEvent::Update, Some(&old), Some(&mut new))?;
+    if new == old {
+        // MariaDB fires AFTER UPDATE on a matched row left as it was.
+        fire(session, table, TriggerTiming::After, TriggerEvent::Update, Some(&old), Some(&mut new))?;
+        return Ok(false);
+    }
+    check(session, &new)?;
+    match update_row_firing(session, table, key, old, new) {
+        Ok(()) => Ok(true),
+        // UPDATE IGNORE skips a row whose new key collides, without a
+        // warning, as MariaDB does.
+        Err(e) if ignore && e.code == ErrorCode::DUP_ENTRY => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
 /// Deletes a row between its BEFORE and AFTER DELETE triggers.
 pub(crate) fn delete_row_firing(
     session: &mut Session,
@@ -874,27 +911,9 @@ fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&
             let violation = crate::check::violation(ctx, &table, &new)?;
             Ok((new, violation))
         })?;
-        let mut new = match new {
-            (_, Some(violation)) if upd.ignore => {
-                session.warn(violation.code.number, violation.message);
-                continue;
-            }
-            (_, Some(violation)) => return Err(violation),
-            (new, None) => new,
-        };
-        fire(session, &table, TriggerTiming::Before, TriggerEvent::Update, Some(&old), Some(&mut new))?;
-        if new == old {
-            // MariaDB fires AFTER UPDATE on a matched row left as it was.
-            fire(session, &table, TriggerTiming::After, TriggerEvent::Update, Some(&old), Some(&mut new))?;
-            continue;
-        }
-        check_row(session, params, &check, &new)?;
-        match update_row_firing(session, &table, &ck, old, new) {
-            Ok(()) => changed += 1,
-            // MariaDB's UPDATE IGNORE skips a row whose new key collides,
-            // without a warning.
-            Err(e) if upd.ignore && e.code == ErrorCode::DUP_ENTRY => {}
-            Err(e) => return Err(e),
+        let check_new = |session: &mut Session, new: &[Value]| check_row(session, params, &check, new);
+        if apply_row_update(session, &table, &ck, old, new, upd.ignore, check_new)? {
+            changed += 1;
         }
     }
     Ok(QueryResult::Ok {

@@ -10,11 +10,9 @@
 //! changed since the join read it, its assignments are evaluated again over
 //! the current version.
 
-use crate::ast::trigger::{TriggerEvent, TriggerTiming};
 use crate::ast::*;
 use crate::catalog::TableEntry;
-use crate::dml::{default_value, delete_row_firing, finish_row, fire, now, update_row_firing, with_ctx};
-use crate::eval::EvalEnv;
+use crate::dml::{apply_row_update, default_value, delete_row_firing, finish_row, now, with_ctx};
 use crate::locks::LockMode;
 use crate::rows;
 use crate::select::{self, bind, lock_timeout, Source};
@@ -142,27 +140,8 @@ pub(crate) fn update(session: &mut Session, upd: &MultiUpdate, params: &[Value])
                 let violation = crate::check::violation(ctx, table, &new)?;
                 Ok((new, violation))
             })?;
-            let mut new = match new {
-                (_, Some(violation)) if upd.ignore => {
-                    session.warn(violation.code.number, violation.message);
-                    continue;
-                }
-                (_, Some(violation)) => return Err(violation),
-                (new, None) => new,
-            };
-            let entry = &target.entry;
-            fire(session, entry, TriggerTiming::Before, TriggerEvent::Update, Some(&current), Some(&mut new))?;
-            if new == current {
-                // MariaDB fires AFTER UPDATE on a matched row left as it was.
-                fire(session, entry, TriggerTiming::After, TriggerEvent::Update, Some(&current), Some(&mut new))?;
-                continue;
-            }
-            match update_row_firing(session, entry, &key, current, new) {
-                Ok(()) => changed += 1,
-                // MariaDB's multi-table UPDATE IGNORE skips a row whose new
-                // key collides, without a warning.
-                Err(e) if upd.ignore && e.code == ErrorCode::DUP_ENTRY => {}
-                Err(e) => return Err(e),
+            if apply_row_update(session, &target.entry, &key, current, new, upd.ignore, |_, _| Ok(()))? {
+                changed += 1;
             }
         }
     }
