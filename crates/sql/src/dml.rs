@@ -668,7 +668,6 @@ pub(crate) fn update_row(
     Ok(())
 }
 
-/// Writes an updated row, then fires AFTER UPDATE on it.
 /// One matched row of an UPDATE (single- or multi-table) once its new
 /// values and CHECK outcome are computed: a violation (a warning under
 /// IGNORE), the BEFORE UPDATE triggers, `check`, the write and AFTER UPDATE.
@@ -724,6 +723,7 @@ pub(crate) fn delete_row_firing(
     }
 }
 
+/// Writes an updated row, then fires AFTER UPDATE on it.
 pub(crate) fn update_row_firing(
     session: &mut Session,
     table: &Arc<TableEntry>,

@@ -76,14 +76,7 @@ pub(crate) fn parse_create_routine(text: &str) -> SqlResult<Option<CreateRoutine
     } else {
         return Ok(None);
     };
-    let if_not_exists = t.eat("IF");
-    if if_not_exists {
-        t.expect("NOT")?;
-        t.expect("EXISTS")?;
-        if or_replace {
-            return Err(SqlError::new(ErrorCode::WRONG_USAGE, "Incorrect usage of OR REPLACE and IF NOT EXISTS"));
-        }
-    }
+    let if_not_exists = if_not_exists(&mut t, or_replace)?;
     let name = object_name(&mut t)?;
     let (params_text, params) = parameter_list(&mut t, kind)?;
     let mut returns_text = None;
@@ -216,6 +209,20 @@ fn characteristics(t: &mut Tokens) -> SqlResult<Characteristics> {
             return Ok(c);
         }
     }
+}
+
+/// A CREATE's `IF NOT EXISTS`, which MariaDB refuses beside OR REPLACE
+/// (1221).
+pub(super) fn if_not_exists(t: &mut Tokens, or_replace: bool) -> SqlResult<bool> {
+    if !t.eat("IF") {
+        return Ok(false);
+    }
+    t.expect("NOT")?;
+    t.expect("EXISTS")?;
+    if or_replace {
+        return Err(SqlError::new(ErrorCode::WRONG_USAGE, "Incorrect usage of OR REPLACE and IF NOT EXISTS"));
+    }
+    Ok(true)
 }
 
 pub(super) fn object_name(t: &mut Tokens) -> SqlResult<ObjectName> {

@@ -3,12 +3,12 @@
 //! TRIGGERS`. The body is the routines' body language (see
 //! `parse::routine`), where `NEW.col` and `OLD.col` are pseudo-variables.
 
-use super::routine::{object_name, parse_trigger_body};
+use super::routine::{if_not_exists, object_name, parse_trigger_body};
 use super::view::{definer, significant_tokens, Tokens};
 use crate::ast::routine::{Routine, RoutineKind};
 use crate::ast::trigger::{CreateTrigger, TriggerEvent, TriggerOrder, TriggerTiming};
 use crate::ast::{ShowFilter, Statement};
-use onelog_core::{ErrorCode, SqlError, SqlResult};
+use onelog_core::SqlResult;
 use sqlparser::tokenizer::Token;
 use std::sync::Arc;
 
@@ -27,14 +27,7 @@ pub(crate) fn parse_create_trigger(text: &str) -> SqlResult<Option<CreateTrigger
     if !t.eat("TRIGGER") {
         return Ok(None);
     }
-    let if_not_exists = t.eat("IF");
-    if if_not_exists {
-        t.expect("NOT")?;
-        t.expect("EXISTS")?;
-        if or_replace {
-            return Err(SqlError::new(ErrorCode::WRONG_USAGE, "Incorrect usage of OR REPLACE and IF NOT EXISTS"));
-        }
-    }
+    let if_not_exists = if_not_exists(&mut t, or_replace)?;
     let name = object_name(&mut t)?;
     let timing = match t.keyword(t.at).as_deref() {
         Some("BEFORE") => TriggerTiming::Before,
