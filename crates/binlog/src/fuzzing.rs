@@ -112,7 +112,7 @@ pub fn seed_value(c: &ColumnDef, i: u32) -> Value {
         T::Float | T::Double => Value::Double(n as f64 * 0.5 - 3.0),
         T::Char(_) | T::VarChar(_) | T::Text(_) => Value::from_str(&format!("v{i}-{}", "x".repeat(i as usize % 5))),
         T::Binary(_) | T::VarBinary(_) | T::Blob(_) => Value::Bytes(vec![i as u8, 0, 0xff]),
-        T::Date => Value::Date(Temporal { hour: 0, minute: 0, second: 0, micros: 0, ..time }),
+        T::Date => Value::Date(time.date()),
         T::DateTime { .. } | T::Timestamp { .. } => Value::DateTime(time),
         T::Time { .. } => Value::Time((n - 3) * 3_600_000_123),
         T::Year => Value::Int(1901 + n % 200),

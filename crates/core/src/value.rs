@@ -44,6 +44,11 @@ pub struct Temporal {
 }
 
 impl Temporal {
+    /// The date alone: the time of day set to midnight (what a DATE holds).
+    pub fn date(self) -> Temporal {
+        Temporal { hour: 0, minute: 0, second: 0, micros: 0, ..self }
+    }
+
     /// The UTC wall time `secs` seconds after the epoch.
     pub fn from_unix_seconds(secs: i64) -> Temporal {
         let (year, month, day) = civil_from_days(secs.div_euclid(86_400));

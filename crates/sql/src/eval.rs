@@ -1461,7 +1461,7 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
             Value::Decimal(d)
         }
         CastType::Date => match temporal::to_datetime(&v, env) {
-            Some(t) => Value::Date(Temporal { hour: 0, minute: 0, second: 0, micros: 0, ..t }),
+            Some(t) => Value::Date(t.date()),
             None => Value::Null,
         },
         CastType::DateTime => match temporal::to_datetime(&v, env) {

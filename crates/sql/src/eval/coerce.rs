@@ -225,7 +225,7 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
             };
             match column.ty {
                 ColumnType::Date => {
-                    let date = Temporal { hour: 0, minute: 0, second: 0, micros: 0, ..t };
+                    let date = t.date();
                     // Dropping a time of day is a note, even in strict mode.
                     if notes && date != t {
                         truncation_note(column, env);

@@ -147,15 +147,15 @@ pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) 
 /// scale show `d` digits (`TRUNCATE(-0.5, 2)` is `-0.50`): MariaDB types the
 /// result by the constant. A `d` read from a column only rounds.
 fn pad_round(value: Value, digits: Option<&Expr>) -> Value {
-    let (Value::Decimal(mut d), Some(Expr::Literal(Value::Int(n)))) = (value.clone(), digits) else {
-        return value;
-    };
-    let Ok(scale) = u32::try_from(*n) else { return value };
-    if scale > d.scale() && scale <= 28 {
-        d.rescale(scale);
-        return Value::Decimal(d);
+    match (value, digits) {
+        (Value::Decimal(mut d), Some(Expr::Literal(Value::Int(n)))) => {
+            if let Some(scale) = u32::try_from(*n).ok().filter(|s| *s > d.scale() && *s <= 28) {
+                d.rescale(scale);
+            }
+            Value::Decimal(d)
+        }
+        (value, _) => value,
     }
-    value
 }
 
 fn s_of(v: &Value) -> String {
@@ -586,7 +586,7 @@ fn temporal_minmax(vals: &[Value], want: Ordering, env: &dyn EvalEnv) -> Option<
     if vals.iter().any(|v| matches!(v, Value::DateTime(_))) {
         return Some(Value::DateTime(best));
     }
-    Some(Value::Date(Temporal { hour: 0, minute: 0, second: 0, micros: 0, ..best }))
+    Some(Value::Date(best.date()))
 }
 
 fn minmax(vals: &[Value], want: Ordering, env: &dyn EvalEnv) -> Value {
