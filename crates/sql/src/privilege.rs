@@ -22,6 +22,11 @@ pub struct PrivilegeCache {
 pub struct Visibility(Option<Arc<Account>>);
 
 impl Visibility {
+    /// Whether it holds any of `bits` globally.
+    pub fn has_global(&self, bits: u64) -> bool {
+        self.0.as_ref().is_none_or(|a| a.global & bits != 0)
+    }
+
     pub fn db(&self, db: &str) -> bool {
         is_system_db(db) || self.0.as_ref().is_none_or(|a| a.global & privs::SHOW_DATABASES != 0 || a.sees_db(db))
     }
@@ -140,15 +145,55 @@ impl Session {
         if account.global == privs::GLOBAL_ALL {
             return Ok(());
         }
+        // As MariaDB, read_only refuses a data or schema change before its
+        // privileges are checked; an account change, a table maintenance
+        // and a locking read after (they meet it opening their tables).
+        let read_only = account.global & privs::READ_ONLY_ADMIN == 0 && self.read_only_refuses(stmt);
+        let refused_late = matches!(
+            stmt,
+            Statement::Account(_)
+                | Statement::Select(_)
+                | Statement::TableMaintenance { op: MaintenanceOp::Analyze | MaintenanceOp::Repair, .. }
+        );
+        if read_only && !refused_late {
+            return Err(read_only_denied());
+        }
         let current = self.db.clone().unwrap_or_default();
         let mut needs = Vec::new();
         needs_of(stmt, &current, self.account.as_ref(), &mut needs);
         // A session's own temporary table needs no privilege once created,
         // as in MariaDB.
-        needs.retain(|need| {
-            !matches!(need, Need::Table(db, table, bit) if *bit != privs::CREATE_TEMPORARY_TABLES && self.temp.table(db, table).is_some())
-        });
-        needs.iter().try_for_each(|need| self.check_need(&account, need))
+        needs.retain(|need| !matches!(need, Need::Table(db, table, _) if self.temp.table(db, table).is_some()));
+        needs.iter().try_for_each(|need| self.check_need(&account, need))?;
+        if read_only {
+            return Err(read_only_denied());
+        }
+        Ok(())
+    }
+
+    /// Whether `read_only` (when on) refuses `stmt`: any change to a base
+    /// table, the schema or the accounts, and SELECT ... FOR UPDATE, as in
+    /// MariaDB; the session's temporary tables stay writable. The
+    /// replication applier's sessions are never checked.
+    fn read_only_refuses(&self, stmt: &Statement) -> bool {
+        let persistent = |name: &ObjectName| {
+            let db = name.db.as_deref().or(self.db.as_deref()).unwrap_or_default();
+            self.temp.table(db, &name.name).is_none()
+        };
+        let changes = match stmt {
+            Statement::CreateTable(ct) => !ct.temporary,
+            Statement::AlterTable { table, .. }
+            | Statement::AlterTableKeys { table, .. }
+            | Statement::CreateIndex { table, .. }
+            | Statement::DropIndex { table, .. }
+            | Statement::Truncate(table) => persistent(table),
+            Statement::TableMaintenance { op, tables } => *op != MaintenanceOp::Check && tables.iter().any(persistent),
+            Statement::Select(select) => select.lock == Some(LockMode::Update),
+            _ if stmt.is_ddl() => true,
+            _ if stmt.writes() => stmt.written_tables().into_iter().any(persistent),
+            _ => false,
+        };
+        changes && self.engine.vars.get("read_only").as_deref() == Some("1")
     }
 
     fn check_need(&self, account: &Account, need: &Need) -> SqlResult<()> {
@@ -220,6 +265,14 @@ fn readable_system(db: &str, bit: u64) -> bool {
         && (db.eq_ignore_ascii_case("information_schema") || db.eq_ignore_ascii_case("performance_schema"))
 }
 
+/// MariaDB's 1290 for a change while `read_only` is on.
+fn read_only_denied() -> SqlError {
+    SqlError::new(
+        ErrorCode::OPTION_PREVENTS_STATEMENT,
+        "The MariaDB server is running with the --read-only option so it cannot execute this statement",
+    )
+}
+
 /// MariaDB's 1227: "you need (at least one of) the X, Y privilege(s)".
 fn global_denied(bits: u64) -> SqlError {
     let names: Vec<&str> = (0..39).map(|i| 1u64 << i).filter(|b| bits & b != 0).map(privs::name).collect();
@@ -275,10 +328,11 @@ fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, n
         Statement::DropDatabase { name, .. } => needs.push(Need::Db(name, privs::DROP)),
         Statement::AlterDatabase { name, .. } => needs.push(Need::Db(name.as_deref().unwrap_or(current), privs::ALTER)),
         Statement::Use(db) => needs.push(Need::SeesDb(db)),
-        Statement::CreateTable(ct) => {
-            let bit = if ct.temporary { privs::CREATE_TEMPORARY_TABLES } else { privs::CREATE };
-            needs.push(table(&ct.name, bit))
+        // CREATE TEMPORARY TABLES is a database privilege only (1044).
+        Statement::CreateTable(ct) if ct.temporary => {
+            needs.push(Need::Db(db_of(&ct.name, current), privs::CREATE_TEMPORARY_TABLES))
         }
+        Statement::CreateTable(ct) => needs.push(table(&ct.name, privs::CREATE)),
         Statement::DropTable { names, .. } => needs.extend(names.iter().map(|n| table(n, privs::DROP))),
         Statement::CreateView(view) => needs.push(table(&view.name, privs::CREATE_VIEW)),
         Statement::DropView { names, .. } => needs.extend(names.iter().map(|n| table(n, privs::DROP))),
@@ -301,12 +355,25 @@ fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, n
                 needs.push(table(name, privs::SELECT));
             }
         }
-        Statement::TableMaintenance { tables, .. } => needs.extend(tables.iter().map(|t| table(t, privs::SELECT))),
+        // CHECK reads; ANALYZE, OPTIMIZE and REPAIR write too (MariaDB
+        // asks for SELECT and INSERT).
+        Statement::TableMaintenance { op, tables } => {
+            for t in tables {
+                needs.push(table(t, privs::SELECT));
+                if *op != MaintenanceOp::Check {
+                    needs.push(table(t, privs::INSERT));
+                }
+            }
+        }
         Statement::Set(assignments) => {
-            let global =
-                assignments.iter().any(|a| matches!(a.target, SetTarget::System { scope: VarScope::Global, .. }));
-            if global {
-                needs.push(Need::Global(privs::SUPER));
+            // read_only is READ_ONLY ADMIN's (SUPER no longer covers it
+            // in MariaDB 10.11); the other variables SUPER's.
+            for assignment in assignments {
+                if let SetTarget::System { scope: VarScope::Global, name } = &assignment.target {
+                    let bit =
+                        if name.eq_ignore_ascii_case("read_only") { privs::READ_ONLY_ADMIN } else { privs::SUPER };
+                    needs.push(Need::Global(bit));
+                }
             }
         }
         Statement::Show { what, .. } => show_needs(what, current, needs),

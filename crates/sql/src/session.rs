@@ -1170,6 +1170,11 @@ impl Session {
         }
         match target {
             Some(p) => {
+                if id == self.connection_id && query_only {
+                    // The query it interrupts is the KILL itself, as in
+                    // MariaDB.
+                    return Err(SqlError::new(ErrorCode::QUERY_INTERRUPTED, "Query execution was interrupted"));
+                }
                 let interrupt = {
                     let p = p.lock();
                     if query_only {

@@ -2,6 +2,7 @@
 //! on connect, and binlog administration (SHOW BINARY LOGS, SHOW MASTER
 //! STATUS, SHOW BINLOG EVENTS, PURGE BINARY LOGS, RESET MASTER).
 
+use crate::accounts::privs;
 use crate::ast::*;
 use crate::eval::EvalEnv;
 use crate::session::{ProcessInfo, QueryResult, ResultColumn, Session};
@@ -444,7 +445,14 @@ fn binlog_err(e: onelog_binlog::BinlogError) -> SqlError {
 }
 
 /// One row per connection: Id, User, Host, db, Command, Time, State, Info.
+/// The threads of SHOW PROCESSLIST and information_schema.PROCESSLIST:
+/// without PROCESS an account sees only those of its own user name, as
+/// MariaDB compares them.
 fn process_rows(session: &Session) -> Vec<Vec<Value>> {
+    let own_only = match &session.account {
+        Some(name) if !session.visibility().has_global(privs::PROCESS) => Some(name.user.clone()),
+        _ => None,
+    };
     let entries = session.engine.processes.entries.lock();
     let row = |(id, p): (&u64, &Arc<Mutex<ProcessInfo>>)| {
         let p = p.lock();
@@ -459,7 +467,8 @@ fn process_rows(session: &Session) -> Vec<Vec<Value>> {
             p.info.as_deref().map(s).unwrap_or(Value::Null),
         ]
     };
-    entries.iter().map(row).collect()
+    let visible = |(_, p): &(&u64, &Arc<Mutex<ProcessInfo>>)| own_only.as_ref().is_none_or(|u| p.lock().user == *u);
+    entries.iter().filter(visible).map(row).collect()
 }
 
 /// NUMERIC_PRECISION, NUMERIC_SCALE and DATETIME_PRECISION of a column,

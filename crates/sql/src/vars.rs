@@ -173,6 +173,9 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("port", Some("3306"), Effect::Used, None),
     ("protocol_version", Some("10"), Effect::Reported, None),
     ("query_cache_size", Some("0"), Effect::None, None),
+    // Refuses changes (1290) to accounts without READ ONLY ADMIN; the
+    // replication applier and temporary tables are not affected.
+    ("read_only", None, Effect::Used, None),
     ("require_secure_transport", None, Effect::Used, None),
     // Confines LOAD DATA's server-side files to a directory ('' : anywhere).
     ("secure_file_priv", None, Effect::Used, None),

@@ -1,0 +1,216 @@
+"""Privilege enforcement beyond the statement checks of test_accounts.py,
+side by side with MariaDB 10.11: read_only, SHOW PROCESSLIST / KILL of
+other users' threads, per-account resource limits and REQUIRE SSL, column
+grants. Each test runs the same statements on both servers as the same
+accounts and compares the outcome (rows or error code) statement by
+statement.
+"""
+from __future__ import annotations
+
+import pymysql
+import pytest
+
+PREFIX = "prv_"
+
+
+def run(conn, sql):
+    """Rows, or ("error", code), of one statement."""
+    try:
+        with conn.cursor() as cur:
+            cur.execute(sql)
+            return [tuple(r) for r in cur.fetchall()] if cur.description else "ok"
+    except pymysql.err.MySQLError as e:
+        return ("error", e.args[0])
+
+
+def drop_leftovers(conn):
+    """The reference MariaDB is shared by the session: start clean."""
+    run(conn, "SET GLOBAL read_only = 0")
+    accounts = run(conn, f"SELECT user, host FROM mysql.user WHERE user LIKE '{PREFIX}%'")
+    for user, host in accounts if isinstance(accounts, list) else []:
+        run(conn, f"DROP USER '{user}'@'{host}'")
+    run(conn, "DROP DATABASE IF EXISTS prv_d")
+
+
+def setup(srv, statements):
+    conn = srv.connect(autocommit=True)
+    drop_leftovers(conn)
+    for sql in ["CREATE DATABASE prv_d", "CREATE TABLE prv_d.t (a INT, b INT, c INT)",
+                "INSERT INTO prv_d.t VALUES (1, 10, 100), (2, 20, 200)"] + statements:
+        assert run(conn, sql) == "ok", (srv.kind, sql)
+    return conn
+
+
+def login(srv, user, **kw):
+    return srv.connect(user=user, password="pw", autocommit=True, **kw)
+
+
+@pytest.fixture
+def both(onelog_server, mariadb_server):
+    servers = (onelog_server, mariadb_server)
+    yield servers
+    drop_leftovers(mariadb_server.connect(autocommit=True))
+
+
+def compare(servers, user, statements, **kw):
+    """Runs `statements` as `user` on both servers; the mismatches."""
+    conns = [login(srv, user, **kw) for srv in servers]
+    mismatches = []
+    for sql in statements:
+        got = [run(c, sql) for c in conns]
+        if got[0] != got[1]:
+            mismatches.append(f"{user}: {sql}\n  onelog:  {got[0]}\n  mariadb: {got[1]}")
+    for c in conns:
+        c.close()
+    return mismatches
+
+
+# read_only ----------------------------------------------------------------
+
+READ_ONLY_ACCOUNTS = [
+    "CREATE USER prv_plain IDENTIFIED BY 'pw'",
+    "GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, DROP, ALTER, INDEX, CREATE TEMPORARY TABLES "
+    "ON prv_d.* TO prv_plain",
+    "CREATE USER prv_super IDENTIFIED BY 'pw'",
+    "GRANT SUPER, CREATE USER ON *.* TO prv_super",
+    "GRANT ALL ON prv_d.* TO prv_super",
+    "CREATE USER prv_admin IDENTIFIED BY 'pw'",
+    "GRANT READ_ONLY ADMIN ON *.* TO prv_admin",
+    "GRANT ALL ON prv_d.* TO prv_admin",
+    "CREATE USER prv_none IDENTIFIED BY 'pw'",
+    "CREATE USER prv_reader IDENTIFIED BY 'pw'",
+    "GRANT SELECT ON prv_d.* TO prv_reader",
+    "CREATE USER prv_victim IDENTIFIED BY 'pw'",
+]
+
+# What each account tries while read_only is on (prv_admin last: it may
+# change things, and it switches read_only off at the end).
+READ_ONLY_SCENARIO = [
+    "SELECT @@read_only, @@global.read_only",
+    "SELECT a FROM prv_d.t ORDER BY a",
+    "SELECT a FROM prv_d.t WHERE a = 1 LOCK IN SHARE MODE",
+    "SELECT a FROM prv_d.t WHERE a = 1 FOR UPDATE",
+    "INSERT INTO prv_d.t VALUES (3, 30, 300)",
+    "INSERT INTO prv_d.t SELECT * FROM prv_d.t WHERE 0",
+    "UPDATE prv_d.t SET b = 11 WHERE a = 1",
+    "UPDATE prv_d.t SET b = 11 WHERE 0",
+    "DELETE FROM prv_d.t WHERE a = 99",
+    "REPLACE INTO prv_d.t VALUES (1, 10, 100)",
+    "CREATE TABLE prv_d.n (a INT)",
+    "CREATE TABLE IF NOT EXISTS prv_d.t (a INT)",
+    "ALTER TABLE prv_d.t ADD COLUMN z INT",
+    "CREATE INDEX i ON prv_d.t (a)",
+    "TRUNCATE TABLE prv_d.t",
+    "RENAME TABLE prv_d.t TO prv_d.q",
+    "CREATE VIEW prv_d.v AS SELECT 1",
+    "DROP TABLE IF EXISTS prv_d.missing",
+    "CREATE DATABASE prv_e",
+    "ANALYZE TABLE prv_d.t",
+    "OPTIMIZE TABLE prv_d.t",
+    "CHECK TABLE prv_d.t",
+    "CREATE TEMPORARY TABLE prv_d.tmp (a INT)",
+    "INSERT INTO prv_d.tmp VALUES (1)",
+    "UPDATE prv_d.tmp SET a = 2",
+    "SELECT a FROM prv_d.tmp",
+    "DELETE FROM prv_d.tmp",
+    "DROP TEMPORARY TABLE prv_d.tmp",
+    "BEGIN",
+    "INSERT INTO prv_d.t VALUES (4, 40, 400)",
+    "ROLLBACK",
+    "CREATE USER prv_made",
+    "ALTER USER prv_victim IDENTIFIED BY 'x'",
+    "RENAME USER prv_victim TO prv_victim2",
+    "GRANT SELECT ON prv_d.* TO prv_victim",
+    "REVOKE ALL PRIVILEGES, GRANT OPTION FROM prv_victim",
+    "DROP USER IF EXISTS prv_victim",
+    "SET PASSWORD = PASSWORD('pw')",
+    "SET GLOBAL read_only = 0",
+    "SET GLOBAL read_only = 1",
+    "SELECT a, b FROM prv_d.t ORDER BY a",
+]
+
+
+def test_read_only_refuses_changes_as_mariadb(both):
+    for srv in both:
+        conn = setup(srv, READ_ONLY_ACCOUNTS)
+        assert run(conn, "SET GLOBAL read_only = 1") == "ok"
+    mismatches = []
+    for user in ("prv_none", "prv_reader", "prv_plain", "prv_super", "prv_admin"):
+        mismatches += compare(both, user, READ_ONLY_SCENARIO)
+    # The server's administrator (every privilege) is not held back.
+    mismatches += compare_root(both, ["INSERT INTO prv_d.t VALUES (5, 50, 500)", "SET GLOBAL read_only = 0",
+                                      "SELECT COUNT(*) FROM prv_d.t"])
+    assert not mismatches, "\n".join(mismatches)
+
+
+def compare_root(servers, statements):
+    conns = [srv.connect(autocommit=True) for srv in servers]
+    mismatches = []
+    for sql in statements:
+        got = [run(c, sql) for c in conns]
+        if got[0] != got[1]:
+            mismatches.append(f"root: {sql}\n  onelog:  {got[0]}\n  mariadb: {got[1]}")
+    return mismatches
+
+
+def test_read_only_at_start_still_replays_the_binlog(onelog_server):
+    """Started with --read-only after kill -9, the server replays its binlog
+    (the applier is not an account and is not refused); then a plain
+    account's writes are refused and the administrator's are not."""
+    conn = setup(onelog_server, READ_ONLY_ACCOUNTS)
+    assert run(conn, "INSERT INTO prv_d.t VALUES (3, 30, 300)") == "ok"
+    onelog_server.kill9()
+    onelog_server.extra_args.append("--read-only=1")
+    onelog_server.start()
+    conn = onelog_server.connect(autocommit=True)
+    assert run(conn, "SELECT @@global.read_only, COUNT(*) FROM prv_d.t") == [(1, 3)]
+    plain = login(onelog_server, "prv_plain")
+    assert run(plain, "INSERT INTO prv_d.t VALUES (4, 40, 400)") == ("error", 1290)
+    assert run(conn, "INSERT INTO prv_d.t VALUES (4, 40, 400)") == "ok"
+
+
+# SHOW PROCESSLIST and KILL ------------------------------------------------
+
+PROCESS_ACCOUNTS = [
+    "CREATE USER prv_p1 IDENTIFIED BY 'pw'",
+    "CREATE USER prv_p2 IDENTIFIED BY 'pw'",
+    "GRANT PROCESS ON *.* TO prv_p2",
+    "CREATE USER prv_k IDENTIFIED BY 'pw'",
+    "GRANT CONNECTION ADMIN ON *.* TO prv_k",
+]
+
+
+def visible_users(conn, sql):
+    rows = run(conn, sql)
+    assert isinstance(rows, list), rows
+    return sorted({r[1] for r in rows if r[1] == "root" or r[1].startswith(PREFIX)})
+
+
+def test_processlist_shows_other_users_only_with_process(both):
+    outcomes = []
+    for srv in both:
+        setup(srv, PROCESS_ACCOUNTS)
+        root = srv.connect(autocommit=True)
+        root_id = run(root, "SELECT CONNECTION_ID()")[0][0]
+        seen = {}
+        for user in ("prv_p1", "prv_p2", "prv_k"):
+            conn = login(srv, user)
+            own_id = run(conn, "SELECT CONNECTION_ID()")[0][0]
+            seen[user] = (
+                visible_users(conn, "SHOW PROCESSLIST"),
+                visible_users(conn, "SHOW FULL PROCESSLIST"),
+                visible_users(conn, "SELECT ID, USER FROM information_schema.PROCESSLIST"),
+                run(conn, f"KILL QUERY {root_id}"),
+                run(conn, f"KILL QUERY {own_id}"),
+            )
+            conn.close()
+        outcomes.append(seen)
+        root.close()
+    assert outcomes[0] == outcomes[1]
+    # Not vacuous: the account without PROCESS sees itself only, the
+    # other one sees root too, and KILL of root's thread is refused (1095)
+    # unless CONNECTION ADMIN.
+    assert outcomes[0]["prv_p1"][0] == ["prv_p1"]
+    assert "root" in outcomes[0]["prv_p2"][0]
+    assert outcomes[0]["prv_p1"][3] == ("error", 1095)
+    assert outcomes[0]["prv_k"][3] == "ok"
