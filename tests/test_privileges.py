@@ -214,3 +214,75 @@ def test_processlist_shows_other_users_only_with_process(both):
     assert "root" in outcomes[0]["prv_p2"][0]
     assert outcomes[0]["prv_p1"][3] == ("error", 1095)
     assert outcomes[0]["prv_k"][3] == "ok"
+
+
+# REQUIRE SSL / X509 -------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def certs_with_client(tmp_path_factory):
+    """The CA and server certificate of test_tls, and a client certificate
+    the same CA signs."""
+    from test_tls import make_ca_and_server_cert, openssl
+
+    d = tmp_path_factory.mktemp("certs")
+    certs = make_ca_and_server_cert(d)
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=prv client",
+            "-keyout", "client-key.pem", "-out", "client.csr", cwd=d)
+    # A v3 certificate: rustls (webpki) refuses X.509 v1 ones.
+    (d / "client-ext.cnf").write_text("extendedKeyUsage=clientAuth\n")
+    openssl("x509", "-req", "-in", "client.csr", "-CA", "ca.pem", "-CAkey", "ca-key.pem", "-CAcreateserial",
+            "-days", "2", "-extfile", "client-ext.cnf", "-out", "client-cert.pem", cwd=d)
+    return {**certs, "client_cert": str(d / "client-cert.pem"), "client_key": str(d / "client-key.pem")}
+
+
+REQUIRE_ACCOUNTS = [
+    "CREATE USER prv_ssl IDENTIFIED BY 'pw' REQUIRE SSL",
+    "CREATE USER prv_x509 IDENTIFIED BY 'pw' REQUIRE X509",
+    "CREATE USER prv_plain IDENTIFIED BY 'pw'",
+    "CREATE USER prv_later IDENTIFIED BY 'pw'",
+    "ALTER USER prv_later REQUIRE SSL",
+    "CREATE USER prv_ssl@localhost IDENTIFIED BY 'pw' REQUIRE SSL",
+]
+
+
+def login_outcome(srv, user, **kw):
+    """The login's outcome: the session's TLS cipher being set, or the
+    error code."""
+    try:
+        conn = login(srv, user, **kw)
+    except pymysql.err.MySQLError as e:
+        return e.args[0]
+    rows = run(conn, "SHOW STATUS LIKE 'Ssl_cipher'")
+    conn.close()
+    return "tls" if rows and rows[0][1] else "plain"
+
+
+@pytest.mark.parametrize("kind", ["onelog", "mariadb"])
+def test_require_ssl_and_x509_at_login(server_factory, certs_with_client, kind):
+    from test_tls import tls_args
+
+    certs = certs_with_client
+    srv = server_factory(kind=kind, extra_args=tls_args(certs))
+    admin = srv.connect(autocommit=True)
+    for sql in REQUIRE_ACCOUNTS:
+        assert run(admin, sql) == "ok", sql
+    plain = {"ssl_disabled": True}
+    tls = {"ssl": {"ca": certs["ca"]}}
+    with_cert = {"ssl": {"ca": certs["ca"], "cert": certs["client_cert"], "key": certs["client_key"]}}
+    socket = {"unix_socket": srv.socket, "ssl_disabled": True}
+    got = {(user, how): login_outcome(srv, user, **kw)
+           for user in ("prv_ssl", "prv_x509", "prv_plain", "prv_later")
+           for how, kw in (("plain", plain), ("tls", tls), ("cert", with_cert), ("socket", socket))}
+    # What MariaDB 10.11 answers (the same test runs against it): REQUIRE
+    # SSL refuses a plain TCP login and a socket one (1045), X509 one
+    # without a client certificate.
+    assert got == {
+        ("prv_ssl", "plain"): 1045, ("prv_ssl", "tls"): "tls", ("prv_ssl", "cert"): "tls",
+        ("prv_ssl", "socket"): 1045,
+        ("prv_x509", "plain"): 1045, ("prv_x509", "tls"): 1045, ("prv_x509", "cert"): "tls",
+        ("prv_x509", "socket"): 1045,
+        ("prv_plain", "plain"): "plain", ("prv_plain", "tls"): "tls", ("prv_plain", "cert"): "tls",
+        ("prv_plain", "socket"): "plain",
+        ("prv_later", "plain"): 1045, ("prv_later", "tls"): "tls", ("prv_later", "cert"): "tls",
+        ("prv_later", "socket"): 1045,
+    }

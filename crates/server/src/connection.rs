@@ -399,9 +399,12 @@ fn handshake_and_auth<S: Socket + From<TlsSocket>>(
         write_err(stream, &sql_err(ErrorCode::ACCOUNT_HAS_BEEN_LOCKED, "Access denied, this account is locked"))?;
         return Ok(None);
     }
-    // MariaDB answers a login over plain TCP under require_secure_transport
-    // as a wrong password.
-    if crate::tls::insecure_transport_refused(engine, host, stream.get_ref().tls().is_some()) {
+    // MariaDB answers a login over plain TCP under require_secure_transport,
+    // or one without the TLS its account requires, as a wrong password.
+    let tls = stream.get_ref().tls();
+    if crate::tls::insecure_transport_refused(engine, host, tls.is_some())
+        || !crate::tls::meets_account_requirement(&account, tls.as_ref())
+    {
         engine.connections.refused();
         write_err(stream, &access_denied)?;
         return Ok(None);
@@ -420,7 +423,7 @@ fn handshake_and_auth<S: Socket + From<TlsSocket>>(
     // disconnect_on_expired_password=OFF.
     let mut session = Session::with_connection_id(engine.clone(), conn_id, &response.username, &client_host);
     session.log_in(&account);
-    session.tls = stream.get_ref().tls();
+    session.tls = tls;
     // The client's collation sets its charsets, as MariaDB's; one OneLog
     // does not implement leaves the server's.
     if let Some(collation) = Collation::from_id(u16::from(response.collation)) {

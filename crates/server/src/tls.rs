@@ -26,6 +26,8 @@
 use crate::connection::{PooledSocket, Socket};
 use anyhow::Context;
 use onelog_protocol::packet::{PacketError, PacketStream};
+use onelog_sql::accounts::Account;
+use onelog_sql::ast::account::Require;
 use onelog_sql::connections::{Connections, TlsSession};
 use onelog_sql::vars::GlobalVars;
 use parking_lot::RwLock;
@@ -253,6 +255,17 @@ pub fn insecure_transport_refused(engine: &onelog_sql::Engine, host: &str, tls: 
     !tls && host != "localhost" && engine.vars.int("require_secure_transport") != 0
 }
 
+/// Whether the connection meets the account's REQUIRE: SSL takes TLS,
+/// X509 a client certificate verified by the server's CA. MariaDB answers
+/// a login that does not as a wrong password (1045).
+pub fn meets_account_requirement(account: &Account, tls: Option<&TlsSession>) -> bool {
+    match account.require {
+        Require::None => true,
+        Require::Ssl => tls.is_some(),
+        Require::X509 => tls.is_some_and(|t| t.client_certificate),
+    }
+}
+
 /// A connection inside TLS.
 pub struct TlsSocket {
     stream: StreamOwned<ServerConnection, socket2::Socket>,
@@ -270,7 +283,8 @@ impl TlsSocket {
             _ => "",
         };
         let cipher = conn.negotiated_cipher_suite().map_or("", |s| openssl_name(s.suite()));
-        TlsSession { version, cipher }
+        let client_certificate = conn.peer_certificates().is_some_and(|certs| !certs.is_empty());
+        TlsSession { version, cipher, client_certificate }
     }
 }
 

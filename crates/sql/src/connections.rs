@@ -30,6 +30,10 @@ pub struct TlsSession {
     pub version: &'static str,
     /// The cipher suite in OpenSSL's spelling, as MariaDB shows it.
     pub cipher: &'static str,
+    /// The client sent a certificate, verified against --ssl-ca (the
+    /// handshake fails on one that does not verify): what REQUIRE X509
+    /// asks for.
+    pub client_certificate: bool,
 }
 
 /// Reloads the server's certificates (FLUSH SSL); set by the server.

@@ -64,7 +64,7 @@ pub struct Account {
     pub locked: bool,
     #[serde(default)]
     pub password_expired: bool,
-    /// Stored and shown; enforced at connect by the TLS work.
+    /// Checked at login (server's `tls::meets_account_requirement`).
     #[serde(default)]
     pub require: Require,
     /// By [`crate::ast::account::LIMIT_NAMES`]; stored and shown, enforced
