@@ -286,3 +286,72 @@ def test_require_ssl_and_x509_at_login(server_factory, certs_with_client, kind):
         ("prv_later", "plain"): 1045, ("prv_later", "tls"): "tls", ("prv_later", "cert"): "tls",
         ("prv_later", "socket"): 1045,
     }
+
+
+# Per-account resource limits -----------------------------------------------
+
+LIMIT_ACCOUNTS = [
+    "CREATE USER prv_q IDENTIFIED BY 'pw' WITH MAX_QUERIES_PER_HOUR 6 MAX_UPDATES_PER_HOUR 2",
+    "GRANT ALL ON prv_d.* TO prv_q",
+    "CREATE USER prv_c IDENTIFIED BY 'pw' WITH MAX_USER_CONNECTIONS 1 MAX_CONNECTIONS_PER_HOUR 3",
+    "CREATE USER prv_admin_c IDENTIFIED BY 'pw' WITH MAX_USER_CONNECTIONS 1",
+    "GRANT SUPER ON *.* TO prv_admin_c",
+]
+
+
+def limits_scenario(srv):
+    """The outcome of each step: statements against the hourly statement
+    limits, then logins against the connection limits."""
+    admin = srv.connect(autocommit=True)
+    steps = []
+    q = login(srv, "prv_q")
+    for sql in ["INSERT INTO prv_d.t VALUES (3, 30, 300)", "UPDATE prv_d.t SET b = 0 WHERE a = 3",
+                "DELETE FROM prv_d.t WHERE a = 3", "SELECT COUNT(*) FROM prv_d.t", "SELECT 1", "SELECT 2",
+                "SHOW TABLES FROM prv_d"]:
+        steps.append((sql, run(q, sql)))
+    steps.append(("FLUSH USER_RESOURCES as prv_q", run(q, "FLUSH USER_RESOURCES")))
+    steps.append(("FLUSH USER_RESOURCES", run(admin, "FLUSH USER_RESOURCES")))
+    for sql in ["SELECT 3", "INSERT INTO prv_d.t VALUES (4, 40, 400)"]:
+        steps.append((sql, run(q, sql)))
+
+    def connect(user):
+        try:
+            return login(srv, user), "ok"
+        except pymysql.err.MySQLError as e:
+            return None, (e.args[0], e.args[1])
+
+    first, outcome = connect("prv_c")
+    steps.append(("prv_c 1", outcome))
+    second, outcome = connect("prv_c")
+    steps.append(("prv_c 2 while 1 is open", outcome))
+    first.close()
+    for n in (3, 4, 5):
+        conn, outcome = connect("prv_c")
+        steps.append((f"prv_c {n}", outcome))
+        if conn:
+            conn.close()
+    steps.append(("FLUSH USER_RESOURCES", run(admin, "FLUSH USER_RESOURCES")))
+    steps.append(("prv_c after FLUSH", connect("prv_c")[1]))
+    # The account's own MAX_USER_CONNECTIONS holds the admin too.
+    held, outcome = connect("prv_admin_c")
+    steps.append(("prv_admin_c 1", outcome))
+    steps.append(("prv_admin_c 2", connect("prv_admin_c")[1]))
+    held.close()
+    return steps
+
+
+def test_account_resource_limits_as_mariadb(both):
+    outcomes = []
+    for srv in both:
+        setup(srv, LIMIT_ACCOUNTS)
+        outcomes.append(limits_scenario(srv))
+    mismatches = [f"{a[0]}\n  onelog:  {a[1]}\n  mariadb: {b[1]}" for a, b in zip(*outcomes) if a != b]
+    assert not mismatches, "\n".join(mismatches)
+    # Not vacuous: each limit refused something with 1226.
+    steps = dict(outcomes[0])
+    assert steps["DELETE FROM prv_d.t WHERE a = 3"] == ("error", 1226)  # the third change
+    assert steps["SELECT 2"] == ("error", 1226)  # the 7th: pymysql sends one at connect
+    assert steps["SELECT 3"] == [(3,)]  # after FLUSH USER_RESOURCES
+    refused = " ".join(str(o) for _, o in outcomes[0] if "1226" in str(o))
+    for resource in ("max_user_connections", "max_connections_per_hour"):
+        assert resource in refused, (resource, outcomes[0])

@@ -8,14 +8,17 @@
 //!   threads for the refused);
 //! - after login: the extra connection is only for the admin (1040 for
 //!   anyone else), and an account other than the admin's may have
-//!   `max_user_connections` (1203);
+//!   `max_user_connections` (1203); an account's own MAX_USER_CONNECTIONS
+//!   and MAX_CONNECTIONS_PER_HOUR apply to every account (1226);
 //! - a failed login is answered after a delay that grows with the
 //!   address's failures in a row, slept by that connection's thread only.
 
 use onelog_core::{ErrorCode, SqlError};
 use onelog_protocol::packet::packet_header;
 use onelog_sql::accounts::{privs, Account};
-use onelog_sql::connections::{AccountSlot, ConnectionSlot};
+use onelog_sql::ast::account::{MAX_CONNECTIONS_PER_HOUR, MAX_USER_CONNECTIONS};
+use onelog_sql::connections::{AccountSlot, ConnectionSlot, LimitReached};
+use onelog_sql::privilege::user_limit_reached;
 use onelog_sql::Engine;
 use std::io::Write;
 
@@ -84,29 +87,43 @@ pub fn refuse(mut socket: impl Write, err: &SqlError) {
     let _ = socket.write_all(&packet);
 }
 
-/// The checks after a successful authentication: the admin's extra
-/// connection and the global `max_user_connections`, which does not apply
-/// to the admin either (MariaDB's PRIV_IGNORE_MAX_USER_CONNECTIONS).
-/// Returns the connection's place in its account's count.
+/// The checks after a successful authentication, in MariaDB's order: the
+/// admin's extra connection; the account's own MAX_USER_CONNECTIONS
+/// (1226, the admin included) or else the global `max_user_connections`
+/// (1203, not for the admin: MariaDB's PRIV_IGNORE_MAX_USER_CONNECTIONS);
+/// the account's MAX_CONNECTIONS_PER_HOUR (1226). Returns the
+/// connection's place in its account's count.
 pub(crate) fn admit_login(engine: &Engine, account: &Account) -> Result<AccountSlot, SqlError> {
     let vars = &engine.vars;
     let admin = has_connection_admin(account);
-    let (user, account_host) = (&account.name.user, &account.name.host);
+    let user = &account.name.user;
     if engine.connections.over_limit_after_login(vars.int("max_connections"), admin) {
         return Err(too_many_connections());
     }
-    // 0: no limit; -1: no connections at all, as in MariaDB. Every login
-    // is counted, so a limit set by SET GLOBAL counts those already open.
-    let limit =
-        if admin { 0 } else { vars.get("max_user_connections").and_then(|v| v.parse::<i64>().ok()).unwrap_or(0) };
-    let slot =
-        u64::try_from(limit).ok().and_then(|n| engine.connections.admit_account(&format!("{user}@{account_host}"), n));
-    slot.ok_or_else(|| {
-        SqlError::new(
-            ErrorCode::TOO_MANY_USER_CONNECTIONS,
-            format!("User {user} already has more than 'max_user_connections' active connections"),
-        )
-    })
+    let key = account.counting_key();
+    let own_limit = account.limits[MAX_USER_CONNECTIONS];
+    let slot = if own_limit > 0 {
+        engine.connections.admit_account(&key, own_limit).ok_or_else(|| {
+            user_limit_reached(user, LimitReached { resource: "max_user_connections", limit: own_limit })
+        })?
+    } else {
+        // 0: no limit; -1: no connections at all, as in MariaDB. Every
+        // login is counted, so a limit set by SET GLOBAL counts those
+        // already open.
+        let limit =
+            if admin { 0 } else { vars.get("max_user_connections").and_then(|v| v.parse::<i64>().ok()).unwrap_or(0) };
+        u64::try_from(limit).ok().and_then(|n| engine.connections.admit_account(&key, n)).ok_or_else(|| {
+            SqlError::new(
+                ErrorCode::TOO_MANY_USER_CONNECTIONS,
+                format!("User {user} already has more than 'max_user_connections' active connections"),
+            )
+        })?
+    };
+    let per_hour = account.limits[MAX_CONNECTIONS_PER_HOUR];
+    if per_hour > 0 {
+        engine.connections.count_login_in_hour(&key, per_hour).map_err(|reached| user_limit_reached(user, reached))?;
+    }
+    Ok(slot)
 }
 
 /// Holds back a failed login's answer, longer for each failure in a row

@@ -1179,6 +1179,8 @@ pub enum Statement {
     },
     /// `FLUSH HOSTS`: unblocks the addresses `max_connect_errors` blocked.
     FlushHosts,
+    /// `FLUSH USER_RESOURCES`: the accounts' hourly counts start again.
+    FlushUserResources,
     /// `FLUSH SSL`: reloads the server's certificates and key.
     FlushSsl,
     /// Other FLUSH forms (TABLES, PRIVILEGES, ...): accepted, nothing to do.

@@ -9,13 +9,16 @@
 //! - The host cache: handshake errors per client address, which block the
 //!   address once `max_connect_errors` is reached, until FLUSH HOSTS; and
 //!   consecutive failed logins, which delay the next refusal.
+//! - Per-account hourly limits (MAX_QUERIES_PER_HOUR, MAX_UPDATES_PER_HOUR,
+//!   MAX_CONNECTIONS_PER_HOUR): what each account with one used in its
+//!   current hour, until FLUSH USER_RESOURCES.
 //! - The status counters of all of it.
 
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How much longer each consecutive failed login from one address waits
 /// before its refusal is sent, and the most it waits: password guessing
@@ -52,6 +55,8 @@ pub struct Connections {
     /// Connections per account (`user@host` of the account).
     per_account: Arc<Mutex<HashMap<String, u64>>>,
     hosts: Mutex<HashMap<String, HostEntry>>,
+    /// By account (`user@host`), only for accounts with an hourly limit.
+    hourly: Mutex<HashMap<String, HourlyUse>>,
     tls_reloader: OnceLock<TlsReloader>,
 }
 
@@ -62,6 +67,36 @@ struct HostEntry {
     handshake_errors: u64,
     /// Failed logins in a row.
     failed_logins: u32,
+}
+
+/// What an account used in its current hour, as MariaDB's USER_CONN
+/// counts it: an hour after `since` the counts start again.
+struct HourlyUse {
+    since: Instant,
+    queries: u64,
+    updates: u64,
+    logins: u64,
+}
+
+const HOUR: Duration = Duration::from_secs(3600);
+
+/// An hourly resource an account ran out of: MariaDB's name for it, and
+/// the account's limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LimitReached {
+    pub resource: &'static str,
+    pub limit: u64,
+}
+
+/// Counts one use against `limit` (0: none) as MariaDB does: refused
+/// once `limit` uses were counted, the refused one counted too.
+fn count_use(used: &mut u64, limit: u64, resource: &'static str) -> Result<(), LimitReached> {
+    let before = *used;
+    *used += 1;
+    if limit > 0 && before >= limit {
+        return Err(LimitReached { resource, limit });
+    }
+    Ok(())
 }
 
 /// An admitted connection's place in `Threads_connected`; dropping it
@@ -142,6 +177,53 @@ impl Connections {
         }
         *n += 1;
         Some(AccountSlot { per_account: self.per_account.clone(), account: account.to_string() })
+    }
+
+    /// Runs `count` on `account`'s use in its current hour.
+    fn in_hour<T>(&self, account: &str, count: impl FnOnce(&mut HourlyUse) -> T) -> T {
+        let mut hourly = self.hourly.lock();
+        let fresh = || HourlyUse { since: Instant::now(), queries: 0, updates: 0, logins: 0 };
+        let used = hourly.entry(account.to_string()).or_insert_with(fresh);
+        if used.since.elapsed() >= HOUR {
+            *used = fresh();
+        }
+        count(used)
+    }
+
+    /// Counts a login against MAX_CONNECTIONS_PER_HOUR (`limit` > 0); a
+    /// refused login is not counted, as in MariaDB.
+    pub fn count_login_in_hour(&self, account: &str, limit: u64) -> Result<(), LimitReached> {
+        self.in_hour(account, |used| {
+            if used.logins >= limit {
+                return Err(LimitReached { resource: "max_connections_per_hour", limit });
+            }
+            used.logins += 1;
+            Ok(())
+        })
+    }
+
+    /// Counts a statement against MAX_QUERIES_PER_HOUR and, when it
+    /// `changes` data, schema or accounts, MAX_UPDATES_PER_HOUR (0: no
+    /// limit; at least one is set).
+    pub fn count_statement_in_hour(
+        &self,
+        account: &str,
+        queries_limit: u64,
+        updates_limit: u64,
+        changes: bool,
+    ) -> Result<(), LimitReached> {
+        self.in_hour(account, |used| {
+            count_use(&mut used.queries, queries_limit, "max_queries_per_hour")?;
+            if changes {
+                count_use(&mut used.updates, updates_limit, "max_updates_per_hour")?;
+            }
+            Ok(())
+        })
+    }
+
+    /// FLUSH USER_RESOURCES: every account's hour starts again.
+    pub fn flush_user_resources(&self) {
+        self.hourly.lock().clear();
     }
 
     /// Whether `host` reached `max_connect_errors` handshake errors.

@@ -733,6 +733,8 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
                 Some(Statement::FlushTablesWithReadLock)
             } else if rest == ["HOSTS"] {
                 Some(Statement::FlushHosts)
+            } else if rest == ["USER_RESOURCES"] {
+                Some(Statement::FlushUserResources)
             } else if rest == ["SSL"] {
                 Some(Statement::FlushSsl)
             } else if rest.ends_with(&["WITH", "READ", "LOCK"]) || rest.ends_with(&["FOR", "EXPORT"]) {

@@ -5,8 +5,9 @@
 //! atomic load and, for an account with every privilege, nothing more.
 
 use crate::accounts::{privs, Account};
-use crate::ast::account::{AccountStmt, PrivLevel, UserName};
+use crate::ast::account::{AccountStmt, PrivLevel, UserName, MAX_QUERIES_PER_HOUR, MAX_UPDATES_PER_HOUR};
 use crate::ast::*;
+use crate::connections::LimitReached;
 use crate::session::{is_system_db, Session};
 use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
 use std::sync::Arc;
@@ -136,6 +137,7 @@ impl Session {
     /// Checks that the session may run `stmt`.
     pub(crate) fn check_privileges(&mut self, stmt: &Statement) -> SqlResult<()> {
         let Some(account) = self.privileges() else { return Ok(()) };
+        count_hourly_statement(&self.engine, &account, stmt)?;
         if self.password_expired && !allowed_when_expired(stmt, self.account.as_ref()) {
             return Err(SqlError::new(
                 ErrorCode::MUST_CHANGE_PASSWORD,
@@ -265,6 +267,28 @@ fn readable_system(db: &str, bit: u64) -> bool {
         && (db.eq_ignore_ascii_case("information_schema") || db.eq_ignore_ascii_case("performance_schema"))
 }
 
+/// Counts `stmt` against the account's MAX_QUERIES_PER_HOUR and
+/// MAX_UPDATES_PER_HOUR, if it has them: 1226 once one is used up.
+fn count_hourly_statement(engine: &crate::Engine, account: &Account, stmt: &Statement) -> SqlResult<()> {
+    let (queries, updates) = (account.limits[MAX_QUERIES_PER_HOUR], account.limits[MAX_UPDATES_PER_HOUR]);
+    if queries == 0 && updates == 0 {
+        return Ok(());
+    }
+    let key = account.counting_key();
+    engine
+        .connections
+        .count_statement_in_hour(&key, queries, updates, stmt.writes())
+        .map_err(|reached| user_limit_reached(&account.name.user, reached))
+}
+
+/// MariaDB's 1226 for an account that used up one of its resources.
+pub fn user_limit_reached(user: &str, reached: LimitReached) -> SqlError {
+    SqlError::new(
+        ErrorCode::USER_LIMIT_REACHED,
+        format!("User '{user}' has exceeded the '{}' resource (current value: {})", reached.resource, reached.limit),
+    )
+}
+
 /// MariaDB's 1290 for a change while `read_only` is on.
 fn read_only_denied() -> SqlError {
     SqlError::new(
@@ -389,7 +413,9 @@ fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, n
                 needs.push(table(&load.table, privs::DELETE));
             }
         }
-        Statement::FlushHosts | Statement::FlushSsl => needs.push(Need::Global(privs::RELOAD)),
+        Statement::FlushHosts | Statement::FlushSsl | Statement::FlushUserResources => {
+            needs.push(Need::Global(privs::RELOAD))
+        }
         Statement::FlushBinaryLogs
         | Statement::FlushTablesWithReadLock
         | Statement::FlushOther

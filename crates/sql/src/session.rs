@@ -1045,6 +1045,10 @@ impl Session {
                 self.engine.connections.flush_hosts();
                 Ok(QueryResult::ok(0))
             }
+            Statement::FlushUserResources => {
+                self.engine.connections.flush_user_resources();
+                Ok(QueryResult::ok(0))
+            }
             Statement::FlushSsl => self.flush_ssl(),
             Statement::FlushOther | Statement::Empty => Ok(QueryResult::ok(0)),
             Statement::ShowCreateRoutine { kind, name } => crate::routine::show_create(self, *kind, name),

@@ -67,8 +67,9 @@ pub struct Account {
     /// Checked at login (server's `tls::meets_account_requirement`).
     #[serde(default)]
     pub require: Require,
-    /// By [`crate::ast::account::LIMIT_NAMES`]; stored and shown, enforced
-    /// at connect by the connection-limits work.
+    /// By [`crate::ast::account::LIMIT_NAMES`]: the connection limits are
+    /// checked at login (the server's `limits`), the hourly statement
+    /// limits by [`crate::Session`]; MAX_STATEMENT_TIME is stored and shown.
     #[serde(default)]
     pub limits: [u64; 5],
     /// `*.*` privileges (GRANT OPTION included as [`privs::GRANT`]).
@@ -104,6 +105,11 @@ impl Account {
         let mut grants: Vec<(&String, &u64)> = self.dbs.iter().filter(|(pattern, _)| db_matches(pattern, db)).collect();
         grants.sort_by_key(|(pattern, _)| std::cmp::Reverse(wild_sort(pattern)));
         (self.global & privs::DB_ALL) | grants.first().map_or(0, |(_, p)| **p)
+    }
+
+    /// The key its connections and hourly use are counted by.
+    pub fn counting_key(&self) -> String {
+        format!("{}@{}", self.name.user, self.name.host)
     }
 
     pub fn table_grant(&self, db: &str, table: &str) -> Option<&TableGrant> {

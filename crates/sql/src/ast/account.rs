@@ -61,6 +61,12 @@ pub const LIMIT_NAMES: [&str; 5] = [
     "MAX_STATEMENT_TIME",
 ];
 
+/// Indexes into [`LIMIT_NAMES`] (and an account's limits).
+pub const MAX_QUERIES_PER_HOUR: usize = 0;
+pub const MAX_UPDATES_PER_HOUR: usize = 1;
+pub const MAX_CONNECTIONS_PER_HOUR: usize = 2;
+pub const MAX_USER_CONNECTIONS: usize = 3;
+
 /// What CREATE / ALTER USER and GRANT set besides privileges; `None`
 /// leaves a setting as it is.
 #[derive(Debug, Clone, Default, PartialEq)]
