@@ -355,3 +355,46 @@ def test_account_resource_limits_as_mariadb(both):
     refused = " ".join(str(o) for _, o in outcomes[0] if "1226" in str(o))
     for resource in ("max_user_connections", "max_connections_per_hour"):
         assert resource in refused, (resource, outcomes[0])
+
+
+# Column grants -----------------------------------------------------------
+
+COLUMN_ACCOUNTS = [
+    "CREATE USER prv_col IDENTIFIED BY 'pw'",
+    "GRANT SELECT (a, b), INSERT (a), UPDATE (b), REFERENCES (a) ON prv_d.t TO prv_col",
+    "CREATE USER prv_upd IDENTIFIED BY 'pw'",
+    "GRANT UPDATE ON prv_d.t TO prv_upd",
+    "CREATE USER prv_mixed IDENTIFIED BY 'pw'",
+    "GRANT INSERT ON prv_d.t TO prv_mixed",
+    "GRANT SELECT (c) ON prv_d.t TO prv_mixed",
+]
+
+COLUMN_SCENARIO = [
+    "SELECT a, b FROM prv_d.t ORDER BY a",
+    "SELECT c FROM prv_d.t",
+    "SELECT * FROM prv_d.t",
+    "SELECT t.* FROM prv_d.t",
+    "SELECT a FROM prv_d.t WHERE c = 100",
+    "SELECT a FROM prv_d.t ORDER BY c",
+    "SELECT a AS c FROM prv_d.t ORDER BY c",
+    "SELECT COUNT(*) FROM prv_d.t",
+    "SELECT MAX(b) FROM prv_d.t GROUP BY a ORDER BY a",
+    "SELECT A, B FROM prv_d.t ORDER BY A",
+    "INSERT INTO prv_d.t (a) VALUES (5)",
+    "INSERT INTO prv_d.t (a, c) VALUES (6, 6)",
+    "INSERT INTO prv_d.t VALUES (7, 7, 7)",
+    "UPDATE prv_d.t SET b = 1 WHERE a = 5",
+    "UPDATE prv_d.t SET a = 1 WHERE a = 5",
+    "UPDATE prv_d.t SET b = c WHERE a = 5",
+    "UPDATE prv_d.t SET b = 2",
+    "DELETE FROM prv_d.t WHERE a = 5",
+]
+
+
+def test_column_grants_as_mariadb(both):
+    for srv in both:
+        setup(srv, COLUMN_ACCOUNTS)
+    mismatches = []
+    for user in ("prv_col", "prv_upd", "prv_mixed"):
+        mismatches += compare(both, user, COLUMN_SCENARIO)
+    assert not mismatches, "\n".join(mismatches)

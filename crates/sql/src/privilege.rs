@@ -7,6 +7,7 @@
 use crate::accounts::{privs, Account};
 use crate::ast::account::{AccountStmt, PrivLevel, UserName, MAX_QUERIES_PER_HOUR, MAX_UPDATES_PER_HOUR};
 use crate::ast::*;
+use crate::column_privilege::ColumnUse;
 use crate::connections::LimitReached;
 use crate::session::{is_system_db, Session};
 use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
@@ -166,7 +167,8 @@ impl Session {
         // A session's own temporary table needs no privilege once created,
         // as in MariaDB.
         needs.retain(|need| !matches!(need, Need::Table(db, table, _) if self.temp.table(db, table).is_some()));
-        needs.iter().try_for_each(|need| self.check_need(&account, need))?;
+        let column_uses = crate::column_privilege::column_uses(stmt, &current);
+        needs.iter().try_for_each(|need| self.check_need(&account, need, &column_uses))?;
         if read_only {
             return Err(read_only_denied());
         }
@@ -198,7 +200,7 @@ impl Session {
         changes && self.engine.vars.get("read_only").as_deref() == Some("1")
     }
 
-    fn check_need(&self, account: &Account, need: &Need) -> SqlResult<()> {
+    fn check_need(&self, account: &Account, need: &Need, column_uses: &[ColumnUse]) -> SqlResult<()> {
         let name = self.account.as_ref().map(|a| (a.user.as_str(), a.host.as_str())).unwrap_or_default();
         let db_denied = |db: &str| {
             SqlError::new(
@@ -231,10 +233,20 @@ impl Session {
             Need::Db(db, bit) if !readable_system(db, privs::SELECT) && account.db_privs(db) & bit == 0 => {
                 Err(db_denied(db))
             }
+            // GRANT OPTION has no column level; a column grant may cover
+            // what the table lacks.
+            Need::Table(ref db, ref table, privs::GRANT) if account.table_privs(db, table) & privs::GRANT == 0 => {
+                Err(table_denied(privs::GRANT, db, table))
+            }
             Need::Table(ref db, ref table, bit)
                 if !readable_system(db, bit) && account.table_privs(db, table) & bit == 0 =>
             {
-                Err(table_denied(bit, db, table))
+                let table_columns = || {
+                    let entry = self.table_entry_in(db, table);
+                    entry.map(|e| e.def.columns.iter().map(|c| c.name.clone()).collect()).unwrap_or_default()
+                };
+                let denied_to = (self.user.as_str(), self.host.as_str());
+                crate::column_privilege::check(account, column_uses, (db, table, bit), table_columns, denied_to)
             }
             Need::SeesDb(db) if !is_system_db(db) && !account.sees_db(db) => Err(db_denied(db)),
             Need::ListDb(db) if !is_system_db(db) && account.global & !privs::GRANT == 0 && !account.sees_db(db) => {
@@ -342,6 +354,17 @@ fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, n
                 _ => privs::DELETE,
             };
             needs.extend(written.iter().map(|w| table(w, write_bit)));
+            // An UPDATE reads the columns of its SET values, WHERE and
+            // ORDER BY: SELECT on them (by column, see column_privilege).
+            if let Statement::Update(upd) = stmt {
+                let reads_columns = (upd.assignments.iter().map(|(_, e)| e))
+                    .chain(&upd.selection)
+                    .chain(upd.order_by.iter().map(|o| &o.expr))
+                    .any(|e| e.contains(&|e| matches!(e, Expr::Column { .. })));
+                if reads_columns {
+                    needs.push(table(&upd.table, privs::SELECT));
+                }
+            }
             stmt.for_each_table(&mut |name| {
                 if !written.contains(&name) {
                     needs.push(table(name, privs::SELECT));
