@@ -388,6 +388,9 @@ COLUMN_SCENARIO = [
     "UPDATE prv_d.t SET b = c WHERE a = 5",
     "UPDATE prv_d.t SET b = 2",
     "DELETE FROM prv_d.t WHERE a = 5",
+    "SHOW COLUMNS FROM prv_d.t",
+    "SHOW FULL COLUMNS FROM prv_d.t",
+    "SELECT COLUMN_NAME, PRIVILEGES FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'prv_d' ORDER BY 1",
 ]
 
 

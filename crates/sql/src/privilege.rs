@@ -33,6 +33,29 @@ impl Visibility {
         is_system_db(db) || self.0.as_ref().is_none_or(|a| a.global & privs::SHOW_DATABASES != 0 || a.sees_db(db))
     }
 
+    /// The privileges SHOW FULL COLUMNS and information_schema.COLUMNS
+    /// list for a column (`select,insert,update,references` at most), as
+    /// the table's and the column's grants give them; `None` hides a
+    /// column the account has none on, as MariaDB does.
+    pub fn column_privileges(&self, db: &str, table: &str, column: &str) -> Option<String> {
+        let bits = match &self.0 {
+            Some(account) if !is_system_db(db) && account.global & privs::COLUMN_ALL != privs::COLUMN_ALL => {
+                let grant = account.table_grant(db, table);
+                let of_column = grant
+                    .and_then(|g| g.columns.iter().find(|(name, _)| name.eq_ignore_ascii_case(column)))
+                    .map_or(0, |(_, bits)| *bits);
+                (account.table_privs(db, table) | of_column) & privs::COLUMN_ALL
+            }
+            _ => privs::COLUMN_ALL,
+        };
+        let names = [(privs::SELECT, "select"), (privs::INSERT, "insert"), (privs::UPDATE, "update")];
+        let listed: Vec<&str> = (names.iter().chain(&[(privs::REFERENCES, "references")]))
+            .filter(|(b, _)| bits & b != 0)
+            .map(|(_, n)| *n)
+            .collect();
+        (!listed.is_empty()).then(|| listed.join(","))
+    }
+
     pub fn table(&self, db: &str, table: &str) -> bool {
         is_system_db(db) || self.0.as_ref().is_none_or(|a| a.sees_table(db, table))
     }

@@ -699,11 +699,13 @@ fn key_kind(t: &TableDef, col: usize) -> &'static str {
 
 fn show_columns(session: &Session, table: &ObjectName, full: bool) -> SqlResult<QueryResult> {
     let t = table_def(session, table)?;
+    let visibility = session.visibility();
     let rows = t
         .columns
         .iter()
         .enumerate()
-        .map(|(i, c)| {
+        .filter_map(|(i, c)| {
+            let privileges = visibility.column_privileges(&t.db, &t.name, &c.name)?;
             let mut row = vec![s(&c.name), s(&column_type_text(c))];
             if full {
                 row.push(if c.ty.is_text() { s(c.collation.name()) } else { Value::Null });
@@ -719,10 +721,10 @@ fn show_columns(session: &Session, table: &ObjectName, full: bool) -> SqlResult<
                 ""
             }));
             if full {
-                row.push(s("select,insert,update,references"));
+                row.push(s(&privileges));
                 row.push(s(&c.comment));
             }
-            row
+            Some(row)
         })
         .collect();
     let names: &[&str] = if full {
@@ -1067,11 +1069,12 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                         .columns
                         .iter()
                         .enumerate()
-                        .map(|(i, c)| {
+                        .filter_map(|(i, c)| {
+                            let privileges = visibility.column_privileges(&t.def.db, &t.def.name, &c.name)?;
                             let data_type = c.ty.sql_name().split('(').next().unwrap_or("").to_string();
                             let (precision, scale, fsp) = numeric_precision(c);
                             let uint = |n: Option<u64>| n.map_or(Value::Null, Value::UInt);
-                            vec![
+                            Some(vec![
                                 s("def"),
                                 s(&t.def.db),
                                 s(&t.def.name),
@@ -1095,11 +1098,11 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                                 s(&column_type_text(c)),
                                 s(key_kind(&t.def, i)),
                                 s(if c.auto_increment { "auto_increment" } else { "" }),
-                                s("select,insert,update,references"),
+                                s(&privileges),
                                 s(&c.comment),
                                 s("NEVER"),
                                 Value::Null,
-                            ]
+                            ])
                         })
                         .collect::<Vec<_>>()
                 })
