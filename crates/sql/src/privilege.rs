@@ -190,8 +190,10 @@ impl Session {
         // A session's own temporary table needs no privilege once created,
         // as in MariaDB.
         needs.retain(|need| !matches!(need, Need::Table(db, table, _) if self.temp.table(db, table).is_some()));
-        let column_uses = crate::column_privilege::column_uses(stmt, &current);
-        needs.iter().try_for_each(|need| self.check_need(&account, need, &column_uses))?;
+        // Worked out only when a table-level check fails.
+        let column_uses = std::cell::OnceCell::new();
+        let uses = || column_uses.get_or_init(|| crate::column_privilege::column_uses(stmt, &current)).as_slice();
+        needs.iter().try_for_each(|need| self.check_need(&account, need, &uses))?;
         if read_only {
             return Err(read_only_denied());
         }
@@ -223,7 +225,12 @@ impl Session {
         changes && self.engine.vars.get("read_only").as_deref() == Some("1")
     }
 
-    fn check_need(&self, account: &Account, need: &Need, column_uses: &[ColumnUse]) -> SqlResult<()> {
+    fn check_need<'u>(
+        &self,
+        account: &Account,
+        need: &Need,
+        column_uses: &dyn Fn() -> &'u [ColumnUse],
+    ) -> SqlResult<()> {
         let name = self.account.as_ref().map(|a| (a.user.as_str(), a.host.as_str())).unwrap_or_default();
         let db_denied = |db: &str| {
             SqlError::new(
@@ -269,7 +276,7 @@ impl Session {
                     entry.map(|e| e.def.columns.iter().map(|c| c.name.clone()).collect()).unwrap_or_default()
                 };
                 let denied_to = (self.user.as_str(), self.host.as_str());
-                crate::column_privilege::check(account, column_uses, (db, table, bit), table_columns, denied_to)
+                crate::column_privilege::check(account, column_uses(), (db, table, bit), table_columns, denied_to)
             }
             Need::SeesDb(db) if !is_system_db(db) && !account.sees_db(db) => Err(db_denied(db)),
             Need::ListDb(db) if !is_system_db(db) && account.global & !privs::GRANT == 0 && !account.sees_db(db) => {
