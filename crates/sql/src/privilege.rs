@@ -5,7 +5,7 @@
 //! atomic load and, for an account with every privilege, nothing more.
 
 use crate::accounts::{privs, Account};
-use crate::ast::account::{AccountStmt, PrivLevel, UserName};
+use crate::ast::account::{AccountStmt, PrivLevel, UserName, HOST_NOT_GIVEN};
 use crate::ast::*;
 use crate::session::{is_system_db, Session};
 use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
@@ -76,6 +76,9 @@ enum Need<'a> {
     Routine(&'a str, &'a str),
     /// Reading or changing another account's grants (1044 on `mysql`).
     OtherAccount,
+    /// Granting or revoking a role: held WITH ADMIN OPTION by the account
+    /// or its enabled roles, whatever else it may do (1698).
+    RoleAdmin(&'a str),
 }
 
 impl Session {
@@ -90,16 +93,27 @@ impl Session {
                 return Some(account.clone());
             }
         }
-        let account = self
-            .engine
-            .catalog
-            .read()
-            .accounts
-            .get(name)
-            .cloned()
-            .unwrap_or_else(|| Arc::new(Account::new(name.clone(), String::new())));
+        let account = self.effective_account(name);
         self.privilege_cache.loaded = Some((version, account.clone()));
         Some(account)
+    }
+
+    /// The account's privileges with those of its enabled role (and the
+    /// roles that includes) added.
+    fn effective_account(&self, name: &UserName) -> Arc<Account> {
+        let catalog = self.engine.catalog.read();
+        let accounts = &catalog.accounts;
+        let account =
+            accounts.get(name).cloned().unwrap_or_else(|| Arc::new(Account::new(name.clone(), String::new())));
+        let roles = crate::accounts::roles::enabled_roles(accounts, &account, self.current_role.as_deref());
+        if roles.is_empty() {
+            return account;
+        }
+        let mut merged = (*account).clone();
+        for role in roles {
+            merged.add_role(&role);
+        }
+        Arc::new(merged)
     }
 
     /// Whether the session holds any of `bits` globally (or is the server's).
@@ -121,11 +135,7 @@ impl Session {
     /// afresh (they are not on the hot path, and may be called without
     /// `&mut`). Take it before locking the catalog.
     pub fn visibility(&self) -> Visibility {
-        let account = self.account.as_ref().map(|name| {
-            let catalog = self.engine.catalog.read();
-            catalog.accounts.get(name).cloned().unwrap_or_else(|| Arc::new(Account::new(name.clone(), String::new())))
-        });
-        Visibility(account)
+        Visibility(self.account.as_ref().map(|name| self.effective_account(name)))
     }
 
     /// Checks that the session may run `stmt`.
@@ -136,6 +146,17 @@ impl Session {
                 ErrorCode::MUST_CHANGE_PASSWORD,
                 "You must SET PASSWORD before executing this statement",
             ));
+        }
+        let role_admin = match stmt {
+            Statement::Account(a) => match &**a {
+                AccountStmt::GrantRole { role, .. } | AccountStmt::RevokeRole { role, .. } => Some(role.as_str()),
+                _ => None,
+            },
+            _ => None,
+        };
+        // A role that does not exist is the statement's own error (1959).
+        if let Some(role) = role_admin.filter(|r| self.engine.catalog.read().accounts.role(r).is_some()) {
+            return self.check_need(&account, &Need::RoleAdmin(role));
         }
         if account.global == privs::GLOBAL_ALL {
             return Ok(());
@@ -208,6 +229,10 @@ impl Session {
             {
                 Err(db_denied("mysql"))
             }
+            Need::RoleAdmin(role) if !account.role_grant(role).is_some_and(|g| g.admin) => Err(SqlError::new(
+                ErrorCode::ACCESS_DENIED_NO_PASSWORD,
+                format!("Access denied for user '{}'@'{}'", name.0, name.1),
+            )),
             _ => Ok(()),
         }
     }
@@ -357,13 +382,22 @@ fn show_needs<'a>(what: &'a Show, current: &'a str, needs: &mut Vec<Need<'a>>) {
 }
 
 fn account_needs<'a>(stmt: &'a AccountStmt, current: &'a str, own: Option<&UserName>, needs: &mut Vec<Need<'a>>) {
-    let is_own = |name: &UserName| Some(name) == own;
+    // A name without a host is the session's own `'user'@'%'` (a role of
+    // that name aside).
+    let is_own = |name: &UserName| {
+        Some(name) == own || (name.host == HOST_NOT_GIVEN && own.is_some_and(|o| o.user == name.user && o.host == "%"))
+    };
     match stmt {
         AccountStmt::CreateUser { .. } | AccountStmt::DropUser { .. } | AccountStmt::RenameUser(_) => {
             needs.push(Need::Global(privs::CREATE_USER))
         }
         AccountStmt::AlterUser { .. } => needs.push(Need::Global(privs::CREATE_USER)),
-        AccountStmt::SetPassword { user: Some(user), .. } if !is_own(user) => needs.push(Need::OtherAccount),
+        AccountStmt::SetPassword { user: Some(user), .. } | AccountStmt::SetDefaultRole { user: Some(user), .. }
+            if !is_own(user) =>
+        {
+            needs.push(Need::OtherAccount)
+        }
+        AccountStmt::CreateRole { .. } | AccountStmt::DropRole { .. } => needs.push(Need::Global(privs::CREATE_USER)),
         AccountStmt::ShowGrants(Some(user)) | AccountStmt::ShowCreateUser(Some(user)) if !is_own(user) => {
             needs.push(Need::Db("mysql", privs::SELECT))
         }

@@ -1239,6 +1239,16 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                 })
                 .collect(),
         ),
+        "APPLICABLE_ROLES" => (
+            &["GRANTEE", "ROLE_NAME", "IS_GRANTABLE", "IS_DEFAULT"],
+            match session.account.as_ref().and_then(|name| catalog.accounts.get(name)) {
+                Some(account) => crate::accounts::roles::applicable_rows(&catalog.accounts, account),
+                None => Vec::new(),
+            },
+        ),
+        "ENABLED_ROLES" => {
+            (&["ROLE_NAME"], crate::accounts::roles::enabled_rows(&catalog.accounts, session.current_role.as_deref()))
+        }
         // Objects OneLog has none of: the tables exist, with MariaDB's
         // columns, so that clients' queries find nothing rather than fail.
         "COLLATIONS" => {

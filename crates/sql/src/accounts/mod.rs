@@ -11,6 +11,7 @@
 //! with the plaintext; only its SET PASSWORD is logged hashed.)
 
 pub mod privs;
+pub mod roles;
 pub mod run;
 pub mod show;
 pub mod store;
@@ -20,7 +21,7 @@ use crate::catalog::Catalog;
 use crate::ddl::{CatalogChange, DdlPlan};
 use onelog_core::{ErrorCode, SqlError, SqlResult};
 use onelog_storage::Mutation;
-pub use store::{native_hash, Account, AccountStore, TableGrant};
+pub use store::{native_hash, Account, AccountStore, RoleGrant, TableGrant};
 
 /// One change to the account store, in order.
 #[derive(Debug, Clone)]
@@ -55,6 +56,8 @@ pub struct AccountContext<'a> {
     pub db: &'a str,
     /// The session's account (SET PASSWORD without FOR).
     pub current: Option<&'a UserName>,
+    /// The session's enabled role (CREATE ROLE ... WITH ADMIN CURRENT_ROLE).
+    pub current_role: Option<&'a str>,
     /// GRANT may create a missing account without a password (sql_mode
     /// without NO_AUTO_CREATE_USER; a replay, whose statement succeeded).
     pub auto_create: bool,
@@ -138,7 +141,7 @@ pub fn resolve(stmt: &AccountStmt, ctx: &AccountContext) -> SqlResult<AccountStm
             level: level(l)?,
             from: from.clone(),
         },
-        other => other.clone(),
+        other => roles::resolve(other, ctx)?,
     })
 }
 
@@ -243,6 +246,11 @@ fn set_auth(account: &mut Account, auth: &Option<Auth>) {
 /// Plans a statement `resolve` has rewritten.
 pub fn plan(catalog: &Catalog, stmt: &AccountStmt, ctx: &AccountContext) -> SqlResult<AccountPlan> {
     let mut changes = Changes::new(&catalog.accounts);
+    if let Some(outcome) = roles::plan(&mut changes, stmt)? {
+        let changes = changes.into_changes();
+        let logged = outcome.logged.filter(|_| !changes.is_empty());
+        return Ok(AccountPlan { changes, logged, ..outcome });
+    }
     let mut notes = Vec::new();
     let mut failed: Vec<&UserName> = Vec::new();
     // The statement with only the accounts it changed, to log.
@@ -344,10 +352,11 @@ pub fn plan(catalog: &Catalog, stmt: &AccountStmt, ctx: &AccountContext) -> SqlR
             let bits = grant_bits(privs, *all, level)? | if *grant_option { privs::GRANT } else { 0 };
             check_columns(catalog, privs, level)?;
             for spec in to {
-                let mut account = match changes.get(&spec.name) {
+                let name = roles::grantee(changes.store, &spec.name);
+                let mut account = match changes.get(&name) {
                     Some(a) => a,
                     None if ctx.auto_create || matches!(&spec.auth, Some(Auth::Hash(h)) if !h.is_empty()) => {
-                        Account::new(spec.name.clone(), String::new())
+                        Account::new(name, String::new())
                     }
                     None => return Err(no_matching_row()),
                 };
@@ -362,6 +371,7 @@ pub fn plan(catalog: &Catalog, stmt: &AccountStmt, ctx: &AccountContext) -> SqlR
             operation = "REVOKE";
             let bits = grant_bits(privs, *all, level)? | if *grant_option { privs::GRANT } else { 0 };
             for name in from {
+                let name = &roles::grantee(changes.store, name);
                 let mut account = changes.get(name).ok_or_else(|| no_such_grant(name, level))?;
                 remove_privs(&mut account, level, bits, privs)?;
                 changes.put(account);
@@ -384,9 +394,7 @@ pub fn plan(catalog: &Catalog, stmt: &AccountStmt, ctx: &AccountContext) -> SqlR
             }
             logged = Some(stmt.clone());
         }
-        AccountStmt::ShowGrants(_) | AccountStmt::ShowCreateUser(_) => {
-            return Err(SqlError::internal("SHOW is not an account change"))
-        }
+        _ => return Err(SqlError::internal("not an account change")),
     }
     let changes = changes.into_changes();
     let logged = logged.filter(|_| !changes.is_empty()).map(|s| render(&s));
@@ -573,7 +581,7 @@ pub fn render(stmt: &AccountStmt) -> String {
             names(from)
         ),
         AccountStmt::RevokeAll { from } => format!("REVOKE ALL PRIVILEGES, GRANT OPTION FROM {}", names(from)),
-        AccountStmt::ShowGrants(_) | AccountStmt::ShowCreateUser(_) => String::new(),
+        other => roles::render(other),
     }
 }
 
@@ -646,7 +654,7 @@ mod tests {
 
     fn run(catalog: &mut Catalog, sql: &str) -> SqlResult<AccountPlan> {
         let Statement::Account(stmt) = parse_single(sql)?.statement else { panic!("{sql}: not an account statement") };
-        let ctx = AccountContext { db: "d", current: None, auto_create: false };
+        let ctx = AccountContext { db: "d", current: None, current_role: None, auto_create: false };
         let plan = plan(catalog, &resolve(&stmt, &ctx)?, &ctx)?;
         for c in plan.changes.clone() {
             c.apply(&mut catalog.accounts);
@@ -667,6 +675,15 @@ mod tests {
             "ALTER USER b ACCOUNT LOCK REQUIRE SSL",
             "RENAME USER b TO b2@localhost",
             "REVOKE INSERT ON d.t FROM a",
+            "CREATE ROLE r1 WITH ADMIN a",
+            "GRANT SELECT ON d.* TO r1",
+            "CREATE ROLE r2",
+            "GRANT r1 TO r2",
+            "GRANT r2 TO a WITH ADMIN OPTION",
+            "SET DEFAULT ROLE r2 FOR a",
+            "REVOKE ADMIN OPTION FOR r1 FROM a",
+            "CREATE OR REPLACE ROLE r3",
+            "DROP ROLE r1",
         ] {
             let plan = run(&mut live, sql).unwrap_or_else(|e| panic!("{sql}: {e:?}"));
             let logged = plan.logged.expect("changed accounts");
@@ -681,6 +698,11 @@ mod tests {
         assert_eq!(a.auth_string, native_hash(b"other"));
         assert_eq!(a.limits[3], 3);
         assert_eq!(a.table_privs("d", "t"), privs::SELECT | privs::GRANT);
+        // The dropped role is gone from the role that held it.
+        assert_eq!(a.roles, [RoleGrant { role: "r2".into(), admin: true }]);
+        assert_eq!(a.default_role, "r2");
+        assert!(live.accounts.role("r2").is_some_and(|r| r.roles.is_empty()));
+        assert!(live.accounts.role("r1").is_none());
     }
 
     #[test]

@@ -79,6 +79,25 @@ pub struct Account {
     pub dbs: BTreeMap<String, u64>,
     #[serde(default)]
     pub tables: Vec<TableGrant>,
+    /// A role (`'name'@''`), which no client logs in as.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub is_role: bool,
+    /// The roles granted to it, in the order they were granted (the order
+    /// SHOW GRANTS lists them in).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roles: Vec<RoleGrant>,
+    /// The role enabled at login ("" for none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub default_role: String,
+}
+
+/// A role granted to an account or to another role.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RoleGrant {
+    pub role: String,
+    /// WITH ADMIN OPTION: it may grant the role on.
+    #[serde(default)]
+    pub admin: bool,
 }
 
 impl Account {
@@ -94,6 +113,44 @@ impl Account {
             global: 0,
             dbs: BTreeMap::new(),
             tables: Vec::new(),
+            is_role: false,
+            roles: Vec::new(),
+            default_role: String::new(),
+        }
+    }
+
+    pub fn role_grant(&self, role: &str) -> Option<&RoleGrant> {
+        self.roles.iter().find(|g| g.role == role)
+    }
+
+    /// Adds a role's privileges and role grants to its own: a session's
+    /// privileges are its account's and those of its enabled role and the
+    /// roles that role includes, and it may grant on a role any of them
+    /// holds WITH ADMIN OPTION. (Database grants of the same name add up;
+    /// MariaDB looks the account's and the role's up apart, which differs
+    /// only where each holds a different wildcard name matching a
+    /// database.)
+    pub fn add_role(&mut self, other: &Account) {
+        for grant in &other.roles {
+            match self.roles.iter_mut().find(|g| g.role == grant.role) {
+                Some(mine) => mine.admin |= grant.admin,
+                None => self.roles.push(grant.clone()),
+            }
+        }
+        self.global |= other.global;
+        for (db, bits) in &other.dbs {
+            *self.dbs.entry(db.clone()).or_default() |= bits;
+        }
+        for grant in &other.tables {
+            match self.tables.iter_mut().find(|t| t.db == grant.db && t.table == grant.table) {
+                Some(mine) => {
+                    mine.privs |= grant.privs;
+                    for (column, bits) in &grant.columns {
+                        *mine.columns.entry(column.clone()).or_default() |= bits;
+                    }
+                }
+                None => self.tables.push(grant.clone()),
+            }
         }
     }
 
@@ -230,6 +287,30 @@ impl AccountStore {
         self.by_name.values()
     }
 
+    /// The role of that name.
+    pub fn role(&self, name: &str) -> Option<&Arc<Account>> {
+        self.get(&UserName::role(name)).filter(|a| a.is_role)
+    }
+
+    /// `role` and every role it includes, depth first, each once (the
+    /// order SHOW GRANTS and ENABLED_ROLES list them in).
+    pub fn role_closure(&self, role: &str) -> Vec<Arc<Account>> {
+        let mut out: Vec<Arc<Account>> = Vec::new();
+        self.visit_role(role, &mut out);
+        out
+    }
+
+    fn visit_role(&self, role: &str, out: &mut Vec<Arc<Account>>) {
+        let Some(account) = self.role(role) else { return };
+        if out.iter().any(|a| a.name.user == role) {
+            return;
+        }
+        out.push(account.clone());
+        for grant in &account.roles {
+            self.visit_role(&grant.role, out);
+        }
+    }
+
     pub fn put(&mut self, account: Account) {
         self.by_name.insert(account.name.clone(), Arc::new(account));
         self.sort();
@@ -253,7 +334,9 @@ impl AccountStore {
     pub fn find_login(&self, user: &str, host: &str, ip: &str) -> Option<Arc<Account>> {
         self.search_order
             .iter()
-            .find(|a| (a.name.user.is_empty() || a.name.user == user) && host_matches(&a.name.host, host, ip))
+            .find(|a| {
+                !a.is_role && (a.name.user.is_empty() || a.name.user == user) && host_matches(&a.name.host, host, ip)
+            })
             .cloned()
     }
 }

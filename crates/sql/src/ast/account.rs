@@ -20,11 +20,39 @@ impl UserName {
         format!("`{}`@`{}`", self.user.replace('`', "``"), self.host.replace('`', "``"))
     }
 
-    /// SQL text that reads back as this name (the logged form).
+    /// SQL text that reads back as this name (the logged form): a name
+    /// written without a host is logged without one, so that a replay
+    /// (or a replica) resolves it to a role or to `'user'@'%'` as the
+    /// statement did.
     pub fn sql(&self) -> String {
+        if self.host == HOST_NOT_GIVEN {
+            return sql_string(&self.user);
+        }
         format!("{}@{}", sql_string(&self.user), sql_string(&self.host))
     }
+
+    /// A role's name in the account store: the role's name, host "" (as
+    /// MariaDB keeps roles in mysql.user).
+    pub fn role(name: &str) -> UserName {
+        UserName { user: name.to_string(), host: String::new() }
+    }
+
+    /// `` `user`@`host` ``, or `` `role` `` for a role (SHOW GRANTS).
+    pub fn grantee_backquoted(&self, is_role: bool) -> String {
+        if is_role {
+            format!("`{}`", self.user.replace('`', "``"))
+        } else {
+            self.backquoted()
+        }
+    }
 }
+
+/// The host of a name written without `@host` where a role may stand
+/// (GRANT ... TO, REVOKE ... FROM, SHOW GRANTS FOR, WITH ADMIN): the role
+/// of that name if there is one, else `'name'@'%'`, resolved against the
+/// accounts when the statement runs (`accounts::grantee`), as MariaDB's
+/// `get_current_user` does. Never stored: no host can hold a NUL.
+pub const HOST_NOT_GIVEN: &str = "\0";
 
 /// A string literal for logged SQL text.
 pub fn sql_string(s: &str) -> String {
@@ -138,14 +166,61 @@ pub enum AccountStmt {
     RevokeAll {
         from: Vec<UserName>,
     },
+    /// `CREATE [OR REPLACE] ROLE [IF NOT EXISTS] r [WITH ADMIN ...]`.
+    CreateRole {
+        or_replace: bool,
+        if_not_exists: bool,
+        role: String,
+        admin: RoleAdmin,
+    },
+    DropRole {
+        if_exists: bool,
+        roles: Vec<String>,
+    },
+    /// `GRANT role TO ... [WITH ADMIN OPTION]`.
+    GrantRole {
+        role: String,
+        to: Vec<UserName>,
+        admin_option: bool,
+    },
+    /// `REVOKE [ADMIN OPTION FOR] role FROM ...`.
+    RevokeRole {
+        role: String,
+        admin_option_only: bool,
+        from: Vec<UserName>,
+    },
+    /// `SET ROLE role | NONE`: the session's alone, never logged.
+    SetRole(Option<String>),
+    /// `SET DEFAULT ROLE role | NONE [FOR user]`; `None` user: the
+    /// current account.
+    SetDefaultRole {
+        role: Option<String>,
+        user: Option<UserName>,
+    },
     /// `None`: the current account.
     ShowGrants(Option<UserName>),
+    /// `SHOW GRANTS FOR CURRENT_ROLE`.
+    ShowGrantsForCurrentRole,
     ShowCreateUser(Option<UserName>),
 }
 
 impl AccountStmt {
     /// Whether it changes accounts (and is logged), as opposed to SHOW.
     pub fn writes(&self) -> bool {
-        !matches!(self, AccountStmt::ShowGrants(_) | AccountStmt::ShowCreateUser(_))
+        !matches!(
+            self,
+            AccountStmt::ShowGrants(_)
+                | AccountStmt::ShowGrantsForCurrentRole
+                | AccountStmt::ShowCreateUser(_)
+                | AccountStmt::SetRole(_)
+        )
     }
+}
+
+/// Who `CREATE ROLE ... WITH ADMIN` makes the role's first admin.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RoleAdmin {
+    CurrentUser,
+    CurrentRole,
+    Named(UserName),
 }

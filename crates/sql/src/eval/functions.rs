@@ -801,7 +801,7 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             let v = env.session_fact("current_user");
             return Ok(if v.is_null() { env.session_fact("user") } else { v });
         }
-        "current_role" => return Ok(Value::Null),
+        "current_role" => return Ok(env.session_fact("current_role")),
         "version" => {
             let v = env.session_fact("version");
             return Ok(if v.is_null() { text("10.11.99-MariaDB-OneLog".into()) } else { v });

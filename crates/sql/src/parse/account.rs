@@ -208,6 +208,49 @@ impl Parser<'_> {
         }
     }
 
+    /// A name where a role may stand: without `@host` its host is
+    /// [`HOST_NOT_GIVEN`], resolved when the statement runs.
+    fn grantee(&mut self) -> SqlResult<UserName> {
+        let user = self.name()?;
+        let host = if self.eat_punct('@') { self.host()? } else { HOST_NOT_GIVEN.to_string() };
+        Ok(UserName { user, host })
+    }
+
+    fn grantees(&mut self) -> SqlResult<Vec<UserName>> {
+        let mut users = vec![self.grantee()?];
+        while self.eat_punct(',') {
+            users.push(self.grantee()?);
+        }
+        Ok(users)
+    }
+
+    /// `CURRENT_ROLE[()]` (or `CURRENT_USER[()]` with `word`).
+    fn eat_function(&mut self, word: &str) -> SqlResult<bool> {
+        if !self.eat_word(word) {
+            return Ok(false);
+        }
+        if self.eat_punct('(') {
+            self.expect_punct(')')?;
+        }
+        Ok(true)
+    }
+
+    /// A role name: NONE, PUBLIC and '' name no role (MariaDB's 1959).
+    fn role_name(&mut self) -> SqlResult<String> {
+        let name = self.name()?;
+        if name.is_empty() || name.eq_ignore_ascii_case("none") || name.eq_ignore_ascii_case("public") {
+            return Err(invalid_role(&name.to_ascii_uppercase()));
+        }
+        Ok(name)
+    }
+
+    /// Whether the next tokens are `name TO` / `name FROM` (a role
+    /// granted or revoked, not a privilege list).
+    fn at_role_then(&self, word: &str) -> bool {
+        matches!(self.toks.get(self.at), Some(Tok::Quoted(_) | Tok::Word(..)))
+            && matches!(self.toks.get(self.at + 1), Some(Tok::Word(w, _)) if w == word)
+    }
+
     fn users(&mut self) -> SqlResult<Vec<UserName>> {
         let mut users = vec![self.user()?];
         while self.eat_punct(',') {
@@ -227,16 +270,18 @@ impl Parser<'_> {
         self.user().map(Some)
     }
 
-    fn user_spec(&mut self) -> SqlResult<UserSpec> {
-        let name = self.user()?;
+    /// `role_ok`: GRANT's grantees, where a name without a host may be a
+    /// role.
+    fn user_spec(&mut self, role_ok: bool) -> SqlResult<UserSpec> {
+        let name = if role_ok { self.grantee()? } else { self.user()? };
         let auth = if self.eat_word("IDENTIFIED") { Some(self.identified()?) } else { None };
         Ok(UserSpec { name, auth })
     }
 
-    fn user_specs(&mut self) -> SqlResult<Vec<UserSpec>> {
-        let mut specs = vec![self.user_spec()?];
+    fn user_specs(&mut self, role_ok: bool) -> SqlResult<Vec<UserSpec>> {
+        let mut specs = vec![self.user_spec(role_ok)?];
         while self.eat_punct(',') {
-            specs.push(self.user_spec()?);
+            specs.push(self.user_spec(role_ok)?);
         }
         Ok(specs)
     }
@@ -325,6 +370,75 @@ impl Parser<'_> {
         }
     }
 
+    /// CREATE / DROP ROLE, GRANT / REVOKE of a role, SET [DEFAULT] ROLE;
+    /// `None` (nothing read) for other statements.
+    fn role_statement(&mut self) -> SqlResult<Option<AccountStmt>> {
+        let start = self.at;
+        if self.eat_word("CREATE") {
+            let or_replace = self.eat_words(&["OR", "REPLACE"]);
+            if !self.eat_word("ROLE") {
+                self.at = start;
+                return Ok(None);
+            }
+            let if_not_exists = self.eat_words(&["IF", "NOT", "EXISTS"]);
+            let role = self.role_name()?;
+            let admin = if !self.eat_words(&["WITH", "ADMIN"]) || self.eat_function("CURRENT_USER")? {
+                RoleAdmin::CurrentUser
+            } else if self.eat_function("CURRENT_ROLE")? {
+                RoleAdmin::CurrentRole
+            } else {
+                RoleAdmin::Named(self.grantee()?)
+            };
+            return Ok(Some(AccountStmt::CreateRole { or_replace, if_not_exists, role, admin }));
+        }
+        if self.eat_words(&["DROP", "ROLE"]) {
+            let if_exists = self.eat_words(&["IF", "EXISTS"]);
+            let mut roles = vec![self.name()?];
+            while self.eat_punct(',') {
+                roles.push(self.name()?);
+            }
+            return Ok(Some(AccountStmt::DropRole { if_exists, roles }));
+        }
+        if self.eat_word("GRANT") {
+            if !self.at_role_then("TO") {
+                self.at = start;
+                return Ok(None);
+            }
+            let role = self.role_name()?;
+            self.expect_word("TO")?;
+            let to = self.grantees()?;
+            let admin_option = self.eat_words(&["WITH", "ADMIN", "OPTION"]);
+            return Ok(Some(AccountStmt::GrantRole { role, to, admin_option }));
+        }
+        if self.eat_word("REVOKE") {
+            let admin_option_only = self.eat_words(&["ADMIN", "OPTION", "FOR"]);
+            if !admin_option_only && !self.at_role_then("FROM") {
+                self.at = start;
+                return Ok(None);
+            }
+            let role = self.role_name()?;
+            self.expect_word("FROM")?;
+            return Ok(Some(AccountStmt::RevokeRole { role, admin_option_only, from: self.grantees()? }));
+        }
+        if self.eat_words(&["SET", "ROLE"]) {
+            return Ok(Some(AccountStmt::SetRole(self.role_or_none()?)));
+        }
+        if self.eat_words(&["SET", "DEFAULT", "ROLE"]) {
+            let role = self.role_or_none()?;
+            let user = if self.eat_word("FOR") { Some(self.user()?) } else { None };
+            return Ok(Some(AccountStmt::SetDefaultRole { role, user }));
+        }
+        Ok(None)
+    }
+
+    /// `role | NONE` of SET [DEFAULT] ROLE.
+    fn role_or_none(&mut self) -> SqlResult<Option<String>> {
+        if self.eat_word("NONE") {
+            return Ok(None);
+        }
+        self.role_name().map(Some)
+    }
+
     /// A privilege list up to ON (or FROM for `REVOKE ALL, GRANT OPTION`):
     /// (items, ALL, GRANT OPTION named in the list).
     fn privileges(&mut self) -> SqlResult<(Vec<PrivItem>, bool, bool)> {
@@ -386,13 +500,15 @@ impl Parser<'_> {
     }
 
     fn statement(&mut self) -> SqlResult<Option<AccountStmt>> {
-        let stmt = if self.eat_word("CREATE") {
+        let stmt = if let Some(stmt) = self.role_statement()? {
+            stmt
+        } else if self.eat_word("CREATE") {
             let or_replace = self.eat_words(&["OR", "REPLACE"]);
             if !self.eat_word("USER") {
                 return Ok(None);
             }
             let if_not_exists = self.eat_words(&["IF", "NOT", "EXISTS"]);
-            let users = self.user_specs()?;
+            let users = self.user_specs(false)?;
             let (options, _) = self.options(false)?;
             AccountStmt::CreateUser { or_replace, if_not_exists, users, options }
         } else if self.eat_word("ALTER") {
@@ -400,7 +516,7 @@ impl Parser<'_> {
                 return Ok(None);
             }
             let if_exists = self.eat_words(&["IF", "EXISTS"]);
-            let users = self.user_specs()?;
+            let users = self.user_specs(false)?;
             let (options, _) = self.options(false)?;
             AccountStmt::AlterUser { if_exists, users, options }
         } else if self.eat_word("DROP") {
@@ -440,7 +556,7 @@ impl Parser<'_> {
             self.expect_word("ON")?;
             let level = self.level()?;
             self.expect_word("TO")?;
-            let to = self.user_specs()?;
+            let to = self.user_specs(true)?;
             let (options, grant_option) = self.options(true)?;
             AccountStmt::Grant { privs, all, level, to, grant_option: grant_option || listed_grant_option, options }
         } else if self.eat_word("REVOKE") {
@@ -454,9 +570,17 @@ impl Parser<'_> {
             self.expect_word("ON")?;
             let level = self.level()?;
             self.expect_word("FROM")?;
-            AccountStmt::Revoke { privs, all, grant_option, level, from: self.users()? }
+            AccountStmt::Revoke { privs, all, grant_option, level, from: self.grantees()? }
         } else if self.eat_words(&["SHOW", "GRANTS"]) {
-            AccountStmt::ShowGrants(if self.eat_word("FOR") { self.user_or_current()? } else { None })
+            if !self.eat_word("FOR") {
+                AccountStmt::ShowGrants(None)
+            } else if self.eat_function("CURRENT_ROLE")? {
+                AccountStmt::ShowGrantsForCurrentRole
+            } else if self.eat_function("CURRENT_USER")? {
+                AccountStmt::ShowGrants(None)
+            } else {
+                AccountStmt::ShowGrants(Some(self.grantee()?))
+            }
         } else if self.eat_words(&["SHOW", "CREATE", "USER"]) {
             AccountStmt::ShowCreateUser(if self.peek().is_some() { self.user_or_current()? } else { None })
         } else {
@@ -465,6 +589,12 @@ impl Parser<'_> {
         self.done()?;
         Ok(Some(stmt))
     }
+}
+
+/// MariaDB's 1959 for a name that is no role (or none the statement may
+/// use).
+pub fn invalid_role(name: &str) -> SqlError {
+    SqlError::new(ErrorCode::INVALID_ROLE, format!("Invalid role specification `{name}`"))
 }
 
 /// An account statement, or `None` when `text` is another statement.
@@ -476,7 +606,9 @@ pub fn parse_account_statement(text: &str, upper: &[String]) -> SqlResult<Option
             | (Some("SET"), Some("PASSWORD"))
             | (Some("SHOW"), Some("GRANTS" | "CREATE"))
             | (Some("CREATE" | "ALTER" | "DROP" | "RENAME"), Some("USER" | "OR"))
-    );
+            | (Some("CREATE" | "DROP"), Some("ROLE"))
+            | (Some("SET"), Some("ROLE"))
+    ) || upper.starts_with(&["SET".to_string(), "DEFAULT".to_string(), "ROLE".to_string()]);
     if !candidate {
         return Ok(None);
     }
