@@ -500,6 +500,8 @@ fn function(name: &str, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
             t => matches!(t.kind, Kind::Decimal { .. } | Kind::Double).then_some(t),
         },
         "database" | "schema" => Some(text(64, true)),
+        // A role name (MariaDB's USERNAME_CHAR_LENGTH).
+        "current_role" => Some(text(128, true)),
         "round" | "truncate" => round(arg(0)?, args.get(1), name == "truncate"),
         _ => None,
     }

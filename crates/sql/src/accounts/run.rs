@@ -8,7 +8,7 @@ use crate::ddl::CatalogChange;
 use crate::session::{QueryResult, ResultColumn, Session};
 use onelog_binlog::event::{query_body, type_code, GroupKind};
 use onelog_binlog::pipeline::{PendingEvent, TxnEvents};
-use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
+use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Value};
 
 pub fn execute(session: &mut Session, stmt: &AccountStmt) -> SqlResult<QueryResult> {
     match stmt {
@@ -72,9 +72,13 @@ fn named_or_current(session: &Session, user: Option<&UserName>) -> SqlResult<Use
         .ok_or_else(|| SqlError::new(ErrorCode::PASSWORD_NO_MATCH, "Can't find any matching row in the user table"))
 }
 
+/// SHOW GRANTS / SHOW CREATE USER's column: VARCHAR(1024) NOT NULL, as
+/// MariaDB sends it.
 fn one_column(title: String, lines: Vec<String>) -> QueryResult {
+    let mut def = ColumnDef::new(&title, ColumnType::VarChar(1024));
+    def.nullable = false;
     QueryResult::Rows {
-        columns: vec![ResultColumn::text(&title)],
+        columns: vec![ResultColumn::named(&title, def)],
         rows: lines.into_iter().map(|l| vec![Value::from_str(&l)]).collect(),
     }
 }
