@@ -78,6 +78,9 @@ STEPS = [
     ("rol_u1", "SHOW GRANTS"),
     ("rol_u1", "SHOW GRANTS FOR CURRENT_ROLE"),
     ("rol_u1", "SHOW GRANTS FOR CURRENT_ROLE()"),
+    ("rol_u1", "SHOW GRANTS FOR CURRENT_USER"),
+    ("rol_u1", "SHOW GRANTS FOR rol_u1"),
+    ("rol_u1", "SHOW GRANTS FOR rol_writer"),
     ("rol_u1", "SELECT * FROM information_schema.ENABLED_ROLES ORDER BY 1"),
     ("rol_u1", "SELECT * FROM information_schema.APPLICABLE_ROLES ORDER BY 1, 2"),
     # A live session sees its role's grants change at its next statement.

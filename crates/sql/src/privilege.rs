@@ -147,16 +147,10 @@ impl Session {
                 "You must SET PASSWORD before executing this statement",
             ));
         }
-        let role_admin = match stmt {
-            Statement::Account(a) => match &**a {
-                AccountStmt::GrantRole { role, .. } | AccountStmt::RevokeRole { role, .. } => Some(role.as_str()),
-                _ => None,
-            },
-            _ => None,
-        };
-        // A role that does not exist is the statement's own error (1959).
-        if let Some(role) = role_admin.filter(|r| self.engine.catalog.read().accounts.role(r).is_some()) {
-            return self.check_need(&account, &Need::RoleAdmin(role));
+        if let Statement::Account(a) = stmt {
+            if let Some(outcome) = self.check_role_statement(&account, a) {
+                return outcome;
+            }
         }
         if account.global == privs::GLOBAL_ALL {
             return Ok(());
@@ -170,6 +164,25 @@ impl Session {
             !matches!(need, Need::Table(db, table, bit) if *bit != privs::CREATE_TEMPORARY_TABLES && self.temp.table(db, table).is_some())
         });
         needs.iter().try_for_each(|need| self.check_need(&account, need))
+    }
+
+    /// What role statements need instead of privileges: granting or
+    /// revoking a role takes its ADMIN OPTION alone (a role that does not
+    /// exist is the statement's own error, 1959), and the session may
+    /// always see its enabled role's grants. `None`: checked as others.
+    fn check_role_statement(&self, account: &Account, stmt: &AccountStmt) -> Option<SqlResult<()>> {
+        match stmt {
+            AccountStmt::GrantRole { role, .. } | AccountStmt::RevokeRole { role, .. } => {
+                let exists = self.engine.catalog.read().accounts.role(role).is_some();
+                Some(if exists { self.check_need(account, &Need::RoleAdmin(role)) } else { Ok(()) })
+            }
+            AccountStmt::ShowGrants(Some(name))
+                if name.host == HOST_NOT_GIVEN && self.current_role.as_deref() == Some(name.user.as_str()) =>
+            {
+                Some(Ok(()))
+            }
+            _ => None,
+        }
     }
 
     fn check_need(&self, account: &Account, need: &Need) -> SqlResult<()> {

@@ -12,7 +12,8 @@ use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Value};
 
 pub fn execute(session: &mut Session, stmt: &AccountStmt) -> SqlResult<QueryResult> {
     match stmt {
-        AccountStmt::ShowGrants(user) => show_grants(session, user.as_ref()),
+        AccountStmt::ShowGrants(user) => show_grants(session, user.as_ref(), user.is_none()),
+        AccountStmt::ShowGrantsForCurrentUser => show_grants(session, None, false),
         AccountStmt::ShowGrantsForCurrentRole => show_grants_for_current_role(session),
         AccountStmt::SetRole(role) => set_role(session, role.as_deref()),
         AccountStmt::ShowCreateUser(user) => show_create_user(session, user.as_ref()),
@@ -91,20 +92,20 @@ fn no_such_grant(name: &UserName) -> SqlError {
 }
 
 /// SHOW GRANTS as MariaDB words it: an account's own lines; for a role,
-/// then those of each role it includes; for the session's own account,
-/// then those of its enabled role and the roles that includes; last, an
-/// account's default role.
-fn show_grants(session: &Session, user: Option<&UserName>) -> SqlResult<QueryResult> {
+/// then those of each role it includes; `with_role` (SHOW GRANTS without
+/// FOR), then those of the session's enabled role and the roles that
+/// includes; last, an account's default role.
+fn show_grants(session: &Session, user: Option<&UserName>, with_role: bool) -> SqlResult<QueryResult> {
     let catalog = session.engine.catalog.read();
     let name = match user {
         Some(user) => roles::grantee(&catalog.accounts, user),
         None => named_or_current(session, None)?,
     };
     let account = catalog.accounts.get(&name).ok_or_else(|| no_such_grant(&name))?;
-    let included = match (account.is_role, user) {
+    let included = match (account.is_role, with_role) {
         (true, _) => catalog.accounts.role_closure(&name.user).into_iter().skip(1).collect(),
-        (false, None) => session.current_role.as_deref().map(|r| catalog.accounts.role_closure(r)).unwrap_or_default(),
-        (false, Some(_)) => Vec::new(),
+        (false, true) => session.current_role.as_deref().map(|r| catalog.accounts.role_closure(r)).unwrap_or_default(),
+        (false, false) => Vec::new(),
     };
     let mut lines = show::grant_lines(account);
     lines.extend(included.iter().flat_map(|role| show::grant_lines(role)));

@@ -197,8 +197,10 @@ pub enum AccountStmt {
         role: Option<String>,
         user: Option<UserName>,
     },
-    /// `None`: the current account.
+    /// `None`: the current account, with its enabled role's grants.
     ShowGrants(Option<UserName>),
+    /// `SHOW GRANTS FOR CURRENT_USER`: the account's own grants alone.
+    ShowGrantsForCurrentUser,
     /// `SHOW GRANTS FOR CURRENT_ROLE`.
     ShowGrantsForCurrentRole,
     ShowCreateUser(Option<UserName>),
@@ -210,6 +212,7 @@ impl AccountStmt {
         !matches!(
             self,
             AccountStmt::ShowGrants(_)
+                | AccountStmt::ShowGrantsForCurrentUser
                 | AccountStmt::ShowGrantsForCurrentRole
                 | AccountStmt::ShowCreateUser(_)
                 | AccountStmt::SetRole(_)

@@ -577,7 +577,7 @@ impl Parser<'_> {
             } else if self.eat_function("CURRENT_ROLE")? {
                 AccountStmt::ShowGrantsForCurrentRole
             } else if self.eat_function("CURRENT_USER")? {
-                AccountStmt::ShowGrants(None)
+                AccountStmt::ShowGrantsForCurrentUser
             } else {
                 AccountStmt::ShowGrants(Some(self.grantee()?))
             }
@@ -660,7 +660,7 @@ mod tests {
             parse("REVOKE ALL PRIVILEGES, GRANT OPTION FROM u"),
             AccountStmt::RevokeAll { from: vec![user("u", "%")] }
         );
-        assert_eq!(parse("SHOW GRANTS FOR CURRENT_USER()"), AccountStmt::ShowGrants(None));
+        assert_eq!(parse("SHOW GRANTS FOR CURRENT_USER()"), AccountStmt::ShowGrantsForCurrentUser);
         assert_eq!(
             parse("SET PASSWORD FOR u@127.0.0.1 = PASSWORD('x')"),
             AccountStmt::SetPassword { user: Some(user("u", "127.0.0.1")), auth: Auth::Password("x".into()) }
