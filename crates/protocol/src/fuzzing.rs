@@ -6,7 +6,7 @@
 //! what both the test harness and libFuzzer catch. Not used by the server;
 //! hidden from the docs.
 
-use crate::auth::{verify_native, verify_sha2};
+use crate::auth::{verify_ed25519, verify_native, verify_sha2};
 use crate::buf::Reader;
 use crate::command::{parse_command, Command};
 use crate::handshake::{parse_auth_switch_request, parse_handshake_response, InitialHandshake};
@@ -59,6 +59,7 @@ fn decode_payload(input: &[u8], session: &Session) {
     let _ = parse_auth_switch_request(input);
     let _ = verify_native(&[0; 20], b"nonce", input);
     let _ = verify_sha2(&[0; 32], b"nonce", input);
+    let _ = verify_ed25519(&[0; 32], b"nonce", input);
     decode_params(input, session);
     let mut r = Reader::new(input);
     let _ = r.lenenc_bytes("x");

@@ -29,7 +29,10 @@ pub mod packet;
 pub mod resultset;
 pub mod stmt;
 
-pub use auth::{decide, hash_native, hash_sha2, verify_native, verify_sha2, AuthDecision, StoredCredential};
+pub use auth::{
+    decide, hash_native, hash_sha2, verify_ed25519, verify_native, verify_sha2, AuthDecision, Challenge,
+    StoredCredential,
+};
 pub use buf::DecodeError;
 pub use command::{parse_command, ChangeUser, Command, CommandError, RegisterSlave};
 pub use handshake::{

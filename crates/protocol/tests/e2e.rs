@@ -6,10 +6,10 @@
 use mysql_common::auth::plugins::caching_sha2_password::scramble_sha256;
 use mysql_common::auth::plugins::mysql_native_password::scramble_native;
 use onelog_core::{ErrorCode, SqlError, Value};
-use onelog_protocol::auth::{decide, AuthDecision, StoredCredential, FAST_AUTH_SUCCESS};
+use onelog_protocol::auth::{decide, AuthDecision, Challenge, StoredCredential, FAST_AUTH_SUCCESS};
 use onelog_protocol::handshake::{
-    encode_auth_more_data, encode_auth_switch_request, parse_handshake_response, random_scramble, HandshakeError,
-    HandshakeResponse, InitialHandshake, CACHING_SHA2_PLUGIN, NATIVE_PASSWORD_PLUGIN,
+    encode_auth_more_data, encode_auth_switch_request, parse_handshake_response, HandshakeError, HandshakeResponse,
+    InitialHandshake, CACHING_SHA2_PLUGIN, NATIVE_PASSWORD_PLUGIN,
 };
 use onelog_protocol::packet::{PacketError, PacketStream, DEFAULT_MAX_ALLOWED_PACKET};
 use onelog_protocol::resultset::{write_err, write_ok, write_result_set, ColumnMeta, OkPacket, ResultSetOptions};
@@ -49,8 +49,8 @@ fn access_denied(user: &str, with_password: bool) -> SqlError {
 /// The server loop a real server would have, reduced to what the test needs.
 fn handle(sock: TcpStream, id: u32, cred: StoredCredential) -> Result<(), PacketError> {
     let mut ps = PacketStream::new(sock, DEFAULT_MAX_ALLOWED_PACKET);
-    let scramble = random_scramble();
-    let hs = InitialHandshake::new(id, scramble);
+    let challenge = Challenge::random();
+    let hs = InitialHandshake::new(id, challenge.scramble);
     let mut p = Vec::new();
     hs.encode(&mut p);
     ps.write_packet(&p)?;
@@ -73,7 +73,7 @@ fn handle(sock: TcpStream, id: u32, cred: StoredCredential) -> Result<(), Packet
     let mut auth = resp.auth_response.clone();
     let mut switched = false;
     loop {
-        match decide(&plugin, &scramble, &auth, &cred, switched) {
+        match decide(&plugin, &challenge, &auth, &cred, switched) {
             AuthDecision::Accept => break,
             AuthDecision::AcceptFastAuth => {
                 let mut p = Vec::new();
@@ -82,10 +82,8 @@ fn handle(sock: TcpStream, id: u32, cred: StoredCredential) -> Result<(), Packet
                 break;
             }
             AuthDecision::SwitchTo(new_plugin) => {
-                let mut data = scramble.to_vec();
-                data.push(0);
                 let mut p = Vec::new();
-                encode_auth_switch_request(new_plugin, &data, &mut p);
+                encode_auth_switch_request(new_plugin, &challenge.switch_data(new_plugin), &mut p);
                 ps.write_packet(&p)?;
                 ps.flush()?;
                 auth = ps.read_packet()?;

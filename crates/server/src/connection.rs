@@ -20,7 +20,7 @@ use crate::replication::DumpRequest;
 use crate::tls::{Tls, TlsSocket};
 use mysql_common::constants::{CapabilityFlags, StatusFlags};
 use onelog_core::{Charset, Collation, ErrorCode, SqlError, SqlResult, Value};
-use onelog_protocol::auth::{decide, AuthDecision, FAST_AUTH_SUCCESS};
+use onelog_protocol::auth::{decide, AuthDecision, Challenge, FAST_AUTH_SUCCESS};
 use onelog_protocol::command::{parse_command, Command, MYSQL_OPTION_MULTI_STATEMENTS_OFF};
 use onelog_protocol::handshake::{self, InitialHandshake};
 use onelog_protocol::packet::{PacketError, PacketStream};
@@ -327,9 +327,9 @@ fn handshake_and_auth<S: Socket + From<TlsSocket>>(
     host: &str,
 ) -> Result<Option<LoggedIn>, PacketError> {
     let engine = &shared.engine;
-    let scramble = handshake::random_scramble();
+    let challenge = Challenge::random();
     let conn_id = engine.next_connection_id();
-    let mut greeting = InitialHandshake::new(conn_id as u32, scramble);
+    let mut greeting = InitialHandshake::new(conn_id as u32, challenge.scramble);
     if shared.tls.is_some() {
         greeting.capabilities |= CapabilityFlags::CLIENT_SSL;
     }
@@ -358,7 +358,7 @@ fn handshake_and_auth<S: Socket + From<TlsSocket>>(
     let mut auth = response.auth_response.clone();
     let mut switched = false;
     let accepted = loop {
-        match decide(&plugin, &scramble, &auth, &cred, switched) {
+        match decide(&plugin, &challenge, &auth, &cred, switched) {
             AuthDecision::Accept => break account.is_some(),
             AuthDecision::AcceptFastAuth => {
                 let mut more = Vec::new();
@@ -368,7 +368,7 @@ fn handshake_and_auth<S: Socket + From<TlsSocket>>(
             }
             AuthDecision::SwitchTo(p) => {
                 let mut req = Vec::new();
-                handshake::encode_auth_switch_request(p, &scramble, &mut req);
+                handshake::encode_auth_switch_request(p, &challenge.switch_data(p), &mut req);
                 stream.write_packet(&req)?;
                 stream.flush()?;
                 auth = handshake::parse_auth_switch_response(&stream.read_packet()?);
