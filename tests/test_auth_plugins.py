@@ -146,3 +146,71 @@ def test_ed25519_accounts_survive_kill9_and_the_log_has_no_password(server_facto
     decoded = subprocess.run([MARIADB_BINLOG, "-v", *map(str, srv.binlog_files())],
                              capture_output=True, text=True).stdout
     assert "kept-secret" not in decoded
+
+
+class MySQL8Client(pymysql.connections.Connection):
+    """pymysql speaking as a MySQL 8 client does: caching_sha2_password
+    in its first packet whatever plugin the server greets with."""
+
+    def _get_server_information(self):
+        super()._get_server_information()
+        self._auth_plugin_name = "caching_sha2_password"
+
+
+def mysql8_login(srv, user, password, **kw):
+    # pymysql uses TLS when the server offers it unless told not to.
+    kw.setdefault("ssl_disabled", True)
+    return MySQL8Client(host=srv.host, port=srv.port, user=user, password=password,
+                        connect_timeout=10, autocommit=True, **kw)
+
+
+def mysql8_login_error(srv, user, password, **kw):
+    try:
+        mysql8_login(srv, user, password, **kw).close()
+    except pymysql.err.OperationalError as e:
+        return e.args[0]
+    return None
+
+
+def test_caching_sha2_full_authentication_over_rsa_and_tls(server_factory):
+    """An account created by SQL has only the mysql_native_password hash: a
+    MySQL 8 client's caching_sha2_password scramble cannot be checked, so
+    the server asks for the password, which comes RSA-encrypted over plain
+    TCP (after the client asked for the public key) or in clear over TLS.
+    MariaDB has no such server plugin: nothing to compare with."""
+    srv = server_factory(kind="onelog")
+    root = srv.connect(autocommit=True)
+    run_ok(root, "CREATE USER ap_m8@'%' IDENTIFIED BY 'mysql8-secret'")
+    private_key = srv.datadir / "private_key.pem"
+    assert private_key.exists() and private_key.stat().st_mode & 0o077 == 0
+    public_pem = (srv.datadir / "public_key.pem").read_bytes()
+    assert public_pem.startswith(b"-----BEGIN PUBLIC KEY-----")
+
+    conn = mysql8_login(srv, "ap_m8", "mysql8-secret")
+    assert outcome(conn, "SELECT CURRENT_USER()") == (("ap_m8@%",),)
+    # pymysql asked for the key: it is the data directory's.
+    assert conn.server_public_key == public_pem
+    conn.close()
+    # A client that has the key already sends the encrypted password at once.
+    mysql8_login(srv, "ap_m8", "mysql8-secret", server_public_key=public_pem).close()
+    assert mysql8_login_error(srv, "ap_m8", "mysql8-secreT") == 1045
+    assert mysql8_login_error(srv, "ap_m8", "") == 1045
+    assert mysql8_login_error(srv, "nobody_m8", "mysql8-secret") == 1045
+
+    tls = {"ssl": {"check_hostname": False, "verify_mode": 0}, "ssl_disabled": False}
+    conn = mysql8_login(srv, "ap_m8", "mysql8-secret", **tls)
+    assert outcome(conn, "SHOW STATUS LIKE 'Ssl_version'")[0][1].startswith("TLSv1")
+    conn.close()
+    assert mysql8_login_error(srv, "ap_m8", "wrong", **tls) == 1045
+
+    # The Unix socket is as private as TLS: the password comes in clear.
+    conn = MySQL8Client(unix_socket=str(srv.socket), user="ap_m8", password="mysql8-secret", autocommit=True,
+                        ssl_disabled=True)
+    assert outcome(conn, "SELECT CURRENT_USER()") == (("ap_m8@%",),)
+    conn.close()
+
+    # The key pair is kept across restarts.
+    srv.stop()
+    srv.start()
+    assert (srv.datadir / "public_key.pem").read_bytes() == public_pem
+    mysql8_login(srv, "ap_m8", "mysql8-secret", server_public_key=public_pem).close()

@@ -151,7 +151,7 @@ impl Challenge {
 
 /// Compares hashes in a time that does not depend on where they differ,
 /// so response times tell a password guesser nothing.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| std::hint::black_box(acc | (x ^ y))) == 0
 }
 
@@ -185,6 +185,10 @@ pub enum AuthDecision {
     /// on the client's reply. The plugin may be the one the client asked for
     /// (caching_sha2_password that sent no data yet).
     SwitchTo(&'static str),
+    /// caching_sha2_password without a SHA-256 hash to check the scramble
+    /// against: send AuthMoreData `[0x04]` and take the password itself
+    /// (see `full_auth`).
+    FullAuth,
     /// Send ERR 1045 (access denied).
     Reject,
 }
@@ -222,6 +226,9 @@ pub fn decide(
             // again, with the nonce, under its own plugin name.
             Some(_) if response.is_empty() && !already_switched => AuthDecision::SwitchTo(CACHING_SHA2_PLUGIN),
             Some(_) => AuthDecision::Reject,
+            // A scramble there is no hash to check against: ask for the
+            // password.
+            None if !response.is_empty() && cred.native.is_some() => AuthDecision::FullAuth,
             None if !already_switched => AuthDecision::SwitchTo(NATIVE_PASSWORD_PLUGIN),
             None => AuthDecision::Reject,
         },
@@ -334,11 +341,16 @@ mod tests {
         assert_eq!(decide(CACHING_SHA2_PLUGIN, &challenge(), &sha, &cred, false), AuthDecision::AcceptFastAuth);
         assert_eq!(decide(CACHING_SHA2_PLUGIN, &challenge(), &native, &cred, false), AuthDecision::Reject);
         let native_only = StoredCredential { native: cred.native, ..Default::default() };
+        assert_eq!(decide(CACHING_SHA2_PLUGIN, &challenge(), &sha, &native_only, false), AuthDecision::FullAuth);
+        assert_eq!(decide(CACHING_SHA2_PLUGIN, &challenge(), &sha, &native_only, true), AuthDecision::FullAuth);
+        // libmariadb's first, empty, caching_sha2_password packet.
         assert_eq!(
-            decide(CACHING_SHA2_PLUGIN, &challenge(), &sha, &native_only, false),
+            decide(CACHING_SHA2_PLUGIN, &challenge(), &[], &native_only, false),
             AuthDecision::SwitchTo(NATIVE_PASSWORD_PLUGIN)
         );
-        assert_eq!(decide(CACHING_SHA2_PLUGIN, &challenge(), &sha, &native_only, true), AuthDecision::Reject);
+        assert_eq!(decide(CACHING_SHA2_PLUGIN, &challenge(), &[], &native_only, true), AuthDecision::Reject);
+        let nothing = StoredCredential::default();
+        assert_eq!(decide(CACHING_SHA2_PLUGIN, &challenge(), &sha, &nothing, true), AuthDecision::Reject);
         assert_eq!(decide("dialog", &challenge(), b"zz", &cred, false), AuthDecision::SwitchTo(NATIVE_PASSWORD_PLUGIN));
         assert_eq!(decide("", &challenge(), &native, &cred, false), AuthDecision::Accept);
     }

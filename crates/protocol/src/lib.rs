@@ -2,8 +2,9 @@
 //!
 //! Owns the wire format and nothing else: packet framing and sequence ids
 //! ([`packet`]), the connection handshake ([`handshake`]), password
-//! verification for `mysql_native_password` and the `caching_sha2_password`
-//! fast path ([`auth`]), command decoding ([`command`]), result-set, OK, ERR
+//! verification for `mysql_native_password`, ed25519 and the
+//! `caching_sha2_password` fast path ([`auth`]) and full authentication
+//! ([`full_auth`]), command decoding ([`command`]), result-set, OK, ERR
 //! and EOF encoding ([`resultset`]) and prepared-statement packets
 //! ([`stmt`]). It knows no SQL: it neither parses queries nor runs them, and
 //! it has no server loop; `onelog-server` drives it.
@@ -22,6 +23,7 @@
 pub mod auth;
 pub mod buf;
 pub mod command;
+pub mod full_auth;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod handshake;

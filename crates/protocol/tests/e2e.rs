@@ -90,7 +90,8 @@ fn handle(sock: TcpStream, id: u32, cred: StoredCredential) -> Result<(), Packet
                 plugin = new_plugin.to_string();
                 switched = true;
             }
-            AuthDecision::Reject => {
+            // This test server has no RSA key nor TLS for full authentication.
+            AuthDecision::Reject | AuthDecision::FullAuth => {
                 write_err(&mut ps, &access_denied(&resp.username, !auth.is_empty()))?;
                 return ps.flush();
             }
@@ -316,14 +317,14 @@ fn raw_client_caching_sha2() {
     assert_eq!(replies[0], [0x01, FAST_AUTH_SUCCESS]);
     assert_eq!(replies[1][0], 0x00);
 
-    // Only the native hash stored: switch to mysql_native_password.
+    // Only the native hash stored: the scramble cannot be checked, so the
+    // password itself is needed (full authentication, over TLS or RSA,
+    // which this test server has not: the server's is tested with pymysql
+    // in tests/test_auth_plugins.py).
     let native_only = StoredCredential { sha2: None, ..StoredCredential::from_password(PASSWORD.as_bytes()) };
     let addr = start_server(native_only);
-    let (mut ps, replies) = raw_login(addr, CACHING_SHA2_PLUGIN, PASSWORD.as_bytes());
-    assert_eq!(replies[0][0], 0xFE);
-    assert_eq!(replies[1][0], 0x00, "{:?}", replies[1]);
-    let ok = command(&mut ps, &[0x0E]);
-    assert_eq!(ok[0], 0x00);
+    let (_ps, replies) = raw_login(addr, CACHING_SHA2_PLUGIN, PASSWORD.as_bytes());
+    assert_eq!(replies[0][0], 0xFF, "{:?}", replies[0]);
 }
 
 #[test]

@@ -20,8 +20,9 @@ use crate::replication::DumpRequest;
 use crate::tls::{Tls, TlsSocket};
 use mysql_common::constants::{CapabilityFlags, StatusFlags};
 use onelog_core::{Charset, Collation, ErrorCode, SqlError, SqlResult, Value};
-use onelog_protocol::auth::{decide, AuthDecision, Challenge, FAST_AUTH_SUCCESS};
+use onelog_protocol::auth::{decide, AuthDecision, Challenge, StoredCredential, FAST_AUTH_SUCCESS};
 use onelog_protocol::command::{parse_command, Command, MYSQL_OPTION_MULTI_STATEMENTS_OFF};
+use onelog_protocol::full_auth::{self, RsaKeys};
 use onelog_protocol::handshake::{self, InitialHandshake};
 use onelog_protocol::packet::{PacketError, PacketStream};
 use onelog_protocol::resultset::{
@@ -97,6 +98,8 @@ pub struct Shared {
     pub engine: Arc<Engine>,
     /// `None` with --skip-ssl.
     pub tls: Option<Arc<Tls>>,
+    /// caching_sha2_password's key pair for passwords sent without TLS.
+    pub rsa: Arc<RsaKeys>,
 }
 
 /// A connection's socket: the accepted TCP or Unix socket, or TLS over it.
@@ -375,6 +378,11 @@ fn handshake_and_auth<S: Socket + From<TlsSocket>>(
                 plugin = p.to_string();
                 switched = true;
             }
+            AuthDecision::FullAuth => {
+                // The Unix socket (peer "localhost") is as private as TLS.
+                let secure = host == "localhost" || stream.get_ref().tls().is_some();
+                break full_authentication(stream, shared, &challenge, &cred, secure)? && account.is_some();
+            }
             AuthDecision::Reject => break false,
         }
     };
@@ -441,6 +449,41 @@ fn handshake_and_auth<S: Socket + From<TlsSocket>>(
     stream.flush()?;
     // What both sides support is what this connection speaks.
     Ok(Some((session, response.capabilities & handshake::server_capabilities(), account_slot)))
+}
+
+/// caching_sha2_password's full authentication: the client is asked for
+/// its password, which it sends in clear over TLS or the Unix socket
+/// (`secure`) and otherwise encrypted with the server's RSA public key
+/// (sent when it asks with `0x02`, as a client that knows the key already
+/// need not).
+fn full_authentication<S: Socket>(
+    stream: &mut PacketStream<S>,
+    shared: &Shared,
+    challenge: &Challenge,
+    cred: &StoredCredential,
+    secure: bool,
+) -> Result<bool, PacketError> {
+    let mut more = Vec::new();
+    handshake::encode_auth_more_data(&[full_auth::PERFORM_FULL_AUTH], &mut more);
+    stream.write_packet(&more)?;
+    stream.flush()?;
+    let mut packet = stream.read_packet()?;
+    let password = if secure {
+        full_auth::cleartext_password(&packet).to_vec()
+    } else {
+        if packet == [full_auth::REQUEST_PUBLIC_KEY] {
+            let mut key = Vec::new();
+            handshake::encode_auth_more_data(shared.rsa.public_pem().as_bytes(), &mut key);
+            stream.write_packet(&key)?;
+            stream.flush()?;
+            packet = stream.read_packet()?;
+        }
+        match shared.rsa.decrypt_password(&packet, &challenge.scramble) {
+            Some(decrypted) => full_auth::cleartext_password(&decrypted).to_vec(),
+            None => return Ok(false),
+        }
+    };
+    Ok(full_auth::verify_password(cred, &password))
 }
 
 /// A client's host name for account matching and USER() (`localhost` for

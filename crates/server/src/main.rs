@@ -11,6 +11,7 @@ mod connection;
 mod limits;
 mod options;
 mod replication;
+mod rsa_keys;
 mod server;
 mod thread_pool;
 mod tls;
