@@ -214,3 +214,35 @@ def test_caching_sha2_full_authentication_over_rsa_and_tls(server_factory):
     srv.start()
     assert (srv.datadir / "public_key.pem").read_bytes() == public_pem
     mysql8_login(srv, "ap_m8", "mysql8-secret", server_public_key=public_pem).close()
+
+
+def test_unix_socket_logins_as_mariadb(both):
+    """IDENTIFIED VIA unix_socket: the client process's OS user (these tests
+    run as root) must be the account's name, over the Unix socket; anything
+    else is 1698, as MariaDB answers."""
+    import getpass
+    os_user = getpass.getuser()
+    for srv in both:
+        root = srv.connect(autocommit=True)
+        run_ok(root, f"CREATE USER IF NOT EXISTS '{os_user}'@'localhost'")
+        run_ok(root, f"ALTER USER '{os_user}'@'localhost' IDENTIFIED VIA unix_socket")
+        run_ok(root, "CREATE USER ap_sock@'localhost' IDENTIFIED VIA unix_socket")
+    for srv in both:
+        cli = srv.cli("-N", "-e", "SELECT CURRENT_USER()", socket=True, user=os_user, password="")
+        assert cli.returncode == 0, (srv, cli.stderr)
+        assert cli.stdout.strip() == f"{os_user}@localhost"
+        # Any password is ignored.
+        conn = pymysql.connect(unix_socket=str(srv.socket), user=os_user, password="whatever", autocommit=True)
+        assert outcome(conn, "SELECT CURRENT_USER()") == ((f"{os_user}@localhost",),)
+        conn.close()
+        # Another OS user's account, and TCP, are refused with 1698.
+        other = srv.cli("-e", "SELECT 1", socket=True, user="ap_sock", password="")
+        assert "ERROR 1698" in other.stderr, (srv, other.stderr)
+        try:
+            pymysql.connect(unix_socket=str(srv.socket), user="ap_sock", password="").close()
+            code = None
+        except pymysql.err.OperationalError as e:
+            code = e.args[0]
+        assert code == 1698, srv
+        # Over TCP from the loopback (host localhost) too.
+        assert login_error(srv, "ap_sock", "") == 1698, srv

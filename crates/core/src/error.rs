@@ -39,6 +39,7 @@ codes! {
     CON_COUNT_ERROR = 1040, "08004";
     HANDSHAKE_ERROR = 1043, "08S01";
     ACCESS_DENIED = 1045, "28000";
+    ACCESS_DENIED_NO_PASSWORD = 1698, "28000";
     // Accounts and privileges.
     DBACCESS_DENIED = 1044, "42000";
     KILL_DENIED = 1095, "HY000";

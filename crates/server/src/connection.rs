@@ -30,6 +30,7 @@ use onelog_protocol::resultset::{
     encode_result_set, key_flags, ColumnMeta, OkPacket, ResultSetOptions, BINARY_COLLATION_ID,
 };
 use onelog_protocol::stmt::{decode_execute_params, encode_prepare_response, ParamType};
+use onelog_sql::ast::account::AuthPlugin;
 use onelog_sql::connections::{AccountSlot, TlsSession};
 use onelog_sql::load_data::ClientFiles;
 use onelog_sql::parse::{parse_single, ParsedStatement};
@@ -357,35 +358,48 @@ fn handshake_and_auth<S: Socket + From<TlsSocket>>(
     let (client_host, client_ip) = client_names(host);
     let account = engine.catalog.read().accounts.find_login(&response.username, &client_host, client_ip);
     let cred = account.as_deref().map(crate::users::credential).unwrap_or_default();
+    // unix_socket: the client process's OS user must be the account's
+    // user; whatever the client sent is not looked at, as in MariaDB.
+    let by_socket_owner = account.as_ref().is_some_and(|a| a.plugin == AuthPlugin::UnixSocket);
+    if by_socket_owner {
+        let owner = if host == "localhost" { crate::peer::os_user(stream.get_ref()) } else { None };
+        if owner.as_deref() != Some(response.username.as_str()) {
+            limits::wait_after_failed_login(engine, host);
+            let message = format!("Access denied for user '{}'@'{client_host}'", response.username);
+            write_err(stream, &sql_err(ErrorCode::ACCESS_DENIED_NO_PASSWORD, message))?;
+            return Ok(None);
+        }
+    }
     let mut plugin = response.auth_plugin.clone().unwrap_or_else(|| handshake::NATIVE_PASSWORD_PLUGIN.to_string());
     let mut auth = response.auth_response.clone();
     let mut switched = false;
-    let accepted = loop {
-        match decide(&plugin, &challenge, &auth, &cred, switched) {
-            AuthDecision::Accept => break account.is_some(),
-            AuthDecision::AcceptFastAuth => {
-                let mut more = Vec::new();
-                handshake::encode_auth_more_data(&[FAST_AUTH_SUCCESS], &mut more);
-                stream.write_packet(&more)?;
-                break account.is_some();
+    let accepted = by_socket_owner
+        || loop {
+            match decide(&plugin, &challenge, &auth, &cred, switched) {
+                AuthDecision::Accept => break account.is_some(),
+                AuthDecision::AcceptFastAuth => {
+                    let mut more = Vec::new();
+                    handshake::encode_auth_more_data(&[FAST_AUTH_SUCCESS], &mut more);
+                    stream.write_packet(&more)?;
+                    break account.is_some();
+                }
+                AuthDecision::SwitchTo(p) => {
+                    let mut req = Vec::new();
+                    handshake::encode_auth_switch_request(p, &challenge.switch_data(p), &mut req);
+                    stream.write_packet(&req)?;
+                    stream.flush()?;
+                    auth = handshake::parse_auth_switch_response(&stream.read_packet()?);
+                    plugin = p.to_string();
+                    switched = true;
+                }
+                AuthDecision::FullAuth => {
+                    // The Unix socket (peer "localhost") is as private as TLS.
+                    let secure = host == "localhost" || stream.get_ref().tls().is_some();
+                    break full_authentication(stream, shared, &challenge, &cred, secure)? && account.is_some();
+                }
+                AuthDecision::Reject => break false,
             }
-            AuthDecision::SwitchTo(p) => {
-                let mut req = Vec::new();
-                handshake::encode_auth_switch_request(p, &challenge.switch_data(p), &mut req);
-                stream.write_packet(&req)?;
-                stream.flush()?;
-                auth = handshake::parse_auth_switch_response(&stream.read_packet()?);
-                plugin = p.to_string();
-                switched = true;
-            }
-            AuthDecision::FullAuth => {
-                // The Unix socket (peer "localhost") is as private as TLS.
-                let secure = host == "localhost" || stream.get_ref().tls().is_some();
-                break full_authentication(stream, shared, &challenge, &cred, secure)? && account.is_some();
-            }
-            AuthDecision::Reject => break false,
-        }
-    };
+        };
     let using_password = !(response.auth_response.is_empty() && auth.is_empty());
     let access_denied = sql_err(
         ErrorCode::ACCESS_DENIED,
@@ -492,7 +506,9 @@ fn full_authentication<S: Socket>(
 fn client_names(peer: &str) -> (String, &str) {
     let loopback = peer == "localhost" || peer.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback());
     match (peer, loopback) {
-        ("localhost", _) => ("localhost".into(), "127.0.0.1"),
+        // The socket has no address: only `localhost` (or a pattern that
+        // matches that name) admits it, as in MariaDB.
+        ("localhost", _) => ("localhost".into(), ""),
         (ip, true) => ("localhost".into(), ip),
         (ip, false) => (ip.to_string(), ip),
     }

@@ -10,6 +10,7 @@ mod commit_ack;
 mod connection;
 mod limits;
 mod options;
+mod peer;
 mod replication;
 mod rsa_keys;
 mod server;
