@@ -66,6 +66,11 @@ pub trait EvalEnv {
         std::thread::sleep(duration);
         Ok(())
     }
+    /// A long evaluation (BENCHMARK()) asks now and then whether its
+    /// statement was killed or ran out of time.
+    fn check_killed(&self) -> SqlResult<()> {
+        Ok(())
+    }
 }
 
 /// Per-row inputs to evaluation.
