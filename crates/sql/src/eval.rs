@@ -1399,7 +1399,7 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
         CastType::Unsigned => match &v {
             Value::Int(i) => {
                 if *i < 0 {
-                    env.warn(
+                    env.note(
                         ErrorCode::UNKNOWN_ERROR.number,
                         "Cast to unsigned converted negative integer to it's positive complement".into(),
                     );
