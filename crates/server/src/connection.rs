@@ -291,6 +291,10 @@ impl<S: Socket> Conn<S> {
     /// Whether the next command goes to the thread pool's high-priority
     /// queue (`thread_pool_priority`; `auto`: inside a transaction, so that
     /// transactions holding locks finish first, as in MariaDB).
+    pub(crate) fn connection_id(&self) -> u64 {
+        self.session.connection_id
+    }
+
     pub(crate) fn high_priority(&self) -> bool {
         match self.session.session_value("thread_pool_priority") {
             "high" => true,
@@ -317,7 +321,7 @@ fn handshake_within_connect_timeout<S: Socket + From<TlsSocket>>(
     socket.set_read_timeout(Some(Duration::from_secs(connect_timeout_s)))?;
     // Mostly waiting for the client: in the thread pool, a storm of new
     // connections must not hold the group's workers from its commands.
-    let _waiting = onelog_sql::wait::begin();
+    let _waiting = onelog_sql::wait::begin(onelog_sql::wait::WaitReason::Net);
     handshake_and_auth(stream, shared, host)
 }
 
@@ -750,7 +754,7 @@ impl<S: Socket> Conn<S> {
                     let request = DumpRequest { file, pos, flags, server_id };
                     // A dump runs until the replica goes: in the thread pool it
                     // is a wait, and the worker's group goes on without it.
-                    let _waiting = onelog_sql::wait::begin();
+                    let _waiting = onelog_sql::wait::begin(onelog_sql::wait::WaitReason::Binlog);
                     crate::replication::dump(&mut self.stream, &self.session, &request)?;
                     return Ok(Flow::Close);
                 }

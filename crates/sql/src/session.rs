@@ -1609,4 +1609,8 @@ impl EvalEnv for Session {
     fn sleep(&self, duration: Duration) -> SqlResult<()> {
         self.guard.sleep(duration)
     }
+
+    fn check_killed(&self) -> SqlResult<()> {
+        self.guard.check()
+    }
 }
