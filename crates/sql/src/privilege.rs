@@ -361,6 +361,8 @@ fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, n
             }
         }
         Statement::FlushHosts | Statement::FlushSsl => needs.push(Need::Global(privs::RELOAD)),
+        // MariaDB's INSTALL writes mysql.plugin.
+        Statement::InstallPlugin { .. } => needs.push(Need::Table("mysql".into(), "plugin".into(), privs::INSERT)),
         Statement::FlushBinaryLogs
         | Statement::FlushTablesWithReadLock
         | Statement::FlushOther

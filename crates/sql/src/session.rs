@@ -1060,6 +1060,9 @@ impl Session {
                 Ok(QueryResult::ok(0))
             }
             Statement::FlushSsl => self.flush_ssl(),
+            Statement::InstallPlugin { plugin, soname } => {
+                crate::accounts::plugins::install(plugin.as_deref(), soname).map(|()| QueryResult::ok(0))
+            }
             Statement::FlushOther | Statement::Empty => Ok(QueryResult::ok(0)),
             Statement::ShowCreateRoutine { kind, name } => crate::routine::show_create(self, *kind, name),
             Statement::ShowCreateTrigger(name) => crate::trigger::show_create(self, name),
@@ -1620,5 +1623,9 @@ impl EvalEnv for Session {
 
     fn sleep(&self, duration: Duration) -> SqlResult<()> {
         self.guard.sleep(duration)
+    }
+
+    fn check_killed(&self) -> SqlResult<()> {
+        self.guard.check()
     }
 }

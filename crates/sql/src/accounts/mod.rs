@@ -10,6 +10,7 @@
 //! the same statement. (MariaDB 10.11 itself logs CREATE USER and GRANT
 //! with the plaintext; only its SET PASSWORD is logged hashed.)
 
+pub mod plugins;
 pub mod privs;
 pub mod roles;
 pub mod run;
@@ -21,7 +22,7 @@ use crate::catalog::Catalog;
 use crate::ddl::{CatalogChange, DdlPlan};
 use onelog_core::{ErrorCode, SqlError, SqlResult};
 use onelog_storage::Mutation;
-pub use store::{native_hash, Account, AccountStore, RoleGrant, TableGrant};
+pub use store::{ed25519_key, ed25519_password, native_hash, Account, AccountStore, RoleGrant, TableGrant};
 
 /// One change to the account store, in order.
 #[derive(Debug, Clone)]
@@ -83,8 +84,10 @@ impl AccountPlan {
 }
 
 /// Replaces plaintext passwords by their hashes and names the current
-/// account and database where the statement left them implicit.
-pub fn resolve(stmt: &AccountStmt, ctx: &AccountContext) -> SqlResult<AccountStmt> {
+/// account and database where the statement left them implicit. SET
+/// PASSWORD hashes for the plugin the account in `accounts` has, as
+/// MariaDB's does (an ed25519 account stays one).
+pub fn resolve(stmt: &AccountStmt, ctx: &AccountContext, accounts: &AccountStore) -> SqlResult<AccountStmt> {
     let hash = |auth: &Option<Auth>| auth.as_ref().map(hash_auth).transpose();
     let specs = |users: &[UserSpec]| -> SqlResult<Vec<UserSpec>> {
         users.iter().map(|u| Ok(UserSpec { name: u.name.clone(), auth: hash(&u.auth)? })).collect()
@@ -124,7 +127,15 @@ pub fn resolve(stmt: &AccountStmt, ctx: &AccountContext) -> SqlResult<AccountStm
                 (None, Some(current)) => current.clone(),
                 (None, None) => return Err(no_matching_row()),
             };
-            AccountStmt::SetPassword { user: Some(user), auth: hash_auth(auth)? }
+            let plugin = accounts.get(&user).map_or(AuthPlugin::MysqlNativePassword, |a| a.plugin);
+            let auth = match plugin {
+                AuthPlugin::Ed25519 => match hash_auth(&Auth::Plugin(plugin, Some(Box::new(auth.clone()))))? {
+                    Auth::Plugin(_, Some(hashed)) => *hashed,
+                    _ => return Err(SqlError::internal("ed25519 SET PASSWORD lost its hash")),
+                },
+                _ => hash_auth(auth)?,
+            };
+            AccountStmt::SetPassword { user: Some(user), auth }
         }
         AccountStmt::Grant { privs, all, level: l, to, grant_option, options } => AccountStmt::Grant {
             privs: privs.clone(),
@@ -152,6 +163,33 @@ fn hash_auth(auth: &Auth) -> SqlResult<Auth> {
         Auth::Hash(_) => {
             Err(SqlError::new(ErrorCode::PASSWORD_FORMAT, "Password hash should be a 41-digit hexadecimal number"))
         }
+        Auth::Plugin(AuthPlugin::Ed25519, Some(using)) => {
+            let key = match &**using {
+                // MariaDB stores nothing for the empty password (and then
+                // no password logs in).
+                Auth::Password(pw) if pw.is_empty() => String::new(),
+                Auth::Password(pw) => store::ed25519_password(&crate::parse::literal_bytes(pw)),
+                Auth::Hash(h) if store::ed25519_key(h).is_some() => h.clone(),
+                Auth::Hash(h) if h.len() == store::ED25519_PASSWORD_LEN => {
+                    return Err(SqlError::new(ErrorCode::PASSWORD_FORMAT, "Password hash should be base64 encoded"))
+                }
+                _ => {
+                    return Err(SqlError::new(
+                        ErrorCode::PASSWORD_FORMAT,
+                        format!("Password hash should be {} characters long", store::ED25519_PASSWORD_LEN),
+                    ))
+                }
+            };
+            Ok(Auth::Plugin(AuthPlugin::Ed25519, Some(Box::new(Auth::Hash(key)))))
+        }
+        Auth::Plugin(plugin, using) => match using.as_deref() {
+            None | Some(Auth::Hash(_)) => Ok(auth.clone()),
+            // unix_socket has no password to hash: MariaDB refuses one.
+            Some(_) => Err(SqlError::new(
+                ErrorCode::SET_PASSWORD_AUTH_PLUGIN,
+                format!("SET PASSWORD is not applicable for users authenticating via {} plugin", plugin.name()),
+            )),
+        },
     }
 }
 
@@ -234,12 +272,30 @@ fn set_options(account: &mut Account, options: &AccountOptions) {
     }
 }
 
+/// IDENTIFIED ...: the plugin and its stored string (`resolve` left only
+/// hashes).
 fn set_auth(account: &mut Account, auth: &Option<Auth>) {
-    if let Some(Auth::Hash(h) | Auth::Password(h)) = auth {
-        // `resolve` left only hashes.
-        account.auth_string = h.clone();
-        account.sha2_hash = None;
-        account.password_expired = false;
+    let (plugin, auth_string) = match auth {
+        None => return,
+        Some(Auth::Hash(h) | Auth::Password(h)) => (AuthPlugin::MysqlNativePassword, h.clone()),
+        Some(Auth::Plugin(plugin, using)) => (*plugin, using.as_deref().map(auth_text).unwrap_or_default()),
+    };
+    account.plugin = plugin;
+    set_password(account, auth_string);
+}
+
+/// SET PASSWORD: a new stored string for the plugin the account has.
+fn set_password(account: &mut Account, auth_string: String) {
+    account.auth_string = auth_string;
+    account.sha2_hash = None;
+    account.password_expired = false;
+}
+
+/// The text a (resolved) USING holds.
+fn auth_text(auth: &Auth) -> String {
+    match auth {
+        Auth::Hash(h) | Auth::Password(h) => h.clone(),
+        Auth::Plugin(_, using) => using.as_deref().map(auth_text).unwrap_or_default(),
     }
 }
 
@@ -343,7 +399,7 @@ pub fn plan(catalog: &Catalog, stmt: &AccountStmt, ctx: &AccountContext) -> SqlR
             operation = "SET PASSWORD";
             let name = user.as_ref().ok_or_else(no_matching_row)?;
             let mut account = changes.get(name).ok_or_else(no_matching_row)?;
-            set_auth(&mut account, &Some(auth.clone()));
+            set_password(&mut account, auth_text(auth));
             changes.put(account);
             logged = Some(stmt.clone());
         }
@@ -355,7 +411,7 @@ pub fn plan(catalog: &Catalog, stmt: &AccountStmt, ctx: &AccountContext) -> SqlR
                 let name = roles::grantee(changes.store, &spec.name);
                 let mut account = match changes.get(&name) {
                     Some(a) => a,
-                    None if ctx.auto_create || matches!(&spec.auth, Some(Auth::Hash(h)) if !h.is_empty()) => {
+                    None if ctx.auto_create || spec.auth.as_ref().is_some_and(|a| !auth_text(a).is_empty()) => {
                         Account::new(name, String::new())
                     }
                     None => return Err(no_matching_row()),
@@ -536,6 +592,10 @@ pub fn render(stmt: &AccountStmt) -> String {
                 Some(Auth::Hash(h) | Auth::Password(h)) => {
                     format!("{} IDENTIFIED BY PASSWORD {}", u.name.sql(), sql_string(h))
                 }
+                Some(Auth::Plugin(plugin, None)) => format!("{} IDENTIFIED VIA {}", u.name.sql(), plugin.name()),
+                Some(Auth::Plugin(plugin, Some(using))) => {
+                    format!("{} IDENTIFIED VIA {} USING {}", u.name.sql(), plugin.name(), sql_string(&auth_text(using)))
+                }
                 None => u.name.sql(),
             })
             .collect::<Vec<_>>()
@@ -563,9 +623,9 @@ pub fn render(stmt: &AccountStmt) -> String {
             "RENAME USER {}",
             pairs.iter().map(|(a, b)| format!("{} TO {}", a.sql(), b.sql())).collect::<Vec<_>>().join(", ")
         ),
-        AccountStmt::SetPassword { user, auth: Auth::Hash(h) | Auth::Password(h) } => {
+        AccountStmt::SetPassword { user, auth } => {
             let user = user.as_ref().map(|u| format!(" FOR {}", u.sql())).unwrap_or_default();
-            format!("SET PASSWORD{user} = {}", sql_string(h))
+            format!("SET PASSWORD{user} = {}", sql_string(&auth_text(auth)))
         }
         AccountStmt::Grant { privs, all, level, to, grant_option, options } => format!(
             "GRANT {} ON {} TO {}{}",
@@ -655,7 +715,7 @@ mod tests {
     fn run(catalog: &mut Catalog, sql: &str) -> SqlResult<AccountPlan> {
         let Statement::Account(stmt) = parse_single(sql)?.statement else { panic!("{sql}: not an account statement") };
         let ctx = AccountContext { db: "d", current: None, current_role: None, auto_create: false };
-        let plan = plan(catalog, &resolve(&stmt, &ctx)?, &ctx)?;
+        let plan = plan(catalog, &resolve(&stmt, &ctx, &catalog.accounts)?, &ctx)?;
         for c in plan.changes.clone() {
             c.apply(&mut catalog.accounts);
         }

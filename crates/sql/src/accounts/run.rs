@@ -36,7 +36,7 @@ fn change(session: &mut Session, stmt: &AccountStmt) -> SqlResult<QueryResult> {
         current_role: current_role.as_deref(),
         auto_create: !session.session_value("sql_mode").contains("NO_AUTO_CREATE_USER"),
     };
-    let resolved = resolve(stmt, &ctx)?;
+    let resolved = resolve(stmt, &ctx, &engine.catalog.read().accounts)?;
     let _ddl = engine.ddl_lock.lock();
     let plan = plan(&engine.catalog.read(), &resolved, &ctx)?;
     for (code, message) in &plan.notes {

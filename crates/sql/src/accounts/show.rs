@@ -2,7 +2,7 @@
 
 use super::privs;
 use super::store::{Account, TableGrant};
-use crate::ast::account::{Require, LIMIT_NAMES};
+use crate::ast::account::{AuthPlugin, Require, LIMIT_NAMES};
 
 fn ident(name: &str) -> String {
     format!("`{}`", name.replace('`', "``"))
@@ -13,8 +13,11 @@ fn ident(name: &str) -> String {
 /// (MariaDB's `add_user_parameters`).
 fn user_parameters(account: &Account, with_grant: bool) -> String {
     let mut out = account.name.grantee_backquoted(account.is_role);
-    if !account.auth_string.is_empty() {
-        out.push_str(&format!(" IDENTIFIED BY PASSWORD '{}'", account.auth_string));
+    match (account.plugin, account.auth_string.as_str()) {
+        (AuthPlugin::MysqlNativePassword, "") => {}
+        (AuthPlugin::MysqlNativePassword, hash) => out.push_str(&format!(" IDENTIFIED BY PASSWORD '{hash}'")),
+        (plugin, "") => out.push_str(&format!(" IDENTIFIED VIA {}", plugin.name())),
+        (plugin, using) => out.push_str(&format!(" IDENTIFIED VIA {} USING '{using}'", plugin.name())),
     }
     match account.require {
         Require::None => {}

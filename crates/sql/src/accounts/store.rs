@@ -4,7 +4,7 @@
 //! in-memory copy sorted the way MariaDB searches accounts.
 
 use super::privs;
-use crate::ast::account::{Require, UserName};
+use crate::ast::account::{AuthPlugin, Require, UserName};
 use onelog_storage::key;
 use serde::{Deserialize, Serialize};
 use sha1::{Digest, Sha1};
@@ -52,8 +52,13 @@ impl TableGrant {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Account {
     pub name: UserName,
-    /// mysql_native_password's `*HEX` of SHA1(SHA1(password)); "" is no
-    /// password.
+    /// How it authenticates (mysql_native_password when absent, as the
+    /// accounts stored before there were others).
+    #[serde(default, skip_serializing_if = "AuthPlugin::is_native")]
+    pub plugin: AuthPlugin,
+    /// The plugin's stored string: mysql_native_password's `*HEX` of
+    /// SHA1(SHA1(password)) ("" is no password), ed25519's base64 public
+    /// key, nothing for unix_socket.
     pub auth_string: String,
     /// Hex of SHA256(SHA256(password)) for caching_sha2_password's fast
     /// path: only accounts created at initialization have it (the log
@@ -104,6 +109,7 @@ impl Account {
     pub fn new(name: UserName, auth_string: String) -> Account {
         Account {
             name,
+            plugin: AuthPlugin::MysqlNativePassword,
             auth_string,
             sha2_hash: None,
             locked: false,
@@ -202,6 +208,33 @@ pub fn native_hash(password: &[u8]) -> String {
     }
     out
 }
+
+/// ed25519's stored form of a password, as MariaDB's auth_ed25519 makes
+/// it: the public key of the key pair whose expanded secret key is
+/// SHA-512(password) (ref10's `crypto_sign_keypair` fed the password
+/// instead of a 32-byte seed), base64 without its `=` padding (43
+/// characters).
+pub fn ed25519_password(password: &[u8]) -> String {
+    use base64::Engine;
+    let expanded: [u8; 64] = sha2::Sha512::digest(password).into();
+    let secret = ed25519_dalek::hazmat::ExpandedSecretKey::from_bytes(&expanded);
+    let public = ed25519_dalek::VerifyingKey::from(&secret);
+    base64::engine::general_purpose::STANDARD_NO_PAD.encode(public.as_bytes())
+}
+
+/// The public key an ed25519 account's stored string holds; `None` unless
+/// it is 43 base64 characters of 32 bytes.
+pub fn ed25519_key(auth_string: &str) -> Option<[u8; 32]> {
+    use base64::Engine;
+    if auth_string.len() != ED25519_PASSWORD_LEN {
+        return None;
+    }
+    let bytes = base64::engine::general_purpose::STANDARD_NO_PAD.decode(auth_string).ok()?;
+    bytes.try_into().ok()
+}
+
+/// Length of ed25519's stored string.
+pub const ED25519_PASSWORD_LEN: usize = 43;
 
 /// Whether `hash` is a stored form IDENTIFIED BY PASSWORD accepts: "" or
 /// `*` + 40 hex digits.
@@ -378,5 +411,17 @@ mod tests {
         assert_eq!(a.db_privs("x"), 0);
         assert_eq!(native_hash(b"password"), "*2470C0C06DEE42FD1618BB99005ADCA2EC9D1E19");
         assert_eq!(native_hash(b""), "");
+    }
+
+    #[test]
+    fn ed25519_as_mariadb_stores_it() {
+        // MariaDB 10.11's SHOW CREATE USER after IDENTIFIED VIA ed25519
+        // USING PASSWORD(...).
+        assert_eq!(ed25519_password(b""), "4LH+dBF+G5W2CKTyId8xR3SyDqZoQjUNUVNxx8aWbG4");
+        assert_eq!(ed25519_password(b"pw"), "vRq+ROSzhW4MwhdoPvlkL1fHkT0w6ZDDbTpVQwSNQ90");
+        assert_eq!(ed25519_password(b"zz"), "y8NC0bcS6BRsyrD2kne1aTrzygYsS0zEWM9xnQhwxis");
+        assert!(ed25519_key(&ed25519_password(b"pw")).is_some());
+        assert_eq!(ed25519_key("abc"), None);
+        assert_eq!(ed25519_key("!LH+dBF+G5W2CKTyId8xR3SyDqZoQjUNUVNxx8aWbG4"), None);
     }
 }

@@ -68,6 +68,44 @@ pub enum Auth {
     /// `IDENTIFIED BY PASSWORD '*HEX'` / `AS '*HEX'`: the stored hash ("" is
     /// no password).
     Hash(String),
+    /// `IDENTIFIED VIA|WITH plugin [USING ...]` for a plugin other than
+    /// mysql_native_password, with its `USING PASSWORD('pw')` (a
+    /// `Password`) or `USING 'auth string'` (a `Hash`).
+    Plugin(AuthPlugin, Option<Box<Auth>>),
+}
+
+/// The authentication plugins OneLog has built in, as MariaDB names them
+/// in `mysql.user.plugin` and `IDENTIFIED VIA`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AuthPlugin {
+    #[default]
+    MysqlNativePassword,
+    /// MariaDB's auth_ed25519: the stored string is the base64 public key.
+    Ed25519,
+    /// The client process's OS user must be the account's user.
+    UnixSocket,
+}
+
+impl AuthPlugin {
+    pub fn name(self) -> &'static str {
+        match self {
+            AuthPlugin::MysqlNativePassword => "mysql_native_password",
+            AuthPlugin::Ed25519 => "ed25519",
+            AuthPlugin::UnixSocket => "unix_socket",
+        }
+    }
+
+    /// By name, without case; `None` for one OneLog does not have.
+    pub fn from_name(name: &str) -> Option<AuthPlugin> {
+        [AuthPlugin::MysqlNativePassword, AuthPlugin::Ed25519, AuthPlugin::UnixSocket]
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(name))
+    }
+
+    pub fn is_native(&self) -> bool {
+        *self == AuthPlugin::MysqlNativePassword
+    }
 }
 
 /// `REQUIRE ...`, stored and shown; enforced at connect by the TLS work.

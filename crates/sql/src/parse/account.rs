@@ -287,9 +287,8 @@ impl Parser<'_> {
     }
 
     /// After IDENTIFIED: `BY 'pw'`, `BY PASSWORD 'hash'`, `{VIA|WITH}
-    /// plugin [{USING|AS} 'hash' | PASSWORD('pw')]`. Only
-    /// mysql_native_password is built in; others fail as MariaDB fails for
-    /// a plugin it has not loaded.
+    /// plugin [{USING|AS} 'hash' | PASSWORD('pw')]`. A plugin OneLog has not
+    /// built in fails as MariaDB fails for one it has not loaded.
     fn identified(&mut self) -> SqlResult<Auth> {
         if self.eat_word("BY") {
             return if self.eat_word("PASSWORD") {
@@ -301,20 +300,23 @@ impl Parser<'_> {
         if !(self.eat_word("VIA") || self.eat_word("WITH")) {
             return Err(self.error());
         }
-        let plugin = self.name()?;
-        if !plugin.eq_ignore_ascii_case("mysql_native_password") {
-            return Err(SqlError::new(ErrorCode::PLUGIN_IS_NOT_LOADED, format!("Plugin '{plugin}' is not loaded")));
-        }
-        if !(self.eat_word("USING") || self.eat_word("AS")) {
-            return Ok(Auth::Hash(String::new()));
-        }
-        if self.eat_word("PASSWORD") {
+        let name = self.name()?;
+        let plugin = AuthPlugin::from_name(&name)
+            .ok_or_else(|| SqlError::new(ErrorCode::PLUGIN_IS_NOT_LOADED, format!("Plugin '{name}' is not loaded")))?;
+        let using = if !(self.eat_word("USING") || self.eat_word("AS")) {
+            None
+        } else if self.eat_word("PASSWORD") {
             self.expect_punct('(')?;
             let pw = self.string()?;
             self.expect_punct(')')?;
-            return Ok(Auth::Password(pw));
-        }
-        Ok(Auth::Hash(self.string()?))
+            Some(Auth::Password(pw))
+        } else {
+            Some(Auth::Hash(self.string()?))
+        };
+        Ok(match (plugin, using) {
+            (AuthPlugin::MysqlNativePassword, using) => using.unwrap_or(Auth::Hash(String::new())),
+            (plugin, using) => Auth::Plugin(plugin, using.map(Box::new)),
+        })
     }
 
     /// REQUIRE, WITH limits, ACCOUNT LOCK|UNLOCK, PASSWORD EXPIRE, in any
