@@ -260,14 +260,21 @@ def verify_views(cur, views: dict, where: str):
 
 
 def change_account(cur, cycle: int, accounts: dict):
-    """Creates crash_u<cycle> and grants it on `data`; `accounts[name]` is its
-    SHOW GRANTS once acknowledged (None: in doubt until recovery settles it)."""
-    name = f"crash_u{cycle}"
-    accounts[name] = None
+    """Creates crash_u<cycle> and grants it on `data`, then the role
+    crash_r<cycle>, granted on `data` and to crash_u<cycle> as its default
+    role; `accounts[name]` is each one's SHOW GRANTS once acknowledged (None:
+    in doubt until recovery settles it)."""
+    name, role = f"crash_u{cycle}", f"crash_r{cycle}"
+    accounts[name] = accounts[role] = None
     cur.execute(f"CREATE USER {name} IDENTIFIED BY 'pw-{cycle}'")
     cur.execute(f"GRANT SELECT, INSERT ON crash.data TO {name} WITH GRANT OPTION")
-    cur.execute(f"SHOW GRANTS FOR {name}")
-    accounts[name] = [r[0] for r in cur.fetchall()]
+    cur.execute(f"CREATE ROLE {role}")
+    cur.execute(f"GRANT UPDATE ON crash.data TO {role}")
+    cur.execute(f"GRANT {role} TO {name}")
+    cur.execute(f"SET DEFAULT ROLE {role} FOR {name}")
+    for each in (name, role):
+        cur.execute(f"SHOW GRANTS FOR {each}")
+        accounts[each] = [r[0] for r in cur.fetchall()]
 
 
 def grants_of(cur, name: str):
@@ -520,6 +527,9 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
         cur.execute("SELECT user, host FROM mysql.user WHERE user LIKE 'crash\\_u%'")
         for user, host in cur.fetchall():
             cur.execute(f"DROP USER '{user}'@'{host}'")
+        cur.execute("SELECT user FROM mysql.user WHERE is_role = 'Y' AND user LIKE 'crash\\_r%'")
+        for (role,) in cur.fetchall():
+            cur.execute(f"DROP ROLE {role}")
     replay(srv.binlog_files(), mariadb_server, drop_dbs=("crash",))
     # The logged account statements give MariaDB the same accounts.
     with ref.cursor() as cur:

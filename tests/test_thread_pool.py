@@ -195,3 +195,66 @@ def test_threadpool_status(server_factory):
     with threads.connect() as c:
         assert scalar_status(c, "Threadpool_threads") == 0
         assert scalar_status(c, "Threadpool_idle_threads") == 0
+
+
+POOL_TABLES = {
+    "THREAD_POOL_GROUPS": ["GROUP_ID", "CONNECTIONS", "THREADS", "ACTIVE_THREADS", "STANDBY_THREADS",
+                           "QUEUE_LENGTH", "HAS_LISTENER", "IS_STALLED"],
+    "THREAD_POOL_QUEUES": ["GROUP_ID", "POSITION", "PRIORITY", "CONNECTION_ID", "QUEUEING_TIME_MICROSECONDS"],
+    "THREAD_POOL_STATS": ["GROUP_ID", "THREAD_CREATIONS", "THREAD_CREATIONS_DUE_TO_STALL", "WAKES",
+                          "WAKES_DUE_TO_STALL", "THROTTLES", "STALLS", "POLLS_BY_LISTENER", "POLLS_BY_WORKER",
+                          "DEQUEUES_BY_LISTENER", "DEQUEUES_BY_WORKER"],
+    "THREAD_POOL_WAITS": ["REASON", "COUNT"],
+}
+WAIT_REASONS = ["UNKNOWN", "SLEEP", "DISKIO", "ROW_LOCK", "GLOBAL_LOCK", "META_DATA_LOCK", "TABLE_LOCK",
+                "USER_LOCK", "BINLOG", "GROUP_COMMIT", "SYNC", "NET"]
+
+
+def pool_table(conn, name):
+    with conn.cursor() as cur:
+        cur.execute(f"SELECT * FROM information_schema.{name}")
+        return [d[0] for d in cur.description], [dict(zip([d[0] for d in cur.description], r)) for r in cur.fetchall()]
+
+
+def test_information_schema_thread_pool_tables(server_factory, mariadb_server):
+    """information_schema.THREAD_POOL_GROUPS / QUEUES / STATS / WAITS have
+    MariaDB's columns (checked against MariaDB 10.11, which lists them empty
+    with one thread per connection, as OneLog does) and show the pool: a
+    row per group counting its connections and workers, each group's
+    dequeues and thread creations, and the waits of pooled statements by
+    reason (SLEEP() and the handshakes' NET at least)."""
+    with mariadb_server.connect() as m:
+        for name, columns in POOL_TABLES.items():
+            assert pool_table(m, name)[0] == columns, name
+    threads = server_factory(extra_args=THREAD_PER_CONNECTION)
+    with threads.connect() as c:
+        for name, columns in POOL_TABLES.items():
+            assert pool_table(c, name) == (columns, []), name
+    pool = server_factory(extra_args=POOL)
+    clients = [pool.connect() for _ in range(5)]
+    try:
+        for c in clients:
+            scalar(c, "SELECT SLEEP(0.01)")
+        observer = clients[0]
+        columns, groups = pool_table(observer, "THREAD_POOL_GROUPS")
+        assert columns == POOL_TABLES["THREAD_POOL_GROUPS"]
+        assert [g["GROUP_ID"] for g in groups] == [0, 1]
+        assert sum(g["CONNECTIONS"] for g in groups) >= len(clients)
+        assert all(g["THREADS"] >= 1 and g["HAS_LISTENER"] in (0, 1) for g in groups)
+        # The observer's own worker is active in its group while it reads.
+        assert sum(g["ACTIVE_THREADS"] for g in groups) >= 1
+        _, stats = pool_table(observer, "THREAD_POOL_STATS")
+        assert [s["GROUP_ID"] for s in stats] == [0, 1]
+        assert sum(s["THREAD_CREATIONS"] for s in stats) >= 2
+        assert sum(s["DEQUEUES_BY_LISTENER"] + s["DEQUEUES_BY_WORKER"] for s in stats) >= 2 * len(clients)
+        assert all(s["POLLS_BY_LISTENER"] >= 1 and s["THROTTLES"] == 0 for s in stats)
+        _, waits = pool_table(observer, "THREAD_POOL_WAITS")
+        counts = {w["REASON"]: w["COUNT"] for w in waits}
+        assert [w["REASON"] for w in waits] == WAIT_REASONS
+        assert counts["SLEEP"] >= len(clients) and counts["NET"] >= len(clients)
+        columns, queued = pool_table(observer, "THREAD_POOL_QUEUES")
+        assert columns == POOL_TABLES["THREAD_POOL_QUEUES"]
+        assert all(q["PRIORITY"] in (0, 1) and q["QUEUEING_TIME_MICROSECONDS"] >= 0 for q in queued)
+    finally:
+        for c in clients:
+            c.close()

@@ -1,6 +1,7 @@
 //! `onelog bench`: the seed experiment, side by side with MariaDB.
 //!
-//! For each binary-log configuration (OFF, `sync_binlog=0|1000|1`) it starts
+//! For each configuration (binary log OFF or `sync_binlog=N`, optionally as a
+//! table-grant account, over TCP or TLS, or with the thread pool: [`config`]) it starts
 //! OneLog and MariaDB in fresh data directories ([`server`]), prepares the
 //! sysbench tables, and runs every cell (workload × configuration × threads)
 //! for each system in turn (ABAB…, `--repeat` times) after a warm-up
@@ -11,7 +12,9 @@
 //!
 //! Errors are typed ([`error::BenchError`]) inside; [`run`] returns `anyhow`.
 
+pub mod certs;
 pub mod charts;
+pub mod config;
 pub mod error;
 pub mod probes;
 pub mod report;
@@ -28,9 +31,11 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::config::RunConfig;
 use crate::error::BenchError;
 use crate::results::Run;
 use crate::server::{LogConfig, Programs, Server, ServerSettings, System};
+use crate::sysbench::As;
 
 /// Command-line options of `onelog bench`.
 #[derive(Debug, Clone, clap::Args)]
@@ -46,7 +51,9 @@ pub struct BenchArgs {
     /// sysbench workloads [default: oltp_read_write,oltp_update_non_index].
     #[arg(long, value_delimiter = ',')]
     pub workloads: Option<Vec<String>>,
-    /// Binary-log configurations: off, sync0, sync1000, sync1, or any syncN [default: off,sync0,sync1000,sync1].
+    /// Binary-log configurations: off, sync0, sync1000, sync1, or any syncN, each optionally with
+    /// +user (sysbench as an account with table-level grants), +tcp, +tls, +pool (both servers with
+    /// thread_handling=pool-of-threads), e.g. sync1+user+tls [default: off,sync0,sync1000,sync1].
     #[arg(long, value_delimiter = ',')]
     pub configs: Option<Vec<String>>,
     /// Concurrent sysbench threads [default: 1,2,4,...,1024].
@@ -108,7 +115,7 @@ pub struct BenchArgs {
 struct Plan {
     out: PathBuf,
     workloads: Vec<String>,
-    configs: Vec<LogConfig>,
+    configs: Vec<RunConfig>,
     threads: Vec<u32>,
     time_s: u64,
     warmup_s: u64,
@@ -152,13 +159,16 @@ fn plan(args: &BenchArgs) -> anyhow::Result<Plan> {
         }
     });
     let configs = if target.is_some() {
-        vec![LogConfig::AsIs]
+        vec![RunConfig::of(LogConfig::AsIs)]
     } else {
         config_names
             .iter()
             .map(|c| {
-                LogConfig::parse(c)
-                    .with_context(|| format!("unknown configuration {c:?} (off, sync0, sync1000, sync1, syncN)"))
+                RunConfig::parse(c).with_context(|| {
+                    format!(
+                        "unknown configuration {c:?} (off, sync0, sync1000, sync1, syncN; +user, +tcp, +tls, +pool)"
+                    )
+                })
             })
             .collect::<anyhow::Result<Vec<_>>>()?
     };
@@ -392,7 +402,7 @@ fn draw_charts(
     Ok(files)
 }
 
-fn failed_run(workload: &str, system: System, config: LogConfig, threads: u32, repeat: u32, err: &str) -> Run {
+fn failed_run(workload: &str, system: System, config: RunConfig, threads: u32, repeat: u32, err: &str) -> Run {
     Run {
         workload: workload.into(),
         system: system.label().into(),
@@ -430,6 +440,18 @@ fn execute(plan: &Plan, programs: &Programs, args: &BenchArgs, device: Option<&s
             return runs;
         }
     };
+    let tls_files = if plan.configs.iter().any(|c| c.tls) {
+        pb.set_message("making TLS certificates");
+        match certs::make_tls_files(&scratch.join("tls")) {
+            Ok(files) => Some(files),
+            Err(e) => {
+                pb.abandon_with_message(format!("cannot make TLS certificates: {e}"));
+                return runs;
+            }
+        }
+    } else {
+        None
+    };
     let template = if plan.systems.contains(&System::MariaDb) {
         pb.set_message("mariadb-install-db");
         server::mariadb_template(programs, &scratch).map_err(|e| e.to_string())
@@ -449,17 +471,18 @@ fn execute(plan: &Plan, programs: &Programs, args: &BenchArgs, device: Option<&s
                     Ok(Server::external(host, *port, &args.user, &args.password, programs))
                 }
                 (System::MariaDb, _) => match &template {
-                    Ok(t) => Server::start(system, config, programs, &settings, &scratch, Some(t), stop)
-                        .map_err(|e| e.to_string()),
+                    Ok(t) => {
+                        Server::start(system, config, programs, &settings, &scratch, Some(t), tls_files.as_ref(), stop)
+                            .map_err(|e| e.to_string())
+                    }
                     Err(e) => Err(format!("mariadb-install-db: {e}")),
                 },
-                _ => {
-                    Server::start(system, config, programs, &settings, &scratch, None, stop).map_err(|e| e.to_string())
-                }
+                _ => Server::start(system, config, programs, &settings, &scratch, None, tls_files.as_ref(), stop)
+                    .map_err(|e| e.to_string()),
             };
-            let prepared = started.and_then(|srv| {
+            let prepared = started.and_then(|mut srv| {
                 pb.set_message(format!("preparing {} {}", system.label(), config.label()));
-                prepare(&srv, plan, programs, stop).map(|_| srv).map_err(|e| e.to_string())
+                prepare(&mut srv, plan, programs, stop).map(|_| srv).map_err(|e| e.to_string())
             });
             if let Err(e) = &prepared {
                 say(&pb, format!("{} {}: {e}", system.label(), config.label()));
@@ -524,7 +547,7 @@ fn say(pb: &ProgressBar, line: impl AsRef<str>) {
 fn stop_servers(
     servers: &mut Vec<(System, Result<Server, String>)>,
     logs_dir: &Path,
-    config: LogConfig,
+    config: RunConfig,
     pb: &ProgressBar,
 ) {
     for (system, srv) in servers.iter_mut() {
@@ -540,19 +563,35 @@ fn stop_servers(
     servers.clear();
 }
 
-fn prepare(server: &Server, plan: &Plan, programs: &Programs, stop: &AtomicBool) -> Result<(), BenchError> {
+/// Makes the sysbench tables as root, then (`+user`) the account the measured runs use.
+fn prepare(server: &mut Server, plan: &Plan, programs: &Programs, stop: &AtomicBool) -> Result<(), BenchError> {
     server.sql(&format!("CREATE DATABASE IF NOT EXISTS `{}`", plan.db.clone()))?;
-    let base = sysbench::base_args(server, &plan.db.clone(), plan.tables, plan.table_size);
+    let base = sysbench::base_args(server, As::Admin, &plan.db.clone(), plan.tables, plan.table_size);
     let timeout = Duration::from_secs(3600);
     if server.system == System::Target {
-        sysbench::run_sysbench(&programs.sysbench, "oltp_common", &base, "cleanup", timeout, stop)?;
+        sysbench::run_sysbench(&programs.sysbench, "oltp_common", &base, "cleanup", None, timeout, stop)?;
     }
-    sysbench::run_sysbench(&programs.sysbench, "oltp_common", &base, "prepare", timeout, stop)?;
+    sysbench::run_sysbench(&programs.sysbench, "oltp_common", &base, "prepare", None, timeout, stop)?;
+    if server.config.user {
+        server.use_table_grant_account(&plan.db, plan.tables)?;
+    }
     Ok(())
 }
 
 fn binlog_counter(status: &[(String, u64)], name: &str) -> Option<u64> {
     status.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| *v)
+}
+
+/// A `+tls` run whose server did not count a TLS handshake per sysbench
+/// thread measured something else: fail the cell rather than mislabel it.
+fn check_tls_used(server: &Server, before: Option<u64>, threads: u32) -> Result<(), BenchError> {
+    match (before, server.tls_handshakes()) {
+        (Some(a), Some(b)) if b.saturating_sub(a) >= u64::from(threads) => Ok(()),
+        (a, b) => Err(BenchError::Command {
+            what: format!("TLS check on {}", server.system.label()),
+            detail: format!("Ssl_finished_accepts went from {a:?} to {b:?} for {threads} sysbench threads"),
+        }),
+    }
 }
 
 /// Warm-up, then one measured sysbench run with probes around it.
@@ -566,7 +605,8 @@ fn measure(
     stop: &AtomicBool,
 ) -> Result<Run, BenchError> {
     let db = plan.db.clone();
-    let mut base = sysbench::base_args(server, &db, plan.tables, plan.table_size);
+    let mut base = sysbench::base_args(server, As::Client, &db, plan.tables, plan.table_size);
+    let cwd = server.client.tls_dir.as_deref();
     base.push(format!("--threads={threads}"));
     if plan.warmup_s > 0 {
         let mut warm = base.clone();
@@ -576,6 +616,7 @@ fn measure(
             workload,
             &warm,
             "run",
+            cwd,
             Duration::from_secs(plan.warmup_s + 300),
             stop,
         )?;
@@ -583,6 +624,7 @@ fn measure(
     let mut measured = base;
     measured.push(format!("--time={}", plan.time_s));
     measured.extend(["--report-interval=1".to_string(), "--percentile=95".into(), "--histogram=on".into()]);
+    let tls0 = server.tls_handshakes();
     let cpu0 = server.pid().and_then(probes::process_cpu_s);
     let status0 = server.binlog_status();
     let disk0 = device.map(probes::disk_counters).transpose()?;
@@ -592,10 +634,14 @@ fn measure(
         workload,
         &measured,
         "run",
+        cwd,
         Duration::from_secs(plan.time_s + 300),
         stop,
     )?;
     let wall_s = t0.elapsed().as_secs_f64();
+    if server.config.tls {
+        check_tls_used(server, tls0, threads)?;
+    }
     let disk1 = device.map(probes::disk_counters).transpose()?;
     let cpu1 = server.pid().and_then(probes::process_cpu_s);
     let status1 = server.binlog_status();

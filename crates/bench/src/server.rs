@@ -13,6 +13,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::certs::TlsFiles;
+use crate::config::RunConfig;
 use crate::error::{BenchError, Result};
 
 /// A configuration of the binary log (the columns of the seed experiment).
@@ -103,13 +105,30 @@ pub enum Endpoint {
     Tcp { host: String, port: u16 },
 }
 
-/// A running (or external) server.
-pub struct Server {
-    pub system: System,
-    pub config: LogConfig,
+/// The account and transport sysbench's measured runs use.
+#[derive(Debug, Clone)]
+pub struct ClientLogin {
     pub endpoint: Endpoint,
     pub user: String,
     pub password: String,
+    /// TLS: the directory holding the client's certificate files.
+    pub tls_dir: Option<PathBuf>,
+}
+
+/// The table-grant account of `+user` columns.
+const CLIENT_USER: &str = "sbuser";
+const CLIENT_PASSWORD: &str = "sbpass";
+
+/// A running (or external) server.
+pub struct Server {
+    pub system: System,
+    pub config: RunConfig,
+    /// Where the bench itself (setup, status probes) connects, as root.
+    pub endpoint: Endpoint,
+    pub user: String,
+    pub password: String,
+    /// How sysbench's measured runs connect.
+    pub client: ClientLogin,
     /// Data directory (None for `--target`).
     pub datadir: Option<PathBuf>,
     pub log_path: Option<PathBuf>,
@@ -161,6 +180,16 @@ fn copy_dir(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
+fn login_args(endpoint: &Endpoint, user: &str, password: &str, prefix: &str) -> Vec<String> {
+    let mut args = match endpoint {
+        Endpoint::Socket(path) => vec![format!("--{prefix}socket={}", path.display())],
+        Endpoint::Tcp { host, port } => vec![format!("--{prefix}host={host}"), format!("--{prefix}port={port}")],
+    };
+    args.push(format!("--{prefix}user={user}"));
+    args.push(format!("--{prefix}password={password}"));
+    args
+}
+
 /// Runs `mariadb-install-db` once; every MariaDB server copies the result.
 pub fn mariadb_template(programs: &Programs, workdir: &Path) -> Result<PathBuf> {
     let data = workdir.join("mariadb-template");
@@ -210,14 +239,17 @@ pub fn kill_group(child: &mut Child) {
 }
 
 impl Server {
-    /// Starts `system` with `config` in a fresh data directory under `workdir`.
+    /// Starts `system` with `config` in a fresh data directory under `workdir`
+    /// (`tls`: the certificates of `+tls` columns).
+    #[allow(clippy::too_many_arguments)]
     pub fn start(
         system: System,
-        config: LogConfig,
+        config: RunConfig,
         programs: &Programs,
         settings: &ServerSettings,
         workdir: &Path,
         mariadb_template: Option<&Path>,
+        tls: Option<&TlsFiles>,
         stop: &AtomicBool,
     ) -> Result<Server> {
         let base = make_temp_dir(workdir, &format!("{}-{}-", system.label(), config.label()))?;
@@ -240,7 +272,7 @@ impl Server {
                     .arg("--server-id=1")
                     .arg("--initialize-insecure")
                     .arg(format!("--max-connections={}", settings.max_connections));
-                match config {
+                match config.log {
                     LogConfig::Off => {
                         c.arg("--skip-log-bin");
                     }
@@ -274,7 +306,7 @@ impl Server {
                     .arg("--skip-name-resolve")
                     .arg("--character-set-server=utf8mb4")
                     .arg("--collation-server=utf8mb4_general_ci");
-                match config {
+                match config.log {
                     LogConfig::Off => {
                         c.arg("--skip-log-bin");
                     }
@@ -292,15 +324,34 @@ impl Server {
                 })
             }
         };
+        if config.pool {
+            cmd.arg("--thread-handling=pool-of-threads");
+        }
+        if let Some(files) = tls.filter(|_| config.tls) {
+            cmd.arg(format!("--ssl-ca={}", files.ca.display()))
+                .arg(format!("--ssl-cert={}", files.server_cert.display()))
+                .arg(format!("--ssl-key={}", files.server_key.display()));
+        }
         cmd.stdin(Stdio::null()).stdout(log).stderr(log2).current_dir(&base);
         let program = cmd.get_program().to_string_lossy().into_owned();
         let child = spawn_child(&mut cmd, &program)?;
+        let client_endpoint = if config.tcp {
+            Endpoint::Tcp { host: "127.0.0.1".into(), port }
+        } else {
+            Endpoint::Socket(socket.clone())
+        };
         let mut server = Server {
             system,
             config,
             endpoint: Endpoint::Socket(socket),
             user: "root".into(),
             password: String::new(),
+            client: ClientLogin {
+                endpoint: client_endpoint,
+                user: "root".into(),
+                password: String::new(),
+                tls_dir: tls.filter(|_| config.tls).map(|f| f.dir.clone()),
+            },
             datadir: Some(datadir),
             log_path: Some(log_path),
             child: Some(child),
@@ -313,10 +364,17 @@ impl Server {
 
     /// An existing server at `host:port`.
     pub fn external(host: &str, port: u16, user: &str, password: &str, programs: &Programs) -> Server {
+        let endpoint = Endpoint::Tcp { host: host.into(), port };
         Server {
             system: System::Target,
-            config: LogConfig::AsIs,
-            endpoint: Endpoint::Tcp { host: host.into(), port },
+            config: RunConfig::of(LogConfig::AsIs),
+            client: ClientLogin {
+                endpoint: endpoint.clone(),
+                user: user.into(),
+                password: password.into(),
+                tls_dir: None,
+            },
+            endpoint,
             user: user.into(),
             password: password.into(),
             datadir: None,
@@ -331,15 +389,35 @@ impl Server {
         self.child.as_ref().map(|c| c.id())
     }
 
-    /// Client connection arguments shared by the `mariadb` CLI and sysbench (`--mysql-` prefix).
+    /// Root's connection arguments, shared by the `mariadb` CLI and sysbench (`--mysql-` prefix).
     pub fn connection_args(&self, prefix: &str) -> Vec<String> {
-        let mut args = match &self.endpoint {
-            Endpoint::Socket(path) => vec![format!("--{prefix}socket={}", path.display())],
-            Endpoint::Tcp { host, port } => vec![format!("--{prefix}host={host}"), format!("--{prefix}port={port}")],
-        };
-        args.push(format!("--{prefix}user={}", self.user));
-        args.push(format!("--{prefix}password={}", self.password));
+        login_args(&self.endpoint, &self.user, &self.password, prefix)
+    }
+
+    /// sysbench's arguments for the measured runs' account and transport.
+    pub fn client_args(&self) -> Vec<String> {
+        let client = &self.client;
+        let mut args = login_args(&client.endpoint, &client.user, &client.password, "mysql-");
+        if client.tls_dir.is_some() {
+            args.push("--mysql-ssl=on".into());
+        }
         args
+    }
+
+    /// `+user`: makes the table-grant account (after sysbench made its
+    /// tables) and runs the measured cells as it. Both host forms, because
+    /// MariaDB matches a socket login as `localhost` and TCP as `127.0.0.1`.
+    pub fn use_table_grant_account(&mut self, db: &str, tables: u32) -> Result<()> {
+        let accounts = [format!("'{CLIENT_USER}'@'localhost'"), format!("'{CLIENT_USER}'@'127.0.0.1'")];
+        for account in &accounts {
+            self.sql(&format!("CREATE USER {account} IDENTIFIED BY '{CLIENT_PASSWORD}'"))?;
+            for table in 1..=tables {
+                self.sql(&format!("GRANT SELECT, INSERT, UPDATE, DELETE ON `{db}`.`sbtest{table}` TO {account}"))?;
+            }
+        }
+        self.client.user = CLIENT_USER.into();
+        self.client.password = CLIENT_PASSWORD.into();
+        Ok(())
     }
 
     /// Runs SQL through the `mariadb` CLI; returns tab-separated rows.
@@ -368,7 +446,18 @@ impl Server {
 
     /// `SHOW GLOBAL STATUS LIKE 'Binlog_%'` as (name, value) pairs; empty if unavailable.
     pub fn binlog_status(&self) -> Vec<(String, u64)> {
-        let Ok(text) = self.sql("SHOW GLOBAL STATUS LIKE 'Binlog\\_%'") else { return Vec::new() };
+        self.global_status("Binlog\\_%")
+    }
+
+    /// TLS handshakes the server has completed (`Ssl_finished_accepts`), to
+    /// show that a `+tls` column's clients really used TLS.
+    pub fn tls_handshakes(&self) -> Option<u64> {
+        self.global_status("Ssl\\_finished\\_accepts").first().map(|(_, n)| *n)
+    }
+
+    /// `SHOW GLOBAL STATUS LIKE pattern` as (name, value) pairs; empty if unavailable.
+    fn global_status(&self, pattern: &str) -> Vec<(String, u64)> {
+        let Ok(text) = self.sql(&format!("SHOW GLOBAL STATUS LIKE '{pattern}'")) else { return Vec::new() };
         text.lines()
             .filter_map(|l| {
                 let (name, value) = l.split_once('\t')?;

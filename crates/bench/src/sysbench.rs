@@ -26,26 +26,43 @@ pub struct SysbenchReport {
     pub qps_per_s: Vec<f64>,
 }
 
+/// Who a sysbench command runs as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum As {
+    /// root on the socket: `prepare` and `cleanup`.
+    Admin,
+    /// The column's account and transport: the measured runs and their warm-up.
+    Client,
+}
+
 /// Common arguments: driver, connection, tables.
-pub fn base_args(server: &Server, db: &str, tables: u32, table_size: u64) -> Vec<String> {
+pub fn base_args(server: &Server, login: As, db: &str, tables: u32, table_size: u64) -> Vec<String> {
     let mut args = vec!["--db-driver=mysql".to_string(), format!("--mysql-db={db}")];
-    args.extend(server.connection_args("mysql-"));
+    match login {
+        As::Admin => args.extend(server.connection_args("mysql-")),
+        As::Client => args.extend(server.client_args()),
+    }
     args.push(format!("--tables={tables}"));
     args.push(format!("--table-size={table_size}"));
     args
 }
 
-/// Runs sysbench to completion (or until `stop` is set, then kills it).
+/// Runs sysbench to completion (or until `stop` is set, then kills it), in
+/// `cwd` when given (where `--mysql-ssl=on` finds its certificate files).
 pub fn run_sysbench(
     sysbench: &Path,
     workload: &str,
     args: &[String],
     command: &str,
+    cwd: Option<&Path>,
     timeout: Duration,
     stop: &AtomicBool,
 ) -> Result<String> {
     let mut cmd = Command::new(sysbench);
     cmd.arg(workload).args(args).arg(command).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    if let Some(dir) = cwd {
+        cmd.current_dir(dir);
+    }
     let mut child = spawn_child(&mut cmd, &sysbench.display().to_string())?;
     // Drain stdout/stderr on threads so a chatty sysbench cannot block on a full pipe.
     let mut stdout = child.stdout.take();

@@ -6,10 +6,14 @@
 //! what both the test harness and libFuzzer catch. Not used by the server;
 //! hidden from the docs.
 
-use crate::auth::{verify_native, verify_sha2};
+use crate::auth::{decide, verify_ed25519, verify_native, verify_sha2, AuthDecision, Challenge, StoredCredential};
 use crate::buf::Reader;
 use crate::command::{parse_command, Command};
-use crate::handshake::{parse_auth_switch_request, parse_handshake_response, InitialHandshake};
+use crate::full_auth::{cleartext_password, verify_password};
+use crate::handshake::{
+    parse_auth_switch_request, parse_handshake_response, InitialHandshake, CACHING_SHA2_PLUGIN, ED25519_PLUGIN,
+    NATIVE_PASSWORD_PLUGIN,
+};
 use crate::packet::read_packet;
 use crate::stmt::{decode_execute_params, ParamType};
 use mysql_common::constants::CapabilityFlags;
@@ -37,7 +41,8 @@ pub struct Session {
 /// the server greeting parser tools use), as a command packet (with a
 /// COM_STMT_EXECUTE's parameters decoded as the server decodes them), as an
 /// auth switch request and response, as raw COM_STMT_EXECUTE parameters,
-/// and through the length-encoded field readers.
+/// and through the length-encoded field readers; as an auth response or
+/// password packet it must log no account in.
 pub fn decode_client_bytes(input: &[u8], session: &Session) {
     for payload in read_packets(input, session) {
         decode_payload(&payload, session);
@@ -59,6 +64,11 @@ fn decode_payload(input: &[u8], session: &Session) {
     let _ = parse_auth_switch_request(input);
     let _ = verify_native(&[0; 20], b"nonce", input);
     let _ = verify_sha2(&[0; 32], b"nonce", input);
+    let _ = verify_ed25519(&[0; 32], b"nonce", input);
+    assert_no_login(input);
+    if let Ok(login) = parse_handshake_response(input) {
+        assert_no_login(&login.auth_response);
+    }
     decode_params(input, session);
     let mut r = Reader::new(input);
     let _ = r.lenenc_bytes("x");
@@ -90,4 +100,42 @@ fn decode_params(raw: &[u8], session: &Session) {
         assert_eq!(values.len(), session.num_params, "one value per parameter");
         assert!(session.num_params == 0 || types.len() == session.num_params, "types not bound after an execute");
     }
+}
+
+/// The password the fuzzer's accounts have; no input can know it.
+const FUZZ_PASSWORD: &[u8] = b"a password the fuzzer does not know";
+
+/// `input` as an auth response, an AuthSwitchResponse and a full-auth
+/// password packet, for each plugin a client may name, against an account
+/// of each kind: none logs in.
+fn assert_no_login(input: &[u8]) {
+    let challenge = Challenge { scramble: *b"0123456789abcdefghij", ed25519_nonce: [7; 32] };
+    for cred in fuzz_accounts() {
+        for plugin in [NATIVE_PASSWORD_PLUGIN, CACHING_SHA2_PLUGIN, ED25519_PLUGIN, "dialog"] {
+            for switched in [false, true] {
+                match decide(plugin, &challenge, input, cred, switched) {
+                    AuthDecision::Accept | AuthDecision::AcceptFastAuth => panic!("{plugin}: logged in"),
+                    AuthDecision::FullAuth => {
+                        assert!(!verify_password(cred, cleartext_password(input)), "full authentication passed")
+                    }
+                    AuthDecision::SwitchTo(_) | AuthDecision::Reject => {}
+                }
+            }
+        }
+    }
+}
+
+/// An account of each kind with [`FUZZ_PASSWORD`], made once (deriving the
+/// ed25519 key is a scalar multiplication).
+fn fuzz_accounts() -> &'static [StoredCredential; 3] {
+    use sha2::Digest;
+    static ACCOUNTS: std::sync::OnceLock<[StoredCredential; 3]> = std::sync::OnceLock::new();
+    ACCOUNTS.get_or_init(|| {
+        let expanded: [u8; 64] = sha2::Sha512::digest(FUZZ_PASSWORD).into();
+        let secret = ed25519_dalek::hazmat::ExpandedSecretKey::from_bytes(&expanded);
+        let ed25519 = ed25519_dalek::VerifyingKey::from(&secret).to_bytes();
+        let password = StoredCredential::from_password(FUZZ_PASSWORD);
+        let native_only = StoredCredential { sha2: None, ..password };
+        [password, native_only, StoredCredential { ed25519: Some(ed25519), ..Default::default() }]
+    })
 }

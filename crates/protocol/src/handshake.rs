@@ -26,6 +26,8 @@ pub const DEFAULT_COLLATION_ID: u8 = 45;
 
 pub const NATIVE_PASSWORD_PLUGIN: &str = "mysql_native_password";
 pub const CACHING_SHA2_PLUGIN: &str = "caching_sha2_password";
+/// The client side of MariaDB's ed25519 plugin.
+pub const ED25519_PLUGIN: &str = "client_ed25519";
 
 /// Length of the random authentication nonce.
 pub const SCRAMBLE_LEN: usize = 20;

@@ -2,8 +2,9 @@
 //!
 //! Owns the wire format and nothing else: packet framing and sequence ids
 //! ([`packet`]), the connection handshake ([`handshake`]), password
-//! verification for `mysql_native_password` and the `caching_sha2_password`
-//! fast path ([`auth`]), command decoding ([`command`]), result-set, OK, ERR
+//! verification for `mysql_native_password`, ed25519 and the
+//! `caching_sha2_password` fast path ([`auth`]) and full authentication
+//! ([`full_auth`]), command decoding ([`command`]), result-set, OK, ERR
 //! and EOF encoding ([`resultset`]) and prepared-statement packets
 //! ([`stmt`]). It knows no SQL: it neither parses queries nor runs them, and
 //! it has no server loop; `onelog-server` drives it.
@@ -22,6 +23,7 @@
 pub mod auth;
 pub mod buf;
 pub mod command;
+pub mod full_auth;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod handshake;
@@ -29,7 +31,10 @@ pub mod packet;
 pub mod resultset;
 pub mod stmt;
 
-pub use auth::{decide, hash_native, hash_sha2, verify_native, verify_sha2, AuthDecision, StoredCredential};
+pub use auth::{
+    decide, hash_native, hash_sha2, verify_ed25519, verify_native, verify_sha2, AuthDecision, Challenge,
+    StoredCredential,
+};
 pub use buf::DecodeError;
 pub use command::{parse_command, ChangeUser, Command, CommandError, RegisterSlave};
 pub use handshake::{

@@ -141,7 +141,7 @@ impl AckSlot {
         if !s.pending {
             return;
         }
-        let _waiting = onelog_sql::wait::begin();
+        let _waiting = onelog_sql::wait::begin(onelog_sql::wait::WaitReason::GroupCommit);
         while s.pending {
             self.settled.wait(&mut s);
         }

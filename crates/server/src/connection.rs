@@ -20,8 +20,9 @@ use crate::replication::DumpRequest;
 use crate::tls::{Tls, TlsSocket};
 use mysql_common::constants::{CapabilityFlags, StatusFlags};
 use onelog_core::{Charset, Collation, ErrorCode, SqlError, SqlResult, Value};
-use onelog_protocol::auth::{decide, AuthDecision, FAST_AUTH_SUCCESS};
+use onelog_protocol::auth::{decide, AuthDecision, Challenge, StoredCredential, FAST_AUTH_SUCCESS};
 use onelog_protocol::command::{parse_command, Command, MYSQL_OPTION_MULTI_STATEMENTS_OFF};
+use onelog_protocol::full_auth::{self, RsaKeys};
 use onelog_protocol::handshake::{self, InitialHandshake};
 use onelog_protocol::packet::{PacketError, PacketStream};
 use onelog_protocol::resultset::{
@@ -29,6 +30,7 @@ use onelog_protocol::resultset::{
     encode_result_set, key_flags, ColumnMeta, OkPacket, ResultSetOptions, BINARY_COLLATION_ID,
 };
 use onelog_protocol::stmt::{decode_execute_params, encode_prepare_response, ParamType};
+use onelog_sql::ast::account::AuthPlugin;
 use onelog_sql::connections::{AccountSlot, TlsSession};
 use onelog_sql::load_data::ClientFiles;
 use onelog_sql::parse::{parse_single, ParsedStatement};
@@ -97,6 +99,8 @@ pub struct Shared {
     pub engine: Arc<Engine>,
     /// `None` with --skip-ssl.
     pub tls: Option<Arc<Tls>>,
+    /// caching_sha2_password's key pair for passwords sent without TLS.
+    pub rsa: Arc<RsaKeys>,
 }
 
 /// A connection's socket: the accepted TCP or Unix socket, or TLS over it.
@@ -287,6 +291,10 @@ impl<S: Socket> Conn<S> {
     /// Whether the next command goes to the thread pool's high-priority
     /// queue (`thread_pool_priority`; `auto`: inside a transaction, so that
     /// transactions holding locks finish first, as in MariaDB).
+    pub(crate) fn connection_id(&self) -> u64 {
+        self.session.connection_id
+    }
+
     pub(crate) fn high_priority(&self) -> bool {
         match self.session.session_value("thread_pool_priority") {
             "high" => true,
@@ -313,7 +321,7 @@ fn handshake_within_connect_timeout<S: Socket + From<TlsSocket>>(
     socket.set_read_timeout(Some(Duration::from_secs(connect_timeout_s)))?;
     // Mostly waiting for the client: in the thread pool, a storm of new
     // connections must not hold the group's workers from its commands.
-    let _waiting = onelog_sql::wait::begin();
+    let _waiting = onelog_sql::wait::begin(onelog_sql::wait::WaitReason::Net);
     handshake_and_auth(stream, shared, host)
 }
 
@@ -327,9 +335,9 @@ fn handshake_and_auth<S: Socket + From<TlsSocket>>(
     host: &str,
 ) -> Result<Option<LoggedIn>, PacketError> {
     let engine = &shared.engine;
-    let scramble = handshake::random_scramble();
+    let challenge = Challenge::random();
     let conn_id = engine.next_connection_id();
-    let mut greeting = InitialHandshake::new(conn_id as u32, scramble);
+    let mut greeting = InitialHandshake::new(conn_id as u32, challenge.scramble);
     if shared.tls.is_some() {
         greeting.capabilities |= CapabilityFlags::CLIENT_SSL;
     }
@@ -354,30 +362,48 @@ fn handshake_and_auth<S: Socket + From<TlsSocket>>(
     let (client_host, client_ip) = client_names(host);
     let account = engine.catalog.read().accounts.find_login(&response.username, &client_host, client_ip);
     let cred = account.as_deref().map(crate::users::credential).unwrap_or_default();
+    // unix_socket: the client process's OS user must be the account's
+    // user; whatever the client sent is not looked at, as in MariaDB.
+    let by_socket_owner = account.as_ref().is_some_and(|a| a.plugin == AuthPlugin::UnixSocket);
+    if by_socket_owner {
+        let owner = if host == "localhost" { crate::peer::os_user(stream.get_ref()) } else { None };
+        if owner.as_deref() != Some(response.username.as_str()) {
+            limits::wait_after_failed_login(engine, host);
+            let message = format!("Access denied for user '{}'@'{client_host}'", response.username);
+            write_err(stream, &sql_err(ErrorCode::ACCESS_DENIED_NO_PASSWORD, message))?;
+            return Ok(None);
+        }
+    }
     let mut plugin = response.auth_plugin.clone().unwrap_or_else(|| handshake::NATIVE_PASSWORD_PLUGIN.to_string());
     let mut auth = response.auth_response.clone();
     let mut switched = false;
-    let accepted = loop {
-        match decide(&plugin, &scramble, &auth, &cred, switched) {
-            AuthDecision::Accept => break account.is_some(),
-            AuthDecision::AcceptFastAuth => {
-                let mut more = Vec::new();
-                handshake::encode_auth_more_data(&[FAST_AUTH_SUCCESS], &mut more);
-                stream.write_packet(&more)?;
-                break account.is_some();
+    let accepted = by_socket_owner
+        || loop {
+            match decide(&plugin, &challenge, &auth, &cred, switched) {
+                AuthDecision::Accept => break account.is_some(),
+                AuthDecision::AcceptFastAuth => {
+                    let mut more = Vec::new();
+                    handshake::encode_auth_more_data(&[FAST_AUTH_SUCCESS], &mut more);
+                    stream.write_packet(&more)?;
+                    break account.is_some();
+                }
+                AuthDecision::SwitchTo(p) => {
+                    let mut req = Vec::new();
+                    handshake::encode_auth_switch_request(p, &challenge.switch_data(p), &mut req);
+                    stream.write_packet(&req)?;
+                    stream.flush()?;
+                    auth = handshake::parse_auth_switch_response(&stream.read_packet()?);
+                    plugin = p.to_string();
+                    switched = true;
+                }
+                AuthDecision::FullAuth => {
+                    // The Unix socket (peer "localhost") is as private as TLS.
+                    let secure = host == "localhost" || stream.get_ref().tls().is_some();
+                    break full_authentication(stream, shared, &challenge, &cred, secure)? && account.is_some();
+                }
+                AuthDecision::Reject => break false,
             }
-            AuthDecision::SwitchTo(p) => {
-                let mut req = Vec::new();
-                handshake::encode_auth_switch_request(p, &scramble, &mut req);
-                stream.write_packet(&req)?;
-                stream.flush()?;
-                auth = handshake::parse_auth_switch_response(&stream.read_packet()?);
-                plugin = p.to_string();
-                switched = true;
-            }
-            AuthDecision::Reject => break false,
-        }
-    };
+        };
     let using_password = !(response.auth_response.is_empty() && auth.is_empty());
     let access_denied = sql_err(
         ErrorCode::ACCESS_DENIED,
@@ -446,13 +472,50 @@ fn handshake_and_auth<S: Socket + From<TlsSocket>>(
     Ok(Some((session, response.capabilities & handshake::server_capabilities(), account_slot)))
 }
 
+/// caching_sha2_password's full authentication: the client is asked for
+/// its password, which it sends in clear over TLS or the Unix socket
+/// (`secure`) and otherwise encrypted with the server's RSA public key
+/// (sent when it asks with `0x02`, as a client that knows the key already
+/// need not).
+fn full_authentication<S: Socket>(
+    stream: &mut PacketStream<S>,
+    shared: &Shared,
+    challenge: &Challenge,
+    cred: &StoredCredential,
+    secure: bool,
+) -> Result<bool, PacketError> {
+    let mut more = Vec::new();
+    handshake::encode_auth_more_data(&[full_auth::PERFORM_FULL_AUTH], &mut more);
+    stream.write_packet(&more)?;
+    stream.flush()?;
+    let mut packet = stream.read_packet()?;
+    let password = if secure {
+        full_auth::cleartext_password(&packet).to_vec()
+    } else {
+        if packet == [full_auth::REQUEST_PUBLIC_KEY] {
+            let mut key = Vec::new();
+            handshake::encode_auth_more_data(shared.rsa.public_pem().as_bytes(), &mut key);
+            stream.write_packet(&key)?;
+            stream.flush()?;
+            packet = stream.read_packet()?;
+        }
+        match shared.rsa.decrypt_password(&packet, &challenge.scramble) {
+            Some(decrypted) => full_auth::cleartext_password(&decrypted).to_vec(),
+            None => return Ok(false),
+        }
+    };
+    Ok(full_auth::verify_password(cred, &password))
+}
+
 /// A client's host name for account matching and USER() (`localhost` for
 /// the socket and loopback, as MariaDB resolves them; otherwise its
 /// address, as with skip-name-resolve), and its address.
 fn client_names(peer: &str) -> (String, &str) {
     let loopback = peer == "localhost" || peer.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback());
     match (peer, loopback) {
-        ("localhost", _) => ("localhost".into(), "127.0.0.1"),
+        // The socket has no address: only `localhost` (or a pattern that
+        // matches that name) admits it, as in MariaDB.
+        ("localhost", _) => ("localhost".into(), ""),
         (ip, true) => ("localhost".into(), ip),
         (ip, false) => (ip.to_string(), ip),
     }
@@ -694,7 +757,7 @@ impl<S: Socket> Conn<S> {
                     let request = DumpRequest { file, pos, flags, server_id };
                     // A dump runs until the replica goes: in the thread pool it
                     // is a wait, and the worker's group goes on without it.
-                    let _waiting = onelog_sql::wait::begin();
+                    let _waiting = onelog_sql::wait::begin(onelog_sql::wait::WaitReason::Binlog);
                     crate::replication::dump(&mut self.stream, &self.session, &request)?;
                     return Ok(Flow::Close);
                 }

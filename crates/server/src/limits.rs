@@ -132,6 +132,6 @@ pub(crate) fn admit_login(engine: &Engine, account: &Account) -> Result<AccountS
 /// group goes on without it.
 pub(crate) fn wait_after_failed_login(engine: &Engine, host: &str) {
     let delay = engine.connections.login_failed(host);
-    let _waiting = onelog_sql::wait::begin();
+    let _waiting = onelog_sql::wait::begin(onelog_sql::wait::WaitReason::Sleep);
     std::thread::sleep(delay);
 }

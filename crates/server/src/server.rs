@@ -142,7 +142,8 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
         let tls = tls.clone();
         engine.connections.set_tls_reloader(Box::new(move || tls.reload()));
     }
-    let shared = Arc::new(Shared { engine: engine.clone(), tls });
+    let rsa = crate::rsa_keys::load_or_make(&datadir)?;
+    let shared = Arc::new(Shared { engine: engine.clone(), tls, rsa });
     let handling = match engine.vars.get("thread_handling").as_deref() {
         Some("pool-of-threads") => Handling::Pool(ThreadPool::start(shared.clone())?),
         Some("one-thread-per-connection") | None => Handling::ThreadPerConnection,

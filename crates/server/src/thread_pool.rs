@@ -40,14 +40,20 @@
 //! one entry per connection; the workers of all groups together never
 //! exceed `thread_pool_max_threads`.
 //!
+//! `information_schema.THREAD_POOL_GROUPS / QUEUES / STATS / WAITS` read
+//! the groups through [`onelog_sql::wait::PoolIntrospection`]. Workers never
+//! poll epoll themselves (only listeners do) and thread creation is never
+//! throttled, so POLLS_BY_WORKER and THROTTLES stay 0.
+//!
 //! Not done (MariaDB has them): `thread_pool_prio_kickup_timer`,
 //! `thread_pool_dedicated_listener`, throttled thread creation, resizing
-//! with SET GLOBAL thread_pool_size, `extra_port`, and the
-//! `information_schema.THREAD_POOL_*` tables.
+//! with SET GLOBAL thread_pool_size, `extra_port`.
 
 use crate::connection::{Conn, Flow, PooledSocket, Shared};
 use crate::limits::Client;
-use onelog_sql::wait::{WaitObserver, POOL_COUNTERS};
+use onelog_sql::wait::{
+    PoolGroupRow, PoolIntrospection, PoolQueueRow, PoolStatsRow, WaitObserver, WaitReason, POOL_COUNTERS,
+};
 use parking_lot::{Condvar, Mutex, MutexGuard};
 use std::collections::{HashMap, VecDeque};
 use std::io;
@@ -97,8 +103,10 @@ struct Group {
 
 #[derive(Default)]
 struct GroupState {
-    high: VecDeque<Task>,
-    low: VecDeque<Task>,
+    high: VecDeque<Queued>,
+    low: VecDeque<Queued>,
+    /// Connections of this group: parked, queued or running a command.
+    connections: usize,
     /// Workers of this group.
     threads: usize,
     /// Workers running a task and not in a blocking wait.
@@ -119,12 +127,70 @@ struct GroupState {
     /// The timer found queued work and no progress: the limit on active
     /// workers is lifted until a worker takes a task.
     stalled: bool,
+    /// THREAD_POOL_STATS counters (`polls` is POLLS_BY_LISTENER).
+    stats: PoolStatsRow,
 }
 
 impl GroupState {
     fn has_queued(&self) -> bool {
         !self.high.is_empty() || !self.low.is_empty()
     }
+
+    fn push(&mut self, task: Task, high_priority: bool) {
+        let queued = Queued { task, since: Instant::now() };
+        if high_priority {
+            self.high.push_back(queued);
+        } else {
+            self.low.push_back(queued);
+        }
+    }
+
+    fn row(&self) -> (PoolGroupRow, PoolStatsRow) {
+        let group = PoolGroupRow {
+            connections: self.connections as u64,
+            threads: self.threads as u64,
+            active_threads: self.active as u64,
+            standby_threads: self.idle as u64,
+            queue_length: (self.high.len() + self.low.len()) as u64,
+            has_listener: self.listening,
+            is_stalled: self.stalled,
+        };
+        (group, PoolStatsRow { polls_by_listener: self.polls, ..self.stats.clone() })
+    }
+}
+
+impl PoolIntrospection for Inner {
+    fn groups(&self) -> Vec<(PoolGroupRow, PoolStatsRow)> {
+        self.groups.iter().map(|g| g.state.lock().row()).collect()
+    }
+
+    fn queues(&self) -> Vec<PoolQueueRow> {
+        let now = Instant::now();
+        let mut rows = Vec::new();
+        for (group_id, g) in self.groups.iter().enumerate() {
+            let st = g.state.lock();
+            let queued = st.high.iter().map(|q| (0, q)).chain(st.low.iter().map(|q| (1, q)));
+            for (position, (priority, q)) in queued.enumerate() {
+                rows.push(PoolQueueRow {
+                    group_id: group_id as u64,
+                    position: position as u64,
+                    priority,
+                    connection_id: match &q.task {
+                        Task::Command(pooled) => pooled.conn.connection_id(),
+                        Task::Connect { .. } => 0,
+                    },
+                    queueing_time_us: now.saturating_duration_since(q.since).as_micros() as u64,
+                });
+            }
+        }
+        rows
+    }
+}
+
+/// A task in a group's queue, since when (THREAD_POOL_QUEUES).
+struct Queued {
+    task: Task,
+    since: Instant,
 }
 
 /// Work for a group.
@@ -193,6 +259,7 @@ impl ThreadPool {
         inner.read_settings();
         let timer = inner.clone();
         std::thread::Builder::new().name("pool-timer".into()).spawn(move || timer.timer_loop())?;
+        onelog_sql::wait::publish_pool(Some(inner.clone()));
         Ok(ThreadPool { inner })
     }
 
@@ -200,6 +267,7 @@ impl ThreadPool {
     pub fn accept(&self, socket: PooledSocket, duplicate: Arc<OwnedFd>, client: Client, alive: Arc<()>) {
         let key = self.inner.next_key.fetch_add(1, Ordering::Relaxed);
         let group = (key % self.inner.groups.len() as u64) as usize;
+        self.inner.groups[group].state.lock().connections += 1;
         self.inner.enqueue(group, Task::Connect { socket, duplicate, client, alive, key, group }, false);
     }
 
@@ -207,6 +275,7 @@ impl ThreadPool {
     /// command finish it first. Connections still parked are closed.
     pub fn shutdown(&self) {
         self.inner.shutting_down.store(true, Ordering::SeqCst);
+        onelog_sql::wait::publish_pool(None);
         for g in &self.inner.groups {
             let _st = g.state.lock();
             g.work.notify_all();
@@ -234,11 +303,7 @@ impl Inner {
 
     fn enqueue(self: &Arc<Self>, group: usize, task: Task, high_priority: bool) {
         let mut st = self.groups[group].state.lock();
-        if high_priority {
-            st.high.push_back(task);
-        } else {
-            st.low.push_back(task);
-        }
+        st.push(task, high_priority);
         self.wake_or_create(group, &mut st);
     }
 
@@ -247,6 +312,8 @@ impl Inner {
     fn wake_or_create(self: &Arc<Self>, group: usize, st: &mut GroupState) {
         if st.idle > 0 {
             self.groups[group].work.notify_one();
+            st.stats.wakes += 1;
+            st.stats.wakes_due_to_stall += u64::from(st.stalled);
         } else if st.active == 0 || st.stalled {
             self.create_worker(group, st);
         }
@@ -264,6 +331,8 @@ impl Inner {
         match spawned {
             Ok(_) => {
                 st.threads += 1;
+                st.stats.thread_creations += 1;
+                st.stats.thread_creations_due_to_stall += u64::from(st.stalled);
                 self.threads.fetch_add(1, Ordering::Relaxed);
                 POOL_COUNTERS.threads.fetch_add(1, Ordering::Relaxed);
             }
@@ -276,18 +345,24 @@ impl Inner {
         let g = &self.groups[group];
         let mut events = vec![libc::epoll_event { events: 0, u64: 0 }; POLL_BATCH];
         let mut st = g.state.lock();
+        // This worker's last turn was as the listener: what it takes next,
+        // it found itself (DEQUEUES_BY_LISTENER).
+        let mut listened = false;
         loop {
-            if let Some(task) = self.next_task(group, &mut st) {
+            if let Some(task) = self.next_task(group, &mut st, listened) {
+                listened = false;
                 st.active += 1;
                 MutexGuard::unlocked(&mut st, || self.run(task));
                 st.active -= 1;
                 continue;
             }
+            listened = false;
             if self.shutting_down() {
                 break;
             }
             if !st.listening {
                 self.listen(group, &mut st, &mut events);
+                listened = true;
                 continue;
             }
             st.idle += 1;
@@ -310,13 +385,18 @@ impl Inner {
 
     /// The next task for a worker of `group`, unless the group has enough
     /// active workers.
-    fn next_task(&self, group: usize, st: &mut GroupState) -> Option<Task> {
+    fn next_task(&self, group: usize, st: &mut GroupState, by_listener: bool) -> Option<Task> {
         let oversubscribe = self.settings.oversubscribe.load(Ordering::Relaxed);
         if st.active > oversubscribe && !st.stalled {
             return None;
         }
-        let task = st.high.pop_front().or_else(|| st.low.pop_front())?;
+        let Queued { task, .. } = st.high.pop_front().or_else(|| st.low.pop_front())?;
         st.dequeued += 1;
+        if by_listener {
+            st.stats.dequeues_by_listener += 1;
+        } else {
+            st.stats.dequeues_by_worker += 1;
+        }
         st.stalled = false;
         if st.has_queued() && st.idle > 0 {
             // A notify can be spent on a worker that had not gone to
@@ -330,7 +410,10 @@ impl Inner {
         match task {
             Task::Connect { socket, duplicate, client, alive, key, group } => {
                 let closer = Closer { duplicate: duplicate.clone(), _alive: alive };
-                let Some(conn) = Conn::start(socket, duplicate, client, &self.shared) else { return };
+                let Some(conn) = Conn::start(socket, duplicate, client, &self.shared) else {
+                    self.groups[group].state.lock().connections -= 1;
+                    return;
+                };
                 let pooled = Box::new(Pooled { conn, key, group, registered: false, _closer: closer });
                 self.after_command(pooled);
             }
@@ -365,11 +448,14 @@ impl Inner {
         }
     }
 
+    /// Ends a connection. Never called with its group's lock held.
     fn close(&self, pooled: Box<Pooled>) {
+        let group = &self.groups[pooled.group];
         if pooled.registered {
-            self.groups[pooled.group].epoll.remove(pooled.conn.socket().as_fd().as_raw_fd());
+            group.epoll.remove(pooled.conn.socket().as_fd().as_raw_fd());
         }
         drop(pooled);
+        group.state.lock().connections -= 1;
     }
 
     /// One turn as the group's listener: waits in its epoll (unlocked)
@@ -377,6 +463,11 @@ impl Inner {
     /// then runs the first.
     fn listen(&self, group: usize, st: &mut MutexGuard<'_, GroupState>, events: &mut [libc::epoll_event]) {
         st.listening = true;
+        // A worker listens only when `next_task` gave it nothing, which in a
+        // stalled group means the queue is empty: the stall is over
+        // (IS_STALLED goes back to 0).
+        debug_assert!(!st.stalled || !st.has_queued());
+        st.stalled = false;
         let woken: Vec<Box<Pooled>> = MutexGuard::unlocked(st, || {
             let ready = match self.groups[group].epoll.wait(events, POLL_TIMEOUT_MS) {
                 Ok(n) => n,
@@ -398,11 +489,8 @@ impl Inner {
             self.groups[group].work.notify_one();
         }
         for pooled in woken {
-            if pooled.conn.high_priority() {
-                st.high.push_back(Task::Command(pooled));
-            } else {
-                st.low.push_back(Task::Command(pooled));
-            }
+            let high = pooled.conn.high_priority();
+            st.push(Task::Command(pooled), high);
         }
     }
 
@@ -423,6 +511,7 @@ impl Inner {
         let sockets_unwatched = !st.listening && st.polls == st.polls_at_last_tick;
         if queue_stuck || sockets_unwatched {
             st.stalled = true;
+            st.stats.stalls += 1;
             self.wake_or_create(group, &mut st);
         }
         st.dequeued_at_last_tick = st.dequeued;
@@ -452,7 +541,8 @@ struct GroupWaits {
 }
 
 impl WaitObserver for GroupWaits {
-    fn wait_begin(&self) {
+    fn wait_begin(&self, reason: WaitReason) {
+        onelog_sql::wait::count_pool_wait(reason);
         let mut st = self.pool.groups[self.group].state.lock();
         st.active = st.active.saturating_sub(1);
         if st.active == 0 && (st.has_queued() || !st.listening) {

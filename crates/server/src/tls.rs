@@ -235,7 +235,7 @@ fn make_certificates(datadir: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn write_file(path: &Path, data: &[u8], mode: u32) -> anyhow::Result<()> {
+pub(crate) fn write_file(path: &Path, data: &[u8], mode: u32) -> anyhow::Result<()> {
     use std::os::unix::fs::OpenOptionsExt;
     let mut f = std::fs::OpenOptions::new()
         .write(true)

@@ -9,8 +9,8 @@
 //! and the file is renamed `onelog-users.json.migrated`.
 
 use onelog_protocol::auth::{hash_native, hash_sha2, native_hash_from_hex, StoredCredential};
-use onelog_sql::accounts::{native_hash, privs, Account};
-use onelog_sql::ast::account::UserName;
+use onelog_sql::accounts::{ed25519_key, native_hash, privs, Account};
+use onelog_sql::ast::account::{AuthPlugin, UserName};
 use onelog_sql::Engine;
 use rand::Rng;
 use serde::Deserialize;
@@ -86,8 +86,18 @@ fn initial_root(datadir: &Path, insecure: bool) -> anyhow::Result<Vec<Account>> 
     Ok(accounts)
 }
 
-/// What the auth plugins verify a login against.
+/// What the auth plugins verify a login against. An ed25519 account
+/// without a valid key gets the all-zero one, which verifies nothing.
 pub fn credential(account: &Account) -> StoredCredential {
+    match account.plugin {
+        AuthPlugin::Ed25519 => {
+            let key = ed25519_key(&account.auth_string).unwrap_or([0; 32]);
+            return StoredCredential { ed25519: Some(key), ..Default::default() };
+        }
+        // No password logs a unix_socket account in.
+        AuthPlugin::UnixSocket => return StoredCredential::default(),
+        AuthPlugin::MysqlNativePassword => {}
+    }
     let native = if account.auth_string.is_empty() {
         Some(hash_native(b""))
     } else {
@@ -98,7 +108,7 @@ pub fn credential(account: &Account) -> StoredCredential {
         None if account.auth_string.is_empty() => Some(hash_sha2(b"")),
         None => None,
     };
-    StoredCredential { native, sha2 }
+    StoredCredential { native, sha2, ed25519: None }
 }
 
 fn hex(b: &[u8]) -> String {

@@ -1185,6 +1185,12 @@ pub enum Statement {
     FlushSsl,
     /// Other FLUSH forms (TABLES, PRIVILEGES, ...): accepted, nothing to do.
     FlushOther,
+    /// `INSTALL SONAME 'lib'` (`plugin` None) or `INSTALL PLUGIN name
+    /// SONAME 'lib'`: see `accounts::plugins`.
+    InstallPlugin {
+        plugin: Option<String>,
+        soname: String,
+    },
     PurgeBinaryLogsTo(String),
     PurgeBinaryLogsBefore(Expr),
     ResetMaster,

@@ -328,7 +328,7 @@ fn plan_statement(
         // through `accounts::run`. What the log holds succeeded, so GRANT
         // may create the accounts it names.
         Statement::Account(account) => {
-            let ctx = crate::accounts::AccountContext { db, current: None, auto_create: true };
+            let ctx = crate::accounts::AccountContext { db, current: None, current_role: None, auto_create: true };
             crate::accounts::plan(catalog, account, &ctx)?.into_ddl()
         }
         Statement::CreateDatabase { name, if_not_exists, options } => {

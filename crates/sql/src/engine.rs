@@ -298,7 +298,7 @@ impl Engine {
     pub fn commit(&self, events: TxnEvents, payload: CommitPayload) -> SqlResult<CommitInfo> {
         self.accepting_commits()?;
         let rx = self.binlog.commit(events, payload);
-        let waiting = crate::wait::begin();
+        let waiting = crate::wait::begin(crate::wait::WaitReason::GroupCommit);
         let outcome = rx.blocking_recv();
         drop(waiting);
         match outcome {

@@ -66,6 +66,11 @@ pub trait EvalEnv {
         std::thread::sleep(duration);
         Ok(())
     }
+    /// A long evaluation (BENCHMARK()) asks now and then whether its
+    /// statement was killed or ran out of time.
+    fn check_killed(&self) -> SqlResult<()> {
+        Ok(())
+    }
 }
 
 /// Per-row inputs to evaluation.
@@ -1394,7 +1399,7 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
         CastType::Unsigned => match &v {
             Value::Int(i) => {
                 if *i < 0 {
-                    env.warn(
+                    env.note(
                         ErrorCode::UNKNOWN_ERROR.number,
                         "Cast to unsigned converted negative integer to it's positive complement".into(),
                     );

@@ -120,7 +120,7 @@ impl StatementGuard {
     /// Sleeps for `duration` (SLEEP()), checking every [`KILL_POLL`].
     pub fn sleep(&self, duration: Duration) -> SqlResult<()> {
         let until = Instant::now() + duration;
-        let _waiting = crate::wait::begin();
+        let _waiting = crate::wait::begin(crate::wait::WaitReason::Sleep);
         loop {
             self.check()?;
             let left = until.saturating_duration_since(Instant::now());

@@ -152,7 +152,7 @@ impl LockManager {
             }
             waited = true;
             shard.waiting += 1;
-            let waiting = crate::wait::begin();
+            let waiting = crate::wait::begin(crate::wait::WaitReason::RowLock);
             slot.released.wait_until(&mut shard, deadline.min(Instant::now() + KILL_POLL));
             drop(waiting);
             shard.waiting -= 1;

@@ -431,7 +431,7 @@ impl MetadataLocks {
         guard: &StatementGuard,
     ) -> SqlResult<()> {
         st.waiting += 1;
-        let waiting = crate::wait::begin();
+        let waiting = crate::wait::begin(crate::wait::WaitReason::MetaDataLock);
         self.changed.wait_until(st, deadline.min(Instant::now() + KILL_POLL));
         drop(waiting);
         st.waiting -= 1;

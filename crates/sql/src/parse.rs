@@ -745,6 +745,7 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
             }
         }
         "UNLOCK" if tail(1) == "TABLES" || tail(1) == "TABLE" => Some(Statement::UnlockTables),
+        "INSTALL" => Some(crate::accounts::plugins::parse_install(text, w, u)?),
         "PREPARE" => Some(prepared::parse_prepare(text)?),
         "EXECUTE" if tail(1) == "IMMEDIATE" => Some(prepared::parse_execute_immediate(text)?),
         "DROP" if tail(1) == "PREPARE" => {

@@ -5,7 +5,7 @@
 //! atomic load and, for an account with every privilege, nothing more.
 
 use crate::accounts::{privs, Account};
-use crate::ast::account::{AccountStmt, PrivLevel, UserName, MAX_QUERIES_PER_HOUR, MAX_UPDATES_PER_HOUR};
+use crate::ast::account::{AccountStmt, PrivLevel, UserName, HOST_NOT_GIVEN, MAX_QUERIES_PER_HOUR, MAX_UPDATES_PER_HOUR};
 use crate::ast::*;
 use crate::column_privilege::ColumnUse;
 use crate::connections::LimitReached;
@@ -106,6 +106,9 @@ enum Need<'a> {
     Routine(&'a str, &'a str),
     /// Reading or changing another account's grants (1044 on `mysql`).
     OtherAccount,
+    /// Granting or revoking a role: held WITH ADMIN OPTION by the account
+    /// or its enabled roles, whatever else it may do (1698).
+    RoleAdmin(&'a str),
 }
 
 impl Session {
@@ -120,16 +123,27 @@ impl Session {
                 return Some(account.clone());
             }
         }
-        let account = self
-            .engine
-            .catalog
-            .read()
-            .accounts
-            .get(name)
-            .cloned()
-            .unwrap_or_else(|| Arc::new(Account::new(name.clone(), String::new())));
+        let account = self.effective_account(name);
         self.privilege_cache.loaded = Some((version, account.clone()));
         Some(account)
+    }
+
+    /// The account's privileges with those of its enabled role (and the
+    /// roles that includes) added.
+    fn effective_account(&self, name: &UserName) -> Arc<Account> {
+        let catalog = self.engine.catalog.read();
+        let accounts = &catalog.accounts;
+        let account =
+            accounts.get(name).cloned().unwrap_or_else(|| Arc::new(Account::new(name.clone(), String::new())));
+        let roles = crate::accounts::roles::enabled_roles(accounts, &account, self.current_role.as_deref());
+        if roles.is_empty() {
+            return account;
+        }
+        let mut merged = (*account).clone();
+        for role in roles {
+            merged.add_role(&role);
+        }
+        Arc::new(merged)
     }
 
     /// Whether the session holds any of `bits` globally (or is the server's).
@@ -151,11 +165,7 @@ impl Session {
     /// afresh (they are not on the hot path, and may be called without
     /// `&mut`). Take it before locking the catalog.
     pub fn visibility(&self) -> Visibility {
-        let account = self.account.as_ref().map(|name| {
-            let catalog = self.engine.catalog.read();
-            catalog.accounts.get(name).cloned().unwrap_or_else(|| Arc::new(Account::new(name.clone(), String::new())))
-        });
-        Visibility(account)
+        Visibility(self.account.as_ref().map(|name| self.effective_account(name)))
     }
 
     /// Checks that the session may run `stmt`.
@@ -167,6 +177,11 @@ impl Session {
                 ErrorCode::MUST_CHANGE_PASSWORD,
                 "You must SET PASSWORD before executing this statement",
             ));
+        }
+        if let Statement::Account(a) = stmt {
+            if let Some(outcome) = self.check_role_statement(&account, a) {
+                return outcome;
+            }
         }
         if account.global == privs::GLOBAL_ALL {
             return Ok(());
@@ -223,6 +238,25 @@ impl Session {
             _ => false,
         };
         changes && self.engine.vars.get("read_only").as_deref() == Some("1")
+    }
+
+    /// What role statements need instead of privileges: granting or
+    /// revoking a role takes its ADMIN OPTION alone (a role that does not
+    /// exist is the statement's own error, 1959), and the session may
+    /// always see its enabled role's grants. `None`: checked as others.
+    fn check_role_statement(&self, account: &Account, stmt: &AccountStmt) -> Option<SqlResult<()>> {
+        match stmt {
+            AccountStmt::GrantRole { role, .. } | AccountStmt::RevokeRole { role, .. } => {
+                let exists = self.engine.catalog.read().accounts.role(role).is_some();
+                Some(if exists { self.check_need(account, &Need::RoleAdmin(role), &|| &[]) } else { Ok(()) })
+            }
+            AccountStmt::ShowGrants(Some(name))
+                if name.host == HOST_NOT_GIVEN && self.current_role.as_deref() == Some(name.user.as_str()) =>
+            {
+                Some(Ok(()))
+            }
+            _ => None,
+        }
     }
 
     fn check_need<'u>(
@@ -297,6 +331,10 @@ impl Session {
             {
                 Err(db_denied("mysql"))
             }
+            Need::RoleAdmin(role) if !account.role_grant(role).is_some_and(|g| g.admin) => Err(SqlError::new(
+                ErrorCode::ACCESS_DENIED_NO_PASSWORD,
+                format!("Access denied for user '{}'@'{}'", name.0, name.1),
+            )),
             _ => Ok(()),
         }
     }
@@ -469,6 +507,8 @@ fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, n
         Statement::FlushHosts | Statement::FlushSsl | Statement::FlushUserResources => {
             needs.push(Need::Global(privs::RELOAD))
         }
+        // MariaDB's INSTALL writes mysql.plugin.
+        Statement::InstallPlugin { .. } => needs.push(Need::Table("mysql".into(), "plugin".into(), privs::INSERT)),
         Statement::FlushBinaryLogs
         | Statement::FlushTablesWithReadLock
         | Statement::FlushOther
@@ -503,13 +543,22 @@ fn show_needs<'a>(what: &'a Show, current: &'a str, needs: &mut Vec<Need<'a>>) {
 }
 
 fn account_needs<'a>(stmt: &'a AccountStmt, current: &'a str, own: Option<&UserName>, needs: &mut Vec<Need<'a>>) {
-    let is_own = |name: &UserName| Some(name) == own;
+    // A name without a host is the session's own `'user'@'%'` (a role of
+    // that name aside).
+    let is_own = |name: &UserName| {
+        Some(name) == own || (name.host == HOST_NOT_GIVEN && own.is_some_and(|o| o.user == name.user && o.host == "%"))
+    };
     match stmt {
         AccountStmt::CreateUser { .. } | AccountStmt::DropUser { .. } | AccountStmt::RenameUser(_) => {
             needs.push(Need::Global(privs::CREATE_USER))
         }
         AccountStmt::AlterUser { .. } => needs.push(Need::Global(privs::CREATE_USER)),
-        AccountStmt::SetPassword { user: Some(user), .. } if !is_own(user) => needs.push(Need::OtherAccount),
+        AccountStmt::SetPassword { user: Some(user), .. } | AccountStmt::SetDefaultRole { user: Some(user), .. }
+            if !is_own(user) =>
+        {
+            needs.push(Need::OtherAccount)
+        }
+        AccountStmt::CreateRole { .. } | AccountStmt::DropRole { .. } => needs.push(Need::Global(privs::CREATE_USER)),
         AccountStmt::ShowGrants(Some(user)) | AccountStmt::ShowCreateUser(Some(user)) if !is_own(user) => {
             needs.push(Need::Db("mysql", privs::SELECT))
         }

@@ -140,6 +140,9 @@ impl EvalEnv for Ctx<'_> {
     fn sleep(&self, duration: std::time::Duration) -> SqlResult<()> {
         self.session.sleep(duration)
     }
+    fn check_killed(&self) -> SqlResult<()> {
+        self.session.check_killed()
+    }
     fn stored_function(&self, name: &str, args: &dyn Fn() -> SqlResult<Vec<Value>>) -> Option<SqlResult<Value>> {
         crate::routine::call_function(self.session, name, args)
     }

@@ -200,6 +200,9 @@ pub struct Session {
     /// The account's password expired: only SET PASSWORD may run.
     pub(crate) password_expired: bool,
     pub(crate) privilege_cache: crate::privilege::PrivilegeCache,
+    /// The role SET ROLE (or the default role at login) enabled
+    /// (CURRENT_ROLE()).
+    pub(crate) current_role: Option<String>,
     pub db: Option<String>,
     pub(crate) session_vars: BTreeMap<&'static str, String>,
     pub(crate) user_vars: RefCell<HashMap<String, Value>>,
@@ -296,6 +299,7 @@ impl Session {
             account: None,
             password_expired: false,
             privilege_cache: Default::default(),
+            current_role: None,
             db: None,
             session_vars,
             user_vars: RefCell::new(HashMap::new()),
@@ -350,6 +354,16 @@ impl Session {
     pub fn log_in(&mut self, account: &crate::accounts::Account) {
         self.account = Some(account.name.clone());
         self.password_expired = account.password_expired;
+        // The default role, if it is still a role granted to the account.
+        let default_role = &account.default_role;
+        let enabled = account.role_grant(default_role).is_some()
+            && self.engine.catalog.read().accounts.role(default_role).is_some();
+        self.enable_role(enabled.then(|| default_role.clone()));
+    }
+
+    /// Enables a role (or none) and drops the privileges loaded without it.
+    pub(crate) fn enable_role(&mut self, role: Option<String>) {
+        self.current_role = role;
         self.privilege_cache = Default::default();
     }
 
@@ -1050,6 +1064,9 @@ impl Session {
                 Ok(QueryResult::ok(0))
             }
             Statement::FlushSsl => self.flush_ssl(),
+            Statement::InstallPlugin { plugin, soname } => {
+                crate::accounts::plugins::install(plugin.as_deref(), soname).map(|()| QueryResult::ok(0))
+            }
             Statement::FlushOther | Statement::Empty => Ok(QueryResult::ok(0)),
             Statement::ShowCreateRoutine { kind, name } => crate::routine::show_create(self, *kind, name),
             Statement::ShowCreateTrigger(name) => crate::trigger::show_create(self, name),
@@ -1582,6 +1599,7 @@ impl EvalEnv for Session {
                 Some(a) => Value::from_str(&format!("{}@{}", a.user, a.host)),
                 None => Value::Null,
             },
+            "current_role" => self.current_role.as_deref().map_or(Value::Null, Value::from_str),
             "version" => Value::from_str(&self.var("version").unwrap_or_default()),
             _ => Value::Null,
         }
@@ -1614,5 +1632,9 @@ impl EvalEnv for Session {
 
     fn sleep(&self, duration: Duration) -> SqlResult<()> {
         self.guard.sleep(duration)
+    }
+
+    fn check_killed(&self) -> SqlResult<()> {
+        self.guard.check()
     }
 }

@@ -950,6 +950,9 @@ pub fn binlog_admin(session: &mut Session, stmt: &Statement) -> SqlResult<QueryR
 
 /// Rows of an information_schema table.
 pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
+    if let Some(pool_table) = thread_pool_table(table) {
+        return Ok(pool_table);
+    }
     let visibility = session.visibility();
     let catalog = session.engine.catalog.read();
     let tables = catalog.all_tables();
@@ -1251,6 +1254,16 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                 })
                 .collect(),
         ),
+        "APPLICABLE_ROLES" => (
+            &["GRANTEE", "ROLE_NAME", "IS_GRANTABLE", "IS_DEFAULT"],
+            match session.account.as_ref().and_then(|name| catalog.accounts.get(name)) {
+                Some(account) => crate::accounts::roles::applicable_rows(&catalog.accounts, account),
+                None => Vec::new(),
+            },
+        ),
+        "ENABLED_ROLES" => {
+            (&["ROLE_NAME"], crate::accounts::roles::enabled_rows(&catalog.accounts, session.current_role.as_deref()))
+        }
         // Objects OneLog has none of: the tables exist, with MariaDB's
         // columns, so that clients' queries find nothing rather than fail.
         "COLLATIONS" => {
@@ -1449,6 +1462,120 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
     visibility.filter_rows(names, &mut rows);
     let columns = names.iter().map(|n| ResultColumn::text(n)).collect();
     Ok((columns, rows))
+}
+
+/// information_schema.THREAD_POOL_GROUPS / QUEUES / STATS / WAITS, with
+/// MariaDB's column types; empty without the pool, as in MariaDB.
+fn thread_pool_table(table: &str) -> Option<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
+    let name = table.to_ascii_uppercase();
+    let int = |column: &'static str, len: u32| field("", column, len).integer(len);
+    let (columns, rows): (Vec<ShowColumn>, _) = match name.as_str() {
+        "THREAD_POOL_GROUPS" => (
+            ["GROUP_ID", "CONNECTIONS", "THREADS", "ACTIVE_THREADS", "STANDBY_THREADS", "QUEUE_LENGTH"]
+                .into_iter()
+                .map(|c| int(c, 6))
+                .chain([int("HAS_LISTENER", 1), int("IS_STALLED", 1)])
+                .collect(),
+            thread_pool_group_rows(),
+        ),
+        "THREAD_POOL_QUEUES" => (
+            vec![
+                int("GROUP_ID", 6),
+                int("POSITION", 6),
+                int("PRIORITY", 1),
+                int("CONNECTION_ID", 19).unsigned(),
+                int("QUEUEING_TIME_MICROSECONDS", 19),
+            ],
+            thread_pool_queue_rows(),
+        ),
+        "THREAD_POOL_STATS" => (
+            std::iter::once(int("GROUP_ID", 6))
+                .chain(
+                    [
+                        "THREAD_CREATIONS",
+                        "THREAD_CREATIONS_DUE_TO_STALL",
+                        "WAKES",
+                        "WAKES_DUE_TO_STALL",
+                        "THROTTLES",
+                        "STALLS",
+                        "POLLS_BY_LISTENER",
+                        "POLLS_BY_WORKER",
+                        "DEQUEUES_BY_LISTENER",
+                        "DEQUEUES_BY_WORKER",
+                    ]
+                    .into_iter()
+                    .map(|c| int(c, 19)),
+                )
+                .collect(),
+            thread_pool_stats_rows(),
+        ),
+        "THREAD_POOL_WAITS" => (
+            vec![field("", "REASON", 16), int("COUNT", 19)],
+            crate::wait::pool_waits().into_iter().map(|(reason, n)| vec![s(reason), Value::Int(n as i64)]).collect(),
+        ),
+        _ => return None,
+    };
+    let columns = columns.iter().map(|c| ShowColumn { is_table: &name, ..*c }.result_column()).collect();
+    Some((columns, rows))
+}
+
+/// information_schema.THREAD_POOL_GROUPS: empty without the pool, as in MariaDB.
+fn thread_pool_group_rows() -> Vec<Vec<Value>> {
+    let groups = crate::wait::pool().map(|p| p.groups()).unwrap_or_default();
+    let int = |n: u64| Value::Int(n as i64);
+    (groups.into_iter().enumerate())
+        .map(|(id, (g, _))| {
+            vec![
+                int(id as u64),
+                int(g.connections),
+                int(g.threads),
+                int(g.active_threads),
+                int(g.standby_threads),
+                int(g.queue_length),
+                int(g.has_listener.into()),
+                int(g.is_stalled.into()),
+            ]
+        })
+        .collect()
+}
+
+fn thread_pool_queue_rows() -> Vec<Vec<Value>> {
+    let queued = crate::wait::pool().map(|p| p.queues()).unwrap_or_default();
+    let int = |n: u64| Value::Int(n as i64);
+    queued
+        .into_iter()
+        .map(|q| {
+            vec![
+                int(q.group_id),
+                int(q.position),
+                int(q.priority),
+                Value::UInt(q.connection_id),
+                int(q.queueing_time_us),
+            ]
+        })
+        .collect()
+}
+
+fn thread_pool_stats_rows() -> Vec<Vec<Value>> {
+    let groups = crate::wait::pool().map(|p| p.groups()).unwrap_or_default();
+    let int = |n: u64| Value::Int(n as i64);
+    (groups.into_iter().enumerate())
+        .map(|(id, (_, st))| {
+            vec![
+                int(id as u64),
+                int(st.thread_creations),
+                int(st.thread_creations_due_to_stall),
+                int(st.wakes),
+                int(st.wakes_due_to_stall),
+                int(st.throttles),
+                int(st.stalls),
+                int(st.polls_by_listener),
+                int(st.polls_by_worker),
+                int(st.dequeues_by_listener),
+                int(st.dequeues_by_worker),
+            ]
+        })
+        .collect()
 }
 
 /// The collations OneLog implements, as SHOW COLLATION and

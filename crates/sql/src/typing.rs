@@ -176,6 +176,7 @@ fn type_of(expr: &Expr, scope: &[ScopeColumn]) -> Option<Typed> {
         Expr::Binary(op, l, r) if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or | BinOp::Xor) => {
             Some(boolean(*op != BinOp::NullSafeEq && any_nullable([l.as_ref(), r.as_ref()], scope)))
         }
+        Expr::Binary(BinOp::IntDiv, l, r) => int_div(type_of(l, scope)?, type_of(r, scope)?),
         Expr::Binary(op, l, r) => arithmetic(*op, type_of(l, scope)?, type_of(r, scope)?),
         Expr::IsNull { .. } | Expr::IsBool { .. } | Expr::Exists { .. } => Some(boolean(false)),
         Expr::Between { expr, low, high, .. } => {
@@ -378,14 +379,32 @@ fn aggregate_types(branches: &[Typed]) -> Option<Typed> {
 }
 
 /// How many characters a value of this type shows as text.
+/// Bytes per character of a text kind (1 for numbers shown as text).
+fn text_mbmaxlen(k: &Kind) -> u32 {
+    match k {
+        Kind::Text { collation, .. } => collation.mbmaxlen(),
+        _ => 1,
+    }
+}
+
 fn display_chars(k: &Kind) -> Option<u32> {
     Some(match k {
         Kind::Int { len, .. } => *len,
         Kind::Decimal { precision, scale, unsigned } => precision + u32::from(*scale > 0) + u32::from(!unsigned),
         Kind::Double => DOUBLE_ITEM_LENGTH,
         Kind::Text { chars, .. } => *chars,
+        k if is_double(k) => DOUBLE_ITEM_LENGTH,
         Kind::Column(_) => return None,
     })
+}
+
+/// A DOUBLE result, or a FLOAT / DOUBLE column.
+fn is_double(k: &Kind) -> bool {
+    match k {
+        Kind::Double => true,
+        Kind::Column(c) => matches!(c.ty, ColumnType::Double | ColumnType::Float),
+        _ => false,
+    }
 }
 
 fn aggregate_call(func: AggFunc, arg: Option<&Expr>, scope: &[ScopeColumn]) -> Option<Typed> {
@@ -429,11 +448,33 @@ fn window_call(func: WindowFunc, args: &[Expr], scope: &[ScopeColumn]) -> Option
     }
 }
 
+/// MariaDB's MY_INT64_NUM_DECIMAL_DIGITS: the most digits `DIV` is
+/// described with.
+const INT64_NUM_DECIMAL_DIGITS: u32 = 21;
+/// The most characters a CAST to an integer type is described with.
+const CAST_INT_MAX_CHARS: u32 = INT64_NUM_DECIMAL_DIGITS - 1;
+/// The longest unsigned integer result described as INT, not BIGINT.
+const UINT32_MAX_CHARS: u32 = 10;
+
 fn cast(from: Typed, to: &CastType) -> Option<Typed> {
     let nullable = from.nullable;
     let kind = match to {
-        CastType::Signed => Kind::Int { digits: 20, len: 20, unsigned: false, declared: None },
-        CastType::Unsigned => Kind::Int { digits: 20, len: 20, unsigned: true, declared: None },
+        // As long as the argument is shown, at least a digit and a sign.
+        CastType::Signed => {
+            let len = display_chars(&from.kind)?.clamp(2, CAST_INT_MAX_CHARS);
+            Kind::Int { digits: len, len, unsigned: false, declared: None }
+        }
+        // An argument that may be negative becomes a full BIGINT UNSIGNED
+        // (-1 is 18446744073709551615); one that cannot keeps its length.
+        CastType::Unsigned => {
+            let len = if never_negative(&from.kind) {
+                display_chars(&from.kind)?.clamp(1, CAST_INT_MAX_CHARS)
+            } else {
+                CAST_INT_MAX_CHARS
+            };
+            let declared = if len <= UINT32_MAX_CHARS { ColumnType::Int } else { ColumnType::BigInt };
+            Kind::Int { digits: len, len, unsigned: true, declared: Some(declared) }
+        }
         CastType::Decimal { precision, scale } => {
             Kind::Decimal { precision: u32::from(*precision), scale: u32::from(*scale), unsigned: false }
         }
@@ -441,6 +482,29 @@ fn cast(from: Typed, to: &CastType) -> Option<Typed> {
         _ => return None,
     };
     Some(Typed { kind, nullable })
+}
+
+/// An unsigned type, or an integer shown without a sign (a literal 5).
+fn never_negative(k: &Kind) -> bool {
+    match k {
+        Kind::Int { unsigned, digits, len, .. } => *unsigned || digits == len,
+        Kind::Decimal { unsigned, .. } => *unsigned,
+        _ => false,
+    }
+}
+
+/// `a DIV b`: as many digits as the dividend's integer part (a string's
+/// length), always nullable (division by zero), unsigned if either is.
+fn int_div(l: Typed, r: Typed) -> Option<Typed> {
+    let digits = match &l.kind {
+        Kind::Text { chars, .. } => *chars,
+        k if is_double(k) => INT64_NUM_DECIMAL_DIGITS,
+        k => decimal_parts(k)?.0,
+    }
+    .min(INT64_NUM_DECIMAL_DIGITS);
+    let is_unsigned = |t: &Typed| decimal_parts(&t.kind).is_some_and(|p| p.2);
+    let unsigned = is_unsigned(&l) || is_unsigned(&r);
+    Some(Typed { kind: Kind::Int { digits, len: digits, unsigned, declared: None }, nullable: true })
 }
 
 fn function(name: &str, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
@@ -478,6 +542,21 @@ fn function(name: &str, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
             Some(long(2, true))
         }
         "dayofweek" | "weekday" => Some(long(1, true)),
+        // Binary strings: UNHEX's bytes are half its argument's bytes;
+        // CHAR() gives up to 4 bytes per argument (without USING).
+        "unhex" => {
+            let a = arg(0)?;
+            let bytes = display_chars(&a.kind)?.saturating_mul(text_mbmaxlen(&a.kind));
+            Some(Typed { kind: Kind::Text { chars: bytes.div_ceil(2), collation: Collation::Binary }, nullable: true })
+        }
+        "char" => Some(Typed {
+            kind: Kind::Text { chars: 4 * args.len() as u32, collation: Collation::Binary },
+            nullable: true,
+        }),
+        "ascii" => Some(long(3, arg(0)?.nullable)),
+        "ord" => Some(long(7, arg(0)?.nullable)),
+        // NOT NULL in MariaDB's metadata although a NULL count gives NULL.
+        "benchmark" => Some(long(1, false)),
         "dayofyear" => Some(long(3, true)),
         "yearweek" => Some(long(6, true)),
         "period_add" | "period_diff" => Some(long(6, any_null()?)),
@@ -500,6 +579,8 @@ fn function(name: &str, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
             t => matches!(t.kind, Kind::Decimal { .. } | Kind::Double).then_some(t),
         },
         "database" | "schema" => Some(text(64, true)),
+        // A role name (MariaDB's USERNAME_CHAR_LENGTH).
+        "current_role" => Some(text(128, true)),
         "round" | "truncate" => round(arg(0)?, args.get(1), name == "truncate"),
         _ => None,
     }

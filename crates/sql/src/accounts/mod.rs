@@ -10,7 +10,9 @@
 //! the same statement. (MariaDB 10.11 itself logs CREATE USER and GRANT
 //! with the plaintext; only its SET PASSWORD is logged hashed.)
 
+pub mod plugins;
 pub mod privs;
+pub mod roles;
 pub mod run;
 pub mod show;
 pub mod store;
@@ -20,7 +22,7 @@ use crate::catalog::Catalog;
 use crate::ddl::{CatalogChange, DdlPlan};
 use onelog_core::{ErrorCode, SqlError, SqlResult};
 use onelog_storage::Mutation;
-pub use store::{native_hash, Account, AccountStore, TableGrant};
+pub use store::{ed25519_key, ed25519_password, native_hash, Account, AccountStore, RoleGrant, TableGrant};
 
 /// One change to the account store, in order.
 #[derive(Debug, Clone)]
@@ -55,6 +57,8 @@ pub struct AccountContext<'a> {
     pub db: &'a str,
     /// The session's account (SET PASSWORD without FOR).
     pub current: Option<&'a UserName>,
+    /// The session's enabled role (CREATE ROLE ... WITH ADMIN CURRENT_ROLE).
+    pub current_role: Option<&'a str>,
     /// GRANT may create a missing account without a password (sql_mode
     /// without NO_AUTO_CREATE_USER; a replay, whose statement succeeded).
     pub auto_create: bool,
@@ -80,8 +84,10 @@ impl AccountPlan {
 }
 
 /// Replaces plaintext passwords by their hashes and names the current
-/// account and database where the statement left them implicit.
-pub fn resolve(stmt: &AccountStmt, ctx: &AccountContext) -> SqlResult<AccountStmt> {
+/// account and database where the statement left them implicit. SET
+/// PASSWORD hashes for the plugin the account in `accounts` has, as
+/// MariaDB's does (an ed25519 account stays one).
+pub fn resolve(stmt: &AccountStmt, ctx: &AccountContext, accounts: &AccountStore) -> SqlResult<AccountStmt> {
     let hash = |auth: &Option<Auth>| auth.as_ref().map(hash_auth).transpose();
     let specs = |users: &[UserSpec]| -> SqlResult<Vec<UserSpec>> {
         users.iter().map(|u| Ok(UserSpec { name: u.name.clone(), auth: hash(&u.auth)? })).collect()
@@ -121,7 +127,15 @@ pub fn resolve(stmt: &AccountStmt, ctx: &AccountContext) -> SqlResult<AccountStm
                 (None, Some(current)) => current.clone(),
                 (None, None) => return Err(no_matching_row()),
             };
-            AccountStmt::SetPassword { user: Some(user), auth: hash_auth(auth)? }
+            let plugin = accounts.get(&user).map_or(AuthPlugin::MysqlNativePassword, |a| a.plugin);
+            let auth = match plugin {
+                AuthPlugin::Ed25519 => match hash_auth(&Auth::Plugin(plugin, Some(Box::new(auth.clone()))))? {
+                    Auth::Plugin(_, Some(hashed)) => *hashed,
+                    _ => return Err(SqlError::internal("ed25519 SET PASSWORD lost its hash")),
+                },
+                _ => hash_auth(auth)?,
+            };
+            AccountStmt::SetPassword { user: Some(user), auth }
         }
         AccountStmt::Grant { privs, all, level: l, to, grant_option, options } => AccountStmt::Grant {
             privs: privs.clone(),
@@ -138,7 +152,7 @@ pub fn resolve(stmt: &AccountStmt, ctx: &AccountContext) -> SqlResult<AccountStm
             level: level(l)?,
             from: from.clone(),
         },
-        other => other.clone(),
+        other => roles::resolve(other, ctx)?,
     })
 }
 
@@ -149,6 +163,33 @@ fn hash_auth(auth: &Auth) -> SqlResult<Auth> {
         Auth::Hash(_) => {
             Err(SqlError::new(ErrorCode::PASSWORD_FORMAT, "Password hash should be a 41-digit hexadecimal number"))
         }
+        Auth::Plugin(AuthPlugin::Ed25519, Some(using)) => {
+            let key = match &**using {
+                // MariaDB stores nothing for the empty password (and then
+                // no password logs in).
+                Auth::Password(pw) if pw.is_empty() => String::new(),
+                Auth::Password(pw) => store::ed25519_password(&crate::parse::literal_bytes(pw)),
+                Auth::Hash(h) if store::ed25519_key(h).is_some() => h.clone(),
+                Auth::Hash(h) if h.len() == store::ED25519_PASSWORD_LEN => {
+                    return Err(SqlError::new(ErrorCode::PASSWORD_FORMAT, "Password hash should be base64 encoded"))
+                }
+                _ => {
+                    return Err(SqlError::new(
+                        ErrorCode::PASSWORD_FORMAT,
+                        format!("Password hash should be {} characters long", store::ED25519_PASSWORD_LEN),
+                    ))
+                }
+            };
+            Ok(Auth::Plugin(AuthPlugin::Ed25519, Some(Box::new(Auth::Hash(key)))))
+        }
+        Auth::Plugin(plugin, using) => match using.as_deref() {
+            None | Some(Auth::Hash(_)) => Ok(auth.clone()),
+            // unix_socket has no password to hash: MariaDB refuses one.
+            Some(_) => Err(SqlError::new(
+                ErrorCode::SET_PASSWORD_AUTH_PLUGIN,
+                format!("SET PASSWORD is not applicable for users authenticating via {} plugin", plugin.name()),
+            )),
+        },
     }
 }
 
@@ -231,18 +272,41 @@ fn set_options(account: &mut Account, options: &AccountOptions) {
     }
 }
 
+/// IDENTIFIED ...: the plugin and its stored string (`resolve` left only
+/// hashes).
 fn set_auth(account: &mut Account, auth: &Option<Auth>) {
-    if let Some(Auth::Hash(h) | Auth::Password(h)) = auth {
-        // `resolve` left only hashes.
-        account.auth_string = h.clone();
-        account.sha2_hash = None;
-        account.password_expired = false;
+    let (plugin, auth_string) = match auth {
+        None => return,
+        Some(Auth::Hash(h) | Auth::Password(h)) => (AuthPlugin::MysqlNativePassword, h.clone()),
+        Some(Auth::Plugin(plugin, using)) => (*plugin, using.as_deref().map(auth_text).unwrap_or_default()),
+    };
+    account.plugin = plugin;
+    set_password(account, auth_string);
+}
+
+/// SET PASSWORD: a new stored string for the plugin the account has.
+fn set_password(account: &mut Account, auth_string: String) {
+    account.auth_string = auth_string;
+    account.sha2_hash = None;
+    account.password_expired = false;
+}
+
+/// The text a (resolved) USING holds.
+fn auth_text(auth: &Auth) -> String {
+    match auth {
+        Auth::Hash(h) | Auth::Password(h) => h.clone(),
+        Auth::Plugin(_, using) => using.as_deref().map(auth_text).unwrap_or_default(),
     }
 }
 
 /// Plans a statement `resolve` has rewritten.
 pub fn plan(catalog: &Catalog, stmt: &AccountStmt, ctx: &AccountContext) -> SqlResult<AccountPlan> {
     let mut changes = Changes::new(&catalog.accounts);
+    if let Some(outcome) = roles::plan(&mut changes, stmt)? {
+        let changes = changes.into_changes();
+        let logged = outcome.logged.filter(|_| !changes.is_empty());
+        return Ok(AccountPlan { changes, logged, ..outcome });
+    }
     let mut notes = Vec::new();
     let mut failed: Vec<&UserName> = Vec::new();
     // The statement with only the accounts it changed, to log.
@@ -335,7 +399,7 @@ pub fn plan(catalog: &Catalog, stmt: &AccountStmt, ctx: &AccountContext) -> SqlR
             operation = "SET PASSWORD";
             let name = user.as_ref().ok_or_else(no_matching_row)?;
             let mut account = changes.get(name).ok_or_else(no_matching_row)?;
-            set_auth(&mut account, &Some(auth.clone()));
+            set_password(&mut account, auth_text(auth));
             changes.put(account);
             logged = Some(stmt.clone());
         }
@@ -344,10 +408,11 @@ pub fn plan(catalog: &Catalog, stmt: &AccountStmt, ctx: &AccountContext) -> SqlR
             let bits = grant_bits(privs, *all, level)? | if *grant_option { privs::GRANT } else { 0 };
             check_columns(catalog, privs, level)?;
             for spec in to {
-                let mut account = match changes.get(&spec.name) {
+                let name = roles::grantee(changes.store, &spec.name);
+                let mut account = match changes.get(&name) {
                     Some(a) => a,
-                    None if ctx.auto_create || matches!(&spec.auth, Some(Auth::Hash(h)) if !h.is_empty()) => {
-                        Account::new(spec.name.clone(), String::new())
+                    None if ctx.auto_create || spec.auth.as_ref().is_some_and(|a| !auth_text(a).is_empty()) => {
+                        Account::new(name, String::new())
                     }
                     None => return Err(no_matching_row()),
                 };
@@ -362,6 +427,7 @@ pub fn plan(catalog: &Catalog, stmt: &AccountStmt, ctx: &AccountContext) -> SqlR
             operation = "REVOKE";
             let bits = grant_bits(privs, *all, level)? | if *grant_option { privs::GRANT } else { 0 };
             for name in from {
+                let name = &roles::grantee(changes.store, name);
                 let mut account = changes.get(name).ok_or_else(|| no_such_grant(name, level))?;
                 remove_privs(&mut account, level, bits, privs)?;
                 changes.put(account);
@@ -384,9 +450,7 @@ pub fn plan(catalog: &Catalog, stmt: &AccountStmt, ctx: &AccountContext) -> SqlR
             }
             logged = Some(stmt.clone());
         }
-        AccountStmt::ShowGrants(_) | AccountStmt::ShowCreateUser(_) => {
-            return Err(SqlError::internal("SHOW is not an account change"))
-        }
+        _ => return Err(SqlError::internal("not an account change")),
     }
     let changes = changes.into_changes();
     let logged = logged.filter(|_| !changes.is_empty()).map(|s| render(&s));
@@ -528,6 +592,10 @@ pub fn render(stmt: &AccountStmt) -> String {
                 Some(Auth::Hash(h) | Auth::Password(h)) => {
                     format!("{} IDENTIFIED BY PASSWORD {}", u.name.sql(), sql_string(h))
                 }
+                Some(Auth::Plugin(plugin, None)) => format!("{} IDENTIFIED VIA {}", u.name.sql(), plugin.name()),
+                Some(Auth::Plugin(plugin, Some(using))) => {
+                    format!("{} IDENTIFIED VIA {} USING {}", u.name.sql(), plugin.name(), sql_string(&auth_text(using)))
+                }
                 None => u.name.sql(),
             })
             .collect::<Vec<_>>()
@@ -555,9 +623,9 @@ pub fn render(stmt: &AccountStmt) -> String {
             "RENAME USER {}",
             pairs.iter().map(|(a, b)| format!("{} TO {}", a.sql(), b.sql())).collect::<Vec<_>>().join(", ")
         ),
-        AccountStmt::SetPassword { user, auth: Auth::Hash(h) | Auth::Password(h) } => {
+        AccountStmt::SetPassword { user, auth } => {
             let user = user.as_ref().map(|u| format!(" FOR {}", u.sql())).unwrap_or_default();
-            format!("SET PASSWORD{user} = {}", sql_string(h))
+            format!("SET PASSWORD{user} = {}", sql_string(&auth_text(auth)))
         }
         AccountStmt::Grant { privs, all, level, to, grant_option, options } => format!(
             "GRANT {} ON {} TO {}{}",
@@ -573,7 +641,7 @@ pub fn render(stmt: &AccountStmt) -> String {
             names(from)
         ),
         AccountStmt::RevokeAll { from } => format!("REVOKE ALL PRIVILEGES, GRANT OPTION FROM {}", names(from)),
-        AccountStmt::ShowGrants(_) | AccountStmt::ShowCreateUser(_) => String::new(),
+        other => roles::render(other),
     }
 }
 
@@ -646,8 +714,8 @@ mod tests {
 
     fn run(catalog: &mut Catalog, sql: &str) -> SqlResult<AccountPlan> {
         let Statement::Account(stmt) = parse_single(sql)?.statement else { panic!("{sql}: not an account statement") };
-        let ctx = AccountContext { db: "d", current: None, auto_create: false };
-        let plan = plan(catalog, &resolve(&stmt, &ctx)?, &ctx)?;
+        let ctx = AccountContext { db: "d", current: None, current_role: None, auto_create: false };
+        let plan = plan(catalog, &resolve(&stmt, &ctx, &catalog.accounts)?, &ctx)?;
         for c in plan.changes.clone() {
             c.apply(&mut catalog.accounts);
         }
@@ -667,6 +735,15 @@ mod tests {
             "ALTER USER b ACCOUNT LOCK REQUIRE SSL",
             "RENAME USER b TO b2@localhost",
             "REVOKE INSERT ON d.t FROM a",
+            "CREATE ROLE r1 WITH ADMIN a",
+            "GRANT SELECT ON d.* TO r1",
+            "CREATE ROLE r2",
+            "GRANT r1 TO r2",
+            "GRANT r2 TO a WITH ADMIN OPTION",
+            "SET DEFAULT ROLE r2 FOR a",
+            "REVOKE ADMIN OPTION FOR r1 FROM a",
+            "CREATE OR REPLACE ROLE r3",
+            "DROP ROLE r1",
         ] {
             let plan = run(&mut live, sql).unwrap_or_else(|e| panic!("{sql}: {e:?}"));
             let logged = plan.logged.expect("changed accounts");
@@ -681,6 +758,11 @@ mod tests {
         assert_eq!(a.auth_string, native_hash(b"other"));
         assert_eq!(a.limits[3], 3);
         assert_eq!(a.table_privs("d", "t"), privs::SELECT | privs::GRANT);
+        // The dropped role is gone from the role that held it.
+        assert_eq!(a.roles, [RoleGrant { role: "r2".into(), admin: true }]);
+        assert_eq!(a.default_role, "r2");
+        assert!(live.accounts.role("r2").is_some_and(|r| r.roles.is_empty()));
+        assert!(live.accounts.role("r1").is_none());
     }
 
     #[test]

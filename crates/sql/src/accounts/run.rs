@@ -2,17 +2,20 @@
 //! event through the binlog, SHOW GRANTS and SHOW CREATE USER answered
 //! from the catalog.
 
-use super::{plan, resolve, show, AccountContext};
+use super::{plan, resolve, roles, show, AccountContext};
 use crate::ast::account::{AccountStmt, UserName};
 use crate::ddl::CatalogChange;
 use crate::session::{QueryResult, ResultColumn, Session};
 use onelog_binlog::event::{query_body, type_code, GroupKind};
 use onelog_binlog::pipeline::{PendingEvent, TxnEvents};
-use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
+use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Value};
 
 pub fn execute(session: &mut Session, stmt: &AccountStmt) -> SqlResult<QueryResult> {
     match stmt {
-        AccountStmt::ShowGrants(user) => show_grants(session, user.as_ref()),
+        AccountStmt::ShowGrants(user) => show_grants(session, user.as_ref(), user.is_none()),
+        AccountStmt::ShowGrantsForCurrentUser => show_grants(session, None, false),
+        AccountStmt::ShowGrantsForCurrentRole => show_grants_for_current_role(session),
+        AccountStmt::SetRole(role) => set_role(session, role.as_deref()),
         AccountStmt::ShowCreateUser(user) => show_create_user(session, user.as_ref()),
         _ => change(session, stmt),
     }
@@ -26,12 +29,14 @@ fn change(session: &mut Session, stmt: &AccountStmt) -> SqlResult<QueryResult> {
     let engine = session.engine.clone();
     let db = session.db.clone().unwrap_or_default();
     let current = session.account.clone();
+    let current_role = session.current_role.clone();
     let ctx = AccountContext {
         db: &db,
         current: current.as_ref(),
+        current_role: current_role.as_deref(),
         auto_create: !session.session_value("sql_mode").contains("NO_AUTO_CREATE_USER"),
     };
-    let resolved = resolve(stmt, &ctx)?;
+    let resolved = resolve(stmt, &ctx, &engine.catalog.read().accounts)?;
     let _ddl = engine.ddl_lock.lock();
     let plan = plan(&engine.catalog.read(), &resolved, &ctx)?;
     for (code, message) in &plan.notes {
@@ -68,23 +73,73 @@ fn named_or_current(session: &Session, user: Option<&UserName>) -> SqlResult<Use
         .ok_or_else(|| SqlError::new(ErrorCode::PASSWORD_NO_MATCH, "Can't find any matching row in the user table"))
 }
 
+/// SHOW GRANTS / SHOW CREATE USER's column: VARCHAR(1024) NOT NULL, as
+/// MariaDB sends it.
 fn one_column(title: String, lines: Vec<String>) -> QueryResult {
+    let mut def = ColumnDef::new(&title, ColumnType::VarChar(1024));
+    def.nullable = false;
     QueryResult::Rows {
-        columns: vec![ResultColumn::text(&title)],
+        columns: vec![ResultColumn::named(&title, def)],
         rows: lines.into_iter().map(|l| vec![Value::from_str(&l)]).collect(),
     }
 }
 
-fn show_grants(session: &Session, user: Option<&UserName>) -> SqlResult<QueryResult> {
-    let name = named_or_current(session, user)?;
+fn no_such_grant(name: &UserName) -> SqlError {
+    SqlError::new(
+        ErrorCode::NONEXISTING_GRANT,
+        format!("There is no such grant defined for user '{}' on host '{}'", name.user, name.host),
+    )
+}
+
+/// SHOW GRANTS as MariaDB words it: an account's own lines; for a role,
+/// then those of each role it includes; `with_role` (SHOW GRANTS without
+/// FOR), then those of the session's enabled role and the roles that
+/// includes; last, an account's default role.
+fn show_grants(session: &Session, user: Option<&UserName>, with_role: bool) -> SqlResult<QueryResult> {
     let catalog = session.engine.catalog.read();
-    let account = catalog.accounts.get(&name).ok_or_else(|| {
-        SqlError::new(
-            ErrorCode::NONEXISTING_GRANT,
-            format!("There is no such grant defined for user '{}' on host '{}'", name.user, name.host),
-        )
-    })?;
-    Ok(one_column(format!("Grants for {}@{}", name.user, name.host), show::grant_lines(account)))
+    let name = match user {
+        Some(user) => roles::grantee(&catalog.accounts, user),
+        None => named_or_current(session, None)?,
+    };
+    let account = catalog.accounts.get(&name).ok_or_else(|| no_such_grant(&name))?;
+    let included = match (account.is_role, with_role) {
+        (true, _) => catalog.accounts.role_closure(&name.user).into_iter().skip(1).collect(),
+        (false, true) => session.current_role.as_deref().map(|r| catalog.accounts.role_closure(r)).unwrap_or_default(),
+        (false, false) => Vec::new(),
+    };
+    let mut lines = show::grant_lines(account);
+    lines.extend(included.iter().flat_map(|role| show::grant_lines(role)));
+    lines.extend(show::default_role_line(account));
+    let title = if account.is_role { name.user.clone() } else { format!("{}@{}", name.user, name.host) };
+    Ok(one_column(format!("Grants for {title}"), lines))
+}
+
+fn show_grants_for_current_role(session: &Session) -> SqlResult<QueryResult> {
+    let catalog = session.engine.catalog.read();
+    let closure = session.current_role.as_deref().map(|r| catalog.accounts.role_closure(r)).unwrap_or_default();
+    let Some(role) = closure.first() else {
+        return Err(no_such_grant(&named_or_current(session, None)?));
+    };
+    let lines = closure.iter().flat_map(|r| show::grant_lines(r)).collect();
+    Ok(one_column(format!("Grants for {}", role.name.user), lines))
+}
+
+/// SET ROLE: a role granted to the session's account (MariaDB's 1959
+/// otherwise), or NONE. The session's privileges are reloaded with it.
+fn set_role(session: &mut Session, role: Option<&str>) -> SqlResult<QueryResult> {
+    if let Some(role) = role {
+        let catalog = session.engine.catalog.read();
+        if catalog.accounts.role(role).is_none() {
+            return Err(crate::parse::account::invalid_role(role));
+        }
+        if let Some(name) = &session.account {
+            if catalog.accounts.get(name).is_none_or(|a| a.role_grant(role).is_none()) {
+                return Err(roles::not_granted(name, role));
+            }
+        }
+    }
+    session.enable_role(role.map(str::to_string));
+    Ok(QueryResult::ok(0))
 }
 
 fn show_create_user(session: &Session, user: Option<&UserName>) -> SqlResult<QueryResult> {

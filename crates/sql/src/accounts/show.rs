@@ -2,7 +2,7 @@
 
 use super::privs;
 use super::store::{Account, TableGrant};
-use crate::ast::account::{Require, LIMIT_NAMES};
+use crate::ast::account::{AuthPlugin, Require, LIMIT_NAMES};
 
 fn ident(name: &str) -> String {
     format!("`{}`", name.replace('`', "``"))
@@ -12,9 +12,12 @@ fn ident(name: &str) -> String {
 /// USER: password hash, REQUIRE, then `WITH` GRANT OPTION and limits
 /// (MariaDB's `add_user_parameters`).
 fn user_parameters(account: &Account, with_grant: bool) -> String {
-    let mut out = account.name.backquoted();
-    if !account.auth_string.is_empty() {
-        out.push_str(&format!(" IDENTIFIED BY PASSWORD '{}'", account.auth_string));
+    let mut out = account.name.grantee_backquoted(account.is_role);
+    match (account.plugin, account.auth_string.as_str()) {
+        (AuthPlugin::MysqlNativePassword, "") => {}
+        (AuthPlugin::MysqlNativePassword, hash) => out.push_str(&format!(" IDENTIFIED BY PASSWORD '{hash}'")),
+        (plugin, "") => out.push_str(&format!(" IDENTIFIED VIA {}", plugin.name())),
+        (plugin, using) => out.push_str(&format!(" IDENTIFIED VIA {} USING '{using}'", plugin.name())),
     }
     match account.require {
         Require::None => {}
@@ -64,15 +67,21 @@ fn table_privs_text(grant: &TableGrant) -> String {
     parts.join(", ")
 }
 
-/// SHOW GRANTS lines: `*.*`, then databases (most specific name first, as
-/// MariaDB sorts them), then tables.
+/// SHOW GRANTS lines: the roles granted to it (in grant order), `*.*`,
+/// then databases (most specific name first, as MariaDB sorts them), then
+/// tables.
 pub fn grant_lines(account: &Account) -> Vec<String> {
-    let to = account.name.backquoted();
-    let mut lines = vec![format!(
+    let to = account.name.grantee_backquoted(account.is_role);
+    let mut lines: Vec<String> = account
+        .roles
+        .iter()
+        .map(|g| format!("GRANT {} TO {to}{}", ident(&g.role), if g.admin { " WITH ADMIN OPTION" } else { "" }))
+        .collect();
+    lines.push(format!(
         "GRANT {} ON *.* TO {}",
         privs::list(account.global, privs::GLOBAL_ALL),
         user_parameters(account, account.global & privs::GRANT != 0)
-    )];
+    ));
     let mut dbs: Vec<(&String, &u64)> = account.dbs.iter().collect();
     dbs.sort_by_key(|(db, _)| std::cmp::Reverse(super::store::wild_sort(db)));
     for (db, bits) in dbs {
@@ -93,6 +102,12 @@ pub fn grant_lines(account: &Account) -> Vec<String> {
         ));
     }
     lines
+}
+
+/// SHOW GRANTS's last line for an account with a default role.
+pub fn default_role_line(account: &Account) -> Option<String> {
+    (!account.default_role.is_empty())
+        .then(|| format!("SET DEFAULT ROLE {} FOR {}", ident(&account.default_role), account.name.backquoted()))
 }
 
 /// SHOW CREATE USER's statement.

@@ -4,7 +4,7 @@
 //! in-memory copy sorted the way MariaDB searches accounts.
 
 use super::privs;
-use crate::ast::account::{Require, UserName};
+use crate::ast::account::{AuthPlugin, Require, UserName};
 use onelog_storage::key;
 use serde::{Deserialize, Serialize};
 use sha1::{Digest, Sha1};
@@ -52,8 +52,13 @@ impl TableGrant {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Account {
     pub name: UserName,
-    /// mysql_native_password's `*HEX` of SHA1(SHA1(password)); "" is no
-    /// password.
+    /// How it authenticates (mysql_native_password when absent, as the
+    /// accounts stored before there were others).
+    #[serde(default, skip_serializing_if = "AuthPlugin::is_native")]
+    pub plugin: AuthPlugin,
+    /// The plugin's stored string: mysql_native_password's `*HEX` of
+    /// SHA1(SHA1(password)) ("" is no password), ed25519's base64 public
+    /// key, nothing for unix_socket.
     pub auth_string: String,
     /// Hex of SHA256(SHA256(password)) for caching_sha2_password's fast
     /// path: only accounts created at initialization have it (the log
@@ -80,12 +85,32 @@ pub struct Account {
     pub dbs: BTreeMap<String, u64>,
     #[serde(default)]
     pub tables: Vec<TableGrant>,
+    /// A role (`'name'@''`), which no client logs in as.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub is_role: bool,
+    /// The roles granted to it, in the order they were granted (the order
+    /// SHOW GRANTS lists them in).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roles: Vec<RoleGrant>,
+    /// The role enabled at login ("" for none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub default_role: String,
+}
+
+/// A role granted to an account or to another role.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RoleGrant {
+    pub role: String,
+    /// WITH ADMIN OPTION: it may grant the role on.
+    #[serde(default)]
+    pub admin: bool,
 }
 
 impl Account {
     pub fn new(name: UserName, auth_string: String) -> Account {
         Account {
             name,
+            plugin: AuthPlugin::MysqlNativePassword,
             auth_string,
             sha2_hash: None,
             locked: false,
@@ -95,6 +120,44 @@ impl Account {
             global: 0,
             dbs: BTreeMap::new(),
             tables: Vec::new(),
+            is_role: false,
+            roles: Vec::new(),
+            default_role: String::new(),
+        }
+    }
+
+    pub fn role_grant(&self, role: &str) -> Option<&RoleGrant> {
+        self.roles.iter().find(|g| g.role == role)
+    }
+
+    /// Adds a role's privileges and role grants to its own: a session's
+    /// privileges are its account's and those of its enabled role and the
+    /// roles that role includes, and it may grant on a role any of them
+    /// holds WITH ADMIN OPTION. (Database grants of the same name add up;
+    /// MariaDB looks the account's and the role's up apart, which differs
+    /// only where each holds a different wildcard name matching a
+    /// database.)
+    pub fn add_role(&mut self, other: &Account) {
+        for grant in &other.roles {
+            match self.roles.iter_mut().find(|g| g.role == grant.role) {
+                Some(mine) => mine.admin |= grant.admin,
+                None => self.roles.push(grant.clone()),
+            }
+        }
+        self.global |= other.global;
+        for (db, bits) in &other.dbs {
+            *self.dbs.entry(db.clone()).or_default() |= bits;
+        }
+        for grant in &other.tables {
+            match self.tables.iter_mut().find(|t| t.db == grant.db && t.table == grant.table) {
+                Some(mine) => {
+                    mine.privs |= grant.privs;
+                    for (column, bits) in &grant.columns {
+                        *mine.columns.entry(column.clone()).or_default() |= bits;
+                    }
+                }
+                None => self.tables.push(grant.clone()),
+            }
         }
     }
 
@@ -151,6 +214,33 @@ pub fn native_hash(password: &[u8]) -> String {
     }
     out
 }
+
+/// ed25519's stored form of a password, as MariaDB's auth_ed25519 makes
+/// it: the public key of the key pair whose expanded secret key is
+/// SHA-512(password) (ref10's `crypto_sign_keypair` fed the password
+/// instead of a 32-byte seed), base64 without its `=` padding (43
+/// characters).
+pub fn ed25519_password(password: &[u8]) -> String {
+    use base64::Engine;
+    let expanded: [u8; 64] = sha2::Sha512::digest(password).into();
+    let secret = ed25519_dalek::hazmat::ExpandedSecretKey::from_bytes(&expanded);
+    let public = ed25519_dalek::VerifyingKey::from(&secret);
+    base64::engine::general_purpose::STANDARD_NO_PAD.encode(public.as_bytes())
+}
+
+/// The public key an ed25519 account's stored string holds; `None` unless
+/// it is 43 base64 characters of 32 bytes.
+pub fn ed25519_key(auth_string: &str) -> Option<[u8; 32]> {
+    use base64::Engine;
+    if auth_string.len() != ED25519_PASSWORD_LEN {
+        return None;
+    }
+    let bytes = base64::engine::general_purpose::STANDARD_NO_PAD.decode(auth_string).ok()?;
+    bytes.try_into().ok()
+}
+
+/// Length of ed25519's stored string.
+pub const ED25519_PASSWORD_LEN: usize = 43;
 
 /// Whether `hash` is a stored form IDENTIFIED BY PASSWORD accepts: "" or
 /// `*` + 40 hex digits.
@@ -236,6 +326,30 @@ impl AccountStore {
         self.by_name.values()
     }
 
+    /// The role of that name.
+    pub fn role(&self, name: &str) -> Option<&Arc<Account>> {
+        self.get(&UserName::role(name)).filter(|a| a.is_role)
+    }
+
+    /// `role` and every role it includes, depth first, each once (the
+    /// order SHOW GRANTS and ENABLED_ROLES list them in).
+    pub fn role_closure(&self, role: &str) -> Vec<Arc<Account>> {
+        let mut out: Vec<Arc<Account>> = Vec::new();
+        self.visit_role(role, &mut out);
+        out
+    }
+
+    fn visit_role(&self, role: &str, out: &mut Vec<Arc<Account>>) {
+        let Some(account) = self.role(role) else { return };
+        if out.iter().any(|a| a.name.user == role) {
+            return;
+        }
+        out.push(account.clone());
+        for grant in &account.roles {
+            self.visit_role(&grant.role, out);
+        }
+    }
+
     pub fn put(&mut self, account: Account) {
         self.by_name.insert(account.name.clone(), Arc::new(account));
         self.sort();
@@ -259,7 +373,9 @@ impl AccountStore {
     pub fn find_login(&self, user: &str, host: &str, ip: &str) -> Option<Arc<Account>> {
         self.search_order
             .iter()
-            .find(|a| (a.name.user.is_empty() || a.name.user == user) && host_matches(&a.name.host, host, ip))
+            .find(|a| {
+                !a.is_role && (a.name.user.is_empty() || a.name.user == user) && host_matches(&a.name.host, host, ip)
+            })
             .cloned()
     }
 }
@@ -301,5 +417,17 @@ mod tests {
         assert_eq!(a.db_privs("x"), 0);
         assert_eq!(native_hash(b"password"), "*2470C0C06DEE42FD1618BB99005ADCA2EC9D1E19");
         assert_eq!(native_hash(b""), "");
+    }
+
+    #[test]
+    fn ed25519_as_mariadb_stores_it() {
+        // MariaDB 10.11's SHOW CREATE USER after IDENTIFIED VIA ed25519
+        // USING PASSWORD(...).
+        assert_eq!(ed25519_password(b""), "4LH+dBF+G5W2CKTyId8xR3SyDqZoQjUNUVNxx8aWbG4");
+        assert_eq!(ed25519_password(b"pw"), "vRq+ROSzhW4MwhdoPvlkL1fHkT0w6ZDDbTpVQwSNQ90");
+        assert_eq!(ed25519_password(b"zz"), "y8NC0bcS6BRsyrD2kne1aTrzygYsS0zEWM9xnQhwxis");
+        assert!(ed25519_key(&ed25519_password(b"pw")).is_some());
+        assert_eq!(ed25519_key("abc"), None);
+        assert_eq!(ed25519_key("!LH+dBF+G5W2CKTyId8xR3SyDqZoQjUNUVNxx8aWbG4"), None);
     }
 }

@@ -20,11 +20,39 @@ impl UserName {
         format!("`{}`@`{}`", self.user.replace('`', "``"), self.host.replace('`', "``"))
     }
 
-    /// SQL text that reads back as this name (the logged form).
+    /// SQL text that reads back as this name (the logged form): a name
+    /// written without a host is logged without one, so that a replay
+    /// (or a replica) resolves it to a role or to `'user'@'%'` as the
+    /// statement did.
     pub fn sql(&self) -> String {
+        if self.host == HOST_NOT_GIVEN {
+            return sql_string(&self.user);
+        }
         format!("{}@{}", sql_string(&self.user), sql_string(&self.host))
     }
+
+    /// A role's name in the account store: the role's name, host "" (as
+    /// MariaDB keeps roles in mysql.user).
+    pub fn role(name: &str) -> UserName {
+        UserName { user: name.to_string(), host: String::new() }
+    }
+
+    /// `` `user`@`host` ``, or `` `role` `` for a role (SHOW GRANTS).
+    pub fn grantee_backquoted(&self, is_role: bool) -> String {
+        if is_role {
+            format!("`{}`", self.user.replace('`', "``"))
+        } else {
+            self.backquoted()
+        }
+    }
 }
+
+/// The host of a name written without `@host` where a role may stand
+/// (GRANT ... TO, REVOKE ... FROM, SHOW GRANTS FOR, WITH ADMIN): the role
+/// of that name if there is one, else `'name'@'%'`, resolved against the
+/// accounts when the statement runs (`accounts::grantee`), as MariaDB's
+/// `get_current_user` does. Never stored: no host can hold a NUL.
+pub const HOST_NOT_GIVEN: &str = "\0";
 
 /// A string literal for logged SQL text.
 pub fn sql_string(s: &str) -> String {
@@ -40,6 +68,44 @@ pub enum Auth {
     /// `IDENTIFIED BY PASSWORD '*HEX'` / `AS '*HEX'`: the stored hash ("" is
     /// no password).
     Hash(String),
+    /// `IDENTIFIED VIA|WITH plugin [USING ...]` for a plugin other than
+    /// mysql_native_password, with its `USING PASSWORD('pw')` (a
+    /// `Password`) or `USING 'auth string'` (a `Hash`).
+    Plugin(AuthPlugin, Option<Box<Auth>>),
+}
+
+/// The authentication plugins OneLog has built in, as MariaDB names them
+/// in `mysql.user.plugin` and `IDENTIFIED VIA`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AuthPlugin {
+    #[default]
+    MysqlNativePassword,
+    /// MariaDB's auth_ed25519: the stored string is the base64 public key.
+    Ed25519,
+    /// The client process's OS user must be the account's user.
+    UnixSocket,
+}
+
+impl AuthPlugin {
+    pub fn name(self) -> &'static str {
+        match self {
+            AuthPlugin::MysqlNativePassword => "mysql_native_password",
+            AuthPlugin::Ed25519 => "ed25519",
+            AuthPlugin::UnixSocket => "unix_socket",
+        }
+    }
+
+    /// By name, without case; `None` for one OneLog does not have.
+    pub fn from_name(name: &str) -> Option<AuthPlugin> {
+        [AuthPlugin::MysqlNativePassword, AuthPlugin::Ed25519, AuthPlugin::UnixSocket]
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(name))
+    }
+
+    pub fn is_native(&self) -> bool {
+        *self == AuthPlugin::MysqlNativePassword
+    }
 }
 
 /// `REQUIRE ...`, stored and shown; enforced at connect by the TLS work.
@@ -144,14 +210,64 @@ pub enum AccountStmt {
     RevokeAll {
         from: Vec<UserName>,
     },
-    /// `None`: the current account.
+    /// `CREATE [OR REPLACE] ROLE [IF NOT EXISTS] r [WITH ADMIN ...]`.
+    CreateRole {
+        or_replace: bool,
+        if_not_exists: bool,
+        role: String,
+        admin: RoleAdmin,
+    },
+    DropRole {
+        if_exists: bool,
+        roles: Vec<String>,
+    },
+    /// `GRANT role TO ... [WITH ADMIN OPTION]`.
+    GrantRole {
+        role: String,
+        to: Vec<UserName>,
+        admin_option: bool,
+    },
+    /// `REVOKE [ADMIN OPTION FOR] role FROM ...`.
+    RevokeRole {
+        role: String,
+        admin_option_only: bool,
+        from: Vec<UserName>,
+    },
+    /// `SET ROLE role | NONE`: the session's alone, never logged.
+    SetRole(Option<String>),
+    /// `SET DEFAULT ROLE role | NONE [FOR user]`; `None` user: the
+    /// current account.
+    SetDefaultRole {
+        role: Option<String>,
+        user: Option<UserName>,
+    },
+    /// `None`: the current account, with its enabled role's grants.
     ShowGrants(Option<UserName>),
+    /// `SHOW GRANTS FOR CURRENT_USER`: the account's own grants alone.
+    ShowGrantsForCurrentUser,
+    /// `SHOW GRANTS FOR CURRENT_ROLE`.
+    ShowGrantsForCurrentRole,
     ShowCreateUser(Option<UserName>),
 }
 
 impl AccountStmt {
     /// Whether it changes accounts (and is logged), as opposed to SHOW.
     pub fn writes(&self) -> bool {
-        !matches!(self, AccountStmt::ShowGrants(_) | AccountStmt::ShowCreateUser(_))
+        !matches!(
+            self,
+            AccountStmt::ShowGrants(_)
+                | AccountStmt::ShowGrantsForCurrentUser
+                | AccountStmt::ShowGrantsForCurrentRole
+                | AccountStmt::ShowCreateUser(_)
+                | AccountStmt::SetRole(_)
+        )
     }
+}
+
+/// Who `CREATE ROLE ... WITH ADMIN` makes the role's first admin.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RoleAdmin {
+    CurrentUser,
+    CurrentRole,
+    Named(UserName),
 }

@@ -68,10 +68,37 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         "maketime" => (3, 3),
         "char" => (1, V),
         "week" | "yearweek" => (1, 2),
-        "makedate" | "extract" | "period_add" | "period_diff" | "get_format" => (2, 2),
+        "makedate" | "extract" | "period_add" | "period_diff" | "get_format" | "benchmark" => (2, 2),
         "timestampadd" => (3, 3),
         _ => return None,
     })
+}
+
+/// Evaluations of BENCHMARK()'s expression between looks at KILL and
+/// max_statement_time.
+const BENCHMARK_KILL_CHECK_EVERY: u64 = 1024;
+
+/// BENCHMARK(count, expr): evaluates `expr` `count` times and answers 0;
+/// NULL for a NULL count, and NULL with warning 1411 for a negative one.
+fn benchmark(count: &Expr, expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
+    let count_value = eval(count, row, env)?;
+    if count_value.is_null() {
+        return Ok(Value::Null);
+    }
+    let Some(times) = int_arg(&count_value, env).filter(|n| *n >= 0) else {
+        env.warn(
+            ErrorCode::WRONG_VALUE_FOR_TYPE.number,
+            format!("Incorrect count value: '{}' for function benchmark", value_string(&count_value)),
+        );
+        return Ok(Value::Null);
+    };
+    for done in 0..times as u64 {
+        if done % BENCHMARK_KILL_CHECK_EVERY == 0 {
+            env.check_killed()?;
+        }
+        eval(expr, row, env)?;
+    }
+    Ok(Value::Int(0))
 }
 
 pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
@@ -124,6 +151,7 @@ pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) 
         "charset" | "collation" | "coercibility" => {
             return Ok(collation_function(name, &args[0], &eval(&args[0], row, env)?))
         }
+        "benchmark" => return benchmark(&args[0], &args[1], row, env),
         _ => {}
     }
     // The functions that compare text do it under their arguments'
@@ -801,7 +829,7 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             let v = env.session_fact("current_user");
             return Ok(if v.is_null() { env.session_fact("user") } else { v });
         }
-        "current_role" => return Ok(Value::Null),
+        "current_role" => return Ok(env.session_fact("current_role")),
         "version" => {
             let v = env.session_fact("version");
             return Ok(if v.is_null() { text("10.11.99-MariaDB-OneLog".into()) } else { v });

@@ -208,6 +208,49 @@ impl Parser<'_> {
         }
     }
 
+    /// A name where a role may stand: without `@host` its host is
+    /// [`HOST_NOT_GIVEN`], resolved when the statement runs.
+    fn grantee(&mut self) -> SqlResult<UserName> {
+        let user = self.name()?;
+        let host = if self.eat_punct('@') { self.host()? } else { HOST_NOT_GIVEN.to_string() };
+        Ok(UserName { user, host })
+    }
+
+    fn grantees(&mut self) -> SqlResult<Vec<UserName>> {
+        let mut users = vec![self.grantee()?];
+        while self.eat_punct(',') {
+            users.push(self.grantee()?);
+        }
+        Ok(users)
+    }
+
+    /// `CURRENT_ROLE[()]` (or `CURRENT_USER[()]` with `word`).
+    fn eat_function(&mut self, word: &str) -> SqlResult<bool> {
+        if !self.eat_word(word) {
+            return Ok(false);
+        }
+        if self.eat_punct('(') {
+            self.expect_punct(')')?;
+        }
+        Ok(true)
+    }
+
+    /// A role name: NONE, PUBLIC and '' name no role (MariaDB's 1959).
+    fn role_name(&mut self) -> SqlResult<String> {
+        let name = self.name()?;
+        if name.is_empty() || name.eq_ignore_ascii_case("none") || name.eq_ignore_ascii_case("public") {
+            return Err(invalid_role(&name.to_ascii_uppercase()));
+        }
+        Ok(name)
+    }
+
+    /// Whether the next tokens are `name TO` / `name FROM` (a role
+    /// granted or revoked, not a privilege list).
+    fn at_role_then(&self, word: &str) -> bool {
+        matches!(self.toks.get(self.at), Some(Tok::Quoted(_) | Tok::Word(..)))
+            && matches!(self.toks.get(self.at + 1), Some(Tok::Word(w, _)) if w == word)
+    }
+
     fn users(&mut self) -> SqlResult<Vec<UserName>> {
         let mut users = vec![self.user()?];
         while self.eat_punct(',') {
@@ -227,24 +270,25 @@ impl Parser<'_> {
         self.user().map(Some)
     }
 
-    fn user_spec(&mut self) -> SqlResult<UserSpec> {
-        let name = self.user()?;
+    /// `role_ok`: GRANT's grantees, where a name without a host may be a
+    /// role.
+    fn user_spec(&mut self, role_ok: bool) -> SqlResult<UserSpec> {
+        let name = if role_ok { self.grantee()? } else { self.user()? };
         let auth = if self.eat_word("IDENTIFIED") { Some(self.identified()?) } else { None };
         Ok(UserSpec { name, auth })
     }
 
-    fn user_specs(&mut self) -> SqlResult<Vec<UserSpec>> {
-        let mut specs = vec![self.user_spec()?];
+    fn user_specs(&mut self, role_ok: bool) -> SqlResult<Vec<UserSpec>> {
+        let mut specs = vec![self.user_spec(role_ok)?];
         while self.eat_punct(',') {
-            specs.push(self.user_spec()?);
+            specs.push(self.user_spec(role_ok)?);
         }
         Ok(specs)
     }
 
     /// After IDENTIFIED: `BY 'pw'`, `BY PASSWORD 'hash'`, `{VIA|WITH}
-    /// plugin [{USING|AS} 'hash' | PASSWORD('pw')]`. Only
-    /// mysql_native_password is built in; others fail as MariaDB fails for
-    /// a plugin it has not loaded.
+    /// plugin [{USING|AS} 'hash' | PASSWORD('pw')]`. A plugin OneLog has not
+    /// built in fails as MariaDB fails for one it has not loaded.
     fn identified(&mut self) -> SqlResult<Auth> {
         if self.eat_word("BY") {
             return if self.eat_word("PASSWORD") {
@@ -256,20 +300,23 @@ impl Parser<'_> {
         if !(self.eat_word("VIA") || self.eat_word("WITH")) {
             return Err(self.error());
         }
-        let plugin = self.name()?;
-        if !plugin.eq_ignore_ascii_case("mysql_native_password") {
-            return Err(SqlError::new(ErrorCode::PLUGIN_IS_NOT_LOADED, format!("Plugin '{plugin}' is not loaded")));
-        }
-        if !(self.eat_word("USING") || self.eat_word("AS")) {
-            return Ok(Auth::Hash(String::new()));
-        }
-        if self.eat_word("PASSWORD") {
+        let name = self.name()?;
+        let plugin = AuthPlugin::from_name(&name)
+            .ok_or_else(|| SqlError::new(ErrorCode::PLUGIN_IS_NOT_LOADED, format!("Plugin '{name}' is not loaded")))?;
+        let using = if !(self.eat_word("USING") || self.eat_word("AS")) {
+            None
+        } else if self.eat_word("PASSWORD") {
             self.expect_punct('(')?;
             let pw = self.string()?;
             self.expect_punct(')')?;
-            return Ok(Auth::Password(pw));
-        }
-        Ok(Auth::Hash(self.string()?))
+            Some(Auth::Password(pw))
+        } else {
+            Some(Auth::Hash(self.string()?))
+        };
+        Ok(match (plugin, using) {
+            (AuthPlugin::MysqlNativePassword, using) => using.unwrap_or(Auth::Hash(String::new())),
+            (plugin, using) => Auth::Plugin(plugin, using.map(Box::new)),
+        })
     }
 
     /// REQUIRE, WITH limits, ACCOUNT LOCK|UNLOCK, PASSWORD EXPIRE, in any
@@ -323,6 +370,75 @@ impl Parser<'_> {
                 return Ok((options, grant_option));
             }
         }
+    }
+
+    /// CREATE / DROP ROLE, GRANT / REVOKE of a role, SET [DEFAULT] ROLE;
+    /// `None` (nothing read) for other statements.
+    fn role_statement(&mut self) -> SqlResult<Option<AccountStmt>> {
+        let start = self.at;
+        if self.eat_word("CREATE") {
+            let or_replace = self.eat_words(&["OR", "REPLACE"]);
+            if !self.eat_word("ROLE") {
+                self.at = start;
+                return Ok(None);
+            }
+            let if_not_exists = self.eat_words(&["IF", "NOT", "EXISTS"]);
+            let role = self.role_name()?;
+            let admin = if !self.eat_words(&["WITH", "ADMIN"]) || self.eat_function("CURRENT_USER")? {
+                RoleAdmin::CurrentUser
+            } else if self.eat_function("CURRENT_ROLE")? {
+                RoleAdmin::CurrentRole
+            } else {
+                RoleAdmin::Named(self.grantee()?)
+            };
+            return Ok(Some(AccountStmt::CreateRole { or_replace, if_not_exists, role, admin }));
+        }
+        if self.eat_words(&["DROP", "ROLE"]) {
+            let if_exists = self.eat_words(&["IF", "EXISTS"]);
+            let mut roles = vec![self.name()?];
+            while self.eat_punct(',') {
+                roles.push(self.name()?);
+            }
+            return Ok(Some(AccountStmt::DropRole { if_exists, roles }));
+        }
+        if self.eat_word("GRANT") {
+            if !self.at_role_then("TO") {
+                self.at = start;
+                return Ok(None);
+            }
+            let role = self.role_name()?;
+            self.expect_word("TO")?;
+            let to = self.grantees()?;
+            let admin_option = self.eat_words(&["WITH", "ADMIN", "OPTION"]);
+            return Ok(Some(AccountStmt::GrantRole { role, to, admin_option }));
+        }
+        if self.eat_word("REVOKE") {
+            let admin_option_only = self.eat_words(&["ADMIN", "OPTION", "FOR"]);
+            if !admin_option_only && !self.at_role_then("FROM") {
+                self.at = start;
+                return Ok(None);
+            }
+            let role = self.role_name()?;
+            self.expect_word("FROM")?;
+            return Ok(Some(AccountStmt::RevokeRole { role, admin_option_only, from: self.grantees()? }));
+        }
+        if self.eat_words(&["SET", "ROLE"]) {
+            return Ok(Some(AccountStmt::SetRole(self.role_or_none()?)));
+        }
+        if self.eat_words(&["SET", "DEFAULT", "ROLE"]) {
+            let role = self.role_or_none()?;
+            let user = if self.eat_word("FOR") { Some(self.user()?) } else { None };
+            return Ok(Some(AccountStmt::SetDefaultRole { role, user }));
+        }
+        Ok(None)
+    }
+
+    /// `role | NONE` of SET [DEFAULT] ROLE.
+    fn role_or_none(&mut self) -> SqlResult<Option<String>> {
+        if self.eat_word("NONE") {
+            return Ok(None);
+        }
+        self.role_name().map(Some)
     }
 
     /// A privilege list up to ON (or FROM for `REVOKE ALL, GRANT OPTION`):
@@ -386,13 +502,15 @@ impl Parser<'_> {
     }
 
     fn statement(&mut self) -> SqlResult<Option<AccountStmt>> {
-        let stmt = if self.eat_word("CREATE") {
+        let stmt = if let Some(stmt) = self.role_statement()? {
+            stmt
+        } else if self.eat_word("CREATE") {
             let or_replace = self.eat_words(&["OR", "REPLACE"]);
             if !self.eat_word("USER") {
                 return Ok(None);
             }
             let if_not_exists = self.eat_words(&["IF", "NOT", "EXISTS"]);
-            let users = self.user_specs()?;
+            let users = self.user_specs(false)?;
             let (options, _) = self.options(false)?;
             AccountStmt::CreateUser { or_replace, if_not_exists, users, options }
         } else if self.eat_word("ALTER") {
@@ -400,7 +518,7 @@ impl Parser<'_> {
                 return Ok(None);
             }
             let if_exists = self.eat_words(&["IF", "EXISTS"]);
-            let users = self.user_specs()?;
+            let users = self.user_specs(false)?;
             let (options, _) = self.options(false)?;
             AccountStmt::AlterUser { if_exists, users, options }
         } else if self.eat_word("DROP") {
@@ -440,7 +558,7 @@ impl Parser<'_> {
             self.expect_word("ON")?;
             let level = self.level()?;
             self.expect_word("TO")?;
-            let to = self.user_specs()?;
+            let to = self.user_specs(true)?;
             let (options, grant_option) = self.options(true)?;
             AccountStmt::Grant { privs, all, level, to, grant_option: grant_option || listed_grant_option, options }
         } else if self.eat_word("REVOKE") {
@@ -454,9 +572,17 @@ impl Parser<'_> {
             self.expect_word("ON")?;
             let level = self.level()?;
             self.expect_word("FROM")?;
-            AccountStmt::Revoke { privs, all, grant_option, level, from: self.users()? }
+            AccountStmt::Revoke { privs, all, grant_option, level, from: self.grantees()? }
         } else if self.eat_words(&["SHOW", "GRANTS"]) {
-            AccountStmt::ShowGrants(if self.eat_word("FOR") { self.user_or_current()? } else { None })
+            if !self.eat_word("FOR") {
+                AccountStmt::ShowGrants(None)
+            } else if self.eat_function("CURRENT_ROLE")? {
+                AccountStmt::ShowGrantsForCurrentRole
+            } else if self.eat_function("CURRENT_USER")? {
+                AccountStmt::ShowGrantsForCurrentUser
+            } else {
+                AccountStmt::ShowGrants(Some(self.grantee()?))
+            }
         } else if self.eat_words(&["SHOW", "CREATE", "USER"]) {
             AccountStmt::ShowCreateUser(if self.peek().is_some() { self.user_or_current()? } else { None })
         } else {
@@ -465,6 +591,12 @@ impl Parser<'_> {
         self.done()?;
         Ok(Some(stmt))
     }
+}
+
+/// MariaDB's 1959 for a name that is no role (or none the statement may
+/// use).
+pub fn invalid_role(name: &str) -> SqlError {
+    SqlError::new(ErrorCode::INVALID_ROLE, format!("Invalid role specification `{name}`"))
 }
 
 /// An account statement, or `None` when `text` is another statement.
@@ -476,7 +608,9 @@ pub fn parse_account_statement(text: &str, upper: &[String]) -> SqlResult<Option
             | (Some("SET"), Some("PASSWORD"))
             | (Some("SHOW"), Some("GRANTS" | "CREATE"))
             | (Some("CREATE" | "ALTER" | "DROP" | "RENAME"), Some("USER" | "OR"))
-    );
+            | (Some("CREATE" | "DROP"), Some("ROLE"))
+            | (Some("SET"), Some("ROLE"))
+    ) || upper.starts_with(&["SET".to_string(), "DEFAULT".to_string(), "ROLE".to_string()]);
     if !candidate {
         return Ok(None);
     }
@@ -528,7 +662,7 @@ mod tests {
             parse("REVOKE ALL PRIVILEGES, GRANT OPTION FROM u"),
             AccountStmt::RevokeAll { from: vec![user("u", "%")] }
         );
-        assert_eq!(parse("SHOW GRANTS FOR CURRENT_USER()"), AccountStmt::ShowGrants(None));
+        assert_eq!(parse("SHOW GRANTS FOR CURRENT_USER()"), AccountStmt::ShowGrantsForCurrentUser);
         assert_eq!(
             parse("SET PASSWORD FOR u@127.0.0.1 = PASSWORD('x')"),
             AccountStmt::SetPassword { user: Some(user("u", "127.0.0.1")), auth: Auth::Password("x".into()) }

@@ -3,12 +3,15 @@
 //!
 //! sqlparser ranks `XOR` above the comparisons (PostgreSQL's `#`), so
 //! `a IS NULL XOR 'x' <> b` parsed as `(a IS NULL XOR 'x') <> b`; in
-//! MariaDB `XOR` sits between `OR` and `AND`. A wrapper is the way
+//! MariaDB `XOR` sits between `OR` and `AND`. And it reads the operand of
+//! `BINARY` as a whole expression, so `BINARY 'a' = 'A'` was
+//! `BINARY ('a' = 'A')`; MariaDB binds `BINARY` as tightly as unary minus
+//! (`BINARY simple_expr %prec NEG`). A wrapper is the way
 //! sqlparser offers to change that: it reports MySqlDialect's type id (so
 //! the parser's MySQL-only paths still apply) and forwards every method
 //! MySqlDialect overrides.
 
-use sqlparser::ast::{Expr, Statement};
+use sqlparser::ast::{CastKind, DataType, Expr, Statement};
 use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
@@ -54,6 +57,21 @@ impl Dialect for MariaDbDialect {
 
     fn identifier_quote_style(&self, identifier: &str) -> Option<char> {
         MYSQL.identifier_quote_style(identifier)
+    }
+
+    fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+        if !parser.parse_keyword(Keyword::BINARY) {
+            return None;
+        }
+        // The same cast sqlparser makes of `BINARY expr`, around the
+        // operand unary minus would take.
+        let operand = parser.parse_subexpr(self.prec_value(Precedence::MulDivModOp));
+        Some(operand.map(|expr| Expr::Cast {
+            kind: CastKind::Cast,
+            expr: Box::new(expr),
+            data_type: DataType::Binary(None),
+            format: None,
+        }))
     }
 
     fn parse_infix(&self, parser: &mut Parser, expr: &Expr, precedence: u8) -> Option<Result<Expr, ParserError>> {
