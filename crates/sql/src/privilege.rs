@@ -5,7 +5,9 @@
 //! atomic load and, for an account with every privilege, nothing more.
 
 use crate::accounts::{privs, Account};
-use crate::ast::account::{AccountStmt, PrivLevel, UserName, HOST_NOT_GIVEN, MAX_QUERIES_PER_HOUR, MAX_UPDATES_PER_HOUR};
+use crate::ast::account::{
+    AccountStmt, PrivLevel, UserName, HOST_NOT_GIVEN, MAX_QUERIES_PER_HOUR, MAX_UPDATES_PER_HOUR,
+};
 use crate::ast::*;
 use crate::column_privilege::ColumnUse;
 use crate::connections::LimitReached;
