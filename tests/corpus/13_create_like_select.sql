@@ -115,3 +115,15 @@ CREATE TABLE cte_rec (PRIMARY KEY (n)) IGNORE WITH RECURSIVE r (n) AS (SELECT 1 
 SELECT * FROM cte_rec
 CREATE TABLE sub_in SELECT id, name FROM src WHERE id IN (SELECT id FROM src WHERE name = 'bob')
 SELECT * FROM sub_in
+-- CREATE TABLE ... SELECT takes the typed binder's column types: SUM of an INT is decimal(32,0), MAX keeps
+-- decimal(6,2), decimal(6,2) * 2 is decimal(7,2), INT NOT NULL + 1 is bigint(12) NOT NULL, LENGTH() int(10) NOT NULL.
+CREATE TABLE e6 SELECT SUM(id) AS s FROM src
+SHOW CREATE TABLE e6
+CREATE TABLE e8 SELECT MAX(score) AS m, MIN(made) AS mm FROM src
+SHOW CREATE TABLE e8
+CREATE TABLE e9 SELECT score * 2 AS p FROM src
+SHOW CREATE TABLE e9
+CREATE TABLE e15 SELECT id + 1 AS p FROM src
+SHOW CREATE TABLE e15
+CREATE TABLE e16l SELECT LENGTH(name) AS l FROM src
+SHOW CREATE TABLE e16l
