@@ -10,17 +10,9 @@ from __future__ import annotations
 import pymysql
 import pytest
 
+from test_accounts import run
+
 PREFIX = "prv_"
-
-
-def run(conn, sql):
-    """Rows, or ("error", code), of one statement."""
-    try:
-        with conn.cursor() as cur:
-            cur.execute(sql)
-            return [tuple(r) for r in cur.fetchall()] if cur.description else "ok"
-    except pymysql.err.MySQLError as e:
-        return ("error", e.args[0])
 
 
 def drop_leftovers(conn):

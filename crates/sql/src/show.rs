@@ -1476,7 +1476,7 @@ fn thread_pool_table(table: &str) -> Option<(Vec<ResultColumn>, Vec<Vec<Value>>)
                 .map(|c| int(c, 6))
                 .chain([int("HAS_LISTENER", 1), int("IS_STALLED", 1)])
                 .collect(),
-            thread_pool_group_rows(),
+            thread_pool_group_rows(false),
         ),
         "THREAD_POOL_QUEUES" => (
             vec![
@@ -1507,7 +1507,7 @@ fn thread_pool_table(table: &str) -> Option<(Vec<ResultColumn>, Vec<Vec<Value>>)
                     .map(|c| int(c, 19)),
                 )
                 .collect(),
-            thread_pool_stats_rows(),
+            thread_pool_group_rows(true),
         ),
         "THREAD_POOL_WAITS" => (
             vec![field("", "REASON", 16), int("COUNT", 19)],
@@ -1519,22 +1519,37 @@ fn thread_pool_table(table: &str) -> Option<(Vec<ResultColumn>, Vec<Vec<Value>>)
     Some((columns, rows))
 }
 
-/// information_schema.THREAD_POOL_GROUPS: empty without the pool, as in MariaDB.
-fn thread_pool_group_rows() -> Vec<Vec<Value>> {
+/// A row per group of information_schema.THREAD_POOL_GROUPS (or, with
+/// `stats`, THREAD_POOL_STATS): empty without the pool, as in MariaDB.
+fn thread_pool_group_rows(stats: bool) -> Vec<Vec<Value>> {
     let groups = crate::wait::pool().map(|p| p.groups()).unwrap_or_default();
-    let int = |n: u64| Value::Int(n as i64);
     (groups.into_iter().enumerate())
-        .map(|(id, (g, _))| {
-            vec![
-                int(id as u64),
-                int(g.connections),
-                int(g.threads),
-                int(g.active_threads),
-                int(g.standby_threads),
-                int(g.queue_length),
-                int(g.has_listener.into()),
-                int(g.is_stalled.into()),
-            ]
+        .map(|(id, (g, st))| {
+            let numbers = if stats {
+                vec![
+                    st.thread_creations,
+                    st.thread_creations_due_to_stall,
+                    st.wakes,
+                    st.wakes_due_to_stall,
+                    st.throttles,
+                    st.stalls,
+                    st.polls_by_listener,
+                    st.polls_by_worker,
+                    st.dequeues_by_listener,
+                    st.dequeues_by_worker,
+                ]
+            } else {
+                vec![
+                    g.connections,
+                    g.threads,
+                    g.active_threads,
+                    g.standby_threads,
+                    g.queue_length,
+                    g.has_listener.into(),
+                    g.is_stalled.into(),
+                ]
+            };
+            std::iter::once(id as u64).chain(numbers).map(|n| Value::Int(n as i64)).collect()
         })
         .collect()
 }
@@ -1551,28 +1566,6 @@ fn thread_pool_queue_rows() -> Vec<Vec<Value>> {
                 int(q.priority),
                 Value::UInt(q.connection_id),
                 int(q.queueing_time_us),
-            ]
-        })
-        .collect()
-}
-
-fn thread_pool_stats_rows() -> Vec<Vec<Value>> {
-    let groups = crate::wait::pool().map(|p| p.groups()).unwrap_or_default();
-    let int = |n: u64| Value::Int(n as i64);
-    (groups.into_iter().enumerate())
-        .map(|(id, (_, st))| {
-            vec![
-                int(id as u64),
-                int(st.thread_creations),
-                int(st.thread_creations_due_to_stall),
-                int(st.wakes),
-                int(st.wakes_due_to_stall),
-                int(st.throttles),
-                int(st.stalls),
-                int(st.polls_by_listener),
-                int(st.polls_by_worker),
-                int(st.dequeues_by_listener),
-                int(st.dequeues_by_worker),
             ]
         })
         .collect()
