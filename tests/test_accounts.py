@@ -153,10 +153,11 @@ def drop_leftovers(conn):
         run(conn, f"DROP DATABASE IF EXISTS {db}")
 
 
-def prepare(srv):
+def prepare(srv, setup=SETUP, drop=drop_leftovers):
+    """A root connection to `srv` after `drop` cleaned up and `setup` ran."""
     conn = srv.connect(autocommit=True)
-    drop_leftovers(conn)
-    for sql in SETUP:
+    drop(conn)
+    for sql in setup:
         assert run(conn, sql) == "ok", (srv.kind, sql)
     return conn
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pymysql
 import pytest
 
-from test_accounts import run
+from test_accounts import prepare, run
 from test_replication import first_binlog, start_replica, wait_caught_up
 
 SETUP = [
@@ -158,17 +158,9 @@ def drop_leftovers(conn):
         run(conn, f"DROP DATABASE IF EXISTS {db}")
 
 
-def prepare(srv):
-    conn = srv.connect(autocommit=True)
-    drop_leftovers(conn)
-    for sql in SETUP:
-        assert run(conn, sql) == "ok", (srv.kind, sql)
-    return conn
-
-
 @pytest.fixture
 def both(onelog_server, mariadb_server):
-    conns = [prepare(onelog_server), prepare(mariadb_server)]
+    conns = [prepare(srv, SETUP, drop_leftovers) for srv in (onelog_server, mariadb_server)]
     yield onelog_server, mariadb_server
     drop_leftovers(mariadb_server.connect(autocommit=True))
     for c in conns:
