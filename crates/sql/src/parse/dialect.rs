@@ -15,6 +15,7 @@ use sqlparser::ast::{CastKind, DataType, Expr, Statement};
 use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::Token;
 use std::any::TypeId;
 
 #[derive(Debug, Default)]
@@ -60,9 +61,14 @@ impl Dialect for MariaDbDialect {
     }
 
     fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
-        if !parser.parse_keyword(Keyword::BINARY) {
+        let [first, operand] = parser.peek_tokens::<2>();
+        // `BINARY` with nothing after it is a value, not the operator
+        // (mariadb-import sends `SET @@character_set_database=binary`).
+        let ends = matches!(operand, Token::EOF | Token::SemiColon | Token::Comma | Token::RParen);
+        if !matches!(&first, Token::Word(w) if w.keyword == Keyword::BINARY) || ends {
             return None;
         }
+        parser.next_token();
         // The same cast sqlparser makes of `BINARY expr`, around the
         // operand unary minus would take.
         let operand = parser.parse_subexpr(self.prec_value(Precedence::MulDivModOp));
@@ -129,5 +135,18 @@ mod tests {
         assert!(matches!(parse("a XOR b = c"), Ok(Expr::BinaryOp { op: sqlparser::ast::BinaryOperator::Xor, .. })));
         assert!(matches!(parse("a OR b XOR c"), Ok(Expr::BinaryOp { op: sqlparser::ast::BinaryOperator::Or, .. })));
         assert!(matches!(parse("a XOR b AND c"), Ok(Expr::BinaryOp { op: sqlparser::ast::BinaryOperator::Xor, .. })));
+    }
+
+    #[test]
+    fn binary_casts_only_its_operand_and_alone_is_a_value() {
+        let parse = |sql: &str| Parser::new(&MariaDbDialect).try_with_sql(sql).and_then(|mut p| p.parse_expr());
+        let comparison = parse("BINARY 'a' = 'A'").expect("parses");
+        assert!(
+            matches!(&comparison, Expr::BinaryOp { left, .. } if matches!(**left, Expr::Cast { .. })),
+            "{comparison:?}"
+        );
+        assert!(matches!(parse("-BINARY '3' * 2"), Ok(Expr::BinaryOp { .. })));
+        let set = Parser::parse_sql(&MariaDbDialect, "SET @@character_set_database=binary");
+        assert!(set.is_ok(), "{set:?}");
     }
 }
