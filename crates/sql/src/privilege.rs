@@ -62,6 +62,17 @@ impl Visibility {
         is_system_db(db) || self.0.as_ref().is_none_or(|a| a.sees_table(db, table))
     }
 
+    /// Whether information_schema.VIEWS shows a view's definition: to its
+    /// definer, and to an account with both SELECT and SHOW VIEW on it, as
+    /// MariaDB does (others see an empty VIEW_DEFINITION).
+    pub fn view_definition(&self, db: &str, view: &str, (definer_user, definer_host): (&str, &str)) -> bool {
+        let both = privs::SELECT | privs::SHOW_VIEW;
+        self.0.as_ref().is_none_or(|a| {
+            (a.name.user == definer_user && a.name.host.eq_ignore_ascii_case(definer_host))
+                || a.table_privs(db, view) & both == both
+        })
+    }
+
     /// Keeps the information_schema rows this session may see, by their
     /// schema (and table) columns.
     pub fn filter_rows(&self, names: &[&str], rows: &mut Vec<Vec<Value>>) {
@@ -102,8 +113,14 @@ enum Need<'a> {
     /// privilege gets the (filtered) list, one without gets 1044 for a
     /// database it has nothing on.
     ListDb(&'a str),
-    /// Some privilege on the table (SHOW COLUMNS, SHOW CREATE: 1142 SELECT).
+    /// Some privilege on the table (SHOW CREATE TABLE: 1142 SELECT).
     SeesTable(&'a str, &'a str),
+    /// A column privilege on the table or one of its columns (SHOW
+    /// COLUMNS, SHOW INDEX: 1142 SELECT).
+    SeesColumns(&'a str, &'a str),
+    /// SHOW VIEW on the table if it is a view (SHOW CREATE of a view:
+    /// 1142 SHOW VIEW).
+    ShowsView(&'a str, &'a str),
     /// EXECUTE on a routine's database (1370).
     Routine(&'a str, &'a str),
     /// Reading or changing another account's grants (1044 on `mysql`).
@@ -321,6 +338,16 @@ impl Session {
             Need::SeesTable(db, table) if !is_system_db(db) && !account.sees_table(db, table) => {
                 Err(table_denied(privs::SELECT, db, table))
             }
+            Need::SeesColumns(db, table)
+                if !is_system_db(db) && self.temp.table(db, table).is_none() && !account.sees_columns(db, table) =>
+            {
+                Err(table_denied(privs::SELECT, db, table))
+            }
+            Need::ShowsView(db, table)
+                if account.table_privs(db, table) & privs::SHOW_VIEW == 0 && self.is_unshadowed_view(db, table) =>
+            {
+                Err(table_denied(privs::SHOW_VIEW, db, table))
+            }
             Need::Routine(db, routine) if account.db_privs(db) & privs::EXECUTE == 0 => Err(SqlError::new(
                 ErrorCode::PROCACCESS_DENIED,
                 format!(
@@ -339,6 +366,14 @@ impl Session {
             )),
             _ => Ok(()),
         }
+    }
+}
+
+impl Session {
+    /// Whether `db`.`table` names a view that no temporary table of the
+    /// session hides.
+    fn is_unshadowed_view(&self, db: &str, table: &str) -> bool {
+        self.temp.table(db, table).is_none() && self.engine.catalog.read().view(db, table).is_some()
     }
 }
 
@@ -537,9 +572,16 @@ fn show_needs<'a>(what: &'a Show, current: &'a str, needs: &mut Vec<Need<'a>>) {
             needs.push(Need::ListDb(db.as_deref().unwrap_or(current)))
         }
         Show::CreateDatabase { name, .. } => needs.push(Need::SeesDb(name)),
-        Show::Columns { table: t, .. } | Show::Index { table: t } | Show::CreateTable(t) | Show::CreateView(t) => {
-            needs.push(table(t))
+        Show::Columns { table: t, .. } | Show::Index { table: t } => {
+            needs.push(Need::SeesColumns(db_of(t, current), &t.name))
         }
+        Show::CreateTable(t) => needs.extend([table(t), Need::ShowsView(db_of(t, current), &t.name)]),
+        // SHOW CREATE VIEW reads the view: SELECT on it, then SHOW VIEW,
+        // in MariaDB's order (a table that is not a view is then 1347).
+        Show::CreateView(t) => needs.extend([
+            Need::Table(db_of(t, current).to_string(), t.name.clone(), privs::SELECT),
+            Need::ShowsView(db_of(t, current), &t.name),
+        ]),
         _ => {}
     }
 }

@@ -5,6 +5,7 @@
 use crate::accounts::privs;
 use crate::ast::*;
 use crate::eval::EvalEnv;
+use crate::privilege::Visibility;
 use crate::session::{ProcessInfo, QueryResult, ResultColumn, Session};
 use crate::vars;
 use crate::view::ViewEntry;
@@ -583,11 +584,12 @@ fn show_create_view(session: &Session, name: &ObjectName) -> SqlResult<QueryResu
 }
 
 /// information_schema.VIEWS rows.
-fn view_rows(views: &[Arc<ViewEntry>]) -> Vec<Vec<Value>> {
+fn view_rows(views: &[Arc<ViewEntry>], visibility: &Visibility) -> Vec<Vec<Value>> {
     views
         .iter()
         .map(|v| {
             let d = &v.def;
+            let shown = visibility.view_definition(&d.db, &d.name, (&d.definer_user, &d.definer_host));
             let check = match d.check_option {
                 CheckOption::None => "NONE",
                 CheckOption::Local => "LOCAL",
@@ -597,7 +599,7 @@ fn view_rows(views: &[Arc<ViewEntry>]) -> Vec<Vec<Value>> {
                 s("def"),
                 s(&d.db),
                 s(&d.name),
-                s(&d.definition),
+                s(if shown { &d.definition } else { "" }),
                 s(check),
                 s(if d.updatable { "YES" } else { "NO" }),
                 s(&format!("{}@{}", d.definer_user, d.definer_host)),
@@ -1038,7 +1040,7 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                 "COLLATION_CONNECTION",
                 "ALGORITHM",
             ],
-            view_rows(&catalog.all_views()),
+            view_rows(&catalog.all_views(), &visibility),
         ),
         "COLUMNS" => (
             &[

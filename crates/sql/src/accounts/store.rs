@@ -193,9 +193,20 @@ impl Account {
 
     /// Whether it has any privilege on a table or its columns.
     pub fn sees_table(&self, db: &str, table: &str) -> bool {
-        let grant = self.table_grant(db, table);
-        (self.table_privs(db, table) | grant.map_or(0, TableGrant::column_privs)) & privs::TABLE_ALL & !privs::GRANT
-            != 0
+        self.table_and_column_privs(db, table) & privs::TABLE_ALL & !privs::GRANT != 0
+    }
+
+    /// Whether it has a column privilege (SELECT, INSERT, UPDATE or
+    /// REFERENCES) on a table or on one of its columns: what SHOW COLUMNS
+    /// and SHOW INDEX need in MariaDB (SHOW VIEW alone is not enough).
+    pub fn sees_columns(&self, db: &str, table: &str) -> bool {
+        self.table_and_column_privs(db, table) & privs::COLUMN_ALL != 0
+    }
+
+    /// Its privileges on a table at every level, with those it holds on
+    /// some of the table's columns.
+    fn table_and_column_privs(&self, db: &str, table: &str) -> u64 {
+        self.table_privs(db, table) | self.table_grant(db, table).map_or(0, TableGrant::column_privs)
     }
 }
 
