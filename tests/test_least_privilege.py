@@ -50,6 +50,7 @@ SETUP = [
     f"INSERT INTO {DB}.items VALUES (1, 'pen', 1.50), (2, 'ink', 7.25), (3, 'Grüße', NULL)",
     f"INSERT INTO {DB}.notes (item, body) VALUES (1, 'blue'), (2, 'line \"two\"'), (3, NULL)",
     f"CREATE VIEW {DB}.priced AS SELECT id, name FROM {DB}.items WHERE price IS NOT NULL",
+    f"CREATE TRIGGER {DB}.items_bi BEFORE INSERT ON {DB}.items FOR EACH ROW SET NEW.name = TRIM(NEW.name)",
 ]
 
 # What each tool needs, as (privilege, level) — the level GRANT puts it at.
@@ -152,7 +153,17 @@ def test_dump_with_the_documented_privileges_reloads(servers, mode):
         r = run_dump(srv, "lp_dump", mode)
         assert r.returncode == 0, (side, r.stderr)
         assert "CREATE TABLE `items`" in r.stdout and "VIEW `priced`" in r.stdout, side
+        # Without TRIGGER, mariadb-dump does not see the trigger: not dumped.
+        assert "items_bi" not in r.stdout, side
         reloaded_equal(srv, r.stdout)
+
+
+def test_dump_with_trigger_privilege_has_the_trigger(servers):
+    for side, srv in servers.items():
+        make_user(srv, "lp_dump", DUMP_PRIVILEGES + [("TRIGGER", f"{DB}.*")], None)
+        r = run_dump(srv, "lp_dump", "single-transaction")
+        assert r.returncode == 0, (side, r.stderr)
+        assert "/*!50017 DEFINER=`root`@`localhost`*/ /*!50003 TRIGGER lp.items_bi BEFORE INSERT" in r.stdout, side
 
 
 @pytest.mark.parametrize("missing", [p for p, _ in DUMP_PRIVILEGES])
@@ -178,14 +189,18 @@ SHOW_STATEMENTS = [
     # them yet (for any account), so only the tables'.
     f"SELECT TABLE_NAME, COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '{DB}' "
     "AND TABLE_NAME <> 'priced' ORDER BY TABLE_NAME, ORDINAL_POSITION",
+    # Triggers are shown with TRIGGER on their table only.
+    "SHOW TRIGGERS", f"SELECT TRIGGER_NAME FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = '{DB}'",
+    "SHOW CREATE TRIGGER items_bi",
 ]
 
 
-@pytest.mark.parametrize("missing", ["SELECT", "SHOW VIEW", None])
-def test_show_statements_of_a_dump_as_mariadb(servers, missing):
+@pytest.mark.parametrize("missing, added", [("SELECT", None), ("SHOW VIEW", None), (None, None),
+                                             (None, ("TRIGGER", f"{DB}.*")), (None, ("TRIGGER", f"{DB}.items"))])
+def test_show_statements_of_a_dump_as_mariadb(servers, missing, added):
     outcomes = {}
     for side, srv in servers.items():
-        make_user(srv, "lp_show", DUMP_PRIVILEGES, missing)
+        make_user(srv, "lp_show", DUMP_PRIVILEGES + ([added] if added else []), missing)
         conn = srv.connect(user="lp_show", password=PASSWORD, database=DB)
         try:
             outcomes[side] = [(sql, same_host(str(error_or_rows(conn, sql)))) for sql in SHOW_STATEMENTS]
@@ -201,9 +216,45 @@ def error_or_rows(conn, sql: str):
     try:
         with conn.cursor() as cur:
             cur.execute(sql)
-            return [[str(v) for v in row[:5]] for row in cur.fetchall()]
+            # SHOW CREATE TRIGGER: the name (its text is compared elsewhere).
+            width = 1 if sql.startswith("SHOW CREATE TRIGGER") else 5
+            return [[str(v) for v in row[:width]] for row in cur.fetchall()]
     except pymysql.err.MySQLError as e:
         return e.args
+
+
+# What the tools ask of the server beside their data, as accounts with one
+# of their privileges each (or none): the binlog's SHOW statements
+# (BINLOG MONITOR, alias REPLICATION CLIENT), FLUSH (RELOAD), LOCK TABLES
+# (LOCK TABLES on the database and SELECT), SHOW TRIGGERS and SHOW CREATE
+# DATABASE (some privilege on the database, 1044), SHOW ENGINE ... STATUS
+# (PROCESS).
+SERVER_STATEMENTS = [
+    "SHOW MASTER STATUS", "SHOW BINARY LOGS", "SHOW BINLOG EVENTS LIMIT 0", "FLUSH TABLES",
+    "FLUSH TABLES WITH READ LOCK", "UNLOCK TABLES", "FLUSH TABLES lp.items", "FLUSH LOGS", "FLUSH BINARY LOGS",
+    "LOCK TABLES lp.items READ", "UNLOCK TABLES", "SHOW TRIGGERS FROM lp", "SHOW CREATE DATABASE lp",
+    "SHOW ENGINE INNODB STATUS", "SHOW STATUS LIKE 'binlog_snapshot_file'",
+    "PURGE BINARY LOGS BEFORE '2000-01-01'", "SHOW TABLES FROM lp",
+]
+ONE_PRIVILEGE = [None, "REPLICATION CLIENT ON *.*", "REPLICATION SLAVE ON *.*", "RELOAD ON *.*", "SUPER ON *.*",
+                 "SELECT ON lp.*", "LOCK TABLES ON lp.*", "PROCESS ON *.*", "TRIGGER ON lp.*"]
+
+
+@pytest.mark.parametrize("grant", ONE_PRIVILEGE)
+def test_server_statements_of_the_tools_as_mariadb(servers, grant):
+    outcomes = {}
+    for side, srv in servers.items():
+        make_user(srv, "lp_one", [tuple(grant.split(" ON "))] if grant else [], None)
+        conn = srv.connect(user="lp_one", password=PASSWORD)
+        try:
+            outcomes[side] = [(sql, same_host(str(error_or_rows(conn, sql))[:160])) for sql in SERVER_STATEMENTS]
+        finally:
+            conn.close()
+    # The rows themselves differ (binlog contents, engine status text): the
+    # outcome is an error, or how many rows.
+    counted = {side: [(sql, text if text.startswith("(") else "rows") for sql, text in got]
+               for side, got in outcomes.items()}
+    assert counted["onelog"] == counted["mariadb"]
 
 
 # ---- python-mysql-replication -------------------------------------------------

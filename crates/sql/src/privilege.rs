@@ -62,6 +62,13 @@ impl Visibility {
         is_system_db(db) || self.0.as_ref().is_none_or(|a| a.sees_table(db, table))
     }
 
+    /// Whether SHOW TRIGGERS, information_schema.TRIGGERS and SHOW CREATE
+    /// TRIGGER show a trigger of `db`.`table`: with TRIGGER on the table,
+    /// as in MariaDB (mariadb-dump leaves out the triggers it cannot see).
+    pub fn trigger(&self, db: &str, table: &str) -> bool {
+        self.0.as_ref().is_none_or(|a| a.table_privs(db, table) & privs::TRIGGER != 0)
+    }
+
     /// Whether information_schema.VIEWS shows a view's definition: to its
     /// definer, and to an account with both SELECT and SHOW VIEW on it, as
     /// MariaDB does (others see an empty VIEW_DEFINITION).
@@ -109,7 +116,9 @@ enum Need<'a> {
     Table(String, String, u64),
     /// Some privilege on the database (USE: 1044).
     SeesDb(&'a str),
-    /// SHOW TABLES of a database: as MariaDB, an account with some global
+    /// Some privilege on the database, for SHOW CREATE DATABASE (1044).
+    ShowsCreateDb(&'a str),
+    /// SHOW TABLES (and SHOW TRIGGERS) of a database: as MariaDB, an account with some global
     /// privilege gets the (filtered) list, one without gets 1044 for a
     /// database it has nothing on.
     ListDb(&'a str),
@@ -285,12 +294,13 @@ impl Session {
         column_uses: &dyn Fn() -> &'u [ColumnUse],
     ) -> SqlResult<()> {
         let name = self.account.as_ref().map(|a| (a.user.as_str(), a.host.as_str())).unwrap_or_default();
-        let db_denied = |db: &str| {
+        let db_denied_to = |host: &str, db: &str| {
             SqlError::new(
                 ErrorCode::DBACCESS_DENIED,
-                format!("Access denied for user '{}'@'{}' to database '{db}'", name.0, name.1),
+                format!("Access denied for user '{}'@'{host}' to database '{db}'", name.0),
             )
         };
+        let db_denied = |db: &str| db_denied_to(name.1, db);
         let table_denied = |bit: u64, db: &str, table: &str| {
             SqlError::new(
                 ErrorCode::TABLEACCESS_DENIED,
@@ -332,6 +342,9 @@ impl Session {
                 crate::column_privilege::check(account, column_uses(), (db, table, bit), table_columns, denied_to)
             }
             Need::SeesDb(db) if !is_system_db(db) && !account.sees_db(db) => Err(db_denied(db)),
+            // MariaDB's SHOW CREATE DATABASE names the client's host, not
+            // the account's.
+            Need::ShowsCreateDb(db) if !is_system_db(db) && !account.sees_db(db) => Err(db_denied_to(&self.host, db)),
             Need::ListDb(db) if !is_system_db(db) && account.global & !privs::GRANT == 0 && !account.sees_db(db) => {
                 Err(db_denied(db))
             }
@@ -415,7 +428,7 @@ fn read_only_denied() -> SqlError {
 }
 
 /// MariaDB's 1227: "you need (at least one of) the X, Y privilege(s)".
-fn global_denied(bits: u64) -> SqlError {
+pub(crate) fn global_denied(bits: u64) -> SqlError {
     let names: Vec<&str> = (0..39).map(|i| 1u64 << i).filter(|b| bits & b != 0).map(privs::name).collect();
     SqlError::new(
         ErrorCode::SPECIFIC_ACCESS_DENIED,
@@ -529,6 +542,12 @@ fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, n
             }
         }
         Statement::Show { what, .. } => show_needs(what, current, needs),
+        // Listed as SHOW TABLES; without a database it fails as it runs
+        // (1046).
+        Statement::ShowTriggers { db, .. } => match db.as_deref().unwrap_or(current) {
+            "" => {}
+            db => needs.push(Need::ListDb(db)),
+        },
         Statement::Explain(inner) => needs_of(inner, current, own, needs),
         Statement::Shutdown => needs.push(Need::Global(privs::SHUTDOWN)),
         // A server-side file needs FILE; REPLACE deletes what it replaces.
@@ -571,7 +590,8 @@ fn show_needs<'a>(what: &'a Show, current: &'a str, needs: &mut Vec<Need<'a>>) {
         Show::Tables { db, .. } | Show::TableStatus { db } => {
             needs.push(Need::ListDb(db.as_deref().unwrap_or(current)))
         }
-        Show::CreateDatabase { name, .. } => needs.push(Need::SeesDb(name)),
+        Show::CreateDatabase { name, .. } => needs.push(Need::ShowsCreateDb(name)),
+        Show::EngineStatus => needs.push(Need::Global(privs::PROCESS)),
         Show::Columns { table: t, .. } | Show::Index { table: t } => {
             needs.push(Need::SeesColumns(db_of(t, current), &t.name))
         }

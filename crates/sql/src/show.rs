@@ -931,12 +931,15 @@ pub fn binlog_admin(session: &mut Session, stmt: &Statement) -> SqlResult<QueryR
             let view = session.engine.store.snapshot();
             let txn = crate::txn::Txn::new(0, IsolationLevel::RepeatableRead, true, false);
             let ctx = crate::select::Ctx::new(session, &txn, view, &[]);
-            let ts = match ctx.eval(&bound, &[])? {
-                Value::DateTime(t) | Value::Date(t) => t.unix_seconds().max(0) as u64,
-                other => {
+            // A string is read as a datetime ('2026-01-01' too), as MariaDB
+            // reads it.
+            let value = ctx.eval(&bound, &[])?;
+            let ts = match crate::eval::temporal::to_datetime(&value, &ctx) {
+                Some(t) => t.unix_seconds().max(0) as u64,
+                None => {
                     return Err(SqlError::new(
                         ErrorCode::WRONG_ARGUMENTS,
-                        format!("Incorrect arguments to PURGE BINARY LOGS BEFORE: {other}"),
+                        format!("Incorrect arguments to PURGE BINARY LOGS BEFORE: {value}"),
                     ))
                 }
             };
@@ -1411,6 +1414,7 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
             ],
             crate::trigger::sorted_triggers(&catalog, None)
                 .iter()
+                .filter(|t| visibility.trigger(&t.def.db, &t.def.table))
                 .map(|t| {
                     let d = &t.def;
                     let collation = catalog.database(&d.db).map(|d| d.collation).unwrap_or_default().name();

@@ -320,6 +320,9 @@ pub fn show_create(session: &Session, name: &ObjectName) -> SqlResult<QueryResul
         .trigger(db, &name.name)
         .ok_or_else(|| error(1360, "HY000", "Trigger does not exist"))?;
     let d = &entry.def;
+    if !session.visibility().trigger(&d.db, &d.table) {
+        return Err(crate::privilege::global_denied(crate::accounts::privs::TRIGGER));
+    }
     let names = [
         "Trigger",
         "sql_mode",
@@ -348,7 +351,9 @@ pub fn show_triggers(session: &Session, db: Option<&str>, filter: Option<&ShowFi
         return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{db}'")));
     }
     let collation = database_collation(session, &db);
+    let visibility = session.visibility();
     let mut triggers = sorted_triggers(&session.engine.catalog.read(), Some(&db));
+    triggers.retain(|t| visibility.trigger(&t.def.db, &t.def.table));
     // LIKE matches the table, not the trigger.
     if let Some(ShowFilter::Like(pattern)) = filter {
         triggers.retain(|t| crate::show::like(pattern, &t.def.table));
