@@ -429,3 +429,71 @@ def test_java_connector_without_one_privilege_as_mariadb(servers, probe_classpat
         assert outcomes["onelog"]["exit"] == 0 and len(outcomes["onelog"]["rows"]) == len(WRITES)
     else:
         assert outcomes["onelog"]["exit"] == 3 and REFUSED_FOR[missing] in outcomes["onelog"]["error"], outcomes
+
+
+# ---- a MariaDB replica ---------------------------------------------------------
+
+REPLICA_WAIT_S = 20
+
+
+def replica_status(replica_conn) -> dict:
+    with replica_conn.cursor(pymysql.cursors.DictCursor) as cur:
+        cur.execute("SHOW SLAVE STATUS")
+        return cur.fetchone() or {}
+
+
+def follow(replica_conn, source, user: str):
+    """Points the replica at `source`'s current position as `user`."""
+    root = source.connect(autocommit=True)
+    file, pos = ok(root, "SHOW MASTER STATUS")[0][:2]
+    root.close()
+    ok(replica_conn, "STOP SLAVE")
+    ok(replica_conn, "RESET SLAVE ALL")
+    ok(replica_conn, f"CHANGE MASTER TO MASTER_HOST='{source.host}', MASTER_PORT={source.port}, "
+                     f"MASTER_USER='{user}', MASTER_PASSWORD='{PASSWORD}', MASTER_LOG_FILE='{file}', "
+                     f"MASTER_LOG_POS={pos}, MASTER_USE_GTID=no, MASTER_CONNECT_RETRY=1")
+    ok(replica_conn, "START SLAVE")
+
+
+def refused_replica(replica_conn, source) -> tuple:
+    """The replica's I/O error against `source` as an account without
+    REPLICATION SLAVE (it keeps retrying)."""
+    make_user(source, "lp_repl", [], None)
+    follow(replica_conn, source, "lp_repl")
+    deadline = time.monotonic() + REPLICA_WAIT_S
+    while not (status := replica_status(replica_conn)).get("Last_IO_Errno"):
+        assert time.monotonic() < deadline, f"the replica was not refused: {status}"
+        time.sleep(0.2)
+    error = re.sub(r":\d+'", ":PORT'", same_host(status["Last_IO_Error"]))
+    return status["Last_IO_Errno"], error, status["Slave_IO_Running"]
+
+
+def replicates(replica_conn, source, db: str):
+    """The replica, as an account with only REPLICATION SLAVE, gets a
+    database created on `source`."""
+    make_user(source, "lp_repl", [("REPLICATION SLAVE", "*.*")], None)
+    follow(replica_conn, source, "lp_repl")
+    root = source.connect(autocommit=True)
+    ok(root, f"CREATE DATABASE {db}")
+    root.close()
+    deadline = time.monotonic() + REPLICA_WAIT_S
+    while ok(replica_conn, f"SHOW DATABASES LIKE '{db}'") != ((db,),):
+        assert time.monotonic() < deadline, f"{db} did not arrive: {replica_status(replica_conn)}"
+        time.sleep(0.2)
+
+
+def test_mariadb_replica_needs_replication_slave_as_of_mariadb(servers, replica):
+    replica_conn = replica.connect(autocommit=True)
+    refused = {}
+    try:
+        for side, srv in servers.items():
+            refused[side] = refused_replica(replica_conn, srv)
+            replicates(replica_conn, srv, f"lp_rep_{side}")
+    finally:
+        outcome(replica_conn, "STOP SLAVE")
+        replica_conn.close()
+    assert refused["onelog"] == refused["mariadb"], refused
+    # MariaDB refuses the replica's COM_REGISTER_SLAVE with 1045 naming
+    # the account (its check_access), not 1227 as it refuses COM_BINLOG_DUMP.
+    assert refused["onelog"][:2] == (1597, "Master command COM_REGISTER_SLAVE failed: Access denied for user "
+                                           "'lp_repl'@'%' (using password: YES) (Errno: 1045)"), refused

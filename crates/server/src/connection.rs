@@ -742,7 +742,7 @@ impl<S: Socket> Conn<S> {
                 None => self.encode_results(vec![Err(unknown_stmt(id, "mysqld_stmt_reset"))], false),
             },
             Command::RegisterSlave(r) => {
-                if let Err(e) = self.session.require_global(onelog_sql::accounts::privs::REPLICATION_SLAVE) {
+                if let Err(e) = self.session.require_global_access(onelog_sql::accounts::privs::REPLICATION_SLAVE) {
                     self.encode_results(vec![Err(e)], false)
                 } else {
                     self.session.engine.replicas.register(self.session.connection_id, r.server_id, &r.host, r.port);

@@ -189,6 +189,25 @@ impl Session {
         }
     }
 
+    /// Fails with 1045, naming the account, unless the session holds one
+    /// of `bits` globally: MariaDB's answer to a replica's
+    /// COM_REGISTER_SLAVE without REPLICATION SLAVE (where COM_BINLOG_DUMP
+    /// answers 1227).
+    pub fn require_global_access(&mut self, bits: u64) -> SqlResult<()> {
+        match self.privileges() {
+            Some(account) if account.global & bits == 0 => Err(SqlError::new(
+                ErrorCode::ACCESS_DENIED,
+                format!(
+                    "Access denied for user '{}'@'{}' (using password: {})",
+                    account.name.user,
+                    account.name.host,
+                    if account.auth_string.is_empty() { "NO" } else { "YES" }
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// What SHOW and information_schema may list to this session; read
     /// afresh (they are not on the hot path, and may be called without
     /// `&mut`). Take it before locking the catalog.
