@@ -682,6 +682,10 @@ impl<S: Socket> Conn<S> {
                 );
                 self.encode_results(results, false)
             }
+            Command::Refresh(flags) => {
+                let result = self.refresh(flags);
+                self.encode_results(vec![result], false)
+            }
             Command::InitDb(db) => {
                 let r = self.session.use_database(&db).map(|_| QueryResult::ok(0));
                 self.encode_results(vec![r], false)
@@ -766,7 +770,6 @@ impl<S: Socket> Conn<S> {
             | Command::Debug
             | Command::ProcessInfo
             | Command::ChangeUser(_)
-            | Command::Refresh(_)
             | Command::StmtFetch { .. }
             | Command::BinlogDumpGtid(_) => {
                 self.encode_results(vec![Err(sql_err(ErrorCode::UNKNOWN_COMMAND, "Unknown command"))], false)
@@ -785,6 +788,29 @@ impl<S: Socket> Conn<S> {
         }
         self.stream.flush()?;
         Ok(Flow::Continue)
+    }
+
+    /// COM_REFRESH (`mysql_refresh`, which `mariadb-dump --flush-logs`
+    /// and `mariadb-admin flush-*` send): RELOAD (1227), then the FLUSH
+    /// statement of each flag, in MariaDB's order. REFRESH_THREADS empties
+    /// a thread cache OneLog does not keep, and REFRESH_SLAVE resets a
+    /// replica, which OneLog is not: nothing to do for either.
+    fn refresh(&mut self, flags: u8) -> SqlResult<QueryResult> {
+        const FLUSHES: [(u8, &str); 6] = [
+            (0x01, "FLUSH PRIVILEGES"),
+            (0x02, "FLUSH LOGS"),
+            (0x04, "FLUSH TABLES"),
+            (0x08, "FLUSH HOSTS"),
+            (0x10, "FLUSH STATUS"),
+            (0x80, "RESET MASTER"),
+        ];
+        self.session.require_global(onelog_sql::accounts::privs::RELOAD)?;
+        for (_, sql) in FLUSHES.iter().filter(|(flag, _)| flags & flag != 0) {
+            for result in self.session.execute_client_query(sql, false, None) {
+                result?;
+            }
+        }
+        Ok(QueryResult::ok(0))
     }
 
     /// Lets this command's statement hand its final commit off: the commit
