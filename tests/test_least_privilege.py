@@ -516,3 +516,22 @@ def test_mariadb_replica_needs_replication_slave_as_of_mariadb(servers, replica)
     # the account (its check_access), not 1227 as it refuses COM_BINLOG_DUMP.
     assert refused["onelog"][:2] == (1597, "Master command COM_REGISTER_SLAVE failed: Access denied for user "
                                            "'lp_repl'@'%' (using password: YES) (Errno: 1045)"), refused
+
+
+# ---- mariadb-admin's flushes (COM_REFRESH and FLUSH statements) ------------------
+
+ADMIN_FLUSHES = ["flush-logs", "flush-tables", "flush-hosts", "flush-status", "flush-privileges", "refresh"]
+
+
+@pytest.mark.parametrize("grant", [None, ("RELOAD", "*.*")])
+def test_mariadb_admin_flushes_as_mariadb(servers, grant):
+    outcomes = {}
+    for side, srv in servers.items():
+        make_user(srv, "lp_admin", [grant] if grant else [], None)
+        cmd = ["/usr/bin/mariadb-admin", "--no-defaults", f"-h{srv.host}", f"-P{srv.port}", "-ulp_admin",
+               f"-p{PASSWORD}"]
+        outcomes[side] = [(flush, r.returncode, same_host(r.stderr.strip()))
+                          for flush in ADMIN_FLUSHES
+                          for r in [subprocess.run(cmd + [flush], capture_output=True, text=True, timeout=60)]]
+    assert outcomes["onelog"] == outcomes["mariadb"], outcomes
+    assert all(rc == (0 if grant else 1) for _, rc, _ in outcomes["onelog"]), outcomes
