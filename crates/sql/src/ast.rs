@@ -846,6 +846,10 @@ pub enum Show {
         limit: Option<(u64, u64)>,
     },
     EngineStatus,
+    /// SHOW EVENTS [FROM db]: OneLog has no event scheduler, so no events.
+    Events {
+        db: Option<String>,
+    },
     /// SHOW SLAVE HOSTS / SHOW REPLICA HOSTS.
     ReplicaHosts,
 }

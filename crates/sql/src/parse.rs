@@ -954,6 +954,8 @@ fn parse_show(text: &str, w: &[String], u: &[String]) -> SqlResult<Statement> {
         "BINLOG" if word(i + 1) == "EVENTS" => return parse_show_binlog_events(text, w, u, i + 2),
         "SLAVE" | "REPLICA" if word(i + 1) == "HOSTS" => (Show::ReplicaHosts, 2),
         "ENGINE" => (Show::EngineStatus, w.len()),
+        "EVENTS" if matches!(word(i + 1), "FROM" | "IN") => (Show::Events { db: w.get(i + 2).cloned() }, 3),
+        "EVENTS" => (Show::Events { db: None }, 1),
         _ => return Err(SqlError::parse(&w[i.min(w.len())..].join(" "), 1)),
     };
     let rest = i + consumed;

@@ -611,6 +611,12 @@ fn show_needs<'a>(what: &'a Show, current: &'a str, needs: &mut Vec<Need<'a>>) {
         }
         Show::CreateDatabase { name, .. } => needs.push(Need::ShowsCreateDb(name)),
         Show::EngineStatus => needs.push(Need::Global(privs::PROCESS)),
+        // EVENT on the database (1044); without one, SHOW EVENTS fails as
+        // it runs (1046).
+        Show::Events { db } => match db.as_deref().unwrap_or(current) {
+            "" => {}
+            db => needs.push(Need::Db(db, privs::EVENT)),
+        },
         Show::Columns { table: t, .. } | Show::Index { table: t } => {
             needs.push(Need::SeesColumns(db_of(t, current), &t.name))
         }
