@@ -175,6 +175,8 @@ codes! {
     VIEW_WRONG_LIST = 1353, "HY000";
     WARN_VIEW_MERGE = 1354, "HY000";
     VIEW_INVALID = 1356, "HY000";
+    // A table no statement may change (the grant tables of `mysql`).
+    OPEN_AS_READONLY = 1036, "HY000";
     VIEW_NONUPD_CHECK = 1368, "HY000";
     VIEW_CHECK_FAILED = 1369, "44000";
     NON_UPDATABLE_TABLE = 1288, "HY000";

@@ -32,7 +32,7 @@ impl Visibility {
     }
 
     pub fn db(&self, db: &str) -> bool {
-        is_system_db(db) || self.0.as_ref().is_none_or(|a| a.global & privs::SHOW_DATABASES != 0 || a.sees_db(db))
+        open_to_all(db) || self.0.as_ref().is_none_or(|a| a.global & privs::SHOW_DATABASES != 0 || a.sees_db(db))
     }
 
     /// The privileges SHOW FULL COLUMNS and information_schema.COLUMNS
@@ -41,7 +41,7 @@ impl Visibility {
     /// column the account has none on, as MariaDB does.
     pub fn column_privileges(&self, db: &str, table: &str, column: &str) -> Option<String> {
         let bits = match &self.0 {
-            Some(account) if !is_system_db(db) && account.global & privs::COLUMN_ALL != privs::COLUMN_ALL => {
+            Some(account) if !open_to_all(db) && account.global & privs::COLUMN_ALL != privs::COLUMN_ALL => {
                 let grant = account.table_grant(db, table);
                 let of_column = grant
                     .and_then(|g| g.columns.iter().find(|(name, _)| name.eq_ignore_ascii_case(column)))
@@ -59,7 +59,7 @@ impl Visibility {
     }
 
     pub fn table(&self, db: &str, table: &str) -> bool {
-        is_system_db(db) || self.0.as_ref().is_none_or(|a| a.sees_table(db, table))
+        open_to_all(db) || self.0.as_ref().is_none_or(|a| a.sees_table(db, table))
     }
 
     /// Keeps the information_schema rows this session may see, by their
@@ -314,11 +314,11 @@ impl Session {
                 let denied_to = (self.user.as_str(), self.host.as_str());
                 crate::column_privilege::check(account, column_uses(), (db, table, bit), table_columns, denied_to)
             }
-            Need::SeesDb(db) if !is_system_db(db) && !account.sees_db(db) => Err(db_denied(db)),
-            Need::ListDb(db) if !is_system_db(db) && account.global & !privs::GRANT == 0 && !account.sees_db(db) => {
+            Need::SeesDb(db) if !open_to_all(db) && !account.sees_db(db) => Err(db_denied(db)),
+            Need::ListDb(db) if !open_to_all(db) && account.global & !privs::GRANT == 0 && !account.sees_db(db) => {
                 Err(db_denied(db))
             }
-            Need::SeesTable(db, table) if !is_system_db(db) && !account.sees_table(db, table) => {
+            Need::SeesTable(db, table) if !open_to_all(db) && !account.sees_table(db, table) => {
                 Err(table_denied(privs::SELECT, db, table))
             }
             Need::Routine(db, routine) if account.db_privs(db) & privs::EXECUTE == 0 => Err(SqlError::new(
@@ -340,6 +340,12 @@ impl Session {
             _ => Ok(()),
         }
     }
+}
+
+/// Whether everyone may use and list the system database `db`: all but
+/// `mysql`, whose grant tables take privileges as in MariaDB.
+fn open_to_all(db: &str) -> bool {
+    is_system_db(db) && !db.eq_ignore_ascii_case("mysql")
 }
 
 /// Tables of information_schema and performance_schema are readable by

@@ -157,7 +157,10 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
             let mut names: Vec<(String, &str)> = {
                 let catalog = session.engine.catalog.read();
                 let tables = catalog.tables_in(&db).into_iter().map(|t| (t.def.name.clone(), "BASE TABLE"));
-                tables.chain(catalog.views_in(&db).into_iter().map(|v| (v.def.name.clone(), "VIEW"))).collect()
+                let views = catalog.views_in(&db).into_iter().map(|v| (v.def.name.clone(), "VIEW"));
+                let grant_tables = (db == "mysql").then(crate::accounts::tables::grant_table_names).into_iter();
+                let grant_tables = grant_tables.flatten().map(|(name, kind)| (name.to_string(), kind));
+                tables.chain(views).chain(grant_tables).collect()
             };
             names.retain(|(name, _)| visibility.table(&db, name));
             names.sort();
@@ -648,7 +651,10 @@ fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
             comment: "VIEW".into(),
             ..Default::default()
         }),
-        None => Ok(session.table_entry_in(db, &name.name)?.def.clone()),
+        None => match crate::accounts::tables::grant_table_def(db, &name.name)? {
+            Some(def) => Ok(def),
+            None => Ok(session.table_entry_in(db, &name.name)?.def.clone()),
+        },
     }
 }
 

@@ -16,6 +16,7 @@ pub mod roles;
 pub mod run;
 pub mod show;
 pub mod store;
+pub mod tables;
 
 use crate::ast::account::*;
 use crate::catalog::Catalog;
