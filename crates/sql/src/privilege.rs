@@ -31,6 +31,11 @@ impl Visibility {
         self.0.as_ref().is_none_or(|a| a.global & bits != 0)
     }
 
+    /// Whether it holds any of `bits` on database `db`.
+    pub fn has_db_privilege(&self, db: &str, bits: u64) -> bool {
+        self.0.as_ref().is_none_or(|a| a.db_privs(db) & bits != 0)
+    }
+
     pub fn db(&self, db: &str) -> bool {
         open_to_all(db) || self.0.as_ref().is_none_or(|a| a.global & privs::SHOW_DATABASES != 0 || a.sees_db(db))
     }

@@ -959,6 +959,9 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
     if let Some(pool_table) = thread_pool_table(table) {
         return Ok(pool_table);
     }
+    if let Some(privilege_table) = privilege_table(session, table) {
+        return Ok(privilege_table);
+    }
     let visibility = session.visibility();
     let catalog = session.engine.catalog.read();
     let tables = catalog.all_tables();
@@ -1468,6 +1471,20 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
     visibility.filter_rows(names, &mut rows);
     let columns = names.iter().map(|n| ResultColumn::text(n)).collect();
     Ok((columns, rows))
+}
+
+/// information_schema.USER_ / SCHEMA_ / TABLE_ / COLUMN_PRIVILEGES, with
+/// MariaDB's column types.
+fn privilege_table(session: &Session, table: &str) -> Option<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
+    use crate::accounts::schema_privileges;
+    let name = table.to_ascii_uppercase();
+    let columns = schema_privileges::columns(&name)?;
+    // Without SELECT on mysql a session sees its own account's grants.
+    let sees_all = session.visibility().has_db_privilege("mysql", privs::SELECT);
+    let viewer = session.account.as_ref().filter(|_| !sees_all);
+    let rows = schema_privileges::rows(&session.engine.catalog.read().accounts, viewer, &name);
+    let columns = columns.iter().map(|(column, chars)| field(&name, column, *chars).result_column()).collect();
+    Some((columns, rows))
 }
 
 /// information_schema.THREAD_POOL_GROUPS / QUEUES / STATS / WAITS, with

@@ -14,6 +14,7 @@ pub mod plugins;
 pub mod privs;
 pub mod roles;
 pub mod run;
+pub mod schema_privileges;
 pub mod show;
 pub mod store;
 pub mod tables;
@@ -447,6 +448,8 @@ pub fn plan(catalog: &Catalog, stmt: &AccountStmt, ctx: &AccountContext) -> SqlR
                 account.global = 0;
                 account.dbs.clear();
                 account.tables.clear();
+                // Its roles go too, as in MariaDB (the default role stays).
+                account.roles.clear();
                 changes.put(account);
             }
             logged = Some(stmt.clone());
