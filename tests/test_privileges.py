@@ -234,6 +234,11 @@ REQUIRE_ACCOUNTS = [
     "CREATE USER prv_later IDENTIFIED BY 'pw'",
     "ALTER USER prv_later REQUIRE SSL",
     "CREATE USER prv_ssl@localhost IDENTIFIED BY 'pw' REQUIRE SSL",
+    "CREATE USER prv_subject IDENTIFIED BY 'pw' REQUIRE SUBJECT '/CN=prv client'",
+    "CREATE USER prv_issuer IDENTIFIED BY 'pw' REQUIRE ISSUER '/CN=test test CA' AND SUBJECT '/CN=prv client'",
+    "CREATE USER prv_other IDENTIFIED BY 'pw' REQUIRE SUBJECT '/CN=someone else'",
+    "CREATE USER prv_cipher IDENTIFIED BY 'pw' REQUIRE CIPHER 'TLS_AES_256_GCM_SHA384'",
+    "CREATE USER prv_tls12 IDENTIFIED BY 'pw' REQUIRE CIPHER 'ECDHE-RSA-AES256-GCM-SHA384'",
 ]
 
 
@@ -263,11 +268,13 @@ def test_require_ssl_and_x509_at_login(server_factory, certs_with_client, kind):
     with_cert = {"ssl": {"ca": certs["ca"], "cert": certs["client_cert"], "key": certs["client_key"]}}
     socket = {"unix_socket": srv.socket, "ssl_disabled": True}
     got = {(user, how): login_outcome(srv, user, **kw)
-           for user in ("prv_ssl", "prv_x509", "prv_plain", "prv_later")
+           for user in ("prv_ssl", "prv_x509", "prv_plain", "prv_later", "prv_subject", "prv_issuer", "prv_other",
+                        "prv_cipher", "prv_tls12")
            for how, kw in (("plain", plain), ("tls", tls), ("cert", with_cert), ("socket", socket))}
     # What MariaDB 10.11 answers (the same test runs against it): REQUIRE
     # SSL refuses a plain TCP login and a socket one (1045), X509 one
-    # without a client certificate.
+    # without a client certificate; SUBJECT / ISSUER take a certificate with
+    # those names, CIPHER the suite named (TLS 1.3's AES-256 is negotiated).
     assert got == {
         ("prv_ssl", "plain"): 1045, ("prv_ssl", "tls"): "tls", ("prv_ssl", "cert"): "tls",
         ("prv_ssl", "socket"): 1045,
@@ -277,6 +284,16 @@ def test_require_ssl_and_x509_at_login(server_factory, certs_with_client, kind):
         ("prv_plain", "socket"): "plain",
         ("prv_later", "plain"): 1045, ("prv_later", "tls"): "tls", ("prv_later", "cert"): "tls",
         ("prv_later", "socket"): 1045,
+        ("prv_subject", "plain"): 1045, ("prv_subject", "tls"): 1045, ("prv_subject", "cert"): "tls",
+        ("prv_subject", "socket"): 1045,
+        ("prv_issuer", "plain"): 1045, ("prv_issuer", "tls"): 1045, ("prv_issuer", "cert"): "tls",
+        ("prv_issuer", "socket"): 1045,
+        ("prv_other", "plain"): 1045, ("prv_other", "tls"): 1045, ("prv_other", "cert"): 1045,
+        ("prv_other", "socket"): 1045,
+        ("prv_cipher", "plain"): 1045, ("prv_cipher", "tls"): "tls", ("prv_cipher", "cert"): "tls",
+        ("prv_cipher", "socket"): 1045,
+        ("prv_tls12", "plain"): 1045, ("prv_tls12", "tls"): 1045, ("prv_tls12", "cert"): 1045,
+        ("prv_tls12", "socket"): 1045,
     }
 
 

@@ -6,6 +6,7 @@
 //! handling is in [`connection`]. Errors become `anyhow` only here, at the
 //! binary's edge.
 
+mod certificate_names;
 mod commit_ack;
 mod connection;
 mod limits;

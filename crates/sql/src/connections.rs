@@ -33,10 +33,19 @@ pub struct TlsSession {
     pub version: &'static str,
     /// The cipher suite in OpenSSL's spelling, as MariaDB shows it.
     pub cipher: &'static str,
-    /// The client sent a certificate, verified against --ssl-ca (the
+    /// The certificate the client sent, verified against --ssl-ca (the
     /// handshake fails on one that does not verify): what REQUIRE X509
-    /// asks for.
-    pub client_certificate: bool,
+    /// asks for, and what REQUIRE ISSUER / SUBJECT compare.
+    pub client_certificate: Option<CertificateNames>,
+}
+
+/// A certificate's issuer and subject in OpenSSL's one-line form
+/// (`/C=US/O=Org/CN=name`), the form MariaDB compares REQUIRE ISSUER and
+/// SUBJECT with.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CertificateNames {
+    pub issuer: String,
+    pub subject: String,
 }
 
 /// Reloads the server's certificates (FLUSH SSL); set by the server.
