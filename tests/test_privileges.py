@@ -1,7 +1,7 @@
 """Privilege enforcement beyond the statement checks of test_accounts.py,
 side by side with MariaDB 10.11: read_only, SHOW PROCESSLIST / KILL of
 other users' threads, per-account resource limits and REQUIRE SSL, column
-grants. Each test runs the same statements on both servers as the same
+grants, SET of system variables. Each test runs the same statements on both servers as the same
 accounts and compares the outcome (rows or error code) statement by
 statement.
 """
@@ -410,3 +410,65 @@ def test_column_grants_as_mariadb(both):
     for user in ("prv_col", "prv_upd", "prv_mixed"):
         mismatches += compare(both, user, COLUMN_SCENARIO)
     assert not mismatches, "\n".join(mismatches)
+
+
+# SET of system variables ---------------------------------------------------
+
+SET_ACCOUNTS = [
+    "CREATE USER prv_none IDENTIFIED BY 'pw'",
+    "CREATE USER prv_super IDENTIFIED BY 'pw'",
+    "GRANT SUPER ON *.* TO prv_super",
+    "CREATE USER prv_conn IDENTIFIED BY 'pw'",
+    "GRANT CONNECTION ADMIN ON *.* TO prv_conn",
+    "CREATE USER prv_binlog IDENTIFIED BY 'pw'",
+    "GRANT BINLOG ADMIN ON *.* TO prv_binlog",
+    "CREATE USER prv_replay IDENTIFIED BY 'pw'",
+    "GRANT BINLOG REPLAY ON *.* TO prv_replay",
+    "CREATE USER prv_master IDENTIFIED BY 'pw'",
+    "GRANT REPLICATION MASTER ADMIN ON *.* TO prv_master",
+    "CREATE USER prv_ro IDENTIFIED BY 'pw'",
+    "GRANT READ_ONLY ADMIN ON *.* TO prv_ro",
+]
+
+# Each sets a variable to the value it has: only the privilege check can
+# tell the outcomes apart.
+SET_SCENARIO = [
+    "SET GLOBAL max_connections = @@global.max_connections",
+    "SET GLOBAL max_connect_errors = @@global.max_connect_errors",
+    "SET GLOBAL connect_timeout = @@global.connect_timeout",
+    "SET GLOBAL sync_binlog = @@global.sync_binlog",
+    "SET GLOBAL max_binlog_size = @@global.max_binlog_size",
+    "SET GLOBAL expire_logs_days = @@global.expire_logs_days",
+    "SET GLOBAL binlog_expire_logs_seconds = @@global.binlog_expire_logs_seconds",
+    "SET GLOBAL binlog_format = @@global.binlog_format",
+    "SET GLOBAL wait_timeout = @@global.wait_timeout",
+    "SET GLOBAL sql_mode = @@global.sql_mode",
+    "SET GLOBAL server_id = @@global.server_id",
+    "SET GLOBAL gtid_domain_id = @@global.gtid_domain_id",
+    "SET GLOBAL read_only = @@global.read_only",
+    "SET SESSION sql_log_bin = 1",
+    "SET SESSION binlog_format = 'ROW'",
+    "SET SESSION pseudo_thread_id = 7",
+    "SET SESSION server_id = @@global.server_id",
+    "SET SESSION gtid_domain_id = 0",
+    "SET SESSION wait_timeout = 100",
+    "SET @@session.sql_mode = 'STRICT_TRANS_TABLES'",
+]
+
+
+def test_set_variable_privileges_as_mariadb(both):
+    """SET GLOBAL takes SUPER, or the admin privilege MariaDB 10.5 split off
+    it for that variable (CONNECTION / BINLOG / REPLICATION MASTER ADMIN,
+    READ_ONLY ADMIN alone for read_only); a few session variables that
+    replay the binlog take BINLOG ADMIN or BINLOG REPLAY."""
+    for srv in both:
+        setup(srv, SET_ACCOUNTS)
+    mismatches = []
+    users = ["prv_none", "prv_super", "prv_conn", "prv_binlog", "prv_replay", "prv_master", "prv_ro"]
+    for user in users:
+        mismatches += compare(both, user, SET_SCENARIO)
+    assert not mismatches, "\n".join(mismatches)
+    # Not vacuous: each admin privilege lets its own variables through only.
+    conn = login(both[0], "prv_conn")
+    assert run(conn, SET_SCENARIO[0]) == "ok"
+    assert run(conn, "SET GLOBAL sync_binlog = @@global.sync_binlog") == ("error", 1227)
