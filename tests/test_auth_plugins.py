@@ -246,3 +246,33 @@ def test_unix_socket_logins_as_mariadb(both):
         assert code == 1698, srv
         # Over TCP from the loopback (host localhost) too.
         assert login_error(srv, "ap_sock", "") == 1698, srv
+
+
+def test_root_via_unix_socket_at_initialization(server_factory):
+    """--auth-root-authentication-method=socket (mariadb-install-db's option):
+    the first start makes root@localhost (and the server's OS user) identified
+    via unix_socket, no password file and no remote root; the OS user logs in
+    through the socket with any password, TCP root is refused."""
+    import getpass
+    os_user = getpass.getuser()
+    srv = server_factory(kind="onelog", start=False, insecure=False,
+                         extra_args=["--auth-root-authentication-method=socket"])
+    # The harness's readiness probe logs in as root over TCP; here only the
+    # socket lets anyone in.
+    srv._raw_connect = lambda: pymysql.connect(unix_socket=str(srv.socket), user=os_user, password="x")
+    srv.start()
+    assert not (srv.datadir / "initial-root-password").exists()
+    conn = pymysql.connect(unix_socket=str(srv.socket), user=os_user, password="anything", autocommit=True)
+    assert outcome(conn, "SELECT CURRENT_USER()") == ((f"{os_user}@localhost",),)
+    grants = outcome(conn, "SHOW GRANTS FOR root@localhost")
+    assert grants == (("GRANT ALL PRIVILEGES ON *.* TO `root`@`localhost` IDENTIFIED VIA unix_socket "
+                       "WITH GRANT OPTION",),)
+    assert login_error(srv, "root", "") in (1045, 1698)
+    # A restart keeps the accounts: the option only matters on the first start.
+    srv.stop()
+    srv.extra_args = []
+    srv.start()
+    assert login_error(srv, "root", "") in (1045, 1698)
+    bad = server_factory(kind="onelog", start=False, extra_args=["--auth-root-authentication-method=kerberos"])
+    with pytest.raises(Exception, match="normal or socket"):
+        bad.start()

@@ -135,7 +135,8 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     let binlog = binlog_config(&opts, &datadir, &vars)?;
     let engine =
         Engine::open(EngineConfig::new(datadir.clone(), binlog), vars).context("cannot open the data directory")?;
-    crate::users::initialize(&engine, &datadir, opts.flag("initialize_insecure"))?;
+    let root_auth = crate::users::RootAuth::from_option(opts.get("auth_root_authentication_method"))?;
+    crate::users::initialize(&engine, &datadir, opts.flag("initialize_insecure"), root_auth)?;
     let checkpointer = engine.spawn_checkpointer();
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build()?;
     if let Some(tls) = &tls {

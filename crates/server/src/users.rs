@@ -3,7 +3,11 @@
 //! Accounts are catalog data (see `onelog_sql::accounts`), changed by SQL
 //! through the binlog. On the first start OneLog creates `root@localhost`
 //! and `root@%` with all privileges and a random password (printed once
-//! and written 0600) or, with `--initialize-insecure`, an empty one. A data
+//! and written 0600) or, with `--initialize-insecure`, an empty one. With
+//! `--auth-root-authentication-method=socket` (mariadb-install-db's option,
+//! the way Debian's MariaDB starts) there is no password and no remote
+//! root: `root@localhost` and the OS user the server runs as log in through
+//! the Unix socket as that OS user (the unix_socket plugin). A data
 //! directory from before accounts were catalog data has them in
 //! `onelog-users.json`: they are moved into the catalog on its first start
 //! and the file is renamed `onelog-users.json.migrated`.
@@ -48,8 +52,29 @@ fn root_like(name: UserName, auth_string: String, sha2_hash: Option<String>) -> 
     account
 }
 
+/// How the first root account authenticates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootAuth {
+    /// A password (random, or empty with --initialize-insecure).
+    Normal,
+    /// unix_socket, for `root@localhost` and the server's OS user.
+    Socket,
+}
+
+impl RootAuth {
+    pub fn from_option(value: Option<&str>) -> anyhow::Result<RootAuth> {
+        match value.map(str::to_ascii_lowercase).as_deref() {
+            None | Some("normal") => Ok(RootAuth::Normal),
+            Some("socket") => Ok(RootAuth::Socket),
+            Some(other) => {
+                anyhow::bail!("--auth-root-authentication-method must be normal or socket, not '{other}'")
+            }
+        }
+    }
+}
+
 /// Creates the first accounts of a data directory that has none yet.
-pub fn initialize(engine: &Engine, datadir: &Path, insecure: bool) -> anyhow::Result<()> {
+pub fn initialize(engine: &Engine, datadir: &Path, insecure: bool, root_auth: RootAuth) -> anyhow::Result<()> {
     if engine.accounts_initialized()? {
         return Ok(());
     }
@@ -57,6 +82,8 @@ pub fn initialize(engine: &Engine, datadir: &Path, insecure: bool) -> anyhow::Re
     let accounts = if legacy.exists() {
         let old: Vec<LegacyAccount> = serde_json::from_slice(&std::fs::read(&legacy)?)?;
         old.into_iter().map(LegacyAccount::into_account).collect()
+    } else if root_auth == RootAuth::Socket {
+        socket_root()
     } else {
         initial_root(datadir, insecure)?
     };
@@ -84,6 +111,27 @@ fn initial_root(datadir: &Path, insecure: bool) -> anyhow::Result<Vec<Account>> 
         tracing::warn!("root@localhost is created with an empty password because --initialize-insecure was given");
     }
     Ok(accounts)
+}
+
+/// `root@localhost` and the server's OS user at localhost, with every
+/// privilege, identified via unix_socket (as mariadb-install-db's socket
+/// method makes them, without its `OR mysql_native_password USING
+/// 'invalid'` alternative, which OneLog has no chains of plugins for).
+fn socket_root() -> Vec<Account> {
+    let mut users = vec!["root".to_string()];
+    users.extend(crate::peer::own_user_name().filter(|name| name != "root"));
+    tracing::info!(
+        "{} at localhost log in through the Unix socket as the same OS user (unix_socket)",
+        users.join(", ")
+    );
+    users
+        .into_iter()
+        .map(|user| {
+            let mut account = root_like(UserName { user, host: "localhost".into() }, String::new(), None);
+            account.plugin = AuthPlugin::UnixSocket;
+            account
+        })
+        .collect()
 }
 
 /// What the auth plugins verify a login against. An ed25519 account
