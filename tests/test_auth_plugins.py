@@ -209,11 +209,27 @@ def test_caching_sha2_full_authentication_over_rsa_and_tls(server_factory):
     assert outcome(conn, "SELECT CURRENT_USER()") == (("ap_m8@%",),)
     conn.close()
 
-    # The key pair is kept across restarts.
+    # Once a full authentication has seen the password, the server keeps its
+    # SHA-256 hash (in memory, as MySQL 8): the next login takes the fast
+    # path, so pymysql never asks for the public key. A wrong password is
+    # still refused, and a password change makes the cached hash stale.
+    conn = mysql8_login(srv, "ap_m8", "mysql8-secret")
+    assert conn.server_public_key is None
+    conn.close()
+    assert mysql8_login_error(srv, "ap_m8", "mysql8-secreT") == 1045
+    run_ok(root, "ALTER USER ap_m8@'%' IDENTIFIED BY 'changed'")
+    assert mysql8_login_error(srv, "ap_m8", "mysql8-secret", server_public_key=public_pem) == 1045
+    conn = mysql8_login(srv, "ap_m8", "changed")
+    assert conn.server_public_key == public_pem
+    conn.close()
+
+    # The key pair is kept across restarts; the cache is not.
     srv.stop()
     srv.start()
     assert (srv.datadir / "public_key.pem").read_bytes() == public_pem
-    mysql8_login(srv, "ap_m8", "mysql8-secret", server_public_key=public_pem).close()
+    conn = mysql8_login(srv, "ap_m8", "changed")
+    assert conn.server_public_key == public_pem
+    conn.close()
 
 
 def test_unix_socket_logins_as_mariadb(both):

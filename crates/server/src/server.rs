@@ -144,7 +144,7 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
         engine.connections.set_tls_reloader(Box::new(move || tls.reload()));
     }
     let rsa = crate::rsa_keys::load_or_make(&datadir)?;
-    let shared = Arc::new(Shared { engine: engine.clone(), tls, rsa });
+    let shared = Arc::new(Shared { engine: engine.clone(), tls, rsa, sha2_cache: Default::default() });
     let handling = match engine.vars.get("thread_handling").as_deref() {
         Some("pool-of-threads") => Handling::Pool(ThreadPool::start(shared.clone())?),
         Some("one-thread-per-connection") | None => Handling::ThreadPerConnection,
