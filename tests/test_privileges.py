@@ -376,6 +376,10 @@ COLUMN_ACCOUNTS = [
     "CREATE USER prv_mixed IDENTIFIED BY 'pw'",
     "GRANT INSERT ON prv_d.t TO prv_mixed",
     "GRANT SELECT (c) ON prv_d.t TO prv_mixed",
+    "CREATE TABLE prv_d.u (a INT, d INT)",
+    "INSERT INTO prv_d.u VALUES (1, 5), (7, 8)",
+    "GRANT SELECT (a) ON prv_d.u TO prv_col",
+    "GRANT SELECT ON prv_d.u TO prv_mixed",
 ]
 
 COLUMN_SCENARIO = [
@@ -399,7 +403,27 @@ COLUMN_SCENARIO = [
     "DELETE FROM prv_d.t WHERE a = 5",
     "SHOW COLUMNS FROM prv_d.t",
     "SHOW FULL COLUMNS FROM prv_d.t",
-    "SELECT COLUMN_NAME, PRIVILEGES FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'prv_d' ORDER BY 1",
+    "SELECT TABLE_NAME, COLUMN_NAME, PRIVILEGES FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'prv_d' "
+    "ORDER BY 1, 2",
+    # Joins: each column checked against its own table.
+    "SELECT t.a, u.d FROM prv_d.t JOIN prv_d.u ON t.a = u.a",
+    "SELECT t.a, u.a FROM prv_d.t JOIN prv_d.u ON t.a = u.a ORDER BY 1",
+    "SELECT b FROM prv_d.t JOIN prv_d.u USING (a)",
+    "SELECT t.b FROM prv_d.t JOIN prv_d.u ON t.c = u.a",
+    "SELECT d FROM prv_d.t JOIN prv_d.u ON t.a = u.a",
+    "SELECT c FROM prv_d.t LEFT JOIN prv_d.u ON t.a = u.a ORDER BY 1",
+    "SELECT x.a, y.b FROM prv_d.t x JOIN prv_d.t y ON x.a = y.a ORDER BY 1",
+    "SELECT x.a, y.c FROM prv_d.t x, prv_d.t y",
+    "SELECT t.* FROM prv_d.t JOIN prv_d.u ON t.a = u.a",
+    "SELECT u.* FROM prv_d.t JOIN prv_d.u ON t.a = u.a",
+    "SELECT * FROM prv_d.t JOIN prv_d.u ON t.a = u.a",
+    # INSERT ... SELECT: INSERT on the columns written, SELECT on those read.
+    "INSERT INTO prv_d.t (a) SELECT a FROM prv_d.u WHERE a = 7",
+    "INSERT INTO prv_d.t (a) SELECT d FROM prv_d.u",
+    "INSERT INTO prv_d.t (b) SELECT a FROM prv_d.u",
+    "INSERT INTO prv_d.t (a) SELECT b FROM prv_d.t WHERE a = 1",
+    "INSERT INTO prv_d.t SELECT a, a, a FROM prv_d.u",
+    "SELECT a, b FROM prv_d.t ORDER BY a, b",
 ]
 
 

@@ -209,12 +209,20 @@ impl Session {
         needs.retain(|need| !matches!(need, Need::Table(db, table, _) if self.temp.table(db, table).is_some()));
         // Worked out only when a table-level check fails.
         let column_uses = std::cell::OnceCell::new();
-        let uses = || column_uses.get_or_init(|| crate::column_privilege::column_uses(stmt, &current)).as_slice();
+        let columns_of = |db: &str, table: &str| self.table_columns(db, table);
+        let uses =
+            || column_uses.get_or_init(|| crate::column_privilege::column_uses(stmt, &current, &columns_of)).as_slice();
         needs.iter().try_for_each(|need| self.check_need(&account, need, &uses))?;
         if read_only {
             return Err(read_only_denied());
         }
         Ok(())
+    }
+
+    /// A table's column names in order; none for a table that is not there.
+    fn table_columns(&self, db: &str, table: &str) -> Vec<String> {
+        let entry = self.table_entry_in(db, table);
+        entry.map(|e| e.def.columns.iter().map(|c| c.name.clone()).collect()).unwrap_or_default()
     }
 
     /// Whether `read_only` (when on) refuses `stmt`: any change to a base
@@ -307,11 +315,8 @@ impl Session {
             Need::Table(ref db, ref table, bit)
                 if !readable_system(db, bit) && account.table_privs(db, table) & bit == 0 =>
             {
-                let table_columns = || {
-                    let entry = self.table_entry_in(db, table);
-                    entry.map(|e| e.def.columns.iter().map(|c| c.name.clone()).collect()).unwrap_or_default()
-                };
                 let denied_to = (self.user.as_str(), self.host.as_str());
+                let table_columns = || self.table_columns(db, table);
                 crate::column_privilege::check(account, column_uses(), (db, table, bit), table_columns, denied_to)
             }
             Need::SeesDb(db) if !is_system_db(db) && !account.sees_db(db) => Err(db_denied(db)),
@@ -440,6 +445,14 @@ fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, n
                     needs.push(table(name, privs::SELECT));
                 }
             });
+            // INSERT ... SELECT reading the table it writes reads it too.
+            if let Statement::Insert(Insert { source: InsertSource::Select(select), .. }) = stmt {
+                select.for_each_table(&mut |name| {
+                    if written.contains(&name) {
+                        needs.push(table(name, privs::SELECT));
+                    }
+                });
+            }
         }
         Statement::CreateDatabase { name, .. } => needs.push(Need::Db(name, privs::CREATE)),
         Statement::DropDatabase { name, .. } => needs.push(Need::Db(name, privs::DROP)),
