@@ -102,6 +102,8 @@ pub struct Shared {
     /// caching_sha2_password's key pair for passwords sent without TLS.
     pub rsa: Arc<RsaKeys>,
     pub sha2_cache: crate::users::Sha2Cache,
+    /// Threads of one-thread-per-connection, reused.
+    pub thread_cache: Arc<crate::thread_cache::ThreadCache>,
 }
 
 /// A connection's socket: the accepted TCP or Unix socket, or TLS over it.

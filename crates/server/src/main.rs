@@ -15,6 +15,7 @@ mod peer;
 mod replication;
 mod rsa_keys;
 mod server;
+mod thread_cache;
 mod thread_pool;
 mod tls;
 mod users;

@@ -104,10 +104,7 @@ type TableColumns<'a> = (&'a ObjectName, Option<Vec<String>>);
 /// every column), if it reads only tables, joined without NATURAL, with no
 /// subqueries or UNION. `has(table, column)` says whether a table has a
 /// column, for the columns named without a table.
-fn select_columns<'a>(
-    select: &'a Select,
-    has: &dyn Fn(&ObjectName, &str) -> bool,
-) -> Option<Vec<TableColumns<'a>>> {
+fn select_columns<'a>(select: &'a Select, has: &dyn Fn(&ObjectName, &str) -> bool) -> Option<Vec<TableColumns<'a>>> {
     let tables: Vec<(&ObjectName, &str)> = (select.from.iter())
         .map(|join| match &join.factor {
             TableFactor::Table { name, alias } if !join.natural => {
