@@ -232,11 +232,20 @@ fn user_sql() -> String {
 
 /// MariaDB's ssl_type of a REQUIRE, as mysql.user's ENUM names it and
 /// global_priv's number (its position, from 0).
-fn ssl_type(require: Require) -> (&'static str, u8) {
+fn ssl_type(require: &Require) -> (&'static str, u8) {
     match require {
         Require::None => ("", 0),
         Require::Ssl => ("ANY", 1),
         Require::X509 => ("X509", 2),
+        Require::Specified(_) => ("SPECIFIED", 3),
+    }
+}
+
+/// ssl_cipher, x509_issuer and x509_subject of a REQUIRE.
+fn require_names(require: &Require) -> [&str; 3] {
+    match require {
+        Require::Specified(spec) => [spec.cipher.as_deref().unwrap_or(""), &spec.issuer, &spec.subject],
+        _ => ["", "", ""],
     }
 }
 
@@ -262,7 +271,8 @@ fn user_rows(accounts: &AccountStore) -> Vec<Vec<Value>> {
             let mut row: Vec<Value> = host_user(a).into();
             row.push(s(native_password(a)));
             row.extend((0..USER_PRIV_COLUMNS.len()).map(|bit| yes_no(a.global & (1 << bit) != 0)));
-            row.extend([s(ssl_type(a.require).0), s(""), s(""), s("")]);
+            row.push(s(ssl_type(&a.require).0));
+            row.extend(require_names(&a.require).map(s));
             row.extend(a.limits[..=MAX_CONNECTIONS_PER_HOUR].iter().map(|n| Value::UInt(*n)));
             row.push(Value::Int(i64::try_from(a.limits[MAX_USER_CONNECTIONS]).unwrap_or(i64::MAX)));
             let auth_string = if a.is_role { "" } else { a.auth_string.as_str() };
@@ -307,8 +317,11 @@ fn priv_json(account: &Account) -> String {
         }
     }
     if account.require != Require::None {
-        fields.push(format!("\"ssl_type\":{}", ssl_type(account.require).1));
-        fields.extend(["\"ssl_cipher\":\"\"", "\"x509_issuer\":\"\"", "\"x509_subject\":\"\""].map(String::from));
+        fields.push(format!("\"ssl_type\":{}", ssl_type(&account.require).1));
+        let [cipher, issuer, subject] = require_names(&account.require);
+        fields.push(format!("\"ssl_cipher\":{}", text(cipher)));
+        fields.push(format!("\"x509_issuer\":{}", text(issuer)));
+        fields.push(format!("\"x509_subject\":{}", text(subject)));
     }
     if let Value::Decimal(seconds) = max_statement_time(account) {
         if !seconds.is_zero() {
