@@ -53,6 +53,7 @@ SETUP = [
     "SET DEFAULT ROLE ptv_role_a FOR ptv_none",
     "CREATE USER ptv_mysqlcol IDENTIFIED BY 'pw9'",
     "GRANT SELECT ON mysql.db TO ptv_mysqlcol",
+    "CREATE USER ptv_cert REQUIRE SUBJECT '/CN=ptv' AND ISSUER '/CN=ca' CIPHER 'TLS_AES_256_GCM_SHA384'",
 ]
 
 PASSWORDS = {"ptv_reader": "pw2", "ptv_db": "pw3", "ptv_col": "pw5", "ptv_none": "pw7",
