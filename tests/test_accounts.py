@@ -130,6 +130,9 @@ COMBINATIONS = [
     ("acc_g25", ["GRANT ALL ON *.* TO acc_g25 WITH GRANT OPTION",
                  "REVOKE ALL PRIVILEGES, GRANT OPTION FROM acc_g25"]),
     ("acc_g26", ["GRANT SELECT, UPDATE (b) ON acc_d.t TO acc_g26", "REVOKE UPDATE (b) ON acc_d.t FROM acc_g26"]),
+    ("acc_g27", ["ALTER USER acc_g27 REQUIRE SUBJECT '/C=FI/CN=it''s me' AND ISSUER '/CN=CA' CIPHER 'EDH-RSA-DES-CBC3-SHA'"]),
+    ("acc_g28", ["GRANT SELECT ON acc_d.* TO acc_g28 REQUIRE CIPHER 'TLS_AES_256_GCM_SHA384'",
+                 "GRANT USAGE ON *.* TO acc_g28 REQUIRE ISSUER '/CN=CA'"]),
 ]
 
 

@@ -209,11 +209,27 @@ def test_caching_sha2_full_authentication_over_rsa_and_tls(server_factory):
     assert outcome(conn, "SELECT CURRENT_USER()") == (("ap_m8@%",),)
     conn.close()
 
-    # The key pair is kept across restarts.
+    # Once a full authentication has seen the password, the server keeps its
+    # SHA-256 hash (in memory, as MySQL 8): the next login takes the fast
+    # path, so pymysql never asks for the public key. A wrong password is
+    # still refused, and a password change makes the cached hash stale.
+    conn = mysql8_login(srv, "ap_m8", "mysql8-secret")
+    assert conn.server_public_key is None
+    conn.close()
+    assert mysql8_login_error(srv, "ap_m8", "mysql8-secreT") == 1045
+    run_ok(root, "ALTER USER ap_m8@'%' IDENTIFIED BY 'changed'")
+    assert mysql8_login_error(srv, "ap_m8", "mysql8-secret", server_public_key=public_pem) == 1045
+    conn = mysql8_login(srv, "ap_m8", "changed")
+    assert conn.server_public_key == public_pem
+    conn.close()
+
+    # The key pair is kept across restarts; the cache is not.
     srv.stop()
     srv.start()
     assert (srv.datadir / "public_key.pem").read_bytes() == public_pem
-    mysql8_login(srv, "ap_m8", "mysql8-secret", server_public_key=public_pem).close()
+    conn = mysql8_login(srv, "ap_m8", "changed")
+    assert conn.server_public_key == public_pem
+    conn.close()
 
 
 def test_unix_socket_logins_as_mariadb(both):
@@ -246,3 +262,33 @@ def test_unix_socket_logins_as_mariadb(both):
         assert code == 1698, srv
         # Over TCP from the loopback (host localhost) too.
         assert login_error(srv, "ap_sock", "") == 1698, srv
+
+
+def test_root_via_unix_socket_at_initialization(server_factory):
+    """--auth-root-authentication-method=socket (mariadb-install-db's option):
+    the first start makes root@localhost (and the server's OS user) identified
+    via unix_socket, no password file and no remote root; the OS user logs in
+    through the socket with any password, TCP root is refused."""
+    import getpass
+    os_user = getpass.getuser()
+    srv = server_factory(kind="onelog", start=False, insecure=False,
+                         extra_args=["--auth-root-authentication-method=socket"])
+    # The harness's readiness probe logs in as root over TCP; here only the
+    # socket lets anyone in.
+    srv._raw_connect = lambda: pymysql.connect(unix_socket=str(srv.socket), user=os_user, password="x")
+    srv.start()
+    assert not (srv.datadir / "initial-root-password").exists()
+    conn = pymysql.connect(unix_socket=str(srv.socket), user=os_user, password="anything", autocommit=True)
+    assert outcome(conn, "SELECT CURRENT_USER()") == ((f"{os_user}@localhost",),)
+    grants = outcome(conn, "SHOW GRANTS FOR root@localhost")
+    assert grants == (("GRANT ALL PRIVILEGES ON *.* TO `root`@`localhost` IDENTIFIED VIA unix_socket "
+                       "WITH GRANT OPTION",),)
+    assert login_error(srv, "root", "") in (1045, 1698)
+    # A restart keeps the accounts: the option only matters on the first start.
+    srv.stop()
+    srv.extra_args = []
+    srv.start()
+    assert login_error(srv, "root", "") in (1045, 1698)
+    bad = server_factory(kind="onelog", start=False, extra_args=["--auth-root-authentication-method=kerberos"])
+    with pytest.raises(Exception, match="normal or socket"):
+        bad.start()

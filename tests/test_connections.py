@@ -181,3 +181,51 @@ def test_a_client_shuts_the_server_down_cleanly(onelog_server, how):
         assert cur.fetchall() == ((1,), (2,))
         cur.execute(f"SHOW BINLOG EVENTS IN '{last.name}'")
         assert cur.fetchall()[-1][2] == "Stop"
+
+
+def threads_status(conn):
+    with conn.cursor() as cur:
+        cur.execute("SHOW GLOBAL STATUS WHERE Variable_name IN ('Threads_cached', 'Threads_created')")
+        return {name: int(value) for name, value in cur.fetchall()}
+
+
+def wait_for_cached(conn, n):
+    deadline = time.monotonic() + 10
+    while threads_status(conn)["Threads_cached"] != n:
+        assert time.monotonic() < deadline, threads_status(conn)
+        time.sleep(0.02)
+
+
+def test_threads_are_cached_between_connections(onelog_server):
+    """thread_cache_size (MariaDB's default 256): a connection thread whose
+    client left serves the next connection, so connecting 20 times one after
+    the other creates no thread; with thread_cache_size=0 each creates one."""
+    admin = onelog_server.connect(autocommit=True)
+    assert scalar(admin, "SELECT @@thread_cache_size") == 256
+
+    def connect_and_leave(times):
+        for _ in range(times):
+            conn = onelog_server.connect()
+            assert scalar(conn, "SELECT 1") == 1
+            conn.close()
+            wait_for_cached(admin, 1)
+
+    connect_and_leave(1)
+    before = threads_status(admin)
+    connect_and_leave(20)
+    assert threads_status(admin) == {"Threads_cached": 1, "Threads_created": before["Threads_created"]}
+    with admin.cursor() as cur:
+        cur.execute("SET GLOBAL thread_cache_size = 0")
+    # The cached thread leaves when it next looks at the size (it takes
+    # the next connection first, then exits).
+    conn = onelog_server.connect()
+    conn.close()
+    wait_for_cached(admin, 0)
+    created = threads_status(admin)["Threads_created"]
+    for _ in range(5):
+        onelog_server.connect().close()
+    deadline = time.monotonic() + 10
+    while threads_status(admin)["Threads_created"] != created + 5:
+        assert time.monotonic() < deadline, threads_status(admin)
+        time.sleep(0.02)
+    assert threads_status(admin)["Threads_cached"] == 0

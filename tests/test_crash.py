@@ -260,13 +260,13 @@ def verify_views(cur, views: dict, where: str):
 
 
 def change_account(cur, cycle: int, accounts: dict):
-    """Creates crash_u<cycle> and grants it on `data`, then the role
+    """Creates crash_u<cycle> (REQUIRE SUBJECT and CIPHER) and grants it on `data`, then the role
     crash_r<cycle>, granted on `data` and to crash_u<cycle> as its default
     role; `accounts[name]` is each one's SHOW GRANTS once acknowledged (None:
     in doubt until recovery settles it)."""
     name, role = f"crash_u{cycle}", f"crash_r{cycle}"
     accounts[name] = accounts[role] = None
-    cur.execute(f"CREATE USER {name} IDENTIFIED BY 'pw-{cycle}'")
+    cur.execute(f"CREATE USER {name} IDENTIFIED BY 'pw-{cycle}' REQUIRE SUBJECT '/CN=crash {cycle}' AND CIPHER 'TLS_AES_256_GCM_SHA384'")
     cur.execute(f"GRANT SELECT, INSERT ON crash.data TO {name} WITH GRANT OPTION")
     cur.execute(f"CREATE ROLE {role}")
     cur.execute(f"GRANT UPDATE ON crash.data TO {role}")

@@ -1,7 +1,7 @@
 """Privilege enforcement beyond the statement checks of test_accounts.py,
 side by side with MariaDB 10.11: read_only, SHOW PROCESSLIST / KILL of
 other users' threads, per-account resource limits and REQUIRE SSL, column
-grants. Each test runs the same statements on both servers as the same
+grants, SET of system variables. Each test runs the same statements on both servers as the same
 accounts and compares the outcome (rows or error code) statement by
 statement.
 """
@@ -234,6 +234,11 @@ REQUIRE_ACCOUNTS = [
     "CREATE USER prv_later IDENTIFIED BY 'pw'",
     "ALTER USER prv_later REQUIRE SSL",
     "CREATE USER prv_ssl@localhost IDENTIFIED BY 'pw' REQUIRE SSL",
+    "CREATE USER prv_subject IDENTIFIED BY 'pw' REQUIRE SUBJECT '/CN=prv client'",
+    "CREATE USER prv_issuer IDENTIFIED BY 'pw' REQUIRE ISSUER '/CN=test test CA' AND SUBJECT '/CN=prv client'",
+    "CREATE USER prv_other IDENTIFIED BY 'pw' REQUIRE SUBJECT '/CN=someone else'",
+    "CREATE USER prv_cipher IDENTIFIED BY 'pw' REQUIRE CIPHER 'TLS_AES_256_GCM_SHA384'",
+    "CREATE USER prv_tls12 IDENTIFIED BY 'pw' REQUIRE CIPHER 'ECDHE-RSA-AES256-GCM-SHA384'",
 ]
 
 
@@ -263,11 +268,13 @@ def test_require_ssl_and_x509_at_login(server_factory, certs_with_client, kind):
     with_cert = {"ssl": {"ca": certs["ca"], "cert": certs["client_cert"], "key": certs["client_key"]}}
     socket = {"unix_socket": srv.socket, "ssl_disabled": True}
     got = {(user, how): login_outcome(srv, user, **kw)
-           for user in ("prv_ssl", "prv_x509", "prv_plain", "prv_later")
+           for user in ("prv_ssl", "prv_x509", "prv_plain", "prv_later", "prv_subject", "prv_issuer", "prv_other",
+                        "prv_cipher", "prv_tls12")
            for how, kw in (("plain", plain), ("tls", tls), ("cert", with_cert), ("socket", socket))}
     # What MariaDB 10.11 answers (the same test runs against it): REQUIRE
     # SSL refuses a plain TCP login and a socket one (1045), X509 one
-    # without a client certificate.
+    # without a client certificate; SUBJECT / ISSUER take a certificate with
+    # those names, CIPHER the suite named (TLS 1.3's AES-256 is negotiated).
     assert got == {
         ("prv_ssl", "plain"): 1045, ("prv_ssl", "tls"): "tls", ("prv_ssl", "cert"): "tls",
         ("prv_ssl", "socket"): 1045,
@@ -277,6 +284,16 @@ def test_require_ssl_and_x509_at_login(server_factory, certs_with_client, kind):
         ("prv_plain", "socket"): "plain",
         ("prv_later", "plain"): 1045, ("prv_later", "tls"): "tls", ("prv_later", "cert"): "tls",
         ("prv_later", "socket"): 1045,
+        ("prv_subject", "plain"): 1045, ("prv_subject", "tls"): 1045, ("prv_subject", "cert"): "tls",
+        ("prv_subject", "socket"): 1045,
+        ("prv_issuer", "plain"): 1045, ("prv_issuer", "tls"): 1045, ("prv_issuer", "cert"): "tls",
+        ("prv_issuer", "socket"): 1045,
+        ("prv_other", "plain"): 1045, ("prv_other", "tls"): 1045, ("prv_other", "cert"): 1045,
+        ("prv_other", "socket"): 1045,
+        ("prv_cipher", "plain"): 1045, ("prv_cipher", "tls"): "tls", ("prv_cipher", "cert"): "tls",
+        ("prv_cipher", "socket"): 1045,
+        ("prv_tls12", "plain"): 1045, ("prv_tls12", "tls"): 1045, ("prv_tls12", "cert"): 1045,
+        ("prv_tls12", "socket"): 1045,
     }
 
 
@@ -359,6 +376,10 @@ COLUMN_ACCOUNTS = [
     "CREATE USER prv_mixed IDENTIFIED BY 'pw'",
     "GRANT INSERT ON prv_d.t TO prv_mixed",
     "GRANT SELECT (c) ON prv_d.t TO prv_mixed",
+    "CREATE TABLE prv_d.u (a INT, d INT)",
+    "INSERT INTO prv_d.u VALUES (1, 5), (7, 8)",
+    "GRANT SELECT (a) ON prv_d.u TO prv_col",
+    "GRANT SELECT ON prv_d.u TO prv_mixed",
 ]
 
 COLUMN_SCENARIO = [
@@ -382,7 +403,27 @@ COLUMN_SCENARIO = [
     "DELETE FROM prv_d.t WHERE a = 5",
     "SHOW COLUMNS FROM prv_d.t",
     "SHOW FULL COLUMNS FROM prv_d.t",
-    "SELECT COLUMN_NAME, PRIVILEGES FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'prv_d' ORDER BY 1",
+    "SELECT TABLE_NAME, COLUMN_NAME, PRIVILEGES FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'prv_d' "
+    "ORDER BY 1, 2",
+    # Joins: each column checked against its own table.
+    "SELECT t.a, u.d FROM prv_d.t JOIN prv_d.u ON t.a = u.a",
+    "SELECT t.a, u.a FROM prv_d.t JOIN prv_d.u ON t.a = u.a ORDER BY 1",
+    "SELECT b FROM prv_d.t JOIN prv_d.u USING (a)",
+    "SELECT t.b FROM prv_d.t JOIN prv_d.u ON t.c = u.a",
+    "SELECT d FROM prv_d.t JOIN prv_d.u ON t.a = u.a",
+    "SELECT c FROM prv_d.t LEFT JOIN prv_d.u ON t.a = u.a ORDER BY 1",
+    "SELECT x.a, y.b FROM prv_d.t x JOIN prv_d.t y ON x.a = y.a ORDER BY 1",
+    "SELECT x.a, y.c FROM prv_d.t x, prv_d.t y",
+    "SELECT t.* FROM prv_d.t JOIN prv_d.u ON t.a = u.a",
+    "SELECT u.* FROM prv_d.t JOIN prv_d.u ON t.a = u.a",
+    "SELECT * FROM prv_d.t JOIN prv_d.u ON t.a = u.a",
+    # INSERT ... SELECT: INSERT on the columns written, SELECT on those read.
+    "INSERT INTO prv_d.t (a) SELECT a FROM prv_d.u WHERE a = 7",
+    "INSERT INTO prv_d.t (a) SELECT d FROM prv_d.u",
+    "INSERT INTO prv_d.t (b) SELECT a FROM prv_d.u",
+    "INSERT INTO prv_d.t (a) SELECT b FROM prv_d.t WHERE a = 1",
+    "INSERT INTO prv_d.t SELECT a, a, a FROM prv_d.u",
+    "SELECT a, b FROM prv_d.t ORDER BY a, b",
 ]
 
 
@@ -393,3 +434,65 @@ def test_column_grants_as_mariadb(both):
     for user in ("prv_col", "prv_upd", "prv_mixed"):
         mismatches += compare(both, user, COLUMN_SCENARIO)
     assert not mismatches, "\n".join(mismatches)
+
+
+# SET of system variables ---------------------------------------------------
+
+SET_ACCOUNTS = [
+    "CREATE USER prv_none IDENTIFIED BY 'pw'",
+    "CREATE USER prv_super IDENTIFIED BY 'pw'",
+    "GRANT SUPER ON *.* TO prv_super",
+    "CREATE USER prv_conn IDENTIFIED BY 'pw'",
+    "GRANT CONNECTION ADMIN ON *.* TO prv_conn",
+    "CREATE USER prv_binlog IDENTIFIED BY 'pw'",
+    "GRANT BINLOG ADMIN ON *.* TO prv_binlog",
+    "CREATE USER prv_replay IDENTIFIED BY 'pw'",
+    "GRANT BINLOG REPLAY ON *.* TO prv_replay",
+    "CREATE USER prv_master IDENTIFIED BY 'pw'",
+    "GRANT REPLICATION MASTER ADMIN ON *.* TO prv_master",
+    "CREATE USER prv_ro IDENTIFIED BY 'pw'",
+    "GRANT READ_ONLY ADMIN ON *.* TO prv_ro",
+]
+
+# Each sets a variable to the value it has: only the privilege check can
+# tell the outcomes apart.
+SET_SCENARIO = [
+    "SET GLOBAL max_connections = @@global.max_connections",
+    "SET GLOBAL max_connect_errors = @@global.max_connect_errors",
+    "SET GLOBAL connect_timeout = @@global.connect_timeout",
+    "SET GLOBAL sync_binlog = @@global.sync_binlog",
+    "SET GLOBAL max_binlog_size = @@global.max_binlog_size",
+    "SET GLOBAL expire_logs_days = @@global.expire_logs_days",
+    "SET GLOBAL binlog_expire_logs_seconds = @@global.binlog_expire_logs_seconds",
+    "SET GLOBAL binlog_format = @@global.binlog_format",
+    "SET GLOBAL wait_timeout = @@global.wait_timeout",
+    "SET GLOBAL sql_mode = @@global.sql_mode",
+    "SET GLOBAL server_id = @@global.server_id",
+    "SET GLOBAL gtid_domain_id = @@global.gtid_domain_id",
+    "SET GLOBAL read_only = @@global.read_only",
+    "SET SESSION sql_log_bin = 1",
+    "SET SESSION binlog_format = 'ROW'",
+    "SET SESSION pseudo_thread_id = 7",
+    "SET SESSION server_id = @@global.server_id",
+    "SET SESSION gtid_domain_id = 0",
+    "SET SESSION wait_timeout = 100",
+    "SET @@session.sql_mode = 'STRICT_TRANS_TABLES'",
+]
+
+
+def test_set_variable_privileges_as_mariadb(both):
+    """SET GLOBAL takes SUPER, or the admin privilege MariaDB 10.5 split off
+    it for that variable (CONNECTION / BINLOG / REPLICATION MASTER ADMIN,
+    READ_ONLY ADMIN alone for read_only); a few session variables that
+    replay the binlog take BINLOG ADMIN or BINLOG REPLAY."""
+    for srv in both:
+        setup(srv, SET_ACCOUNTS)
+    mismatches = []
+    users = ["prv_none", "prv_super", "prv_conn", "prv_binlog", "prv_replay", "prv_master", "prv_ro"]
+    for user in users:
+        mismatches += compare(both, user, SET_SCENARIO)
+    assert not mismatches, "\n".join(mismatches)
+    # Not vacuous: each admin privilege lets its own variables through only.
+    conn = login(both[0], "prv_conn")
+    assert run(conn, SET_SCENARIO[0]) == "ok"
+    assert run(conn, "SET GLOBAL sync_binlog = @@global.sync_binlog") == ("error", 1227)

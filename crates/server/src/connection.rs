@@ -20,7 +20,7 @@ use crate::replication::DumpRequest;
 use crate::tls::{Tls, TlsSocket};
 use mysql_common::constants::{CapabilityFlags, StatusFlags};
 use onelog_core::{Charset, Collation, ErrorCode, SqlError, SqlResult, Value};
-use onelog_protocol::auth::{decide, AuthDecision, Challenge, StoredCredential, FAST_AUTH_SUCCESS};
+use onelog_protocol::auth::{decide, AuthDecision, Challenge, FAST_AUTH_SUCCESS};
 use onelog_protocol::command::{parse_command, Command, MYSQL_OPTION_MULTI_STATEMENTS_OFF};
 use onelog_protocol::full_auth::{self, RsaKeys};
 use onelog_protocol::handshake::{self, InitialHandshake};
@@ -101,6 +101,9 @@ pub struct Shared {
     pub tls: Option<Arc<Tls>>,
     /// caching_sha2_password's key pair for passwords sent without TLS.
     pub rsa: Arc<RsaKeys>,
+    pub sha2_cache: crate::users::Sha2Cache,
+    /// Threads of one-thread-per-connection, reused.
+    pub thread_cache: Arc<crate::thread_cache::ThreadCache>,
 }
 
 /// A connection's socket: the accepted TCP or Unix socket, or TLS over it.
@@ -361,7 +364,7 @@ fn handshake_and_auth<S: Socket + From<TlsSocket>>(
     };
     let (client_host, client_ip) = client_names(host);
     let account = engine.catalog.read().accounts.find_login(&response.username, &client_host, client_ip);
-    let cred = account.as_deref().map(crate::users::credential).unwrap_or_default();
+    let cred = account.as_deref().map(|a| shared.sha2_cache.credential(a)).unwrap_or_default();
     // unix_socket: the client process's OS user must be the account's
     // user; whatever the client sent is not looked at, as in MariaDB.
     let by_socket_owner = account.as_ref().is_some_and(|a| a.plugin == AuthPlugin::UnixSocket);
@@ -399,7 +402,17 @@ fn handshake_and_auth<S: Socket + From<TlsSocket>>(
                 AuthDecision::FullAuth => {
                     // The Unix socket (peer "localhost") is as private as TLS.
                     let secure = host == "localhost" || stream.get_ref().tls().is_some();
-                    break full_authentication(stream, shared, &challenge, &cred, secure)? && account.is_some();
+                    // Asked of an unknown account too, which must look
+                    // like a wrong password.
+                    let password = full_authentication(stream, shared, &challenge, secure)?;
+                    let verified = password.as_deref().is_some_and(|p| full_auth::verify_password(&cred, p));
+                    match (account.as_deref(), password) {
+                        (Some(account), Some(password)) if verified => {
+                            shared.sha2_cache.learn(account, &password);
+                            break true;
+                        }
+                        _ => break false,
+                    }
                 }
                 AuthDecision::Reject => break false,
             }
@@ -476,35 +489,29 @@ fn handshake_and_auth<S: Socket + From<TlsSocket>>(
 /// its password, which it sends in clear over TLS or the Unix socket
 /// (`secure`) and otherwise encrypted with the server's RSA public key
 /// (sent when it asks with `0x02`, as a client that knows the key already
-/// need not).
+/// need not). `None` when it does not decrypt.
 fn full_authentication<S: Socket>(
     stream: &mut PacketStream<S>,
     shared: &Shared,
     challenge: &Challenge,
-    cred: &StoredCredential,
     secure: bool,
-) -> Result<bool, PacketError> {
+) -> Result<Option<Vec<u8>>, PacketError> {
     let mut more = Vec::new();
     handshake::encode_auth_more_data(&[full_auth::PERFORM_FULL_AUTH], &mut more);
     stream.write_packet(&more)?;
     stream.flush()?;
     let mut packet = stream.read_packet()?;
-    let password = if secure {
-        full_auth::cleartext_password(&packet).to_vec()
-    } else {
-        if packet == [full_auth::REQUEST_PUBLIC_KEY] {
-            let mut key = Vec::new();
-            handshake::encode_auth_more_data(shared.rsa.public_pem().as_bytes(), &mut key);
-            stream.write_packet(&key)?;
-            stream.flush()?;
-            packet = stream.read_packet()?;
-        }
-        match shared.rsa.decrypt_password(&packet, &challenge.scramble) {
-            Some(decrypted) => full_auth::cleartext_password(&decrypted).to_vec(),
-            None => return Ok(false),
-        }
-    };
-    Ok(full_auth::verify_password(cred, &password))
+    if secure {
+        return Ok(Some(full_auth::cleartext_password(&packet).to_vec()));
+    }
+    if packet == [full_auth::REQUEST_PUBLIC_KEY] {
+        let mut key = Vec::new();
+        handshake::encode_auth_more_data(shared.rsa.public_pem().as_bytes(), &mut key);
+        stream.write_packet(&key)?;
+        stream.flush()?;
+        packet = stream.read_packet()?;
+    }
+    Ok(shared.rsa.decrypt_password(&packet, &challenge.scramble).map(|d| full_auth::cleartext_password(&d).to_vec()))
 }
 
 /// A client's host name for account matching and USER() (`localhost` for

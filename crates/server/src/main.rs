@@ -6,6 +6,7 @@
 //! handling is in [`connection`]. Errors become `anyhow` only here, at the
 //! binary's edge.
 
+mod certificate_names;
 mod commit_ack;
 mod connection;
 mod limits;
@@ -14,6 +15,7 @@ mod peer;
 mod replication;
 mod rsa_keys;
 mod server;
+mod thread_cache;
 mod thread_pool;
 mod tls;
 mod users;

@@ -22,8 +22,17 @@ pub enum OptionsError {
 }
 
 /// Options that are not system variables.
-const SERVER_ONLY: &[&str] =
-    &["defaults_file", "initialize_insecure", "skip_log_bin", "log_bin", "user", "console", "no_defaults", "ssl"];
+const SERVER_ONLY: &[&str] = &[
+    "defaults_file",
+    "initialize_insecure",
+    "auth_root_authentication_method",
+    "skip_log_bin",
+    "log_bin",
+    "user",
+    "console",
+    "no_defaults",
+    "ssl",
+];
 
 /// Everything the server was told, names normalised to underscores.
 #[derive(Debug, Default, Clone)]

@@ -26,6 +26,12 @@ pub fn os_user(socket: &impl AsFd) -> Option<String> {
     user_name(cred.uid)
 }
 
+/// The OS user the server runs as.
+pub fn own_user_name() -> Option<String> {
+    // SAFETY: geteuid cannot fail.
+    user_name(unsafe { libc::geteuid() })
+}
+
 /// The name `getpwuid_r` gives `uid`.
 fn user_name(uid: libc::uid_t) -> Option<String> {
     let mut buf = vec![0u8; 4096];

@@ -135,7 +135,8 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     let binlog = binlog_config(&opts, &datadir, &vars)?;
     let engine =
         Engine::open(EngineConfig::new(datadir.clone(), binlog), vars).context("cannot open the data directory")?;
-    crate::users::initialize(&engine, &datadir, opts.flag("initialize_insecure"))?;
+    let root_auth = crate::users::RootAuth::from_option(opts.get("auth_root_authentication_method"))?;
+    crate::users::initialize(&engine, &datadir, opts.flag("initialize_insecure"), root_auth)?;
     let checkpointer = engine.spawn_checkpointer();
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build()?;
     if let Some(tls) = &tls {
@@ -143,7 +144,13 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
         engine.connections.set_tls_reloader(Box::new(move || tls.reload()));
     }
     let rsa = crate::rsa_keys::load_or_make(&datadir)?;
-    let shared = Arc::new(Shared { engine: engine.clone(), tls, rsa });
+    let shared = Arc::new(Shared {
+        engine: engine.clone(),
+        tls,
+        rsa,
+        sha2_cache: Default::default(),
+        thread_cache: crate::thread_cache::ThreadCache::new(engine.clone()),
+    });
     let handling = match engine.vars.get("thread_handling").as_deref() {
         Some("pool-of-threads") => Handling::Pool(ThreadPool::start(shared.clone())?),
         Some("one-thread-per-connection") | None => Handling::ThreadPerConnection,
@@ -296,7 +303,7 @@ fn start(
     Ok(Connection { alive, socket })
 }
 
-/// One thread per connection.
+/// One thread per connection (a cached one when there is one).
 fn spawn_thread(
     stream: PooledSocket,
     closer: Arc<OwnedFd>,
@@ -304,12 +311,12 @@ fn spawn_thread(
     shared: Arc<Shared>,
     alive: Arc<()>,
 ) -> std::io::Result<()> {
-    std::thread::Builder::new().name("conn".into()).stack_size(1 << 20).spawn(move || {
+    let cache = shared.thread_cache.clone();
+    cache.run(Box::new(move || {
         connection::serve(stream, closer.clone(), client, shared);
         // The duplicate (held by the commit pipeline, KILL, this registry)
-        // outlives the thread: end the connection for the client now.
+        // outlives the connection: end it for the client now.
         let _ = socket2::SockRef::from(&*closer).shutdown(Shutdown::Both);
         drop(alive);
-    })?;
-    Ok(())
+    }))
 }

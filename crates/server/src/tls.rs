@@ -23,6 +23,7 @@
 //! A plain connection pays nothing for this: its socket is the accepted
 //! one; only a TLS connection's reads and writes go through rustls.
 
+use crate::certificate_names;
 use crate::connection::{PooledSocket, Socket};
 use anyhow::Context;
 use onelog_protocol::packet::{PacketError, PacketStream};
@@ -256,13 +257,28 @@ pub fn insecure_transport_refused(engine: &onelog_sql::Engine, host: &str, tls: 
 }
 
 /// Whether the connection meets the account's REQUIRE: SSL takes TLS,
-/// X509 a client certificate verified by the server's CA. MariaDB answers
-/// a login that does not as a wrong password (1045).
+/// X509 a client certificate verified by the server's CA; CIPHER the
+/// suite named, ISSUER / SUBJECT a client certificate with those names
+/// (MariaDB's `acl_check_ssl`). MariaDB answers a login that does not as
+/// a wrong password (1045).
 pub fn meets_account_requirement(account: &Account, tls: Option<&TlsSession>) -> bool {
-    match account.require {
-        Require::None => true,
-        Require::Ssl => tls.is_some(),
-        Require::X509 => tls.is_some_and(|t| t.client_certificate),
+    match (&account.require, tls) {
+        (Require::None, _) => true,
+        (_, None) => false,
+        (Require::Ssl, Some(_)) => true,
+        (Require::X509, Some(t)) => t.client_certificate.is_some(),
+        (Require::Specified(spec), Some(t)) => {
+            if spec.cipher.as_ref().is_some_and(|c| c != t.cipher) {
+                return false;
+            }
+            if spec.issuer.is_empty() && spec.subject.is_empty() {
+                return true;
+            }
+            t.client_certificate.as_ref().is_some_and(|names| {
+                (spec.issuer.is_empty() || spec.issuer == names.issuer)
+                    && (spec.subject.is_empty() || spec.subject == names.subject)
+            })
+        }
     }
 }
 
@@ -283,7 +299,12 @@ impl TlsSocket {
             _ => "",
         };
         let cipher = conn.negotiated_cipher_suite().map_or("", |s| openssl_name(s.suite()));
-        let client_certificate = conn.peer_certificates().is_some_and(|certs| !certs.is_empty());
+        // A verified certificate x509-parser cannot read still meets
+        // REQUIRE X509; its unknown (empty) names meet no ISSUER / SUBJECT.
+        let client_certificate = conn
+            .peer_certificates()
+            .and_then(|certs| certs.first())
+            .map(|der| certificate_names::of_der(der).unwrap_or_default());
         TlsSession { version, cipher, client_certificate }
     }
 }

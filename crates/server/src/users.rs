@@ -3,7 +3,11 @@
 //! Accounts are catalog data (see `onelog_sql::accounts`), changed by SQL
 //! through the binlog. On the first start OneLog creates `root@localhost`
 //! and `root@%` with all privileges and a random password (printed once
-//! and written 0600) or, with `--initialize-insecure`, an empty one. A data
+//! and written 0600) or, with `--initialize-insecure`, an empty one. With
+//! `--auth-root-authentication-method=socket` (mariadb-install-db's option,
+//! the way Debian's MariaDB starts) there is no password and no remote
+//! root: `root@localhost` and the OS user the server runs as log in through
+//! the Unix socket as that OS user (the unix_socket plugin). A data
 //! directory from before accounts were catalog data has them in
 //! `onelog-users.json`: they are moved into the catalog on its first start
 //! and the file is renamed `onelog-users.json.migrated`.
@@ -48,8 +52,29 @@ fn root_like(name: UserName, auth_string: String, sha2_hash: Option<String>) -> 
     account
 }
 
+/// How the first root account authenticates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootAuth {
+    /// A password (random, or empty with --initialize-insecure).
+    Normal,
+    /// unix_socket, for `root@localhost` and the server's OS user.
+    Socket,
+}
+
+impl RootAuth {
+    pub fn from_option(value: Option<&str>) -> anyhow::Result<RootAuth> {
+        match value.map(str::to_ascii_lowercase).as_deref() {
+            None | Some("normal") => Ok(RootAuth::Normal),
+            Some("socket") => Ok(RootAuth::Socket),
+            Some(other) => {
+                anyhow::bail!("--auth-root-authentication-method must be normal or socket, not '{other}'")
+            }
+        }
+    }
+}
+
 /// Creates the first accounts of a data directory that has none yet.
-pub fn initialize(engine: &Engine, datadir: &Path, insecure: bool) -> anyhow::Result<()> {
+pub fn initialize(engine: &Engine, datadir: &Path, insecure: bool, root_auth: RootAuth) -> anyhow::Result<()> {
     if engine.accounts_initialized()? {
         return Ok(());
     }
@@ -57,6 +82,8 @@ pub fn initialize(engine: &Engine, datadir: &Path, insecure: bool) -> anyhow::Re
     let accounts = if legacy.exists() {
         let old: Vec<LegacyAccount> = serde_json::from_slice(&std::fs::read(&legacy)?)?;
         old.into_iter().map(LegacyAccount::into_account).collect()
+    } else if root_auth == RootAuth::Socket {
+        socket_root()
     } else {
         initial_root(datadir, insecure)?
     };
@@ -86,9 +113,74 @@ fn initial_root(datadir: &Path, insecure: bool) -> anyhow::Result<Vec<Account>> 
     Ok(accounts)
 }
 
+/// `root@localhost` and the server's OS user at localhost, with every
+/// privilege, identified via unix_socket (as mariadb-install-db's socket
+/// method makes them, without its `OR mysql_native_password USING
+/// 'invalid'` alternative, which OneLog has no chains of plugins for).
+fn socket_root() -> Vec<Account> {
+    let mut users = vec!["root".to_string()];
+    users.extend(crate::peer::own_user_name().filter(|name| name != "root"));
+    tracing::info!(
+        "{} at localhost log in through the Unix socket as the same OS user (unix_socket)",
+        users.join(", ")
+    );
+    users
+        .into_iter()
+        .map(|user| {
+            let mut account = root_like(UserName { user, host: "localhost".into() }, String::new(), None);
+            account.plugin = AuthPlugin::UnixSocket;
+            account
+        })
+        .collect()
+}
+
+/// SHA256(SHA256(password)) of accounts whose password a
+/// caching_sha2_password full authentication has seen since the start, so
+/// that their next logins take the fast path, as MySQL 8's cache does. The
+/// binlog carries only the native hash, so an account created by SQL has
+/// no SHA-256 hash until its owner logs in once. An entry holds the native
+/// hash it was learnt with: a password change makes it stale, never wrong.
+/// In memory only, like MySQL's.
+#[derive(Default)]
+pub struct Sha2Cache {
+    entries: parking_lot::Mutex<std::collections::HashMap<UserName, CachedSha2>>,
+}
+
+struct CachedSha2 {
+    auth_string: String,
+    sha2: [u8; 32],
+}
+
+/// Bounds the cache's memory: past it, entries are no longer added (their
+/// accounts keep logging in through full authentication).
+const SHA2_CACHE_MAX_ENTRIES: usize = 65_536;
+
+impl Sha2Cache {
+    /// Remembers the hash of `password`, which a full authentication just
+    /// verified against `account`.
+    pub fn learn(&self, account: &Account, password: &[u8]) {
+        let mut entries = self.entries.lock();
+        if entries.len() < SHA2_CACHE_MAX_ENTRIES || entries.contains_key(&account.name) {
+            let entry = CachedSha2 { auth_string: account.auth_string.clone(), sha2: hash_sha2(password) };
+            entries.insert(account.name.clone(), entry);
+        }
+    }
+
+    /// `account`'s credential, with the cached SHA-256 hash when the
+    /// account has none of its own and its password has not changed.
+    pub fn credential(&self, account: &Account) -> StoredCredential {
+        let mut cred = credential(account);
+        if cred.sha2.is_none() && account.plugin == AuthPlugin::MysqlNativePassword {
+            let entries = self.entries.lock();
+            cred.sha2 = entries.get(&account.name).filter(|e| e.auth_string == account.auth_string).map(|e| e.sha2);
+        }
+        cred
+    }
+}
+
 /// What the auth plugins verify a login against. An ed25519 account
 /// without a valid key gets the all-zero one, which verifies nothing.
-pub fn credential(account: &Account) -> StoredCredential {
+fn credential(account: &Account) -> StoredCredential {
     match account.plugin {
         AuthPlugin::Ed25519 => {
             let key = ed25519_key(&account.auth_string).unwrap_or([0; 32]);

@@ -4,9 +4,11 @@
 //! granted, as in MariaDB (1143 names the first column it lacks; 1142 for
 //! `SELECT *` or an INSERT without a column list that needs every column).
 //!
-//! Only single-table statements without subqueries are analysed: SELECT,
-//! INSERT ... VALUES, UPDATE. Any other statement keeps the table-level
-//! answer (1142) for an account with column grants only.
+//! Analysed: SELECT over tables joined without NATURAL (each column
+//! resolved to its table by qualifier, or by the table that has it),
+//! INSERT ... VALUES, INSERT ... SELECT, UPDATE of one table; none with
+//! subqueries. Any other statement keeps the table-level answer (1142) for
+//! an account with column grants only.
 
 use crate::accounts::{privs, Account};
 use crate::ast::*;
@@ -25,24 +27,55 @@ pub(crate) struct ColumnUse {
 }
 
 /// The column uses of `stmt`, empty when it is not analysed.
-pub(crate) fn column_uses(stmt: &Statement, current: &str) -> Vec<ColumnUse> {
-    let mut uses = Vec::new();
+/// `columns_of(db, table)` lists a table's columns (empty for one that
+/// does not exist), to resolve an unqualified column of a join.
+pub(crate) fn column_uses(
+    stmt: &Statement,
+    current: &str,
+    columns_of: &dyn Fn(&str, &str) -> Vec<String>,
+) -> Vec<ColumnUse> {
+    let mut uses: Vec<ColumnUse> = Vec::new();
     let db_of = |name: &ObjectName| name.db.clone().unwrap_or_else(|| current.to_string());
+    // A table read twice (a self-join) is one use of the columns of both.
     let mut add = |name: &ObjectName, bit: u64, columns: Option<Vec<String>>, by_column: bool| {
-        uses.push(ColumnUse { db: db_of(name), table: name.name.clone(), bit, columns, by_column })
+        let (db, table) = (db_of(name), name.name.clone());
+        match uses.iter_mut().find(|u| u.db == db && u.table == table && u.bit == bit) {
+            Some(existing) => match (&mut existing.columns, columns) {
+                (Some(mine), Some(more)) => mine.extend(more),
+                (mine, None) => *mine = None,
+                (None, Some(_)) => {}
+            },
+            None => uses.push(ColumnUse { db, table, bit, columns, by_column }),
+        }
+    };
+    let has_column = |name: &ObjectName, column: &str| {
+        columns_of(&db_of(name), &name.name).iter().any(|c| c.eq_ignore_ascii_case(column))
     };
     match stmt {
         Statement::Select(select) => {
-            if let Some((name, columns)) = select_columns(select) {
+            for (name, columns) in select_columns(select, &has_column).unwrap_or_default() {
                 add(name, privs::SELECT, columns, false);
             }
         }
         Statement::Insert(ins) if ins.on_duplicate.is_empty() && ins.returning.is_empty() => {
-            if let InsertSource::Values(rows) = &ins.source {
-                if rows.iter().flatten().all(|e| !has_subquery(e) && !e.contains(&|e| matches!(e, Expr::Column { .. })))
-                {
-                    let columns = (!ins.columns.is_empty()).then(|| ins.columns.clone());
-                    add(&ins.table, privs::INSERT, columns, false);
+            let columns = (!ins.columns.is_empty()).then(|| ins.columns.clone());
+            match &ins.source {
+                InsertSource::Values(rows) => {
+                    if rows
+                        .iter()
+                        .flatten()
+                        .all(|e| !has_subquery(e) && !e.contains(&|e| matches!(e, Expr::Column { .. })))
+                    {
+                        add(&ins.table, privs::INSERT, columns, false);
+                    }
+                }
+                InsertSource::Select(select) => {
+                    if let Some(read) = select_columns(select, &has_column) {
+                        add(&ins.table, privs::INSERT, columns, false);
+                        for (name, columns) in read {
+                            add(name, privs::SELECT, columns, false);
+                        }
+                    }
                 }
             }
         }
@@ -55,7 +88,7 @@ pub(crate) fn column_uses(stmt: &Statement, current: &str) -> Vec<ColumnUse> {
                 let assigned = upd.assignments.iter().map(|(c, _)| c.clone()).collect();
                 add(&upd.table, privs::UPDATE, Some(assigned), false);
                 let mut columns = Vec::new();
-                read.iter().for_each(|e| column_names(e, &[], &mut columns));
+                read.iter().for_each(|e| column_names(e, &mut columns));
                 add(&upd.table, privs::SELECT, Some(columns), true);
             }
         }
@@ -64,13 +97,23 @@ pub(crate) fn column_uses(stmt: &Statement, current: &str) -> Vec<ColumnUse> {
     uses
 }
 
-/// The one table a SELECT reads and the columns it names, if it reads one
-/// table without subqueries, derived tables or UNION.
-fn select_columns(select: &Select) -> Option<(&ObjectName, Option<Vec<String>>)> {
-    let [Join { factor: TableFactor::Table { name, .. }, on: None, .. }] = select.from.as_slice() else {
-        return None;
-    };
-    if select.union.is_some() {
+/// A table and the columns a statement names of it (`None`: every one).
+type TableColumns<'a> = (&'a ObjectName, Option<Vec<String>>);
+
+/// The tables a SELECT reads, each with the columns it names of it (`None`:
+/// every column), if it reads only tables, joined without NATURAL, with no
+/// subqueries or UNION. `has(table, column)` says whether a table has a
+/// column, for the columns named without a table.
+fn select_columns<'a>(select: &'a Select, has: &dyn Fn(&ObjectName, &str) -> bool) -> Option<Vec<TableColumns<'a>>> {
+    let tables: Vec<(&ObjectName, &str)> = (select.from.iter())
+        .map(|join| match &join.factor {
+            TableFactor::Table { name, alias } if !join.natural => {
+                Some((name, alias.as_deref().unwrap_or(name.name.as_str())))
+            }
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    if tables.is_empty() || select.union.is_some() {
         return None;
     }
     let items = select.items.iter().filter_map(|i| match i {
@@ -78,15 +121,13 @@ fn select_columns(select: &Select) -> Option<(&ObjectName, Option<Vec<String>>)>
         _ => None,
     });
     let clauses: Vec<&Expr> = (select.selection.iter())
+        .chain(select.from.iter().filter_map(|j| j.on.as_ref()))
         .chain(&select.group_by)
         .chain(&select.having)
         .chain(select.order_by.iter().map(|o| &o.expr))
         .collect();
     if items.clone().chain(clauses.iter().copied()).any(has_subquery) {
         return None;
-    }
-    if select.items.iter().any(|i| !matches!(i, SelectItem::Expr { .. })) {
-        return Some((name, None));
     }
     // GROUP BY, HAVING and ORDER BY may name a select item's alias.
     let aliases: Vec<&str> = (select.items.iter())
@@ -95,31 +136,68 @@ fn select_columns(select: &Select) -> Option<(&ObjectName, Option<Vec<String>>)>
             _ => None,
         })
         .collect();
-    let mut columns = Vec::new();
-    items.for_each(|e| column_names(e, &[], &mut columns));
+    let mut named = Vec::new();
+    items.for_each(|e| column_refs(e, &[], &mut named));
     if let Some(e) = &select.selection {
-        column_names(e, &[], &mut columns);
+        column_refs(e, &[], &mut named);
+    }
+    for join in &select.from {
+        if let Some(on) = &join.on {
+            column_refs(on, &[], &mut named);
+        }
+        named.extend(join.using.iter().map(|c| (None, c.clone())));
     }
     (select.group_by.iter().chain(&select.having).chain(select.order_by.iter().map(|o| &o.expr)))
-        .for_each(|e| column_names(e, &aliases, &mut columns));
-    Some((name, Some(columns)))
+        .for_each(|e| column_refs(e, &aliases, &mut named));
+    let mut uses: Vec<(&ObjectName, Option<Vec<String>>)> =
+        tables.iter().map(|(name, _)| (*name, Some(vec![]))).collect();
+    for item in &select.items {
+        match item {
+            SelectItem::Wildcard => uses.iter_mut().for_each(|u| u.1 = None),
+            SelectItem::QualifiedWildcard(q) => {
+                if let Some(i) = tables.iter().position(|(_, alias)| alias.eq_ignore_ascii_case(q)) {
+                    uses[i].1 = None;
+                }
+            }
+            SelectItem::Expr { .. } => {}
+        }
+    }
+    for (qualifier, column) in named {
+        // One table takes every column; of a join, the table named, else
+        // each table that has the column (USING's are in both).
+        let of = |i: usize| match &qualifier {
+            Some(q) => tables[i].1.eq_ignore_ascii_case(q),
+            None => tables.len() == 1 || has(tables[i].0, &column),
+        };
+        for (i, use_) in uses.iter_mut().enumerate() {
+            if let (true, Some(columns)) = (of(i), &mut use_.1) {
+                columns.push(column.clone());
+            }
+        }
+    }
+    Some(uses)
 }
 
 fn has_subquery(e: &Expr) -> bool {
     e.contains(&|e| matches!(e, Expr::InSubquery { .. } | Expr::ScalarSubquery(_) | Expr::Exists { .. }))
 }
 
-/// The column names `e` refers to, except those that are `aliases`.
-fn column_names(e: &Expr, aliases: &[&str], out: &mut Vec<String>) {
-    if let Expr::Column { name, table: None } = e {
-        if aliases.iter().any(|a| a.eq_ignore_ascii_case(name)) {
-            return;
-        }
+/// The columns `e` refers to, with their table qualifier, except those
+/// named without one that are `aliases`.
+fn column_refs(e: &Expr, aliases: &[&str], out: &mut Vec<(Option<String>, String)>) {
+    match e {
+        Expr::Column { name, table: None } if aliases.iter().any(|a| a.eq_ignore_ascii_case(name)) => return,
+        Expr::Column { name, table } => out.push((table.clone(), name.clone())),
+        _ => {}
     }
-    if let Expr::Column { name, .. } = e {
-        out.push(name.clone());
-    }
-    e.for_each_child(&mut |child| column_names(child, aliases, out));
+    e.for_each_child(&mut |child| column_refs(child, aliases, out));
+}
+
+/// The column names `e` refers to.
+fn column_names(e: &Expr, out: &mut Vec<String>) {
+    let mut refs = Vec::new();
+    column_refs(e, &[], &mut refs);
+    out.extend(refs.into_iter().map(|(_, name)| name));
 }
 
 /// The answer for a statement that lacks `bit` on table `db`.`table`:

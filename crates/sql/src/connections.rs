@@ -33,10 +33,19 @@ pub struct TlsSession {
     pub version: &'static str,
     /// The cipher suite in OpenSSL's spelling, as MariaDB shows it.
     pub cipher: &'static str,
-    /// The client sent a certificate, verified against --ssl-ca (the
+    /// The certificate the client sent, verified against --ssl-ca (the
     /// handshake fails on one that does not verify): what REQUIRE X509
-    /// asks for.
-    pub client_certificate: bool,
+    /// asks for, and what REQUIRE ISSUER / SUBJECT compare.
+    pub client_certificate: Option<CertificateNames>,
+}
+
+/// A certificate's issuer and subject in OpenSSL's one-line form
+/// (`/C=US/O=Org/CN=name`), the form MariaDB compares REQUIRE ISSUER and
+/// SUBJECT with.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CertificateNames {
+    pub issuer: String,
+    pub subject: String,
 }
 
 /// Reloads the server's certificates (FLUSH SSL); set by the server.
@@ -58,6 +67,10 @@ pub struct Connections {
     /// By account (`user@host`), only for accounts with an hourly limit.
     hourly: Mutex<HashMap<String, HourlyUse>>,
     tls_reloader: OnceLock<TlsReloader>,
+    /// The server's thread cache: threads waiting for a connection, and
+    /// connection threads created (Threads_cached, Threads_created).
+    pub threads_cached: AtomicU64,
+    pub threads_created: AtomicU64,
 }
 
 #[derive(Default)]
@@ -296,7 +309,7 @@ impl Connections {
     }
 
     /// The global status counters, by MariaDB's names.
-    pub fn status(&self) -> [(&'static str, u64); 7] {
+    pub fn status(&self) -> [(&'static str, u64); 9] {
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
         [
             ("Aborted_connects", get(&self.aborted_connects)),
@@ -305,7 +318,9 @@ impl Connections {
             ("Max_used_connections", get(&self.max_used)),
             ("Ssl_accepts", get(&self.tls_accepts)),
             ("Ssl_finished_accepts", get(&self.tls_finished_accepts)),
+            ("Threads_cached", get(&self.threads_cached)),
             ("Threads_connected", get(&self.connected)),
+            ("Threads_created", get(&self.threads_created)),
         ]
     }
 }

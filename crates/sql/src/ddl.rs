@@ -389,6 +389,9 @@ fn plan_statement(
                         mutations.extend(drop_table_mutations(&t));
                         dropped.push((d.to_string(), n.name.clone()));
                     }
+                    None if crate::accounts::tables::is_grant_table(d, &n.name) => {
+                        return Err(crate::accounts::tables::read_only(&n.name))
+                    }
                     None if catalog.view(d, &n.name).is_some() => {
                         let msg = format!("'{d}.{}' is a view", n.name);
                         if !*if_exists {

@@ -256,7 +256,7 @@ impl Engine {
     /// position does not move, so recovery stays a replay of the log.
     pub fn bootstrap_accounts(&self, accounts: Vec<crate::accounts::Account>) -> SqlResult<()> {
         let changes: Vec<crate::accounts::AccountChange> =
-            accounts.into_iter().map(crate::accounts::AccountChange::Put).collect();
+            accounts.into_iter().map(|a| crate::accounts::AccountChange::Put(Box::new(a))).collect();
         let mut batch = changes.iter().map(crate::accounts::AccountChange::mutation).collect::<SqlResult<Vec<_>>>()?;
         batch.push(onelog_storage::Mutation::Put(crate::accounts::store::initialized_key(), Vec::new()));
         let marker = self.store.position_marker().map_err(crate::txn::storage_err)?;

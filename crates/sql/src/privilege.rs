@@ -31,8 +31,13 @@ impl Visibility {
         self.0.as_ref().is_none_or(|a| a.global & bits != 0)
     }
 
+    /// Whether it holds any of `bits` on database `db`.
+    pub fn has_db_privilege(&self, db: &str, bits: u64) -> bool {
+        self.0.as_ref().is_none_or(|a| a.db_privs(db) & bits != 0)
+    }
+
     pub fn db(&self, db: &str) -> bool {
-        is_system_db(db) || self.0.as_ref().is_none_or(|a| a.global & privs::SHOW_DATABASES != 0 || a.sees_db(db))
+        open_to_all(db) || self.0.as_ref().is_none_or(|a| a.global & privs::SHOW_DATABASES != 0 || a.sees_db(db))
     }
 
     /// The privileges SHOW FULL COLUMNS and information_schema.COLUMNS
@@ -41,7 +46,7 @@ impl Visibility {
     /// column the account has none on, as MariaDB does.
     pub fn column_privileges(&self, db: &str, table: &str, column: &str) -> Option<String> {
         let bits = match &self.0 {
-            Some(account) if !is_system_db(db) && account.global & privs::COLUMN_ALL != privs::COLUMN_ALL => {
+            Some(account) if !open_to_all(db) && account.global & privs::COLUMN_ALL != privs::COLUMN_ALL => {
                 let grant = account.table_grant(db, table);
                 let of_column = grant
                     .and_then(|g| g.columns.iter().find(|(name, _)| name.eq_ignore_ascii_case(column)))
@@ -59,7 +64,7 @@ impl Visibility {
     }
 
     pub fn table(&self, db: &str, table: &str) -> bool {
-        is_system_db(db) || self.0.as_ref().is_none_or(|a| a.sees_table(db, table))
+        open_to_all(db) || self.0.as_ref().is_none_or(|a| a.sees_table(db, table))
     }
 
     /// Whether SHOW TRIGGERS, information_schema.TRIGGERS and SHOW CREATE
@@ -254,12 +259,20 @@ impl Session {
         needs.retain(|need| !matches!(need, Need::Table(db, table, _) if self.temp.table(db, table).is_some()));
         // Worked out only when a table-level check fails.
         let column_uses = std::cell::OnceCell::new();
-        let uses = || column_uses.get_or_init(|| crate::column_privilege::column_uses(stmt, &current)).as_slice();
+        let columns_of = |db: &str, table: &str| self.table_columns(db, table);
+        let uses =
+            || column_uses.get_or_init(|| crate::column_privilege::column_uses(stmt, &current, &columns_of)).as_slice();
         needs.iter().try_for_each(|need| self.check_need(&account, need, &uses))?;
         if read_only {
             return Err(read_only_denied());
         }
         Ok(())
+    }
+
+    /// A table's column names in order; none for a table that is not there.
+    fn table_columns(&self, db: &str, table: &str) -> Vec<String> {
+        let entry = self.table_entry_in(db, table);
+        entry.map(|e| e.def.columns.iter().map(|c| c.name.clone()).collect()).unwrap_or_default()
     }
 
     /// Whether `read_only` (when on) refuses `stmt`: any change to a base
@@ -353,25 +366,22 @@ impl Session {
             Need::Table(ref db, ref table, bit)
                 if !readable_system(db, bit) && account.table_privs(db, table) & bit == 0 =>
             {
-                let table_columns = || {
-                    let entry = self.table_entry_in(db, table);
-                    entry.map(|e| e.def.columns.iter().map(|c| c.name.clone()).collect()).unwrap_or_default()
-                };
                 let denied_to = (self.user.as_str(), self.host.as_str());
+                let table_columns = || self.table_columns(db, table);
                 crate::column_privilege::check(account, column_uses(), (db, table, bit), table_columns, denied_to)
             }
-            Need::SeesDb(db) if !is_system_db(db) && !account.sees_db(db) => Err(db_denied(db)),
+            Need::SeesDb(db) if !open_to_all(db) && !account.sees_db(db) => Err(db_denied(db)),
             // MariaDB's SHOW CREATE DATABASE names the client's host, not
             // the account's.
-            Need::ShowsCreateDb(db) if !is_system_db(db) && !account.sees_db(db) => Err(db_denied_to(&self.host, db)),
-            Need::ListDb(db) if !is_system_db(db) && account.global & !privs::GRANT == 0 && !account.sees_db(db) => {
+            Need::ShowsCreateDb(db) if !open_to_all(db) && !account.sees_db(db) => Err(db_denied_to(&self.host, db)),
+            Need::ListDb(db) if !open_to_all(db) && account.global & !privs::GRANT == 0 && !account.sees_db(db) => {
                 Err(db_denied(db))
             }
-            Need::SeesTable(db, table) if !is_system_db(db) && !account.sees_table(db, table) => {
+            Need::SeesTable(db, table) if !open_to_all(db) && !account.sees_table(db, table) => {
                 Err(table_denied(privs::SELECT, db, table))
             }
             Need::SeesColumns(db, table)
-                if !is_system_db(db) && self.temp.table(db, table).is_none() && !account.sees_columns(db, table) =>
+                if !open_to_all(db) && self.temp.table(db, table).is_none() && !account.sees_columns(db, table) =>
             {
                 Err(table_denied(privs::SELECT, db, table))
             }
@@ -407,6 +417,12 @@ impl Session {
     fn is_unshadowed_view(&self, db: &str, table: &str) -> bool {
         self.temp.table(db, table).is_none() && self.engine.catalog.read().view(db, table).is_some()
     }
+}
+
+/// Whether everyone may use and list the system database `db`: all but
+/// `mysql`, whose grant tables take privileges as in MariaDB.
+fn open_to_all(db: &str) -> bool {
+    is_system_db(db) && !db.eq_ignore_ascii_case("mysql")
 }
 
 /// Tables of information_schema and performance_schema are readable by
@@ -507,6 +523,14 @@ fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, n
                     needs.push(table(name, privs::SELECT));
                 }
             });
+            // INSERT ... SELECT reading the table it writes reads it too.
+            if let Statement::Insert(Insert { source: InsertSource::Select(select), .. }) = stmt {
+                select.for_each_table(&mut |name| {
+                    if written.contains(&name) {
+                        needs.push(table(name, privs::SELECT));
+                    }
+                });
+            }
         }
         Statement::CreateDatabase { name, .. } => needs.push(Need::Db(name, privs::CREATE)),
         Statement::DropDatabase { name, .. } => needs.push(Need::Db(name, privs::DROP)),
@@ -550,13 +574,11 @@ fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, n
             }
         }
         Statement::Set(assignments) => {
-            // read_only is READ_ONLY ADMIN's (SUPER no longer covers it
-            // in MariaDB 10.11); the other variables SUPER's.
             for assignment in assignments {
-                if let SetTarget::System { scope: VarScope::Global, name } = &assignment.target {
-                    let bit =
-                        if name.eq_ignore_ascii_case("read_only") { privs::READ_ONLY_ADMIN } else { privs::SUPER };
-                    needs.push(Need::Global(bit));
+                if let SetTarget::System { scope, name } = &assignment.target {
+                    if let Some(bits) = set_variable_privileges(name, *scope == VarScope::Global) {
+                        needs.push(Need::Global(bits));
+                    }
                 }
             }
         }
@@ -597,6 +619,93 @@ fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, n
         Statement::Account(account) => account_needs(account, current, own, needs),
         _ => {}
     }
+}
+
+/// The privileges (any one of them) setting a system variable takes, as
+/// MariaDB 10.11's privilege.h declares them: SUPER for a global variable
+/// without its own, SUPER or the finer admin privilege for those split
+/// off SUPER in 10.5.2, READ_ONLY ADMIN alone for read_only. `None`: a
+/// session variable anyone may set.
+fn set_variable_privileges(name: &str, global: bool) -> Option<u64> {
+    const BINLOG_ANY_SCOPE: &[&str] = &[
+        "binlog_format",
+        "binlog_direct_non_transactional_updates",
+        "binlog_annotate_row_events",
+        "binlog_row_image",
+        "sql_log_bin",
+    ];
+    const BINLOG_REPLAY_SESSION: &[&str] = &["gtid_seq_no", "pseudo_thread_id", "server_id", "gtid_domain_id"];
+    const BINLOG_GLOBAL: &[&str] = &[
+        "binlog_cache_size",
+        "binlog_file_cache_size",
+        "binlog_stmt_cache_size",
+        "binlog_commit_wait_count",
+        "binlog_commit_wait_usec",
+        "binlog_row_metadata",
+        "expire_logs_days",
+        "binlog_expire_logs_seconds",
+        "log_bin_compress",
+        "log_bin_compress_min_len",
+        "log_bin_trust_function_creators",
+        "max_binlog_cache_size",
+        "max_binlog_stmt_cache_size",
+        "max_binlog_size",
+        "sync_binlog",
+    ];
+    const CONNECTION_GLOBAL: &[&str] = &[
+        "connect_timeout",
+        "disconnect_on_expired_password",
+        "extra_max_connections",
+        "init_connect",
+        "max_connections",
+        "max_connect_errors",
+        "max_password_errors",
+        "proxy_protocol_networks",
+        "secure_auth",
+        "slow_launch_time",
+    ];
+    const MASTER_GLOBAL: &[&str] = &["master_verify_checksum", "gtid_binlog_state", "server_id", "gtid_domain_id"];
+    const SLAVE_GLOBAL: &[&str] = &[
+        "read_binlog_speed_limit",
+        "init_slave",
+        "relay_log_purge",
+        "relay_log_recovery",
+        "sync_master_info",
+        "sync_relay_log",
+        "sync_relay_log_info",
+        "gtid_cleanup_batch_size",
+        "gtid_ignore_duplicates",
+        "gtid_pos_auto_engines",
+        "gtid_slave_pos",
+        "gtid_strict_mode",
+    ];
+    let name = name.to_ascii_lowercase();
+    let is = |list: &[&str]| list.contains(&name.as_str());
+    if is(BINLOG_ANY_SCOPE) {
+        return Some(privs::SUPER | privs::BINLOG_ADMIN);
+    }
+    if !global {
+        return is(BINLOG_REPLAY_SESSION).then_some(privs::SUPER | privs::BINLOG_REPLAY);
+    }
+    Some(if name == "read_only" {
+        privs::READ_ONLY_ADMIN
+    } else if name == "slave_max_statement_time" {
+        privs::REPLICATION_SLAVE_ADMIN
+    } else if is(BINLOG_GLOBAL) {
+        privs::SUPER | privs::BINLOG_ADMIN
+    } else if is(CONNECTION_GLOBAL) || name.starts_with("thread_pool_") {
+        privs::SUPER | privs::CONNECTION_ADMIN
+    } else if is(MASTER_GLOBAL) || name.starts_with("rpl_semi_sync_master_") {
+        privs::SUPER | privs::REPLICATION_MASTER_ADMIN
+    } else if is(SLAVE_GLOBAL)
+        || name.starts_with("replicate_")
+        || name.starts_with("slave_")
+        || name.starts_with("rpl_semi_sync_slave_")
+    {
+        privs::SUPER | privs::REPLICATION_SLAVE_ADMIN
+    } else {
+        privs::SUPER
+    })
 }
 
 fn show_needs<'a>(what: &'a Show, current: &'a str, needs: &mut Vec<Need<'a>>) {

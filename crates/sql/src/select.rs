@@ -10,7 +10,7 @@ use crate::rows;
 use crate::session::{QueryResult, ResultColumn, Session};
 use crate::txn::Txn;
 use crate::window;
-use onelog_core::{Collation, ColumnDef, ColumnType, ErrorCode, KeyMembership, SqlError, SqlResult, Value};
+use onelog_core::{Collation, ColumnDef, ColumnType, ErrorCode, KeyMembership, SqlError, SqlResult, TableDef, Value};
 use onelog_storage::{key, Snapshot};
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -413,6 +413,12 @@ pub fn table_columns(entry: &TableEntry, alias: &str) -> Vec<ScopeColumn> {
         .collect()
 }
 
+/// A grant table of `mysql` and its rows as the accounts are now.
+fn grant_table_rows(session: &Session, db: &str, name: &str) -> SqlResult<Option<(TableDef, Vec<Vec<Value>>)>> {
+    let catalog = session.engine.catalog.read();
+    crate::accounts::tables::grant_table_rows(&catalog.accounts, db, name)
+}
+
 fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
     let swapped = right_join_as_left(from)?;
     let from = swapped.as_deref().unwrap_or(from);
@@ -439,6 +445,13 @@ fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
                         .into_iter()
                         .map(|c| ScopeColumn::new(alias.clone(), db.to_string(), name.name.clone(), c.def))
                         .collect();
+                    (alias, None, columns, Some(rows))
+                } else if let Some((def, rows)) = grant_table_rows(ctx.session, db, &name.name)? {
+                    let columns = def.columns.iter().enumerate().map(|(i, c)| ScopeColumn {
+                        key: def.key_membership(i),
+                        ..ScopeColumn::new(alias.clone(), def.db.clone(), def.name.clone(), c.clone())
+                    });
+                    let columns = columns.collect();
                     (alias, None, columns, Some(rows))
                 } else if let Some(view) = view {
                     let (cols, rows) = run_view(ctx, &view)?;

@@ -177,7 +177,10 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
             let mut names: Vec<(String, &str)> = {
                 let catalog = session.engine.catalog.read();
                 let tables = catalog.tables_in(&db).into_iter().map(|t| (t.def.name.clone(), "BASE TABLE"));
-                tables.chain(catalog.views_in(&db).into_iter().map(|v| (v.def.name.clone(), "VIEW"))).collect()
+                let views = catalog.views_in(&db).into_iter().map(|v| (v.def.name.clone(), "VIEW"));
+                let grant_tables = (db == "mysql").then(crate::accounts::tables::grant_table_names).into_iter();
+                let grant_tables = grant_tables.flatten().map(|(name, kind)| (name.to_string(), kind));
+                tables.chain(views).chain(grant_tables).collect()
             };
             names.retain(|(name, _)| visibility.table(&db, name));
             names.sort();
@@ -680,7 +683,10 @@ fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
             comment: "VIEW".into(),
             ..Default::default()
         }),
-        None => Ok(session.table_entry_in(db, &name.name)?.def.clone()),
+        None => match crate::accounts::tables::grant_table_def(db, &name.name)? {
+            Some(def) => Ok(def),
+            None => Ok(session.table_entry_in(db, &name.name)?.def.clone()),
+        },
     }
 }
 
@@ -987,6 +993,9 @@ pub fn binlog_admin(session: &mut Session, stmt: &Statement) -> SqlResult<QueryR
 pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
     if let Some(pool_table) = thread_pool_table(table) {
         return Ok(pool_table);
+    }
+    if let Some(privilege_table) = privilege_table(session, table) {
+        return Ok(privilege_table);
     }
     let visibility = session.visibility();
     let catalog = session.engine.catalog.read();
@@ -1498,6 +1507,20 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
     visibility.filter_rows(names, &mut rows);
     let columns = names.iter().map(|n| ResultColumn::text(n)).collect();
     Ok((columns, rows))
+}
+
+/// information_schema.USER_ / SCHEMA_ / TABLE_ / COLUMN_PRIVILEGES, with
+/// MariaDB's column types.
+fn privilege_table(session: &Session, table: &str) -> Option<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
+    use crate::accounts::schema_privileges;
+    let name = table.to_ascii_uppercase();
+    let columns = schema_privileges::columns(&name)?;
+    // Without SELECT on mysql a session sees its own account's grants.
+    let sees_all = session.visibility().has_db_privilege("mysql", privs::SELECT);
+    let viewer = session.account.as_ref().filter(|_| !sees_all);
+    let rows = schema_privileges::rows(&session.engine.catalog.read().accounts, viewer, &name);
+    let columns = columns.iter().map(|(column, chars)| field(&name, column, *chars).result_column()).collect();
+    Some((columns, rows))
 }
 
 /// information_schema.THREAD_POOL_GROUPS / QUEUES / STATS / WAITS, with

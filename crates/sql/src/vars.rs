@@ -195,6 +195,8 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("system_time_zone", Some("UTC"), Effect::Reported, None),
     // The server's thread pool (crates/server/src/thread_pool.rs); the
     // size is read at start-up, the others by the pool's timer each tick.
+    // The thread cache of one-thread-per-connection (crates/server/src/thread_cache.rs).
+    ("thread_cache_size", None, Effect::Used, None),
     ("thread_handling", None, Effect::Used, None),
     ("thread_pool_idle_timeout", None, Effect::Used, None),
     ("thread_pool_max_threads", None, Effect::Used, None),

@@ -14,8 +14,10 @@ pub mod plugins;
 pub mod privs;
 pub mod roles;
 pub mod run;
+pub mod schema_privileges;
 pub mod show;
 pub mod store;
+pub mod tables;
 
 use crate::ast::account::*;
 use crate::catalog::Catalog;
@@ -27,7 +29,7 @@ pub use store::{ed25519_key, ed25519_password, native_hash, Account, AccountStor
 /// One change to the account store, in order.
 #[derive(Debug, Clone)]
 pub enum AccountChange {
-    Put(Account),
+    Put(Box<Account>),
     Remove(UserName),
 }
 
@@ -44,7 +46,7 @@ impl AccountChange {
 
     pub fn apply(self, accounts: &mut AccountStore) {
         match self {
-            AccountChange::Put(a) => accounts.put(a),
+            AccountChange::Put(a) => accounts.put(*a),
             AccountChange::Remove(name) => accounts.remove(&name),
         }
     }
@@ -235,7 +237,7 @@ impl<'a> Changes<'a> {
         for (name, account) in self.touched {
             let before = self.store.get(&name).map(|a| (**a).clone());
             let change = match account {
-                Some(a) if Some(&a) != before.as_ref() => AccountChange::Put(a),
+                Some(a) if Some(&a) != before.as_ref() => AccountChange::Put(Box::new(a)),
                 None if before.is_some() => AccountChange::Remove(name),
                 _ => continue,
             };
@@ -258,8 +260,8 @@ fn same_name(c: &AccountChange, name: &UserName) -> bool {
 }
 
 fn set_options(account: &mut Account, options: &AccountOptions) {
-    if let Some(require) = options.require {
-        account.require = require;
+    if let Some(require) = &options.require {
+        account.require = require.clone();
     }
     for &(i, value) in &options.limits {
         account.limits[i] = value;
@@ -446,6 +448,8 @@ pub fn plan(catalog: &Catalog, stmt: &AccountStmt, ctx: &AccountContext) -> SqlR
                 account.global = 0;
                 account.dbs.clear();
                 account.tables.clear();
+                // Its roles go too, as in MariaDB (the default role stays).
+                account.roles.clear();
                 changes.put(account);
             }
             logged = Some(stmt.clone());
@@ -681,10 +685,9 @@ fn render_privs(items: &[PrivItem], all: bool, grant_option: bool) -> String {
 
 fn render_options(options: &AccountOptions, grant_option: bool) -> String {
     let mut out = String::new();
-    match options.require {
+    match &options.require {
         Some(Require::None) => out.push_str(" REQUIRE NONE"),
-        Some(Require::Ssl) => out.push_str(" REQUIRE SSL"),
-        Some(Require::X509) => out.push_str(" REQUIRE X509"),
+        Some(require) => out.push_str(&require.clause()),
         None => {}
     }
     if grant_option || !options.limits.is_empty() {

@@ -2,7 +2,7 @@
 
 use super::privs;
 use super::store::{Account, TableGrant};
-use crate::ast::account::{AuthPlugin, Require, LIMIT_NAMES};
+use crate::ast::account::{AuthPlugin, LIMIT_NAMES};
 
 fn ident(name: &str) -> String {
     format!("`{}`", name.replace('`', "``"))
@@ -19,11 +19,7 @@ fn user_parameters(account: &Account, with_grant: bool) -> String {
         (plugin, "") => out.push_str(&format!(" IDENTIFIED VIA {}", plugin.name())),
         (plugin, using) => out.push_str(&format!(" IDENTIFIED VIA {} USING '{using}'", plugin.name())),
     }
-    match account.require {
-        Require::None => {}
-        Require::Ssl => out.push_str(" REQUIRE SSL"),
-        Require::X509 => out.push_str(" REQUIRE X509"),
-    }
+    out.push_str(&account.require.clause());
     if with_grant || account.limits.iter().any(|l| *l != 0) {
         out.push_str(" WITH");
         if with_grant {

@@ -59,6 +59,12 @@ pub fn sql_string(s: &str) -> String {
     format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
 }
 
+/// A REQUIRE string as MariaDB quotes it in SHOW GRANTS: `'` doubled,
+/// `\` escaped.
+fn require_string(s: &str) -> String {
+    format!("'{}'", s.replace('\\', "\\\\").replace('\'', "''"))
+}
+
 /// `IDENTIFIED ...`: how an account authenticates.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Auth {
@@ -108,13 +114,53 @@ impl AuthPlugin {
     }
 }
 
-/// `REQUIRE ...`, stored and shown; enforced at connect by the TLS work.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+/// `REQUIRE ...`, stored and shown; enforced at login (the server's TLS
+/// module).
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Require {
     #[default]
     None,
     Ssl,
     X509,
+    /// `ISSUER` / `SUBJECT` / `CIPHER` (MariaDB's ssl_type SPECIFIED).
+    Specified(Box<RequireSpecified>),
+}
+
+/// What `REQUIRE ISSUER ... SUBJECT ... CIPHER ...` names. Issuer and
+/// subject are compared with the client certificate's names in OpenSSL's
+/// one-line form (`/C=US/O=Org/CN=name`); empty means not required, as
+/// MariaDB's `x509_issuer[0]` test. The cipher is OpenSSL's name of the
+/// negotiated suite.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct RequireSpecified {
+    pub issuer: String,
+    pub subject: String,
+    pub cipher: Option<String>,
+}
+
+impl Require {
+    /// The clause as SHOW GRANTS and the logged statement spell it
+    /// (empty for NONE), with a leading space.
+    pub fn clause(&self) -> String {
+        match self {
+            Require::None => String::new(),
+            Require::Ssl => " REQUIRE SSL".into(),
+            Require::X509 => " REQUIRE X509".into(),
+            Require::Specified(spec) => {
+                let mut parts = Vec::new();
+                if !spec.issuer.is_empty() {
+                    parts.push(format!("ISSUER {}", require_string(&spec.issuer)));
+                }
+                if !spec.subject.is_empty() {
+                    parts.push(format!("SUBJECT {}", require_string(&spec.subject)));
+                }
+                if let Some(cipher) = &spec.cipher {
+                    parts.push(format!("CIPHER {}", require_string(cipher)));
+                }
+                format!(" REQUIRE {}", parts.join(" "))
+            }
+        }
+    }
 }
 
 /// The per-account resource limits MariaDB keeps (`WITH ...`), in the order

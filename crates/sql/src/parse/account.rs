@@ -319,6 +319,40 @@ impl Parser<'_> {
         })
     }
 
+    /// What follows REQUIRE: NONE, SSL, X509, or ISSUER / SUBJECT / CIPHER
+    /// strings in any order, optionally joined by AND, each at most once
+    /// (1225 as MariaDB).
+    fn require(&mut self) -> SqlResult<Require> {
+        for (word, require) in [("NONE", Require::None), ("SSL", Require::Ssl), ("X509", Require::X509)] {
+            if self.eat_word(word) {
+                return Ok(require);
+            }
+        }
+        let mut spec = RequireSpecified::default();
+        let mut seen: Vec<String> = Vec::new();
+        let mut after_and = false;
+        loop {
+            let word = match self.peek() {
+                Some(Tok::Word(w, _)) if ["ISSUER", "SUBJECT", "CIPHER"].contains(&w.as_str()) => w.clone(),
+                _ if seen.is_empty() || after_and => return Err(self.error()),
+                _ => break,
+            };
+            self.at += 1;
+            if seen.contains(&word) {
+                return Err(SqlError::new(ErrorCode::DUP_ARGUMENT, format!("Option '{word}' used twice in statement")));
+            }
+            let value = self.string()?;
+            match word.as_str() {
+                "ISSUER" => spec.issuer = value,
+                "SUBJECT" => spec.subject = value,
+                _ => spec.cipher = Some(value),
+            }
+            seen.push(word);
+            after_and = self.eat_word("AND");
+        }
+        Ok(Require::Specified(Box::new(spec)))
+    }
+
     /// REQUIRE, WITH limits, ACCOUNT LOCK|UNLOCK, PASSWORD EXPIRE, in any
     /// order; with `grant`, `WITH GRANT OPTION` too (returned).
     fn options(&mut self, grant: bool) -> SqlResult<(AccountOptions, bool)> {
@@ -326,18 +360,7 @@ impl Parser<'_> {
         let mut grant_option = false;
         loop {
             if self.eat_word("REQUIRE") {
-                options.require = Some(if self.eat_word("NONE") {
-                    Require::None
-                } else if self.eat_word("SSL") {
-                    Require::Ssl
-                } else if self.eat_word("X509") {
-                    Require::X509
-                } else {
-                    return Err(SqlError::new(
-                        ErrorCode::NOT_SUPPORTED_YET,
-                        "This version of OneLog doesn't yet support 'REQUIRE ISSUER / SUBJECT / CIPHER'",
-                    ));
-                });
+                options.require = Some(self.require()?);
             } else if self.eat_word("WITH") {
                 while let Some(Tok::Word(w, _)) = self.peek().cloned() {
                     if grant && w == "GRANT" {
@@ -667,6 +690,26 @@ mod tests {
             parse("SET PASSWORD FOR u@127.0.0.1 = PASSWORD('x')"),
             AccountStmt::SetPassword { user: Some(user("u", "127.0.0.1")), auth: Auth::Password("x".into()) }
         );
+    }
+
+    #[test]
+    fn require_issuer_subject_cipher() {
+        let AccountStmt::CreateUser { options, .. } = parse(
+            "CREATE USER u REQUIRE CIPHER 'c' SUBJECT '/CN=it''s' AND ISSUER '/CN=ca' WITH MAX_USER_CONNECTIONS 2",
+        ) else {
+            panic!()
+        };
+        let spec = RequireSpecified { issuer: "/CN=ca".into(), subject: "/CN=it's".into(), cipher: Some("c".into()) };
+        assert_eq!(options.require, Some(Require::Specified(Box::new(spec))));
+        assert_eq!(options.limits, vec![(MAX_USER_CONNECTIONS, 2)]);
+        let code = |text: &str| {
+            let upper: Vec<String> = text.split_whitespace().map(|w| w.to_ascii_uppercase()).collect();
+            parse_account_statement(text, &upper).map(|_| ()).map_err(|e| e.code)
+        };
+        assert_eq!(code("CREATE USER u REQUIRE SUBJECT 'a' SUBJECT 'b'"), Err(ErrorCode::DUP_ARGUMENT));
+        assert_eq!(code("CREATE USER u REQUIRE SUBJECT 'a' AND"), Err(ErrorCode::PARSE_ERROR));
+        assert_eq!(code("CREATE USER u REQUIRE SSL AND X509"), Err(ErrorCode::PARSE_ERROR));
+        assert_eq!(code("CREATE USER u REQUIRE"), Err(ErrorCode::PARSE_ERROR));
     }
 
     #[test]
