@@ -71,9 +71,9 @@ MORE_DUMP_MODES = {
     "flush-logs master-data": ["--single-transaction", "--flush-logs", "--master-data=2"],
     # SHOW EVENTS needs EVENT on the database, which the four do not give.
     "events": ["--single-transaction", "--events"],
+    # SHOW PROCEDURE / FUNCTION / PACKAGE [BODY] STATUS, then each routine.
+    "routines": ["--single-transaction", "--routines"],
 }
-# Not compared yet: --routines, which asks SHOW PACKAGE STATUS, a syntax
-# error in OneLog whatever the privileges.
 
 
 @pytest.fixture(scope="module")

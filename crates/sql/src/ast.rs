@@ -1212,9 +1212,12 @@ pub enum Statement {
         kind: routine::RoutineKind,
         name: ObjectName,
     },
-    /// `SHOW PROCEDURE | FUNCTION STATUS [LIKE | WHERE]`.
+    /// `SHOW PROCEDURE | FUNCTION | PACKAGE [BODY] STATUS [LIKE | WHERE]`;
+    /// `kind` is `None` for packages, which OneLog has none of (MariaDB
+    /// creates them only under sql_mode=ORACLE), so they list nothing, as
+    /// a MariaDB without packages answers mariadb-dump --routines.
     ShowRoutineStatus {
-        kind: routine::RoutineKind,
+        kind: Option<routine::RoutineKind>,
         filter: Option<ShowFilter>,
     },
     /// `CALL name(args)`.

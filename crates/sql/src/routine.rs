@@ -170,11 +170,11 @@ fn text_rows(names: &[&str], rows: Vec<Vec<Value>>) -> QueryResult {
 /// by database and name.
 pub fn show_status(
     session: &Session,
-    kind: RoutineKind,
+    kind: Option<RoutineKind>,
     filter: Option<&crate::ast::ShowFilter>,
 ) -> SqlResult<QueryResult> {
     let mut routines: Vec<Arc<RoutineEntry>> =
-        session.engine.catalog.read().all_routines().into_iter().filter(|r| r.def.kind == kind).collect();
+        session.engine.catalog.read().all_routines().into_iter().filter(|r| Some(r.def.kind) == kind).collect();
     routines.sort_by(|a, b| (&a.def.db, &a.def.name).cmp(&(&b.def.db, &b.def.name)));
     let rows = routines
         .iter()
@@ -183,7 +183,7 @@ pub fn show_status(
             let collation = database_collation(session, &d.db);
             let definer = format!("{}@{}", d.definer.0, d.definer.1);
             let c = &d.characteristics;
-            [d.db.as_str(), &d.name, kind.name(), &definer, &d.created, &d.created, &c.security, &c.comment]
+            [d.db.as_str(), &d.name, d.kind.name(), &definer, &d.created, &d.created, &c.security, &c.comment]
                 .into_iter()
                 .chain([d.character_set_client.as_str(), &d.collation_connection, collation])
                 .map(Value::from_str)

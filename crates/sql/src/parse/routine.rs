@@ -357,20 +357,27 @@ pub(crate) fn parse_show_routine(text: &str, upper: &[String]) -> SqlResult<Opti
         }
         return Ok(Some(Statement::ShowCreateRoutine { kind, name }));
     }
-    let Some(kind) = kind_at(1).filter(|_| upper.get(2).map(String::as_str) == Some("STATUS")) else {
-        return Ok(None);
+    let word = |i: usize| upper.get(i).map(String::as_str);
+    let (kind, filter_at) = match (word(1), word(2), word(3)) {
+        (Some("PACKAGE"), Some("STATUS"), _) => (None, 3),
+        (Some("PACKAGE"), Some("BODY"), Some("STATUS")) => (None, 4),
+        (_, Some("STATUS"), _) => match kind_at(1) {
+            Some(kind) => (Some(kind), 3),
+            None => return Ok(None),
+        },
+        _ => return Ok(None),
     };
-    let t = Tokens { text, tokens: significant_tokens(text)?, at: 3 };
-    let filter = match t.keyword(3).as_deref() {
+    let t = Tokens { text, tokens: significant_tokens(text)?, at: filter_at };
+    let filter = match t.keyword(filter_at).as_deref() {
         None => None,
-        Some("LIKE") => match t.tokens.get(4) {
+        Some("LIKE") => match t.tokens.get(filter_at + 1) {
             Some((Token::SingleQuotedString(p) | Token::DoubleQuotedString(p), _, _)) => {
                 Some(crate::ast::ShowFilter::Like(p.clone()))
             }
             _ => return Err(t.error()),
         },
         Some("WHERE") => {
-            let start = t.tokens.get(4).map(|x| x.1).ok_or_else(|| t.error())?;
+            let start = t.tokens.get(filter_at + 1).map(|x| x.1).ok_or_else(|| t.error())?;
             Some(crate::ast::ShowFilter::Where(parse_expr(text[start..].trim_end_matches(';'))?))
         }
         _ => return Err(t.error()),
