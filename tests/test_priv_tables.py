@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 from test_accounts import login, prepare, run
+from test_privileges import mismatches
 
 PREFIX = "ptv_"
 
@@ -114,15 +115,6 @@ def both(onelog_server, mariadb_server):
     drop_leftovers(mariadb_server.connect(autocommit=True))
     for c in conns:
         c.close()
-
-
-def mismatches(conns, statements, who):
-    out = []
-    for sql in statements:
-        got = [run(c, sql) for c in conns]
-        if got[0] != got[1]:
-            out.append(f"{who}: {sql}\n  onelog:  {got[0]}\n  mariadb: {got[1]}")
-    return out
 
 
 def test_root_reads_the_grant_tables_as_mariadb(both):

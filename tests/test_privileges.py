@@ -44,17 +44,24 @@ def both(onelog_server, mariadb_server):
     drop_leftovers(mariadb_server.connect(autocommit=True))
 
 
-def compare(servers, user, statements, **kw):
-    """Runs `statements` as `user` on both servers; the mismatches."""
-    conns = [login(srv, user, **kw) for srv in servers]
-    mismatches = []
+def mismatches(conns, statements, who):
+    """Runs `statements` on each connection (OneLog's, MariaDB's); where the
+    outcomes differ, described."""
+    out = []
     for sql in statements:
         got = [run(c, sql) for c in conns]
         if got[0] != got[1]:
-            mismatches.append(f"{user}: {sql}\n  onelog:  {got[0]}\n  mariadb: {got[1]}")
+            out.append(f"{who}: {sql}\n  onelog:  {got[0]}\n  mariadb: {got[1]}")
+    return out
+
+
+def compare(servers, user, statements, **kw):
+    """Runs `statements` as `user` on both servers; the mismatches."""
+    conns = [login(srv, user, **kw) for srv in servers]
+    found = mismatches(conns, statements, user)
     for c in conns:
         c.close()
-    return mismatches
+    return found
 
 
 # read_only ----------------------------------------------------------------
@@ -126,23 +133,17 @@ def test_read_only_refuses_changes_as_mariadb(both):
     for srv in both:
         conn = setup(srv, READ_ONLY_ACCOUNTS)
         assert run(conn, "SET GLOBAL read_only = 1") == "ok"
-    mismatches = []
+    found = []
     for user in ("prv_none", "prv_reader", "prv_plain", "prv_super", "prv_admin"):
-        mismatches += compare(both, user, READ_ONLY_SCENARIO)
+        found += compare(both, user, READ_ONLY_SCENARIO)
     # The server's administrator (every privilege) is not held back.
-    mismatches += compare_root(both, ["INSERT INTO prv_d.t VALUES (5, 50, 500)", "SET GLOBAL read_only = 0",
+    found += compare_root(both, ["INSERT INTO prv_d.t VALUES (5, 50, 500)", "SET GLOBAL read_only = 0",
                                       "SELECT COUNT(*) FROM prv_d.t"])
-    assert not mismatches, "\n".join(mismatches)
+    assert not found, "\n".join(found)
 
 
 def compare_root(servers, statements):
-    conns = [srv.connect(autocommit=True) for srv in servers]
-    mismatches = []
-    for sql in statements:
-        got = [run(c, sql) for c in conns]
-        if got[0] != got[1]:
-            mismatches.append(f"root: {sql}\n  onelog:  {got[0]}\n  mariadb: {got[1]}")
-    return mismatches
+    return mismatches([srv.connect(autocommit=True) for srv in servers], statements, "root")
 
 
 def test_read_only_at_start_still_replays_the_binlog(onelog_server):
@@ -354,8 +355,8 @@ def test_account_resource_limits_as_mariadb(both):
     for srv in both:
         setup(srv, LIMIT_ACCOUNTS)
         outcomes.append(limits_scenario(srv))
-    mismatches = [f"{a[0]}\n  onelog:  {a[1]}\n  mariadb: {b[1]}" for a, b in zip(*outcomes) if a != b]
-    assert not mismatches, "\n".join(mismatches)
+    found = [f"{a[0]}\n  onelog:  {a[1]}\n  mariadb: {b[1]}" for a, b in zip(*outcomes) if a != b]
+    assert not found, "\n".join(found)
     # Not vacuous: each limit refused something with 1226.
     steps = dict(outcomes[0])
     assert steps["DELETE FROM prv_d.t WHERE a = 3"] == ("error", 1226)  # the third change
@@ -430,10 +431,10 @@ COLUMN_SCENARIO = [
 def test_column_grants_as_mariadb(both):
     for srv in both:
         setup(srv, COLUMN_ACCOUNTS)
-    mismatches = []
+    found = []
     for user in ("prv_col", "prv_upd", "prv_mixed"):
-        mismatches += compare(both, user, COLUMN_SCENARIO)
-    assert not mismatches, "\n".join(mismatches)
+        found += compare(both, user, COLUMN_SCENARIO)
+    assert not found, "\n".join(found)
 
 
 # SET of system variables ---------------------------------------------------
@@ -487,11 +488,11 @@ def test_set_variable_privileges_as_mariadb(both):
     replay the binlog take BINLOG ADMIN or BINLOG REPLAY."""
     for srv in both:
         setup(srv, SET_ACCOUNTS)
-    mismatches = []
+    found = []
     users = ["prv_none", "prv_super", "prv_conn", "prv_binlog", "prv_replay", "prv_master", "prv_ro"]
     for user in users:
-        mismatches += compare(both, user, SET_SCENARIO)
-    assert not mismatches, "\n".join(mismatches)
+        found += compare(both, user, SET_SCENARIO)
+    assert not found, "\n".join(found)
     # Not vacuous: each admin privilege lets its own variables through only.
     conn = login(both[0], "prv_conn")
     assert run(conn, SET_SCENARIO[0]) == "ok"
