@@ -799,9 +799,11 @@ impl<S: Socket> Conn<S> {
 
     /// COM_REFRESH (`mysql_refresh`, which `mariadb-dump --flush-logs`
     /// and `mariadb-admin flush-*` send): RELOAD (1227), then the FLUSH
-    /// statement of each flag, in MariaDB's order. REFRESH_THREADS empties
-    /// a thread cache OneLog does not keep, and REFRESH_SLAVE resets a
-    /// replica, which OneLog is not: nothing to do for either.
+    /// statement of each flag, in MariaDB's order. Two flags do nothing:
+    /// REFRESH_SLAVE resets a replica, which OneLog is not, and
+    /// REFRESH_THREADS, which in MariaDB empties the thread cache, is not
+    /// done (OneLog's cached threads leave after five idle minutes or when
+    /// thread_cache_size shrinks; see `thread_cache`).
     fn refresh(&mut self, flags: u8) -> SqlResult<QueryResult> {
         const FLUSHES: [(u8, &str); 6] = [
             (0x01, "FLUSH PRIVILEGES"),

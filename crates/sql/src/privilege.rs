@@ -200,15 +200,9 @@ impl Session {
     /// answers 1227).
     pub fn require_global_access(&mut self, bits: u64) -> SqlResult<()> {
         match self.privileges() {
-            Some(account) if account.global & bits == 0 => Err(SqlError::new(
-                ErrorCode::ACCESS_DENIED,
-                format!(
-                    "Access denied for user '{}'@'{}' (using password: {})",
-                    account.name.user,
-                    account.name.host,
-                    if account.auth_string.is_empty() { "NO" } else { "YES" }
-                ),
-            )),
+            Some(account) if account.global & bits == 0 => {
+                Err(access_denied(&account.name.user, &account.name.host, &account))
+            }
             _ => Ok(()),
         }
     }
@@ -346,15 +340,7 @@ impl Session {
         };
         match *need {
             Need::Global(bits) if account.global & bits == 0 => Err(global_denied(bits)),
-            Need::GrantGlobal(bit) if account.global & bit == 0 => Err(SqlError::new(
-                ErrorCode::ACCESS_DENIED,
-                format!(
-                    "Access denied for user '{}'@'{}' (using password: {})",
-                    self.user,
-                    self.host,
-                    if account.auth_string.is_empty() { "NO" } else { "YES" }
-                ),
-            )),
+            Need::GrantGlobal(bit) if account.global & bit == 0 => Err(access_denied(&self.user, &self.host, account)),
             Need::Db(db, bit) if !readable_system(db, privs::SELECT) && account.db_privs(db) & bit == 0 => {
                 Err(db_denied(db))
             }
@@ -459,6 +445,16 @@ fn read_only_denied() -> SqlError {
     SqlError::new(
         ErrorCode::OPTION_PREVENTS_STATEMENT,
         "The MariaDB server is running with the --read-only option so it cannot execute this statement",
+    )
+}
+
+/// MariaDB's 1045 for a statement refused as a login would be; "using
+/// password" says whether the account has one.
+fn access_denied(user: &str, host: &str, account: &Account) -> SqlError {
+    let using_password = if account.auth_string.is_empty() { "NO" } else { "YES" };
+    SqlError::new(
+        ErrorCode::ACCESS_DENIED,
+        format!("Access denied for user '{user}'@'{host}' (using password: {using_password})"),
     )
 }
 
