@@ -561,6 +561,7 @@ fn function(name: &str, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
         "yearweek" => Some(long(6, true)),
         "period_add" | "period_diff" => Some(long(6, any_null()?)),
         "strcmp" => Some(long(2, any_null()?)),
+        "interval" => Some(long(2, false)),
         "is_ipv4" | "is_ipv6" | "is_ipv4_mapped" | "is_ipv4_compat" | "json_valid" => Some(long(1, any_null()?)),
         "json_contains" | "json_contains_path" => Some(long(1, true)),
         "json_length" | "json_depth" => Some(long(10, true)),

@@ -51,7 +51,7 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         "insert" => (4, 4),
         "locate" => (2, 3),
         "coalesce" => (1, V),
-        "greatest" | "least" | "elt" | "field" => (2, V),
+        "greatest" | "least" | "elt" | "field" | "interval" => (2, V),
         "round" | "log" | "atan" => (1, 2),
         "format" => (2, 3),
         "rand" | "unix_timestamp" | "now" | "current_timestamp" | "sysdate" | "localtime" | "localtimestamp"
@@ -782,6 +782,18 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
                     v => bytes(value_bytes(v).into_owned()),
                 })
                 .unwrap_or(Value::Null));
+        }
+        // The position of the first Ni (after N) above N, from 0, or the
+        // count of Ni: MariaDB assumes them sorted. A NULL Ni is never
+        // above N but keeps its place; a NULL N is -1.
+        "interval" => {
+            if a[0].is_null() {
+                return Ok(Value::Int(-1));
+            }
+            let n = f64_of(&a[0], &super::NoWarn);
+            let above_n = |v: &Value| !v.is_null() && f64_of(v, &super::NoWarn) > n;
+            let position = a[1..].iter().position(above_n).unwrap_or(a.len() - 1);
+            return Ok(Value::Int(position as i64));
         }
         "field" => {
             if a[0].is_null() {
