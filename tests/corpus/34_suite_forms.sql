@@ -44,3 +44,6 @@ INSERT IGNORE INTO tu1 VALUES ((SELECT 1 UNION SELECT 2), 'x')
 SHOW WARNINGS
 INSERT INTO tu1 VALUES ((SELECT 1 UNION SELECT 2), 'x')
 SELECT * FROM tu1
+SELECT soundex('Hello'), soundex('Quadratically'), soundex('Tymczak'), soundex('Pfister'), soundex('Ashcraft'), soundex(''), soundex('123')
+SELECT soundex('  a'), soundex('Robert Rupert'), soundex('aeiou b'), soundex('bab'), soundex('éclair'), soundex('Lloyd')
+SELECT b, soundex(b), CONCAT(soundex(b), '-') FROM tu1 ORDER BY b
