@@ -47,3 +47,9 @@ SELECT * FROM tu1
 SELECT soundex('Hello'), soundex('Quadratically'), soundex('Tymczak'), soundex('Pfister'), soundex('Ashcraft'), soundex(''), soundex('123')
 SELECT soundex('  a'), soundex('Robert Rupert'), soundex('aeiou b'), soundex('bab'), soundex('éclair'), soundex('Lloyd')
 SELECT b, soundex(b), CONCAT(soundex(b), '-') FROM tu1 ORDER BY b
+SELECT to_base64('abc'), from_base64('YWJj'), to_base64(repeat('x', 60)), from_base64('YW Jj'), to_base64(NULL), to_base64(1234), to_base64('')
+SELECT from_base64('!!'), from_base64('YQ'), from_base64('YQ=')
+SHOW WARNINGS
+SELECT from_base64(to_base64(b)), CONCAT(to_base64(b), '-') FROM tu1 ORDER BY b
+CREATE TABLE tb64 SELECT to_base64('abc') a, from_base64('YWJj') b, to_base64(CONCAT('0123456789', '0123456789', '0123456789', '0123456789', '0123456789', '0123456789')) c
+SHOW CREATE TABLE tb64

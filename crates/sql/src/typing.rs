@@ -534,6 +534,19 @@ fn function(name: &str, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
             let collation = if let Kind::Text { collation, .. } = a.kind { collation } else { Collation::default() };
             Some(Typed { kind: Kind::Text { chars, collation }, nullable: a.nullable })
         }
+        // Base64 of the argument's bytes (4 characters per 3 bytes and a
+        // line break per 76), in the connection's charset; and back, bytes.
+        "to_base64" => {
+            let a = arg(0)?;
+            let data_bytes = display_chars(&a.kind)?.saturating_mul(text_mbmaxlen(&a.kind));
+            let encoded = data_bytes.div_ceil(3) * 4;
+            Some(text(encoded + encoded / 76, true))
+        }
+        "from_base64" => {
+            let a = arg(0)?;
+            let text_bytes = display_chars(&a.kind)?.saturating_mul(text_mbmaxlen(&a.kind));
+            Some(Typed { kind: Kind::Text { chars: text_bytes / 4 * 3, collation: Collation::Binary }, nullable: true })
+        }
         // At least four characters, as long as the argument otherwise;
         // nullable whatever the argument, in MariaDB's metadata.
         "soundex" => {

@@ -36,13 +36,13 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         "concat" => (1, V),
         "concat_ws" => (2, V),
         "length" | "octet_length" | "char_length" | "character_length" | "upper" | "ucase" | "lower" | "lcase"
-        | "trim" | "ltrim" | "rtrim" | "reverse" | "soundex" | "space" | "ascii" | "ord" | "hex" | "unhex" | "abs"
-        | "ceil" | "ceiling" | "floor" | "sqrt" | "exp" | "ln" | "log10" | "log2" | "sign" | "crc32" | "date"
-        | "time" | "year" | "month" | "day" | "dayofmonth" | "hour" | "minute" | "second" | "microsecond"
-        | "dayofweek" | "dayofyear" | "weekday" | "quarter" | "to_days" | "dayname" | "monthname" | "last_day"
-        | "isnull" | "bit_count" | "bin" | "oct" | "sleep" | "charset" | "collation" | "binary" | "radians"
-        | "degrees" | "sin" | "cos" | "tan" | "asin" | "acos" | "cot" | "release_lock" | "is_free_lock"
-        | "is_used_lock" | "time_to_sec" | "sec_to_time" | "from_days" | "coercibility" => (1, 1),
+        | "trim" | "ltrim" | "rtrim" | "reverse" | "soundex" | "to_base64" | "from_base64" | "space" | "ascii"
+        | "ord" | "hex" | "unhex" | "abs" | "ceil" | "ceiling" | "floor" | "sqrt" | "exp" | "ln" | "log10" | "log2"
+        | "sign" | "crc32" | "date" | "time" | "year" | "month" | "day" | "dayofmonth" | "hour" | "minute"
+        | "second" | "microsecond" | "dayofweek" | "dayofyear" | "weekday" | "quarter" | "to_days" | "dayname"
+        | "monthname" | "last_day" | "isnull" | "bit_count" | "bin" | "oct" | "sleep" | "charset" | "collation"
+        | "binary" | "radians" | "degrees" | "sin" | "cos" | "tan" | "asin" | "acos" | "cot" | "release_lock"
+        | "is_free_lock" | "is_used_lock" | "time_to_sec" | "sec_to_time" | "from_days" | "coercibility" => (1, 1),
         "substring" | "substr" | "mid" => (2, 3),
         "left" | "right" | "repeat" | "ifnull" | "nullif" | "pow" | "power" | "datediff" | "date_format"
         | "str_to_date" | "find_in_set" | "strcmp" | "mod" | "get_lock" | "truncate" | "atan2" | "trim_chars"
@@ -233,6 +233,27 @@ fn soundex(s: &str) -> String {
         out.push('0');
     }
     out
+}
+
+/// MariaDB's TO_BASE64: padded, a line break after every 76 characters.
+fn to_base64(data: &[u8]) -> String {
+    use base64::Engine;
+    const LINE_CHARS: usize = 76;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(data);
+    let lines: Vec<&str> = encoded.as_bytes().chunks(LINE_CHARS).filter_map(|l| std::str::from_utf8(l).ok()).collect();
+    lines.join("\n")
+}
+
+/// MariaDB's FROM_BASE64: whitespace is skipped and the padding required;
+/// bad data is the position (in the text without whitespace) where
+/// decoding failed.
+fn from_base64(text: &[u8]) -> Result<Vec<u8>, usize> {
+    use base64::{DecodeError, Engine};
+    let compact: Vec<u8> = text.iter().copied().filter(|b| !b.is_ascii_whitespace()).collect();
+    base64::engine::general_purpose::STANDARD.decode(&compact).map_err(|e| match e {
+        DecodeError::InvalidByte(at, _) | DecodeError::InvalidLastSymbol(at, _) => at,
+        DecodeError::InvalidLength(_) | DecodeError::InvalidPadding => compact.len(),
+    })
 }
 
 fn f64_of(v: &Value, env: &dyn EvalEnv) -> Option<f64> {
@@ -1101,6 +1122,14 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             Value::Bytes(b) => text(b.iter().map(|x| format!("{x:02X}")).collect()),
             Value::Double(f) => text(format!("{:X}", f.round_ties_even() as i64 as u64)),
             v => text(format!("{:X}", to_u64_bits(v, env))),
+        },
+        "to_base64" => text(to_base64(&value_bytes(&a[0]))),
+        "from_base64" => match from_base64(&value_bytes(&a[0])) {
+            Ok(decoded) => bytes(decoded),
+            Err(position) => {
+                env.warn(ErrorCode::BAD_BASE64_DATA.number, format!("Bad base64 data as position {position}"));
+                Value::Null
+            }
         },
         "unhex" => {
             let s = s_of(&a[0]);
