@@ -1,7 +1,8 @@
 """A plain SELECT streams its rows: the server sends them as its scan reads
 them instead of building the result first (issue 20, item 3), so reading a
-table much larger than the bound below with `SELECT *` leaves the server's
-memory where it was; LIMIT ends the scan; KILL QUERY and
+table much larger than the bound below with `SELECT *` (in its primary
+key's order or not) leaves the server's memory where it was; LIMIT ends the
+scan; KILL QUERY and
 max_statement_time end a streamed SELECT midway with MariaDB's errors
 (1317, 1969) after the rows already sent — the same outcomes MariaDB 10.11
 gives, which the KILL scenario checks side by side."""
@@ -62,7 +63,9 @@ def big(onelog_server_module):
     return srv
 
 
-def test_select_star_streams_in_bounded_memory(big):
+# ORDER BY the primary key is the scan's own order: it streams too.
+@pytest.mark.parametrize("order", ["", " ORDER BY id"])
+def test_select_star_streams_in_bounded_memory(big, order):
     pid = big.proc.pid
     conn = big.connect(cursorclass=pymysql.cursors.SSCursor)
     try:
@@ -71,9 +74,10 @@ def test_select_star_streams_in_bounded_memory(big):
         rows = 0
         checksum = 0
         with conn.cursor() as cur:
-            cur.execute("SELECT * FROM big.t")
+            cur.execute("SELECT * FROM big.t" + order)
             for row_id, pad in cur:
                 rows += 1
+                assert row_id == rows or not order
                 checksum += row_id
                 assert len(pad) == PAD_BYTES
         peak_kb = status_kb(pid, "VmHWM")
@@ -102,6 +106,7 @@ def test_limit_stops_the_scan(big):
     try:
         started = time.monotonic()
         first = outcome(conn, "SELECT id FROM big.t LIMIT 3 OFFSET 2")
+        last = outcome(conn, "SELECT id FROM big.t ORDER BY id DESC LIMIT 2")
         took = time.monotonic() - started
         # WHERE filters before OFFSET and LIMIT count.
         filtered = outcome(conn, "SELECT id, LEFT(pad, 2) FROM big.t WHERE id % 7 = 0 LIMIT 2 OFFSET 1")
@@ -110,10 +115,11 @@ def test_limit_stops_the_scan(big):
     finally:
         conn.close()
     assert first == ((3,), (4,), (5,))
+    assert last == ((BIG_ROWS,), (BIG_ROWS - 1,))
     assert filtered == ((14, "OO"), (21, "VV"))
     assert none == ()
     assert found == ((0,),)
-    assert took < 1.0, f"LIMIT 3 of {BIG_ROWS} rows took {took:.2f} s"
+    assert took < 1.0, f"two LIMITs of {BIG_ROWS} rows took {took:.2f} s"
 
 
 def test_found_rows_and_warnings_after_a_streamed_select(big):

@@ -21,3 +21,14 @@ SELECT * FROM v
 SELECT COLUMN_NAME, DATA_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 't'
 SELECT id, @n := id * 10 FROM t WHERE k = 20
 SELECT @n
+-- ORDER BY streams where an index gives the order, else it sorts as before.
+SELECT id, s FROM t ORDER BY id
+SELECT id, s FROM t ORDER BY id DESC LIMIT 2
+SELECT id, s FROM t WHERE id > 1 ORDER BY 1 DESC LIMIT 2 OFFSET 1
+SELECT id AS i, k FROM t ORDER BY i LIMIT 3
+SELECT id, k FROM t WHERE k = 10 ORDER BY id
+SELECT id, k FROM t WHERE k >= 20 ORDER BY id DESC
+SELECT id, s FROM t ORDER BY s, id
+SELECT id, d FROM t ORDER BY d DESC, id
+SELECT k, id FROM t WHERE id < 5 ORDER BY k, id
+SELECT id, id DIV 0 FROM t WHERE k = 20 ORDER BY id

@@ -1034,7 +1034,7 @@ fn range_for(prefix: &[u8], column: &ColumnDef, b: &ColumnBounds) -> (Vec<u8>, O
 }
 
 /// An index whose column order matches ORDER BY (all one direction).
-fn ordered_index(source: &Source, order: &[OrderBy]) -> Option<(usize, bool)> {
+pub(crate) fn ordered_index(source: &Source, order: &[OrderBy]) -> Option<(usize, bool)> {
     let entry = source.entry.as_ref()?;
     let desc = order.first()?.desc;
     let cols: Option<Vec<usize>> = order
@@ -1421,31 +1421,7 @@ pub(crate) fn run_core_in_scope(
 ) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
     let items = expand_items(&select.items, &scope)?;
     let where_bound = select.selection.as_ref().map(|w| bind(w, &scope)).transpose()?;
-    // ORDER BY may name select-list aliases or positions.
-    let order: Vec<OrderBy> = select
-        .order_by
-        .iter()
-        .map(|o| {
-            let expr = match (&o.expr, bind_order_position(&o.expr, items.len())) {
-                (_, Some(Expr::Slot(i))) => items[i].expr.clone(),
-                (Expr::Column { table: None, name }, _) => match items.iter().find(|it| {
-                    it.column.name.eq_ignore_ascii_case(name)
-                        && bind(&o.expr, &scope).ok().as_ref().and_then(slot_of).is_none()
-                }) {
-                    Some(it) => it.expr.clone(),
-                    None => bind(&o.expr, &scope).or_else(|e| {
-                        items
-                            .iter()
-                            .find(|it| it.column.name.eq_ignore_ascii_case(name))
-                            .map(|it| it.expr.clone())
-                            .ok_or(e)
-                    })?,
-                },
-                _ => bind(&o.expr, &scope)?,
-            };
-            Ok(OrderBy { expr, desc: o.desc })
-        })
-        .collect::<SqlResult<_>>()?;
+    let order = bind_order(select, &items, &scope)?;
     let group_by: Vec<Expr> = select
         .group_by
         .iter()
@@ -1587,6 +1563,34 @@ pub(crate) fn run_core_in_scope(
         apply_limit(ctx, select, &mut rows)?;
     }
     Ok((columns, rows))
+}
+
+/// ORDER BY bound: its items may name select-list aliases or positions.
+pub(crate) fn bind_order(select: &Select, items: &[Item], scope: &[ScopeColumn]) -> SqlResult<Vec<OrderBy>> {
+    select
+        .order_by
+        .iter()
+        .map(|o| {
+            let expr = match (&o.expr, bind_order_position(&o.expr, items.len())) {
+                (_, Some(Expr::Slot(i))) => items[i].expr.clone(),
+                (Expr::Column { table: None, name }, _) => match items.iter().find(|it| {
+                    it.column.name.eq_ignore_ascii_case(name)
+                        && bind(&o.expr, scope).ok().as_ref().and_then(slot_of).is_none()
+                }) {
+                    Some(it) => it.expr.clone(),
+                    None => bind(&o.expr, scope).or_else(|e| {
+                        items
+                            .iter()
+                            .find(|it| it.column.name.eq_ignore_ascii_case(name))
+                            .map(|it| it.expr.clone())
+                            .ok_or(e)
+                    })?,
+                },
+                _ => bind(&o.expr, scope)?,
+            };
+            Ok(OrderBy { expr, desc: o.desc })
+        })
+        .collect()
 }
 
 /// Where a sort key's value is: in the output row (ORDER BY of a selected

@@ -1,11 +1,13 @@
 //! Streamed SELECT: the rows of a plain scan of one table — `SELECT exprs
-//! FROM t [WHERE ...] [LIMIT n [OFFSET m]]` — are filtered, evaluated and
+//! FROM t [WHERE ...] [ORDER BY ...] [LIMIT n [OFFSET m]]`, with an ORDER
+//! BY only where an index gives the order — are filtered, evaluated and
 //! handed to the client's [`ResultSink`] one at a time as the scan reads
 //! them, so the server holds one row of the result whatever the table's
 //! size, and LIMIT ends the scan. Any other SELECT (grouping, aggregates,
-//! DISTINCT, window functions, ORDER BY, joins, UNION, locking reads, or a
-//! column whose type is only known from its values, which the head must
-//! give before the first row) runs as before in `select` and is sent whole.
+//! DISTINCT, window functions, an ORDER BY to sort, joins, UNION, locking
+//! reads, or a column whose type is only known from its values, which the
+//! head must give before the first row) runs as before in `select` and is
+//! sent whole.
 //!
 //! While its rows go out the statement holds what any SELECT holds while
 //! it runs — its read view, its metadata locks, its guard (KILL and
@@ -39,7 +41,6 @@ fn is_plain_scan(query: &Select) -> bool {
         && query.group_by.is_empty()
         && query.having.is_none()
         && !query.distinct
-        && query.order_by.is_empty()
         && query.lock.is_none()
 }
 
@@ -52,9 +53,12 @@ fn scan(
 ) -> SqlResult<QueryResult> {
     let items = select::expand_items(&query.items, scope)?;
     let filter = query.selection.as_ref().map(|w| select::bind(w, scope)).transpose()?;
-    let Some(columns) = head_columns(&items, scope, filter.as_ref()) else {
-        let (columns, rows) = select::run_core_in_scope(ctx, query, true, sources, scope.to_vec())?;
-        return Ok(QueryResult::Rows { columns, rows });
+    let order = select::bind_order(query, &items, scope)?;
+    let order_exprs = || order.iter().map(|o| &o.expr);
+    let head = head_columns(&items, scope, filter.iter().chain(order_exprs()));
+    let indexed_order = order.is_empty() || sources.first().is_some_and(|s| select::ordered_index(s, &order).is_some());
+    let Some(columns) = head.filter(|_| indexed_order) else {
+        return materialized(ctx, query, sources, scope);
     };
     let offset = select::limit_value(ctx, &query.offset)?.unwrap_or(0);
     let limit = select::limit_value(ctx, &query.limit)?;
@@ -63,13 +67,24 @@ fn scan(
         select::conjuncts(w, &mut conds);
     }
     if let [lone] = sources.as_mut_slice() {
-        lone.wanted = select::wanted_columns(lone.columns.len(), items.iter().map(|i| &i.expr).chain(&filter));
+        let read = items.iter().map(|i| &i.expr).chain(&filter).chain(order_exprs());
+        lone.wanted = select::wanted_columns(lone.columns.len(), read);
     }
     let outputs: Vec<Expr> = items.into_iter().map(|i| i.expr).collect();
     let movable = select::movable_slots(&outputs, &[]);
     let (mut skipped, mut sent) = (0u64, 0u64);
+    let in_index_order = Cell::new(false);
+    let mut unordered = false;
+    // What the statement warned of before the scan, should it be undone.
+    let warnings_before = ctx.session.warnings.borrow().len();
     if limit != Some(0) {
         let mut emit = |mut row: Vec<Value>, _: Option<&[u8]>| -> SqlResult<bool> {
+            // The access path is chosen before the first row: here, before
+            // anything of this row is evaluated, it can still be undone.
+            if !order.is_empty() && !in_index_order.get() {
+                unordered = true;
+                return Ok(false);
+            }
             if let Some(w) = &filter {
                 if !ctx.test(w, &row)? {
                     return Ok(true);
@@ -93,7 +108,15 @@ fn scan(
             sent += 1;
             Ok(limit.is_none_or(|l| sent < l))
         };
-        select::join_level(ctx, &sources, 0, Vec::new(), &conds, None, &Cell::new(false), &mut emit)?;
+        let order = (!order.is_empty()).then_some(order.as_slice());
+        select::join_level(ctx, &sources, 0, Vec::new(), &conds, order, &in_index_order, &mut emit)?;
+    }
+    if unordered {
+        // The WHERE chose another index than the ORDER BY's: `select`
+        // sorts, as if this had not been tried (its access path's
+        // evaluation warns again there).
+        ctx.session.warnings.borrow_mut().truncate(warnings_before);
+        return materialized(ctx, query, sources, scope);
     }
     if sent == 0 {
         sink.columns(ctx.session, &columns)?;
@@ -101,13 +124,23 @@ fn scan(
     Ok(QueryResult::Streamed { row_count: sent })
 }
 
+/// The whole result, as `select` builds it.
+fn materialized(ctx: &Ctx, query: &Select, sources: Vec<Source>, scope: &[ScopeColumn]) -> SqlResult<QueryResult> {
+    let (columns, rows) = select::run_core_in_scope(ctx, query, true, sources, scope.to_vec())?;
+    Ok(QueryResult::Rows { columns, rows })
+}
+
 /// The result columns as `select` would give them, known before any row is
 /// read; `None` where that needs all the rows (a column typed by its
 /// values) or where the query is not a plain scan after all (aggregates,
-/// window functions — `select` then answers, or gives their errors).
-fn head_columns(items: &[Item], scope: &[ScopeColumn], filter: Option<&Expr>) -> Option<Vec<ResultColumn>> {
-    let exprs = || items.iter().map(|i| &i.expr).chain(filter);
-    if exprs().any(|e| select::has_aggregate(e) || window::contains_window(e)) {
+/// window functions in the select list or `clauses` — `select` then
+/// answers, or gives their errors).
+fn head_columns<'a>(
+    items: &'a [Item],
+    scope: &[ScopeColumn],
+    clauses: impl Iterator<Item = &'a Expr>,
+) -> Option<Vec<ResultColumn>> {
+    if items.iter().map(|i| &i.expr).chain(clauses).any(|e| select::has_aggregate(e) || window::contains_window(e)) {
         return None;
     }
     items
