@@ -10,8 +10,9 @@
 //! sent whole.
 //!
 //! While its rows go out the statement holds what any SELECT holds while
-//! it runs — its read view, its metadata locks, its guard (KILL and
-//! `max_execution_time`, checked by the scan at every row) — so the
+//! it runs — its read view, its metadata locks, its guard (KILL QUERY,
+//! `max_statement_time` and `max_execution_time`, checked by the scan at
+//! every row) — so the
 //! client's pace decides how long. The head goes out with the first row
 //! (or after the scan when there is none), so that an error before any
 //! row is answered, as before, with the error alone.
@@ -44,6 +45,8 @@ fn is_plain_scan(query: &Select) -> bool {
         && query.lock.is_none()
 }
 
+/// The plain scan of `sources` (one table) streamed, or the whole result
+/// where `head_columns` or the index order say it cannot be.
 fn scan(
     ctx: &Ctx,
     query: &Select,
@@ -94,13 +97,7 @@ fn scan(
                 skipped += 1;
                 return Ok(true);
             }
-            let mut values = select::project_row(ctx, &mut row, &outputs, &movable)?;
-            // As `select` shows a computed column's values: in its type.
-            for ((value, column), output) in values.iter_mut().zip(&columns).zip(&outputs) {
-                if select::slot_of(output).is_none() {
-                    typing::conform(&column.def, value);
-                }
-            }
+            let values = output_row(ctx, &mut row, &outputs, &movable, &columns)?;
             if sent == 0 {
                 sink.columns(ctx.session, &columns)?;
             }
@@ -122,6 +119,24 @@ fn scan(
         sink.columns(ctx.session, &columns)?;
     }
     Ok(QueryResult::Streamed { row_count: sent })
+}
+
+/// The select list over `row`, each computed column's value shown in its
+/// type, as `select` shows it.
+fn output_row(
+    ctx: &Ctx,
+    row: &mut [Value],
+    outputs: &[Expr],
+    movable: &[Option<usize>],
+    columns: &[ResultColumn],
+) -> SqlResult<Vec<Value>> {
+    let mut values = select::project_row(ctx, row, outputs, movable)?;
+    for ((value, column), output) in values.iter_mut().zip(columns).zip(outputs) {
+        if select::slot_of(output).is_none() {
+            typing::conform(&column.def, value);
+        }
+    }
+    Ok(values)
 }
 
 /// The whole result, as `select` builds it.
