@@ -925,6 +925,17 @@ pub struct CreateView {
 
 impl Statement {
     /// A schema change: committed on its own, as a QUERY event.
+    /// INSERT / UPDATE IGNORE: errors MariaDB downgrades under IGNORE
+    /// (a subquery of more than one row, ...) are warnings.
+    pub fn ignores_errors(&self) -> bool {
+        match self {
+            Statement::Insert(insert) => insert.ignore,
+            Statement::Update(update) => update.ignore,
+            Statement::MultiUpdate(update) => update.ignore,
+            _ => false,
+        }
+    }
+
     pub fn is_ddl(&self) -> bool {
         matches!(
             self,

@@ -46,6 +46,11 @@ pub trait EvalEnv {
     fn session_fact(&self, name: &str) -> Value;
     /// Records a warning (SHOW WARNINGS) with its MySQL code.
     fn warn(&self, code: u16, message: String);
+    /// Whether the statement is INSERT / UPDATE IGNORE, under which
+    /// MariaDB makes some errors warnings.
+    fn ignores_errors(&self) -> bool {
+        false
+    }
     /// Records a Note (JSON_VALID's reasons a text is not JSON).
     fn note(&self, code: u16, message: String) {
         self.warn(code, message)
@@ -171,7 +176,12 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
         Expr::ScalarSubquery(query) => {
             let mut rows = env.subquery(query, row.values)?;
             if rows.len() > 1 {
-                return Err(SqlError::new(ErrorCode::SUBQUERY_NO_1_ROW, "Subquery returns more than 1 row"));
+                let message = "Subquery returns more than 1 row";
+                if !env.ignores_errors() {
+                    return Err(SqlError::new(ErrorCode::SUBQUERY_NO_1_ROW, message));
+                }
+                env.warn(ErrorCode::SUBQUERY_NO_1_ROW.number, message.into());
+                return Ok(Value::Null);
             }
             match rows.pop() {
                 None => Ok(Value::Null),

@@ -286,7 +286,7 @@ impl Session {
             | Statement::DropIndex { table, .. }
             | Statement::Truncate(table) => persistent(table),
             Statement::TableMaintenance { op, tables } => *op != MaintenanceOp::Check && tables.iter().any(persistent),
-            Statement::Select(select) => select.lock == Some(LockMode::Update),
+            Statement::Select(select) => crate::select::requested_lock(select) == Some(LockMode::Update),
             _ if stmt.is_ddl() => true,
             _ if stmt.writes() => stmt.written_tables().into_iter().any(persistent),
             _ => false,

@@ -131,6 +131,9 @@ impl EvalEnv for Ctx<'_> {
     fn warn(&self, code: u16, message: String) {
         self.session.warn(code, message)
     }
+    fn ignores_errors(&self) -> bool {
+        self.session.ignoring_errors
+    }
     fn note(&self, code: u16, message: String) {
         self.session.note(code, message)
     }
@@ -1841,10 +1844,25 @@ pub(crate) fn join_matches(
     .map(|_| ())
 }
 
+/// The locking read a statement asks for: FOR UPDATE / LOCK IN SHARE MODE
+/// on the statement, on a part of its UNION or inside a derived table
+/// (`SELECT * FROM (SELECT ... UNION SELECT ... FOR UPDATE) t` locks what
+/// it reads, as in MariaDB).
+pub(crate) fn requested_lock(select: &Select) -> Option<LockMode> {
+    let in_derived = |join: &Join| match &join.factor {
+        TableFactor::Derived { query, .. } => requested_lock(query),
+        _ => None,
+    };
+    select
+        .lock
+        .or_else(|| select.from.iter().find_map(in_derived))
+        .or_else(|| select.union.as_ref().and_then(|(_, next)| requested_lock(next)))
+}
+
 impl Session {
     /// SELECT as a client sees it.
     pub fn select_result(&self, ctx: &Ctx, select: &Select) -> SqlResult<QueryResult> {
-        if let Some(lock) = select.lock {
+        if let Some(lock) = requested_lock(select) {
             *ctx.lock_mode.borrow_mut() = Some(match lock {
                 LockMode::Share => crate::locks::LockMode::Shared,
                 LockMode::Update => crate::locks::LockMode::Exclusive,

@@ -252,6 +252,8 @@ pub struct Session {
     /// The last statement was SHOW WARNINGS/ERRORS, whose own answer
     /// reports no warnings.
     showing_warnings: bool,
+    /// The running statement is INSERT / UPDATE IGNORE.
+    pub(crate) ignoring_errors: bool,
     next_isolation: Option<IsolationLevel>,
     next_read_only: Option<bool>,
     /// Offered by the connection for the next statement: if it ends with a
@@ -344,6 +346,7 @@ impl Session {
             found_rows: 0,
             stmt_view: None,
             showing_warnings: false,
+            ignoring_errors: false,
             next_isolation: None,
             next_read_only: None,
             commit_ack: None,
@@ -734,6 +737,7 @@ impl Session {
         if !self.showing_warnings {
             self.warnings.borrow_mut().clear();
         }
+        self.ignoring_errors = stmt.ignores_errors();
         self.set_process_info(Some(text));
         // Only a COM_QUERY sends a CALL's result sets (see `execute_query`).
         self.call_results.clear();
@@ -1461,13 +1465,13 @@ impl Session {
         &mut self,
         select: &Select,
         params: &[Value],
-        sink: Option<&mut dyn ResultSink>,
+        mut sink: Option<&mut dyn ResultSink>,
     ) -> SqlResult<QueryResult> {
         let limited = select.limit.is_some() || select.offset.is_some();
         if !(select.calc_found_rows && limited) {
-            let locking = select.lock.is_some();
+            let locking = crate::select::requested_lock(select).is_some();
             let result = self.run_read(
-                |s, ctx| match sink {
+                |s, ctx| match sink.as_deref_mut() {
                     // A locking read locks its rows after reading them all.
                     Some(sink) if !locking => crate::stream::select(ctx, select, sink),
                     _ => s.select_result(ctx, select),
@@ -1493,7 +1497,7 @@ impl Session {
                 }
                 Ok(result)
             },
-            select.lock.is_some(),
+            crate::select::requested_lock(select).is_some(),
             params,
         )?;
         self.found_rows = found.get();
@@ -1501,9 +1505,14 @@ impl Session {
     }
 
     /// Runs a read-only statement in the current (or an implicit) transaction.
+    ///
+    /// A locking read (FOR UPDATE / LOCK IN SHARE MODE) reads the latest
+    /// committed rows, as InnoDB's do, not the transaction's view: it reads,
+    /// locks what it read, and when a commit was published meanwhile (one it
+    /// may have waited for) reads again under those locks.
     fn run_read(
         &mut self,
-        f: impl FnOnce(&Session, &crate::select::Ctx) -> SqlResult<QueryResult>,
+        mut f: impl FnMut(&Session, &crate::select::Ctx) -> SqlResult<QueryResult>,
         locking: bool,
         params: &[Value],
     ) -> SqlResult<QueryResult> {
@@ -1514,6 +1523,10 @@ impl Session {
             self.txn();
         }
         let view = match self.txn.as_mut() {
+            Some(t) if locking => {
+                t.begin_statement();
+                self.engine.store.snapshot()
+            }
             Some(t) => {
                 t.begin_statement();
                 // Read before the view is taken: see `TableEntry::def_generation`.
@@ -1525,14 +1538,23 @@ impl Session {
         let empty = Txn::new(0, IsolationLevel::RepeatableRead, true, false).with_temp_rows(self.temp.rows());
         let result = {
             let txn = self.txn.as_ref().unwrap_or(&empty);
-            let ctx = crate::select::Ctx::new(self, txn, view, params);
-            let result = f(self, &ctx);
-            if locking {
-                if let Ok(QueryResult::Rows { .. }) = &result {
+            let warnings_before = self.warnings.borrow().len();
+            let mut read = |view| -> SqlResult<QueryResult> {
+                let ctx = crate::select::Ctx::new(self, txn, view, params);
+                let result = f(self, &ctx);
+                if locking && matches!(result, Ok(QueryResult::Rows { .. })) {
                     ctx.lock_selected()?;
                 }
+                result
+            };
+            let result = read(view.clone());
+            let latest = self.engine.store.snapshot();
+            if locking && result.is_ok() && !Arc::ptr_eq(&view, &latest) {
+                self.warnings.borrow_mut().truncate(warnings_before);
+                read(latest)
+            } else {
+                result
             }
-            result
         };
         if implicit && locking && self.autocommit() {
             self.commit_txn()?;
@@ -1544,7 +1566,11 @@ impl Session {
     /// locks on the tables it reads, as a SELECT statement would.
     pub(crate) fn read_select(&mut self, select: &Select) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
         self.lock_statement_tables(&Statement::Select(Box::new(select.clone())))?;
-        match self.run_read(|s, ctx| s.select_result(ctx, select), select.lock.is_some(), &[])? {
+        match self.run_read(
+            |s, ctx| s.select_result(ctx, select),
+            crate::select::requested_lock(select).is_some(),
+            &[],
+        )? {
             QueryResult::Rows { columns, rows } => Ok((columns, rows)),
             QueryResult::Ok { .. } | QueryResult::Streamed { .. } => {
                 Err(SqlError::internal("a SELECT gave no result set"))

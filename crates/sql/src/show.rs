@@ -645,8 +645,6 @@ fn view_rows(views: &[Arc<ViewEntry>], visibility: &Visibility) -> Vec<Vec<Value
         .collect()
 }
 
-/// A table's definition; for a view, its columns as its query yields them
-/// (SHOW COLUMNS of a view, which mariadb-dump asks), without indexes.
 /// information_schema.TABLE_CONSTRAINTS rows of a table: its primary and
 /// unique keys and CHECK constraints.
 fn table_constraints(def: &TableDef) -> Vec<Vec<Value>> {
@@ -670,24 +668,38 @@ fn database_def(session: &Session, name: &str) -> crate::catalog::DatabaseDef {
     }
 }
 
+/// A table's definition; for a view, its columns as its query yields them
+/// (SHOW COLUMNS of a view, which mariadb-dump asks), without indexes.
 fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
     let db = session.resolve_db(name)?;
     match unshadowed_view(session, name)? {
-        Some(view) => Ok(TableDef {
-            id: 0,
-            db: db.to_string(),
-            name: name.name.clone(),
-            columns: session.view_columns(&view)?,
-            indexes: Vec::new(),
-            engine: String::new(),
-            comment: "VIEW".into(),
-            ..Default::default()
-        }),
+        Some(view) => view_as_table(session, &view),
         None => match crate::accounts::tables::grant_table_def(db, &name.name)? {
             Some(def) => Ok(def),
             None => Ok(session.table_entry_in(db, &name.name)?.def.clone()),
         },
     }
+}
+
+fn view_as_table(session: &Session, view: &ViewEntry) -> SqlResult<TableDef> {
+    Ok(TableDef {
+        id: 0,
+        db: view.def.db.clone(),
+        name: view.def.name.clone(),
+        columns: session.view_columns(view)?,
+        indexes: Vec::new(),
+        engine: String::new(),
+        comment: "VIEW".into(),
+        ..Default::default()
+    })
+}
+
+/// Every view whose query runs, as a table of its columns: a view that no
+/// longer runs (a table it reads was dropped) has no columns in
+/// information_schema.COLUMNS, as in MariaDB.
+fn views_as_tables(session: &Session) -> Vec<TableDef> {
+    let views = session.engine.catalog.read().all_views();
+    views.iter().filter_map(|v| view_as_table(session, v).ok()).collect()
 }
 
 /// A column's type as SHOW CREATE TABLE, SHOW COLUMNS and
@@ -998,9 +1010,13 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
         return Ok(privilege_table);
     }
     let visibility = session.visibility();
+    let table = table.to_ascii_uppercase();
+    // Before the catalog is held: a view's columns come from running its
+    // query, which reads the catalog itself.
+    let views_as_tables = if table == "COLUMNS" { views_as_tables(session) } else { Vec::new() };
     let catalog = session.engine.catalog.read();
     let tables = catalog.all_tables();
-    let (names, rows): (&[&str], Vec<Vec<Value>>) = match table.to_ascii_uppercase().as_str() {
+    let (names, rows): (&[&str], Vec<Vec<Value>>) = match table.as_str() {
         "SCHEMATA" => (
             &[
                 "CATALOG_NAME",
@@ -1111,20 +1127,21 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
             ],
             tables
                 .iter()
+                .map(|t| &t.def)
+                .chain(&views_as_tables)
                 .flat_map(|t| {
-                    t.def
-                        .columns
+                    t.columns
                         .iter()
                         .enumerate()
                         .filter_map(|(i, c)| {
-                            let privileges = visibility.column_privileges(&t.def.db, &t.def.name, &c.name)?;
+                            let privileges = visibility.column_privileges(&t.db, &t.name, &c.name)?;
                             let data_type = c.ty.sql_name().split('(').next().unwrap_or("").to_string();
                             let (precision, scale, fsp) = numeric_precision(c);
                             let uint = |n: Option<u64>| n.map_or(Value::Null, Value::UInt);
                             Some(vec![
                                 s("def"),
-                                s(&t.def.db),
-                                s(&t.def.name),
+                                s(&t.db),
+                                s(&t.name),
                                 s(&c.name),
                                 Value::Int(i as i64 + 1),
                                 default_text(c).map(|d| s(&d)).unwrap_or(Value::Null),
@@ -1143,7 +1160,7 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                                 if c.ty.is_text() { s(c.collation.charset().name()) } else { Value::Null },
                                 if c.ty.is_text() { s(c.collation.name()) } else { Value::Null },
                                 s(&column_type_text(c)),
-                                s(key_kind(&t.def, i)),
+                                s(key_kind(t, i)),
                                 s(if c.auto_increment { "auto_increment" } else { "" }),
                                 s(&privileges),
                                 s(&c.comment),

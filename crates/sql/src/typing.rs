@@ -534,6 +534,14 @@ fn function(name: &str, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
             let collation = if let Kind::Text { collation, .. } = a.kind { collation } else { Collation::default() };
             Some(Typed { kind: Kind::Text { chars, collation }, nullable: a.nullable })
         }
+        // At least four characters, as long as the argument otherwise;
+        // nullable whatever the argument, in MariaDB's metadata.
+        "soundex" => {
+            let a = arg(0)?;
+            let chars = display_chars(&a.kind)?.max(4);
+            let collation = if let Kind::Text { collation, .. } = a.kind { collation } else { Collation::default() };
+            Some(Typed { kind: Kind::Text { chars, collation }, nullable: true })
+        }
         "length" | "octet_length" | "char_length" | "character_length" | "bit_length" => Some(long(10, any_null()?)),
         // Parts of a date: NULL for a string that is not one, whatever the
         // argument's nullability.
@@ -561,6 +569,7 @@ fn function(name: &str, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
         "yearweek" => Some(long(6, true)),
         "period_add" | "period_diff" => Some(long(6, any_null()?)),
         "strcmp" => Some(long(2, any_null()?)),
+        "interval" => Some(long(2, false)),
         "is_ipv4" | "is_ipv6" | "is_ipv4_mapped" | "is_ipv4_compat" | "json_valid" => Some(long(1, any_null()?)),
         "json_contains" | "json_contains_path" => Some(long(1, true)),
         "json_length" | "json_depth" => Some(long(10, true)),

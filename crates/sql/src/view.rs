@@ -124,11 +124,8 @@ pub fn define(catalog: &Catalog, db: &str, view: &CreateView, definer: (String, 
     } else {
         view.columns.clone()
     };
-    for (i, n) in names.iter().enumerate() {
-        if names[..i].iter().any(|o| o.eq_ignore_ascii_case(n)) {
-            return Err(SqlError::new(ErrorCode::DUP_FIELD_NAME, format!("Duplicate column name '{n}'")));
-        }
-    }
+    let generated = if view.columns.is_empty() { generated_names(&query) } else { vec![false; names.len()] };
+    let names = unique_column_names(valid_column_names(names, &generated), &generated)?;
     let query = with_item_names(query, &names);
     let mergeable = is_mergeable(catalog, &query);
     let updatable = view.algorithm != "TEMPTABLE" && is_updatable(catalog, &query);
@@ -156,6 +153,55 @@ pub fn define(catalog: &Catalog, db: &str, view: &CreateView, definer: (String, 
         character_set_client: charset.0,
         collation_connection: charset.1,
     })
+}
+
+/// Which of a view's columns MariaDB counts as named by the server: an
+/// expression without an alias, headed by its text. A column read from a
+/// table is named by the table, as if by the user.
+fn generated_names(query: &Select) -> Vec<bool> {
+    let generated = |item: &SelectItem| matches!(item, SelectItem::Expr { alias: Some(a), text, expr } if a == text && !matches!(expr, Expr::Column { .. }));
+    query.items.iter().map(generated).collect()
+}
+
+/// A generated name that cannot be a column name (empty, longer than 64
+/// characters or ending in a space) becomes `Name_exp_<position>`.
+fn valid_column_names(names: Vec<String>, generated: &[bool]) -> Vec<String> {
+    const NAME_CHARS_MAX: usize = 64;
+    let valid = |name: &str| !name.is_empty() && !name.ends_with(' ') && name.chars().count() <= NAME_CHARS_MAX;
+    let rename = |(i, (name, generated)): (usize, (String, &bool))| {
+        if *generated && !valid(&name) {
+            format!("Name_exp_{}", i + 1)
+        } else {
+            name
+        }
+    };
+    names.into_iter().zip(generated).enumerate().map(rename).collect()
+}
+
+/// Two columns of one name: the one the server named becomes
+/// `My_exp_<name>` (or `My_exp_<n>_<name>`, the first unused among the
+/// columns up to the later one), as MariaDB renames it; two names the user
+/// gave are 1060.
+fn unique_column_names(mut names: Vec<String>, generated: &[bool]) -> SqlResult<Vec<String>> {
+    for later in 0..names.len() {
+        let Some(earlier) = (0..later).find(|&e| names[e].eq_ignore_ascii_case(&names[later])) else { continue };
+        let renamed = match (generated[later], generated[earlier]) {
+            (true, _) => later,
+            (false, true) => earlier,
+            (false, false) => {
+                let name = &names[later];
+                return Err(SqlError::new(ErrorCode::DUP_FIELD_NAME, format!("Duplicate column name '{name}'")));
+            }
+        };
+        let taken = |candidate: &str, names: &[String]| {
+            names[..=later].iter().enumerate().any(|(i, n)| i != renamed && n.eq_ignore_ascii_case(candidate))
+        };
+        let original = names[renamed].clone();
+        let candidates = std::iter::once(format!("My_exp_{original}"))
+            .chain((1..).map(|attempt| format!("My_exp_{attempt}_{original}")));
+        names[renamed] = candidates.into_iter().find(|c| !taken(c, &names)).unwrap_or(original);
+    }
+    Ok(names)
 }
 
 fn with_item_names(mut query: Select, names: &[String]) -> Select {
@@ -470,7 +516,8 @@ struct Printer<'a> {
 }
 
 /// Where a SELECT is printed: its items carry `AS` names at the top and
-/// in derived tables, not in subqueries; EXISTS gets MariaDB's `limit 1`.
+/// in derived tables, in subqueries only the names the user gave; EXISTS
+/// gets MariaDB's `limit 1`.
 #[derive(Clone, Copy, PartialEq)]
 enum Nesting {
     Named,
@@ -639,7 +686,13 @@ impl Printer<'_> {
             .items
             .iter()
             .map(|i| match i {
-                SelectItem::Expr { expr, .. } if nesting != Nesting::Named => self.expr(expr),
+                // A subquery's item keeps only the name the user gave it
+                // (resolving named every item by its text).
+                SelectItem::Expr { expr, alias, text }
+                    if nesting != Nesting::Named && alias.as_ref().is_none_or(|a| a == text) =>
+                {
+                    self.expr(expr)
+                }
                 SelectItem::Expr { expr, alias, text } => {
                     Ok(format!("{} AS {}", self.expr(expr)?, quote(alias.as_deref().unwrap_or(text))))
                 }

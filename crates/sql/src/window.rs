@@ -54,10 +54,24 @@ pub fn reject_in_clause(expr: Option<&Expr>) -> SqlResult<()> {
 /// reads the rows before any value is appended, so calls see only the
 /// query's own aggregates.
 pub fn compute(ctx: &Ctx, calls: &[WindowCall], rows: &mut [GroupRow]) -> SqlResult<()> {
-    let values = calls.iter().map(|call| compute_one(ctx, call, rows)).collect::<SqlResult<Vec<_>>>()?;
+    let mut last_order = None;
+    let mut values = Vec::with_capacity(calls.len());
+    for call in calls {
+        let (call_values, order) = compute_one(ctx, call, rows)?;
+        values.push(call_values);
+        last_order = Some(order);
+    }
     for call_values in values {
         for (row, value) in rows.iter_mut().zip(call_values) {
             row.1.push(value);
+        }
+    }
+    // MariaDB leaves the rows in the order its last window sorted them
+    // (which a query without ORDER BY returns).
+    if let Some(order) = last_order {
+        let sorted: Vec<GroupRow> = order.iter().map(|&i| std::mem::take(&mut rows[i])).collect();
+        for (slot, row) in rows.iter_mut().zip(sorted) {
+            *slot = row;
         }
     }
     Ok(())
@@ -105,7 +119,8 @@ fn sort_rows(ctx: &Ctx, call: &WindowCall, rows: &[GroupRow]) -> SqlResult<Sorte
     Ok(Sorted { args, order_keys, desc, order, partitions })
 }
 
-fn compute_one(ctx: &Ctx, call: &WindowCall, rows: &[GroupRow]) -> SqlResult<Vec<Value>> {
+/// One call's value for each row, and the rows' window order.
+fn compute_one(ctx: &Ctx, call: &WindowCall, rows: &[GroupRow]) -> SqlResult<(Vec<Value>, Vec<usize>)> {
     let sorted = sort_rows(ctx, call, rows)?;
     let mut out = vec![Value::Null; rows.len()];
     for partition in &sorted.partitions {
@@ -117,7 +132,7 @@ fn compute_one(ctx: &Ctx, call: &WindowCall, rows: &[GroupRow]) -> SqlResult<Vec
             out[row] = value;
         }
     }
-    Ok(out)
+    Ok((out, sorted.order))
 }
 
 /// For each position of a partition, the range of its peers (rows equal

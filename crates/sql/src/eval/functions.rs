@@ -36,13 +36,13 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         "concat" => (1, V),
         "concat_ws" => (2, V),
         "length" | "octet_length" | "char_length" | "character_length" | "upper" | "ucase" | "lower" | "lcase"
-        | "trim" | "ltrim" | "rtrim" | "reverse" | "space" | "ascii" | "ord" | "hex" | "unhex" | "abs" | "ceil"
-        | "ceiling" | "floor" | "sqrt" | "exp" | "ln" | "log10" | "log2" | "sign" | "crc32" | "date" | "time"
-        | "year" | "month" | "day" | "dayofmonth" | "hour" | "minute" | "second" | "microsecond" | "dayofweek"
-        | "dayofyear" | "weekday" | "quarter" | "to_days" | "dayname" | "monthname" | "last_day" | "isnull"
-        | "bit_count" | "bin" | "oct" | "sleep" | "charset" | "collation" | "binary" | "radians" | "degrees"
-        | "sin" | "cos" | "tan" | "asin" | "acos" | "cot" | "release_lock" | "is_free_lock" | "is_used_lock"
-        | "time_to_sec" | "sec_to_time" | "from_days" | "coercibility" => (1, 1),
+        | "trim" | "ltrim" | "rtrim" | "reverse" | "soundex" | "space" | "ascii" | "ord" | "hex" | "unhex" | "abs"
+        | "ceil" | "ceiling" | "floor" | "sqrt" | "exp" | "ln" | "log10" | "log2" | "sign" | "crc32" | "date"
+        | "time" | "year" | "month" | "day" | "dayofmonth" | "hour" | "minute" | "second" | "microsecond"
+        | "dayofweek" | "dayofyear" | "weekday" | "quarter" | "to_days" | "dayname" | "monthname" | "last_day"
+        | "isnull" | "bit_count" | "bin" | "oct" | "sleep" | "charset" | "collation" | "binary" | "radians"
+        | "degrees" | "sin" | "cos" | "tan" | "asin" | "acos" | "cot" | "release_lock" | "is_free_lock"
+        | "is_used_lock" | "time_to_sec" | "sec_to_time" | "from_days" | "coercibility" => (1, 1),
         "substring" | "substr" | "mid" => (2, 3),
         "left" | "right" | "repeat" | "ifnull" | "nullif" | "pow" | "power" | "datediff" | "date_format"
         | "str_to_date" | "find_in_set" | "strcmp" | "mod" | "get_lock" | "truncate" | "atan2" | "trim_chars"
@@ -51,7 +51,7 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         "insert" => (4, 4),
         "locate" => (2, 3),
         "coalesce" => (1, V),
-        "greatest" | "least" | "elt" | "field" => (2, V),
+        "greatest" | "least" | "elt" | "field" | "interval" => (2, V),
         "round" | "log" | "atan" => (1, 2),
         "format" => (2, 3),
         "rand" | "unix_timestamp" | "now" | "current_timestamp" | "sysdate" | "localtime" | "localtimestamp"
@@ -208,6 +208,31 @@ fn packet_guard(name: &str, len: u64, env: &dyn EvalEnv) -> bool {
     } else {
         true
     }
+}
+
+/// MariaDB's SOUNDEX: the first letter, then the code of each later
+/// letter that differs from the last code written (vowels, H, W, Y and
+/// letters outside A-Z write nothing), padded with `0` to four characters;
+/// not cut to four. No letter at all is the empty string.
+fn soundex(s: &str) -> String {
+    const CODES: &[u8; 26] = b"01230120022455012623010202";
+    let code =
+        |c: char| if c.is_ascii_alphabetic() { CODES[usize::from(c.to_ascii_uppercase() as u8 - b'A')] } else { b'0' };
+    let mut letters = s.chars().filter(|c| c.is_alphabetic());
+    let Some(first) = letters.next() else { return String::new() };
+    let mut out = String::from(first.to_ascii_uppercase());
+    let mut last = code(first);
+    for c in letters {
+        let digit = code(c);
+        if digit != b'0' && digit != last {
+            out.push(char::from(digit));
+            last = digit;
+        }
+    }
+    while out.chars().count() < 4 {
+        out.push('0');
+    }
+    out
 }
 
 fn f64_of(v: &Value, env: &dyn EvalEnv) -> Option<f64> {
@@ -783,6 +808,18 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
                 })
                 .unwrap_or(Value::Null));
         }
+        // The position of the first Ni (after N) above N, from 0, or the
+        // count of Ni: MariaDB assumes them sorted. A NULL Ni is never
+        // above N but keeps its place; a NULL N is -1.
+        "interval" => {
+            if a[0].is_null() {
+                return Ok(Value::Int(-1));
+            }
+            let n = f64_of(&a[0], &super::NoWarn);
+            let above_n = |v: &Value| !v.is_null() && f64_of(v, &super::NoWarn) > n;
+            let position = a[1..].iter().position(above_n).unwrap_or(a.len() - 1);
+            return Ok(Value::Int(position as i64));
+        }
         "field" => {
             if a[0].is_null() {
                 return Ok(Value::Int(0));
@@ -974,6 +1011,7 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             }
         }
         "reverse" => text(s_of(&a[0]).chars().rev().collect()),
+        "soundex" => text(soundex(&s_of(&a[0]))),
         "repeat" => {
             let s = value_bytes(&a[0]).into_owned();
             let n = int_arg(&a[1], env).unwrap_or(0);

@@ -1,5 +1,6 @@
 //! Column attributes MariaDB reads and sqlparser does not: ZEROFILL after a
-//! numeric type (`INT(5) UNSIGNED ZEROFILL`), and type names sqlparser
+//! numeric type (`INT(5) UNSIGNED ZEROFILL`), `CHARSET` for `CHARACTER SET`,
+//! and type names sqlparser
 //! reads only in part (`REAL(M,D)`, `INT1 UNSIGNED`, `FIXED(5,2) UNSIGNED`)
 //! or not at all (`NATIONAL CHAR`, `LONG VARCHAR`), which are respelled as
 //! the type MariaDB makes of them. A token-level pass over CREATE
@@ -52,6 +53,9 @@ pub(crate) fn strip(sql: &str) -> SqlResult<(String, ColumnWords)> {
             let name = name_index(&tokens[..at]).and_then(|i| word_value(&tokens[i]));
             words.zerofill.push(name.ok_or_else(|| SqlError::parse(&sql[piece.start..], 1))?);
             rewritten.replace_range(piece.start..piece.end, " ");
+        } else if piece.is_keyword("CHARSET") && name_index(&tokens[..at]).is_some_and(|name| name > 0) {
+            // A column's `CHARSET cs`, MariaDB's synonym of `CHARACTER SET`.
+            rewritten.replace_range(piece.start..piece.end, "CHARACTER SET");
         } else if at > 0 && name_index(&tokens[..at]) == Some(at - 1) {
             if let Some((spelling, ty)) = TYPE_SPELLINGS.iter().find(|(spelling, _)| {
                 spelling.len() <= tokens.len() - at
@@ -182,6 +186,18 @@ mod tests {
         );
         let keyed = "CREATE TABLE t (fixed INT, KEY fixed (fixed))";
         assert_eq!(zerofill_of(keyed).0, keyed);
+    }
+
+    #[test]
+    fn a_columns_charset_is_character_set_and_a_tables_stays() {
+        assert_eq!(
+            zerofill_of("CREATE TABLE t (a VARCHAR(10) CHARSET latin1, b TEXT) CHARSET=utf8mb4").0,
+            "CREATE TABLE t (a VARCHAR(10) CHARACTER SET latin1, b TEXT) CHARSET=utf8mb4"
+        );
+        assert_eq!(
+            zerofill_of("ALTER TABLE t MODIFY a CHAR(3) CHARSET binary").0,
+            "ALTER TABLE t MODIFY a CHAR(3) CHARACTER SET binary"
+        );
     }
 
     #[test]

@@ -244,6 +244,13 @@ fn json_valid_check(column: &str) -> SqlResult<CheckSpec> {
     Ok(CheckSpec { name: None, condition, column: Some(column.to_string()) })
 }
 
+/// A charset or collation name as written, unquoted: MariaDB accepts
+/// `CHARACTER SET 'binary'` and `COLLATE "latin1_bin"` as well as bare words.
+pub(crate) fn name_word(name: &sp::ObjectName) -> String {
+    let word = |part: &sp::ObjectNamePart| part.as_ident().map_or_else(|| part.to_string(), |i| i.value.clone());
+    name.0.iter().map(word).collect::<Vec<_>>().join(".")
+}
+
 /// A collation by name; unknown → 1273.
 pub(crate) fn collation_named(name: &str) -> SqlResult<Collation> {
     Collation::named(name)
@@ -343,8 +350,8 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
             }
             sp::ColumnOption::Unique(_) => index = Some(IndexSpec::on_column(&def.name, false)),
             sp::ColumnOption::Comment(c) => def.comment = c.clone(),
-            sp::ColumnOption::CharacterSet(cs) => charset_option = Some(charset_collation(&cs.to_string())?),
-            sp::ColumnOption::Collation(c) => collation_option = Some(collation_named(&c.to_string())?),
+            sp::ColumnOption::CharacterSet(cs) => charset_option = Some(charset_collation(&name_word(cs))?),
+            sp::ColumnOption::Collation(c) => collation_option = Some(collation_named(&name_word(c))?),
             sp::ColumnOption::OnUpdate(e) => {
                 if matches!(literal_default(e)?, ColumnDefault::CurrentTimestamp) {
                     def.on_update_current_timestamp = true;
@@ -363,6 +370,9 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
     }
     let declared = declared_collation(charset_option, collation_option)?;
     def.set_collation(declared.unwrap_or(def.collation));
+    if declared == Some(Collation::Binary) {
+        def.ty = binary_string_type(&def.ty);
+    }
     if !def.ty.is_text() && !def.ty.is_binary_string() {
         def.collation = Collation::Binary;
     }
@@ -371,6 +381,17 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
     }
     let takes_table_collation = declared.is_none() && def.ty.is_text() && def.collation != Collation::Binary;
     Ok(DeclaredColumn { def, index, takes_table_collation, check })
+}
+
+/// A text type declared `CHARACTER SET binary` is the binary string type
+/// of the same size, as MariaDB stores it (`TEXT CHARSET binary` is BLOB).
+fn binary_string_type(ty: &ColumnType) -> ColumnType {
+    match ty {
+        ColumnType::Char(chars) => ColumnType::Binary(*chars),
+        ColumnType::VarChar(chars) => ColumnType::VarBinary(*chars),
+        ColumnType::Text(size) => ColumnType::Blob(*size),
+        other => other.clone(),
+    }
 }
 
 fn apply_dialect_tokens(def: &mut ColumnDef, tokens: &[Token], index: &mut Option<IndexSpec>) -> SqlResult<()> {

@@ -62,6 +62,9 @@ impl Dialect for MariaDbDialect {
 
     fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
         let [first, operand] = parser.peek_tokens::<2>();
+        if matches!(&first, Token::Word(w) if w.keyword == Keyword::INTERVAL) && operand == Token::LParen {
+            return interval_function(parser).transpose();
+        }
         // `BINARY` with nothing after it is a value, not the operator
         // (mariadb-import sends `SET @@character_set_database=binary`).
         let ends = matches!(operand, Token::EOF | Token::SemiColon | Token::Comma | Token::RParen);
@@ -121,6 +124,42 @@ impl Dialect for MariaDbDialect {
         supports_group_by_with_modifier,
         supports_left_associative_joins_without_parens,
     );
+}
+
+/// MariaDB's `INTERVAL(N, N1, N2, ...)` function (the index of the last
+/// `Ni <= N`), which sqlparser reads as an interval literal. With fewer
+/// than two arguments the tokens are an interval after all
+/// (`INTERVAL (1) DAY`), and the parser is left where it was.
+fn interval_function(parser: &mut Parser) -> Result<Option<Expr>, ParserError> {
+    use sqlparser::ast::{
+        Function, FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident, ObjectName,
+    };
+    let args = parser.maybe_parse(|p| {
+        p.expect_keyword(Keyword::INTERVAL)?;
+        p.expect_token(&Token::LParen)?;
+        let args = p.parse_comma_separated(Parser::parse_expr)?;
+        p.expect_token(&Token::RParen)?;
+        match args.len() {
+            0 | 1 => Err(ParserError::ParserError("an interval, not INTERVAL()".into())),
+            _ => Ok(args),
+        }
+    })?;
+    Ok(args.map(|args| {
+        Expr::Function(Function {
+            name: ObjectName::from(vec![Ident::new("interval")]),
+            uses_odbc_syntax: false,
+            parameters: FunctionArguments::None,
+            args: FunctionArguments::List(FunctionArgumentList {
+                duplicate_treatment: None,
+                args: args.into_iter().map(|e| FunctionArg::Unnamed(FunctionArgExpr::Expr(e))).collect(),
+                clauses: vec![],
+            }),
+            filter: None,
+            null_treatment: None,
+            over: None,
+            within_group: vec![],
+        })
+    }))
 }
 
 #[cfg(test)]

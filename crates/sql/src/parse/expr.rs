@@ -153,6 +153,9 @@ pub(super) fn convert_select_item(
                 (_, Some((select, item))) => params.heading(select, item).unwrap_or_else(|| item_text(e)),
                 (_, None) => item_text(e),
             };
+            // MariaDB drops what a heading starts with that does not print
+            // (`SELECT ' c3'` is headed `c3`).
+            let text = text.trim_start_matches(|c: char| c.is_whitespace() || c.is_control()).to_string();
             SelectItem::Expr { expr: convert_expr(e, params)?, alias: None, text }
         }
         sp::SelectItem::ExprWithAlias { expr, alias } => SelectItem::Expr {
@@ -811,7 +814,7 @@ pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult
         E::Convert { expr, data_type: None, .. } => convert_expr(expr, params)?,
         E::Collate { expr, collation } => Expr::Collate {
             expr: boxed(expr, params)?,
-            collation: super::ddl::collation_named(&collation.to_string())?,
+            collation: super::ddl::collation_named(&super::ddl::name_word(collation))?,
             explicit: true,
         },
         E::Substring { expr, substring_from, substring_for, .. } => {
