@@ -27,7 +27,8 @@ use onelog_protocol::handshake::{self, InitialHandshake};
 use onelog_protocol::packet::{PacketError, PacketStream};
 use onelog_protocol::resultset::{
     column_meta_for, computed_column_meta, encode_column_definition, encode_eof, encode_err, encode_ok,
-    encode_result_set, key_flags, ColumnMeta, OkPacket, ResultSetOptions, BINARY_COLLATION_ID,
+    encode_result_set, encode_result_set_end, encode_result_set_head, encode_text_row, key_flags, ColumnMeta, OkPacket,
+    ResultSetOptions, BINARY_COLLATION_ID,
 };
 use onelog_protocol::stmt::{decode_execute_params, encode_prepare_response, ParamType};
 use onelog_sql::ast::account::AuthPlugin;
@@ -35,7 +36,7 @@ use onelog_sql::connections::{AccountSlot, TlsSession};
 use onelog_sql::load_data::ClientFiles;
 use onelog_sql::parse::{parse_single, ParsedStatement};
 use onelog_sql::session::Interrupt;
-use onelog_sql::{Engine, QueryResult, ResultColumn, Session};
+use onelog_sql::{Engine, QueryClient, QueryResult, ResultColumn, ResultSink, Session};
 use std::collections::HashMap;
 use std::io::{ErrorKind, Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
@@ -68,11 +69,7 @@ fn guard_panics<T>(
 /// The client's side of LOAD DATA LOCAL on this connection: the request
 /// (0xFB and the file name) and the file's packets, which end with an
 /// empty one, in the command's packet sequence.
-struct ClientUpload<'a, S: Socket> {
-    stream: &'a mut PacketStream<S>,
-}
-
-impl<S: Socket> ClientFiles for ClientUpload<'_, S> {
+impl<S: Socket> ClientFiles for QueryChannel<'_, S> {
     fn request(&mut self, name: &[u8]) -> SqlResult<()> {
         let mut packet = Vec::with_capacity(name.len() + 1);
         packet.push(0xFB);
@@ -564,35 +561,132 @@ fn column_meta(c: &ResultColumn) -> ColumnMeta {
 /// charset lacks become '?', as MariaDB sends them) and the column
 /// definitions saying that charset, with lengths in its bytes.
 fn to_results_charset(charset: Charset, metas: &mut [ColumnMeta], rows: &mut [Vec<Value>]) {
-    if charset == Charset::Utf8mb4 {
-        return;
+    let text_columns = metas_to_results_charset(charset, metas);
+    for row in rows {
+        row_to_results_charset(charset, &text_columns, row);
     }
+}
+
+/// The column definitions' part of [`to_results_charset`]; which columns
+/// hold text, whose values [`row_to_results_charset`] converts.
+fn metas_to_results_charset(charset: Charset, metas: &mut [ColumnMeta]) -> Vec<bool> {
     let text_columns: Vec<bool> = metas.iter().map(|m| m.collation_id != BINARY_COLLATION_ID).collect();
+    if charset == Charset::Utf8mb4 {
+        return text_columns;
+    }
     for meta in metas.iter_mut().filter(|m| m.collation_id != BINARY_COLLATION_ID) {
         meta.collation_id = charset.default_collation().id();
         meta.column_length = meta.column_length / Charset::Utf8mb4.mbmaxlen() * charset.mbmaxlen();
     }
-    for row in rows {
-        for (value, _) in row.iter_mut().zip(&text_columns).filter(|(_, text)| **text) {
-            if let Value::Bytes(b) = value {
-                if let std::borrow::Cow::Owned(converted) = charset.encode(b) {
-                    *b = converted;
-                }
+    text_columns
+}
+
+/// One row's part of [`to_results_charset`].
+fn row_to_results_charset(charset: Charset, text_columns: &[bool], row: &mut [Value]) {
+    if charset == Charset::Utf8mb4 {
+        return;
+    }
+    for (value, _) in row.iter_mut().zip(text_columns).filter(|(_, text)| **text) {
+        if let Value::Bytes(b) = value {
+            if let std::borrow::Cow::Owned(converted) = charset.encode(b) {
+                *b = converted;
             }
         }
     }
 }
 
+/// The status flags a result reports for `session`'s state.
+fn status_of(session: &Session) -> StatusFlags {
+    let mut s = StatusFlags::empty();
+    if session.autocommit() {
+        s |= StatusFlags::SERVER_STATUS_AUTOCOMMIT;
+    }
+    if session.in_transaction() {
+        s |= StatusFlags::SERVER_STATUS_IN_TRANS;
+    }
+    s
+}
+
+/// A COM_QUERY's client while the query runs: LOAD DATA LOCAL's upload
+/// (see the [`ClientFiles`] impl), and a SELECT's result set written as
+/// its rows come (see `onelog_sql::stream`): the head, then each text row,
+/// through the packet stream's buffer, which goes to the socket each time
+/// it fills (`WRITE_BUFFER_BYTES`) — so the server holds a buffer, not the
+/// result, and a client that reads slowly holds the statement back. The
+/// end (EOF, or ERR when the statement fails midway, as MariaDB sends it)
+/// is written with the other answers once the statement is over.
+struct QueryChannel<'a, S: Socket> {
+    stream: &'a mut PacketStream<S>,
+    /// The client said it sends files (CLIENT_LOCAL_FILES).
+    sends_files: bool,
+    deprecate_eof: bool,
+    metas: Vec<ColumnMeta>,
+    /// `character_set_results` when it is not utf8mb4's, and which columns
+    /// hold text to convert to it.
+    charset: Option<(Charset, Vec<bool>)>,
+    packet: Vec<u8>,
+    /// Writing to the client failed: the connection is over.
+    write_error: Option<PacketError>,
+}
+
+impl<S: Socket> QueryClient for QueryChannel<'_, S> {
+    fn files(&mut self) -> Option<&mut dyn ClientFiles> {
+        match self.sends_files {
+            true => Some(self),
+            false => None,
+        }
+    }
+
+    fn rows(&mut self) -> &mut dyn ResultSink {
+        self
+    }
+}
+
+impl<S: Socket> QueryChannel<'_, S> {
+    fn write(&mut self, payload: &[u8]) -> SqlResult<()> {
+        let written = self.stream.write_packet(payload);
+        written.map_err(|e| {
+            let message = format!("Got an error writing communication packets: {e}");
+            self.write_error = Some(e);
+            sql_err(ErrorCode::NET_ERROR_ON_WRITE, message)
+        })
+    }
+}
+
+impl<S: Socket> ResultSink for QueryChannel<'_, S> {
+    fn columns(&mut self, session: &Session, columns: &[ResultColumn]) -> SqlResult<()> {
+        self.metas = columns.iter().map(column_meta).collect();
+        if let Some(charset) = session.results_charset().filter(|c| *c != Charset::Utf8mb4) {
+            self.charset = Some((charset, metas_to_results_charset(charset, &mut self.metas)));
+        }
+        let opts = ResultSetOptions {
+            deprecate_eof: self.deprecate_eof,
+            binary: false,
+            status: status_of(session),
+            warnings: session.warning_count(),
+            more_results: false,
+        };
+        let mut head = Vec::new();
+        encode_result_set_head(&opts, &self.metas, &mut head);
+        head.iter().try_for_each(|p| self.write(p))
+    }
+
+    fn row(&mut self, mut row: Vec<Value>) -> SqlResult<()> {
+        if let Some((charset, text_columns)) = &self.charset {
+            row_to_results_charset(*charset, text_columns, &mut row);
+        }
+        let mut packet = std::mem::take(&mut self.packet);
+        packet.clear();
+        encode_text_row(&row, &self.metas, &mut packet);
+        let written = self.write(&packet);
+        self.packet = packet;
+        written
+    }
+}
+
 impl<S: Socket> Conn<S> {
     fn status(&self) -> StatusFlags {
-        let mut s = StatusFlags::empty();
-        if self.session.autocommit() {
-            s |= StatusFlags::SERVER_STATUS_AUTOCOMMIT;
-        }
-        if self.session.in_transaction() {
-            s |= StatusFlags::SERVER_STATUS_IN_TRANS;
-        }
-        s
+        status_of(&self.session)
     }
 
     /// Bounds the wait for the next command by the session's
@@ -642,6 +736,17 @@ impl<S: Socket> Conn<S> {
                     };
                     encode_result_set(&opts, &metas, rows.iter(), &mut packets);
                 }
+                // Its head and rows went out as they came.
+                Ok(QueryResult::Streamed { .. }) => {
+                    let opts = ResultSetOptions {
+                        deprecate_eof: self.deprecate_eof(),
+                        binary,
+                        status: self.status(),
+                        warnings,
+                        more_results: more,
+                    };
+                    packets.push(encode_result_set_end(&opts));
+                }
                 Ok(QueryResult::Ok { affected_rows, last_insert_id, info }) => {
                     let mut p = Vec::new();
                     encode_ok(&OkPacket { affected_rows, last_insert_id, status, warnings, info }, &mut p);
@@ -675,18 +780,7 @@ impl<S: Socket> Conn<S> {
                     Charset::Latin1 => String::from_utf8_lossy(&Charset::Latin1.decode(&sql)).into_owned(),
                     _ => onelog_sql::parse::decode_query_bytes(&sql),
                 };
-                let multi = self.multi_statements;
-                let sends_files = self.caps.contains(CapabilityFlags::CLIENT_LOCAL_FILES);
-                let stream = &mut self.stream;
-                let results = guard_panics(
-                    &mut self.session,
-                    |s| {
-                        let mut upload = ClientUpload { stream };
-                        let files: Option<&mut dyn ClientFiles> = if sends_files { Some(&mut upload) } else { None };
-                        s.execute_client_query(&sql, multi, files)
-                    },
-                    |e| vec![Err(e)],
-                );
+                let results = self.run_query(&sql)?;
                 self.encode_results(results, false)
             }
             Command::Refresh(flags) => {
@@ -820,6 +914,31 @@ impl<S: Socket> Conn<S> {
             }
         }
         Ok(QueryResult::ok(0))
+    }
+
+    /// Runs a COM_QUERY, streaming a SELECT's rows to the client (see
+    /// [`QueryChannel`]); the results whose answers are still to send.
+    /// Err: writing to the client failed.
+    fn run_query(&mut self, sql: &str) -> Result<Vec<SqlResult<QueryResult>>, PacketError> {
+        let multi = self.multi_statements;
+        let mut channel = QueryChannel {
+            sends_files: self.caps.contains(CapabilityFlags::CLIENT_LOCAL_FILES),
+            deprecate_eof: self.deprecate_eof(),
+            stream: &mut self.stream,
+            metas: Vec::new(),
+            charset: None,
+            packet: Vec::new(),
+            write_error: None,
+        };
+        let results = guard_panics(
+            &mut self.session,
+            |s| s.execute_client_query(sql, multi, Some(&mut channel)),
+            |e| vec![Err(e)],
+        );
+        match channel.write_error {
+            Some(e) => Err(e),
+            None => Ok(results),
+        }
     }
 
     /// Lets this command's statement hand its final commit off: the commit

@@ -141,7 +141,7 @@ pub(crate) fn with_records_info(
 fn records_info(session: &Session, duplicates: CreateSelectDuplicates, records: u64, inserted: &QueryResult) -> String {
     let affected = match inserted {
         QueryResult::Ok { affected_rows, .. } => *affected_rows,
-        QueryResult::Rows { .. } => records,
+        QueryResult::Rows { .. } | QueryResult::Streamed { .. } => records,
     };
     let duplicate_rows = match duplicates {
         CreateSelectDuplicates::Error => 0,

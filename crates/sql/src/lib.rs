@@ -36,6 +36,7 @@ pub mod rows;
 pub mod select;
 pub mod session;
 pub mod show;
+pub(crate) mod stream;
 pub mod temp;
 pub mod trigger;
 pub mod txn;
@@ -46,4 +47,4 @@ pub mod wait;
 pub mod window;
 
 pub use engine::{Engine, EngineConfig, EngineError};
-pub use session::{CommitAck, QueryResult, ResultColumn, Session};
+pub use session::{CommitAck, QueryClient, QueryResult, ResultColumn, ResultSink, Session};

@@ -854,7 +854,8 @@ impl<'r, R: Runner> Interp<'r, R> {
                 let params = self.values(&query.vars)?;
                 let rows = match self.runner.run(query, &params)? {
                     QueryResult::Rows { rows, .. } => rows,
-                    QueryResult::Ok { .. } => Vec::new(),
+                    // Only a client's own query streams its rows.
+                    QueryResult::Ok { .. } | QueryResult::Streamed { .. } => Vec::new(),
                 };
                 self.cursor(name)?.rows = Some(rows.into());
                 Ok(Flow::Normal)
@@ -969,6 +970,8 @@ impl<'r, R: Runner> Interp<'r, R> {
             }
             rows @ QueryResult::Rows { .. } => self.runner.emit(rows)?,
             QueryResult::Ok { affected_rows, .. } => self.affected += affected_rows,
+            // Only a client's own query streams its rows.
+            QueryResult::Streamed { .. } => {}
         }
         Ok(Flow::Normal)
     }

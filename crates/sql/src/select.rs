@@ -371,7 +371,7 @@ fn has_subquery(expr: &Expr) -> bool {
 /// The columns of a lone table that `exprs` (bound to its slots) read, or
 /// `None` (all) when a subquery is among them: a correlated subquery reads
 /// the outer row by column name, past any slot.
-fn wanted_columns<'a>(width: usize, exprs: impl Iterator<Item = &'a Expr>) -> Option<Vec<bool>> {
+pub(crate) fn wanted_columns<'a>(width: usize, exprs: impl Iterator<Item = &'a Expr>) -> Option<Vec<bool>> {
     let mut wanted = vec![false; width];
     for expr in exprs {
         if has_subquery(expr) {
@@ -422,7 +422,7 @@ fn grant_table_rows(session: &Session, db: &str, name: &str) -> SqlResult<Option
     crate::accounts::tables::grant_table_rows(&catalog.accounts, db, name)
 }
 
-fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
+pub(crate) fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
     let swapped = right_join_as_left(from)?;
     let from = swapped.as_deref().unwrap_or(from);
     let mut sources = Vec::new();
@@ -1037,7 +1037,7 @@ fn range_for(prefix: &[u8], column: &ColumnDef, b: &ColumnBounds) -> (Vec<u8>, O
 }
 
 /// An index whose column order matches ORDER BY (all one direction).
-fn ordered_index(source: &Source, order: &[OrderBy]) -> Option<(usize, bool)> {
+pub(crate) fn ordered_index(source: &Source, order: &[OrderBy]) -> Option<(usize, bool)> {
     let entry = source.entry.as_ref()?;
     let desc = order.first()?.desc;
     let cols: Option<Vec<usize>> = order
@@ -1288,7 +1288,7 @@ fn cmp_key(x: &Value, y: &Value, order: KeyOrder) -> Ordering {
     }
 }
 
-fn limit_value(ctx: &Ctx, e: &Option<Expr>) -> SqlResult<Option<u64>> {
+pub(crate) fn limit_value(ctx: &Ctx, e: &Option<Expr>) -> SqlResult<Option<u64>> {
     match e {
         None => Ok(None),
         Some(e) => match ctx.eval(&bind_constant(e)?, &[])? {
@@ -1312,12 +1312,12 @@ pub(crate) fn apply_limit(ctx: &Ctx, select: &Select, rows: &mut Vec<Vec<Value>>
 }
 
 /// Output item after expanding wildcards.
-struct Item {
-    expr: Expr,
-    column: ResultColumn,
+pub(crate) struct Item {
+    pub(crate) expr: Expr,
+    pub(crate) column: ResultColumn,
 }
 
-fn expand_items(select_items: &[SelectItem], scope: &[ScopeColumn]) -> SqlResult<Vec<Item>> {
+pub(crate) fn expand_items(select_items: &[SelectItem], scope: &[ScopeColumn]) -> SqlResult<Vec<Item>> {
     let mut items = Vec::new();
     for item in select_items {
         match item {
@@ -1415,7 +1415,7 @@ fn run_core(ctx: &Ctx, select: &Select, final_order: bool) -> SqlResult<(Vec<Res
     result
 }
 
-fn run_core_in_scope(
+pub(crate) fn run_core_in_scope(
     ctx: &Ctx,
     select: &Select,
     final_order: bool,
@@ -1424,31 +1424,7 @@ fn run_core_in_scope(
 ) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
     let items = expand_items(&select.items, &scope)?;
     let where_bound = select.selection.as_ref().map(|w| bind(w, &scope)).transpose()?;
-    // ORDER BY may name select-list aliases or positions.
-    let order: Vec<OrderBy> = select
-        .order_by
-        .iter()
-        .map(|o| {
-            let expr = match (&o.expr, bind_order_position(&o.expr, items.len())) {
-                (_, Some(Expr::Slot(i))) => items[i].expr.clone(),
-                (Expr::Column { table: None, name }, _) => match items.iter().find(|it| {
-                    it.column.name.eq_ignore_ascii_case(name)
-                        && bind(&o.expr, &scope).ok().as_ref().and_then(slot_of).is_none()
-                }) {
-                    Some(it) => it.expr.clone(),
-                    None => bind(&o.expr, &scope).or_else(|e| {
-                        items
-                            .iter()
-                            .find(|it| it.column.name.eq_ignore_ascii_case(name))
-                            .map(|it| it.expr.clone())
-                            .ok_or(e)
-                    })?,
-                },
-                _ => bind(&o.expr, &scope)?,
-            };
-            Ok(OrderBy { expr, desc: o.desc })
-        })
-        .collect::<SqlResult<_>>()?;
+    let order = bind_order(select, &items, &scope)?;
     let group_by: Vec<Expr> = select
         .group_by
         .iter()
@@ -1592,6 +1568,34 @@ fn run_core_in_scope(
     Ok((columns, rows))
 }
 
+/// ORDER BY bound: its items may name select-list aliases or positions.
+pub(crate) fn bind_order(select: &Select, items: &[Item], scope: &[ScopeColumn]) -> SqlResult<Vec<OrderBy>> {
+    select
+        .order_by
+        .iter()
+        .map(|o| {
+            let expr = match (&o.expr, bind_order_position(&o.expr, items.len())) {
+                (_, Some(Expr::Slot(i))) => items[i].expr.clone(),
+                (Expr::Column { table: None, name }, _) => match items.iter().find(|it| {
+                    it.column.name.eq_ignore_ascii_case(name)
+                        && bind(&o.expr, scope).ok().as_ref().and_then(slot_of).is_none()
+                }) {
+                    Some(it) => it.expr.clone(),
+                    None => bind(&o.expr, scope).or_else(|e| {
+                        items
+                            .iter()
+                            .find(|it| it.column.name.eq_ignore_ascii_case(name))
+                            .map(|it| it.expr.clone())
+                            .ok_or(e)
+                    })?,
+                },
+                _ => bind(&o.expr, scope)?,
+            };
+            Ok(OrderBy { expr, desc: o.desc })
+        })
+        .collect()
+}
+
 /// Where a sort key's value is: in the output row (ORDER BY of a selected
 /// expression, the usual case, sorts without a copy) or computed for the
 /// sort alone.
@@ -1639,10 +1643,21 @@ fn cmp_sort_keys(a: &KeyedRow, b: &KeyedRow, keys: &[SortKey], orders: &[KeyOrde
         .unwrap_or(Ordering::Equal)
 }
 
-/// Evaluates the select list and the extra sort keys of each row. A column
-/// read exactly once, as a plain select-list item, is moved out of its row
-/// rather than copied: most result values are such columns.
+/// Evaluates the select list and the extra sort keys of each row.
 fn project(ctx: &Ctx, rows: Vec<Vec<Value>>, outputs: &[Expr], extra_keys: &[Expr]) -> SqlResult<Vec<KeyedRow>> {
+    let movable = movable_slots(outputs, extra_keys);
+    rows.into_iter()
+        .map(|mut row| {
+            let keys: Vec<Value> = extra_keys.iter().map(|e| ctx.eval(e, &row)).collect::<SqlResult<_>>()?;
+            Ok((keys, project_row(ctx, &mut row, outputs, &movable)?))
+        })
+        .collect()
+}
+
+/// For each of `outputs`, the row slot whose value it takes rather than
+/// copies: a column read exactly once by `outputs` and `extra_keys`, as a
+/// plain select-list item. Most result values are such columns.
+pub(crate) fn movable_slots(outputs: &[Expr], extra_keys: &[Expr]) -> Vec<Option<usize>> {
     let mut reads: HashMap<usize, usize> = HashMap::new();
     for e in outputs.iter().chain(extra_keys) {
         visit(e, &mut |e| {
@@ -1651,23 +1666,27 @@ fn project(ctx: &Ctx, rows: Vec<Vec<Value>>, outputs: &[Expr], extra_keys: &[Exp
             }
         });
     }
-    let movable: Vec<Option<usize>> = outputs
+    outputs
         .iter()
         // A plain column (seen through its collation) read once is moved.
         .map(|e| slot_of(e).filter(|i| reads.get(i) == Some(&1)))
-        .collect();
-    rows.into_iter()
-        .map(|mut row| {
-            let keys: Vec<Value> = extra_keys.iter().map(|e| ctx.eval(e, &row)).collect::<SqlResult<_>>()?;
-            let values: Vec<Value> = outputs
-                .iter()
-                .zip(&movable)
-                .map(|(e, slot)| match slot {
-                    Some(i) => Ok(row.get_mut(*i).map(std::mem::take).unwrap_or(Value::Null)),
-                    None => ctx.eval(e, &row),
-                })
-                .collect::<SqlResult<_>>()?;
-            Ok((keys, values))
+        .collect()
+}
+
+/// The select list over `row`, taking the values of the `movable` slots
+/// (see [`movable_slots`]) out of it.
+pub(crate) fn project_row(
+    ctx: &Ctx,
+    row: &mut [Value],
+    outputs: &[Expr],
+    movable: &[Option<usize>],
+) -> SqlResult<Vec<Value>> {
+    outputs
+        .iter()
+        .zip(movable)
+        .map(|(e, slot)| match slot {
+            Some(i) => Ok(row.get_mut(*i).map(std::mem::take).unwrap_or(Value::Null)),
+            None => ctx.eval(e, row),
         })
         .collect()
 }
@@ -1687,7 +1706,7 @@ fn bind_having(h: &Expr, scope: &[ScopeColumn], items: &[Item]) -> SqlResult<Exp
 
 /// Nested-loop join: extends `prefix` with rows of `sources[level]`.
 #[allow(clippy::too_many_arguments)]
-fn join_level(
+pub(crate) fn join_level(
     ctx: &Ctx,
     sources: &[Source],
     level: usize,

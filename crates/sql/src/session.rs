@@ -125,8 +125,41 @@ impl ResultColumn {
 
 #[derive(Debug, Clone)]
 pub enum QueryResult {
-    Rows { columns: Vec<ResultColumn>, rows: Vec<Vec<Value>> },
-    Ok { affected_rows: u64, last_insert_id: u64, info: String },
+    Rows {
+        columns: Vec<ResultColumn>,
+        rows: Vec<Vec<Value>>,
+    },
+    Ok {
+        affected_rows: u64,
+        last_insert_id: u64,
+        info: String,
+    },
+    /// A result set already handed to the client's [`ResultSink`] as it
+    /// was produced (see [`Session::execute_client_query`]): its
+    /// columns and `row_count` rows; only its end is left to send.
+    Streamed {
+        row_count: u64,
+    },
+}
+
+/// The client of a COM_QUERY, for the statements that talk to it while
+/// they run.
+pub trait QueryClient {
+    /// Where LOAD DATA LOCAL reads the client's file; `None`: the client
+    /// sends none.
+    fn files(&mut self) -> Option<&mut dyn crate::load_data::ClientFiles>;
+    /// Where a query's lone SELECT sends its rows as they come.
+    fn rows(&mut self) -> &mut dyn ResultSink;
+}
+
+/// Where a COM_QUERY's SELECT sends its result set as the rows come, so
+/// that the server holds a bounded part of it whatever its size (see
+/// `stream`): the columns once, before the first row, then each row.
+pub trait ResultSink {
+    /// `session` is the statement's, for what the head says of its state
+    /// (status flags, warnings so far).
+    fn columns(&mut self, session: &Session, columns: &[ResultColumn]) -> SqlResult<()>;
+    fn row(&mut self, row: Vec<Value>) -> SqlResult<()>;
 }
 
 impl QueryResult {
@@ -609,31 +642,32 @@ impl Session {
 
     /// [`Session::execute_query`] as a client asked for it: without
     /// CLIENT_MULTI_STATEMENTS (`multi_statements` false) a query of several
-    /// statements is a syntax error, as in MariaDB; a LOAD DATA LOCAL reads
-    /// the client's file through `files` (`None`: the client sends none).
+    /// statements is a syntax error, as in MariaDB. Through `client` (`None`:
+    /// a query no client waits on) a LOAD DATA LOCAL reads the client's file
+    /// and a query that is one SELECT sends its rows as they come, where
+    /// `stream` can (its answer is then [`QueryResult::Streamed`]). A query
+    /// of several statements answers once all have run: its results are not
+    /// streamed.
     pub fn execute_client_query(
         &mut self,
         sql: &str,
         multi_statements: bool,
-        mut files: Option<&mut dyn crate::load_data::ClientFiles>,
+        mut client: Option<&mut dyn QueryClient>,
     ) -> Vec<SqlResult<QueryResult>> {
         let statements = match crate::parse::parse(sql) {
             Ok(s) if s.len() > 1 && !multi_statements => return vec![Err(SqlError::parse(sql, 1))],
             Ok(s) => s,
             Err(e) => return vec![Err(e)],
         };
-        if statements.len() > 1 {
-            // Later statements must see the first one's commit.
+        // Later statements must see the first one's commit.
+        let lone = statements.len() == 1;
+        if !lone {
             self.commit_ack = None;
         }
         let mut results = Vec::with_capacity(statements.len());
         for parsed in statements {
-            let result = match (&parsed.statement, files.as_mut()) {
-                (Statement::LoadData(load), Some(files)) if load.local => {
-                    self.execute_load_local(&parsed.statement, &parsed.text, load, &mut **files)
-                }
-                _ => self.execute(&parsed.statement, &parsed.text, &[]),
-            };
+            let client = client.as_mut().map(|c| &mut **c as &mut dyn QueryClient);
+            let result = self.execute_for(&parsed.statement, &parsed.text, client, lone);
             results.extend(self.call_results.drain(..).map(Ok));
             let failed = result.is_err();
             results.push(result);
@@ -642,6 +676,32 @@ impl Session {
             }
         }
         results
+    }
+
+    /// One statement of a client's query (see
+    /// [`Session::execute_client_query`]); `lone`: the query's only one.
+    fn execute_for(
+        &mut self,
+        stmt: &Statement,
+        text: &str,
+        client: Option<&mut dyn QueryClient>,
+        lone: bool,
+    ) -> SqlResult<QueryResult> {
+        let Some(client) = client else { return self.execute(stmt, text, &[]) };
+        match stmt {
+            Statement::LoadData(load) if load.local => match client.files() {
+                Some(files) => self.execute_load_local(stmt, text, load, files),
+                None => self.execute(stmt, text, &[]),
+            },
+            Statement::Select(select) if lone => self.execute_framed(stmt, text, |s| {
+                s.check_and_lock(stmt)?;
+                // Its answer is on its way before it ends: no commit of a
+                // function it calls may answer for it.
+                s.commit_ack = None;
+                s.select_counting_found_rows(select, &[], Some(client.rows()))
+            }),
+            _ => self.execute(stmt, text, &[]),
+        }
     }
 
     /// Executes one statement with bound parameters.
@@ -658,8 +718,7 @@ impl Session {
         files: &mut dyn crate::load_data::ClientFiles,
     ) -> SqlResult<QueryResult> {
         self.execute_framed(stmt, text, |s| {
-            s.check_privileges(stmt)?;
-            s.lock_statement(stmt)?;
+            s.check_and_lock(stmt)?;
             s.run_write_with(|s| crate::load_data::execute(s, load, Some(files)))
         })
     }
@@ -696,7 +755,7 @@ impl Session {
         self.set_process_info(None);
         match &result {
             Ok(QueryResult::Ok { affected_rows, .. }) => self.row_count = *affected_rows as i64,
-            Ok(QueryResult::Rows { .. }) => self.row_count = -1,
+            Ok(QueryResult::Rows { .. } | QueryResult::Streamed { .. }) => self.row_count = -1,
             Err(e) if e.code == ErrorCode::LOCK_DEADLOCK => self.rollback_txn(),
             Err(_) => {}
         }
@@ -711,9 +770,15 @@ impl Session {
         text: &str,
         params: &[Value],
     ) -> SqlResult<QueryResult> {
-        self.check_privileges(stmt)?;
-        self.lock_statement(stmt)?;
+        self.check_and_lock(stmt)?;
         self.dispatch(stmt, text, params)
+    }
+
+    /// What every statement passes before it runs: its privileges, then
+    /// its locks.
+    fn check_and_lock(&mut self, stmt: &Statement) -> SqlResult<()> {
+        self.check_privileges(stmt)?;
+        self.lock_statement(stmt)
     }
 
     fn lock_statement(&mut self, stmt: &Statement) -> SqlResult<()> {
@@ -947,7 +1012,7 @@ impl Session {
 
     fn dispatch(&mut self, stmt: &Statement, text: &str, params: &[Value]) -> SqlResult<QueryResult> {
         match stmt {
-            Statement::Select(select) => self.select_counting_found_rows(select, params),
+            Statement::Select(select) => self.select_counting_found_rows(select, params, None),
             Statement::Do(select) => {
                 self.run_read(|s, ctx| s.select_result(ctx, select), false, params)?;
                 Ok(QueryResult::ok(0))
@@ -1395,16 +1460,29 @@ impl Session {
     /// A top-level SELECT, remembering for FOUND_ROWS() how many rows it
     /// returned, or with SQL_CALC_FOUND_ROWS how many it would have
     /// returned without LIMIT.
-    fn select_counting_found_rows(&mut self, select: &Select, params: &[Value]) -> SqlResult<QueryResult> {
+    /// With a `sink`, its result set is streamed to it where `stream` can.
+    fn select_counting_found_rows(
+        &mut self,
+        select: &Select,
+        params: &[Value],
+        mut sink: Option<&mut dyn ResultSink>,
+    ) -> SqlResult<QueryResult> {
         let limited = select.limit.is_some() || select.offset.is_some();
         if !(select.calc_found_rows && limited) {
+            let locking = crate::select::requested_lock(select).is_some();
             let result = self.run_read(
-                |s, ctx| s.select_result(ctx, select),
-                crate::select::requested_lock(select).is_some(),
+                |s, ctx| match sink.as_deref_mut() {
+                    // A locking read locks its rows after reading them all.
+                    Some(sink) if !locking => crate::stream::select(ctx, select, sink),
+                    _ => s.select_result(ctx, select),
+                },
+                locking,
                 params,
             )?;
-            if let QueryResult::Rows { rows, .. } = &result {
-                self.found_rows = rows.len() as u64;
+            match &result {
+                QueryResult::Rows { rows, .. } => self.found_rows = rows.len() as u64,
+                QueryResult::Streamed { row_count } => self.found_rows = *row_count,
+                QueryResult::Ok { .. } => {}
             }
             return Ok(result);
         }
@@ -1434,7 +1512,7 @@ impl Session {
     /// may have waited for) reads again under those locks.
     fn run_read(
         &mut self,
-        f: impl Fn(&Session, &crate::select::Ctx) -> SqlResult<QueryResult>,
+        mut f: impl FnMut(&Session, &crate::select::Ctx) -> SqlResult<QueryResult>,
         locking: bool,
         params: &[Value],
     ) -> SqlResult<QueryResult> {
@@ -1461,7 +1539,7 @@ impl Session {
         let result = {
             let txn = self.txn.as_ref().unwrap_or(&empty);
             let warnings_before = self.warnings.borrow().len();
-            let read = |view| -> SqlResult<QueryResult> {
+            let mut read = |view| -> SqlResult<QueryResult> {
                 let ctx = crate::select::Ctx::new(self, txn, view, params);
                 let result = f(self, &ctx);
                 if locking && matches!(result, Ok(QueryResult::Rows { .. })) {
@@ -1494,7 +1572,9 @@ impl Session {
             &[],
         )? {
             QueryResult::Rows { columns, rows } => Ok((columns, rows)),
-            QueryResult::Ok { .. } => Err(SqlError::internal("a SELECT gave no result set")),
+            QueryResult::Ok { .. } | QueryResult::Streamed { .. } => {
+                Err(SqlError::internal("a SELECT gave no result set"))
+            }
         }
     }
 

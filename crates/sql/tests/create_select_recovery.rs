@@ -20,6 +20,7 @@ fn run(s: &mut Session, sql: &str) -> Result<Vec<Vec<String>>, String> {
             Ok(rows.into_iter().map(|r| r.iter().map(|v| v.to_string()).collect()).collect())
         }
         Ok(QueryResult::Ok { .. }) => Ok(Vec::new()),
+        Ok(QueryResult::Streamed { .. }) => Err(format!("{sql}: streamed, with no client to stream to")),
         Err(e) => Err(e.to_string()),
     }
 }

@@ -75,6 +75,7 @@ fn exec(s: &mut Session, sql: &str) -> Result<Option<Vec<Vec<String>>>, String> 
             Ok(Some(rows.into_iter().map(|r| r.into_iter().map(|v| v.to_string()).collect()).collect()))
         }
         Ok(QueryResult::Ok { .. }) => Ok(None),
+        Ok(QueryResult::Streamed { .. }) => Err(format!("{sql}: streamed, with no client to stream to")),
         Err(e) => Err(e.to_string()),
     }
 }
