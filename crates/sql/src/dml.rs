@@ -763,12 +763,7 @@ pub(crate) fn reject_aggregate(condition: Option<&Expr>) -> SqlResult<()> {
 
 /// An UPDATE's or DELETE's LIMIT: a constant row count.
 pub(crate) fn limit_rows(ctx: &Ctx, limit: &Option<Expr>) -> SqlResult<Option<usize>> {
-    let Some(l) = limit else { return Ok(None) };
-    match ctx.eval(&select::bind_constant(l)?, &[])? {
-        Value::Int(i) if i >= 0 => Ok(Some(i as usize)),
-        Value::UInt(u) => Ok(Some(u as usize)),
-        _ => Err(SqlError::new(ErrorCode::WRONG_ARGUMENTS, "Incorrect arguments to LIMIT")),
-    }
+    Ok(select::limit_value(ctx, limit)?.map(|rows| usize::try_from(rows).unwrap_or(usize::MAX)))
 }
 
 /// `items` sorted by `order` (bound to the rows `row` gives), stably.

@@ -1288,15 +1288,21 @@ fn cmp_key(x: &Value, y: &Value, order: KeyOrder) -> Ordering {
     }
 }
 
+/// A LIMIT or OFFSET row count. The grammar allows only integers there,
+/// but a `?` or a routine variable may hold anything: it is read as an
+/// integer without warnings, as MariaDB reads it (`'2abc'` is 2, `0.5` is
+/// 1, NULL is 0); a negative one is 1210.
 pub(crate) fn limit_value(ctx: &Ctx, e: &Option<Expr>) -> SqlResult<Option<u64>> {
-    match e {
-        None => Ok(None),
-        Some(e) => match ctx.eval(&bind_constant(e)?, &[])? {
-            Value::Int(i) if i >= 0 => Ok(Some(i as u64)),
-            Value::UInt(u) => Ok(Some(u)),
-            _ => Err(SqlError::new(ErrorCode::WRONG_ARGUMENTS, "Incorrect arguments to LIMIT")),
-        },
-    }
+    let Some(e) = e else { return Ok(None) };
+    let rows = match ctx.eval(&bind_constant(e)?, &[])? {
+        Value::UInt(u) => Some(u),
+        Value::Null => Some(0),
+        Value::Bytes(text) => u64::try_from(eval::parse_int_prefix(&text).0).ok(),
+        other => eval::to_i64_cast(&other, &eval::NoWarn).and_then(|i| u64::try_from(i).ok()),
+    };
+    let statement = if matches!(e, Expr::Param(_)) { "EXECUTE" } else { "LIMIT" };
+    let wrong = || SqlError::new(ErrorCode::WRONG_ARGUMENTS, format!("Incorrect arguments to {statement}"));
+    rows.map(Some).ok_or_else(wrong)
 }
 
 pub(crate) fn apply_limit(ctx: &Ctx, select: &Select, rows: &mut Vec<Vec<Value>>) -> SqlResult<()> {

@@ -799,6 +799,9 @@ pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult
             sp::UnaryOperator::Minus => match convert_expr(expr, params)? {
                 Expr::Literal(Value::Int(i)) => Expr::Literal(Value::Int(-i)),
                 Expr::Literal(Value::UInt(u)) if u == 1u64 << 63 => Expr::Literal(Value::Int(i64::MIN)),
+                // A negated number literal past BIGINT is a DECIMAL, as
+                // MariaDB types it.
+                Expr::Literal(Value::UInt(u)) => Expr::Literal(Value::Decimal(-Decimal::from(u))),
                 Expr::Literal(Value::Decimal(d)) => Expr::Literal(Value::Decimal(-d)),
                 Expr::Literal(Value::Double(d)) => Expr::Literal(Value::Double(-d)),
                 other => Expr::Unary(UnaryOp::Neg, Box::new(other)),
