@@ -1386,6 +1386,17 @@ pub(crate) fn int_arg(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
     }
 }
 
+/// CAST of a DECIMAL (a warning) or a DOUBLE (a note, as MariaDB words it
+/// by the type it converts to) past the integer type's range: 1916.
+fn cast_overflow(env: &dyn EvalEnv, value_text: String, target: &str, from_double: bool) {
+    let message = format!("Got overflow when converting '{value_text}' to {target}. Value truncated");
+    if from_double {
+        env.note(ErrorCode::DATA_OVERFLOW.number, message);
+    } else {
+        env.warn(ErrorCode::DATA_OVERFLOW.number, message);
+    }
+}
+
 /// CAST(v AS type).
 pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
     if v.is_null() {
@@ -1394,6 +1405,25 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
     Ok(match to {
         CastType::Signed => match &v {
             Value::UInt(u) => Value::Int(*u as i64),
+            Value::Decimal(d) => {
+                let r = d.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero);
+                Value::Int(r.to_i64().unwrap_or_else(|| {
+                    cast_overflow(env, d.to_string(), "INT", false);
+                    if r.is_sign_negative() {
+                        i64::MIN
+                    } else {
+                        i64::MAX
+                    }
+                }))
+            }
+            Value::Double(f) => {
+                let r = f.round_ties_even();
+                if !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&r) {
+                    cast_overflow(env, format_double(*f), "SIGNED BIGINT", true);
+                }
+                // `as` saturates at the bounds, as MariaDB clamps.
+                Value::Int(r as i64)
+            }
             _ => to_i64_cast(&v, env).map(Value::Int).unwrap_or(Value::Null),
         },
         CastType::Unsigned => match &v {
@@ -1423,17 +1453,23 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
             }
             Value::Double(f) => {
                 let r = f.round_ties_even();
-                Value::UInt(if r < 0.0 {
-                    0
-                } else if r >= 1.8446744073709552e19 {
-                    u64::MAX
-                } else {
-                    r as u64
-                })
+                if !(0.0..1.8446744073709552e19).contains(&r) {
+                    cast_overflow(env, format_double(*f), "UNSIGNED BIGINT", true);
+                }
+                // `as` saturates: a negative value is 0, a too large one the maximum.
+                Value::UInt(r as u64)
             }
             Value::Decimal(d) => {
                 let r = d.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero);
-                Value::UInt(if r.is_sign_negative() { 0 } else { r.to_u64().unwrap_or(u64::MAX) })
+                Value::UInt(if r < Decimal::ZERO {
+                    cast_overflow(env, d.to_string(), "UNSIGNED INT", false);
+                    0
+                } else {
+                    r.to_u64().unwrap_or_else(|| {
+                        cast_overflow(env, d.to_string(), "UNSIGNED INT", false);
+                        u64::MAX
+                    })
+                })
             }
             other => Value::UInt(to_u64_bits(other, env)),
         },
