@@ -23,3 +23,24 @@ SELECT id, DATE_ADD(dt, INTERVAL -36 DAY), DATE_ADD(dt, INTERVAL 12 HOUR), DATE_
 -- ROUND of a DECIMAL to a negative digit count has scale 0.
 SELECT ROUND(m + m, -1), ROUND(d, -2), ROUND(-0.5, -1) FROM rf WHERE id = 0
 SELECT id, ROUND(m + m, -1), ROUND(d, -2) FROM rf ORDER BY id
+-- An OR of an IN list and a range on one indexed column reads a row both select once.
+CREATE TABLE rf_or (id INT PRIMARY KEY, a INT, KEY (a))
+INSERT INTO rf_or VALUES (1, 2), (2, -10), (3, 5), (4, 40000), (5, NULL), (6, 2)
+SELECT id, a FROM rf_or WHERE a IN (2, -10) OR 32767 > a ORDER BY id
+SELECT COUNT(*) FROM rf_or WHERE a = 2 OR a < 3 OR a IN (5, -10)
+SELECT COUNT(*) FROM rf_or WHERE a > 1 OR a < 10
+-- REPLACE with an empty search string returns the subject, whatever the replacement.
+SELECT REPLACE('abc', '', NULL), REPLACE(NULL, '', 'x'), REPLACE('abc', NULL, 'x'), REPLACE('abc', 'b', NULL)
+-- UPPER / LOWER map one character to one: 'ß' stays.
+SELECT id FROM rf WHERE UPPER('straße') = 'STRAßE' COLLATE utf8mb4_bin AND LOWER('ÀSS') = 'àss' COLLATE utf8mb4_bin ORDER BY id
+-- warning_count counts every warning, SHOW WARNINGS lists the first 64.
+CREATE TABLE rf_many (id INT PRIMARY KEY, d DATE)
+INSERT INTO rf_many (id) VALUES (1),(2),(3),(4),(5),(6),(7),(8),(9),(10),(11),(12),(13),(14),(15),(16),(17),(18),(19),(20),(21),(22),(23),(24),(25),(26),(27),(28),(29),(30),(31),(32),(33),(34),(35),(36),(37),(38),(39),(40),(41),(42),(43),(44),(45),(46),(47),(48),(49),(50),(51),(52),(53),(54),(55),(56),(57),(58),(59),(60),(61),(62),(63),(64),(65),(66),(67),(68),(69),(70)
+UPDATE rf_many SET d = '2024-01-31 10:00:00'
+-- A comparison with a NULL left side does not read (or warn for) its right side.
+SELECT COUNT(*) FROM rf WHERE a < CAST(s AS DECIMAL(5, 1))
+SELECT COUNT(*) FROM rf WHERE NULL = CAST('x' AS DECIMAL(5, 1))
+-- CAST(... AS UNSIGNED) of negative integer text notes the wrap.
+SELECT CAST('-3' AS UNSIGNED)
+-- Bit operations are BIGINT UNSIGNED of 21 characters; negation widens by one.
+SELECT a | b, a & 1, b ^ a, 1 << 2, 4294967295 - (a & b), -(a), -(d), -(ABS(-10)) FROM rf WHERE id = 0

@@ -661,6 +661,13 @@ fn eval_binary(op: BinOp, l: &Expr, r: &Expr, expr: &Expr, row: &Row<'_>, env: &
         return Err(operand_columns(if matches!(l, Expr::Tuple(_)) { 1 } else { n }));
     }
     let a = eval_scalar(l, row, env)?;
+    // A comparison with a NULL left operand is NULL without reading the
+    // right one (MariaDB's Arg_comparator), so the right one's conversion
+    // warnings are not given; its collations must still agree.
+    if a.is_null() && op.is_comparison() && op != BinOp::NullSafeEq {
+        pair_collation(l, r, op.symbol())?;
+        return Ok(Value::Null);
+    }
     let b = eval_scalar(r, row, env)?;
     let coll = if op.is_comparison() { Some(pair_collation(l, r, op.symbol())?) } else { None };
     binary_values(op, a, b, coll, expr, env)
@@ -1386,6 +1393,15 @@ pub(crate) fn int_arg(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
     }
 }
 
+/// MariaDB's note (its spelling) when CAST(... AS UNSIGNED) of a negative
+/// integer or integer text wraps it.
+fn negative_to_unsigned_note(env: &dyn EvalEnv) {
+    env.note(
+        ErrorCode::UNKNOWN_ERROR.number,
+        "Cast to unsigned converted negative integer to it's positive complement".into(),
+    );
+}
+
 /// CAST of a DECIMAL (a warning) or a DOUBLE (a note, as MariaDB words it
 /// by the type it converts to) past the integer type's range: 1916.
 fn cast_overflow(env: &dyn EvalEnv, value_text: String, target: &str, from_double: bool) {
@@ -1429,10 +1445,7 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
         CastType::Unsigned => match &v {
             Value::Int(i) => {
                 if *i < 0 {
-                    env.note(
-                        ErrorCode::UNKNOWN_ERROR.number,
-                        "Cast to unsigned converted negative integer to it's positive complement".into(),
-                    );
+                    negative_to_unsigned_note(env);
                 }
                 Value::UInt(*i as u64)
             }
@@ -1444,6 +1457,9 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
                         ErrorCode::TRUNCATED_WRONG_VALUE.number,
                         format!("Truncated incorrect INTEGER value: '{}'", String::from_utf8_lossy(b)),
                     );
+                }
+                if n < 0 {
+                    negative_to_unsigned_note(env);
                 }
                 Value::UInt(if n < 0 {
                     n.max(i128::from(i64::MIN)) as i64 as u64

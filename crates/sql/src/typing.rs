@@ -177,6 +177,12 @@ fn type_of(expr: &Expr, scope: &[ScopeColumn]) -> Option<Typed> {
             Some(boolean(*op != BinOp::NullSafeEq && any_nullable([l.as_ref(), r.as_ref()], scope)))
         }
         Expr::Binary(BinOp::IntDiv, l, r) => int_div(type_of(l, scope)?, type_of(r, scope)?),
+        // Bit operations are BIGINT UNSIGNED of 21 characters, all of them
+        // digits to the arithmetic around them.
+        Expr::Binary(BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::ShiftLeft | BinOp::ShiftRight, l, r) => {
+            let kind = Kind::Int { digits: 21, len: 21, unsigned: true, declared: Some(ColumnType::BigInt) };
+            Some(Typed { kind, nullable: any_nullable([l.as_ref(), r.as_ref()], scope) })
+        }
         Expr::Binary(op, l, r) => arithmetic(*op, type_of(l, scope)?, type_of(r, scope)?),
         Expr::IsNull { .. } | Expr::IsBool { .. } | Expr::Exists { .. } => Some(boolean(false)),
         Expr::Between { expr, low, high, .. } => {
@@ -293,8 +299,9 @@ fn column(def: &ColumnDef) -> Typed {
 
 fn negate(t: Typed) -> Option<Typed> {
     let kind = match t.kind {
-        Kind::Int { digits, .. } => Kind::Int { digits, len: digits + 1, unsigned: false, declared: None },
-        Kind::Decimal { precision, scale, .. } => Kind::Decimal { precision, scale, unsigned: false },
+        // One character more for the sign (MariaDB's Item_func_neg).
+        Kind::Int { digits, len, .. } => Kind::Int { digits, len: len + 1, unsigned: false, declared: None },
+        Kind::Decimal { precision, scale, .. } => Kind::Decimal { precision: precision + 1, scale, unsigned: false },
         Kind::Double => Kind::Double,
         _ => return None,
     };
@@ -529,10 +536,11 @@ fn function(name: &str, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
             Some(Typed { nullable, ..aggregate_types(&args)? })
         }
         "if" => aggregate_types(&[arg(1)?, arg(2)?]),
+        // Nullable whatever its arguments: past max_allowed_packet it is NULL.
         "concat" => {
             let args = all()?;
             let chars = args.iter().map(|t| display_chars(&t.kind)).sum::<Option<u32>>()?;
-            Some(text(chars, args.iter().any(|t| t.nullable)))
+            Some(text(chars, true))
         }
         "upper" | "ucase" | "lower" | "lcase" | "trim" | "ltrim" | "rtrim" | "reverse" => {
             let a = arg(0)?;
