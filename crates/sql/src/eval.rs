@@ -671,6 +671,13 @@ fn eval_binary(op: BinOp, l: &Expr, r: &Expr, expr: &Expr, row: &Row<'_>, env: &
         return Err(operand_columns(if matches!(l, Expr::Tuple(_)) { 1 } else { n }));
     }
     let a = eval_scalar(l, row, env)?;
+    // A comparison with a NULL left operand is NULL without reading the
+    // right one (MariaDB's Arg_comparator), so the right one's conversion
+    // warnings are not given; its collations must still agree.
+    if a.is_null() && op.is_comparison() && op != BinOp::NullSafeEq {
+        pair_collation(l, r, op.symbol())?;
+        return Ok(Value::Null);
+    }
     let b = eval_scalar(r, row, env)?;
     let coll = if op.is_comparison() { Some(pair_collation(l, r, op.symbol())?) } else { None };
     binary_values(op, a, b, coll, expr, env)
@@ -1396,6 +1403,26 @@ pub(crate) fn int_arg(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
     }
 }
 
+/// MariaDB's note (its spelling) when CAST(... AS UNSIGNED) of a negative
+/// integer or integer text wraps it.
+fn negative_to_unsigned_note(env: &dyn EvalEnv) {
+    env.note(
+        ErrorCode::UNKNOWN_ERROR.number,
+        "Cast to unsigned converted negative integer to it's positive complement".into(),
+    );
+}
+
+/// CAST of a DECIMAL (a warning) or a DOUBLE (a note, as MariaDB words it
+/// by the type it converts to) past the integer type's range: 1916.
+fn cast_overflow(env: &dyn EvalEnv, value_text: String, target: &str, from_double: bool) {
+    let message = format!("Got overflow when converting '{value_text}' to {target}. Value truncated");
+    if from_double {
+        env.note(ErrorCode::DATA_OVERFLOW.number, message);
+    } else {
+        env.warn(ErrorCode::DATA_OVERFLOW.number, message);
+    }
+}
+
 /// CAST(v AS type).
 pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
     if v.is_null() {
@@ -1404,15 +1431,31 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
     Ok(match to {
         CastType::Signed => match &v {
             Value::UInt(u) => Value::Int(*u as i64),
+            Value::Decimal(d) => {
+                let r = d.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero);
+                Value::Int(r.to_i64().unwrap_or_else(|| {
+                    cast_overflow(env, d.to_string(), "INT", false);
+                    if r.is_sign_negative() {
+                        i64::MIN
+                    } else {
+                        i64::MAX
+                    }
+                }))
+            }
+            Value::Double(f) => {
+                let r = f.round_ties_even();
+                if !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&r) {
+                    cast_overflow(env, format_double(*f), "SIGNED BIGINT", true);
+                }
+                // `as` saturates at the bounds, as MariaDB clamps.
+                Value::Int(r as i64)
+            }
             _ => to_i64_cast(&v, env).map(Value::Int).unwrap_or(Value::Null),
         },
         CastType::Unsigned => match &v {
             Value::Int(i) => {
                 if *i < 0 {
-                    env.note(
-                        ErrorCode::UNKNOWN_ERROR.number,
-                        "Cast to unsigned converted negative integer to it's positive complement".into(),
-                    );
+                    negative_to_unsigned_note(env);
                 }
                 Value::UInt(*i as u64)
             }
@@ -1425,6 +1468,9 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
                         format!("Truncated incorrect INTEGER value: '{}'", String::from_utf8_lossy(b)),
                     );
                 }
+                if n < 0 {
+                    negative_to_unsigned_note(env);
+                }
                 Value::UInt(if n < 0 {
                     n.max(i128::from(i64::MIN)) as i64 as u64
                 } else {
@@ -1433,17 +1479,23 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
             }
             Value::Double(f) => {
                 let r = f.round_ties_even();
-                Value::UInt(if r < 0.0 {
-                    0
-                } else if r >= 1.8446744073709552e19 {
-                    u64::MAX
-                } else {
-                    r as u64
-                })
+                if !(0.0..1.8446744073709552e19).contains(&r) {
+                    cast_overflow(env, format_double(*f), "UNSIGNED BIGINT", true);
+                }
+                // `as` saturates: a negative value is 0, a too large one the maximum.
+                Value::UInt(r as u64)
             }
             Value::Decimal(d) => {
                 let r = d.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero);
-                Value::UInt(if r.is_sign_negative() { 0 } else { r.to_u64().unwrap_or(u64::MAX) })
+                Value::UInt(if r < Decimal::ZERO {
+                    cast_overflow(env, d.to_string(), "UNSIGNED INT", false);
+                    0
+                } else {
+                    r.to_u64().unwrap_or_else(|| {
+                        cast_overflow(env, d.to_string(), "UNSIGNED INT", false);
+                        u64::MAX
+                    })
+                })
             }
             other => Value::UInt(to_u64_bits(other, env)),
         },

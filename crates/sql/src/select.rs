@@ -891,7 +891,28 @@ fn union_ranges(index_id: u64, column: &ColumnDef, union: &[ColumnBounds]) -> Ve
         }
     }
     ranges.sort();
-    ranges
+    merge_overlapping(ranges)
+}
+
+/// Sorted key ranges (start, exclusive end, `None` unbounded) with the
+/// overlapping ones merged, so a row two disjuncts select (`a IN (2) OR
+/// a < 5`) is read once.
+fn merge_overlapping(sorted: Vec<(Vec<u8>, Option<Vec<u8>>)>) -> Vec<(Vec<u8>, Option<Vec<u8>>)> {
+    let mut merged: Vec<(Vec<u8>, Option<Vec<u8>>)> = Vec::with_capacity(sorted.len());
+    for (start, end) in sorted {
+        if let Some(last) = merged.last_mut() {
+            let overlaps = last.1.as_ref().is_none_or(|last_end| start < *last_end);
+            if overlaps {
+                last.1 = match (last.1.take(), end) {
+                    (Some(a), Some(b)) => Some(a.max(b)),
+                    _ => None,
+                };
+                continue;
+            }
+        }
+        merged.push((start, end));
+    }
+    merged
 }
 
 /// Upper bound on point keys generated from IN lists (cartesian product).

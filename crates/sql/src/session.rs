@@ -168,6 +168,9 @@ impl QueryResult {
     }
 }
 
+/// Warnings a statement keeps for SHOW WARNINGS (max_error_count's default).
+const MAX_WARNINGS: usize = 64;
+
 #[derive(Debug, Clone)]
 pub struct Warning {
     pub level: &'static str,
@@ -178,10 +181,7 @@ pub struct Warning {
 impl Session {
     /// Records a Note (IF [NOT] EXISTS outcomes), shown by SHOW WARNINGS.
     pub fn note(&self, code: u16, message: String) {
-        let mut w = self.warnings.borrow_mut();
-        if w.len() < 64 {
-            w.push(Warning { level: "Note", code, message });
-        }
+        self.push_warning(Warning { level: "Note", code, message });
     }
 }
 
@@ -243,6 +243,9 @@ pub struct Session {
     pub(crate) sql_prepared: HashMap<String, crate::parse::ParsedStatement>,
     pub(crate) txn: Option<Txn>,
     pub(crate) warnings: RefCell<Vec<Warning>>,
+    /// Warnings of the statement past the MAX_WARNINGS kept: counted in
+    /// warning_count (as MariaDB counts every one) but not shown.
+    warnings_dropped: std::cell::Cell<u64>,
     pub(crate) last_insert_id: std::cell::Cell<u64>,
     pub(crate) row_count: i64,
     pub(crate) found_rows: u64,
@@ -341,6 +344,7 @@ impl Session {
             sql_prepared: HashMap::new(),
             txn: None,
             warnings: RefCell::new(Vec::new()),
+            warnings_dropped: std::cell::Cell::new(0),
             last_insert_id: std::cell::Cell::new(0),
             row_count: -1,
             found_rows: 0,
@@ -409,7 +413,7 @@ impl Session {
         self.unlock_tables();
         self.session_vars = self.engine.vars.session_copy();
         self.user_vars.borrow_mut().clear();
-        self.warnings.borrow_mut().clear();
+        self.clear_warnings();
         self.last_insert_id.set(0);
     }
 
@@ -534,7 +538,28 @@ impl Session {
         if self.showing_warnings {
             return 0;
         }
-        self.warnings.borrow().len().min(u16::MAX as usize) as u16
+        self.warnings_total().min(u64::from(u16::MAX)) as u16
+    }
+
+    /// Every warning and note of the statement, shown or not.
+    fn warnings_total(&self) -> u64 {
+        self.warnings.borrow().len() as u64 + self.warnings_dropped.get()
+    }
+
+    fn clear_warnings(&self) {
+        self.warnings.borrow_mut().clear();
+        self.warnings_dropped.set(0);
+    }
+
+    /// Keeps a warning for SHOW WARNINGS, up to MAX_WARNINGS (MariaDB's
+    /// default max_error_count); past that it is only counted.
+    fn push_warning(&self, warning: Warning) {
+        let mut w = self.warnings.borrow_mut();
+        if w.len() < MAX_WARNINGS {
+            w.push(warning);
+        } else {
+            self.warnings_dropped.set(self.warnings_dropped.get() + 1);
+        }
     }
 
     pub fn current_db(&self) -> SqlResult<&str> {
@@ -735,7 +760,7 @@ impl Session {
         self.showing_warnings =
             reads_warning_count || matches!(stmt, Statement::Show { what: Show::Warnings | Show::Errors, .. });
         if !self.showing_warnings {
-            self.warnings.borrow_mut().clear();
+            self.clear_warnings();
         }
         self.ignoring_errors = stmt.ignores_errors();
         self.set_process_info(Some(text));
@@ -1670,7 +1695,7 @@ impl EvalEnv for Session {
             ));
         }
         let text = match (scope, def.name) {
-            (_, "warning_count") => return Ok(Value::UInt(self.warnings.borrow().len() as u64)),
+            (_, "warning_count") => return Ok(Value::UInt(self.warnings_total())),
             (_, "error_count") => return Ok(Value::UInt(0)),
             (_, "in_transaction") => return Ok(Value::UInt(u64::from(self.txn.is_some()))),
             (_, "last_insert_id") => return Ok(Value::UInt(self.last_insert_id.get())),
@@ -1726,10 +1751,7 @@ impl EvalEnv for Session {
     }
 
     fn warn(&self, code: u16, message: String) {
-        let mut w = self.warnings.borrow_mut();
-        if w.len() < 64 {
-            w.push(Warning { level: "Warning", code, message });
-        }
+        self.push_warning(Warning { level: "Warning", code, message });
     }
 
     fn note(&self, code: u16, message: String) {

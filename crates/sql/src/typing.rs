@@ -177,6 +177,12 @@ fn type_of(expr: &Expr, scope: &[ScopeColumn]) -> Option<Typed> {
             Some(boolean(*op != BinOp::NullSafeEq && any_nullable([l.as_ref(), r.as_ref()], scope)))
         }
         Expr::Binary(BinOp::IntDiv, l, r) => int_div(type_of(l, scope)?, type_of(r, scope)?),
+        // Bit operations are BIGINT UNSIGNED of 21 characters, all of them
+        // digits to the arithmetic around them.
+        Expr::Binary(BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::ShiftLeft | BinOp::ShiftRight, l, r) => {
+            let kind = Kind::Int { digits: 21, len: 21, unsigned: true, declared: Some(ColumnType::BigInt) };
+            Some(Typed { kind, nullable: any_nullable([l.as_ref(), r.as_ref()], scope) })
+        }
         Expr::Binary(op, l, r) => arithmetic(*op, type_of(l, scope)?, type_of(r, scope)?),
         Expr::IsNull { .. } | Expr::IsBool { .. } | Expr::Exists { .. } => Some(boolean(false)),
         Expr::Between { expr, low, high, .. } => {
@@ -293,8 +299,9 @@ fn column(def: &ColumnDef) -> Typed {
 
 fn negate(t: Typed) -> Option<Typed> {
     let kind = match t.kind {
-        Kind::Int { digits, .. } => Kind::Int { digits, len: digits + 1, unsigned: false, declared: None },
-        Kind::Decimal { precision, scale, .. } => Kind::Decimal { precision, scale, unsigned: false },
+        // One character more for the sign (MariaDB's Item_func_neg).
+        Kind::Int { digits, len, .. } => Kind::Int { digits, len: len + 1, unsigned: false, declared: None },
+        Kind::Decimal { precision, scale, .. } => Kind::Decimal { precision: precision + 1, scale, unsigned: false },
         Kind::Double => Kind::Double,
         _ => return None,
     };
@@ -321,7 +328,13 @@ fn arithmetic(op: BinOp, l: Typed, r: Typed) -> Option<Typed> {
     }
     let (li, ls, lu) = decimal_parts(&l.kind)?;
     let (ri, rs, ru) = decimal_parts(&r.kind)?;
-    let unsigned = lu && ru;
+    // An integer result is unsigned when an operand is (MOD: when the
+    // dividend is); a DECIMAL one only when both are.
+    let unsigned = match op {
+        _ if ls > 0 || rs > 0 || op == BinOp::Div => lu && ru,
+        BinOp::Mod => lu,
+        _ => lu || ru,
+    };
     let (int_digits, scale) = match op {
         BinOp::Add | BinOp::Sub => (li.max(ri) + 1, ls.max(rs)),
         BinOp::Mul => (li + ri, ls + rs),
@@ -523,10 +536,11 @@ fn function(name: &str, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
             Some(Typed { nullable, ..aggregate_types(&args)? })
         }
         "if" => aggregate_types(&[arg(1)?, arg(2)?]),
+        // Nullable whatever its arguments: past max_allowed_packet it is NULL.
         "concat" => {
             let args = all()?;
             let chars = args.iter().map(|t| display_chars(&t.kind)).sum::<Option<u32>>()?;
-            Some(text(chars, args.iter().any(|t| t.nullable)))
+            Some(text(chars, true))
         }
         "upper" | "ucase" | "lower" | "lcase" | "trim" | "ltrim" | "rtrim" | "reverse" => {
             let a = arg(0)?;
@@ -604,17 +618,62 @@ fn function(name: &str, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
         // A role name (MariaDB's USERNAME_CHAR_LENGTH).
         "current_role" => Some(text(128, true)),
         "round" | "truncate" => round(arg(0)?, args.get(1), name == "truncate"),
+        "floor" | "ceiling" | "ceil" => floor(arg(0)?),
+        "sign" => Some(long(2, arg(0)?.nullable)),
+        "locate" | "position" | "instr" => Some(long(11, any_null()?)),
+        // Invalid dates make NULL whatever the arguments.
+        "datediff" => Some(long(8, true)),
+        "date" | "last_day" => Some(temporal(ColumnType::Date)),
+        "date_add" | "date_sub" => date_add(arg(0)?, args.get(2)),
         _ => None,
     }
 }
 
-/// ROUND / TRUNCATE(decimal, constant d): d digits after the point, the
-/// argument's integer digits (at least one) and, when ROUND drops digits,
-/// one more for the carry.
+/// A DATE / DATETIME result, NULL for an argument that is no date.
+fn temporal(ty: ColumnType) -> Typed {
+    Typed { kind: Kind::Column(ColumnDef::new("", ty)), nullable: true }
+}
+
+/// FLOOR / CEILING: an integer keeps its type; a DECIMAL(p,s) becomes an
+/// integer of its integer digits, a sign and (when s > 0) a carry digit.
+fn floor(arg: Typed) -> Option<Typed> {
+    let digits = match arg.kind {
+        Kind::Int { .. } => return Some(arg),
+        Kind::Decimal { precision, scale, .. } => precision - scale + u32::from(scale > 0),
+        _ => return None,
+    };
+    let kind = Kind::Int { digits, len: digits + 1, unsigned: false, declared: None };
+    Some(Typed { kind, nullable: arg.nullable })
+}
+
+/// DATE_ADD / DATE_SUB(date, n, unit) of a DATE or DATETIME: a DATE stays a
+/// DATE for units of whole days or more, anything else is a DATETIME.
+/// Text dates give a CHAR column, not described here.
+fn date_add(base: Typed, unit: Option<&Expr>) -> Option<Typed> {
+    let Some(Expr::Literal(Value::Bytes(unit))) = unit else { return None };
+    let Kind::Column(def) = &base.kind else { return None };
+    let whole_days = matches!(
+        unit.to_ascii_uppercase().as_slice(),
+        b"DAY" | b"WEEK" | b"MONTH" | b"QUARTER" | b"YEAR" | b"YEAR_MONTH"
+    );
+    match def.ty {
+        ColumnType::Date if whole_days => Some(temporal(ColumnType::Date)),
+        ColumnType::Date | ColumnType::DateTime { fsp: 0 } => Some(temporal(ColumnType::DateTime { fsp: 0 })),
+        _ => None,
+    }
+}
+
+/// ROUND / TRUNCATE(decimal, constant d): d digits after the point (none
+/// for a negative d), the argument's integer digits (at least one) and,
+/// when ROUND drops digits, one more for the carry.
 fn round(arg: Typed, digits: Option<&Expr>, truncate: bool) -> Option<Typed> {
     let Kind::Decimal { precision, scale, .. } = arg.kind else { return None };
-    let Some(Expr::Literal(Value::Int(d))) = digits else { return None };
-    let d = u32::try_from(*d).ok().filter(|d| *d <= 28)?;
+    let d = match digits? {
+        // A negative count rounds into the integer digits: scale 0.
+        Expr::Literal(Value::Int(d)) if *d < 0 => 0,
+        Expr::Literal(Value::Int(d)) => u32::try_from(*d).ok().filter(|d| *d <= 28)?,
+        _ => return None,
+    };
     let carry = u32::from(!truncate && d < scale);
     let int_digits = precision.saturating_sub(scale).max(1);
     Some(Typed {

@@ -955,6 +955,11 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             let d = int_arg(&a[1], env).unwrap_or(0);
             return Ok(format_number(&a[0], d, style, env).map_or(Value::Null, text));
         }
+        // An empty search string returns the subject before the
+        // replacement is read, so a NULL replacement does not matter.
+        "replace" if !a[0].is_null() && !a[1].is_null() && value_bytes(&a[1]).is_empty() => {
+            return Ok(a[0].clone());
+        }
         _ => {}
     }
     // NULL in, NULL out for the rest.
@@ -976,8 +981,8 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
         "length" | "octet_length" => Value::Int(value_bytes(&a[0]).len() as i64),
         "char_length" | "character_length" => Value::Int(s_of(&a[0]).chars().count() as i64),
         "binary" => bytes(value_bytes(&a[0]).into_owned()),
-        "upper" | "ucase" => text(s_of(&a[0]).to_uppercase()),
-        "lower" | "lcase" => text(s_of(&a[0]).to_lowercase()),
+        "upper" | "ucase" => text(map_case(&s_of(&a[0]), char::to_uppercase)),
+        "lower" | "lcase" => text(map_case(&s_of(&a[0]), char::to_lowercase)),
         "trim" => text(s_of(&a[0]).trim_matches(' ').to_string()),
         "ltrim" => text(s_of(&a[0]).trim_start_matches(' ').to_string()),
         "rtrim" => text(s_of(&a[0]).trim_end_matches(' ').to_string()),
@@ -1704,4 +1709,19 @@ fn collation_function(name: &str, arg: &Expr, value: &Value) -> Value {
         // without a typed binder they count as coercible here.
         _ => Value::Int(derivation as i64),
     }
+}
+
+/// UPPER / LOWER as MariaDB's collations map case: one character to one
+/// character, so a character whose case form is several ('ß' to "SS")
+/// stays as it is.
+fn map_case<I: Iterator<Item = char> + ExactSizeIterator>(s: &str, map: impl Fn(char) -> I) -> String {
+    s.chars()
+        .map(|c| {
+            let mut mapped = map(c);
+            match (mapped.len(), mapped.next()) {
+                (1, Some(m)) => m,
+                _ => c,
+            }
+        })
+        .collect()
 }

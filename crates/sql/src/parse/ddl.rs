@@ -12,22 +12,25 @@ use sqlparser::tokenizer::Token;
 /// significant digits, so wider columns are refused rather than rounded.
 const MAX_DECIMAL_PRECISION: u64 = 28;
 
-pub(crate) fn decimal_precision(info: &sp::ExactNumberInfo) -> SqlResult<(u8, u8)> {
+/// DECIMAL(M,D) of column `name` ('' in a CAST): D over M is 1427 before
+/// any limit is checked, as MariaDB checks them.
+pub(crate) fn decimal_precision(name: &str, info: &sp::ExactNumberInfo) -> SqlResult<(u8, u8)> {
     let (p, s) = match info {
         sp::ExactNumberInfo::None => (10, 0),
         sp::ExactNumberInfo::Precision(p) => (*p, 0),
         sp::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
     };
+    if s > p {
+        return Err(SqlError::new(
+            ErrorCode::M_BIGGER_THAN_D,
+            format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"),
+        ));
+    }
+    // The scale is at most the precision, so within MariaDB's 30 too.
     if p > MAX_DECIMAL_PRECISION {
         return Err(SqlError::new(
             ErrorCode::TOO_BIG_PRECISION,
             format!("Too big precision {p} specified for column. Maximum is {MAX_DECIMAL_PRECISION}"),
-        ));
-    }
-    if s > p || s > 30 {
-        return Err(SqlError::new(
-            ErrorCode::WRONG_ARGUMENTS_SCALE,
-            format!("Too big scale {s} specified. Maximum is {p}"),
         ));
     }
     Ok((p as u8, s as u8))
@@ -45,7 +48,7 @@ fn fsp(p: &Option<u64>) -> u8 {
 }
 
 /// Converts a column type; returns (type, unsigned).
-fn column_type(dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
+fn column_type(name: &str, dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
     use sp::DataType as D;
     Ok(match dt {
         D::TinyInt(_) | D::Bool | D::Boolean => (ColumnType::TinyInt, false),
@@ -59,11 +62,11 @@ fn column_type(dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
         D::BigInt(_) | D::Int8(_) => (ColumnType::BigInt, false),
         D::BigIntUnsigned(_) | D::Int8Unsigned(_) | D::UBigInt => (ColumnType::BigInt, true),
         D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
-            let (precision, scale) = decimal_precision(info)?;
+            let (precision, scale) = decimal_precision(name, info)?;
             (ColumnType::Decimal { precision, scale }, false)
         }
         D::DecimalUnsigned(info) | D::DecUnsigned(info) => {
-            let (precision, scale) = decimal_precision(info)?;
+            let (precision, scale) = decimal_precision(name, info)?;
             (ColumnType::Decimal { precision, scale }, true)
         }
         // FLOAT(p) is a double from 25 bits of precision on, as MariaDB
@@ -317,7 +320,7 @@ pub(crate) struct DeclaredColumn {
 
 /// Converts one column definition.
 pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
-    let (ty, unsigned) = column_type(&col.data_type)?;
+    let (ty, unsigned) = column_type(&col.name.value, &col.data_type)?;
     let mut def = ColumnDef::new(&col.name.value, ty);
     def.unsigned = unsigned;
     (def.display_width, def.float_digits) = declared_width(&col.name.value, &col.data_type)?;

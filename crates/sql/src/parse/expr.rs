@@ -476,7 +476,7 @@ fn cast_type(dt: &sp::DataType) -> SqlResult<CastType> {
         D::Char(_) | D::Varchar(_) | D::Text | D::Nvarchar(_) | D::Character(_) | D::String(_) => CastType::Char,
         D::Binary(_) | D::Varbinary(_) | D::Blob(_) => CastType::Binary,
         D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
-            let (precision, scale) = super::ddl::decimal_precision(info)?;
+            let (precision, scale) = super::ddl::decimal_precision("", info)?;
             CastType::Decimal { precision, scale }
         }
         D::Double(_) | D::DoublePrecision | D::Float(_) | D::Real => CastType::Double,
