@@ -721,32 +721,23 @@ impl<S: Socket> Conn<S> {
             let mut status = self.status();
             status.set(StatusFlags::SERVER_MORE_RESULTS_EXISTS, more);
             let warnings = self.session.warning_count();
+            let result_set = ResultSetOptions {
+                deprecate_eof: self.deprecate_eof(),
+                binary,
+                status: self.status(),
+                warnings,
+                more_results: more,
+            };
             match r {
                 Ok(QueryResult::Rows { columns, mut rows }) => {
                     let mut metas: Vec<ColumnMeta> = columns.iter().map(column_meta).collect();
                     if let Some(charset) = self.session.results_charset() {
                         to_results_charset(charset, &mut metas, &mut rows);
                     }
-                    let opts = ResultSetOptions {
-                        deprecate_eof: self.deprecate_eof(),
-                        binary,
-                        status: self.status(),
-                        warnings,
-                        more_results: more,
-                    };
-                    encode_result_set(&opts, &metas, rows.iter(), &mut packets);
+                    encode_result_set(&result_set, &metas, rows.iter(), &mut packets);
                 }
                 // Its head and rows went out as they came.
-                Ok(QueryResult::Streamed { .. }) => {
-                    let opts = ResultSetOptions {
-                        deprecate_eof: self.deprecate_eof(),
-                        binary,
-                        status: self.status(),
-                        warnings,
-                        more_results: more,
-                    };
-                    packets.push(encode_result_set_end(&opts));
-                }
+                Ok(QueryResult::Streamed { .. }) => packets.push(encode_result_set_end(&result_set)),
                 Ok(QueryResult::Ok { affected_rows, last_insert_id, info }) => {
                     let mut p = Vec::new();
                     encode_ok(&OkPacket { affected_rows, last_insert_id, status, warnings, info }, &mut p);
