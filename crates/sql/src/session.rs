@@ -171,6 +171,13 @@ impl QueryResult {
 /// Warnings a statement keeps for SHOW WARNINGS (max_error_count's default).
 const MAX_WARNINGS: usize = 64;
 
+/// How many warnings a statement had kept and only counted at some point.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WarningsMark {
+    kept: usize,
+    dropped: u64,
+}
+
 #[derive(Debug, Clone)]
 pub struct Warning {
     pub level: &'static str,
@@ -549,6 +556,19 @@ impl Session {
     fn clear_warnings(&self) {
         self.warnings.borrow_mut().clear();
         self.warnings_dropped.set(0);
+    }
+
+    /// Where the statement's warnings stand, kept and only counted, for
+    /// [`Session::rewind_warnings`].
+    pub(crate) fn warnings_mark(&self) -> WarningsMark {
+        WarningsMark { kept: self.warnings.borrow().len(), dropped: self.warnings_dropped.get() }
+    }
+
+    /// Takes back the warnings raised since `mark`: work that is undone
+    /// and run again warns again.
+    pub(crate) fn rewind_warnings(&self, mark: WarningsMark) {
+        self.warnings.borrow_mut().truncate(mark.kept);
+        self.warnings_dropped.set(mark.dropped);
     }
 
     /// Keeps a warning for SHOW WARNINGS, up to MAX_WARNINGS (MariaDB's
@@ -1563,7 +1583,7 @@ impl Session {
         let empty = Txn::new(0, IsolationLevel::RepeatableRead, true, false).with_temp_rows(self.temp.rows());
         let result = {
             let txn = self.txn.as_ref().unwrap_or(&empty);
-            let warnings_before = self.warnings.borrow().len();
+            let warnings_before = self.warnings_mark();
             let mut read = |view| -> SqlResult<QueryResult> {
                 let ctx = crate::select::Ctx::new(self, txn, view, params);
                 let result = f(self, &ctx);
@@ -1575,7 +1595,7 @@ impl Session {
             let result = read(view.clone());
             let latest = self.engine.store.snapshot();
             if locking && result.is_ok() && !Arc::ptr_eq(&view, &latest) {
-                self.warnings.borrow_mut().truncate(warnings_before);
+                self.rewind_warnings(warnings_before);
                 read(latest)
             } else {
                 result

@@ -79,7 +79,7 @@ fn scan(
     let in_index_order = Cell::new(false);
     let mut unordered = false;
     // What the statement warned of before the scan, should it be undone.
-    let warnings_before = ctx.session.warnings.borrow().len();
+    let warnings_before = ctx.session.warnings_mark();
     if limit != Some(0) {
         let mut emit = |mut row: Vec<Value>, _: Option<&[u8]>| -> SqlResult<bool> {
             // The access path is chosen before the first row: here, before
@@ -112,7 +112,7 @@ fn scan(
         // The WHERE chose another index than the ORDER BY's: `select`
         // sorts, as if this had not been tried (its access path's
         // evaluation warns again there).
-        ctx.session.warnings.borrow_mut().truncate(warnings_before);
+        ctx.session.rewind_warnings(warnings_before);
         return materialized(ctx, query, sources, scope);
     }
     if sent == 0 {
