@@ -84,6 +84,15 @@ def column_meta(f):
     return (f.type_code, f.length, f.scale, f.charsetnr, f.flags & COMPARED_FLAGS)
 
 
+def ok_info(res) -> str:
+    """The info string of an OK packet; pymysql keeps its length byte in
+    front when the server tracks session state."""
+    message = (res.message if res is not None else b"") or b""
+    if message and message[0] == len(message) - 1:
+        message = message[1:]
+    return message.decode(errors="replace")
+
+
 def run(conn, st: Stmt):
     """Returns a comparable outcome of one statement."""
     try:
@@ -106,6 +115,12 @@ def run(conn, st: Stmt):
                 outcome = {"affected": cur.rowcount}
             else:
                 outcome = {"affected": cur.rowcount, "insert_id": cur.lastrowid}
+                # The OK packet's info (`Records: 2  Duplicates: 0 ...`) of
+                # INSERT and REPLACE. (ALTER's `Records:` counts the rows
+                # InnoDB's chosen algorithm copied, and UPDATE leaves it out
+                # when the optimizer finds its WHERE impossible; not compared.)
+                if re.match(r"\s*(insert|replace)\b", st.sql, re.I):
+                    outcome["info"] = ok_info(res)
             outcome["warnings"] = warnings
             while cur.nextset():
                 pass
@@ -139,7 +154,7 @@ def fmt(o) -> str:
             if len(o["rows"]) > 20:
                 parts.append(f"  ... {len(o['rows'])} rows")
     else:
-        parts.append(f"affected rows: {o['affected']}, insert id: {o['insert_id']}")
+        parts.append(f"affected rows: {o['affected']}, insert id: {o.get('insert_id')}, info: {o.get('info', '')!r}")
     parts.append(f"warnings: {o['warnings']} {o.get('warning_codes', '')}".rstrip())
     return "\n".join(parts)
 

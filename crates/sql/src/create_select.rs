@@ -148,7 +148,7 @@ fn records_info(session: &Session, duplicates: CreateSelectDuplicates, records: 
         CreateSelectDuplicates::Ignore => records.saturating_sub(affected),
         CreateSelectDuplicates::Replace => affected.saturating_sub(records),
     };
-    format!("Records: {records}  Duplicates: {duplicate_rows}  Warnings: {}", session.warning_count())
+    crate::dml::records_info(session, records, duplicate_rows)
 }
 
 /// The new table's columns as MariaDB orders them: the defined columns the

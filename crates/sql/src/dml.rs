@@ -236,6 +236,7 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
         !catalog.triggers_for(&def.db, &def.name, TriggerTiming::Before, TriggerEvent::Insert).is_empty()
     };
     // Build every candidate row first (expressions may read the table).
+    let scope = select::table_columns(&table, &def.name);
     let candidates: Vec<(Vec<Value>, Vec<bool>)> = with_ctx(session, params, |ctx| {
         let source_rows: Vec<Vec<Value>> = match &ins.source {
             InsertSource::Values(rows) => rows
@@ -251,15 +252,7 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
                             "Column count doesn't match value count at row 1",
                         ));
                     }
-                    r.iter()
-                        .map(|e| {
-                            if matches!(e, Expr::Default) {
-                                Ok(Value::Null)
-                            } else {
-                                ctx.eval(&select::bind_constant(e)?, &[])
-                            }
-                        })
-                        .collect()
+                    values_row(ctx, &table, &scope, &targets, r)
                 })
                 .collect::<SqlResult<_>>()?,
             InsertSource::Select(q) => select::run_select(ctx, q)?.1,
@@ -297,9 +290,16 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
     let mut generated: Option<u64> = None;
     let mut reported: Option<u64> = None;
     let mut written = Vec::new();
+    let mut records = 0u64;
+    let mut duplicates = 0u64;
     for (row, omitted) in candidates {
         check_row(session, params, &check, &row)?;
         let outcome = insert_row(session, &table, ins, row, &omitted, params)?;
+        // IGNORE: every row not written; otherwise the rows a duplicate
+        // key turned into an update or a replacement (two affected rows).
+        let duplicate = if ins.ignore { outcome.affected == 0 } else { outcome.affected >= 2 };
+        records += u64::from(!outcome.failed_check);
+        duplicates += u64::from(duplicate && !outcome.failed_check);
         affected += outcome.affected;
         generated = generated.or(outcome.generated);
         // MariaDB reports the last explicit value of a multi-row INSERT.
@@ -314,11 +314,71 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
     if !ins.returning.is_empty() {
         return with_ctx(session, params, |ctx| select::returning(ctx, &table, &ins.returning, &written));
     }
-    Ok(QueryResult::Ok {
-        affected_rows: affected,
-        last_insert_id: generated.or(reported).unwrap_or(0),
-        info: String::new(),
-    })
+    // MariaDB's OK carries `Records: ...` unless one row was given.
+    let one_row = matches!(&ins.source, InsertSource::Values(rows) if rows.len() == 1);
+    let info = if one_row { String::new() } else { records_info(session, records, duplicates) };
+    Ok(QueryResult::Ok { affected_rows: affected, last_insert_id: generated.or(reported).unwrap_or(0), info })
+}
+
+/// The OK info of an INSERT of several rows (and of CREATE ... SELECT).
+pub(crate) fn records_info(session: &Session, records: u64, duplicates: u64) -> String {
+    format!("Records: {records}  Duplicates: {duplicates}  Warnings: {}", session.warning_count())
+}
+
+/// One row of `INSERT ... VALUES`, its expressions evaluated left to right.
+/// As in MariaDB, a column named in a value reads the row being built: the
+/// value assigned to it earlier in this row, else its default (the record
+/// MariaDB starts each row from), so `VALUES (3, a+1)` gives 3, 4.
+fn values_row(
+    ctx: &Ctx,
+    table: &TableEntry,
+    scope: &[ScopeColumn],
+    targets: &[usize],
+    exprs: &[Expr],
+) -> SqlResult<Vec<Value>> {
+    // Built when the first value reads a column, from the values before it.
+    let mut record: Option<Vec<Value>> = None;
+    let mut values = Vec::with_capacity(exprs.len());
+    for (expr, &col) in exprs.iter().zip(targets) {
+        if matches!(expr, Expr::Default) {
+            values.push(Value::Null);
+            continue;
+        }
+        let bound = bind(expr, scope)?;
+        let value = if select::reads_row(&bound) {
+            let record = record.get_or_insert_with(|| {
+                let mut record = starting_record(table);
+                // DEFAULT leaves the record's default in place.
+                let assigned = targets.iter().zip(exprs).zip(&values).filter(|((_, e), _)| !matches!(e, Expr::Default));
+                for ((&col, _), value) in assigned {
+                    record[col] = value.clone();
+                }
+                record
+            });
+            ctx.eval_in(scope, &bound, record)?
+        } else {
+            ctx.eval(&bound, &[])?
+        };
+        if let Some(record) = record.as_mut() {
+            record[col] = value.clone();
+        }
+        values.push(value);
+    }
+    Ok(values)
+}
+
+/// The row MariaDB fills before assigning an INSERT's values: declared
+/// literal defaults, NULL for a nullable column, else the type's zero.
+fn starting_record(table: &TableEntry) -> Vec<Value> {
+    let columns = &table.def.columns;
+    columns
+        .iter()
+        .map(|c| match &c.default {
+            Some(ColumnDefault::Value(v)) => v.clone(),
+            _ if c.nullable => Value::Null,
+            _ => implicit_default(&c.ty),
+        })
+        .collect()
 }
 
 /// What inserting one row did.
@@ -331,6 +391,9 @@ pub(crate) struct InsertOutcome {
     reported: Option<u64>,
     /// The row as written, for RETURNING (only when it asks).
     written: Option<Vec<Value>>,
+    /// IGNORE skipped the row for a CHECK constraint (MariaDB counts it
+    /// neither as a record nor as a duplicate).
+    failed_check: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -470,7 +533,7 @@ fn insert_or_resolve(
         give_back(table, auto);
         if ins.ignore {
             session.warn(violation.code.number, violation.message);
-            return Ok(InsertOutcome::default());
+            return Ok(InsertOutcome { failed_check: true, ..InsertOutcome::default() });
         }
         return Err(violation);
     }
@@ -489,7 +552,7 @@ fn insert_or_resolve(
             AutoId::Explicit(id) => (None, Some(id)),
             AutoId::None => (None, None),
         };
-        return Ok(InsertOutcome { affected: 1, generated, reported, written });
+        return Ok(InsertOutcome { affected: 1, generated, reported, written, ..InsertOutcome::default() });
     };
     if ins.replace {
         // MariaDB replaces a row that collides on its last unique key by
@@ -506,7 +569,7 @@ fn insert_or_resolve(
                 AutoId::None => None,
             };
             let written = (!ins.returning.is_empty()).then_some(row);
-            return Ok(InsertOutcome { affected: 1, generated: None, reported, written });
+            return Ok(InsertOutcome { affected: 1, reported, written, ..InsertOutcome::default() });
         }
         fire(session, table, TriggerTiming::Before, TriggerEvent::Delete, Some(&existing), None)?;
         let deleted = deletes_fire.then(|| existing.clone());
@@ -552,7 +615,7 @@ fn insert_or_resolve(
         let reported = auto_value(table, &new);
         let written = (!ins.returning.is_empty()).then(|| new.clone());
         update_row_firing(session, table, &conflict_key, existing, new)?;
-        return Ok(InsertOutcome { affected: 2, generated: None, reported, written });
+        return Ok(InsertOutcome { affected: 2, reported, written, ..InsertOutcome::default() });
     }
     let index = table.def.indexes.iter().find(|i| i.name == index_name);
     let err = match index {

@@ -129,7 +129,7 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
         }
         Expr::IsBool { expr: inner, value, negated } => {
             let v = eval_scalar(inner, row, env)?;
-            let is = truthy(&v) == Some(*value);
+            let is = truth(&v, env) == Some(*value);
             Ok(bool_value(is != *negated))
         }
         Expr::Between { expr: inner, low, high, negated } => {
@@ -218,7 +218,7 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
                 None => {
                     for (w, then) in whens {
                         let wv = eval_scalar(w, row, env)?;
-                        if truthy(&wv) == Some(true) {
+                        if truth(&wv, env) == Some(true) {
                             return eval(then, row, env);
                         }
                     }
@@ -261,7 +261,7 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
 /// Evaluates a WHERE / HAVING / ON condition: true only if the result is
 /// true (NULL and false both reject the row).
 pub fn eval_predicate(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<bool> {
-    Ok(truthy(&eval(expr, row, env)?) == Some(true))
+    Ok(truth(&eval(expr, row, env)?, env) == Some(true))
 }
 
 /// Evaluates an expression that must produce one scalar (tuples error 1241).
@@ -590,7 +590,7 @@ fn eval_unary(op: UnaryOp, v: Value, expr: &Expr, env: &dyn EvalEnv) -> SqlResul
         return Ok(Value::Null);
     }
     match op {
-        UnaryOp::Not => Ok(opt_bool(truthy(&v).map(|b| !b))),
+        UnaryOp::Not => Ok(opt_bool(truth(&v, env).map(|b| !b))),
         UnaryOp::BitNot => Ok(Value::UInt(!to_u64_bits(&v, env))),
         UnaryOp::Neg => match to_num(&v, env) {
             None => Ok(Value::Null),
@@ -632,19 +632,19 @@ fn warn_div_zero(env: &dyn EvalEnv) {
 fn eval_binary(op: BinOp, l: &Expr, r: &Expr, expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
     match op {
         BinOp::And => {
-            let a = truthy(&eval_scalar(l, row, env)?);
+            let a = truth(&eval_scalar(l, row, env)?, env);
             if a == Some(false) {
                 return Ok(bool_value(false));
             }
-            let b = truthy(&eval_scalar(r, row, env)?);
+            let b = truth(&eval_scalar(r, row, env)?, env);
             return Ok(opt_bool(and3(a, b)));
         }
         BinOp::Or => {
-            let a = truthy(&eval_scalar(l, row, env)?);
+            let a = truth(&eval_scalar(l, row, env)?, env);
             if a == Some(true) {
                 return Ok(bool_value(true));
             }
-            let b = truthy(&eval_scalar(r, row, env)?);
+            let b = truth(&eval_scalar(r, row, env)?, env);
             return Ok(opt_bool(match (a, b) {
                 (_, Some(true)) => Some(true),
                 (Some(false), Some(false)) => Some(false),
@@ -768,7 +768,7 @@ pub fn binary_values(
         return Ok(Value::Null);
     }
     match op {
-        BinOp::Xor => Ok(opt_bool(match (truthy(&a), truthy(&b)) {
+        BinOp::Xor => Ok(opt_bool(match (truth(&a, env), truth(&b, env)) {
             (Some(x), Some(y)) => Some(x != y),
             _ => None,
         })),
@@ -996,6 +996,15 @@ pub fn truthy(v: &Value) -> Option<bool> {
         Value::Bytes(b) => Some(parse_f64_prefix(b).0 != 0.0),
         Value::Time(t) => Some(*t != 0),
         Value::Date(t) | Value::DateTime(t) => Some(*t != Temporal::default()),
+    }
+}
+
+/// [`truthy`] as a condition reads it: a string converts as a DOUBLE, with
+/// MariaDB's warning 1292 when it is not wholly a number.
+pub(crate) fn truth(v: &Value, env: &dyn EvalEnv) -> Option<bool> {
+    match v {
+        Value::Bytes(b) => Some(str_to_f64_warn(b, env) != 0.0),
+        other => truthy(other),
     }
 }
 

@@ -360,6 +360,12 @@ fn max_slot(expr: &Expr) -> Option<usize> {
     max
 }
 
+/// Whether a bound expression reads its row: a column slot, or a subquery
+/// that may name an outer column.
+pub(crate) fn reads_row(expr: &Expr) -> bool {
+    max_slot(expr).is_some() || has_subquery(expr)
+}
+
 pub(crate) fn has_aggregate(expr: &Expr) -> bool {
     expr.contains(&Expr::is_aggregate)
 }

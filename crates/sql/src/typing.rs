@@ -266,9 +266,29 @@ fn literal(v: &Value) -> Option<Typed> {
             Ok(s) => Kind::Text { chars: s.chars().count() as u32, collation: Collation::default() },
             Err(_) => return None,
         },
-        Value::Date(_) | Value::DateTime(_) | Value::Time(_) => return None,
+        Value::Date(_) => Kind::Column(ColumnDef::new("", ColumnType::Date)),
+        Value::DateTime(t) => Kind::Column(ColumnDef::new("", ColumnType::DateTime { fsp: fraction_digits(t.micros) })),
+        Value::Time(us) => {
+            let micros = (us.unsigned_abs() % 1_000_000) as u32;
+            Kind::Column(ColumnDef::new("", ColumnType::Time { fsp: fraction_digits(micros) }))
+        }
     };
     Some(Typed { kind, nullable: false })
+}
+
+/// The fractional-second digits a temporal literal shows (its trailing
+/// zeros dropped; a literal's own digit count is not kept).
+fn fraction_digits(micros: u32) -> u8 {
+    if micros == 0 {
+        return 0;
+    }
+    let mut digits = 6;
+    let mut rest = micros;
+    while rest.is_multiple_of(10) {
+        rest /= 10;
+        digits -= 1;
+    }
+    digits
 }
 
 fn column(def: &ColumnDef) -> Typed {

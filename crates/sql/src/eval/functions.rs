@@ -3,8 +3,8 @@
 use super::locale::{self, NumberStyle};
 use super::temporal::{self, date_format, day_of_year, str_to_date, to_datetime, to_days, to_time, weekday};
 use super::{
-    bool_value, compare, eval, int_arg, set_scale, to_num, to_u64_bits, truthy, value_bytes, value_string, EvalEnv,
-    Num, Row, MAX_ALLOWED_PACKET,
+    bool_value, compare, eval, int_arg, set_scale, to_num, to_u64_bits, truth, truthy, value_bytes, value_string,
+    EvalEnv, Num, Row, MAX_ALLOWED_PACKET,
 };
 use crate::ast::{Expr, VarScope};
 use onelog_core::value::format_double;
@@ -133,7 +133,7 @@ pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) 
     match name {
         "if" => {
             let c = eval(&args[0], row, env)?;
-            return if truthy(&c) == Some(true) { eval(&args[1], row, env) } else { eval(&args[2], row, env) };
+            return if truth(&c, env) == Some(true) { eval(&args[1], row, env) } else { eval(&args[2], row, env) };
         }
         "ifnull" => {
             let a = eval(&args[0], row, env)?;

@@ -11,7 +11,7 @@
 //! the parser's MySQL-only paths still apply) and forwards every method
 //! MySqlDialect overrides.
 
-use sqlparser::ast::{CastKind, DataType, Expr, Statement};
+use sqlparser::ast::{CastKind, DataType, Expr, Statement, TimezoneInfo, TypedString, UnaryOperator, Value};
 use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
@@ -64,6 +64,16 @@ impl Dialect for MariaDbDialect {
         let [first, operand] = parser.peek_tokens::<2>();
         if matches!(&first, Token::Word(w) if w.keyword == Keyword::INTERVAL) && operand == Token::LParen {
             return interval_function(parser).transpose();
+        }
+        if first == Token::LBrace {
+            return Some(odbc_escape(parser));
+        }
+        if first == Token::ExclamationMark {
+            // MariaDB's `'!' simple_expr %prec NEG`: as tight as unary minus,
+            // so `!1+1` is `(!1)+1` (sqlparser gives `!` NOT's loose rank).
+            parser.next_token();
+            let operand = parser.parse_subexpr(self.prec_value(Precedence::MulDivModOp));
+            return Some(operand.map(|expr| Expr::UnaryOp { op: UnaryOperator::BangNot, expr: Box::new(expr) }));
         }
         // `BINARY` with nothing after it is a value, not the operator
         // (mariadb-import sends `SET @@character_set_database=binary`).
@@ -124,6 +134,28 @@ impl Dialect for MariaDbDialect {
         supports_group_by_with_modifier,
         supports_left_associative_joins_without_parens,
     );
+}
+
+/// An ODBC escape `{ident expr}`: `{d '2001-02-03'}`, `{t ...}`, `{ts ...}`
+/// make a string a DATE, TIME or DATETIME literal; any other `{fn expr}`
+/// is the expression itself (MariaDB's `make_odbc_literal`).
+fn odbc_escape(parser: &mut Parser) -> Result<Expr, ParserError> {
+    parser.expect_token(&Token::LBrace)?;
+    let kind = parser.parse_identifier()?.value.to_ascii_lowercase();
+    let expr = parser.parse_expr()?;
+    parser.expect_token(&Token::RBrace)?;
+    let data_type = match kind.as_str() {
+        "d" => DataType::Date,
+        "t" => DataType::Time(None, TimezoneInfo::None),
+        "ts" => DataType::Datetime(None),
+        _ => return Ok(expr),
+    };
+    Ok(match expr {
+        Expr::Value(value) if matches!(value.value, Value::SingleQuotedString(_) | Value::DoubleQuotedString(_)) => {
+            Expr::TypedString(TypedString { data_type, value, uses_odbc_syntax: true })
+        }
+        other => other,
+    })
 }
 
 /// MariaDB's `INTERVAL(N, N1, N2, ...)` function (the index of the last

@@ -388,6 +388,33 @@ fn boxed(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult<Box<Expr>> {
     Ok(Box::new(convert_expr(e, params)?))
 }
 
+/// `DATE '...'`, `TIME '...'`, `TIMESTAMP '...'` (and ODBC's `{d '...'}`):
+/// a value of that type. A DATE literal has no time part and a TIMESTAMP one
+/// has one; a string that is not such a value is error 1525, or stays the
+/// string it was under ODBC's syntax (MariaDB's `make_odbc_literal`).
+fn temporal_literal(ts: &sp::TypedString, params: &mut ParamCounter) -> SqlResult<Expr> {
+    use crate::eval::temporal::{parse_datetime, parse_time};
+    let (sp::Value::SingleQuotedString(text) | sp::Value::DoubleQuotedString(text)) = &ts.value.value else {
+        return convert_value(&ts.value.value, params);
+    };
+    let trimmed = text.trim();
+    let has_time =
+        trimmed.contains([' ', 'T', ':']) || (trimmed.len() > 8 && trimmed.bytes().all(|b| b.is_ascii_digit()));
+    let (name, value) = match &ts.data_type {
+        sp::DataType::Date => ("DATE", parse_datetime(text).filter(|_| !has_time).map(Value::Date)),
+        sp::DataType::Time(..) => ("TIME", parse_time(text).map(Value::Time)),
+        sp::DataType::Timestamp(..) | sp::DataType::Datetime(_) => {
+            ("DATETIME", parse_datetime(text).filter(|_| has_time).map(Value::DateTime))
+        }
+        _ => return convert_value(&ts.value.value, params),
+    };
+    match value {
+        Some(value) => Ok(Expr::Literal(value)),
+        None if ts.uses_odbc_syntax => convert_value(&ts.value.value, params),
+        None => Err(SqlError::new(onelog_core::ErrorCode::WRONG_VALUE, format!("Incorrect {name} value: '{text}'"))),
+    }
+}
+
 fn convert_value(v: &sp::Value, params: &mut ParamCounter) -> SqlResult<Expr> {
     Ok(match v {
         sp::Value::Number(text, _) => Expr::Literal(number_literal(text)?),
@@ -863,7 +890,7 @@ pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult
             name: "locate".into(),
             args: vec![convert_expr(expr, params)?, convert_expr(r#in, params)?],
         },
-        E::TypedString(ts) => convert_value(&ts.value.value, params)?,
+        E::TypedString(ts) => temporal_literal(ts, params)?,
         E::Extract { field, expr, .. } => {
             let unit = field.to_string().to_ascii_uppercase();
             if !matches!(

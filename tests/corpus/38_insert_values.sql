@@ -1,0 +1,42 @@
+-- INSERT ... VALUES whose values name the table's columns (they read the
+-- row being built, left to right, from the column defaults), the OK info
+-- of a many-row INSERT (`Records: N  Duplicates: N  Warnings: N`), ODBC
+-- escapes, the `!` operator, typed temporal literals, strings as conditions
+-- (warning 1292) and SUM / AVG of DOUBLE over sliding window frames (summed
+-- as MariaDB's frame cursors do, which shows in the last digits).
+CREATE TABLE t1 (a INT NOT NULL, b INT DEFAULT 5, c INT)
+INSERT INTO t1 VALUES (3, a+1, b)
+INSERT INTO t1 VALUES (b, 2, c), (a, a, b+a)
+INSERT INTO t1 VALUES ((SELECT a+10), 1, (SELECT count(*) FROM t1 x WHERE x.a < t1.b))
+INSERT INTO t1 VALUES (EXISTS(SELECT avg(3) OVER (ORDER BY COUNT(DISTINCT a, HEX(a)))), 1, 2)
+INSERT INTO t1 (c, a) VALUES (a, 7)
+INSERT INTO t1 (b, a) VALUES (a + 1, 100), (DEFAULT, b)
+INSERT INTO t1 VALUES (nosuch, 1, 1)
+SELECT * FROM t1
+CREATE TABLE t2 (a INT PRIMARY KEY, b INT UNIQUE, c INT, CHECK (c >= 0))
+INSERT INTO t2 VALUES (1,1,1),(2,2,2)
+INSERT IGNORE INTO t2 VALUES (1,5,5),(3,3,3),(4,1,1)
+INSERT INTO t2 VALUES (1,1,1),(5,5,5) ON DUPLICATE KEY UPDATE c=c
+INSERT INTO t2 VALUES (1,1,1),(6,6,6) ON DUPLICATE KEY UPDATE c=c+1
+REPLACE INTO t2 VALUES (1,1,9),(7,7,7)
+REPLACE INTO t2 VALUES (1,2,9)
+INSERT INTO t2 SELECT a+100, b+100, c FROM t2
+INSERT INTO t2 SELECT 200, 200, 1
+INSERT INTO t2 VALUES (8,8,8)
+INSERT IGNORE INTO t2 VALUES (10,10,'x'), (11,11,12)
+INSERT IGNORE INTO t2 VALUES (20,20,-1), (21,21,1), (22,21,1)
+INSERT INTO t2 VALUES (30,30,'1x'),(31,31,3)
+SELECT * FROM t2
+SELECT {fn length('hello')}, { date '1997-10-20' }, {d '2001-02-03'}, {ts '2001-02-03 10:11:12'}, {t '10:11'}
+SELECT {d '2001-02-30'} AS bad_date, {fn concat('a', 'b')}, {x 1 + 1}
+SELECT DATE '2001-02-03', TIMESTAMP '2001-02-03 10:11:12.25', TIME '10:11:12.5', DATE '20010203', TIME '1 10:00', TIMESTAMP '2001-02-03T10:11', TIMESTAMP '20010203101112', DATE '2001-00-00'
+SELECT DATE '2001-02-30'
+SELECT DATE '2001-02-03 10:11:12'
+SELECT TIMESTAMP '2001-02-03'
+SELECT TIME '25:61'
+SELECT 'a' AND 1, 'a' OR 0, NOT 'a', 'a' XOR 1, IF('a', 1, 2), CASE WHEN 'a' THEN 1 ELSE 2 END, 'a' IS TRUE
+SELECT !0, NOT 0=1, !(0=0), !1+1, -!1, !-1, !NULL, ! ! 2, !'a', 1 = !0
+CREATE TABLE tw (pk INT PRIMARY KEY, a INT, c DOUBLE)
+INSERT INTO tw VALUES (101, 0, 10.2), (102, 0, 10.2), (103, 1, 10.2), (104, 1, 10.2), (105, 2, 20.2), (106, 2, 20.2), (107, 2, 20.2), (108, 2, 5.1), (109, 4, 1.8), (110, 4, NULL), (111, 4, 3.3)
+SELECT pk, a, c, sum(c) OVER (PARTITION BY a ORDER BY pk ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS s, avg(c) OVER (PARTITION BY a ORDER BY pk ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS av FROM tw ORDER BY pk
+SELECT pk, sum(c) OVER (ORDER BY pk ROWS BETWEEN 2 FOLLOWING AND 3 FOLLOWING) AS s, avg(c) OVER (ORDER BY pk ROWS BETWEEN 3 PRECEDING AND CURRENT ROW) AS av, count(c) OVER (ORDER BY pk ROWS BETWEEN 1 PRECEDING AND 1 PRECEDING) AS n FROM tw ORDER BY pk
