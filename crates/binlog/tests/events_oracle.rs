@@ -5,8 +5,8 @@
 
 use onelog_binlog::event::{self, type_code, Event, GroupKind, QueryEvent, RowChange, RowsKind};
 use onelog_binlog::Gtid;
+use onelog_core::decimal::Decimal;
 use onelog_core::{BlobSize, ColumnDef, ColumnType, IndexDef, TableDef, Temporal, Value};
-use rust_decimal::Decimal;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::str::FromStr;

@@ -6,6 +6,7 @@
 //! crate may depend on it.
 
 pub mod collation;
+pub mod decimal;
 pub mod error;
 #[doc(hidden)]
 pub mod fuzz;

@@ -10,9 +10,9 @@
 //! `decimal2bin` (strings/decimal.c) and `my_*_packed_to_binary`
 //! (sql-common/my_time.c).
 
+use crate::decimal::Decimal;
 use crate::schema::{ColumnDef, ColumnType};
 use crate::value::{Temporal, Value};
-use rust_decimal::Decimal;
 
 /// MySQL field type codes (`enum_field_types`) used in TABLE_MAP events.
 pub mod mysql_type {

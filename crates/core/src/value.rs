@@ -1,6 +1,6 @@
 //! The SQL value model used from the wire protocol down to the row codec.
 
-use rust_decimal::Decimal;
+use crate::decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -9,9 +9,9 @@
 //! ([`stmt`]). It knows no SQL: it neither parses queries nor runs them, and
 //! it has no server loop; `onelog-server` drives it.
 //!
-//! May call: `onelog-core` (values, column definitions, errors) and external
-//! crates (`mysql_common` for protocol constants, `sha1`/`sha2`, `rand`,
-//! `rust_decimal`). No other OneLog crate. Its I/O is blocking (`std::io`):
+//! May call: `onelog-core` (values, column definitions, errors, decimals)
+//! and external crates (`mysql_common` for protocol constants,
+//! `sha1`/`sha2`, `rand`). No other OneLog crate. Its I/O is blocking (`std::io`):
 //! the server gives each connection its own thread.
 //!
 //! No decoder panics on any byte sequence (see `tests/fuzz.rs` and `fuzz/`). The

@@ -11,8 +11,8 @@
 use crate::buf::{put_u16, put_u32, DecodeError, Reader};
 use crate::resultset::{encode_column_definition, encode_eof, ColumnMeta};
 use mysql_common::constants::{ColumnType as MyType, StatusFlags};
+use onelog_core::decimal::Decimal;
 use onelog_core::{Temporal, Value};
-use rust_decimal::Decimal;
 use std::str::FromStr;
 
 /// Appends COM_STMT_PREPARE_OK's first packet.

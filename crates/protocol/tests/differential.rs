@@ -8,6 +8,7 @@
 //! --auth-root-authentication-method=normal`); otherwise it passes after
 //! printing that it was skipped. It creates and drops database `onelog_diff`.
 
+use onelog_core::decimal::Decimal;
 use onelog_core::schema::{BlobSize, ColumnDefault, IndexDef, TableDef};
 use onelog_core::{Collation, ColumnDef, ColumnType, ErrorCode, SqlError, Temporal, Value};
 use onelog_protocol::handshake::{parse_auth_switch_request, server_capabilities, HandshakeResponse};
@@ -15,7 +16,6 @@ use onelog_protocol::resultset::{
     column_meta_for, encode_binary_row, encode_column_definition, encode_err, encode_text_row, key_flags,
 };
 use onelog_protocol::{InitialHandshake, PacketStream};
-use rust_decimal::Decimal;
 use std::os::unix::net::UnixStream;
 use std::str::FromStr;
 

@@ -117,7 +117,7 @@ fn row_encoders_never_panic() {
                 1 => Value::Int(rng.next_u64() as i64),
                 2 => Value::UInt(rng.next_u64()),
                 3 => Value::Double(f64::from_bits(rng.next_u64())),
-                4 => Value::Decimal(rust_decimal::Decimal::from_i128_with_scale(
+                4 => Value::Decimal(onelog_core::decimal::Decimal::from_i128_with_scale(
                     rng.next_u64() as i64 as i128,
                     rng.below(29) as u32,
                 )),

@@ -4,8 +4,8 @@
 use crate::ast::{AggFunc, Expr};
 use crate::eval::{compare_with_collation, expr_collation, EvalEnv};
 use crate::select::{cmp_keys, group_key, Ctx, KeyOrder, KeySet};
+use onelog_core::decimal::Decimal;
 use onelog_core::{Collation, ErrorCode, SqlResult, Value};
-use rust_decimal::Decimal;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 

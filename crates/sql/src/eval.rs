@@ -10,10 +10,10 @@
 //! storage in a column), `tests`.
 
 use crate::ast::{BinOp, CastType, Expr, Select, UnaryOp, VarScope};
+use onelog_core::decimal::{Decimal, RoundingStrategy};
+use onelog_core::decimal::{FromPrimitive, ToPrimitive};
 use onelog_core::value::format_double;
 use onelog_core::{Collation, ColumnDef, ErrorCode, SqlError, SqlResult, Temporal, Value};
-use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
-use rust_decimal::{Decimal, RoundingStrategy};
 use std::borrow::Cow;
 use std::cmp::Ordering;
 

@@ -90,8 +90,8 @@ pub fn conform(def: &ColumnDef, value: &mut Value) {
     let ColumnType::Decimal { scale, .. } = def.ty else { return };
     let scale = u32::from(scale);
     let mut d = match value {
-        Value::Int(i) => rust_decimal::Decimal::from(*i),
-        Value::UInt(u) => rust_decimal::Decimal::from(*u),
+        Value::Int(i) => onelog_core::decimal::Decimal::from(*i),
+        Value::UInt(u) => onelog_core::decimal::Decimal::from(*u),
         Value::Decimal(d) if d.scale() < scale => *d,
         _ => return,
     };

@@ -543,7 +543,7 @@ pub fn typed(def: &VarDef, text: &str) -> Value {
             .unwrap_or_else(|_| Value::from_str(text)),
         // Stored with MariaDB's six decimals, which a DECIMAL keeps when sent.
         Kind::Double => {
-            text.parse::<rust_decimal::Decimal>().map(Value::Decimal).unwrap_or_else(|_| Value::from_str(text))
+            text.parse::<onelog_core::decimal::Decimal>().map(Value::Decimal).unwrap_or_else(|_| Value::from_str(text))
         }
         _ => Value::from_str(text),
     }

@@ -7,8 +7,8 @@
 //! escaping scheme is the classic one (0x00 → 0x00 0xFF, terminator
 //! 0x00 0x00), which keeps prefixes ordered.
 
+use onelog_core::decimal::Decimal;
 use onelog_core::{Collation, ColumnDef, ColumnType, Temporal, Value};
-use rust_decimal::Decimal;
 
 /// Reserved index ids below this value hold the catalog, not tables.
 pub const FIRST_USER_INDEX_ID: u64 = 16;

@@ -259,7 +259,7 @@ fn plugin_name(account: &Account) -> &'static str {
 }
 
 fn max_statement_time(account: &Account) -> Value {
-    let mut seconds = rust_decimal::Decimal::from(account.limits[LIMIT_NAMES.len() - 1]);
+    let mut seconds = onelog_core::decimal::Decimal::from(account.limits[LIMIT_NAMES.len() - 1]);
     seconds.rescale(6);
     Value::Decimal(seconds)
 }

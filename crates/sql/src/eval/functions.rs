@@ -7,10 +7,10 @@ use super::{
     EvalEnv, Num, Row, MAX_ALLOWED_PACKET,
 };
 use crate::ast::{Expr, VarScope};
+use onelog_core::decimal::{Decimal, RoundingStrategy};
+use onelog_core::decimal::{FromPrimitive, ToPrimitive};
 use onelog_core::value::format_double;
 use onelog_core::{ErrorCode, SqlError, SqlResult, Temporal, Value};
-use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
-use rust_decimal::{Decimal, RoundingStrategy};
 use sha2::Digest;
 use std::cmp::Ordering;
 

@@ -12,8 +12,11 @@ use sqlparser::tokenizer::Token;
 /// significant digits, so wider columns are refused rather than rounded.
 const MAX_DECIMAL_PRECISION: u64 = 28;
 
-/// DECIMAL(M,D) of column `name` ('' in a CAST): D over M is 1427 before
-/// any limit is checked, as MariaDB checks them.
+/// MariaDB's maximum DECIMAL scale (1425 past it, checked before the precision).
+const MAX_DECIMAL_SCALE: u64 = 38;
+
+/// DECIMAL(M,D) of column `name` ('' in a CAST): D over M is 1427, then D
+/// over 38 is 1425, then M over the limit is 1426, as MariaDB checks them.
 pub(crate) fn decimal_precision(name: &str, info: &sp::ExactNumberInfo) -> SqlResult<(u8, u8)> {
     let (p, s) = match info {
         sp::ExactNumberInfo::None => (10, 0),
@@ -26,11 +29,16 @@ pub(crate) fn decimal_precision(name: &str, info: &sp::ExactNumberInfo) -> SqlRe
             format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"),
         ));
     }
-    // The scale is at most the precision, so within MariaDB's 30 too.
+    if s > MAX_DECIMAL_SCALE {
+        return Err(SqlError::new(
+            ErrorCode::WRONG_ARGUMENTS_SCALE,
+            format!("Too big scale specified for '{name}'. Maximum is {MAX_DECIMAL_SCALE}"),
+        ));
+    }
     if p > MAX_DECIMAL_PRECISION {
         return Err(SqlError::new(
             ErrorCode::TOO_BIG_PRECISION,
-            format!("Too big precision {p} specified for column. Maximum is {MAX_DECIMAL_PRECISION}"),
+            format!("Too big precision specified for '{name}'. Maximum is {MAX_DECIMAL_PRECISION}"),
         ));
     }
     Ok((p as u8, s as u8))
@@ -698,4 +706,24 @@ pub(crate) fn convert_drop(
         }
         other => return Err(unsupported(format!("DROP {other}"))),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(p: u64, s: u64) -> Option<u16> {
+        decimal_precision("a", &sp::ExactNumberInfo::PrecisionAndScale(p, s as i64)).err().map(|e| e.code.number)
+    }
+
+    #[test]
+    fn decimal_limits_are_checked_in_mariadbs_order() {
+        assert_eq!(code(10, 2), None);
+        assert_eq!(code(30, 31), Some(1427));
+        assert_eq!(code(70, 40), Some(1425));
+        assert_eq!(code(39, 39), Some(1425));
+        assert_eq!(code(70, 2), Some(1426));
+        let err = decimal_precision("a", &sp::ExactNumberInfo::Precision(70)).unwrap_err();
+        assert_eq!(err.message, format!("Too big precision specified for 'a'. Maximum is {MAX_DECIMAL_PRECISION}"));
+    }
 }

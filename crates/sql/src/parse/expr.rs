@@ -2,8 +2,8 @@
 
 use super::{object_name, unsupported, ParamCounter};
 use crate::ast::*;
+use onelog_core::decimal::Decimal;
 use onelog_core::{SqlError, SqlResult, Value};
-use rust_decimal::Decimal;
 use sqlparser::ast as sp;
 
 pub(crate) fn convert_query(q: &sp::Query, params: &mut ParamCounter) -> SqlResult<Select> {
