@@ -289,9 +289,8 @@ fn aggregate_frames(func: AggFunc, frames: &[Range<usize>], arg: impl Fn(usize) 
             })
             .collect();
     }
-    let n = frames.len();
-    let doubles = (0..n).all(|j| matches!(arg(j), Value::Double(_) | Value::Null));
-    if matches!(func, AggFunc::Sum | AggFunc::Avg) && doubles {
+    let doubles = || (0..frames.len()).all(|j| matches!(arg(j), Value::Double(_) | Value::Null));
+    if matches!(func, AggFunc::Sum | AggFunc::Avg) && doubles() {
         return sliding_double(func, frames, arg);
     }
     frames
