@@ -38,7 +38,12 @@ events of its transaction; recovery never runs a body). An AFTER INSERT trigger 
 the procedure's rows (replaced each cycle by CREATE OR REPLACE TRIGGER) writes an
 audit row for each: after recovery every row has its audit row and no audit row is
 without its row (trigger writes are row events of the firing transaction; recovery
-and the MariaDB replay never fire triggers).
+and the MariaDB replay never fire triggers). Each writer transaction also inserts a
+parent row and two child rows under FOREIGN KEY constraints, re-keys the parent
+(ON UPDATE CASCADE moves the children) and, in odd-sized transactions, deletes it
+(ON DELETE CASCADE): after recovery a transaction's parent and children are there
+re-keyed, or all gone, exactly as its size says (the cascaded rows are logged as
+rows of its own transaction, flagged so the MariaDB replay does not cascade twice).
 
 Env: ONELOG_CRASH_CYCLES (default 20), ONELOG_CRASH_WRITERS (default 8),
 ONELOG_CRASH_SEED (default: random, printed).
@@ -129,6 +134,7 @@ def writer(srv, ledger: Ledger, w: int, rng: random.Random, stop: threading.Even
                         stage_through_temporary_table(cur, rows)
                     else:
                         cur.executemany("INSERT INTO data (txn_id, idx, writer, val) VALUES (%s, %s, %s, %s)", rows)
+                    cascade_through_foreign_keys(cur, tid, n)
                     if joined:
                         cur.execute("UPDATE markers JOIN counters ON counters.writer = markers.writer "
                                     "SET markers.n = %s, counters.cnt = counters.cnt + 1, "
@@ -151,6 +157,29 @@ def writer(srv, ledger: Ledger, w: int, rng: random.Random, stop: threading.Even
             c.close()
         except Exception:
             pass
+
+
+def cascade_through_foreign_keys(cur, tid: int, n: int):
+    """A parent and two children; the parent re-keyed to -tid (the children
+    follow, ON UPDATE CASCADE), then deleted when `n` is odd (the children go,
+    ON DELETE CASCADE)."""
+    cur.execute("INSERT INTO fk_parent VALUES (%s)", (tid,))
+    cur.executemany("INSERT INTO fk_child VALUES (%s, %s)", [(tid * 10 + i, tid) for i in range(2)])
+    cur.execute("UPDATE fk_parent SET id = -id WHERE id = %s", (tid,))
+    if n % 2:
+        cur.execute("DELETE FROM fk_parent WHERE id = %s", (-tid,))
+
+
+def verify_foreign_keys(cur, markers: dict, where: str):
+    """Each present transaction's parent and children, as its size says."""
+    cur.execute("SELECT id FROM fk_parent")
+    parents = {r[0] for r in cur.fetchall()}
+    cur.execute("SELECT id, pid FROM fk_child")
+    children = set(cur.fetchall())
+    kept = [t for t, (_, n) in markers.items() if n % 2 == 0]
+    assert parents == {-t for t in kept}, f"foreign key parents {where}: {sorted(parents ^ {-t for t in kept})[:10]}"
+    expected = {(t * 10 + i, -t) for t in kept for i in range(2)}
+    assert children == expected, f"foreign key children {where}: {sorted(children ^ expected)[:10]}"
 
 
 PROC_BODIES = (
@@ -400,6 +429,7 @@ def verify(srv, ledger: Ledger, cycle: int, snapshots: dict, views: dict, accoun
             cur.execute("SELECT writer, cnt FROM counters")
             counters = dict(cur.fetchall())
             snapshot_tables = verify_snapshots(cur, markers, snapshots, where)
+            verify_foreign_keys(cur, markers, where)
             verify_views(cur, views, where)
             verify_databases(cur, where)
             verify_accounts(cur, accounts, where)
@@ -459,6 +489,9 @@ def crash_server(server_factory):
         cur.execute("CREATE TABLE proc_rows (id BIGINT NOT NULL, i INT NOT NULL, PRIMARY KEY (id, i))")
         cur.execute("CREATE TABLE proc_calls (id BIGINT PRIMARY KEY, n INT NOT NULL)")
         cur.execute("CREATE TABLE proc_audit (id BIGINT NOT NULL, i INT NOT NULL, PRIMARY KEY (id, i))")
+        cur.execute("CREATE TABLE fk_parent (id BIGINT PRIMARY KEY)")
+        cur.execute("CREATE TABLE fk_child (id BIGINT PRIMARY KEY, pid BIGINT, "
+                    "FOREIGN KEY (pid) REFERENCES fk_parent (id) ON DELETE CASCADE ON UPDATE CASCADE)")
         create_fill_proc(cur, random.Random(0))
         create_audit_trigger(cur, random.Random(0))
         cur.execute("BEGIN")

@@ -548,3 +548,37 @@ def test_mariadb_replica_applies_widths_zerofill_and_float_digits(onelog_server,
     wait_caught_up(replica_conn, source)
     for sql in ["SHOW CREATE TABLE zf.t", "SELECT * FROM zf.t ORDER BY id"]:
         assert query(source, sql) == query(replica_conn, sql), sql
+
+
+def test_mariadb_replica_applies_foreign_keys_and_their_cascades(onelog_server, replica):
+    """FOREIGN KEY constraints reach a MariaDB replica with the tables, and
+    the rows a cascade changes arrive as row events of their own, flagged
+    NO_FOREIGN_KEY_CHECKS so that the replica's InnoDB does not cascade a
+    second time: it ends with the same rows, and its replication thread
+    stays up (a doubled cascade would fail with 1032)."""
+    source = onelog_server.connect(autocommit=True)
+    query(source, "CREATE DATABASE fk")
+    replica_conn = start_replica(replica, onelog_server, first_binlog(onelog_server))
+    query(source, "USE fk")
+    query(source, "CREATE TABLE p (id INT PRIMARY KEY, code INT UNIQUE)")
+    query(source, "CREATE TABLE c (id INT PRIMARY KEY, pid INT, code INT, "
+                  "FOREIGN KEY (pid) REFERENCES p (id) ON DELETE CASCADE, "
+                  "CONSTRAINT c_code FOREIGN KEY (code) REFERENCES p (code) ON UPDATE SET NULL)")
+    query(source, "CREATE TABLE g (id INT PRIMARY KEY, cid INT, FOREIGN KEY (cid) REFERENCES c (id) ON DELETE CASCADE)")
+    query(source, "INSERT INTO p VALUES (1, 10), (2, 20), (3, 30)")
+    query(source, "INSERT INTO c VALUES (1, 1, NULL), (2, 1, 20), (3, 2, 30), (4, 3, 30)")
+    query(source, "INSERT INTO g VALUES (1, 1), (2, 2), (3, 3)")
+    query(source, "DELETE FROM p WHERE id = 1")
+    query(source, "UPDATE p SET code = 31 WHERE id = 3")
+    query(source, "SET foreign_key_checks = 0")
+    query(source, "INSERT INTO c VALUES (9, 99, NULL)")
+    query(source, "CREATE TABLE orphan (a INT, FOREIGN KEY (a) REFERENCES later (id))")
+    query(source, "SET foreign_key_checks = 1")
+    wait_caught_up(replica_conn, source)
+    for table in ("p", "c", "g"):
+        rows = f"SELECT * FROM fk.{table} ORDER BY id"
+        assert query(source, rows) == query(replica_conn, rows), table
+        create = f"SHOW CREATE TABLE fk.{table}"
+        assert query(source, create) == query(replica_conn, create), table
+    assert query(source, "SELECT * FROM fk.c ORDER BY id") == ((3, 2, None), (4, 3, None), (9, 99, None))
+    assert query(source, "SELECT * FROM fk.g ORDER BY id") == ((3, 3),)

@@ -380,6 +380,15 @@ pub struct QueryEvent<'a> {
     pub collation_server: u16,
     pub auto_increment_increment: u16,
     pub auto_increment_offset: u16,
+    /// The Q_FLAGS2 status variable: the session options a replica applies
+    /// the statement with ([`query_flags2`]).
+    pub flags2: u32,
+}
+
+/// Bits of a QUERY event's Q_FLAGS2 (MariaDB's `option_bits`).
+pub mod query_flags2 {
+    /// The statement ran with `foreign_key_checks=0`.
+    pub const NO_FOREIGN_KEY_CHECKS: u32 = 1 << 26;
 }
 
 impl<'a> QueryEvent<'a> {
@@ -399,6 +408,7 @@ impl<'a> QueryEvent<'a> {
             collation_server: 45,
             auto_increment_increment: 1,
             auto_increment_offset: 1,
+            flags2: 0,
         }
     }
 }
@@ -448,13 +458,13 @@ fn status_collation_server(mut status: &[u8]) -> Option<u16> {
 /// code, status length), the status variables as MariaDB writes them for an
 /// ordinary session, the NUL-terminated default database and the statement.
 ///
-/// Flags2 is 0: autocommit on, foreign key and unique checks on, which is
-/// what every OneLog session replays with. Database names longer than 255
-/// bytes cannot be represented (MariaDB limits them to 64 characters).
+/// Flags2 carries only NO_FOREIGN_KEY_CHECKS (autocommit and unique
+/// checks are always on for what OneLog logs). Database names longer than
+/// 255 bytes cannot be represented (MariaDB limits them to 64 characters).
 pub fn query_body(q: &QueryEvent) -> Vec<u8> {
     let mut status = Vec::with_capacity(40);
     status.push(query_status::FLAGS2);
-    status.extend_from_slice(&0u32.to_le_bytes());
+    status.extend_from_slice(&q.flags2.to_le_bytes());
     status.push(query_status::SQL_MODE);
     status.extend_from_slice(&q.sql_mode.to_le_bytes());
     status.push(query_status::CATALOG_NZ);
@@ -793,6 +803,16 @@ pub fn rows_bodies(
         last[flags_at..flags_at + 2].copy_from_slice(&rows_flag::STMT_END.to_le_bytes());
     }
     Ok(bodies)
+}
+
+/// Sets `flags` (`rows_flag`) in a body [`rows_bodies`] made, besides the
+/// STMT_END_F it may carry.
+pub fn add_rows_flags(body: &mut [u8], flags: u16) {
+    // The flags follow the 6-byte table id.
+    if let Some(field) = body.get_mut(6..8) {
+        let old = u16::from_le_bytes([field[0], field[1]]);
+        field.copy_from_slice(&(old | flags).to_le_bytes());
+    }
 }
 
 // ------------------------------------------------------------------ reading

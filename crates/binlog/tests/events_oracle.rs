@@ -147,6 +147,7 @@ fn write_binlog_with(path: &Path, checksum: bool, first_row: Vec<Value>) -> Vec<
         collation_server: 45,
         auto_increment_increment: 1,
         auto_increment_offset: 1,
+        flags2: 0,
     };
     events.push(Written { code: type_code::GTID, body: event::gtid_body(&gtid(1), GroupKind::StandaloneDdl, None) });
     events.push(Written {

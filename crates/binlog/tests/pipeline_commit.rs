@@ -43,6 +43,7 @@ fn query(sql: &str, standalone: bool) -> TxnEvents {
         collation_server: 8,
         auto_increment_increment: 1,
         auto_increment_offset: 1,
+        flags2: 0,
     });
     TxnEvents {
         events: vec![PendingEvent { type_code: ev::type_code::QUERY, flags: 0, body }],

@@ -49,6 +49,7 @@ fn txn(i: u64) -> TxnEvents {
                 collation_server: 8,
                 auto_increment_increment: 1,
                 auto_increment_offset: 1,
+                flags2: 0,
             }),
         }],
         kind: ev::GroupKind::Transaction,

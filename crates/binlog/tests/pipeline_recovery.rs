@@ -35,6 +35,7 @@ fn txn(i: usize) -> TxnEvents {
                 collation_server: 8,
                 auto_increment_increment: 1,
                 auto_increment_offset: 1,
+                flags2: 0,
             }),
         }],
         kind: if i % 5 == 4 { ev::GroupKind::StandaloneDdl } else { ev::GroupKind::Transaction },

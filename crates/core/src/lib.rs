@@ -16,5 +16,8 @@ pub mod value;
 
 pub use collation::{Charset, Collation};
 pub use error::{ErrorCode, SqlError, SqlResult};
-pub use schema::{BlobSize, CheckConstraint, ColumnDef, ColumnDefault, ColumnType, IndexDef, KeyMembership, TableDef};
+pub use schema::{
+    BlobSize, CheckConstraint, ColumnDef, ColumnDefault, ColumnType, ForeignKey, IndexDef, KeyMembership,
+    ReferentialAction, TableDef,
+};
 pub use value::{Temporal, Value};

@@ -282,6 +282,10 @@ pub struct IndexDef {
     /// stored before key parts were kept (every part whole, ascending).
     #[serde(default)]
     pub parts: Vec<KeyPart>,
+    /// Added for a FOREIGN KEY that no key served (MariaDB's
+    /// HA_GENERATED_KEY): dropped once another key starts with its columns.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub generated: bool,
 }
 
 /// A key column's declared options. OneLog's index entries hold the whole
@@ -298,7 +302,15 @@ pub struct KeyPart {
 impl IndexDef {
     /// The `PRIMARY` key on `columns`, whole values ascending.
     pub fn primary_key(id: u64, columns: Vec<usize>) -> IndexDef {
-        IndexDef { id, name: "PRIMARY".into(), columns, unique: true, primary: true, parts: Vec::new() }
+        IndexDef {
+            id,
+            name: "PRIMARY".into(),
+            columns,
+            unique: true,
+            primary: true,
+            parts: Vec::new(),
+            generated: false,
+        }
     }
 
     /// The options of the key's `n`th column.
@@ -339,6 +351,51 @@ pub struct TableDef {
     /// CHECK constraints, in the order SHOW CREATE TABLE prints them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checks: Vec<CheckConstraint>,
+    /// FOREIGN KEY constraints, sorted by name as InnoDB keeps (and SHOW
+    /// CREATE TABLE prints) them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub foreign_keys: Vec<ForeignKey>,
+}
+
+/// What a change to a referenced (parent) row does to the rows that
+/// reference it. RESTRICT is InnoDB's default and is never printed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReferentialAction {
+    #[default]
+    Restrict,
+    NoAction,
+    Cascade,
+    SetNull,
+}
+
+impl ReferentialAction {
+    /// The words SHOW CREATE TABLE and information_schema use.
+    pub fn sql_name(self) -> &'static str {
+        match self {
+            ReferentialAction::Restrict => "RESTRICT",
+            ReferentialAction::NoAction => "NO ACTION",
+            ReferentialAction::Cascade => "CASCADE",
+            ReferentialAction::SetNull => "SET NULL",
+        }
+    }
+}
+
+/// A FOREIGN KEY constraint of the (child) table that holds it: each row
+/// whose `columns` are all non-NULL must match a row of the referenced
+/// (parent) table on `ref_columns`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForeignKey {
+    /// The declared name, or InnoDB's `<table>_ibfk_<n>`.
+    pub name: String,
+    /// Positions of the referencing columns in this table.
+    pub columns: Vec<usize>,
+    pub ref_db: String,
+    pub ref_table: String,
+    /// Names of the referenced columns (the parent may not exist yet under
+    /// `foreign_key_checks=0`, so they cannot be positions).
+    pub ref_columns: Vec<String>,
+    pub on_delete: ReferentialAction,
+    pub on_update: ReferentialAction,
 }
 
 /// A CHECK constraint: a row is refused when its condition is false (NULL
@@ -372,6 +429,7 @@ impl Default for TableDef {
             key_format: KEY_FORMAT,
             auto_increment_start: 0,
             checks: Vec::new(),
+            foreign_keys: Vec::new(),
         }
     }
 }

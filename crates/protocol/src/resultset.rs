@@ -873,7 +873,15 @@ mod tests {
             columns: vec![id, col(ColumnType::Int), col(ColumnType::Int)],
             indexes: vec![
                 IndexDef::primary_key(1, vec![0]),
-                IndexDef { id: 2, name: "u".into(), columns: vec![1], unique: true, primary: false, parts: Vec::new() },
+                IndexDef {
+                    id: 2,
+                    name: "u".into(),
+                    columns: vec![1],
+                    unique: true,
+                    primary: false,
+                    parts: Vec::new(),
+                    generated: false,
+                },
                 IndexDef {
                     id: 3,
                     name: "k".into(),
@@ -881,6 +889,7 @@ mod tests {
                     unique: false,
                     primary: false,
                     parts: Vec::new(),
+                    generated: false,
                 },
             ],
             ..Default::default()

@@ -149,8 +149,24 @@ fn table() -> TableDef {
         ],
         indexes: vec![
             IndexDef::primary_key(1, vec![0]),
-            IndexDef { id: 2, name: "a".into(), columns: vec![1], unique: true, primary: false, parts: Vec::new() },
-            IndexDef { id: 3, name: "c".into(), columns: vec![3, 4], unique: false, primary: false, parts: Vec::new() },
+            IndexDef {
+                id: 2,
+                name: "a".into(),
+                columns: vec![1],
+                unique: true,
+                primary: false,
+                parts: Vec::new(),
+                generated: false,
+            },
+            IndexDef {
+                id: 3,
+                name: "c".into(),
+                columns: vec![3, 4],
+                unique: false,
+                primary: false,
+                parts: Vec::new(),
+                generated: false,
+            },
         ],
         ..Default::default()
     }

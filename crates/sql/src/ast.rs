@@ -651,6 +651,8 @@ pub struct CreateTable {
     pub take_table_collation: Vec<String>,
     /// CHECK constraints, column ones first as declared.
     pub checks: Vec<CheckSpec>,
+    /// FOREIGN KEY constraints (column `REFERENCES` ones too), as declared.
+    pub foreign_keys: Vec<ForeignKeySpec>,
     /// `CREATE TABLE t2 LIKE t1`: the table whose definition is copied.
     pub like: Option<ObjectName>,
     /// `CREATE TABLE t2 [(...)] [IGNORE|REPLACE] [AS] SELECT ...`.
@@ -672,6 +674,22 @@ pub struct CheckSpec {
     pub name: Option<String>,
     pub condition: Expr,
     pub column: Option<String>,
+}
+
+/// `[CONSTRAINT [name]] FOREIGN KEY [index_name] (columns) REFERENCES
+/// table (ref_columns) [ON DELETE action] [ON UPDATE action]`, or a
+/// column's `REFERENCES table (ref_column) ...`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForeignKeySpec {
+    pub name: Option<String>,
+    /// The name of the index created for it when none fits (the
+    /// constraint's name when there is none).
+    pub index_name: Option<String>,
+    pub columns: Vec<String>,
+    pub ref_table: ObjectName,
+    pub ref_columns: Vec<String>,
+    pub on_delete: onelog_core::ReferentialAction,
+    pub on_update: onelog_core::ReferentialAction,
 }
 
 /// `[DEFAULT] CHARACTER SET [=] cs [DEFAULT] COLLATE [=] c COMMENT [=] 'x'`
@@ -724,6 +742,11 @@ pub enum AlterOp {
     /// `ADD [CONSTRAINT name] CHECK (...)`, or a column's CHECK of an ADD /
     /// MODIFY / CHANGE.
     AddCheck(CheckSpec),
+    /// `ADD [CONSTRAINT [name]] FOREIGN KEY ...`, or a column's
+    /// `REFERENCES` of an ADD.
+    AddForeignKey(ForeignKeySpec),
+    /// `DROP FOREIGN KEY name`.
+    DropForeignKey(String),
     /// `DROP CONSTRAINT [IF EXISTS] name` (a CHECK constraint or a key).
     DropConstraint {
         name: String,

@@ -108,6 +108,9 @@ pub struct Catalog {
     /// Accounts and their privileges (see `accounts`).
     pub accounts: crate::accounts::AccountStore,
     next_id: u64,
+    /// How many tables hold FOREIGN KEY constraints: a row change checks
+    /// for referencing tables only when some exist.
+    tables_with_foreign_keys: usize,
     /// Counts table definitions installed; see [`TableEntry::def_generation`].
     generation: u64,
 }
@@ -301,6 +304,7 @@ impl Catalog {
     pub fn remove_database(&mut self, name: &str) {
         self.databases.remove(name);
         self.tables.retain(|(db, _), _| db != name);
+        self.tables_with_foreign_keys = self.tables.values().filter(|t| !t.def.foreign_keys.is_empty()).count();
         self.views.retain(|(db, _), _| db != name);
         self.routines.retain(|(db, _, _), _| db != name);
         self.triggers.retain(|(db, _), _| db != name);
@@ -365,7 +369,8 @@ impl Catalog {
         self.next_id = self.next_id.max(max_id + 1);
         self.generation += 1;
         let entry = TableEntry::installed_at(def, self.generation);
-        if let Some(old) = self.tables.remove(&(db.to_string(), name.to_string())) {
+        self.tables_with_foreign_keys += usize::from(!entry.def.foreign_keys.is_empty());
+        if let Some(old) = self.remove_entry(db, name) {
             let mut next = entry.auto_increment_next.lock();
             *next = (*next).max(*old.auto_increment_next.lock());
             drop(next);
@@ -380,7 +385,37 @@ impl Catalog {
     }
 
     pub fn remove_table(&mut self, db: &str, name: &str) {
-        self.tables.remove(&(db.to_string(), name.to_string()));
+        self.remove_entry(db, name);
+    }
+
+    fn remove_entry(&mut self, db: &str, name: &str) -> Option<Arc<TableEntry>> {
+        let old = self.tables.remove(&(db.to_string(), name.to_string()))?;
+        self.tables_with_foreign_keys -= usize::from(!old.def.foreign_keys.is_empty());
+        Some(old)
+    }
+
+    /// Whether any table holds a FOREIGN KEY constraint.
+    pub fn has_foreign_keys(&self) -> bool {
+        self.tables_with_foreign_keys > 0
+    }
+
+    /// The constraints that reference `db.name`, with the tables that hold
+    /// them, in InnoDB's order (by `db/name` of the constraint: the one its
+    /// errors name first).
+    pub fn referencing(&self, db: &str, name: &str) -> Vec<(Arc<TableEntry>, onelog_core::ForeignKey)> {
+        if !self.has_foreign_keys() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for table in self.tables.values() {
+            for fk in &table.def.foreign_keys {
+                if fk.ref_db == db && fk.ref_table == name {
+                    out.push((table.clone(), fk.clone()));
+                }
+            }
+        }
+        out.sort_by(|(a, fa), (b, fb)| (&a.def.db, &fa.name).cmp(&(&b.def.db, &fb.name)));
+        out
     }
 }
 

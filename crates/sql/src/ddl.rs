@@ -189,7 +189,22 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
         Statement::AlterDatabase { .. } => session.set_database_collation(),
         _ => {}
     }
-    Ok(QueryResult::ok(affected))
+    Ok(match stmt {
+        Statement::AlterTable { ops, .. } => altered(session, ops, affected),
+        Statement::CreateIndex { .. } | Statement::DropIndex { .. } => altered(session, &[], affected),
+        _ => QueryResult::ok(affected),
+    })
+}
+
+/// The OK of ALTER TABLE (CREATE / DROP INDEX: no `ops`) that copied
+/// `rows`: MariaDB's `Records: N  Duplicates: 0  Warnings: W`, except
+/// for a rename alone.
+pub(crate) fn altered(session: &Session, ops: &[AlterOp], rows: u64) -> QueryResult {
+    if !ops.is_empty() && ops.iter().all(|op| matches!(op, AlterOp::RenameTable(_))) {
+        return QueryResult::ok(rows);
+    }
+    let info = format!("Records: {rows}  Duplicates: 0  Warnings: {}", session.warning_count());
+    QueryResult::Ok { affected_rows: rows, last_insert_id: 0, info }
 }
 
 /// The tables `stmt` changes, which it locks exclusively. Names it cannot
@@ -256,6 +271,9 @@ pub struct DdlContext<'a> {
     /// The session's `collation_server`: a database created without a
     /// collation takes it.
     pub collation_server: Collation,
+    /// The session's `foreign_key_checks` (replay: off, what the log holds
+    /// succeeded).
+    pub foreign_key_checks: bool,
 }
 
 /// Replays a DDL QUERY event during recovery; returns its mutations after
@@ -270,7 +288,7 @@ pub fn replay(
 ) -> SqlResult<Vec<Mutation>> {
     let parsed = parse::parse_single(sql)?;
     let snapshot = store.snapshot();
-    let ctx = DdlContext { db, strict: false, collation_server };
+    let ctx = DdlContext { db, strict: false, collation_server, foreign_key_checks: false };
     let plan = plan(catalog, &snapshot, &ctx, &parsed.statement)?;
     let mutations = plan.mutations;
     plan.change.apply(catalog);
@@ -302,6 +320,9 @@ pub(crate) fn noop_with_note(code: u16, message: String) -> DdlPlan {
 /// Plans `stmt` against the catalog and a storage snapshot.
 pub fn plan(catalog: &mut Catalog, snapshot: &Snapshot, ctx: &DdlContext, stmt: &Statement) -> SqlResult<DdlPlan> {
     let mut plan = plan_statement(catalog, snapshot, ctx, stmt)?;
+    if let CatalogChange::ReplaceTables(replacements) = &mut plan.change {
+        crate::foreign_key::follow_renames(catalog, replacements, &mut plan.mutations)?;
+    }
     // A renamed table keeps its triggers (RENAME TABLE, ALTER TABLE ...
     // RENAME): they are written again under its new name.
     if let CatalogChange::ReplaceTables(replacements) = &plan.change {
@@ -322,7 +343,7 @@ fn plan_statement(
     ctx: &DdlContext,
     stmt: &Statement,
 ) -> SqlResult<DdlPlan> {
-    let DdlContext { db, strict, collation_server } = *ctx;
+    let DdlContext { db, strict, collation_server, foreign_key_checks } = *ctx;
     match stmt {
         // Only a replay plans an account statement here: a session runs it
         // through `accounts::run`. What the log holds succeeded, so GRANT
@@ -369,7 +390,7 @@ fn plan_statement(
             plan.affected_rows = (tables.len() + views.len()) as u64;
             Ok(plan)
         }
-        Statement::CreateTable(ct) => create_table(catalog, db, ct),
+        Statement::CreateTable(ct) => create_table(catalog, db, ct, foreign_key_checks),
         Statement::CreateView(view) => create_view(catalog, db, view),
         Statement::CreateRoutine(create) => crate::routine::plan_create(catalog, db, create),
         Statement::CreateTrigger(create) => crate::trigger::plan_create(catalog, db, create),
@@ -404,6 +425,11 @@ fn plan_statement(
                     None => missing.push(format!("{d}.{}", n.name)),
                 }
             }
+            for (d, n) in &dropped {
+                if let Some(t) = catalog.table(d, n) {
+                    crate::foreign_key::check_drop(catalog, foreign_key_checks, &t.def, &dropped)?;
+                }
+            }
             mutations.extend(crate::trigger::drop_table_triggers(catalog, &dropped).0);
             if !missing.is_empty() {
                 let msg = format!("Unknown table '{}'", missing.join(","));
@@ -418,6 +444,7 @@ fn plan_statement(
         }
         Statement::Truncate(name) => {
             let t = catalog.get_table(db_of(name, db)?, &name.name)?;
+            crate::foreign_key::check_truncate(catalog, foreign_key_checks, &t.def)?;
             let mut mutations = drop_table_mutations(&t);
             mutations.retain(|m| !matches!(m, Mutation::Delete(_)));
             Ok(ok_plan(mutations, CatalogChange::Truncate(t.def.clone())))
@@ -425,13 +452,13 @@ fn plan_statement(
         Statement::CreateIndex { table, .. } | Statement::DropIndex { table, .. } => {
             let t = catalog.get_table(db_of(table, db)?, &table.name)?;
             match index_ops(&t.def, stmt) {
-                IndexOps::Alter(ops) => alter(catalog, snapshot, &t, &ops, strict, db),
+                IndexOps::Alter(ops) => alter(catalog, snapshot, &t, &ops, (strict, foreign_key_checks), db),
                 IndexOps::Nothing(code, message) => Ok(noop_with_note(code, message)),
             }
         }
         Statement::AlterTable { table, ops } => {
             let t = catalog.get_table(db_of(table, db)?, &table.name)?;
-            alter(catalog, snapshot, &t, ops, strict, db)
+            alter(catalog, snapshot, &t, ops, (strict, foreign_key_checks), db)
         }
         Statement::RenameTables(pairs) => rename_tables(catalog, db, pairs),
         Statement::AlterDatabase { name, options } => {
@@ -632,7 +659,8 @@ fn build_index(next_id: NextId, def: &TableDef, spec: &IndexSpec, existing: &[In
         .enumerate()
         .map(|(n, &c)| key_part(&def.columns[c], spec.parts.get(n).copied().unwrap_or_default()))
         .collect::<SqlResult<Vec<_>>>()?;
-    Ok(IndexDef { id: next_id(), name, columns, unique: spec.unique || spec.primary, primary: spec.primary, parts })
+    let unique = spec.unique || spec.primary;
+    Ok(IndexDef { id: next_id(), name, columns, unique, primary: spec.primary, parts, generated: false })
 }
 
 /// A key part as MariaDB keeps it: a prefix only of a string column and
@@ -654,7 +682,12 @@ fn key_part(column: &ColumnDef, part: KeyPart) -> SqlResult<KeyPart> {
     }
 }
 
-fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> SqlResult<DdlPlan> {
+fn create_table(
+    catalog: &mut Catalog,
+    current_db: &str,
+    ct: &CreateTable,
+    foreign_key_checks: bool,
+) -> SqlResult<DdlPlan> {
     let db = db_of(&ct.name, current_db)?;
     if !catalog.has_database(db) {
         return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{db}'")));
@@ -677,7 +710,11 @@ fn create_table(catalog: &mut Catalog, current_db: &str, ct: &CreateTable) -> Sq
         return Err(SqlError::internal("CREATE TABLE ... SELECT is planned by create_select"));
     }
     let db_collation = catalog.database(db).map(|d| d.collation).unwrap_or_default();
-    let def = new_table_def(&mut || catalog.allocate_id(), db, db_collation, ct)?;
+    let mut def = new_table_def(&mut || catalog.allocate_id(), db, db_collation, ct)?;
+    crate::foreign_key::define(catalog, &mut def, &ct.foreign_keys, foreign_key_checks)?;
+    crate::foreign_key::drop_covered_generated_keys(&mut def);
+    crate::foreign_key::assign_index_ids(&mut def, &mut || catalog.allocate_id());
+    sort_indexes(&mut def);
     let put = put_table_mutation(&def)?;
     Ok(ok_plan(vec![put], CatalogChange::PutTables(vec![def])))
 }
@@ -707,6 +744,7 @@ pub(crate) fn new_table_def(
         key_format: onelog_core::schema::KEY_FORMAT,
         auto_increment_start: ct.auto_increment_start.unwrap_or(0),
         checks: Vec::new(),
+        foreign_keys: Vec::new(),
     };
     for column in def.columns.iter_mut() {
         if ct.take_table_collation.iter().any(|n| n.eq_ignore_ascii_case(&column.name)) {
@@ -759,6 +797,8 @@ pub(crate) fn like_def(next_id: NextId, source: &TableDef, db: &str, name: &str)
     def.db = db.to_string();
     def.name = name.to_string();
     def.auto_increment_start = 0;
+    // InnoDB's LIKE copies the keys, not the FOREIGN KEY constraints.
+    def.foreign_keys.clear();
     for index in &mut def.indexes {
         index.id = next_id();
     }
@@ -969,6 +1009,7 @@ impl AlterShape {
             }
         };
         self.def.indexes.iter_mut().flat_map(|i| i.columns.iter_mut()).for_each(|c| *c = moved(*c));
+        self.def.foreign_keys.iter_mut().flat_map(|f| f.columns.iter_mut()).for_each(|c| *c = moved(*c));
         Ok(())
     }
 
@@ -1022,6 +1063,19 @@ impl AlterShape {
         Ok(())
     }
 
+    /// `DROP FOREIGN KEY name`: the constraint goes, its index stays.
+    fn drop_foreign_key(&mut self, name: &str) -> SqlResult<()> {
+        let before = self.def.foreign_keys.len();
+        self.def.foreign_keys.retain(|f| !f.name.eq_ignore_ascii_case(name));
+        if self.def.foreign_keys.len() == before {
+            return Err(SqlError::new(
+                ErrorCode::CANT_DROP_FIELD_OR_KEY,
+                format!("Can't DROP FOREIGN KEY `{name}`; check that it exists"),
+            ));
+        }
+        Ok(())
+    }
+
     fn drop_column(&mut self, name: &str) -> SqlResult<()> {
         let pos = self.def.column_index(name).ok_or_else(|| {
             SqlError::new(
@@ -1032,12 +1086,22 @@ impl AlterShape {
         if self.def.primary_key().is_some_and(|pk| pk.columns.contains(&pos)) {
             return Err(SqlError::not_supported("dropping a primary key column"));
         }
+        if let Some(fk) = self.def.foreign_keys.iter().find(|f| f.columns.contains(&pos)) {
+            // Dropping the column drops the key the constraint needs.
+            let index = self.def.indexes.iter().find(|i| i.columns.starts_with(&fk.columns));
+            let name = index.map_or(fk.name.as_str(), |i| i.name.as_str());
+            return Err(SqlError::new(
+                ErrorCode::DROP_INDEX_FK,
+                format!("Cannot drop index '{name}': needed in a foreign key constraint"),
+            ));
+        }
         self.def.columns.remove(pos);
         self.origin.remove(pos);
         self.converted.remove(pos);
         self.drop_column_check(name);
         self.def.indexes.retain(|i| !i.columns.contains(&pos));
-        for c in self.def.indexes.iter_mut().flat_map(|i| i.columns.iter_mut()) {
+        let indexed = self.def.indexes.iter_mut().flat_map(|i| i.columns.iter_mut());
+        for c in indexed.chain(self.def.foreign_keys.iter_mut().flat_map(|f| f.columns.iter_mut())) {
             if *c > pos {
                 *c -= 1;
             }
@@ -1201,6 +1265,8 @@ pub(crate) trait TableSpace {
     fn next_id(&mut self) -> u64;
     /// Error unless `db.name` may be the table's new name.
     fn check_rename_target(&self, db: &str, name: &str) -> SqlResult<()>;
+    /// Adds FOREIGN KEY constraints to `def` (see `foreign_key::define`).
+    fn add_foreign_keys(&mut self, def: &mut TableDef, specs: &[ForeignKeySpec], checks: bool) -> SqlResult<()>;
 }
 
 impl TableSpace for Catalog {
@@ -1217,6 +1283,12 @@ impl TableSpace for Catalog {
         }
         Ok(())
     }
+
+    fn add_foreign_keys(&mut self, def: &mut TableDef, specs: &[ForeignKeySpec], checks: bool) -> SqlResult<()> {
+        crate::foreign_key::define(self, def, specs, checks)?;
+        crate::foreign_key::assign_index_ids(def, &mut || self.allocate_id());
+        Ok(())
+    }
 }
 
 /// A table's rows in clustered-key order, as ALTER TABLE copies them.
@@ -1228,13 +1300,22 @@ fn alter(
     snapshot: &Snapshot,
     table: &Arc<TableEntry>,
     ops: &[AlterOp],
-    strict: bool,
+    (strict, foreign_key_checks): (bool, bool),
     current_db: &str,
 ) -> SqlResult<DdlPlan> {
     let prefix = key::index_prefix(table.clustered_id());
     let end = key::prefix_end(&prefix);
     let rows = snapshot.scan(&prefix, end.as_deref(), false).map_err(storage_err)?;
-    alter_in(catalog, Box::new(rows.map(|r| r.map_err(storage_err))), table, ops, strict, current_db)
+    let rows = Box::new(rows.map(|r| r.map_err(storage_err)));
+    let plan = alter_in(catalog, rows, table, ops, (strict, foreign_key_checks), current_db)?;
+    if foreign_key_checks {
+        if let CatalogChange::ReplaceTables(replacements) = &plan.change {
+            for r in replacements {
+                crate::foreign_key::check_existing_rows(catalog, snapshot, table, &r.def)?;
+            }
+        }
+    }
+    Ok(plan)
 }
 
 /// ALTER TABLE of `table`, whose rows are `rows`, in `space`.
@@ -1243,7 +1324,7 @@ pub(crate) fn alter_in(
     rows: TableRows,
     table: &Arc<TableEntry>,
     ops: &[AlterOp],
-    strict: bool,
+    (strict, foreign_key_checks): (bool, bool),
     current_db: &str,
 ) -> SqlResult<DdlPlan> {
     let old = &table.def;
@@ -1255,6 +1336,7 @@ pub(crate) fn alter_in(
         copied: false,
     };
     let mut new_indexes: Vec<IndexSpec> = Vec::new();
+    let mut new_foreign_keys: Vec<ForeignKeySpec> = Vec::new();
     let mut changes = TableChanges::default();
     for op in ops {
         match op {
@@ -1306,6 +1388,8 @@ pub(crate) fn alter_in(
                 shape.copied |= spec.column.is_none();
             }
             AlterOp::DropConstraint { name, if_exists } => shape.drop_constraint(name, *if_exists, &mut changes)?,
+            AlterOp::AddForeignKey(spec) => new_foreign_keys.push(spec.clone()),
+            AlterOp::DropForeignKey(name) => shape.drop_foreign_key(name)?,
             AlterOp::SetDefault { column, default } => shape.set_default(column, default.as_ref())?,
             AlterOp::RenameTable(to) => changes.rename_to = Some(to),
             AlterOp::Engine(engine) => {
@@ -1336,6 +1420,11 @@ pub(crate) fn alter_in(
             shape.def.indexes.push(index);
         }
     }
+    space.add_foreign_keys(&mut shape.def, &new_foreign_keys, foreign_key_checks)?;
+    // InnoDB adds a checked constraint by copying the table.
+    shape.copied |= foreign_key_checks && !new_foreign_keys.is_empty();
+    crate::foreign_key::drop_covered_generated_keys(&mut shape.def);
+    crate::foreign_key::check_altered(old, &shape.def)?;
     sort_indexes(&mut shape.def);
     // Dropping the primary key copies the rows in MariaDB, unless a UNIQUE
     // key of NOT NULL columns takes its place as InnoDB's clustered index.

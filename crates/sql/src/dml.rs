@@ -11,6 +11,7 @@ use crate::ast::trigger::{TriggerEvent, TriggerTiming};
 use crate::ast::*;
 use crate::catalog::TableEntry;
 use crate::eval::{self, coerce_to_column, EvalEnv};
+use crate::foreign_key::ParentChange;
 use crate::locks::LockMode;
 use crate::rows;
 use crate::select::{self, bind, conjuncts, lock_timeout, Ctx, ScopeColumn};
@@ -539,6 +540,10 @@ fn insert_or_resolve(
     }
     let clustered = rows::new_clustered_key(table, &row);
     let Some((conflict_key, existing, index_name)) = find_conflict(session, table, &clustered, &row)? else {
+        if let Err(e) = crate::foreign_key::check_child_row(session, table, None, &row) {
+            give_back(table, auto);
+            return Err(e);
+        }
         let written = (!ins.returning.is_empty()).then(|| row.clone());
         let mut after = has_triggers(session, table, TriggerEvent::Insert).then(|| row.clone());
         let txn = session.txn();
@@ -572,6 +577,7 @@ fn insert_or_resolve(
             return Ok(InsertOutcome { affected: 1, reported, written, ..InsertOutcome::default() });
         }
         fire(session, table, TriggerTiming::Before, TriggerEvent::Delete, Some(&existing), None)?;
+        crate::foreign_key::on_parent_change(session, table, &existing, ParentChange::Delete)?;
         let deleted = deletes_fire.then(|| existing.clone());
         let txn = session.txn();
         rows::delete_row(txn, table, &conflict_key, &existing);
@@ -720,6 +726,8 @@ pub(crate) fn update_row(
             None => SqlError::new(ErrorCode::DUP_ENTRY, "Duplicate entry"),
         });
     }
+    crate::foreign_key::check_child_row(session, table, Some(&old), &new)?;
+    crate::foreign_key::on_parent_change(session, table, &old, ParentChange::Update(&new))?;
     let txn = session.txn();
     if new_key != old_key {
         rows::delete_row(txn, table, old_key, &old);
@@ -776,6 +784,7 @@ pub(crate) fn delete_row_firing(
     old: Vec<Value>,
 ) -> SqlResult<()> {
     fire(session, table, TriggerTiming::Before, TriggerEvent::Delete, Some(&old), None)?;
+    crate::foreign_key::on_parent_change(session, table, &old, ParentChange::Delete)?;
     let after = has_triggers(session, table, TriggerEvent::Delete).then(|| old.clone());
     let txn: &mut Txn = session.txn();
     rows::delete_row(txn, table, key, &old);

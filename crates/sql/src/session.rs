@@ -465,7 +465,12 @@ impl Session {
 
     /// What this session plans DDL in, with `db` as the current database.
     pub(crate) fn ddl_context<'a>(&self, db: &'a str) -> crate::ddl::DdlContext<'a> {
-        crate::ddl::DdlContext { db, strict: self.strict(), collation_server: self.collation_server() }
+        crate::ddl::DdlContext {
+            db,
+            strict: self.strict(),
+            collation_server: self.collation_server(),
+            foreign_key_checks: crate::foreign_key::session_checks(self),
+        }
     }
 
     /// The QUERY event this session logs `sql` in: with its server
@@ -473,6 +478,9 @@ impl Session {
     pub(crate) fn query_event<'a>(&self, db: &'a str, sql: &'a str) -> onelog_binlog::event::QueryEvent<'a> {
         let mut event = onelog_binlog::event::QueryEvent::new(self.connection_id as u32, db, sql);
         event.collation_server = self.collation_server().id();
+        if !crate::foreign_key::session_checks(self) {
+            event.flags2 |= onelog_binlog::event::query_flags2::NO_FOREIGN_KEY_CHECKS;
+        }
         event
     }
 
@@ -1649,6 +1657,9 @@ impl Session {
         let txn = self.txn();
         txn.set_max_events_bytes(max_binlog_cache_bytes);
         txn.begin_statement();
+        if !crate::foreign_key::session_checks(self) {
+            self.txn().mark_no_foreign_key_checks();
+        }
         let result = body(self);
         let result = match result {
             Ok(r) => self.txn().finish_statement().map(|_| r),

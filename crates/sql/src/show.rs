@@ -652,9 +652,74 @@ fn table_constraints(def: &TableDef) -> Vec<Vec<Value>> {
         let kind = if i.primary { "PRIMARY KEY" } else { "UNIQUE" };
         (i.name.as_str(), kind)
     });
+    let foreign_keys = def.foreign_keys.iter().map(|f| (f.name.as_str(), "FOREIGN KEY"));
     let checks = def.checks.iter().map(|c| (c.name.as_str(), "CHECK"));
-    keys.chain(checks)
+    keys.chain(foreign_keys)
+        .chain(checks)
         .map(|(name, kind)| vec![s("def"), s(&def.db), s(name), s(&def.db), s(&def.name), s(kind)])
+        .collect()
+}
+
+/// information_schema.KEY_COLUMN_USAGE rows of a table: the columns of its
+/// primary and unique keys, then of its FOREIGN KEY constraints with the
+/// columns they reference.
+fn key_column_usage(def: &TableDef) -> Vec<Vec<Value>> {
+    let head = |constraint: &str, column: usize, ordinal: usize| {
+        vec![
+            s("def"),
+            s(&def.db),
+            s(constraint),
+            s("def"),
+            s(&def.db),
+            s(&def.name),
+            s(&def.columns[column].name),
+            Value::Int(ordinal as i64 + 1),
+        ]
+    };
+    let mut rows = Vec::new();
+    for index in def.indexes.iter().filter(|i| i.unique) {
+        for (n, &c) in index.columns.iter().enumerate() {
+            let mut row = head(&index.name, c, n);
+            row.extend([Value::Null, Value::Null, Value::Null, Value::Null]);
+            rows.push(row);
+        }
+    }
+    for fk in &def.foreign_keys {
+        for (n, (&c, referenced)) in fk.columns.iter().zip(&fk.ref_columns).enumerate() {
+            let mut row = head(&fk.name, c, n);
+            row.extend([Value::Int(n as i64 + 1), s(&fk.ref_db), s(&fk.ref_table), s(referenced)]);
+            rows.push(row);
+        }
+    }
+    rows
+}
+
+/// information_schema.REFERENTIAL_CONSTRAINTS rows of a table: one per
+/// FOREIGN KEY, naming the parent's key it matches.
+fn referential_constraints(catalog: &crate::catalog::Catalog, def: &TableDef) -> Vec<Vec<Value>> {
+    def.foreign_keys
+        .iter()
+        .map(|fk| {
+            let parent_key = catalog.table(&fk.ref_db, &fk.ref_table).and_then(|parent| {
+                let positions: Option<Vec<usize>> = fk.ref_columns.iter().map(|c| parent.def.column_index(c)).collect();
+                let positions = positions?;
+                let index = parent.def.indexes.iter().find(|i| i.columns.starts_with(&positions))?;
+                Some(index.name.clone())
+            });
+            vec![
+                s("def"),
+                s(&def.db),
+                s(&fk.name),
+                s("def"),
+                s(&fk.ref_db),
+                parent_key.map_or(Value::Null, |k| s(&k)),
+                s("NONE"),
+                s(fk.on_update.sql_name()),
+                s(fk.on_delete.sql_name()),
+                s(&def.name),
+                s(&fk.ref_table),
+            ]
+        })
         .collect()
 }
 
@@ -896,6 +961,9 @@ pub fn create_table_sql(t: &TableDef, auto_increment_next: Option<u64>) -> Strin
         } else {
             format!("  KEY `{}` ({})", i.name, cols.join(","))
         });
+    }
+    for fk in &t.foreign_keys {
+        lines.push(format!("  {}", crate::foreign_key::clause(t, fk, false)));
     }
     for check in t.checks.iter().filter(|k| !k.column_level) {
         lines.push(format!("  CONSTRAINT `{}` CHECK ({})", check.name, check.condition));
@@ -1366,7 +1434,7 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                 "REFERENCED_TABLE_NAME",
                 "REFERENCED_COLUMN_NAME",
             ],
-            Vec::new(),
+            tables.iter().flat_map(|t| key_column_usage(&t.def)).collect(),
         ),
         "REFERENTIAL_CONSTRAINTS" => (
             &[
@@ -1382,7 +1450,7 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                 "TABLE_NAME",
                 "REFERENCED_TABLE_NAME",
             ],
-            Vec::new(),
+            tables.iter().flat_map(|t| referential_constraints(&catalog, &t.def)).collect(),
         ),
         "TABLE_CONSTRAINTS" => (
             &[

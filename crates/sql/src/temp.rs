@@ -127,6 +127,10 @@ pub fn create(session: &mut Session, ct: &CreateTable) -> SqlResult<QueryResult>
             return Err(table_exists(&name));
         }
     }
+    if !ct.foreign_keys.is_empty() {
+        // InnoDB keeps no FOREIGN KEY constraints on temporary tables.
+        return Err(crate::foreign_key::incorrectly_formed(&db, &name));
+    }
     let engine = session.engine.clone();
     let mut next_id = || engine.next_temp_id();
     if let Some(source) = &ct.like {
@@ -254,6 +258,14 @@ impl ddl::TableSpace for TempSpace<'_> {
         }
         Ok(())
     }
+
+    /// InnoDB keeps no FOREIGN KEY constraints on temporary tables.
+    fn add_foreign_keys(&mut self, def: &mut TableDef, specs: &[ForeignKeySpec], _checks: bool) -> SqlResult<()> {
+        match specs.is_empty() {
+            true => Ok(()),
+            false => Err(crate::foreign_key::incorrectly_formed(&def.db, &def.name)),
+        }
+    }
 }
 
 /// ALTER TABLE (and CREATE / DROP INDEX) of a temporary table, after the
@@ -275,8 +287,8 @@ pub fn alter(session: &mut Session, table: &Arc<TableEntry>, ops: &[AlterOp]) ->
         true => 0,
         false => rows.len() as u64,
     };
-    let strict = session.strict();
-    let plan = ddl::alter_in(&mut TempSpace { session }, Box::new(rows.into_iter()), table, ops, strict, &current_db)?;
+    let modes = (session.strict(), crate::foreign_key::session_checks(session));
+    let plan = ddl::alter_in(&mut TempSpace { session }, Box::new(rows.into_iter()), table, ops, modes, &current_db)?;
     for (code, message) in &plan.warnings {
         crate::eval::EvalEnv::warn(session, *code, message.clone());
     }
@@ -299,7 +311,7 @@ pub fn alter(session: &mut Session, table: &Arc<TableEntry>, ops: &[AlterOp]) ->
         Some(p) => session.temp.tables[p] = entry,
         None => return Err(SqlError::internal("temporary table vanished during ALTER TABLE")),
     }
-    Ok(QueryResult::ok(copied_rows))
+    Ok(ddl::altered(session, ops, copied_rows))
 }
 
 /// Applies a rebuild's row mutations to the temporary rows; those of other

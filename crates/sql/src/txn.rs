@@ -58,6 +58,10 @@ pub struct Txn {
     /// `max_binlog_cache_size`: past it a statement fails with 1197.
     max_events_bytes: u64,
     stmt_rows: Vec<(Arc<TableEntry>, RowsKind, Vec<RowChange>)>,
+    /// Flags every rows event of the statement carries besides STMT_END:
+    /// NO_FOREIGN_KEY_CHECKS when it ran with `foreign_key_checks=0` or
+    /// logged the rows a cascade changed (see `foreign_key`).
+    stmt_rows_flags: u16,
     stmt_undo_start: usize,
     /// Where the current statement's binlog events start (a statement
     /// may encode its rows before it ends, see [`Txn::flush_rows`]).
@@ -88,6 +92,7 @@ impl Txn {
             events_bytes: 0,
             max_events_bytes: u64::MAX,
             stmt_rows: Vec::new(),
+            stmt_rows_flags: 0,
             stmt_undo_start: 0,
             stmt_events_start: 0,
             savepoints: Vec::new(),
@@ -129,6 +134,14 @@ impl Txn {
         self.stmt_undo_start = self.undo.len();
         self.stmt_events_start = self.events.len();
         self.stmt_rows.clear();
+        self.stmt_rows_flags = 0;
+    }
+
+    /// The statement's rows events are to be applied without foreign key
+    /// checks or cascades: it ran with `foreign_key_checks=0`, or its
+    /// cascaded changes are logged as rows of their own.
+    pub fn mark_no_foreign_key_checks(&mut self) {
+        self.stmt_rows_flags |= onelog_binlog::event::rows_flag::NO_FOREIGN_KEY_CHECKS;
     }
 
     /// The transaction's read view, taken at its first read;
@@ -250,7 +263,8 @@ impl Txn {
             });
             let bodies = rows_bodies(kind, &table.def, &rows, ROW_EVENT_MAX_BYTES)
                 .map_err(|e| SqlError::internal(format!("binlog row encoding: {e}")))?;
-            for body in bodies {
+            for mut body in bodies {
+                onelog_binlog::event::add_rows_flags(&mut body, self.stmt_rows_flags);
                 self.events.push(PendingEvent { type_code: kind.type_code(), flags: 0, body });
             }
         }

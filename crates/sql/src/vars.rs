@@ -116,6 +116,9 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("collation_connection", None, Effect::Used, None),
     ("check_constraint_checks", None, Effect::Used, None),
     ("connect_timeout", None, Effect::Used, None),
+    // Off: FOREIGN KEY constraints are neither checked nor cascaded, and
+    // the statement's events say so to a replica (see `foreign_key`).
+    ("foreign_key_checks", None, Effect::Used, None),
     ("datadir", None, Effect::Used, None),
     ("error_count", Some("0"), Effect::Reported, None),
     ("expire_logs_days", None, Effect::Used, None),

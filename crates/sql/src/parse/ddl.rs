@@ -4,7 +4,9 @@
 use super::{object_name, unsupported, ParamCounter};
 use crate::ast::*;
 use onelog_core::schema::{ColumnDefault, FloatDigits, KeyPart};
-use onelog_core::{BlobSize, Charset, Collation, ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult};
+use onelog_core::{
+    BlobSize, Charset, Collation, ColumnDef, ColumnType, ErrorCode, ReferentialAction, SqlError, SqlResult,
+};
 use sqlparser::ast as sp;
 use sqlparser::tokenizer::Token;
 
@@ -324,6 +326,9 @@ pub(crate) struct DeclaredColumn {
     pub takes_table_collation: bool,
     /// `CHECK (condition)` among the column's options.
     pub check: Option<CheckSpec>,
+    /// `REFERENCES t (c) ...` among the column's options (InnoDB makes it
+    /// a FOREIGN KEY, as MariaDB 10.5+ does).
+    pub foreign_key: Option<ForeignKeySpec>,
 }
 
 /// Converts one column definition.
@@ -337,6 +342,7 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
         def.collation = Collation::Binary;
     }
     let mut index = None;
+    let mut foreign_key = None;
     let mut check = match col.data_type {
         sp::DataType::JSON => Some(json_valid_check(&def.name)?),
         _ => None,
@@ -376,6 +382,9 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
                     column: Some(def.name.clone()),
                 })
             }
+            sp::ColumnOption::ForeignKey(fk) => {
+                foreign_key = Some(ForeignKeySpec { columns: vec![def.name.clone()], ..foreign_key_spec(fk)? })
+            }
             other => return Err(unsupported(format!("column option {other}"))),
         }
     }
@@ -391,7 +400,7 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
         def.nullable = false;
     }
     let takes_table_collation = declared.is_none() && def.ty.is_text() && def.collation != Collation::Binary;
-    Ok(DeclaredColumn { def, index, takes_table_collation, check })
+    Ok(DeclaredColumn { def, index, takes_table_collation, check, foreign_key })
 }
 
 /// A text type declared `CHARACTER SET binary` is the binary string type
@@ -467,10 +476,35 @@ pub(crate) fn convert_constraint(c: &sp::TableConstraint) -> SqlResult<Option<In
         sp::TableConstraint::Index(i) => {
             Some(index_spec(i.name.as_ref().map(|n| n.value.clone()), &i.columns, false, false)?)
         }
-        // Foreign keys are accepted and not enforced, as MariaDB's MyISAM
-        // does (the README says so); CHECK is `convert_check`'s.
+        // FOREIGN KEY is `convert_foreign_key`'s, CHECK `convert_check`'s.
         sp::TableConstraint::ForeignKey(_) | sp::TableConstraint::Check(_) => None,
         other => return Err(unsupported(other)),
+    })
+}
+
+/// A table constraint's FOREIGN KEY, if it is one.
+pub(crate) fn convert_foreign_key(c: &sp::TableConstraint) -> SqlResult<Option<ForeignKeySpec>> {
+    let sp::TableConstraint::ForeignKey(fk) = c else { return Ok(None) };
+    foreign_key_spec(fk).map(Some)
+}
+
+fn foreign_key_spec(fk: &sp::ForeignKeyConstraint) -> SqlResult<ForeignKeySpec> {
+    let action = |a: &Option<sp::ReferentialAction>| match a {
+        None | Some(sp::ReferentialAction::Restrict) => Ok(ReferentialAction::Restrict),
+        Some(sp::ReferentialAction::NoAction) => Ok(ReferentialAction::NoAction),
+        Some(sp::ReferentialAction::Cascade) => Ok(ReferentialAction::Cascade),
+        Some(sp::ReferentialAction::SetNull) => Ok(ReferentialAction::SetNull),
+        // InnoDB refuses SET DEFAULT when the table is created.
+        Some(sp::ReferentialAction::SetDefault) => Err(crate::foreign_key::incorrectly_formed_error()),
+    };
+    Ok(ForeignKeySpec {
+        name: fk.name.as_ref().map(|n| n.value.clone()),
+        index_name: fk.index_name.as_ref().map(|n| n.value.clone()),
+        columns: fk.columns.iter().map(|c| c.value.clone()).collect(),
+        ref_table: object_name(&fk.foreign_table)?,
+        ref_columns: fk.referred_columns.iter().map(|c| c.value.clone()).collect(),
+        on_delete: action(&fk.on_delete)?,
+        on_update: action(&fk.on_update)?,
     })
 }
 
@@ -496,9 +530,11 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
     let mut indexes = Vec::new();
     let mut take_table_collation = Vec::new();
     let mut checks = Vec::new();
+    let mut foreign_keys = Vec::new();
     for col in &ct.columns {
         let declared = convert_column(col)?;
         checks.extend(declared.check);
+        foreign_keys.extend(declared.foreign_key);
         if declared.takes_table_collation {
             take_table_collation.push(declared.def.name.clone());
         }
@@ -508,6 +544,7 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
     for c in &ct.constraints {
         indexes.extend(convert_constraint(c)?);
         checks.extend(convert_check(c)?);
+        foreign_keys.extend(convert_foreign_key(c)?);
     }
     let mut table = CreateTable {
         name: object_name(&ct.name)?,
@@ -522,6 +559,7 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
         collation: None,
         take_table_collation,
         checks,
+        foreign_keys,
         like,
         select,
         on_duplicate: CreateSelectDuplicates::Error,
@@ -603,6 +641,7 @@ pub(crate) fn convert_alter_table(at: &sp::AlterTable) -> SqlResult<Statement> {
                     takes_table_collation: declared.takes_table_collation,
                 });
                 ops.extend(declared.check.map(AlterOp::AddCheck));
+                ops.extend(declared.foreign_key.map(AlterOp::AddForeignKey));
                 ops.extend(move_column(name, column_position));
             }
             sp::AlterTableOperation::ModifyColumn { col_name, data_type, options, column_position } => {
@@ -625,6 +664,10 @@ pub(crate) fn convert_alter_table(at: &sp::AlterTable) -> SqlResult<Statement> {
                     ops.push(AlterOp::AddIndex(spec));
                 }
                 ops.extend(convert_check(constraint)?.map(AlterOp::AddCheck));
+                ops.extend(convert_foreign_key(constraint)?.map(AlterOp::AddForeignKey));
+            }
+            sp::AlterTableOperation::DropForeignKey { name, .. } => {
+                ops.push(AlterOp::DropForeignKey(name.value.clone()))
             }
             sp::AlterTableOperation::DropConstraint { if_exists, name, .. } => {
                 ops.push(AlterOp::DropConstraint { name: name.value.clone(), if_exists: *if_exists })
@@ -669,6 +712,7 @@ fn changed_column(
     });
     ops.extend(declared.index.map(AlterOp::AddIndex));
     ops.extend(declared.check.map(AlterOp::AddCheck));
+    ops.extend(declared.foreign_key.map(AlterOp::AddForeignKey));
     ops.extend(move_column(name, position));
     Ok(())
 }
