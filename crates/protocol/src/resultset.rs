@@ -9,7 +9,6 @@ use crate::buf::{put_lenenc_bytes, put_lenenc_int, put_u16, put_u32, put_u64};
 use crate::packet::{PacketError, PacketStream};
 use mysql_common::constants::{ColumnFlags, ColumnType as MyType, StatusFlags};
 use onelog_core::decimal::Decimal;
-use onelog_core::decimal::ToPrimitive;
 use onelog_core::schema::{BlobSize, ColumnDef, ColumnType, KeyMembership};
 use onelog_core::value::{format_double, Temporal};
 use onelog_core::{Collation, SqlError, Value};

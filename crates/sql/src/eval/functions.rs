@@ -8,7 +8,6 @@ use super::{
 };
 use crate::ast::{Expr, VarScope};
 use onelog_core::decimal::{Decimal, RoundingStrategy};
-use onelog_core::decimal::{FromPrimitive, ToPrimitive};
 use onelog_core::value::format_double;
 use onelog_core::{ErrorCode, SqlError, SqlResult, Temporal, Value};
 use sha2::Digest;
