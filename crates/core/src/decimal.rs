@@ -101,13 +101,6 @@ impl Decimal {
         Decimal(self.0.round_dp_with_strategy(scale, strategy))
     }
 
-    /// The nearest integer, a midpoint going to the even neighbour (the
-    /// backing's `round`; MariaDB rounds midpoints away from zero, so the
-    /// callers are to be checked when the backing changes).
-    pub fn round(&self) -> Decimal {
-        Decimal(self.0.round())
-    }
-
     /// The same value without trailing fractional zeros.
     pub fn normalize(&self) -> Decimal {
         Decimal(self.0.normalize())
