@@ -3,11 +3,18 @@
 //! `Decimal` is OneLog's own type with exactly the operations the other
 //! crates use, so that its backing can change in this file alone. Today the
 //! backing is `rust_decimal` (96-bit mantissa, at most 28 significant
-//! digits); MariaDB's DECIMAL holds 65 (issue 18, item 3). The next step
-//! keeps `rust_decimal` for values that fit (fast, `Copy`, 16 bytes, which
-//! is nearly every value a workload stores) and widens to a 256-bit
-//! fixed-size backing (`fastnum::D256`, about 77 digits, no heap) only when
-//! a result does not fit, so `Value` stays small and the common path fast.
+//! digits); MariaDB's DECIMAL holds 65 (issue 18, item 3).
+//!
+//! The planned next backing keeps `rust_decimal` for values that fit (fast,
+//! `Copy`, 16 bytes: nearly every value a workload stores) and widens to
+//! `fastnum::D256` (256-bit coefficient, about 77 digits, no heap) only for
+//! a value that does not fit. Measured: a `D256` is 40 bytes, so it goes
+//! behind a box to keep `Value` at 24 bytes (test in value.rs); its
+//! `Display` switches to exponent form (`1e+70`, `-1E-36`), so text goes
+//! through our own digit formatting; a product of two 65-digit values
+//! rounds at 77 digits, which covers MariaDB's 65-digit results but not
+//! its 81-digit intermediates. `bigdecimal` was the alternative: exact at
+//! any size, but every value on the heap, which the narrow path avoids.
 
 use std::fmt;
 use std::ops::{Add, AddAssign, Div, Mul, Neg, Rem, Sub, SubAssign};
