@@ -169,3 +169,17 @@ pub fn format_double(v: f64) -> String {
         _ => s,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows, sort buffers and group states hold `Value`s by the million: a
+    /// wider DECIMAL backing (65 digits, issue 18) must not grow every one
+    /// of them, so it goes behind a box or stays within these bytes.
+    #[test]
+    fn value_stays_small() {
+        assert_eq!(std::mem::size_of::<Decimal>(), 16);
+        assert_eq!(std::mem::size_of::<Value>(), 24);
+    }
+}

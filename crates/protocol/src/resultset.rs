@@ -8,8 +8,7 @@
 use crate::buf::{put_lenenc_bytes, put_lenenc_int, put_u16, put_u32, put_u64};
 use crate::packet::{PacketError, PacketStream};
 use mysql_common::constants::{ColumnFlags, ColumnType as MyType, StatusFlags};
-use onelog_core::decimal::Decimal;
-use onelog_core::decimal::ToPrimitive;
+use onelog_core::decimal::{Decimal, RoundingStrategy};
 use onelog_core::schema::{BlobSize, ColumnDef, ColumnType, KeyMembership};
 use onelog_core::value::{format_double, Temporal};
 use onelog_core::{Collation, SqlError, Value};
@@ -497,7 +496,11 @@ fn value_i64(v: &Value) -> i64 {
         Value::Int(i) => *i,
         Value::UInt(u) => *u as i64,
         Value::Double(d) => d.round() as i64,
-        Value::Decimal(d) => d.round().to_i64().or_else(|| d.round().to_u64().map(|u| u as i64)).unwrap_or(0),
+        Value::Decimal(d) => {
+            // MariaDB's decimal-to-integer conversion rounds half away from zero.
+            let whole = d.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero);
+            whole.to_i64().or_else(|| whole.to_u64().map(|u| u as i64)).unwrap_or(0)
+        }
         Value::Bytes(b) => {
             let s = String::from_utf8_lossy(b);
             let s = s.trim();

@@ -443,7 +443,7 @@ fn assign_auto_increment(table: &TableEntry, row: &mut [Value]) -> AutoId {
         Value::Int(i) if *i > 0 => Some(*i as u64),
         Value::UInt(u) if *u > 0 => Some(*u),
         Value::Bytes(b) => std::str::from_utf8(b).ok().and_then(|s| s.trim().parse::<u64>().ok()).filter(|v| *v > 0),
-        Value::Decimal(d) if d.is_sign_positive() && !d.is_zero() => d.trunc().to_string().parse().ok(),
+        Value::Decimal(d) if !d.is_sign_negative() && !d.is_zero() => d.trunc().to_string().parse().ok(),
         _ => None,
     };
     match explicit {

@@ -11,7 +11,6 @@
 
 use crate::ast::{BinOp, CastType, Expr, Select, UnaryOp, VarScope};
 use onelog_core::decimal::{Decimal, RoundingStrategy};
-use onelog_core::decimal::{FromPrimitive, ToPrimitive};
 use onelog_core::value::format_double;
 use onelog_core::{Collation, ColumnDef, ErrorCode, SqlError, SqlResult, Temporal, Value};
 use std::borrow::Cow;

@@ -3,7 +3,6 @@
 
 use super::temporal::{parse_datetime, parse_time, time_of, to_datetime, to_time};
 use super::{decimal_fit, parse_decimal_prefix, set_scale, to_num, value_bytes, EvalEnv, NoWarn, Num};
-use onelog_core::decimal::ToPrimitive;
 use onelog_core::decimal::{Decimal, RoundingStrategy};
 use onelog_core::schema::FloatDigits;
 use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Temporal, Value};

@@ -8,7 +8,6 @@ use super::{
 };
 use crate::ast::{Expr, VarScope};
 use onelog_core::decimal::{Decimal, RoundingStrategy};
-use onelog_core::decimal::{FromPrimitive, ToPrimitive};
 use onelog_core::value::format_double;
 use onelog_core::{ErrorCode, SqlError, SqlResult, Temporal, Value};
 use sha2::Digest;
@@ -384,7 +383,9 @@ fn interval_shift(amount: &Value, unit: &str, env: &dyn EvalEnv) -> Option<(i64,
     Some((n.saturating_mul(unit_months), n.saturating_mul(unit_us)))
 }
 
-/// An INTERVAL ... SECOND amount, which may have a fraction, in microseconds.
+/// An INTERVAL ... SECOND amount, which may have a fraction, in microseconds;
+/// digits past the microsecond are dropped, as MariaDB drops them
+/// (`INTERVAL 0.0000029 SECOND` adds 2 microseconds, `-0.0000019` takes 1).
 fn seconds_as_micros(amount: &Value, env: &dyn EvalEnv) -> Option<i64> {
     let limit = Decimal::from(1_i64 << 40);
     let secs = match to_num(amount, env)? {
@@ -393,7 +394,7 @@ fn seconds_as_micros(amount: &Value, env: &dyn EvalEnv) -> Option<i64> {
         Num::D(d) => d,
         Num::F(f) => Decimal::from_f64(f)?,
     };
-    (secs.clamp(-limit, limit) * Decimal::from(1_000_000)).round().to_i64()
+    (secs.clamp(-limit, limit) * Decimal::from(1_000_000)).trunc().to_i64()
 }
 
 /// `t` moved by `months`, its day clamped to the target month's length.

@@ -2,7 +2,6 @@
 //! arithmetic, DATE_FORMAT and STR_TO_DATE.
 
 use super::{to_num, EvalEnv, Num};
-use onelog_core::decimal::ToPrimitive;
 use onelog_core::{ErrorCode, Temporal, Value};
 
 pub fn is_leap(y: i64) -> bool {

@@ -1033,6 +1033,19 @@ fn date_add_units_month_ends_and_overflow() {
 }
 
 #[test]
+fn second_fractions_past_the_microsecond_are_dropped() {
+    // MariaDB 10.11 truncates toward zero; rounding would give .000003 and
+    // 23:59:59.999998.
+    let add = |amount: &str| call("date_add", vec![s("2020-01-01 00:00:00"), dec(amount), s("SECOND")]);
+    let at = |t: Temporal, micros: u32| Value::DateTime(Temporal { micros, ..t });
+    check(vec![
+        (add("0.0000029"), at(dt(2020, 1, 1, 0, 0, 0), 2)),
+        (add("0.0000015"), at(dt(2020, 1, 1, 0, 0, 0), 1)),
+        (add("-0.0000019"), at(dt(2019, 12, 31, 23, 59, 59), 999_999)),
+    ]);
+}
+
+#[test]
 fn compound_intervals_as_mariadb_reads_them() {
     use super::temporal::compound_interval;
     // MariaDB 10.11: fewer numbers fill the last fields; a short microsecond

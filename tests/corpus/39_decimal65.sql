@@ -1,0 +1,11 @@
+-- DECIMAL values (issue 18). Today: values the 28-digit backing holds,
+-- ROUND / TRUNCATE / CAST on them, and second fractions past the
+-- microsecond, which MariaDB drops rather than rounds. The 38- and
+-- 65-digit cases join this file with the wide backing.
+CREATE TABLE d1 (id INT PRIMARY KEY, a DECIMAL(20,6), b DECIMAL(10,0))
+INSERT INTO d1 VALUES (1, 12345678901234.123456, 9999999999), (2, -0.000001, -9999999999), (3, 2.5, 0)
+SELECT id, a, b, ROUND(a, 2), TRUNCATE(a, 3), ROUND(a), a * 2, a + b FROM d1 ORDER BY id
+SELECT SUM(a), AVG(a), SUM(b), MIN(a), MAX(a) FROM d1
+SELECT CAST(2.5 AS DECIMAL(5,0)), CAST(-2.5 AS DECIMAL(5,0)), CAST(123.456 AS DECIMAL(5,2)), ROUND(-2.5), ROUND(3.5)
+SELECT DATE_ADD('2020-01-01 00:00:00', INTERVAL 0.0000029 SECOND), DATE_ADD('2020-01-01 00:00:00', INTERVAL 0.0000015 SECOND)
+SELECT DATE_ADD('2020-01-01', INTERVAL -0.0000019 SECOND), TIMESTAMPADD(SECOND, 0.0000019, '2020-01-01 00:00:00'), DATE_ADD('2020-01-01 00:00:00', INTERVAL 25e-7 SECOND)
