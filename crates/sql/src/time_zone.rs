@@ -8,9 +8,11 @@
 //! (documented in docs/variables.md).
 
 use chrono::{Offset, TimeZone as _};
-use onelog_core::{ErrorCode, SqlError, Temporal};
+use onelog_core::{ErrorCode, SqlError, Temporal, Value};
 
+use crate::ast::VarScope;
 use crate::eval::temporal::{from_unix_micros, unix_micros};
+use crate::eval::EvalEnv;
 
 /// MariaDB's accepted range of a `±HH:MM` zone: -12:59 .. +13:00.
 const MIN_OFFSET_SECS: i32 = -(12 * 3600 + 59 * 60);
@@ -120,6 +122,14 @@ impl TimeZone {
             return Some(*t);
         }
         from_unix_micros(self.local_to_unix_micros(t))
+    }
+}
+
+/// The session's `@@time_zone` (SYSTEM without a session).
+pub fn session_zone(env: &dyn EvalEnv) -> TimeZone {
+    match env.system_var(VarScope::Session, "time_zone") {
+        Ok(Value::Bytes(b)) => std::str::from_utf8(&b).ok().and_then(TimeZone::parse).unwrap_or(TimeZone::System),
+        _ => TimeZone::System,
     }
 }
 

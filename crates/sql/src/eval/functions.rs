@@ -7,9 +7,9 @@ use super::{
     EvalEnv, Num, Row, MAX_ALLOWED_PACKET,
 };
 use crate::ast::{Expr, VarScope};
+use crate::time_zone::TimeZone;
 use onelog_core::decimal::{Decimal, RoundingStrategy};
 use onelog_core::decimal::{FromPrimitive, ToPrimitive};
-use crate::time_zone::TimeZone;
 use onelog_core::value::format_double;
 use onelog_core::{ErrorCode, SqlError, SqlResult, Temporal, Value};
 use sha2::Digest;
