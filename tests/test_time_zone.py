@@ -60,3 +60,54 @@ def test_default_time_zone_option(server_factory):
     srv = server_factory(kind="onelog", extra_args=["--default-time-zone=+05:00"])
     conn = srv.connect(autocommit=True)
     assert one(conn, "SELECT @@global.time_zone, @@time_zone") == ("+05:00", "+05:00")
+
+
+def test_timestamp_columns_convert_in_named_zones(onelog_server):
+    """TIMESTAMP holds the instant: written in one named zone, read in
+    another, across Berlin's DST change; DATETIME keeps its wall clock."""
+    conn = onelog_server.connect(autocommit=True)
+    one(conn, "CREATE DATABASE tzn")
+    one(conn, "CREATE TABLE tzn.t (id INT PRIMARY KEY, ts TIMESTAMP NULL, dt DATETIME NULL, n INT, KEY (ts))")
+    one(conn, "SET time_zone = 'Europe/Berlin'")
+    one(conn, "INSERT INTO tzn.t VALUES (1, '2024-01-15 12:00:00', '2024-01-15 12:00:00', 0), "
+              "(2, '2024-07-15 12:00:00', '2024-07-15 12:00:00', 0), (3, '2024-03-31 02:30:00', NULL, 0)")
+    one(conn, "SET time_zone = 'Asia/Kolkata'")
+    with conn.cursor() as cur:
+        cur.execute("SELECT id, CAST(ts AS CHAR), CAST(dt AS CHAR), UNIX_TIMESTAMP(ts) FROM tzn.t ORDER BY id")
+        assert cur.fetchall() == (
+            (1, "2024-01-15 16:30:00", "2024-01-15 12:00:00", 1705316400),
+            (2, "2024-07-15 15:30:00", "2024-07-15 12:00:00", 1721037600),
+            # Berlin's 02:30 that day is in the spring-forward gap: the transition.
+            (3, "2024-03-31 06:30:00", None, 1711846800))
+        # The same rows through the index and through a full scan.
+        for hint in ("FORCE INDEX (ts)", "IGNORE INDEX (ts)"):
+            cur.execute(f"SELECT id FROM tzn.t {hint} WHERE ts >= TIMESTAMP '2024-01-15 16:30:00' "
+                        "AND ts < TIMESTAMP '2024-07-15 15:30:00' ORDER BY id")
+            assert cur.fetchall() == ((1,), (3,)), hint
+        cur.execute("UPDATE tzn.t SET n = 1")
+    one(conn, "SET time_zone = 'UTC'")
+    assert one(conn, "SELECT GROUP_CONCAT(UNIX_TIMESTAMP(ts) ORDER BY id) FROM tzn.t") == (
+        "1705316400,1721037600,1711846800",)
+
+
+def test_binlog_rows_carry_the_utc_epoch_whatever_the_zone(onelog_server):
+    """The same instant written from sessions in different zones is the same
+    TIMESTAMP2 epoch in the row events mariadb-binlog decodes (what a
+    replica or CDC client applies)."""
+    from binlog_util import decode
+
+    conn = onelog_server.connect(autocommit=True)
+    one(conn, "CREATE DATABASE tzb")
+    one(conn, "CREATE TABLE tzb.t (id INT PRIMARY KEY, ts TIMESTAMP NULL)")
+    one(conn, "FLUSH BINARY LOGS")
+    for i, (zone, local) in enumerate([("+05:00", "2024-01-01 05:00:00"), ("-03:00", "2023-12-31 21:00:00"),
+                                       ("Europe/Berlin", "2024-01-01 01:00:00"), ("SYSTEM", "2024-01-01 00:00:00")]):
+        one(conn, f"SET time_zone = '{zone}'")
+        one(conn, f"INSERT INTO tzb.t VALUES ({i}, '{local}')")
+    one(conn, "SET time_zone = '+05:00'")
+    one(conn, "UPDATE tzb.t SET ts = '2024-01-01 06:00:00' WHERE id = 0")
+    text = decode(onelog_server.binlog_files()[-1]).stdout
+    import re
+    epochs = re.findall(r"###\s+@2=(\d+)", text)
+    # Four inserts, then the update's before and after images.
+    assert epochs == ["1704067200"] * 5 + ["1704070800"], text[-3000:]

@@ -194,7 +194,7 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("ssl_key", None, Effect::Startup, None),
     ("sync_binlog", Some("1"), Effect::Used, None),
     ("system_time_zone", Some("UTC"), Effect::Reported, None),
-    // NOW(), FROM_UNIXTIME(), UNIX_TIMESTAMP(expr), CONVERT_TZ() (crate::time_zone).
+    // NOW(), FROM_UNIXTIME(), UNIX_TIMESTAMP(expr), CONVERT_TZ(), TIMESTAMP columns (crate::time_zone).
     ("time_zone", None, Effect::Used, None),
     // The server's thread pool (crates/server/src/thread_pool.rs); the
     // size is read at start-up, the others by the pool's timer each tick.
@@ -912,9 +912,9 @@ mod tests {
                  `mariadb-tzinfo-to-sql` filled the `mysql.time_zone*` tables, which OneLog does not read.\n\
                  A local time in a DST gap is the first second after the gap, one in an overlap the earlier\n\
                  instant, as in MariaDB. `--default-time-zone` sets the global value. NOW() and the other\n\
-                 clock functions, FROM_UNIXTIME(), UNIX_TIMESTAMP(expr) and CONVERT_TZ() follow the zone;\n\
-                 TIMESTAMP columns do not yet: they store and show values as UTC whatever the session\n\
-                 zone.\n\n";
+                 clock functions, FROM_UNIXTIME(), UNIX_TIMESTAMP(expr) and CONVERT_TZ() follow the zone.\n\
+                 TIMESTAMP columns hold UTC instants (storage, index keys, binlog row images) and read and\n\
+                 write in the session zone, as in MariaDB; DATETIME columns keep their wall clock.\n\n";
         doc += &format!(
             "## Read at start-up ({})\n\nOneLog reads these when it starts; SET GLOBAL changes the value shown, not the \
              running server:\n\n{}\n\n",
