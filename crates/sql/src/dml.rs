@@ -544,7 +544,7 @@ fn insert_or_resolve(
         }
         return Err(violation);
     }
-    let zone = session_zone(session);
+    let zone = rows::zone_for(table, session);
     let stored = rows::stored_from_zone(table, &row, zone);
     let stored_row = stored.as_deref().unwrap_or(&row);
     let clustered = rows::new_clustered_key(table, stored_row);
@@ -705,7 +705,7 @@ fn find_conflict_excluding(
                 continue;
             }
             let mut existing = rows::decode(table, &bytes)?;
-            rows::show_in_zone(table, &mut existing, session_zone(session));
+            rows::show_in_zone(table, &mut existing, rows::zone_for(table, session));
             return Ok(Some((ck, existing, index.name.clone())));
         }
     }
@@ -720,7 +720,7 @@ pub(crate) fn update_row(
     old: Vec<Value>,
     new: Vec<Value>,
 ) -> SqlResult<()> {
-    let zone = session_zone(session);
+    let zone = rows::zone_for(table, session);
     let stored_new = rows::stored_from_zone(table, &new, zone);
     let new_key = match table.def.primary_key() {
         Some(_) => rows::new_clustered_key(table, stored_new.as_deref().unwrap_or(&new)),
@@ -799,7 +799,7 @@ pub(crate) fn delete_row_firing(
 ) -> SqlResult<()> {
     fire(session, table, TriggerTiming::Before, TriggerEvent::Delete, Some(&old), None)?;
     let after = has_triggers(session, table, TriggerEvent::Delete).then(|| old.clone());
-    let old = rows::stored_from_zone(table, &old, session_zone(session)).unwrap_or(old);
+    let old = rows::stored_from_zone(table, &old, rows::zone_for(table, session)).unwrap_or(old);
     let txn: &mut Txn = session.txn();
     rows::delete_row(txn, table, key, &old);
     txn.log_row(table, RowsKind::Delete, RowChange::Delete(old));
@@ -943,7 +943,7 @@ fn locked_matches(
         let current = match session.txn().get(&view, &ck)? {
             Some(bytes) => {
                 let mut row = rows::decode(table, &bytes)?;
-                rows::show_in_zone(table, &mut row, session_zone(session));
+                rows::show_in_zone(table, &mut row, rows::zone_for(table, session));
                 row
             }
             None => continue, // deleted meanwhile

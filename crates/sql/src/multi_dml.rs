@@ -17,7 +17,6 @@ use crate::locks::LockMode;
 use crate::rows;
 use crate::select::{self, bind, lock_timeout, Source};
 use crate::session::{QueryResult, Session};
-use crate::time_zone::session_zone;
 use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -82,7 +81,7 @@ fn lock_current(session: &mut Session, table: &TableEntry, key: &[u8]) -> SqlRes
     let view = engine.store.snapshot();
     let Some(bytes) = session.txn().get(&view, key)? else { return Ok(None) };
     let mut row = rows::decode(table, &bytes)?;
-    rows::show_in_zone(table, &mut row, session_zone(session));
+    rows::show_in_zone(table, &mut row, rows::zone_for(table, session));
     Ok(Some(row))
 }
 

@@ -5,7 +5,8 @@
 //! the same way.
 
 use crate::catalog::TableEntry;
-use crate::time_zone::TimeZone;
+use crate::eval::EvalEnv;
+use crate::time_zone::{session_zone, TimeZone};
 use onelog_core::rowimage::{decode_row_columns, encode_row};
 use onelog_core::{ColumnType, ErrorCode, IndexDef, SqlError, SqlResult, Temporal, Value};
 use onelog_storage::key;
@@ -98,7 +99,22 @@ pub fn stored_from_zone(table: &TableEntry, row: &[Value], zone: TimeZone) -> Op
 }
 
 fn converts(table: &TableEntry, zone: TimeZone) -> bool {
-    zone != TimeZone::System && table.def.columns.iter().any(|c| matches!(c.ty, ColumnType::Timestamp { .. }))
+    zone != TimeZone::System && has_timestamp(table)
+}
+
+fn has_timestamp(table: &TableEntry) -> bool {
+    table.def.columns.iter().any(|c| matches!(c.ty, ColumnType::Timestamp { .. }))
+}
+
+/// The zone `table`'s rows convert in for the session `env`: SYSTEM (no
+/// conversion) for a table without TIMESTAMP columns, which then skips
+/// reading `@@time_zone` on every row.
+pub fn zone_for(table: &TableEntry, env: &dyn EvalEnv) -> TimeZone {
+    if has_timestamp(table) {
+        session_zone(env)
+    } else {
+        TimeZone::System
+    }
 }
 
 /// Applies `convert` to the non-zero values of `row`'s TIMESTAMP columns

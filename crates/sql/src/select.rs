@@ -1113,7 +1113,7 @@ pub fn scan_table(
 ) -> SqlResult<()> {
     let txn = ctx.txn;
     let guard = ctx.session.guard();
-    let zone = session_zone(ctx);
+    let zone = rows::zone_for(entry, ctx);
     let decode = |bytes: &[u8]| -> SqlResult<Vec<Value>> {
         let mut row = rows::decode_columns(entry, bytes, wanted)?;
         rows::show_in_zone(entry, &mut row, zone);
