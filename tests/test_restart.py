@@ -182,3 +182,22 @@ def test_column_types_survive_kill9_and_restart(onelog_server):
     assert "`t` int(3) unsigned zerofill DEFAULT NULL" in before["w"][0]
     assert "`tt` tinytext DEFAULT NULL" in before["w"][0]
     assert_survives_restarts(srv, "tkeep", before)
+
+
+def test_timestamp_written_in_a_zone_survives_kill9(onelog_server):
+    """A TIMESTAMP inserted by a session in +05:00 is stored as its UTC
+    instant: recovery replays the row events and a UTC session reads the
+    same instant before and after kill -9 and a clean restart."""
+    srv = onelog_server
+    c = srv.connect(autocommit=True)
+    with c.cursor() as cur:
+        cur.execute("CREATE DATABASE tzkeep")
+        cur.execute("SET time_zone = '+05:00'")
+        cur.execute("CREATE TABLE tzkeep.t (id INT PRIMARY KEY, ts TIMESTAMP NULL, KEY (ts))")
+        cur.execute("INSERT INTO tzkeep.t VALUES (1, '2024-01-01 05:00:00'), (2, NOW())")
+        cur.execute("SELECT ABS(UNIX_TIMESTAMP(ts) - UNIX_TIMESTAMP()) < 5 FROM tzkeep.t WHERE id = 2")
+        assert cur.fetchone() == (1,)
+    c.close()
+    before = snapshot(srv, "tzkeep")
+    assert str(before["t"][1][0][1]) == "2024-01-01 00:00:00"
+    assert_survives_restarts(srv, "tzkeep", before)

@@ -32,6 +32,8 @@ const SERVER_ONLY: &[&str] = &[
     "console",
     "no_defaults",
     "ssl",
+    // MariaDB's name for the starting global time_zone.
+    "default_time_zone",
 ];
 
 /// Everything the server was told, names normalised to underscores.

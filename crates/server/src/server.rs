@@ -82,6 +82,9 @@ fn global_vars(opts: &Options, datadir: &Path, socket: &Path) -> anyhow::Result<
         let n = if opts.get("innodb_flush_log_at_trx_commit") == Some("1") { "1" } else { "0" };
         vars.set_startup("sync_binlog", n).map_err(anyhow::Error::msg)?;
     }
+    if let Some(zone) = opts.get("default_time_zone") {
+        vars.set_startup("time_zone", zone).map_err(|e| anyhow::anyhow!("--default-time-zone: {e}"))?;
+    }
     if opts.get("thread_pool_size").is_none() {
         // MariaDB's default: one group per core.
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());

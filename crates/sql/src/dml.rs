@@ -16,6 +16,7 @@ use crate::locks::LockMode;
 use crate::rows;
 use crate::select::{self, bind, conjuncts, lock_timeout, Ctx, ScopeColumn};
 use crate::session::{QueryResult, Session};
+use crate::time_zone::session_zone;
 use crate::txn::Txn;
 use crate::view::ViewCheck;
 use onelog_binlog::event::{RowChange, RowsKind};
@@ -102,6 +103,12 @@ pub(crate) fn now() -> Temporal {
     Temporal::from_unix_seconds(secs as i64)
 }
 
+/// CURRENT_TIMESTAMP as a default or ON UPDATE value: the session zone's
+/// wall clock, which a TIMESTAMP column stores back as the real now.
+pub(crate) fn local_now(env: &dyn EvalEnv) -> Temporal {
+    session_zone(env).utc_to_local(&now())
+}
+
 /// The value a column gets when an INSERT omits it.
 pub(crate) fn default_value(session: &Session, table: &TableEntry, col: usize) -> SqlResult<Value> {
     default_value_in_mode(session, table, col, session.strict())
@@ -118,7 +125,7 @@ pub(crate) fn default_value_in_mode(
     let c = &table.def.columns[col];
     Ok(match &c.default {
         Some(ColumnDefault::Value(v)) => v.clone(),
-        Some(ColumnDefault::CurrentTimestamp) => Value::DateTime(now()),
+        Some(ColumnDefault::CurrentTimestamp) => Value::DateTime(local_now(session)),
         None if c.nullable || c.auto_increment => Value::Null,
         None => {
             if strict {
@@ -538,17 +545,20 @@ fn insert_or_resolve(
         }
         return Err(violation);
     }
-    let clustered = rows::new_clustered_key(table, &row);
-    let Some((conflict_key, existing, index_name)) = find_conflict(session, table, &clustered, &row)? else {
-        if let Err(e) = crate::foreign_key::check_child_row(session, table, None, &row) {
+    let zone = rows::zone_for(table, session);
+    let stored = rows::stored_from_zone(table, &row, zone);
+    let stored_row = stored.as_deref().unwrap_or(&row);
+    let clustered = rows::new_clustered_key(table, stored_row);
+    let Some((conflict_key, existing, index_name)) = find_conflict(session, table, &clustered, stored_row)? else {
+        if let Err(e) = crate::foreign_key::check_child_row(session, table, None, stored_row) {
             give_back(table, auto);
             return Err(e);
         }
         let written = (!ins.returning.is_empty()).then(|| row.clone());
         let mut after = has_triggers(session, table, TriggerEvent::Insert).then(|| row.clone());
         let txn = session.txn();
-        rows::write_row(txn, table, &clustered, None, &row)?;
-        txn.log_row(table, RowsKind::Write, RowChange::Insert(row));
+        rows::write_row(txn, table, &clustered, None, stored.as_deref().unwrap_or(&row))?;
+        txn.log_row(table, RowsKind::Write, RowChange::Insert(stored.unwrap_or(row)));
         if let Some(new) = after.as_mut() {
             fire(session, table, TriggerTiming::After, TriggerEvent::Insert, None, Some(new))?;
         }
@@ -577,11 +587,12 @@ fn insert_or_resolve(
             return Ok(InsertOutcome { affected: 1, reported, written, ..InsertOutcome::default() });
         }
         fire(session, table, TriggerTiming::Before, TriggerEvent::Delete, Some(&existing), None)?;
-        crate::foreign_key::on_parent_change(session, table, &existing, ParentChange::Delete)?;
         let deleted = deletes_fire.then(|| existing.clone());
+        let stored_existing = rows::stored_from_zone(table, &existing, zone).unwrap_or(existing);
+        crate::foreign_key::on_parent_change(session, table, &stored_existing, ParentChange::Delete)?;
         let txn = session.txn();
-        rows::delete_row(txn, table, &conflict_key, &existing);
-        txn.log_row(table, RowsKind::Delete, RowChange::Delete(existing));
+        rows::delete_row(txn, table, &conflict_key, &stored_existing);
+        txn.log_row(table, RowsKind::Delete, RowChange::Delete(stored_existing));
         if let Some(old) = &deleted {
             fire(session, table, TriggerTiming::After, TriggerEvent::Delete, Some(old), None)?;
         }
@@ -646,9 +657,10 @@ fn is_last_unique(table: &TableEntry, name: &str) -> bool {
 /// A row that blocks an insert: (clustered key, its values, index name).
 type Conflict = (Vec<u8>, Vec<Value>, String);
 
-/// Locks and checks every unique key of `row`; returns the conflicting
-/// row's (clustered key, values, index name), if any. `own` is excluded
-/// (an UPDATE's own row).
+/// Locks and checks every unique key of `row` (stored form, see
+/// [`rows::stored_from_zone`]); returns the conflicting row's (clustered
+/// key, values as the session sees them, index name), if any. `own` is
+/// excluded (an UPDATE's own row).
 fn find_conflict(
     session: &mut Session,
     table: &TableEntry,
@@ -698,7 +710,8 @@ fn find_conflict_excluding(
             if Some(ck.as_slice()) == own {
                 continue;
             }
-            let existing = rows::decode(table, &bytes)?;
+            let mut existing = rows::decode(table, &bytes)?;
+            rows::show_in_zone(table, &mut existing, rows::zone_for(table, session));
             return Ok(Some((ck, existing, index.name.clone())));
         }
     }
@@ -713,12 +726,19 @@ pub(crate) fn update_row(
     old: Vec<Value>,
     new: Vec<Value>,
 ) -> SqlResult<()> {
-    let new_key =
-        if table.def.primary_key().is_some() { rows::new_clustered_key(table, &new) } else { old_key.to_vec() };
+    let zone = rows::zone_for(table, session);
+    let stored_new = rows::stored_from_zone(table, &new, zone);
+    let new_key = match table.def.primary_key() {
+        Some(_) => rows::new_clustered_key(table, stored_new.as_deref().unwrap_or(&new)),
+        None => old_key.to_vec(),
+    };
     // Only a unique key whose columns change can start to collide.
     let unique_changed = table.def.indexes.iter().any(|i| i.unique && i.columns.iter().any(|&c| old[c] != new[c]));
-    let conflict =
-        if unique_changed { find_conflict_excluding(session, table, &new_key, &new, Some(old_key))? } else { None };
+    let conflict = if unique_changed {
+        find_conflict_excluding(session, table, &new_key, stored_new.as_deref().unwrap_or(&new), Some(old_key))?
+    } else {
+        None
+    };
     if let Some((_, _, index_name)) = conflict {
         let index = table.def.indexes.iter().find(|i| i.name == index_name);
         return Err(match index {
@@ -726,6 +746,9 @@ pub(crate) fn update_row(
             None => SqlError::new(ErrorCode::DUP_ENTRY, "Duplicate entry"),
         });
     }
+    let old = rows::stored_from_zone(table, &old, zone).unwrap_or(old);
+    let new = stored_new.unwrap_or(new);
+    // Constraints compare and cascade stored (UTC) values, as keys hold them.
     crate::foreign_key::check_child_row(session, table, Some(&old), &new)?;
     crate::foreign_key::on_parent_change(session, table, &old, ParentChange::Update(&new))?;
     let txn = session.txn();
@@ -784,8 +807,9 @@ pub(crate) fn delete_row_firing(
     old: Vec<Value>,
 ) -> SqlResult<()> {
     fire(session, table, TriggerTiming::Before, TriggerEvent::Delete, Some(&old), None)?;
-    crate::foreign_key::on_parent_change(session, table, &old, ParentChange::Delete)?;
     let after = has_triggers(session, table, TriggerEvent::Delete).then(|| old.clone());
+    let old = rows::stored_from_zone(table, &old, rows::zone_for(table, session)).unwrap_or(old);
+    crate::foreign_key::on_parent_change(session, table, &old, ParentChange::Delete)?;
     let txn: &mut Txn = session.txn();
     rows::delete_row(txn, table, key, &old);
     txn.log_row(table, RowsKind::Delete, RowChange::Delete(old));
@@ -927,7 +951,11 @@ fn locked_matches(
         engine.locks.lock(txn_id, &ck, LockMode::Exclusive, timeout, &guard)?;
         let view = engine.store.snapshot();
         let current = match session.txn().get(&view, &ck)? {
-            Some(bytes) => rows::decode(table, &bytes)?,
+            Some(bytes) => {
+                let mut row = rows::decode(table, &bytes)?;
+                rows::show_in_zone(table, &mut row, rows::zone_for(table, session));
+                row
+            }
             None => continue, // deleted meanwhile
         };
         // Re-check WHERE on the current version.
@@ -971,7 +999,7 @@ fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&
             }
             for (i, c) in table.def.columns.iter().enumerate() {
                 if c.on_update_current_timestamp && !assignments.iter().any(|(a, _)| *a == i) && new != old {
-                    new[i] = Value::DateTime(now());
+                    new[i] = Value::DateTime(local_now(ctx));
                 }
             }
             let new = finish_row(strict, ctx, &table, new)?;

@@ -39,6 +39,7 @@ pub mod session;
 pub mod show;
 pub(crate) mod stream;
 pub mod temp;
+pub mod time_zone;
 pub mod trigger;
 pub mod txn;
 pub mod typing;

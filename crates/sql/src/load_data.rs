@@ -316,7 +316,7 @@ impl Plan {
             return Ok(Value::Null);
         }
         if matches!(column.ty, ColumnType::Timestamp { .. }) {
-            return Ok(Value::DateTime(dml::now()));
+            return Ok(Value::DateTime(dml::local_now(env)));
         }
         let message = format!(
             "Column set to default value; NULL supplied to NOT NULL column '{}' at row {row_number}",

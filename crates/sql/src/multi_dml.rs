@@ -12,7 +12,7 @@
 
 use crate::ast::*;
 use crate::catalog::TableEntry;
-use crate::dml::{apply_row_update, default_value, delete_row_firing, finish_row, now, with_ctx};
+use crate::dml::{apply_row_update, default_value, delete_row_firing, finish_row, local_now, with_ctx};
 use crate::locks::LockMode;
 use crate::rows;
 use crate::select::{self, bind, lock_timeout, Source};
@@ -79,7 +79,10 @@ fn lock_current(session: &mut Session, table: &TableEntry, key: &[u8]) -> SqlRes
     let txn_id = session.txn().id;
     engine.locks.lock(txn_id, key, LockMode::Exclusive, timeout, &guard)?;
     let view = engine.store.snapshot();
-    session.txn().get(&view, key)?.map(|bytes| rows::decode(table, &bytes)).transpose()
+    let Some(bytes) = session.txn().get(&view, key)? else { return Ok(None) };
+    let mut row = rows::decode(table, &bytes)?;
+    rows::show_in_zone(table, &mut row, rows::zone_for(table, session));
+    Ok(Some(row))
 }
 
 /// An assignment bound: target table (index into the targets), column,
@@ -133,7 +136,7 @@ pub(crate) fn update(session: &mut Session, upd: &MultiUpdate, params: &[Value])
                 let table = &target.entry;
                 for (i, c) in table.def.columns.iter().enumerate() {
                     if c.on_update_current_timestamp && !mine.iter().any(|a| a.1 == i) && new != current {
-                        new[i] = Value::DateTime(now());
+                        new[i] = Value::DateTime(local_now(ctx));
                     }
                 }
                 let new = finish_row(strict, ctx, table, new)?;

@@ -5,8 +5,10 @@
 //! the same way.
 
 use crate::catalog::TableEntry;
+use crate::eval::EvalEnv;
+use crate::time_zone::{session_zone, TimeZone};
 use onelog_core::rowimage::{decode_row_columns, encode_row};
-use onelog_core::{ErrorCode, IndexDef, SqlError, SqlResult, Value};
+use onelog_core::{ColumnType, ErrorCode, IndexDef, SqlError, SqlResult, Temporal, Value};
 use onelog_storage::key;
 use onelog_storage::Mutation;
 use std::sync::atomic::Ordering;
@@ -74,6 +76,60 @@ pub fn decode_columns(table: &TableEntry, bytes: &[u8], wanted: Option<&[bool]>)
     decode_row_columns(&table.def.columns, bytes, wanted)
         .map(|(row, _)| row)
         .map_err(|e| SqlError::internal(format!("corrupt row in {}.{}: {e}", table.def.db, table.def.name)))
+}
+
+/// TIMESTAMP columns hold UTC in storage, index keys and binlog row images;
+/// statements see them in the session zone, as MariaDB converts on every
+/// read. Turns a stored `row` into what a session in `zone` sees.
+pub fn show_in_zone(table: &TableEntry, row: &mut [Value], zone: TimeZone) {
+    convert_timestamps(table, row, zone, |t| zone.utc_to_local(t));
+}
+
+/// A row as a session in `zone` sees it, as storage, keys and binlog hold
+/// it (the inverse of [`show_in_zone`]; a local time in a DST overlap maps
+/// to the earlier instant, as MariaDB's does); `None` when that is `row`
+/// itself, so the common case copies nothing.
+pub fn stored_from_zone(table: &TableEntry, row: &[Value], zone: TimeZone) -> Option<Vec<Value>> {
+    if !converts(table, zone) {
+        return None;
+    }
+    let mut stored = row.to_vec();
+    convert_timestamps(table, &mut stored, zone, |t| zone.local_to_utc(t).unwrap_or_default());
+    Some(stored)
+}
+
+fn converts(table: &TableEntry, zone: TimeZone) -> bool {
+    zone != TimeZone::System && has_timestamp(table)
+}
+
+fn has_timestamp(table: &TableEntry) -> bool {
+    table.def.columns.iter().any(|c| matches!(c.ty, ColumnType::Timestamp { .. }))
+}
+
+/// The zone `table`'s rows convert in for the session `env`: SYSTEM (no
+/// conversion) for a table without TIMESTAMP columns, which then skips
+/// reading `@@time_zone` on every row.
+pub fn zone_for(table: &TableEntry, env: &dyn EvalEnv) -> TimeZone {
+    if has_timestamp(table) {
+        session_zone(env)
+    } else {
+        TimeZone::System
+    }
+}
+
+/// Applies `convert` to the non-zero values of `row`'s TIMESTAMP columns
+/// (0000-00-00 00:00:00 is no instant and stays as it is).
+fn convert_timestamps(table: &TableEntry, row: &mut [Value], zone: TimeZone, convert: impl Fn(&Temporal) -> Temporal) {
+    if !converts(table, zone) {
+        return;
+    }
+    for (c, v) in table.def.columns.iter().zip(row.iter_mut()) {
+        if let (ColumnType::Timestamp { .. }, Value::DateTime(t)) = (&c.ty, &*v) {
+            if *t != Temporal::default() {
+                *v = Value::DateTime(convert(t));
+            }
+        }
+    }
 }
 
 /// Writes `new` (and its index entries) at `clustered`, first removing the

@@ -8,9 +8,12 @@ use crate::catalog::TableEntry;
 use crate::eval::{self, truthy, EvalEnv};
 use crate::rows;
 use crate::session::{QueryResult, ResultColumn, Session};
+use crate::time_zone::{session_zone, TimeZone};
 use crate::txn::Txn;
 use crate::window;
-use onelog_core::{Collation, ColumnDef, ColumnType, ErrorCode, KeyMembership, SqlError, SqlResult, TableDef, Value};
+use onelog_core::{
+    Collation, ColumnDef, ColumnType, ErrorCode, KeyMembership, SqlError, SqlResult, TableDef, Temporal, Value,
+};
 use onelog_storage::{key, Snapshot};
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -726,8 +729,9 @@ pub fn conjuncts(expr: &Expr, out: &mut Vec<Expr>) {
     }
 }
 
-/// A value converted for key encoding in `column`, if it can be.
-fn key_value(column: &ColumnDef, v: Value) -> Option<Value> {
+/// A value converted for key encoding in `column`, if it can be. Keys hold
+/// TIMESTAMP values in UTC, the statement's values are in `zone`.
+fn key_value(column: &ColumnDef, v: Value, zone: TimeZone) -> Option<Value> {
     if v.is_null() {
         return None;
     }
@@ -756,7 +760,12 @@ fn key_value(column: &ColumnDef, v: Value) -> Option<Value> {
             Value::Int(i) => Some(Value::Double(i as f64)),
             _ => None,
         },
-        ColumnType::Date | ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => match v {
+        ColumnType::Timestamp { .. } => match v {
+            Value::Date(t) | Value::DateTime(t) if t == Temporal::default() => Some(Value::DateTime(t)),
+            Value::Date(t) | Value::DateTime(t) => zone.local_to_utc(&t).map(Value::DateTime),
+            _ => None,
+        },
+        ColumnType::Date | ColumnType::DateTime { .. } => match v {
             Value::Date(_) | Value::DateTime(_) => Some(v),
             _ => None,
         },
@@ -777,6 +786,7 @@ fn column_bounds(
     outer: &[Value],
 ) -> SqlResult<HashMap<usize, ColumnBounds>> {
     let mut bounds: HashMap<usize, ColumnBounds> = HashMap::new();
+    let zone = session_zone(ctx);
     let start = source.offset;
     let end = start + source.columns.len();
     let is_col = |e: &Expr| slot_of(e).filter(|s| *s >= start && *s < end).map(|s| s - start);
@@ -820,7 +830,7 @@ fn column_bounds(
         let column = &source.columns[col].def;
         let mut values = Vec::with_capacity(value_expr.len());
         for e in &value_expr {
-            match key_value(column, ctx.eval(e, outer)?) {
+            match key_value(column, ctx.eval(e, outer)?, zone) {
                 Some(v) => values.push(v),
                 None => break,
             }
@@ -1103,11 +1113,17 @@ pub fn scan_table(
 ) -> SqlResult<()> {
     let txn = ctx.txn;
     let guard = ctx.session.guard();
+    let zone = rows::zone_for(entry, ctx);
+    let decode = |bytes: &[u8]| -> SqlResult<Vec<Value>> {
+        let mut row = rows::decode_columns(entry, bytes, wanted)?;
+        rows::show_in_zone(entry, &mut row, zone);
+        Ok(row)
+    };
     match access {
         Access::Get(k) => {
             guard.check()?;
             if let Some(v) = txn.get(&ctx.view, k)? {
-                f(k, rows::decode_columns(entry, &v, wanted)?)?;
+                f(k, decode(&v)?)?;
             }
         }
         Access::Ranges { index, ranges, reverse } => {
@@ -1122,7 +1138,7 @@ pub fn scan_table(
                             None => continue,
                         },
                     };
-                    if !f(&ck, rows::decode_columns(entry, &row_bytes, wanted)?)? {
+                    if !f(&ck, decode(&row_bytes)?)? {
                         return Ok(());
                     }
                 }

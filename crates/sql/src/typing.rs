@@ -645,6 +645,14 @@ fn function(name: &str, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
         "datediff" => Some(long(8, true)),
         "date" | "last_day" => Some(temporal(ColumnType::Date)),
         "date_add" | "date_sub" => date_add(arg(0)?, args.get(2)),
+        "convert_tz" => {
+            let fsp = temporal_fsp(args.first()?, arg(0))?;
+            Some(temporal(ColumnType::DateTime { fsp }))
+        }
+        "unix_timestamp" => match args.first() {
+            None => Some(unix_seconds(0)),
+            Some(a) => Some(unix_seconds(temporal_fsp(a, arg(0))?)),
+        },
         _ => None,
     }
 }
@@ -652,6 +660,41 @@ fn function(name: &str, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
 /// A DATE / DATETIME result, NULL for an argument that is no date.
 fn temporal(ty: ColumnType) -> Typed {
     Typed { kind: Kind::Column(ColumnDef::new("", ty)), nullable: true }
+}
+
+/// The fractional digits of a datetime argument: a DATE or DATETIME's
+/// own, a string literal's as written (6 when it is no datetime, as
+/// MariaDB assumes), none for NULL. `None` where this is not known at bind time.
+fn temporal_fsp(expr: &Expr, typed: Option<Typed>) -> Option<u8> {
+    if let Expr::Literal(Value::Null) = expr {
+        return Some(0);
+    }
+    if let Expr::Literal(Value::Bytes(b)) = expr {
+        let text = std::str::from_utf8(b).ok()?;
+        if crate::eval::temporal::parse_datetime(text).is_none() {
+            return Some(6);
+        }
+        let digits = text.rsplit_once('.').map_or(0, |(_, frac)| frac.bytes().take_while(u8::is_ascii_digit).count());
+        return u8::try_from(digits.min(6)).ok();
+    }
+    match typed?.kind {
+        Kind::Column(def) => match def.ty {
+            ColumnType::Date => Some(0),
+            ColumnType::DateTime { fsp } | ColumnType::Timestamp { fsp } => Some(fsp),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// UNIX_TIMESTAMP(): a BIGINT of 17 characters, or a DECIMAL with the
+/// argument's fractional digits.
+fn unix_seconds(fsp: u8) -> Typed {
+    let kind = match fsp {
+        0 => Kind::Int { digits: 16, len: 17, unsigned: false, declared: Some(ColumnType::BigInt) },
+        _ => Kind::Decimal { precision: 16 + u32::from(fsp), scale: u32::from(fsp), unsigned: false },
+    };
+    Typed { kind, nullable: true }
 }
 
 /// FLOOR / CEILING: an integer keeps its type; a DECIMAL(p,s) becomes an

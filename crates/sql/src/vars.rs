@@ -2,6 +2,7 @@
 //! and scopes, global values, and validation of SET.
 
 use crate::ast::VarScope;
+use crate::time_zone::{unknown_time_zone, TimeZone};
 use onelog_core::{Charset, Collation, ErrorCode, SqlError, SqlResult, Value};
 use parking_lot::RwLock;
 use std::collections::BTreeMap;
@@ -196,6 +197,8 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("ssl_key", None, Effect::Startup, None),
     ("sync_binlog", Some("1"), Effect::Used, None),
     ("system_time_zone", Some("UTC"), Effect::Reported, None),
+    // NOW(), FROM_UNIXTIME(), UNIX_TIMESTAMP(expr), CONVERT_TZ(), TIMESTAMP columns (crate::time_zone).
+    ("time_zone", None, Effect::Used, None),
     // The server's thread pool (crates/server/src/thread_pool.rs); the
     // size is read at start-up, the others by the pool's timer each tick.
     // The thread cache of one-thread-per-connection (crates/server/src/thread_cache.rs).
@@ -327,6 +330,13 @@ pub fn normalize(def: &VarDef, value: &Value, strict_all: bool) -> SqlResult<Che
         return Err(read_only(def));
     }
     let plain = |text: String| Ok(Checked { text, warning: None });
+    if def.name == "time_zone" {
+        return match value {
+            Value::Null => Err(wrong_value(def, "NULL")),
+            Value::Bytes(b) => time_zone_name(&String::from_utf8_lossy(b)).map(plain)?,
+            _ => Err(wrong_type(def)),
+        };
+    }
     match (def.kind, value) {
         (Kind::Int, Value::Int(_) | Value::UInt(_)) => clamp_int(def, &value.to_string(), strict_all),
         (Kind::Double, Value::Int(_) | Value::UInt(_) | Value::Double(_) | Value::Decimal(_)) => {
@@ -350,6 +360,9 @@ pub fn normalize(def: &VarDef, value: &Value, strict_all: bool) -> SqlResult<Che
 /// and booleans are also spelled ON/OFF/TRUE/FALSE. Returns the stored text
 /// and, when a number was clamped, what to log.
 pub fn normalize_option(def: &VarDef, text: &str) -> Result<Checked, SqlError> {
+    if def.name == "time_zone" {
+        return time_zone_name(text).map(|text| Checked { text, warning: None });
+    }
     match def.kind {
         Kind::Int => {
             let n = with_suffix(text).ok_or_else(|| wrong_value(def, text))?;
@@ -482,6 +495,12 @@ pub fn charset_settings(def: &VarDef, text: &str) -> SqlResult<Vec<(&'static str
         ]);
     }
     Ok(Vec::new())
+}
+
+/// `time_zone` as `@@time_zone` shows it (`+5:00` is `+05:00`, `system` is
+/// `SYSTEM`); an unknown zone is error 1298.
+fn time_zone_name(text: &str) -> SqlResult<String> {
+    TimeZone::parse(text).map(|zone| zone.name()).ok_or_else(|| unknown_time_zone(text))
 }
 
 fn wrong_value(def: &VarDef, text: &str) -> SqlError {
@@ -889,6 +908,16 @@ mod tests {
             names(Effect::Used).len(),
             names(Effect::Used).join(", ")
         );
+        doc += "### time_zone\n\n\
+                 `SYSTEM` (the default) is `system_time_zone`, UTC. Besides `SYSTEM` and `+HH:MM` offsets\n\
+                 (-12:59 to +13:00, as MariaDB), OneLog knows every IANA zone name (`Europe/Berlin`) from\n\
+                 the zone data compiled in (chrono-tz): MariaDB knows them only after\n\
+                 `mariadb-tzinfo-to-sql` filled the `mysql.time_zone*` tables, which OneLog does not read.\n\
+                 A local time in a DST gap is the first second after the gap, one in an overlap the earlier\n\
+                 instant, as in MariaDB. `--default-time-zone` sets the global value. NOW() and the other\n\
+                 clock functions, FROM_UNIXTIME(), UNIX_TIMESTAMP(expr) and CONVERT_TZ() follow the zone.\n\
+                 TIMESTAMP columns hold UTC instants (storage, index keys, binlog row images) and read and\n\
+                 write in the session zone, as in MariaDB; DATETIME columns keep their wall clock.\n\n";
         doc += &format!(
             "## Read at start-up ({})\n\nOneLog reads these when it starts; SET GLOBAL changes the value shown, not the \
              running server:\n\n{}\n\n",

@@ -3,6 +3,7 @@
 
 use super::temporal::{parse_datetime, parse_time, time_of, to_datetime, to_time};
 use super::{decimal_fit, parse_decimal_prefix, set_scale, to_num, value_bytes, EvalEnv, NoWarn, Num};
+use crate::time_zone::session_zone;
 use onelog_core::decimal::{Decimal, RoundingStrategy};
 use onelog_core::schema::FloatDigits;
 use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Temporal, Value};
@@ -233,11 +234,13 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
                 }
                 ColumnType::Timestamp { fsp } => {
                     let t = round_fsp(t, fsp);
-                    // TIMESTAMP holds 1970-01-01 00:00:01 .. 2038-01-19 03:14:07 UTC.
+                    // TIMESTAMP holds 1970-01-01 00:00:01 .. 2038-01-19 03:14:07 UTC;
+                    // `t` is the session zone's wall clock.
                     let lo = Temporal { year: 1970, month: 1, day: 1, second: 1, ..Temporal::default() };
                     let hi =
                         Temporal { year: 2038, month: 1, day: 19, hour: 3, minute: 14, second: 7, micros: 999_999 };
-                    if t != Temporal::default() && (t < lo || t > hi) {
+                    let in_range = session_zone(env).local_to_utc(&t).is_some_and(|utc| utc >= lo && utc <= hi);
+                    if t != Temporal::default() && !in_range {
                         if strict {
                             return Err(SqlError::new(
                                 ErrorCode::TRUNCATED_WRONG_VALUE,

@@ -7,6 +7,7 @@ use super::{
     EvalEnv, Num, Row, MAX_ALLOWED_PACKET,
 };
 use crate::ast::{Expr, VarScope};
+use crate::time_zone::TimeZone;
 use onelog_core::decimal::{Decimal, RoundingStrategy};
 use onelog_core::value::format_double;
 use onelog_core::{ErrorCode, SqlError, SqlResult, Temporal, Value};
@@ -56,6 +57,7 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         "rand" | "unix_timestamp" | "now" | "current_timestamp" | "sysdate" | "localtime" | "localtimestamp"
         | "curtime" | "current_time" | "utc_timestamp" | "utc_time" | "last_insert_id" => (0, 1),
         "from_unixtime" => (1, 2),
+        "convert_tz" => (3, 3),
         "pi" | "curdate" | "current_date" | "utc_date" | "database" | "schema" | "user" | "current_user"
         | "session_user" | "system_user" | "version" | "connection_id" | "row_count" | "found_rows" | "uuid"
         | "uuid_short" | "current_role" | "sys_guid" => (0, 0),
@@ -713,10 +715,12 @@ fn minmax(vals: &[Value], want: Ordering, env: &dyn EvalEnv) -> Value {
     best
 }
 
-fn unix_ts(t: &Temporal) -> Value {
-    let us = temporal::unix_micros(t);
-    if us < 0 {
-        return Value::Int(0);
+/// UNIX_TIMESTAMP(expr): `t` is a wall-clock time of the session zone;
+/// NULL outside TIMESTAMP's range of seconds, as in MariaDB.
+fn unix_ts(t: &Temporal, zone: TimeZone) -> Value {
+    let us = zone.local_to_unix_micros(t);
+    if !(0..=MAX_TIMESTAMP_SECS * 1_000_000 + 999_999).contains(&us) {
+        return Value::Null;
     }
     if us % 1_000_000 == 0 {
         Value::Int(us / 1_000_000)
@@ -725,17 +729,47 @@ fn unix_ts(t: &Temporal) -> Value {
     }
 }
 
-/// The statement's start time: `session_fact("now")` if the executor
-/// provides one (so NOW() is constant within a statement), else the clock.
-fn statement_now(env: &dyn EvalEnv) -> Temporal {
+/// A CONVERT_TZ() zone argument; an unknown zone makes the result NULL.
+fn zone_arg(v: &Value) -> Option<TimeZone> {
+    TimeZone::parse(&s_of(v))
+}
+
+/// CONVERT_TZ(): MariaDB converts only times whose instant a TIMESTAMP can
+/// hold and returns the others unchanged.
+fn convert_tz(t: &Temporal, from: TimeZone, to: TimeZone) -> Temporal {
+    let us = from.local_to_unix_micros(t);
+    if !(0..=MAX_TIMESTAMP_SECS * 1_000_000 + 999_999).contains(&us) {
+        return *t;
+    }
+    temporal::from_unix_micros(us).map_or(*t, |utc| to.utc_to_local(&utc))
+}
+
+/// The last second a TIMESTAMP holds: 2038-01-19 03:14:07 UTC.
+const MAX_TIMESTAMP_SECS: i64 = 2_147_483_647;
+
+/// The session's `@@time_zone` (SYSTEM without a session).
+pub(crate) fn session_zone(env: &dyn EvalEnv) -> TimeZone {
+    match env.system_var(VarScope::Session, "time_zone") {
+        Ok(Value::Bytes(b)) => std::str::from_utf8(&b).ok().and_then(TimeZone::parse).unwrap_or(TimeZone::System),
+        _ => TimeZone::System,
+    }
+}
+
+/// The statement's start time in UTC: `session_fact("now")` if the
+/// executor provides one (so NOW() is constant within a statement), else
+/// the clock.
+fn statement_now_utc(env: &dyn EvalEnv) -> Temporal {
     match env.session_fact("now") {
         Value::DateTime(t) => t,
         _ => temporal::now_utc(),
     }
 }
 
+/// The clock for a NOW()-like function: UTC for the UTC_* ones, else the
+/// session zone's wall clock.
 fn now_value(name: &str, fsp: i64, env: &dyn EvalEnv) -> Value {
-    let mut t = if name == "sysdate" { temporal::now_utc() } else { statement_now(env) };
+    let utc = if name == "sysdate" { temporal::now_utc() } else { statement_now_utc(env) };
+    let mut t = if name.starts_with("utc_") { utc } else { session_zone(env).utc_to_local(&utc) };
     let fsp = fsp.clamp(0, 6) as u32;
     let unit = 10u32.pow(6 - fsp);
     t.micros = t.micros / unit * unit;
@@ -918,11 +952,12 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             return Ok(now_value(name, fsp, env));
         }
         "curdate" | "current_date" | "utc_date" => {
-            let t = statement_now(env);
+            let utc = statement_now_utc(env);
+            let t = if name == "utc_date" { utc } else { session_zone(env).utc_to_local(&utc) };
             return Ok(Value::Date(Temporal { year: t.year, month: t.month, day: t.day, ..Temporal::default() }));
         }
         "unix_timestamp" if a.is_empty() => {
-            return Ok(Value::Int(temporal::unix_micros(&statement_now(env)).div_euclid(1_000_000)));
+            return Ok(Value::Int(temporal::unix_micros(&statement_now_utc(env)).div_euclid(1_000_000)));
         }
         "get_lock" | "release_lock" | "is_free_lock" | "is_used_lock" => {
             if a[0].is_null() {
@@ -1601,7 +1636,7 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             })
         }
         "unix_timestamp" => match to_datetime(&a[0], env) {
-            Some(t) => unix_ts(&t),
+            Some(t) => unix_ts(&t, session_zone(env)),
             None => Value::Null,
         },
         "from_unixtime" => {
@@ -1612,17 +1647,22 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
                 Some(Num::F(f)) => Some((f * 1e6).round() as i64),
                 None => None,
             };
-            let Some(us) = us.filter(|u| *u >= 0 && *u <= 2_147_483_647 * 1_000_000) else {
+            let Some(us) = us.filter(|u| *u >= 0 && *u <= MAX_TIMESTAMP_SECS * 1_000_000) else {
                 return Ok(Value::Null);
             };
             let Some(t) = temporal::from_unix_micros(us) else {
                 return Ok(Value::Null);
             };
+            let t = session_zone(env).utc_to_local(&t);
             match a.get(1) {
                 Some(f) => text(date_format(&t, &s_of(f), false)),
                 None => Value::DateTime(t),
             }
         }
+        "convert_tz" => match (to_datetime(&a[0], env), zone_arg(&a[1]), zone_arg(&a[2])) {
+            (Some(t), Some(from), Some(to)) => Value::DateTime(convert_tz(&t, from, to)),
+            _ => Value::Null,
+        },
         "date_format" => {
             let is_time = matches!(a[0], Value::Time(_));
             match temporal_field(&a[0], env) {
