@@ -550,10 +550,9 @@ fn insert_or_resolve(
     let stored_row = stored.as_deref().unwrap_or(&row);
     let clustered = rows::new_clustered_key(table, stored_row);
     let Some((conflict_key, existing, index_name)) = find_conflict(session, table, &clustered, stored_row)? else {
-        if let Err(e) = crate::foreign_key::check_child_row(session, table, None, stored_row) {
-            give_back(table, auto);
-            return Err(e);
-        }
+        // InnoDB checks the constraints after taking the AUTO_INCREMENT
+        // value: a refused row uses it up.
+        crate::foreign_key::check_child_row(session, table, None, stored_row)?;
         let written = (!ins.returning.is_empty()).then(|| row.clone());
         let mut after = has_triggers(session, table, TriggerEvent::Insert).then(|| row.clone());
         let txn = session.txn();
