@@ -68,6 +68,22 @@ def outcome(conn, sql):
         return ("error", e.args[0])
 
 
+def create_tables(srv, db: str) -> dict[str, str]:
+    """SHOW CREATE TABLE of every table of `db`, by table name: what two
+    servers' schemas are compared by."""
+    conn = srv.connect(database=db, autocommit=True)
+    try:
+        with conn.cursor() as cur:
+            cur.execute("SHOW TABLES")
+            out = {}
+            for (table,) in sorted(cur.fetchall()):
+                cur.execute(f"SHOW CREATE TABLE `{table}`")
+                out[table] = cur.fetchone()[1]
+            return out
+    finally:
+        conn.close()
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))

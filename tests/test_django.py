@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from harness import create_tables
+
 pytest.importorskip("django")
 
 MODELS = """
@@ -116,20 +118,6 @@ print(json.dumps(out, default=str))
 """
 
 
-def schema(srv, db: str) -> dict[str, str]:
-    conn = srv.connect(database=db, autocommit=True)
-    try:
-        with conn.cursor() as cur:
-            cur.execute("SHOW TABLES")
-            out = {}
-            for (table,) in sorted(cur.fetchall()):
-                cur.execute(f"SHOW CREATE TABLE `{table}`")
-                out[table] = cur.fetchone()[1]
-            return out
-    finally:
-        conn.close()
-
-
 def run_django(project: Path, command: str, srv, db: str) -> str:
     done = subprocess.run([sys.executable, str(project / "driver.py"), str(project), command, srv.host,
                            str(srv.port), db], capture_output=True, text=True, timeout=300)
@@ -156,7 +144,7 @@ def test_django_migrate_and_orm_match_mariadb(onelog_server, mariadb_server, fre
     run_django(project, "makemigrations", mariadb_server, db)
     try:
         results = [json.loads(run_django(project, "migrate", srv, db)) for srv in servers]
-        assert schema(onelog_server, db) == schema(mariadb_server, db)
+        assert create_tables(onelog_server, db) == create_tables(mariadb_server, db)
         assert results[0] == results[1]
         assert results[0]["orphan"] == 1452 and results[0]["check"] == 4025
         assert results[0]["login"] is True

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from harness import create_tables
+
 sa = pytest.importorskip("sqlalchemy")
 alembic_command = pytest.importorskip("alembic.command")
 from alembic.config import Config  # noqa: E402
@@ -122,21 +124,6 @@ def config_for(scripts: Path, srv, db: str) -> Config:
     return cfg
 
 
-def schema(srv, db: str) -> dict[str, str]:
-    conn = srv.connect(database=db, autocommit=True)
-    try:
-        with conn.cursor() as cur:
-            cur.execute("SHOW TABLES")
-            tables = sorted(r[0] for r in cur.fetchall())
-            out = {}
-            for t in tables:
-                cur.execute(f"SHOW CREATE TABLE `{t}`")
-                out[t] = cur.fetchone()[1]
-            return out
-    finally:
-        conn.close()
-
-
 @pytest.fixture
 def both(onelog_server, mariadb_server, fresh_db):
     db = fresh_db("alembic")
@@ -159,7 +146,7 @@ def test_alembic_history_gives_the_same_schema_as_mariadb(both, tmp_path):
     for rev, *_ in REVISIONS:
         for cfg in configs.values():
             alembic_command.upgrade(cfg, rev)
-        assert schema(onelog, db) == schema(mariadb, db), f"after {rev}"
+        assert create_tables(onelog, db) == create_tables(mariadb, db), f"after {rev}"
 
     # The ORM's rows: SET NULL and CASCADE act as in MariaDB.
     results = {}
@@ -180,8 +167,8 @@ def test_alembic_history_gives_the_same_schema_as_mariadb(both, tmp_path):
 
     for cfg in configs.values():
         alembic_command.downgrade(cfg, "base")
-    assert schema(onelog, db) == schema(mariadb, db)
-    assert list(schema(onelog, db)) == ["alembic_version"]
+    assert create_tables(onelog, db) == create_tables(mariadb, db)
+    assert list(create_tables(onelog, db)) == ["alembic_version"]
     for cfg in configs.values():
         alembic_command.upgrade(cfg, "head")
-    assert schema(onelog, db) == schema(mariadb, db)
+    assert create_tables(onelog, db) == create_tables(mariadb, db)
