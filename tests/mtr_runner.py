@@ -75,6 +75,7 @@ class Outcome:
     status: str            # pass | fail | skipped | error
     first_difference: str  # empty for pass
     seconds: float
+    output: str = ""       # mtr's whole output after the status line (fail / skipped)
 
 
 def read_list(path: Path) -> list[str]:
@@ -211,7 +212,8 @@ def run_mtr(socket_path: str, vardir: Path, test: str) -> Outcome:
         return Outcome(test, "error", last_lines(output), 0.0)
     if status.group(1) == "pass":
         return Outcome(test, "pass", "", 0.0)
-    return Outcome(test, status.group(1), first_difference(output[status.end():]), 0.0)
+    failure = output[status.end():]
+    return Outcome(test, status.group(1), first_difference(failure), 0.0, failure)
 
 
 def last_lines(output: str, count: int = 3) -> str:
@@ -256,7 +258,7 @@ def first_diff_hunk(lines: list[str]) -> str:
     return f"result line {expected_line}: expected {show(expected)}, got {show(got)}"
 
 
-def run_list(kind: str, tests: list[str], workdir: Path, log) -> list[Outcome]:
+def run_list(kind: str, tests: list[str], workdir: Path, log, diffs: Path | None = None) -> list[Outcome]:
     target = MtrTarget(kind, workdir)
     target.start()
     for failure in target.mtr_setup_failures:
@@ -266,6 +268,8 @@ def run_list(kind: str, tests: list[str], workdir: Path, log) -> list[Outcome]:
         for test in tests:
             outcome = target.run(test)
             log(f"{kind:8} {outcome.status:7} {outcome.seconds:6.1f}s {test}  {outcome.first_difference}")
+            if diffs is not None and outcome.output:
+                (diffs / f"{kind}.{test}.txt").write_text(outcome.output)
             outcomes.append(outcome)
     finally:
         log(f"{kind}: {target.restarts} restart(s)")
@@ -294,13 +298,17 @@ def main() -> int:
     ap.add_argument("--target", choices=("onelog", "mariadb", "both"), default="both")
     ap.add_argument("--write-passing", action="store_true",
                     help="rewrite tests/mtr/passing.txt with the tests passing on both")
+    ap.add_argument("--diffs", type=Path, help="write each failing test's whole mtr output "
+                    "(the result diff or mysqltest's error) to DIR/<target>.<test>.txt")
     ap.add_argument("tests", nargs="*")
     args = ap.parse_args()
     tests = args.tests or read_list(args.list)
     workdir = Path(tempfile.mkdtemp(prefix="onelog-mtr-"))
     try:
         if args.target != "both":
-            outcomes = run_list(args.target, tests, workdir, print)
+            if args.diffs:
+                args.diffs.mkdir(parents=True, exist_ok=True)
+            outcomes = run_list(args.target, tests, workdir, print, args.diffs)
             passed = [o for o in outcomes if o.status == "pass"]
             print(f"{args.target}: {len(passed)} passed, {len(outcomes) - len(passed)} failed")
             return 0

@@ -370,7 +370,12 @@ def schema_changer(srv, rng: random.Random, stop: threading.Event, cycle: int, s
             # collation, which only the QUERY event carries to recovery.
             cur.execute(f"SET SESSION collation_server = {SERVER_COLLATIONS[cycle % len(SERVER_COLLATIONS)]}")
             cur.execute(f"CREATE DATABASE crash_cs_{cycle}")
-            cur.execute(f"CREATE TABLE crash_cs_{cycle}.t (a VARCHAR(5), j JSON, CHECK (a <> 'x'))")
+            # CREATE OR REPLACE drops the first table, its row included, and
+            # creates the second in one logged statement.
+            cur.execute(f"CREATE TABLE crash_cs_{cycle}.t (replaced INT)")
+            cur.execute(f"INSERT INTO crash_cs_{cycle}.t VALUES (1)")
+            cur.execute(f"CREATE OR REPLACE TABLE crash_cs_{cycle}.t "
+                        "(a VARCHAR(5), j JSON, d INT DEFAULT (length(a) + 1), CHECK (a <> 'x'))")
         c.close()
     except pymysql.err.MySQLError:
         pass  # the server was killed under it: the DDL is in the binlog whole, or not at all
@@ -389,8 +394,15 @@ def verify_databases(cur, where: str):
         if cur.fetchall():
             cur.execute(f"SHOW CREATE TABLE {name}.t")
             table = cur.fetchone()[1]
+            cur.execute(f"SELECT COUNT(*) FROM {name}.t")
+            rows = cur.fetchone()[0]
+            if "`replaced`" in table:  # killed before CREATE OR REPLACE
+                assert rows <= 1, f"{name}.t {where}: {rows} rows"
+                continue
+            assert rows == 0, f"{name}.t {where}: CREATE OR REPLACE kept {rows} rows of the table it replaced"
             assert table.endswith(f"COLLATE={expected}"), f"{name}.t {where}: {table}"
             assert "CHECK (json_valid(`j`))" in table and "CHECK (`a` <> 'x')" in table, f"{name}.t {where}: {table}"
+            assert "DEFAULT (octet_length(`a`) + 1)" in table, f"{name}.t {where}: {table}"
             with pytest.raises(pymysql.err.MySQLError) as refused:
                 cur.execute(f"INSERT INTO {name}.t VALUES ('y', 'not json')")
             assert refused.value.args[0] == 4025, f"{name}.t {where}: {refused.value.args}"

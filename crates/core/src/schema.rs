@@ -164,6 +164,10 @@ fn with_fsp(name: &str, fsp: u8) -> String {
 pub enum ColumnDefault {
     Value(Value),
     CurrentTimestamp,
+    /// `DEFAULT (expr)` (MariaDB 10.2+): the expression's text as MariaDB
+    /// prints it, computed for each row an INSERT leaves the column out of
+    /// (see onelog_sql's `default_expr`).
+    Expr(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -30,10 +30,17 @@ pub struct TableEntry {
     /// The definition's CHECK constraints, parsed and bound to its row on
     /// first use (see `check`).
     pub bound_checks: OnceLock<BoundChecks>,
+    /// The definition's expression DEFAULTs, parsed and bound to its row on
+    /// first use (see `default_expr`).
+    pub bound_defaults: OnceLock<BoundDefaults>,
 }
 
 /// CHECK constraints bound to a table's row: (name, condition).
 pub type BoundChecks = Vec<(String, crate::ast::Expr)>;
+
+/// Expression DEFAULTs bound to a table's row, one per column (`None`: the
+/// column has none).
+pub type BoundDefaults = Vec<Option<crate::ast::Expr>>;
 
 impl TableEntry {
     pub fn new(def: TableDef) -> Arc<TableEntry> {
@@ -48,6 +55,7 @@ impl TableEntry {
             next_row_id: AtomicU64::new(1),
             def_generation,
             bound_checks: OnceLock::new(),
+            bound_defaults: OnceLock::new(),
         })
     }
 

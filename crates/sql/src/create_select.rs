@@ -26,7 +26,7 @@ pub fn execute(session: &mut Session, stmt: &CreateTable, select: &Select) -> Sq
         return Ok(result);
     }
     let (columns, rows) = session.read_select(select)?;
-    let tables = vec![(db.clone(), stmt.name.name.clone())];
+    let tables = session.ddl_tables_to_lock(vec![(db.clone(), stmt.name.name.clone())]);
     let _mdl =
         session.request_mdl(TABLE_WAIT, |wait| engine.mdl.lock_exclusive(session.connection_id, tables, wait))?;
     let _ddl = engine.ddl_lock.lock();
@@ -56,9 +56,16 @@ pub fn execute(session: &mut Session, stmt: &CreateTable, select: &Select) -> Sq
 }
 
 /// The note (IF NOT EXISTS) or error 1050 when the table exists already.
+/// CREATE OR REPLACE ... SELECT of an existing table is refused: replacing
+/// it would have to take the old table's triggers and AUTO_INCREMENT
+/// counter out of the catalog while the rows go in, and put them back if
+/// the insert fails — not built yet.
 fn existing_table(session: &Session, db: &str, stmt: &CreateTable) -> SqlResult<Option<QueryResult>> {
     if session.engine.catalog.read().table(db, &stmt.name.name).is_none() {
         return Ok(None);
+    }
+    if stmt.or_replace {
+        return Err(SqlError::not_supported("CREATE OR REPLACE TABLE ... SELECT of an existing table"));
     }
     if let Some((code, message)) = ddl::table_exists(stmt)?.note {
         session.note(code, message);

@@ -42,6 +42,9 @@ pub enum CatalogChange {
     DropDatabase(String),
     PutTables(Vec<TableDef>),
     DropTables(Vec<(String, String)>),
+    /// CREATE OR REPLACE TABLE: the table of the definition's name goes,
+    /// with its triggers, and the definition takes its place.
+    RecreateTable(TableDef),
     Truncate(TableDef),
     PutView(Box<ViewEntry>),
     DropViews(Vec<(String, String)>),
@@ -79,6 +82,10 @@ impl CatalogChange {
                 let (_, triggers) = crate::trigger::drop_table_triggers(catalog, &names);
                 triggers.iter().for_each(|(db, n)| catalog.remove_trigger(db, n));
                 names.iter().for_each(|(db, t)| catalog.remove_table(db, t));
+            }
+            CatalogChange::RecreateTable(def) => {
+                CatalogChange::DropTables(vec![(def.db.clone(), def.name.clone())]).apply(catalog);
+                catalog.put_table(def);
             }
             CatalogChange::PutView(entry) => catalog.put_view(*entry),
             CatalogChange::DropViews(names) => names.iter().for_each(|(db, v)| catalog.remove_view(db, v)),
@@ -153,7 +160,7 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
     };
     // Before the DDL mutex: a DDL that waits for a table's users must not
     // hold up DDL on other tables (see `mdl` for why this cannot deadlock).
-    let tables = changed_tables(&engine.catalog.read(), &db, stmt);
+    let tables = session.ddl_tables_to_lock(changed_tables(&engine.catalog.read(), &db, stmt));
     let _mdl = session.request_mdl(crate::session::TABLE_WAIT, |wait| {
         engine.mdl.lock_exclusive(session.connection_id, tables, wait)
     })?;
@@ -181,6 +188,7 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
     }
     let affected = plan.affected_rows;
     plan.change.apply(&mut engine.catalog.write());
+    session.forget_locked_tables(stmt);
     match stmt {
         Statement::DropDatabase { name, .. } if session.db.as_deref() == Some(name.as_str()) => {
             session.db = None;
@@ -700,12 +708,60 @@ fn create_table(
             ));
         }
     }
-    if catalog.table(db, &ct.name.name).is_some() || catalog.view(db, &ct.name.name).is_some() {
+    let replaced = replaced_table(catalog, db, ct)?;
+    if replaced.is_none() && (catalog.table(db, &ct.name.name).is_some() || catalog.view(db, &ct.name.name).is_some()) {
         return table_exists(ct);
     }
-    if let Some(source) = &ct.like {
-        return create_like(catalog, db, &ct.name.name, source, current_db);
+    let plan = match &ct.like {
+        Some(source) => create_like(catalog, db, &ct.name.name, source, current_db)?,
+        None => create_new(catalog, db, ct, foreign_key_checks)?,
+    };
+    match replaced {
+        Some(old) => replace_table(catalog, &old, plan, foreign_key_checks),
+        None => Ok(plan),
     }
+}
+
+/// The table CREATE OR REPLACE TABLE `ct` replaces, if it names one: never
+/// a view (1965), nor with IF NOT EXISTS (1221), as in MariaDB.
+fn replaced_table(catalog: &Catalog, db: &str, ct: &CreateTable) -> SqlResult<Option<Arc<TableEntry>>> {
+    if !ct.or_replace {
+        return Ok(None);
+    }
+    if ct.if_not_exists {
+        return Err(SqlError::new(ErrorCode::WRONG_USAGE, "Incorrect usage of OR REPLACE and IF NOT EXISTS"));
+    }
+    if catalog.view(db, &ct.name.name).is_some() {
+        return Err(SqlError::new(ErrorCode::IT_IS_A_VIEW, format!("'{db}.{}' is a view", ct.name.name)));
+    }
+    Ok(catalog.table(db, &ct.name.name))
+}
+
+/// CREATE OR REPLACE TABLE: `plan` (the new table's) also drops `old`, its
+/// rows and triggers, in the same transaction — refused like DROP TABLE
+/// while another table's FOREIGN KEY references it.
+fn replace_table(
+    catalog: &Catalog,
+    old: &TableEntry,
+    mut plan: DdlPlan,
+    foreign_key_checks: bool,
+) -> SqlResult<DdlPlan> {
+    let name = (old.def.db.clone(), old.def.name.clone());
+    crate::foreign_key::check_drop(catalog, foreign_key_checks, &old.def, std::slice::from_ref(&name))?;
+    let CatalogChange::PutTables(mut defs) = plan.change else {
+        return Err(SqlError::internal("CREATE TABLE planned no table"));
+    };
+    let def = defs.pop().ok_or_else(|| SqlError::internal("CREATE TABLE planned no table"))?;
+    let mut mutations = drop_table_mutations(old);
+    mutations.extend(crate::trigger::drop_table_triggers(catalog, std::slice::from_ref(&name)).0);
+    mutations.append(&mut plan.mutations);
+    plan.mutations = mutations;
+    plan.change = CatalogChange::RecreateTable(def);
+    Ok(plan)
+}
+
+/// CREATE TABLE `ct` of a new table (neither LIKE nor SELECT) in `db`.
+fn create_new(catalog: &mut Catalog, db: &str, ct: &CreateTable, foreign_key_checks: bool) -> SqlResult<DdlPlan> {
     if ct.select.is_some() {
         return Err(SqlError::internal("CREATE TABLE ... SELECT is planned by create_select"));
     }
@@ -769,7 +825,7 @@ pub(crate) fn new_table_def(
         def.indexes.push(index);
     }
     sort_indexes(&mut def);
-    validate_table(&def)?;
+    validate_table(&mut def)?;
     Ok(def)
 }
 
@@ -869,7 +925,11 @@ fn sort_indexes(def: &mut TableDef) {
     });
 }
 
-fn validate_table(def: &TableDef) -> SqlResult<()> {
+/// Checks a new or altered definition: one AUTO_INCREMENT column, a key
+/// on it, defaults the columns can hold; puts expression defaults in their
+/// printed form.
+fn validate_table(def: &mut TableDef) -> SqlResult<()> {
+    crate::default_expr::canonicalize(def)?;
     if let Some(col) = def.auto_increment_column() {
         let keyed = def.indexes.iter().any(|i| i.columns.first() == Some(&col));
         if !keyed || def.columns.iter().filter(|c| c.auto_increment).count() > 1 {
@@ -1133,7 +1193,7 @@ impl AlterShape {
                 // MariaDB's copy does.
                 None if column.auto_increment && column.unsigned => Value::UInt(row_number),
                 None if column.auto_increment => Value::Int(row_number as i64),
-                None => added_column_value(column),
+                None => added_column_value(column)?,
                 Some(p) if !converted => old_row[*p].clone(),
                 Some(p) => convert_value(old_row[*p].clone(), column, strict, env).map_err(|e| {
                     let message = at_row(&e.message, row_number);
@@ -1182,7 +1242,7 @@ fn convert_value(value: Value, column: &ColumnDef, strict: bool, env: &CollectWa
             return Err(SqlError::new(ErrorCode::WARN_DATA_TRUNCATED, message));
         }
         env.warn(ErrorCode::WARN_DATA_TRUNCATED.number, message);
-        return Ok(added_column_value(&ColumnDef { default: None, ..column.clone() }));
+        return added_column_value(&ColumnDef { default: None, ..column.clone() });
     }
     crate::eval::coerce_to_column(value, column, strict, env)
 }
@@ -1431,7 +1491,7 @@ pub(crate) fn alter_in(
     let clustered_by_unique =
         shape.def.indexes.iter().any(|i| i.unique && i.columns.iter().all(|&c| !shape.def.columns[c].nullable));
     shape.copied |= old.primary_key().is_some() && shape.def.primary_key().is_none() && !clustered_by_unique;
-    validate_table(&shape.def)?;
+    validate_table(&mut shape.def)?;
     if let Some(to) = changes.rename_to {
         rename_target(space, &mut shape.def, to, current_db)?;
     }
@@ -1563,9 +1623,11 @@ fn rebuild_rows(
     Ok((plan, largest_auto_increment))
 }
 
-fn added_column_value(c: &ColumnDef) -> Value {
-    match &c.default {
+fn added_column_value(c: &ColumnDef) -> SqlResult<Value> {
+    crate::default_expr::for_existing_rows(c)?;
+    Ok(match &c.default {
         Some(ColumnDefault::Value(v)) => v.clone(),
+        Some(ColumnDefault::Expr(_)) => return Err(SqlError::internal("expression default over existing rows")),
         Some(ColumnDefault::CurrentTimestamp) => Value::DateTime(crate::dml::now()),
         None if c.nullable => Value::Null,
         None => match &c.ty {
@@ -1577,5 +1639,5 @@ fn added_column_value(c: &ColumnDef) -> Value {
             | onelog_core::ColumnType::Timestamp { .. } => Value::DateTime(onelog_core::Temporal::default()),
             _ => Value::from_str(""),
         },
-    }
+    })
 }

@@ -114,6 +114,15 @@ pub(crate) fn default_value(session: &Session, table: &TableEntry, col: usize) -
     default_value_in_mode(session, table, col, session.strict())
 }
 
+/// `SET c = DEFAULT` over `row`: the column's default, its expression
+/// computed over the row.
+pub(crate) fn assigned_default(session: &Session, table: &TableEntry, col: usize, row: &[Value]) -> SqlResult<Value> {
+    match &table.def.columns[col].default {
+        Some(ColumnDefault::Expr(_)) => crate::default_expr::value(session, table, col, row),
+        _ => default_value(session, table, col),
+    }
+}
+
 /// [`default_value`] with a column that has none an error (`strict`) or
 /// warning 1364.
 pub(crate) fn default_value_in_mode(
@@ -126,6 +135,8 @@ pub(crate) fn default_value_in_mode(
     Ok(match &c.default {
         Some(ColumnDefault::Value(v)) => v.clone(),
         Some(ColumnDefault::CurrentTimestamp) => Value::DateTime(local_now(session)),
+        // Computed over the row by `default_expr::fill`, after the others.
+        Some(ColumnDefault::Expr(_)) => Value::Null,
         None if c.nullable || c.auto_increment => Value::Null,
         None => {
             if strict {
@@ -290,6 +301,7 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
                         row[col] = default_value(ctx.session, &table, col)?;
                     }
                 }
+                crate::default_expr::fill(ctx.session, &table, &mut row, &|col| !given[col])?;
                 Ok((row, omitted))
             })
             .collect()
@@ -992,7 +1004,7 @@ fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&
             for (idx, e) in &assignments {
                 // MySQL evaluates SET left to right over the updated row.
                 new[*idx] = match e {
-                    Expr::Default => default_value(ctx.session, &table, *idx)?,
+                    Expr::Default => assigned_default(ctx.session, &table, *idx, &new)?,
                     e => ctx.eval_in(&scope, e, &new)?,
                 };
             }

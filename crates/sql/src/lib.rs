@@ -18,6 +18,7 @@ pub mod config;
 pub mod connections;
 pub mod create_select;
 pub mod ddl;
+pub mod default_expr;
 pub mod dml;
 pub mod engine;
 pub mod eval;

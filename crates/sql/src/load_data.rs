@@ -301,6 +301,8 @@ impl Plan {
                 }
             }
         }
+        let by_default = |c: usize| self.defaults[c].is_some() && !self.assignments.iter().any(|(a, _)| *a == c);
+        crate::default_expr::fill(ctx, &self.table, &mut row, &by_default)?;
         for (c, e) in &self.assignments {
             row[*c] = ctx.eval(e, &row)?;
         }

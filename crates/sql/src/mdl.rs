@@ -304,6 +304,29 @@ impl MetadataLocks {
         self.notify(st);
     }
 
+    /// A table LOCK TABLES held WRITE that the holder's own DDL dropped or
+    /// renamed: its lock goes, the session's other table locks stay (as in
+    /// MariaDB, which then reports the old name as not locked).
+    pub fn release_table_lock(&self, owner: MdlOwner, table: &TableName) {
+        let mut st = self.state.lock();
+        let Some(tables) = st.table_locks.get_mut(&owner) else { return };
+        let Some(at) = tables.iter().position(|(t, _)| t == table) else { return };
+        let (t, write) = tables.remove(at);
+        let still_writes = tables.iter().any(|(_, w)| *w);
+        let e = st.entry(&t);
+        if write {
+            debug_assert_eq!(e.exclusive, Some(owner));
+            e.exclusive = None;
+        } else {
+            e.read_locked.retain(|o| *o != owner);
+        }
+        st.forget_if_unused(&t);
+        if !still_writes {
+            st.global.table_lock_writers.retain(|o| *o != owner);
+        }
+        self.notify(st);
+    }
+
     /// Takes exclusive locks on all of `tables` at once for a DDL, waiting
     /// at most `timeout` until no other owner holds any of them; new
     /// transactions wait behind it meanwhile.

@@ -12,7 +12,7 @@
 
 use crate::ast::*;
 use crate::catalog::TableEntry;
-use crate::dml::{apply_row_update, default_value, delete_row_firing, finish_row, local_now, with_ctx};
+use crate::dml::{apply_row_update, assigned_default, delete_row_firing, finish_row, local_now, with_ctx};
 use crate::locks::LockMode;
 use crate::rows;
 use crate::select::{self, bind, lock_timeout, Source};
@@ -129,7 +129,7 @@ pub(crate) fn update(session: &mut Session, upd: &MultiUpdate, params: &[Value])
                 let mut new = current.clone();
                 for (_, col, value) in &mine {
                     new[*col] = match value {
-                        Expr::Default => default_value(ctx.session, &target.entry, *col)?,
+                        Expr::Default => assigned_default(ctx.session, &target.entry, *col, &new)?,
                         e => ctx.eval_in(&scope, e, &joined)?,
                     };
                 }

@@ -10,7 +10,7 @@ use crate::ast::*;
 use crate::engine::Engine;
 use crate::eval::EvalEnv;
 use crate::kill::{KillFlag, StatementGuard, TimeLimit};
-use crate::mdl::{TableUse, Wait};
+use crate::mdl::{TableName, TableUse, Wait};
 use crate::txn::Txn;
 use crate::vars::{self, Kind};
 use onelog_binlog::pipeline::TxnEvents;
@@ -278,8 +278,8 @@ pub struct Session {
     /// This session holds the global read lock (FLUSH TABLES WITH READ LOCK).
     global_read_lock: bool,
     /// The tables LOCK TABLES holds for this session, with whether each is
-    /// locked WRITE; empty outside LOCK TABLES.
-    locked_tables: Vec<TableUse>,
+    /// locked WRITE; `None` outside LOCK TABLES.
+    locked_tables: Option<Vec<TableUse>>,
     /// Result sets a CALL's SELECTs produced, sent before its own answer.
     pub(crate) call_results: Vec<QueryResult>,
     /// The tables whose triggers are running, innermost last: a trigger's
@@ -365,7 +365,7 @@ impl Session {
             guard: StatementGuard::start(&kill, None),
             kill,
             global_read_lock: false,
-            locked_tables: Vec::new(),
+            locked_tables: None,
             call_results: Vec::new(),
             trigger_tables: Vec::new(),
             tls: None,
@@ -917,7 +917,7 @@ impl Session {
     /// FLUSH TABLES WITH READ LOCK: commits the open transaction, as
     /// MariaDB does, then waits for the running writes (see `mdl`).
     fn flush_tables_with_read_lock(&mut self) -> SqlResult<QueryResult> {
-        if !self.locked_tables.is_empty() {
+        if self.locked_tables.is_some() {
             return Err(locked_tables_forbid());
         }
         self.commit_txn()?;
@@ -943,7 +943,7 @@ impl Session {
     }
 
     fn release_locked_tables(&mut self) {
-        if !std::mem::take(&mut self.locked_tables).is_empty() {
+        if self.locked_tables.take().is_some() {
             self.engine.mdl.release_table_locks(self.connection_id);
         }
     }
@@ -980,7 +980,7 @@ impl Session {
         let (mdl, owner) = (&self.engine.mdl, self.connection_id);
         self.request_mdl(TABLE_WAIT, |wait| mdl.lock_tables(owner, wanted.clone(), wait))?;
         wanted.extend(temporary);
-        self.locked_tables = wanted;
+        self.locked_tables = Some(wanted);
         Ok(QueryResult::ok(0))
     }
 
@@ -1007,34 +1007,87 @@ impl Session {
     }
 
     /// Under LOCK TABLES a statement may use only the locked tables and
-    /// write only those locked WRITE, and may not change the schema.
+    /// write only those locked WRITE; a DDL may change only tables locked
+    /// WRITE, and only the DDL MariaDB allows there (see `locked_ddl_tables`).
     fn check_locked_tables(&self, stmt: &Statement, tables: &[TableUse]) -> SqlResult<()> {
-        if self.locked_tables.is_empty() {
-            return Ok(());
-        }
+        let Some(locked) = &self.locked_tables else { return Ok(()) };
         if stmt.is_ddl() && !self.is_temporary_ddl(stmt) {
-            return Err(locked_tables_forbid());
-        }
-        for ((db, table), write) in tables {
-            match self.locked_tables.iter().find(|((d, t), _)| d == db && t == table) {
-                None => {
-                    return Err(SqlError::new(
-                        ErrorCode::TABLE_NOT_LOCKED,
-                        format!("Table '{table}' was not locked with LOCK TABLES"),
-                    ))
-                }
-                Some((_, false)) if *write => {
-                    return Err(SqlError::new(
-                        ErrorCode::TABLE_NOT_LOCKED_FOR_WRITE,
-                        format!("Table '{table}' was locked with a READ lock and can't be updated"),
-                    ))
-                }
-                Some(_) => {}
+            let Some(changed) = self.locked_ddl_tables(stmt) else { return Err(locked_tables_forbid()) };
+            // A view LOCK TABLES holds is no table TRUNCATE may empty:
+            // MariaDB answers 1100 for it, as if it were not locked.
+            let catalog = self.engine.catalog.read();
+            if let Some(((_, view), _)) = changed.iter().find(|((db, t), _)| catalog.view(db, t).is_some()) {
+                return Err(table_not_locked(view));
             }
+            drop(catalog);
+            return check_locked(locked, &changed);
         }
-        Ok(())
+        check_locked(locked, tables)
     }
 
+    /// The tables a DDL allowed under LOCK TABLES changes (each must be
+    /// locked WRITE) and reads: `None` for the DDL MariaDB refuses there
+    /// with 1192 (RENAME TABLE, views, databases, routines, accounts).
+    fn locked_ddl_tables(&self, stmt: &Statement) -> Option<Vec<TableUse>> {
+        let current = self.db.as_deref().unwrap_or_default();
+        let key = |name: &ObjectName| (name.db.as_deref().unwrap_or(current).to_string(), name.name.clone());
+        let written = |names: &mut dyn Iterator<Item = &ObjectName>| names.map(|n| (key(n), true)).collect::<Vec<_>>();
+        Some(match stmt {
+            Statement::CreateTable(ct) => {
+                let mut tables = written(&mut std::iter::once(&ct.name));
+                let mut read = |name: &ObjectName| add_table_use(&mut tables, (&key(name).0, &name.name), false);
+                match (&ct.like, &ct.select) {
+                    (Some(like), _) => read(like),
+                    (None, Some(select)) => select.for_each_table(&mut |name| read(name)),
+                    (None, None) => {}
+                }
+                tables
+            }
+            Statement::DropTable { names, .. } => written(&mut names.iter()),
+            Statement::AlterTable { table, .. }
+            | Statement::Truncate(table)
+            | Statement::CreateIndex { table, .. }
+            | Statement::DropIndex { table, .. } => written(&mut std::iter::once(table)),
+            Statement::CreateTrigger(create) => written(&mut std::iter::once(&create.table)),
+            Statement::DropTrigger { name, .. } => {
+                let (db, trigger) = key(name);
+                let table = self.engine.catalog.read().trigger(&db, &trigger).map(|t| t.def.table.clone());
+                table.map(|table| vec![((db, table), true)]).unwrap_or_default()
+            }
+            _ => return None,
+        })
+    }
+
+    /// After a DDL under LOCK TABLES: a dropped table, and a table renamed
+    /// by ALTER TABLE ... RENAME, are no longer locked (MariaDB then answers
+    /// 1100 for both names); without any locked table left the session is no
+    /// longer under LOCK TABLES, as in MariaDB.
+    pub(crate) fn forget_locked_tables(&mut self, stmt: &Statement) {
+        let Some(locked) = &mut self.locked_tables else { return };
+        let current = self.db.as_deref().unwrap_or_default();
+        let gone: Vec<&ObjectName> = match stmt {
+            Statement::DropTable { names, .. } => names.iter().collect(),
+            Statement::AlterTable { table, ops } if ops.iter().any(|op| matches!(op, AlterOp::RenameTable(_))) => {
+                vec![table]
+            }
+            _ => return,
+        };
+        for name in gone {
+            let table = (name.db.as_deref().unwrap_or(current).to_string(), name.name.clone());
+            locked.retain(|(t, _)| *t != table);
+            self.engine.mdl.release_table_lock(self.connection_id, &table);
+        }
+        if locked.is_empty() {
+            self.release_locked_tables();
+        }
+    }
+
+    /// Of the tables a DDL changes, those it must lock exclusively: not the
+    /// ones its own LOCK TABLES holds WRITE already.
+    pub(crate) fn ddl_tables_to_lock(&self, tables: Vec<TableName>) -> Vec<TableName> {
+        let Some(locked) = &self.locked_tables else { return tables };
+        tables.into_iter().filter(|t| !locked.iter().any(|(l, write)| *write && l == t)).collect()
+    }
     /// Takes shared metadata locks on every table `stmt` reads or writes,
     /// before it takes a read view (see `mdl`). They are kept until the
     /// transaction ends — or the statement, outside a transaction. A
@@ -1158,7 +1211,7 @@ impl Session {
             Statement::FlushTablesWithReadLock => self.flush_tables_with_read_lock(),
             Statement::UnlockTables => {
                 // It ends a LOCK TABLES transaction, as in MariaDB.
-                if !self.locked_tables.is_empty() {
+                if self.locked_tables.is_some() {
                     self.commit_txn()?;
                 }
                 self.unlock_tables();
@@ -1691,6 +1744,28 @@ fn locked_tables_forbid() -> SqlError {
         ErrorCode::LOCK_OR_ACTIVE_TRANSACTION,
         "Can't execute the given command because you have active locked tables or an active transaction",
     )
+}
+
+/// Whether every table of `tables` is in `locked` (LOCK TABLES), locked
+/// WRITE where the statement writes it: else MariaDB's 1100 or 1099.
+fn check_locked(locked: &[TableUse], tables: &[TableUse]) -> SqlResult<()> {
+    for ((db, table), write) in tables {
+        match locked.iter().find(|((d, t), _)| d == db && t == table) {
+            None => return Err(table_not_locked(table)),
+            Some((_, false)) if *write => {
+                return Err(SqlError::new(
+                    ErrorCode::TABLE_NOT_LOCKED_FOR_WRITE,
+                    format!("Table '{table}' was locked with a READ lock and can't be updated"),
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
+}
+
+fn table_not_locked(table: &str) -> SqlError {
+    SqlError::new(ErrorCode::TABLE_NOT_LOCKED, format!("Table '{table}' was not locked with LOCK TABLES"))
 }
 
 /// Adds `table` to `tables`, or marks it written if it is there already and

@@ -794,6 +794,7 @@ fn default_text(c: &onelog_core::ColumnDef) -> Option<String> {
         Some(ColumnDefault::Value(Value::Null)) | None => None,
         Some(ColumnDefault::Value(v)) => Some(v.to_string()),
         Some(ColumnDefault::CurrentTimestamp) => Some("current_timestamp()".into()),
+        Some(ColumnDefault::Expr(text)) => Some(text.clone()),
     }
 }
 
@@ -917,7 +918,7 @@ pub fn create_table_sql(t: &TableDef, auto_increment_next: Option<u64>) -> Strin
                 l.push_str(" AUTO_INCREMENT");
             }
             match default_text(c) {
-                Some(d) if matches!(c.default, Some(ColumnDefault::CurrentTimestamp)) => {
+                Some(d) if matches!(c.default, Some(ColumnDefault::CurrentTimestamp | ColumnDefault::Expr(_))) => {
                     l.push_str(&format!(" DEFAULT {d}"))
                 }
                 Some(d)

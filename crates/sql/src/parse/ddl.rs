@@ -302,12 +302,25 @@ pub(crate) fn collation_of_charset(collation: Collation, charset: Collation) -> 
     }
 }
 
-fn literal_default(expr: &sp::Expr) -> SqlResult<ColumnDefault> {
+/// Column `column`'s DEFAULT: a value, CURRENT_TIMESTAMP, or an expression
+/// (a subquery in it is 1901, as in MariaDB).
+fn literal_default(expr: &sp::Expr, column: &str) -> SqlResult<ColumnDefault> {
     let converted = super::convert_expr(expr, &mut ParamCounter::default())?;
+    if converted.contains(&|e| matches!(e, Expr::InSubquery { .. } | Expr::ScalarSubquery(_) | Expr::Exists { .. })) {
+        return Err(SqlError::new(
+            ErrorCode::GENERATED_COLUMN_FUNCTION_IS_NOT_ALLOWED,
+            format!("Function or expression 'select ...' cannot be used in the DEFAULT clause of `{column}`"),
+        ));
+    }
     match converted {
         Expr::Literal(v) => Ok(ColumnDefault::Value(v)),
         Expr::Function { name, .. } if is_now(&name) => Ok(ColumnDefault::CurrentTimestamp),
         Expr::Column { name, table: None } if is_now(&name.to_ascii_lowercase()) => Ok(ColumnDefault::CurrentTimestamp),
+        // An expression: its text, which the DDL checks and prints as
+        // MariaDB does (see `default_expr`).
+        _ if matches!(expr, sp::Expr::Nested(_)) || matches!(converted, Expr::Function { .. }) => {
+            Ok(ColumnDefault::Expr(expr.to_string()))
+        }
         _ => Err(SqlError::new(ErrorCode::INVALID_DEFAULT, format!("Invalid default value for '{expr}'"))),
     }
 }
@@ -360,17 +373,22 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
         match &opt.option {
             sp::ColumnOption::Null => def.nullable = true,
             sp::ColumnOption::NotNull => def.nullable = false,
-            sp::ColumnOption::Default(e) => def.default = Some(literal_default(e)?),
+            sp::ColumnOption::Default(e) => def.default = Some(literal_default(e, &def.name)?),
             sp::ColumnOption::PrimaryKey(_) => {
                 def.nullable = false;
                 index = Some(IndexSpec::on_column(&def.name, true));
             }
             sp::ColumnOption::Unique(_) => index = Some(IndexSpec::on_column(&def.name, false)),
             sp::ColumnOption::Comment(c) => def.comment = c.clone(),
+            // JSON is utf8mb4 by definition: MariaDB's grammar has no
+            // CHARACTER SET for it.
+            sp::ColumnOption::CharacterSet(cs) if col.data_type == sp::DataType::JSON => {
+                return Err(SqlError::parse(&format!("character set {cs}"), 1))
+            }
             sp::ColumnOption::CharacterSet(cs) => charset_option = Some(charset_collation(&name_word(cs))?),
             sp::ColumnOption::Collation(c) => collation_option = Some(collation_named(&name_word(c))?),
             sp::ColumnOption::OnUpdate(e) => {
-                if matches!(literal_default(e)?, ColumnDefault::CurrentTimestamp) {
+                if matches!(literal_default(e, &def.name)?, ColumnDefault::CurrentTimestamp) {
                     def.on_update_current_timestamp = true;
                 }
             }
@@ -676,7 +694,7 @@ pub(crate) fn convert_alter_table(at: &sp::AlterTable) -> SqlResult<Statement> {
             sp::AlterTableOperation::DropPrimaryKey { .. } => ops.push(AlterOp::DropPrimaryKey),
             sp::AlterTableOperation::AlterColumn { column_name, op } => {
                 let default = match op {
-                    sp::AlterColumnOperation::SetDefault { value } => Some(literal_default(value)?),
+                    sp::AlterColumnOperation::SetDefault { value } => Some(literal_default(value, &column_name.value)?),
                     sp::AlterColumnOperation::DropDefault => None,
                     other => return Err(unsupported(format!("ALTER COLUMN {other}"))),
                 };

@@ -495,21 +495,26 @@ fn binop(op: &sp::BinaryOperator) -> SqlResult<BinOp> {
     })
 }
 
+/// A CAST / CONVERT target. MariaDB's grammar has no TEXT, BLOB,
+/// TIMESTAMP, BIGINT, REAL, DOUBLE PRECISION or NUMERIC there: 1064.
 fn cast_type(dt: &sp::DataType) -> SqlResult<CastType> {
     use sp::DataType as D;
     Ok(match dt {
-        D::Signed | D::SignedInteger | D::Int(_) | D::Integer(_) | D::BigInt(_) => CastType::Signed,
+        D::Signed | D::SignedInteger | D::Int(_) | D::Integer(_) => CastType::Signed,
         D::Unsigned | D::UnsignedInteger | D::IntUnsigned(_) | D::BigIntUnsigned(_) => CastType::Unsigned,
-        D::Char(_) | D::Varchar(_) | D::Text | D::Nvarchar(_) | D::Character(_) | D::String(_) => CastType::Char,
-        D::Binary(_) | D::Varbinary(_) | D::Blob(_) => CastType::Binary,
-        D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
+        D::Char(_) | D::Varchar(_) | D::Nvarchar(_) | D::Character(_) | D::String(_) => CastType::Char,
+        D::Binary(_) | D::Varbinary(_) => CastType::Binary,
+        D::Decimal(info) | D::Dec(info) => {
             let (precision, scale) = super::ddl::decimal_precision("", info)?;
             CastType::Decimal { precision, scale }
         }
-        D::Double(_) | D::DoublePrecision | D::Float(_) | D::Real => CastType::Double,
+        D::Double(_) | D::Float(_) => CastType::Double,
         D::Date => CastType::Date,
-        D::Datetime(_) | D::Timestamp(_, _) => CastType::DateTime,
+        D::Datetime(_) => CastType::DateTime,
         D::Time(_, _) => CastType::Time,
+        D::Text | D::Blob(_) | D::Timestamp(_, _) | D::BigInt(_) | D::Real | D::DoublePrecision | D::Numeric(_) => {
+            return Err(SqlError::parse(&dt.to_string(), 1))
+        }
         other => return Err(unsupported(other)),
     })
 }

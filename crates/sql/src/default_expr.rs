@@ -1,0 +1,148 @@
+//! Expression DEFAULTs (`DEFAULT (expr)`, MariaDB 10.2+): what CREATE and
+//! ALTER TABLE keep (the expression's text as MariaDB prints it in SHOW
+//! CREATE TABLE and information_schema.COLUMNS) and what an INSERT
+//! computes for a column it leaves out.
+//!
+//! A column keeps its expression as text in the table definition; the
+//! expressions are parsed and bound to the table's columns once per table
+//! definition ([`TableEntry::bound_defaults`]). As in MariaDB, an INSERT
+//! first places the given values and the constant defaults, then computes
+//! the expression defaults in column order over that row: one may read any
+//! column, a later column's constant default included.
+//!
+//! The rows an INSERT writes carry the computed values into the binlog, so
+//! a replica or a recovery replays them as they were. ALTER TABLE, whose
+//! QUERY event a recovery replays by computing again, may not fill existing
+//! rows from an expression (see [`for_existing_rows`]).
+
+use crate::ast::Expr;
+use crate::catalog::TableEntry;
+use crate::eval::EvalEnv;
+use crate::select::{self, ScopeColumn};
+use onelog_core::schema::ColumnDefault;
+use onelog_core::{ColumnDef, ErrorCode, SqlError, SqlResult, TableDef, Value};
+
+pub use crate::catalog::BoundDefaults;
+
+/// Checks the expression defaults of `def` and puts their text in
+/// MariaDB's printed form: no aggregate (1901), only the table's columns
+/// (1054).
+pub fn canonicalize(def: &mut TableDef) -> SqlResult<()> {
+    let scope = scope(def);
+    for c in &mut def.columns {
+        let Some(ColumnDefault::Expr(text)) = &c.default else { continue };
+        let parsed = crate::parse::parse_expr_text(text)?;
+        if let Some(refused) = refused_part(&parsed) {
+            return Err(SqlError::new(
+                ErrorCode::GENERATED_COLUMN_FUNCTION_IS_NOT_ALLOWED,
+                format!("Function or expression '{refused}' cannot be used in the DEFAULT clause of `{}`", c.name),
+            ));
+        }
+        select::bind(&parsed, &scope).map_err(|e| in_default_clause(e, &c.name))?;
+        c.default = Some(ColumnDefault::Expr(printed(&parsed)?));
+    }
+    Ok(())
+}
+
+/// What a DEFAULT expression may not hold (a subquery is refused by the
+/// parser already), as 1901 names it. MariaDB refuses aggregates too; it
+/// accepts variables but computes NULL for them, which OneLog refuses
+/// rather than imitate.
+fn refused_part(expr: &Expr) -> Option<&'static str> {
+    let aggregate = |e: &Expr| matches!(e, Expr::Aggregate { .. } | Expr::GroupConcat { .. } | Expr::Window(_));
+    let variable = |e: &Expr| matches!(e, Expr::UserVar(_) | Expr::AssignUserVar { .. } | Expr::SystemVar { .. });
+    if expr.contains(&variable) {
+        return Some("a variable");
+    }
+    expr.contains(&aggregate).then_some("aggregate function")
+}
+
+/// MariaDB's Item::print of the expression: an operator at the top is
+/// parenthesized (`(1 + 1)`), a function call is not (`concat('x',`a`)`).
+fn printed(expr: &Expr) -> SqlResult<String> {
+    let text = crate::view::expression_text(expr)?;
+    Ok(match expr {
+        Expr::Binary(..) => format!("({text})"),
+        _ => text,
+    })
+}
+
+fn in_default_clause(e: SqlError, column: &str) -> SqlError {
+    if e.code == ErrorCode::BAD_FIELD {
+        let name = e.message.split('\'').nth(1).unwrap_or(column).to_string();
+        return SqlError::new(ErrorCode::BAD_FIELD, format!("Unknown column '{name}' in 'DEFAULT'"));
+    }
+    e
+}
+
+fn scope(def: &TableDef) -> Vec<ScopeColumn> {
+    def.columns
+        .iter()
+        .map(|c| ScopeColumn::new(def.name.clone(), def.db.clone(), def.name.clone(), c.clone()))
+        .collect()
+}
+
+/// A table's expression defaults parsed and bound, once per definition:
+/// one entry per column, `None` for a column without one.
+fn bound(table: &TableEntry) -> SqlResult<&BoundDefaults> {
+    if let Some(bound) = table.bound_defaults.get() {
+        return Ok(bound);
+    }
+    let scope = scope(&table.def);
+    let bound = table
+        .def
+        .columns
+        .iter()
+        .map(|c| match &c.default {
+            Some(ColumnDefault::Expr(text)) => select::bind(&crate::parse::parse_expr_text(text)?, &scope).map(Some),
+            _ => Ok(None),
+        })
+        .collect::<SqlResult<BoundDefaults>>()?;
+    Ok(table.bound_defaults.get_or_init(|| bound))
+}
+
+/// Whether `table` has a column with an expression default.
+pub fn any(table: &TableDef) -> bool {
+    table.columns.iter().any(|c| matches!(c.default, Some(ColumnDefault::Expr(_))))
+}
+
+/// Computes, in column order, the expression defaults of the columns of
+/// `row` that `leave` says the statement left out.
+pub fn fill(ctx: &dyn EvalEnv, table: &TableEntry, row: &mut [Value], leave: &dyn Fn(usize) -> bool) -> SqlResult<()> {
+    if !any(&table.def) {
+        return Ok(());
+    }
+    for (col, expr) in bound(table)?.iter().enumerate() {
+        let Some(expr) = expr else { continue };
+        if leave(col) {
+            let value = {
+                let r = crate::eval::Row { values: row, params: &[], aggregates: &[], insert_values: None };
+                crate::eval::eval(expr, &r, ctx)?
+            };
+            row[col] = value;
+        }
+    }
+    Ok(())
+}
+
+/// The one column `col`'s expression default over `row` (`SET c = DEFAULT`).
+pub fn value(ctx: &dyn EvalEnv, table: &TableEntry, col: usize, row: &[Value]) -> SqlResult<Value> {
+    let Some(Some(expr)) = bound(table)?.get(col) else {
+        return Err(SqlError::internal(format!("column {col} has no expression default")));
+    };
+    let r = crate::eval::Row { values: row, params: &[], aggregates: &[], insert_values: None };
+    crate::eval::eval(expr, &r, ctx)
+}
+
+/// ALTER TABLE adding (or converting to) column `c` over existing rows:
+/// refused for an expression default, whose values a replay of the logged
+/// ALTER would compute again and might not find the same (RAND(), UUID(),
+/// the clock); MariaDB computes them, OneLog does not yet.
+pub fn for_existing_rows(c: &ColumnDef) -> SqlResult<()> {
+    match &c.default {
+        Some(ColumnDefault::Expr(_)) => Err(SqlError::not_supported(
+            "ALTER TABLE filling existing rows from an expression DEFAULT (add the column, then UPDATE)",
+        )),
+        _ => Ok(()),
+    }
+}
