@@ -550,6 +550,8 @@ pub(crate) fn to_num(v: &Value, env: &dyn EvalEnv) -> Option<Num> {
         Value::Decimal(d) => Num::D(*d),
         Value::Double(f) => Num::F(*f),
         Value::Bytes(b) => Num::F(str_to_f64_warn(b, env)),
+        // Read as its text, as MariaDB's val_real of a UUID does.
+        Value::Uuid(u) => Num::F(str_to_f64_warn(u.to_string().as_bytes(), env)),
         Value::Date(t) => Num::I(i64::from(t.year) * 10000 + i64::from(t.month) * 100 + i64::from(t.day)),
         Value::DateTime(t) => {
             let whole = i64::from(t.year) * 10_000_000_000
@@ -993,6 +995,7 @@ pub fn truthy(v: &Value) -> Option<bool> {
         Value::Double(d) => Some(*d != 0.0),
         Value::Decimal(d) => Some(!d.is_zero()),
         Value::Bytes(b) => Some(parse_f64_prefix(b).0 != 0.0),
+        Value::Uuid(u) => Some(parse_f64_prefix(u.to_string().as_bytes()).0 != 0.0),
         Value::Time(t) => Some(*t != 0),
         Value::Date(t) | Value::DateTime(t) => Some(*t != Temporal::default()),
     }
@@ -1025,6 +1028,14 @@ pub fn compare_with_collation(a: &Value, b: &Value, collation: Collation) -> Opt
         (Bytes(x), Bytes(y)) => Some(compare_bytes(x, y, collation)),
         (Date(_) | DateTime(_), Date(_) | DateTime(_)) => Some(temporal_cmp_key(a).cmp(&temporal_cmp_key(b))),
         (Time(x), Time(y)) => Some(x.cmp(y)),
+        (Uuid(x), Uuid(y)) => Some(x.cmp(y)),
+        // MariaDB compares a UUID with a string as UUIDs when the string
+        // is one, else as strings.
+        (Uuid(u), Bytes(s)) => Some(compare_uuid_bytes(u, s, collation)),
+        (Bytes(s), Uuid(u)) => Some(compare_uuid_bytes(u, s, collation).reverse()),
+        (Uuid(_), _) | (_, Uuid(_)) => {
+            Some(compare_bytes(a.to_string().as_bytes(), b.to_string().as_bytes(), collation))
+        }
         (Date(_) | DateTime(_) | Time(_), Bytes(s)) => {
             compare_temporal_str(a, s).or_else(|| Some(compare_bytes(a.to_string().as_bytes(), s, collation)))
         }
@@ -1076,6 +1087,13 @@ fn compare_temporal_str(t: &Value, s: &[u8]) -> Option<Ordering> {
             let other = temporal::parse_datetime(s)?;
             Some(temporal_cmp_key(t).cmp(&other))
         }
+    }
+}
+
+fn compare_uuid_bytes(u: &onelog_core::Uuid, s: &[u8], collation: Collation) -> Ordering {
+    match onelog_core::Uuid::from_binary(s).or_else(|| onelog_core::Uuid::parse_text(s)) {
+        Some(other) => u.cmp(&other),
+        None => compare_bytes(u.to_string().as_bytes(), s, collation),
     }
 }
 
@@ -1134,6 +1152,10 @@ pub fn sort_key_into(v: &Value, collation: Collation, out: &mut Vec<u8>) {
         Value::Time(t) => {
             out.push(5);
             out.extend_from_slice(&t.to_be_bytes());
+        }
+        Value::Uuid(u) => {
+            out.push(6);
+            out.extend_from_slice(&u.record_bytes());
         }
     }
 }

@@ -65,6 +65,7 @@ impl ResultColumn {
                 Value::Date(_) => Some((ColumnType::Date, false)),
                 Value::DateTime(_) => Some((ColumnType::DateTime { fsp: 6 }, false)),
                 Value::Time(_) => Some((ColumnType::Time { fsp: 6 }, false)),
+                Value::Uuid(_) => Some((ColumnType::Uuid, false)),
             };
             break;
         }

@@ -272,6 +272,7 @@ fn literal(v: &Value) -> Option<Typed> {
             let micros = (us.unsigned_abs() % 1_000_000) as u32;
             Kind::Column(ColumnDef::new("", ColumnType::Time { fsp: fraction_digits(micros) }))
         }
+        Value::Uuid(_) => Kind::Column(ColumnDef::new("", ColumnType::Uuid)),
     };
     Some(Typed { kind, nullable: false })
 }
