@@ -244,7 +244,8 @@ pub fn computed_column_meta(def: &ColumnDef, alias: &str) -> ColumnMeta {
     meta.flags &= !ColumnFlags::NO_DEFAULT_VALUE_FLAG.bits();
     if meta.collation_id == BINARY_COLLATION_ID {
         meta.flags |= ColumnFlags::BINARY_FLAG.bits();
-    } else {
+    } else if def.ty != onelog_core::ColumnType::Uuid {
+        // (A UUID item keeps decimals 0, as its field has.)
         meta.decimals = STRING_ITEM_DECIMALS;
     }
     meta

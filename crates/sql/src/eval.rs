@@ -967,6 +967,7 @@ pub fn expr_sql(e: &Expr) -> String {
                 CastType::Date => "date".to_string(),
                 CastType::DateTime => "datetime".to_string(),
                 CastType::Time => "time".to_string(),
+                CastType::Uuid => "uuid".to_string(),
             };
             format!("cast({} as {t})", expr_sql(expr))
         }
@@ -1569,7 +1570,29 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
             Some(t) => Value::Time(t),
             None => Value::Null,
         },
+        CastType::Uuid => cast_uuid(v, env),
     })
+}
+
+/// CAST(v AS UUID): a UUID from its text or, for a string of 16 bytes, its
+/// binary form; anything else is NULL with warning 1292, as in MariaDB.
+fn cast_uuid(v: Value, env: &dyn EvalEnv) -> Value {
+    let bytes = match &v {
+        Value::Uuid(_) | Value::Null => return v,
+        Value::Bytes(b) => Cow::Borrowed(b.as_slice()),
+        other => value_bytes(other),
+    };
+    let binary = if matches!(v, Value::Bytes(_)) { onelog_core::Uuid::from_binary(&bytes) } else { None };
+    match binary.or_else(|| onelog_core::Uuid::parse_text(&bytes)) {
+        Some(u) => Value::Uuid(u),
+        None => {
+            env.warn(
+                ErrorCode::TRUNCATED_WRONG_VALUE.number,
+                format!("Incorrect uuid value: '{}'", String::from_utf8_lossy(&bytes)),
+            );
+            Value::Null
+        }
+    }
 }
 
 /// Rounds `d` to `scale` and clamps it to DECIMAL(precision, scale).

@@ -428,6 +428,7 @@ fn display_chars(k: &Kind) -> Option<u32> {
         Kind::Double => DOUBLE_ITEM_LENGTH,
         Kind::Text { chars, .. } => *chars,
         k if is_double(k) => DOUBLE_ITEM_LENGTH,
+        Kind::Column(c) if c.ty == ColumnType::Uuid => onelog_core::uuid::UUID_TEXT_CHARS,
         Kind::Column(_) => return None,
     })
 }
@@ -513,6 +514,10 @@ fn cast(from: Typed, to: &CastType) -> Option<Typed> {
             Kind::Decimal { precision: u32::from(*precision), scale: u32::from(*scale), unsigned: false }
         }
         CastType::Double => Kind::Double,
+        // A string that is no UUID casts to NULL.
+        CastType::Uuid => {
+            return Some(Typed { kind: Kind::Column(ColumnDef::new("", ColumnType::Uuid)), nullable: true })
+        }
         _ => return None,
     };
     Some(Typed { kind, nullable })

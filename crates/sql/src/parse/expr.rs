@@ -510,6 +510,7 @@ fn cast_type(dt: &sp::DataType) -> SqlResult<CastType> {
         D::Date => CastType::Date,
         D::Datetime(_) | D::Timestamp(_, _) => CastType::DateTime,
         D::Time(_, _) => CastType::Time,
+        D::Uuid => CastType::Uuid,
         other => return Err(unsupported(other)),
     })
 }
