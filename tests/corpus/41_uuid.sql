@@ -34,6 +34,8 @@ select id, a from u where id = 5
 update u set b = 'nonsense' where id = 5
 delete from u where a = '00000000-0000-0000-0000-000000000001'
 select id from u order by id
+set @u = (select a from u where id = 1)
+select @u = '123e4567e89b12d3a456426655440000', @u = '123e4567-e89b-12d3-a456-426655440000'
 select cast('123e4567-e89b-12d3-a456-426655440000' as uuid) = '123e4567e89b12d3a456426655440000'
 select cast('bad' as uuid)
 select cast(x'00112233445566778899aabbccddeeff' as uuid)
