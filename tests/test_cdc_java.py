@@ -25,6 +25,7 @@ import datetime as dt
 import json
 import shutil
 import subprocess
+import uuid
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -100,6 +101,7 @@ CREATE_TABLE = ("CREATE TABLE t (id INT PRIMARY KEY, i INT, u INT UNSIGNED, big 
                 "ubig BIGINT UNSIGNED, amount DECIMAL(12,3), name VARCHAR(40), note TEXT, data BLOB, "
                 "at DATETIME(3), ts TIMESTAMP NULL, day DATE)")
 UNSIGNED = {"u": 32, "ubig": 64}
+UUIDS = {"uid"}
 
 
 def micros(value) -> int:
@@ -120,6 +122,10 @@ def as_decoded(column: str, value):
         # from the column type itself.
         bits = UNSIGNED[column]
         return value - (1 << bits) if value >= 1 << (bits - 1) else value
+    if column in UUIDS:
+        # MariaDB logs a UUID as the BINARY(16) of its RFC byte order,
+        # without trailing zero bytes.
+        return {"hex": uuid.UUID(value).bytes.rstrip(b"\0").hex()}
     if isinstance(value, Decimal):
         return str(value)
     if isinstance(value, str):
@@ -239,15 +245,20 @@ def write_first_phase(w: Writer):
     for row in w.model.rows.values():
         row.append(7)
     w.transaction([w.update(3, extra=None, note="après ALTER")])
+    w.ddl("ALTER TABLE t ADD COLUMN uid UUID", "cj")
+    w.model.columns.append("uid")
+    for row in w.model.rows.values():
+        row.append(None)
+    w.transaction([w.update(3, uid="f47ac10b-58cc-4372-a567-0e02b2c3d479")])
     w.transaction([w.delete(1)])
 
 
 def write_second_phase(w: Writer):
     w.transaction([w.insert([4, -4, 4, -4, 4, Decimal("-0.004"), "vier", "ß", b"\xff" * 3,
                              dt.datetime(2000, 2, 29, 23, 59, 59, 999000), dt.datetime(2038, 1, 19, 3, 14, 7),
-                             dt.date(2000, 2, 29), 44])])
+                             dt.date(2000, 2, 29), 44, "123e4567-e89b-12d3-a456-426655440000"])])
     w.query("FLUSH BINARY LOGS")
-    w.transaction([w.update(4, extra=45, name="vier+"), w.insert([5] + [None] * 12)])
+    w.transaction([w.update(4, extra=45, name="vier+"), w.insert([5] + [None] * 13)])
     w.transaction([w.delete(3)])
 
 

@@ -6,8 +6,9 @@ creates and queries rows, with the same answers on both.
 
 Django runs in a subprocess per server (its settings are global to a
 process), through PyMySQL as MySQLdb. The app's migration is written by
-Django's own `makemigrations`. UUIDField is left out: OneLog has no UUID type
-yet (issue 17, item 4).
+Django's own `makemigrations`. UUIDField is MariaDB's `uuid` type (Django
+uses it from MariaDB 10.7 on): a primary key, a unique nullable column and a
+foreign key to a UUID primary key, ordered by MariaDB's storage order.
 """
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from harness import create_tables
 pytest.importorskip("django")
 
 MODELS = """
+import uuid
+
 from django.db import models
 
 
@@ -49,10 +52,20 @@ class Product(models.Model):
     class Meta:
         indexes = [models.Index(fields=["category", "-price"], name="cat_price_idx")]
         constraints = [models.CheckConstraint(condition=models.Q(price__gte=0), name="price_nonneg")]
+
+
+class Coupon(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    product = models.ForeignKey(Product, on_delete=models.CASCADE, null=True)
+    ref = models.UUIDField(unique=True, null=True)
+
+
+class Redemption(models.Model):
+    coupon = models.ForeignKey(Coupon, on_delete=models.CASCADE)
 """
 
 DRIVER = """
-import json, sys
+import json, sys, uuid
 sys.path.insert(0, sys.argv[1])
 import pymysql
 pymysql.install_as_MySQLdb()
@@ -78,7 +91,7 @@ from decimal import Decimal
 from django.contrib.auth.models import User, Group, Permission
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Sum
-from shop.models import Category, Product, Tag
+from shop.models import Category, Coupon, Product, Redemption, Tag
 
 books = Category.objects.create(name="books")
 games = Category.objects.create(name="games", description="fun")
@@ -106,6 +119,26 @@ try:
     out["orphan"] = "accepted"
 except IntegrityError as e:
     out["orphan"] = e.args[0]
+# Fixed UUIDs of versions 1, 4 and 7: MariaDB orders versions 1..5 by their
+# swapped (node first) form, the others as written.
+ids = ["123e4567-e89b-12d3-a456-426655440000", "01890a5d-ac96-774b-bcce-b302099a8057",
+       "f47ac10b-58cc-4372-a567-0e02b2c3d479", "190bbe34-ea09-11f1-8a44-02fc00000001"]
+for i, cid in enumerate(ids):
+    c = Coupon.objects.create(id=uuid.UUID(cid), product=Product.objects.get(name=f"p{i}"),
+                              ref=uuid.UUID(int=i + 1) if i % 2 else None)
+    Redemption.objects.create(coupon=c)
+Coupon.objects.create()  # a random uuid4 key
+out["coupons"] = [str(c) for c in Coupon.objects.filter(id__in=[uuid.UUID(x) for x in ids])
+                  .order_by("id").values_list("id", flat=True)]
+out["coupon_get"] = str(Coupon.objects.get(pk=uuid.UUID(ids[2])).product.name)
+out["coupon_ref"] = str(Coupon.objects.get(ref=uuid.UUID(int=2)).id)
+out["redeemed"] = sorted(str(r.coupon_id) for r in Redemption.objects.filter(coupon__ref__isnull=True))
+try:
+    with transaction.atomic():
+        Coupon.objects.create(ref=uuid.UUID(int=2))
+    out["dup_ref"] = "accepted"
+except IntegrityError as e:
+    out["dup_ref"] = e.args[0]
 games.delete()  # Django cascades itself, then the database's constraints hold
 out["after_delete"] = sorted(Product.objects.values_list("name", flat=True))
 user = User.objects.create_user("alice", "alice@example.com", "secret")
@@ -148,6 +181,7 @@ def test_django_migrate_and_orm_match_mariadb(onelog_server, mariadb_server, fre
         assert results[0] == results[1]
         assert results[0]["orphan"] == 1452 and results[0]["check"] == 4025
         assert results[0]["login"] is True
+        assert results[0]["dup_ref"] == 1062 and len(results[0]["coupons"]) == 4
     finally:
         conn = mariadb_server.connect(autocommit=True)
         with conn.cursor() as cur:

@@ -243,6 +243,62 @@ def test_cdc_client_decodes_row_changes(onelog_server):
     ]
 
 
+def test_mariadb_replica_applies_uuid_rows(onelog_server, replica):
+    """UUID columns are logged as MariaDB logs them (BINARY(16) in TABLE_MAP,
+    the RFC-order bytes in the row image): a MariaDB replica applies the
+    inserts, updates and deletes to its own UUID columns and holds the same
+    rows in the same storage order; OneLog's recovery replays them too."""
+    source = onelog_server.connect(autocommit=True)
+    query(source, "CREATE DATABASE uu")
+    replica_conn = start_replica(replica, onelog_server, first_binlog(onelog_server))
+    query(source, "CREATE TABLE uu.t (id UUID PRIMARY KEY, ref UUID NULL, n INT, UNIQUE KEY (ref))")
+    ids = ["123e4567-e89b-12d3-a456-426655440000", "01890a5d-ac96-774b-bcce-b302099a8057",
+           "f47ac10b-58cc-4372-a567-0e02b2c3d479", "190bbe34-ea09-11f1-8a44-02fc00000001",
+           "00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff"]
+    for n, uid in enumerate(ids):
+        query(source, "INSERT INTO uu.t VALUES (%s, %s, %s)", (uid, ids[-1 - n] if n % 2 else None, n))
+    query(source, "UPDATE uu.t SET ref = '11111111-2222-3333-4444-555555555555' WHERE n = 2")
+    query(source, "UPDATE uu.t SET id = UUID() WHERE n = 4")
+    query(source, "DELETE FROM uu.t WHERE id = '01890a5d-ac96-774b-bcce-b302099a8057'")
+    wait_caught_up(replica_conn, source)
+    checks = ["SHOW CREATE TABLE uu.t", "SELECT id, ref, n FROM uu.t ORDER BY id",
+              "SELECT n FROM uu.t ORDER BY ref, n", "SELECT HEX(id) FROM uu.t ORDER BY n"]
+    for sql in checks:
+        assert query(source, sql) == query(replica_conn, sql), sql
+    onelog_server.kill9()
+    onelog_server.start()
+    source = onelog_server.connect(autocommit=True)
+    for sql in checks:
+        assert query(source, sql) == query(replica_conn, sql), f"after kill -9: {sql}"
+
+
+def test_cdc_client_decodes_uuid_rows(onelog_server):
+    """python-mysql-replication reads a UUID column as MariaDB's binlog
+    has it: the 16 bytes of the RFC form."""
+    import uuid
+
+    from pymysqlreplication import BinLogStreamReader
+    from pymysqlreplication.row_event import WriteRowsEvent
+
+    conn = onelog_server.connect(autocommit=True)
+    query(conn, "CREATE DATABASE cdcu")
+    query(conn, "CREATE TABLE cdcu.t (id INT PRIMARY KEY, u UUID)")
+    log_file, log_pos = query(conn, "SHOW MASTER STATUS")[0][:2]
+    values = ["123e4567-e89b-12d3-a456-426655440000", "01890a5d-ac96-774b-bcce-b302099a8057",
+              "12345678-0000-0000-0000-000000000000"]
+    for i, v in enumerate(values):
+        query(conn, "INSERT INTO cdcu.t VALUES (%s, %s)", (i, v))
+    settings = {"host": onelog_server.host, "port": onelog_server.port, "user": "root", "password": ""}
+    stream = BinLogStreamReader(connection_settings=settings, server_id=78, log_file=log_file, log_pos=log_pos,
+                                resume_stream=True, blocking=False, only_events=[WriteRowsEvent])
+    try:
+        got = [row["values"]["u"] for ev in stream for row in ev.rows]
+    finally:
+        stream.close()
+    # The client keeps BINARY(n) as sent: trailing zero bytes are not logged.
+    assert [uuid.UUID(bytes=bytes(g).ljust(16, b"\0")) for g in got] == [uuid.UUID(v) for v in values]
+
+
 class RawDump:
     """A bare COM_BINLOG_DUMP client that reads only when asked."""
 

@@ -591,6 +591,8 @@ fn is_character_column(ty: &ColumnType) -> bool {
             | ColumnType::VarBinary(_)
             | ColumnType::Text(_)
             | ColumnType::Blob(_)
+            // Logged as BINARY(16), with the binary charset.
+            | ColumnType::Uuid
     )
 }
 

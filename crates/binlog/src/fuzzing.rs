@@ -63,6 +63,7 @@ fn build_seed_tables() -> Vec<TableDef> {
         T::Time { fsp: 5 },
         T::Year,
         T::Enum(vec!["small".into(), "large".into()]),
+        T::Uuid,
     ];
     let narrow = vec![T::VarChar(300), T::Enum((0..300).map(|i| format!("e{i}")).collect()), T::Int];
     vec![table(70, "types", wide, true), table(71, "nopk", narrow, false)]
@@ -117,6 +118,7 @@ pub fn seed_value(c: &ColumnDef, i: u32) -> Value {
         T::Time { .. } => Value::Time((n - 3) * 3_600_000_123),
         T::Year => Value::Int(1901 + n % 200),
         T::Enum(labels) => Value::from_str(&labels[i as usize % labels.len()]),
+        T::Uuid => Value::Uuid(onelog_core::Uuid(u128::from(i).wrapping_mul(0x9e37_79b9_7f4a_7c15).to_be_bytes())),
     }
 }
 

@@ -12,6 +12,7 @@ pub mod error;
 pub mod fuzz;
 pub mod rowimage;
 pub mod schema;
+pub mod uuid;
 pub mod value;
 
 pub use collation::{Charset, Collation};
@@ -20,4 +21,5 @@ pub use schema::{
     BlobSize, CheckConstraint, ColumnDef, ColumnDefault, ColumnType, ForeignKey, IndexDef, KeyMembership,
     ReferentialAction, TableDef,
 };
+pub use uuid::Uuid;
 pub use value::{Temporal, Value};

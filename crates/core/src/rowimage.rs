@@ -12,6 +12,7 @@
 
 use crate::decimal::Decimal;
 use crate::schema::{ColumnDef, ColumnType};
+use crate::uuid::{Uuid, UUID_BYTES};
 use crate::value::{Temporal, Value};
 
 /// MySQL field type codes (`enum_field_types`) used in TABLE_MAP events.
@@ -143,7 +144,8 @@ pub fn binlog_type(column: &ColumnDef) -> (u8, Vec<u8>) {
         ColumnType::Float => (t::FLOAT, vec![4]),
         ColumnType::Double => (t::DOUBLE, vec![8]),
         ColumnType::Decimal { precision, scale } => (t::NEWDECIMAL, vec![*precision, *scale]),
-        ColumnType::Char(_) | ColumnType::Binary(_) => {
+        // MariaDB logs a UUID as the BINARY(16) of its in-memory form.
+        ColumnType::Char(_) | ColumnType::Binary(_) | ColumnType::Uuid => {
             // The length (up to 1023 bytes) shares its top two bits with the
             // real type byte, XOR-ed in so that a plain real type means <256.
             let len = column.max_bytes().min(0x3ff) as u16;
@@ -318,6 +320,12 @@ fn encode_value(column: &ColumnDef, value: &Value, out: &mut Vec<u8>) -> Result<
                 return Err(wrong_type(column, value));
             };
             encode_time(column, value, *us, *fsp, out)?;
+        }
+        ColumnType::Uuid => {
+            let Value::Uuid(u) = value else {
+                return Err(wrong_type(column, value));
+            };
+            put_prefixed(out, trim_end(&u.0, 0), string_prefix_len(column));
         }
     }
     Ok(())
@@ -724,9 +732,11 @@ impl<'a> Reader<'a> {
 /// decoded and dropped (no allocation) so that corruption is still caught.
 fn skip_value(column: &ColumnDef, r: &mut Reader) -> Result<(), RowImageError> {
     let len = match &column.ty {
-        ColumnType::Char(_) | ColumnType::VarChar(_) | ColumnType::VarBinary(_) | ColumnType::Binary(_) => {
-            string_len(column, r)? as u64
-        }
+        ColumnType::Char(_)
+        | ColumnType::VarChar(_)
+        | ColumnType::VarBinary(_)
+        | ColumnType::Binary(_)
+        | ColumnType::Uuid => string_len(column, r)? as u64,
         ColumnType::Text(size) | ColumnType::Blob(size) => r.le(size.pack_length())?,
         ColumnType::Enum(labels) => return r.le(enum_pack_length(labels.len())).map(drop),
         _ => return decode_value(column, r).map(drop),
@@ -775,6 +785,14 @@ fn decode_value(column: &ColumnDef, r: &mut Reader) -> Result<Value, RowImageErr
                 bytes.resize(*n as usize, 0);
             }
             Value::Bytes(bytes)
+        }
+        ColumnType::Uuid => {
+            let len = string_len(column, r)?;
+            let mut bytes = [0u8; UUID_BYTES];
+            let image = r.take(len)?;
+            // Trailing zero bytes are not logged, as for BINARY(16).
+            bytes.get_mut(..len).ok_or_else(|| r.corrupt("uuid", "longer than 16 bytes"))?.copy_from_slice(image);
+            Value::Uuid(Uuid(bytes))
         }
         ColumnType::Text(size) | ColumnType::Blob(size) => {
             let len = r.le(size.pack_length())?;

@@ -80,6 +80,8 @@ pub enum ColumnType {
     },
     Year,
     Enum(Vec<String>),
+    /// MariaDB's UUID (16 bytes, shown as RFC 4122 text).
+    Uuid,
 }
 
 impl ColumnType {
@@ -134,6 +136,7 @@ impl ColumnType {
             ColumnType::Timestamp { fsp } => with_fsp("timestamp", *fsp),
             ColumnType::Time { fsp } => with_fsp("time", *fsp),
             ColumnType::Year => "year(4)".into(),
+            ColumnType::Uuid => "uuid".into(),
             ColumnType::Enum(labels) => {
                 let quoted: Vec<String> = labels.iter().map(|l| format!("'{}'", l.replace('\'', "''"))).collect();
                 format!("enum({})", quoted.join(","))
@@ -267,6 +270,7 @@ impl ColumnDef {
             ColumnType::Char(n) | ColumnType::VarChar(n) => u64::from(*n) * u64::from(self.collation.mbmaxlen()),
             ColumnType::Binary(n) | ColumnType::VarBinary(n) => u64::from(*n),
             ColumnType::Text(s) | ColumnType::Blob(s) => s.max_bytes(),
+            ColumnType::Uuid => crate::uuid::UUID_BYTES as u64,
             _ => 0,
         }
     }

@@ -1,6 +1,7 @@
 //! The SQL value model used from the wire protocol down to the row codec.
 
 use crate::decimal::Decimal;
+use crate::uuid::Uuid;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -105,6 +106,8 @@ pub enum Value {
     DateTime(Temporal),
     /// TIME as signed microseconds.
     Time(i64),
+    /// A value of MariaDB's UUID type.
+    Uuid(Uuid),
 }
 
 impl Value {
@@ -143,6 +146,7 @@ impl fmt::Display for Value {
                 }
                 Ok(())
             }
+            Value::Uuid(u) => write!(f, "{u}"),
         }
     }
 }

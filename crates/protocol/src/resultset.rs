@@ -208,6 +208,12 @@ pub fn column_meta_for(def: &ColumnDef, schema: &str, table: &str, alias: Option
             let longest = labels.iter().map(|l| l.chars().count() as u32).max().unwrap_or(0);
             (MyType::MYSQL_TYPE_STRING, text_coll, longest.saturating_mul(4), 0)
         }
+        // MariaDB's Field_fbt: a CHAR(36) of the connection charset,
+        // flagged BINARY and UNSIGNED.
+        T::Uuid => {
+            flags |= ColumnFlags::BINARY_FLAG | ColumnFlags::UNSIGNED_FLAG;
+            (MyType::MYSQL_TYPE_STRING, text_coll, onelog_core::uuid::UUID_TEXT_CHARS * 4, 0)
+        }
     };
     ColumnMeta {
         schema: schema.to_string(),
@@ -238,7 +244,8 @@ pub fn computed_column_meta(def: &ColumnDef, alias: &str) -> ColumnMeta {
     meta.flags &= !ColumnFlags::NO_DEFAULT_VALUE_FLAG.bits();
     if meta.collation_id == BINARY_COLLATION_ID {
         meta.flags |= ColumnFlags::BINARY_FLAG.bits();
-    } else {
+    } else if def.ty != onelog_core::ColumnType::Uuid {
+        // (A UUID item keeps decimals 0, as its field has.)
         meta.decimals = STRING_ITEM_DECIMALS;
     }
     meta
@@ -460,6 +467,7 @@ pub fn text_value<'a>(v: &'a Value, col: &ColumnMeta) -> Option<Cow<'a, [u8]>> {
             }
         }
         Value::Time(us) => format_time(*us, col.fsp((us.unsigned_abs() % 1_000_000) as u32)),
+        Value::Uuid(u) => u.to_string(),
     };
     Some(Cow::Owned(zero_filled(s, col).into_bytes()))
 }
@@ -512,7 +520,7 @@ fn value_i64(v: &Value) -> i64 {
         }
         Value::Date(t) | Value::DateTime(t) => i64::from(t.year) * 10_000 + i64::from(t.month) * 100 + i64::from(t.day),
         Value::Time(us) => *us / 1_000_000,
-        Value::Null => 0,
+        Value::Null | Value::Uuid(_) => 0,
     }
 }
 

@@ -176,6 +176,7 @@ pub enum CastType {
     Date,
     DateTime,
     Time,
+    Uuid,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -550,6 +550,8 @@ pub(crate) fn to_num(v: &Value, env: &dyn EvalEnv) -> Option<Num> {
         Value::Decimal(d) => Num::D(*d),
         Value::Double(f) => Num::F(*f),
         Value::Bytes(b) => Num::F(str_to_f64_warn(b, env)),
+        // Read as its text, as MariaDB's val_real of a UUID does.
+        Value::Uuid(u) => Num::F(str_to_f64_warn(u.to_string().as_bytes(), env)),
         Value::Date(t) => Num::I(i64::from(t.year) * 10000 + i64::from(t.month) * 100 + i64::from(t.day)),
         Value::DateTime(t) => {
             let whole = i64::from(t.year) * 10_000_000_000
@@ -965,6 +967,7 @@ pub fn expr_sql(e: &Expr) -> String {
                 CastType::Date => "date".to_string(),
                 CastType::DateTime => "datetime".to_string(),
                 CastType::Time => "time".to_string(),
+                CastType::Uuid => "uuid".to_string(),
             };
             format!("cast({} as {t})", expr_sql(expr))
         }
@@ -993,6 +996,7 @@ pub fn truthy(v: &Value) -> Option<bool> {
         Value::Double(d) => Some(*d != 0.0),
         Value::Decimal(d) => Some(!d.is_zero()),
         Value::Bytes(b) => Some(parse_f64_prefix(b).0 != 0.0),
+        Value::Uuid(u) => Some(parse_f64_prefix(u.to_string().as_bytes()).0 != 0.0),
         Value::Time(t) => Some(*t != 0),
         Value::Date(t) | Value::DateTime(t) => Some(*t != Temporal::default()),
     }
@@ -1025,6 +1029,14 @@ pub fn compare_with_collation(a: &Value, b: &Value, collation: Collation) -> Opt
         (Bytes(x), Bytes(y)) => Some(compare_bytes(x, y, collation)),
         (Date(_) | DateTime(_), Date(_) | DateTime(_)) => Some(temporal_cmp_key(a).cmp(&temporal_cmp_key(b))),
         (Time(x), Time(y)) => Some(x.cmp(y)),
+        (Uuid(x), Uuid(y)) => Some(x.cmp(y)),
+        // MariaDB compares a UUID with a string as UUIDs when the string
+        // is one, else as strings.
+        (Uuid(u), Bytes(s)) => Some(compare_uuid_bytes(u, s, collation)),
+        (Bytes(s), Uuid(u)) => Some(compare_uuid_bytes(u, s, collation).reverse()),
+        (Uuid(_), _) | (_, Uuid(_)) => {
+            Some(compare_bytes(a.to_string().as_bytes(), b.to_string().as_bytes(), collation))
+        }
         (Date(_) | DateTime(_) | Time(_), Bytes(s)) => {
             compare_temporal_str(a, s).or_else(|| Some(compare_bytes(a.to_string().as_bytes(), s, collation)))
         }
@@ -1076,6 +1088,13 @@ fn compare_temporal_str(t: &Value, s: &[u8]) -> Option<Ordering> {
             let other = temporal::parse_datetime(s)?;
             Some(temporal_cmp_key(t).cmp(&other))
         }
+    }
+}
+
+fn compare_uuid_bytes(u: &onelog_core::Uuid, s: &[u8], collation: Collation) -> Ordering {
+    match onelog_core::Uuid::from_binary(s).or_else(|| onelog_core::Uuid::parse_text(s)) {
+        Some(other) => u.cmp(&other),
+        None => compare_bytes(u.to_string().as_bytes(), s, collation),
     }
 }
 
@@ -1134,6 +1153,10 @@ pub fn sort_key_into(v: &Value, collation: Collation, out: &mut Vec<u8>) {
         Value::Time(t) => {
             out.push(5);
             out.extend_from_slice(&t.to_be_bytes());
+        }
+        Value::Uuid(u) => {
+            out.push(6);
+            out.extend_from_slice(&u.record_bytes());
         }
     }
 }
@@ -1547,7 +1570,29 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
             Some(t) => Value::Time(t),
             None => Value::Null,
         },
+        CastType::Uuid => cast_uuid(v, env),
     })
+}
+
+/// CAST(v AS UUID): a UUID from its text or, for a string of 16 bytes, its
+/// binary form; anything else is NULL with warning 1292, as in MariaDB.
+fn cast_uuid(v: Value, env: &dyn EvalEnv) -> Value {
+    let bytes = match &v {
+        Value::Uuid(_) | Value::Null => return v,
+        Value::Bytes(b) => Cow::Borrowed(b.as_slice()),
+        other => value_bytes(other),
+    };
+    let binary = if matches!(v, Value::Bytes(_)) { onelog_core::Uuid::from_binary(&bytes) } else { None };
+    match binary.or_else(|| onelog_core::Uuid::parse_text(&bytes)) {
+        Some(u) => Value::Uuid(u),
+        None => {
+            env.warn(
+                ErrorCode::TRUNCATED_WRONG_VALUE.number,
+                format!("Incorrect uuid value: '{}'", String::from_utf8_lossy(&bytes)),
+            );
+            Value::Null
+        }
+    }
 }
 
 /// Rounds `d` to `scale` and clamps it to DECIMAL(precision, scale).

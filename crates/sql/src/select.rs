@@ -773,6 +773,14 @@ fn key_value(column: &ColumnDef, v: Value, zone: TimeZone) -> Option<Value> {
             Value::Bytes(_) => Some(v),
             _ => None,
         },
+        // A string that is no UUID compares as a string: no key range.
+        ColumnType::Uuid => match v {
+            Value::Uuid(_) => Some(v),
+            Value::Bytes(b) => {
+                onelog_core::Uuid::from_binary(&b).or_else(|| onelog_core::Uuid::parse_text(&b)).map(Value::Uuid)
+            }
+            _ => None,
+        },
         _ => None,
     }
 }

@@ -65,6 +65,7 @@ impl ResultColumn {
                 Value::Date(_) => Some((ColumnType::Date, false)),
                 Value::DateTime(_) => Some((ColumnType::DateTime { fsp: 6 }, false)),
                 Value::Time(_) => Some((ColumnType::Time { fsp: 6 }, false)),
+                Value::Uuid(_) => Some((ColumnType::Uuid, false)),
             };
             break;
         }
@@ -1464,7 +1465,7 @@ impl Session {
             let value = self.eval_constant(&a.value, params)?;
             match &a.target {
                 SetTarget::User(name) => {
-                    self.user_vars.borrow_mut().insert(name.clone(), value);
+                    self.user_vars.borrow_mut().insert(name.clone(), user_var_value(value));
                 }
                 SetTarget::System { scope, name } => self.set_system_var(*scope, name, &value, &a.value)?,
             }
@@ -1821,7 +1822,7 @@ impl EvalEnv for Session {
     }
 
     fn set_user_var(&self, name: &str, value: Value) {
-        self.user_vars.borrow_mut().insert(name.to_ascii_lowercase(), value);
+        self.user_vars.borrow_mut().insert(name.to_ascii_lowercase(), user_var_value(value));
     }
 
     fn subquery(&self, _query: &Select, _outer_row: &[Value]) -> SqlResult<Vec<Vec<Value>>> {
@@ -1874,5 +1875,15 @@ impl EvalEnv for Session {
 
     fn check_killed(&self) -> SqlResult<()> {
         self.guard.check()
+    }
+}
+
+/// What a user variable holds of `value`: a UUID becomes its text, as
+/// MariaDB keeps only string, number and NULL variables (a later
+/// comparison is then a string comparison).
+fn user_var_value(value: Value) -> Value {
+    match value {
+        Value::Uuid(u) => Value::from_str(&u.to_string()),
+        other => other,
     }
 }

@@ -1217,12 +1217,15 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                                 s(if c.nullable { "YES" } else { "NO" }),
                                 s(&data_type),
                                 // TEXT's maximum is in bytes (65535 for TEXT of any charset).
+                                // A UUID is no character column here, though
+                                // logged as a BINARY(16).
                                 match c.ty {
                                     _ if c.max_bytes() == 0 => Value::Null,
+                                    ColumnType::Uuid => Value::Null,
                                     ColumnType::Text(_) => Value::UInt(c.max_bytes()),
                                     _ => Value::UInt(c.max_bytes() / u64::from(c.collation.mbmaxlen())),
                                 },
-                                uint((c.max_bytes() > 0).then(|| c.max_bytes())),
+                                uint((c.max_bytes() > 0 && c.ty != ColumnType::Uuid).then(|| c.max_bytes())),
                                 uint(precision),
                                 uint(scale),
                                 uint(fsp),

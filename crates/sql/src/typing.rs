@@ -17,7 +17,7 @@
 
 use crate::ast::{AggFunc, BinOp, CastType, Expr, UnaryOp, WindowFunc};
 use crate::select::ScopeColumn;
-use onelog_core::{BlobSize, Collation, ColumnDef, ColumnType, Value};
+use onelog_core::{BlobSize, Collation, ColumnDef, ColumnType, Uuid, Value};
 
 /// MariaDB's `div_precision_increment` default: the scale `/` adds.
 const DIV_PRECISION_INCREMENT: u8 = 4;
@@ -202,6 +202,7 @@ fn type_of(expr: &Expr, scope: &[ScopeColumn]) -> Option<Typed> {
         }
         Expr::Aggregate { func, arg, .. } => aggregate_call(*func, arg.as_deref(), scope),
         Expr::Window(call) => window_call(call.func, &call.args, scope),
+        Expr::Cast { expr, to: CastType::Uuid } => Some(cast_uuid(expr, scope)),
         Expr::Cast { expr, to } => cast(type_of(expr, scope)?, to),
         Expr::Function { name, args } => function(name, args, scope),
         _ => None,
@@ -272,6 +273,7 @@ fn literal(v: &Value) -> Option<Typed> {
             let micros = (us.unsigned_abs() % 1_000_000) as u32;
             Kind::Column(ColumnDef::new("", ColumnType::Time { fsp: fraction_digits(micros) }))
         }
+        Value::Uuid(_) => Kind::Column(ColumnDef::new("", ColumnType::Uuid)),
     };
     Some(Typed { kind, nullable: false })
 }
@@ -427,6 +429,7 @@ fn display_chars(k: &Kind) -> Option<u32> {
         Kind::Double => DOUBLE_ITEM_LENGTH,
         Kind::Text { chars, .. } => *chars,
         k if is_double(k) => DOUBLE_ITEM_LENGTH,
+        Kind::Column(c) if c.ty == ColumnType::Uuid => onelog_core::uuid::UUID_TEXT_CHARS,
         Kind::Column(_) => return None,
     })
 }
@@ -515,6 +518,17 @@ fn cast(from: Typed, to: &CastType) -> Option<Typed> {
         _ => return None,
     };
     Some(Typed { kind, nullable })
+}
+
+/// CAST(expr AS UUID): NULL unless `expr` is a non-NULL UUID or a literal
+/// that converts (a string that is no UUID casts to NULL).
+fn cast_uuid(expr: &Expr, scope: &[ScopeColumn]) -> Typed {
+    let nullable = match expr {
+        Expr::Literal(Value::Bytes(b)) => Uuid::from_binary(b).or_else(|| Uuid::parse_text(b)).is_none(),
+        e => type_of(e, scope)
+            .is_none_or(|t| t.nullable || !matches!(&t.kind, Kind::Column(c) if c.ty == ColumnType::Uuid)),
+    };
+    Typed { kind: Kind::Column(ColumnDef::new("", ColumnType::Uuid)), nullable }
 }
 
 /// An unsigned type, or an integer shown without a sign (a literal 5).

@@ -663,6 +663,7 @@ fn cast_name(to: CastType) -> String {
         CastType::Date => "date".into(),
         CastType::DateTime => "datetime".into(),
         CastType::Time => "time".into(),
+        CastType::Uuid => "uuid".into(),
     }
 }
 

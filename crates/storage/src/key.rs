@@ -67,6 +67,9 @@ pub fn encode_value(out: &mut Vec<u8>, column: &ColumnDef, value: &Value) {
             out.extend_from_slice(&temporal_bits(as_temporal(v)).to_be_bytes())
         }
         (ColumnType::Time { .. }, Value::Time(us)) => out.extend_from_slice(&((*us as u64) ^ (1 << 63)).to_be_bytes()),
+        // Fixed width, so the bytes compare as they are; index order is
+        // MariaDB's record order.
+        (_, Value::Uuid(u)) => out.extend_from_slice(&u.record_bytes()),
         (_, Value::Bytes(bytes)) => {
             let weight = weight_string(column.collation, &column.ty, bytes);
             encode_bytes(out, &weight)

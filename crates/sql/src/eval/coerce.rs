@@ -6,7 +6,7 @@ use super::{decimal_fit, parse_decimal_prefix, set_scale, to_num, value_bytes, E
 use crate::time_zone::session_zone;
 use onelog_core::decimal::{Decimal, RoundingStrategy};
 use onelog_core::schema::FloatDigits;
-use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Temporal, Value};
+use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Temporal, Uuid, Value};
 
 fn int_range(ty: &ColumnType, unsigned: bool) -> (i128, i128) {
     let bits = match ty {
@@ -64,6 +64,41 @@ fn report(issue: Issue, v: &Value, column: &ColumnDef, strict: bool, env: &dyn E
     };
     env.warn(code, msg);
     Ok(())
+}
+
+/// A value for a UUID column: a UUID, its text form, or 16 bytes of its
+/// binary form (a BINARY(16), a hex literal). Text that is no UUID is
+/// error 1292 in strict mode, else warning 1292 (MariaDB does not turn it
+/// into 1265) and NULL; a number or a temporal value is error 4078 in
+/// every mode.
+fn coerce_uuid(v: Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) -> SqlResult<Value> {
+    let from = match &v {
+        Value::Uuid(_) => return Ok(v),
+        Value::Bytes(b) => {
+            if let Some(u) = Uuid::from_binary(b).or_else(|| Uuid::parse_text(b)) {
+                return Ok(Value::Uuid(u));
+            }
+            let msg =
+                format!("Incorrect uuid value: '{}' for column `{}` at row 1", String::from_utf8_lossy(b), column.name);
+            if strict {
+                return Err(SqlError::new(ErrorCode::TRUNCATED_WRONG_VALUE, msg));
+            }
+            env.warn(ErrorCode::TRUNCATED_WRONG_VALUE.number, msg);
+            return Ok(if column.nullable { Value::Null } else { Value::Uuid(Uuid::default()) });
+        }
+        Value::Int(i) if i32::try_from(*i).is_ok() => "int",
+        Value::Int(_) | Value::UInt(_) => "bigint",
+        Value::Decimal(_) => "decimal",
+        Value::Double(_) => "double",
+        Value::Date(_) => "date",
+        Value::DateTime(_) => "datetime",
+        Value::Time(_) => "time",
+        Value::Null => return Ok(Value::Null),
+    };
+    Err(SqlError::new(
+        ErrorCode::CANT_CAST_IN_ASSIGNMENT,
+        format!("Cannot cast '{from}' as 'uuid' in assignment of `{}`", column.name),
+    ))
 }
 
 /// Note 1265: a value lost digits or a time of day that the column cannot
@@ -208,6 +243,7 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
         ColumnType::Text(size) => coerce_string(v, column, size.max_bytes(), false, strict, env),
         ColumnType::Binary(n) | ColumnType::VarBinary(n) => coerce_string(v, column, u64::from(*n), false, strict, env),
         ColumnType::Blob(size) => coerce_string(v, column, size.max_bytes(), false, strict, env),
+        ColumnType::Uuid => coerce_uuid(v, column, strict, env),
         ColumnType::Date | ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => {
             let is_date = matches!(column.ty, ColumnType::Date);
             let kind = if is_date { "date" } else { "datetime" };

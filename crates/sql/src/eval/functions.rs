@@ -1161,6 +1161,8 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
         }
         "hex" => match &a[0] {
             Value::Bytes(b) => text(b.iter().map(|x| format!("{x:02X}")).collect()),
+            // HEX shows a UUID's binary (RFC order) form, as in MariaDB.
+            Value::Uuid(u) => text(u.0.iter().map(|x| format!("{x:02X}")).collect()),
             Value::Double(f) => text(format!("{:X}", f.round_ties_even() as i64 as u64)),
             v => text(format!("{:X}", to_u64_bits(v, env))),
         },

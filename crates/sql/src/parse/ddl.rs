@@ -111,6 +111,7 @@ fn column_type(name: &str, dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
         D::MediumBlob => (ColumnType::Blob(BlobSize::Medium), false),
         D::LongBlob => (ColumnType::Blob(BlobSize::Long), false),
         D::Date => (ColumnType::Date, false),
+        D::Uuid => (ColumnType::Uuid, false),
         D::Datetime(p) => (ColumnType::DateTime { fsp: fsp(p) }, false),
         D::Timestamp(p, _) => (ColumnType::Timestamp { fsp: fsp(p) }, false),
         D::Time(p, _) => (ColumnType::Time { fsp: fsp(p) }, false),

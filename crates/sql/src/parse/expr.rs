@@ -512,6 +512,7 @@ fn cast_type(dt: &sp::DataType) -> SqlResult<CastType> {
         D::Date => CastType::Date,
         D::Datetime(_) => CastType::DateTime,
         D::Time(_, _) => CastType::Time,
+        D::Uuid => CastType::Uuid,
         D::Text | D::Blob(_) | D::Timestamp(_, _) | D::BigInt(_) | D::Real | D::DoublePrecision | D::Numeric(_) => {
             return Err(SqlError::parse(&dt.to_string(), 1))
         }
