@@ -21,6 +21,7 @@ pub mod ddl;
 pub mod dml;
 pub mod engine;
 pub mod eval;
+pub mod explain;
 pub mod foreign_key;
 pub mod kill;
 pub mod load_data;
