@@ -151,15 +151,16 @@ fn table_rows(
     let mut rows = Vec::new();
     for source in sources {
         let outer: Vec<Value> = vec![Value::Null; source.offset];
-        let (kind, key, scanned) = match &source.entry {
+        let single = sources.len() == 1;
+        let (kind, key, scanned, ordered) = match &source.entry {
             Some(entry) => {
-                let order = if sources.len() == 1 && !order.is_empty() { Some(order.as_slice()) } else { None };
-                let (access, _) = choose_access(ctx, source, &conds, &outer, order)?;
+                let order = if single && !order.is_empty() { Some(order.as_slice()) } else { None };
+                let (access, ordered) = choose_access(ctx, source, &conds, &outer, order)?;
                 let (kind, key) = describe_access(entry, &access);
                 let scanned = if kind == "ALL" { Value::UInt(count_rows(ctx, entry, &access)?) } else { Value::Null };
-                (kind, key, scanned)
+                (kind, key, scanned, ordered)
             }
-            None => ("ALL", None, Value::Null),
+            None => ("ALL", None, Value::Null, false),
         };
         let key = key.map(|k| Value::from_str(&k)).unwrap_or(Value::Null);
         let mut row = vec![Value::Int(1), Value::from_str("SIMPLE"), Value::from_str(&source.alias)];
@@ -170,10 +171,38 @@ fn table_rows(
         if mode == ExplainMode::Extended {
             row.push(Value::from_str("100.00"));
         }
-        row.push(if filtered { Value::from_str("Using where") } else { Value::from_str("") });
+        let mut extra = Vec::new();
+        if filtered {
+            extra.push("Using where");
+        }
+        if single {
+            extra.extend(sorting(select, kind, ordered));
+        }
+        row.push(Value::from_str(&extra.join("; ")));
         rows.push(row);
     }
     Ok(rows)
+}
+
+/// How a one-table query's full scan is grouped and sorted, as MariaDB
+/// says it: GROUP BY and DISTINCT through a temporary table (GROUP BY
+/// sorted as well), ORDER BY by a sort unless the access path yields the
+/// rows in order.
+fn sorting(select: &Select, kind: &str, ordered: bool) -> Vec<&'static str> {
+    let mut extra = Vec::new();
+    if !select.group_by.is_empty() {
+        if kind == "ALL" {
+            extra.extend(["Using temporary", "Using filesort"]);
+        }
+        return extra;
+    }
+    if select.distinct && kind == "ALL" {
+        extra.push("Using temporary");
+    }
+    if !select.order_by.is_empty() && !ordered {
+        extra.push("Using filesort");
+    }
+    extra
 }
 
 /// The rows a full scan reads: MariaDB's MyISAM and Aria, whose row
@@ -192,9 +221,19 @@ fn count_rows(ctx: &Ctx, entry: &Arc<TableEntry>, access: &Access) -> SqlResult<
 /// Rewrites the resolved query's WHERE as MariaDB's optimizer does before
 /// printing it, and says what is left of it.
 fn simplify_where(ctx: &Ctx, query: &mut Select, kinds: &ColumnKinds) -> SqlResult<WhereOutcome> {
-    let Some(selection) = query.selection.take() else { return Ok(WhereOutcome::Unfiltered) };
     let mut conds = Vec::new();
-    conjuncts(&selection, &mut conds);
+    if let Some(selection) = query.selection.take() {
+        conjuncts(&selection, &mut conds);
+    }
+    // An inner join's ON is part of the WHERE to MariaDB (simplify_joins).
+    for join in &mut query.from {
+        if let (JoinKind::Inner | JoinKind::Cross, Some(on)) = (join.kind, join.on.take()) {
+            conjuncts(&on, &mut conds);
+        }
+    }
+    if conds.is_empty() {
+        return Ok(WhereOutcome::Unfiltered);
+    }
     let mut kept = Vec::new();
     for cond in conds {
         if !is_constant(&cond) {

@@ -608,7 +608,7 @@ fn negated_comparison(op: BinOp) -> Option<BinOp> {
 /// `NOT x` as MariaDB rewrites it when it resolves it: a comparison or a
 /// predicate turned around (`a <= 1`, `a is not null`), AND / OR by De
 /// Morgan, a column compared with 0, a double negation dropped (`x <> 0`
-/// for a non-boolean `x`). `None`: printed as `!(x)`.
+/// for a non-boolean `x`). `None`: printed as `!x`.
 pub(crate) fn negate(x: &Expr) -> Option<Expr> {
     let not = |e: &Expr| Box::new(Expr::Unary(UnaryOp::Not, Box::new(e.clone())));
     let zero = || Box::new(Expr::Literal(Value::Int(0)));
@@ -658,7 +658,7 @@ fn precedence_of(e: &Expr) -> u8 {
     use precedence::*;
     match e {
         Expr::Binary(op, _, _) => binary_op(*op).1,
-        Expr::Unary(UnaryOp::Not, x) => negate(x).map_or(HIGHEST, |n| precedence_of(&n)),
+        Expr::Unary(UnaryOp::Not, x) => negate(x).map_or(NEG, |n| precedence_of(&n)),
         Expr::Unary(_, _) => NEG,
         Expr::IsNull { .. }
         | Expr::IsBool { .. }
@@ -896,7 +896,7 @@ impl Printer<'_> {
             Expr::Unary(UnaryOp::BitNot, x) => format!("~{}", self.operand(x, NEG, false)?),
             Expr::Unary(UnaryOp::Not, x) => match negate(x) {
                 Some(rewritten) => self.expr(&rewritten)?,
-                None => format!("!({})", self.expr(x)?),
+                None => format!("!{}", self.operand(x, NEG, false)?),
             },
             Expr::IsNull { expr, negated } => {
                 format!("{} is {}null", self.operand(expr, CMP, false)?, if *negated { "not " } else { "" })
@@ -1019,6 +1019,11 @@ impl Printer<'_> {
             ),
             // MariaDB parses these functions into its operators' items.
             ("mod", [a, b]) => self.expr(&Expr::Binary(BinOp::Mod, Box::new(a.clone()), Box::new(b.clone())))?,
+            ("extract", [Expr::Literal(unit), x]) => format!(
+                "extract({} from {})",
+                String::from_utf8_lossy(&unit_bytes(unit)).to_ascii_lowercase(),
+                self.expr(x)?
+            ),
             ("isnull", [x]) => self.expr(&Expr::IsNull { expr: Box::new(x.clone()), negated: false })?,
             ("trim_chars", [x, Expr::Literal(Value::Bytes(space))]) if space == b" " => {
                 format!("trim({})", self.expr(x)?)
