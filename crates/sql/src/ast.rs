@@ -156,6 +156,16 @@ pub enum FrameBound {
     UnboundedFollowing,
 }
 
+/// What an EXPLAIN shows besides the plan: EXTENDED adds the `filtered`
+/// column and a Note 1003 holding the query as the optimizer rewrote it;
+/// PARTITIONS adds the `partitions` column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExplainMode {
+    Plain,
+    Extended,
+    Partitions,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VarScope {
     Global,
@@ -1063,7 +1073,7 @@ impl Statement {
                 f(&load.table);
                 load.assignments.iter().for_each(|(_, e)| e.for_each_table(f));
             }
-            Statement::Explain(inner) => inner.for_each_table(f),
+            Statement::Explain { statement, .. } => statement.for_each_table(f),
             Statement::TableMaintenance { tables, .. } => tables.iter().for_each(f),
             _ => {}
         }
@@ -1177,7 +1187,10 @@ pub enum Statement {
         what: Show,
         filter: Option<ShowFilter>,
     },
-    Explain(Box<Statement>),
+    Explain {
+        statement: Box<Statement>,
+        mode: ExplainMode,
+    },
     Kill {
         id: u64,
         query_only: bool,

@@ -22,6 +22,7 @@ pub mod default_expr;
 pub mod dml;
 pub mod engine;
 pub mod eval;
+pub mod explain;
 pub mod foreign_key;
 pub mod kill;
 pub mod load_data;

@@ -18,6 +18,7 @@ mod column_words;
 mod comments;
 mod ddl;
 mod dialect;
+mod explain;
 mod expr;
 mod load_data;
 mod prepared;
@@ -407,6 +408,9 @@ pub(crate) fn parse_with_params(text: &str, with_params: &str) -> SqlResult<Pars
 /// Parses one statement: `text` as the user wrote it (kept for the binlog
 /// and column headings), `rewritten` as sqlparser reads it.
 fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
+    if let Some((mode, range)) = explain::modifier(rewritten)? {
+        return parse_explain(text, rewritten, mode, range);
+    }
     let tokens = tokenize(rewritten)?;
     let param_count = tokens.iter().filter(|t| matches!(t, Token::Placeholder(_))).count();
     let w = words(&tokens);
@@ -514,6 +518,25 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
         }
     }
     Ok(ParsedStatement { statement, text: text.to_string(), param_count })
+}
+
+/// `EXPLAIN <modifier> <statement>`: the statement parsed with the
+/// modifier blanked out (the texts agree up to it: no rewrite touches the
+/// first two words), then the modifier put on the EXPLAIN.
+fn parse_explain(
+    text: &str,
+    rewritten: &str,
+    mode: ExplainMode,
+    range: std::ops::Range<usize>,
+) -> SqlResult<ParsedStatement> {
+    let mut parsed = parse_one(&explain::blank(text, range.clone()), &explain::blank(rewritten, range))?;
+    match &mut parsed.statement {
+        Statement::Explain { mode: m, .. } => *m = mode,
+        // `EXPLAIN EXTENDED t1` is no statement MariaDB knows.
+        _ => return Err(SqlError::parse(text, 1)),
+    }
+    parsed.text = text.to_string();
+    Ok(parsed)
 }
 
 /// CREATE / DROP PROCEDURE | FUNCTION and CALL (see `routine`).
@@ -1081,7 +1104,9 @@ fn convert_statement(stmt: &sp::Statement, params: &mut ParamCounter) -> SqlResu
         S::ExplainTable { table_name, .. } => {
             Statement::Show { what: Show::Columns { table: object_name(table_name)?, full: false }, filter: None }
         }
-        S::Explain { statement, .. } => Statement::Explain(Box::new(convert_statement(statement, params)?)),
+        S::Explain { statement, .. } => {
+            Statement::Explain { statement: Box::new(convert_statement(statement, params)?), mode: ExplainMode::Plain }
+        }
         S::Kill { id, modifier, .. } => {
             Statement::Kill { id: *id, query_only: matches!(modifier, Some(sp::KillType::Query)) }
         }

@@ -585,7 +585,7 @@ fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, n
             "" => {}
             db => needs.push(Need::ListDb(db)),
         },
-        Statement::Explain(inner) => needs_of(inner, current, own, needs),
+        Statement::Explain { statement, .. } => needs_of(statement, current, own, needs),
         Statement::Shutdown => needs.push(Need::Global(privs::SHUTDOWN)),
         // A server-side file needs FILE; REPLACE deletes what it replaces.
         Statement::LoadData(load) => {

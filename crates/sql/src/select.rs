@@ -1928,53 +1928,6 @@ impl Session {
         let (columns, rows) = run_select(ctx, select)?;
         Ok(QueryResult::Rows { columns, rows })
     }
-
-    /// EXPLAIN: one row per table with its access path.
-    pub fn explain(&self, ctx: &Ctx, stmt: &Statement) -> SqlResult<QueryResult> {
-        let select = match stmt {
-            Statement::Select(s) => s,
-            _ => return Err(SqlError::not_supported("EXPLAIN of this statement")),
-        };
-        let sources = resolve_sources(ctx, &select.from)?;
-        let scope: Vec<ScopeColumn> = sources.iter().flat_map(|s| s.columns.iter().cloned()).collect();
-        let mut conds = Vec::new();
-        if let Some(w) = &select.selection {
-            conjuncts(&bind(w, &scope)?, &mut conds);
-        }
-        let order: Vec<OrderBy> = select
-            .order_by
-            .iter()
-            .map(|o| Ok(OrderBy { expr: bind(&o.expr, &scope)?, desc: o.desc }))
-            .collect::<SqlResult<_>>()
-            .unwrap_or_default();
-        let mut rows = Vec::new();
-        for source in &sources {
-            let outer: Vec<Value> = vec![Value::Null; source.offset];
-            let (kind, key) = match &source.entry {
-                Some(entry) => {
-                    let order = if sources.len() == 1 && !order.is_empty() { Some(order.as_slice()) } else { None };
-                    let (access, _) = choose_access(ctx, source, &conds, &outer, order)?;
-                    describe_access(entry, &access)
-                }
-                None => ("ALL", None),
-            };
-            rows.push(vec![
-                Value::Int(1),
-                Value::from_str("SIMPLE"),
-                Value::from_str(&source.alias),
-                Value::from_str(kind),
-                key.clone().map(|k| Value::from_str(&k)).unwrap_or(Value::Null),
-                key.map(|k| Value::from_str(&k)).unwrap_or(Value::Null),
-                Value::Null,
-                Value::Null,
-                Value::Null,
-                if conds.is_empty() { Value::Null } else { Value::from_str("Using where") },
-            ]);
-        }
-        let names = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "Extra"];
-        let columns = names.iter().map(|n| ResultColumn::text(n)).collect();
-        Ok(QueryResult::Rows { columns, rows })
-    }
 }
 
 impl Session {

@@ -1207,7 +1207,9 @@ impl Session {
                 self.set_transaction(*scope, *isolation, *read_only)
             }
             Statement::Show { what, filter } => crate::show::execute(self, what, filter.as_ref()),
-            Statement::Explain(inner) => self.run_read(|s, ctx| s.explain(ctx, inner), false, params),
+            Statement::Explain { statement, mode } => {
+                self.run_read(|s, ctx| s.explain(ctx, statement, *mode), false, params)
+            }
             Statement::Kill { id, query_only } => self.kill(*id, *query_only),
             Statement::FlushTablesWithReadLock => self.flush_tables_with_read_lock(),
             Statement::UnlockTables => {

@@ -113,7 +113,7 @@ pub fn logged_statement(view: &CreateView, db: &str) -> String {
 /// Resolves `view`'s query against the catalog into the definition to
 /// store. Errors as MariaDB's CREATE VIEW reports them.
 pub fn define(catalog: &Catalog, db: &str, view: &CreateView, definer: (String, String)) -> SqlResult<ViewDef> {
-    let (query, names) = Resolver { catalog, db }.select(&view.query, &[])?;
+    let (query, names) = Resolver { catalog, db, explain: false }.select(&view.query, &[])?;
     let names = if view.columns.is_empty() {
         names
     } else if view.columns.len() != names.len() {
@@ -264,6 +264,22 @@ struct Source {
 struct Resolver<'a> {
     catalog: &'a Catalog,
     db: &'a str,
+    /// Resolving for EXPLAIN EXTENDED's note rather than a view: every
+    /// base table's columns are qualified by its database (under its alias
+    /// when it has one) and variables are allowed.
+    explain: bool,
+}
+
+/// A query resolved as EXPLAIN EXTENDED prints it: `*` expanded, every
+/// column qualified `db`.`table`.`column`, every item named.
+pub fn explain_query(catalog: &Catalog, db: &str, query: &Select) -> SqlResult<Select> {
+    Ok(Resolver { catalog, db, explain: true }.select(query, &[])?.0)
+}
+
+/// The text of a query [`explain_query`] resolved, as MariaDB's
+/// Item::print writes it (EXPLAIN EXTENDED's Note 1003).
+pub fn query_text(query: &Select) -> SqlResult<String> {
+    Printer { omit_db: None }.select(query)
 }
 
 type Scope = Vec<Source>;
@@ -362,7 +378,11 @@ impl Resolver<'_> {
                     return Err(SqlError::no_such_table(&db, &name.name));
                 };
                 let qualifier = alias.clone().unwrap_or_else(|| name.name.clone());
-                let marker = if base && alias.is_none() { format!("{db}\0{}", name.name) } else { qualifier.clone() };
+                let marker = if base && (alias.is_none() || self.explain) {
+                    format!("{db}\0{qualifier}")
+                } else {
+                    qualifier.clone()
+                };
                 let canonical = TableFactor::Table {
                     name: ObjectName { db: Some(db), name: name.name.clone() },
                     alias: alias.clone(),
@@ -450,7 +470,9 @@ impl Resolver<'_> {
                 };
                 Err(SqlError::bad_field(&shown, clause))
             }
-            Expr::UserVar(_) | Expr::AssignUserVar { .. } | Expr::SystemVar { .. } | Expr::Param(_) => {
+            Expr::UserVar(_) | Expr::AssignUserVar { .. } | Expr::SystemVar { .. } | Expr::Param(_)
+                if !self.explain =>
+            {
                 Err(SqlError::new(ErrorCode::VIEW_SELECT_VARIABLE, "View's SELECT contains a variable or parameter"))
             }
             Expr::ScalarSubquery(q) => Ok(Expr::ScalarSubquery(Box::new(self.subquery(q, scope, outer)?))),
@@ -583,12 +605,60 @@ fn negated_comparison(op: BinOp) -> Option<BinOp> {
     })
 }
 
+/// `NOT x` as MariaDB rewrites it when it resolves it: a comparison or a
+/// predicate turned around (`a <= 1`, `a is not null`), AND / OR by De
+/// Morgan, a column compared with 0, a double negation dropped (`x <> 0`
+/// for a non-boolean `x`). `None`: printed as `!x`.
+pub(crate) fn negate(x: &Expr) -> Option<Expr> {
+    let not = |e: &Expr| Box::new(Expr::Unary(UnaryOp::Not, Box::new(e.clone())));
+    let zero = || Box::new(Expr::Literal(Value::Int(0)));
+    let mut flipped = x.clone();
+    match &mut flipped {
+        Expr::Binary(op, l, r) => {
+            return match op {
+                BinOp::And => Some(Expr::Binary(BinOp::Or, not(l), not(r))),
+                BinOp::Or => Some(Expr::Binary(BinOp::And, not(l), not(r))),
+                _ => negated_comparison(*op).map(|n| Expr::Binary(n, l.clone(), r.clone())),
+            };
+        }
+        Expr::Column { .. } => return Some(Expr::Binary(BinOp::Eq, Box::new(x.clone()), zero())),
+        Expr::Unary(UnaryOp::Not, y) if is_boolean(y) => return Some((**y).clone()),
+        Expr::Unary(UnaryOp::Not, y) => return Some(Expr::Binary(BinOp::NotEq, y.clone(), zero())),
+        Expr::IsNull { negated, .. }
+        | Expr::IsBool { negated, .. }
+        | Expr::Between { negated, .. }
+        | Expr::InList { negated, .. }
+        | Expr::InSubquery { negated, .. }
+        | Expr::Like { negated, .. }
+        | Expr::Exists { negated, .. } => *negated = !*negated,
+        _ => return None,
+    }
+    Some(flipped)
+}
+
+/// An expression MariaDB types as a boolean predicate.
+fn is_boolean(e: &Expr) -> bool {
+    match e {
+        Expr::Binary(op, _, _) => {
+            matches!(op, BinOp::And | BinOp::Or | BinOp::Xor | BinOp::NullSafeEq) || negated_comparison(*op).is_some()
+        }
+        Expr::Unary(UnaryOp::Not, _)
+        | Expr::IsNull { .. }
+        | Expr::IsBool { .. }
+        | Expr::Between { .. }
+        | Expr::InList { .. }
+        | Expr::InSubquery { .. }
+        | Expr::Like { .. }
+        | Expr::Exists { .. } => true,
+        _ => false,
+    }
+}
+
 fn precedence_of(e: &Expr) -> u8 {
     use precedence::*;
     match e {
         Expr::Binary(op, _, _) => binary_op(*op).1,
-        // Printed as a comparison: `a <= 1` for `NOT a > 1`, `a = 0` else.
-        Expr::Unary(UnaryOp::Not, _) => CMP,
+        Expr::Unary(UnaryOp::Not, x) => negate(x).map_or(NEG, |n| precedence_of(&n)),
         Expr::Unary(_, _) => NEG,
         Expr::IsNull { .. }
         | Expr::IsBool { .. }
@@ -598,6 +668,8 @@ fn precedence_of(e: &Expr) -> u8 {
         Expr::Between { .. } => BETWEEN,
         Expr::Collate { .. } => COLLATE,
         Expr::Function { name, .. } if matches!(name.as_str(), "date_add" | "date_sub") => ADD,
+        Expr::Function { name, args } if name == "mod" && args.len() == 2 => MUL,
+        Expr::Function { name, args } if name == "isnull" && args.len() == 1 => CMP,
         _ => HIGHEST,
     }
 }
@@ -823,12 +895,9 @@ impl Printer<'_> {
             }
             Expr::Unary(UnaryOp::Neg, x) => format!("-{}", self.operand(x, NEG, false)?),
             Expr::Unary(UnaryOp::BitNot, x) => format!("~{}", self.operand(x, NEG, false)?),
-            Expr::Unary(UnaryOp::Not, x) => match &**x {
-                Expr::Binary(op, l, r) if negated_comparison(*op).is_some() => {
-                    let negated = negated_comparison(*op).unwrap_or(*op);
-                    self.expr(&Expr::Binary(negated, l.clone(), r.clone()))?
-                }
-                other => format!("{} = 0", self.operand(other, CMP, false)?),
+            Expr::Unary(UnaryOp::Not, x) => match negate(x) {
+                Some(rewritten) => self.expr(&rewritten)?,
+                None => format!("!{}", self.operand(x, NEG, false)?),
             },
             Expr::IsNull { expr, negated } => {
                 format!("{} is {}null", self.operand(expr, CMP, false)?, if *negated { "not " } else { "" })
@@ -918,6 +987,12 @@ impl Printer<'_> {
                 format!("{}exists({})", if *negated { "!" } else { "" }, self.nested_select(query, Nesting::Exists)?)
             }
             Expr::Window(call) => self.window(call)?,
+            Expr::UserVar(name) => format!("@{}", quote(name)),
+            Expr::SystemVar { scope, name } => match scope {
+                VarScope::Default => format!("@@{name}"),
+                VarScope::Session => format!("@@session.{name}"),
+                VarScope::Global => format!("@@global.{name}"),
+            },
             other => return Err(SqlError::internal(format!("cannot print {other:?} in a view"))),
         })
     }
@@ -943,6 +1018,14 @@ impl Printer<'_> {
                 self.expr(amount)?,
                 String::from_utf8_lossy(&unit_bytes(unit)).to_ascii_lowercase()
             ),
+            // MariaDB parses these functions into its operators' items.
+            ("mod", [a, b]) => self.expr(&Expr::Binary(BinOp::Mod, Box::new(a.clone()), Box::new(b.clone())))?,
+            ("extract", [Expr::Literal(unit), x]) => format!(
+                "extract({} from {})",
+                String::from_utf8_lossy(&unit_bytes(unit)).to_ascii_lowercase(),
+                self.expr(x)?
+            ),
+            ("isnull", [x]) => self.expr(&Expr::IsNull { expr: Box::new(x.clone()), negated: false })?,
             ("trim_chars", [x, Expr::Literal(Value::Bytes(space))]) if space == b" " => {
                 format!("trim({})", self.expr(x)?)
             }

@@ -1,0 +1,459 @@
+//! EXPLAIN in MariaDB's shape: one row per table with its access path
+//! (plus `partitions` for EXPLAIN PARTITIONS, `filtered` for EXPLAIN
+//! EXTENDED) and, for EXTENDED, a Note 1003 holding the query as MariaDB's
+//! optimizer rewrote it before running it, printed as Item::print prints
+//! it (the view printer, with every column qualified by its database).
+//!
+//! The rewrites modelled are the ones that need no cost model: constant
+//! conditions of the WHERE evaluated (a false one makes the WHERE
+//! `Impossible WHERE`, `where 0`; true ones are dropped), NOT pushed into
+//! its operand, and MariaDB's multiple equalities (`a = b and b = 3` is
+//! `a = 3 and b = 3`), which it prints before the other conditions.
+
+use crate::ast::*;
+use crate::catalog::{Catalog, TableEntry};
+use crate::eval;
+use crate::select::{
+    bind, choose_access, conjuncts, describe_access, resolve_sources, scan_table, Access, Ctx, ScopeColumn, Source,
+};
+use crate::session::{QueryResult, ResultColumn, Session};
+use onelog_core::schema::FloatDigits;
+use onelog_core::{Collation, ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Value};
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// What EXPLAIN EXTENDED's note and the Extra column say about a WHERE.
+enum WhereOutcome {
+    /// No WHERE, or one whose every condition is a true constant.
+    Unfiltered,
+    /// Conditions left to check on each row.
+    Filtered,
+    /// A condition is a false (or NULL) constant: no row can qualify.
+    Impossible,
+}
+
+impl Session {
+    /// EXPLAIN [EXTENDED | PARTITIONS] of a SELECT.
+    pub fn explain(&self, ctx: &Ctx, stmt: &Statement, mode: ExplainMode) -> SqlResult<QueryResult> {
+        let Statement::Select(select) = stmt else {
+            return Err(SqlError::not_supported("EXPLAIN of this statement"));
+        };
+        let sources = resolve_sources(ctx, &select.from)?;
+        let (outcome, note) = self.rewritten_query(ctx, select)?;
+        let rows = match outcome {
+            WhereOutcome::Impossible => vec![message_row(mode, "Impossible WHERE")],
+            _ if sources.is_empty() => vec![message_row(mode, "No tables used")],
+            WhereOutcome::Filtered => table_rows(ctx, select, &sources, mode, true)?,
+            WhereOutcome::Unfiltered => table_rows(ctx, select, &sources, mode, false)?,
+        };
+        if let (ExplainMode::Extended, Some(text)) = (mode, note) {
+            self.note(ErrorCode::YES.number, text);
+        }
+        let columns = column_names(mode).into_iter().map(|name| result_column(name, mode)).collect();
+        Ok(QueryResult::Rows { columns, rows })
+    }
+
+    /// The WHERE's outcome and the rewritten query's text. A query the view
+    /// printer cannot print (a construct views refuse) has no text, and its
+    /// WHERE is taken as filtering.
+    fn rewritten_query(&self, ctx: &Ctx, select: &Select) -> SqlResult<(WhereOutcome, Option<String>)> {
+        // The catalog is read before any condition is evaluated (a stored
+        // function reads it again).
+        let resolved = {
+            let catalog = self.engine.catalog.read();
+            crate::view::explain_query(&catalog, self.db.as_deref().unwrap_or_default(), select)
+                .map(|query| (ColumnKinds::of(&catalog, &query.from), query))
+        };
+        let (kinds, mut query) = match resolved {
+            Ok(resolved) => resolved,
+            Err(e) if e.code == ErrorCode::NOT_SUPPORTED_YET => {
+                let outcome =
+                    if select.selection.is_some() { WhereOutcome::Filtered } else { WhereOutcome::Unfiltered };
+                return Ok((outcome, None));
+            }
+            Err(e) => return Err(e),
+        };
+        let outcome = simplify_where(ctx, &mut query, &kinds)?;
+        Ok((outcome, crate::view::query_text(&query).ok()))
+    }
+}
+
+fn column_names(mode: ExplainMode) -> Vec<&'static str> {
+    let mut names = vec!["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows"];
+    match mode {
+        ExplainMode::Plain => {}
+        ExplainMode::Partitions => names.insert(3, "partitions"),
+        ExplainMode::Extended => names.push("filtered"),
+    }
+    names.push("Extra");
+    names
+}
+
+/// An EXPLAIN column typed as MariaDB's (sql_explain.cc): `id` a
+/// BIGINT(3) UNSIGNED, `filtered` a DOUBLE(4,2), the others VARCHARs of
+/// MariaDB's lengths, some NOT NULL (`rows` only under EXTENDED).
+fn result_column(name: &str, mode: ExplainMode) -> ResultColumn {
+    let (ty, nullable) = match name {
+        "id" => (ColumnType::BigInt, true),
+        "select_type" => (ColumnType::VarChar(19), false),
+        "table" | "key" => (ColumnType::VarChar(64), true),
+        "partitions" => (ColumnType::VarChar(10240), true),
+        "type" => (ColumnType::VarChar(10), true),
+        "possible_keys" | "key_len" => (ColumnType::VarChar(4096), true),
+        "ref" => (ColumnType::VarChar(2048), true),
+        "rows" => (ColumnType::VarChar(64), mode != ExplainMode::Extended),
+        "filtered" => (ColumnType::Double, true),
+        _ => (ColumnType::VarChar(255), false),
+    };
+    let mut def = ColumnDef::new(name, ty);
+    def.nullable = nullable;
+    match name {
+        "id" => {
+            def.unsigned = true;
+            def.display_width = Some(3);
+        }
+        "filtered" => def.float_digits = Some(FloatDigits { digits: 4, decimals: 2 }),
+        _ => {}
+    }
+    ResultColumn::named(name, def)
+}
+
+/// The row of a query that reads no table: every column NULL but Extra.
+fn message_row(mode: ExplainMode, extra: &str) -> Vec<Value> {
+    let mut row = vec![Value::Int(1), Value::from_str("SIMPLE")];
+    row.resize(column_names(mode).len() - 1, Value::Null);
+    row.push(Value::from_str(extra));
+    row
+}
+
+/// One row per table: its access path, the rows a full scan reads, and
+/// `Using where` when conditions are checked on its rows.
+fn table_rows(
+    ctx: &Ctx,
+    select: &Select,
+    sources: &[Source],
+    mode: ExplainMode,
+    filtered: bool,
+) -> SqlResult<Vec<Vec<Value>>> {
+    let scope: Vec<ScopeColumn> = sources.iter().flat_map(|s| s.columns.iter().cloned()).collect();
+    let mut conds = Vec::new();
+    if let Some(w) = &select.selection {
+        conjuncts(&bind(w, &scope)?, &mut conds);
+    }
+    // An ORDER BY that does not bind (an item's alias) only loses the index
+    // order it could have chosen.
+    let order: Vec<OrderBy> = select
+        .order_by
+        .iter()
+        .map(|o| Ok(OrderBy { expr: bind(&o.expr, &scope)?, desc: o.desc }))
+        .collect::<SqlResult<_>>()
+        .unwrap_or_default();
+    let mut rows = Vec::new();
+    for source in sources {
+        let outer: Vec<Value> = vec![Value::Null; source.offset];
+        let single = sources.len() == 1;
+        let (kind, key, scanned, ordered) = match &source.entry {
+            Some(entry) => {
+                let order = if single && !order.is_empty() { Some(order.as_slice()) } else { None };
+                let (access, ordered) = choose_access(ctx, source, &conds, &outer, order)?;
+                let (kind, key) = describe_access(entry, &access);
+                let scanned = if kind == "ALL" { Value::UInt(count_rows(ctx, entry, &access)?) } else { Value::Null };
+                (kind, key, scanned, ordered)
+            }
+            None => ("ALL", None, Value::Null, false),
+        };
+        let key = key.map(|k| Value::from_str(&k)).unwrap_or(Value::Null);
+        let mut row = vec![Value::Int(1), Value::from_str("SIMPLE"), Value::from_str(&source.alias)];
+        if mode == ExplainMode::Partitions {
+            row.push(Value::Null);
+        }
+        row.extend([Value::from_str(kind), key.clone(), key, Value::Null, Value::Null, scanned]);
+        if mode == ExplainMode::Extended {
+            row.push(Value::from_str("100.00"));
+        }
+        let mut extra = Vec::new();
+        if filtered {
+            extra.push("Using where");
+        }
+        if single {
+            extra.extend(sorting(select, kind, ordered));
+        }
+        row.push(Value::from_str(&extra.join("; ")));
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// How a one-table query's full scan is grouped and sorted, as MariaDB
+/// says it: GROUP BY and DISTINCT through a temporary table (GROUP BY
+/// sorted as well), ORDER BY by a sort unless the access path yields the
+/// rows in order.
+fn sorting(select: &Select, kind: &str, ordered: bool) -> Vec<&'static str> {
+    let mut extra = Vec::new();
+    if !select.group_by.is_empty() {
+        if kind == "ALL" {
+            extra.extend(["Using temporary", "Using filesort"]);
+        }
+        return extra;
+    }
+    if select.distinct && kind == "ALL" {
+        extra.push("Using temporary");
+    }
+    if !select.order_by.is_empty() && !ordered {
+        extra.push("Using filesort");
+    }
+    extra
+}
+
+/// The rows a full scan reads: MariaDB's MyISAM and Aria, whose row
+/// counts are exact, show the table's row count; OneLog counts the rows
+/// its read view sees (keys only, no column decoded).
+fn count_rows(ctx: &Ctx, entry: &Arc<TableEntry>, access: &Access) -> SqlResult<u64> {
+    let mut count = 0u64;
+    let none = vec![false; entry.def.columns.len()];
+    scan_table(ctx, entry, access, Some(&none), &mut |_, _| {
+        count += 1;
+        Ok(true)
+    })?;
+    Ok(count)
+}
+
+/// Rewrites the resolved query's WHERE as MariaDB's optimizer does before
+/// printing it, and says what is left of it.
+fn simplify_where(ctx: &Ctx, query: &mut Select, kinds: &ColumnKinds) -> SqlResult<WhereOutcome> {
+    let mut conds = Vec::new();
+    if let Some(selection) = query.selection.take() {
+        conjuncts(&selection, &mut conds);
+    }
+    // An inner join's ON is part of the WHERE to MariaDB (simplify_joins).
+    for join in &mut query.from {
+        if let (JoinKind::Inner | JoinKind::Cross, Some(on)) = (join.kind, join.on.take()) {
+            conjuncts(&on, &mut conds);
+        }
+    }
+    if conds.is_empty() {
+        return Ok(WhereOutcome::Unfiltered);
+    }
+    let mut kept = Vec::new();
+    for cond in conds {
+        if !is_constant(&cond) {
+            // `NOT a` is `a = 0` from here on: an equality like any other.
+            kept.push(match &cond {
+                Expr::Unary(UnaryOp::Not, x) => crate::view::negate(x).unwrap_or(cond),
+                _ => cond,
+            });
+            continue;
+        }
+        let row = eval::Row { values: &[], params: ctx.params, aggregates: &[], insert_values: None };
+        if eval::truth(&eval::eval(&cond, &row, ctx)?, ctx) != Some(true) {
+            query.selection = Some(Expr::Literal(Value::Int(0)));
+            return Ok(WhereOutcome::Impossible);
+        }
+    }
+    let Some(conds) = Equalities::collect(kept, kinds) else {
+        query.selection = Some(Expr::Literal(Value::Int(0)));
+        return Ok(WhereOutcome::Impossible);
+    };
+    let outcome = if conds.is_empty() { WhereOutcome::Unfiltered } else { WhereOutcome::Filtered };
+    query.selection = Some(
+        conds
+            .into_iter()
+            .reduce(|l, r| Expr::Binary(BinOp::And, Box::new(l), Box::new(r)))
+            .unwrap_or(Expr::Literal(Value::Int(1))),
+    );
+    Ok(outcome)
+}
+
+/// Functions whose value can change within a statement: never folded.
+const VOLATILE_FUNCTIONS: &[&str] = &[
+    "rand",
+    "uuid",
+    "uuid_short",
+    "sys_guid",
+    "sleep",
+    "benchmark",
+    "get_lock",
+    "release_lock",
+    "release_all_locks",
+    "is_free_lock",
+    "is_used_lock",
+    "nextval",
+    "lastval",
+    "setval",
+    "master_pos_wait",
+    "load_file",
+    "last_insert_id",
+    "row_count",
+    "found_rows",
+];
+
+/// A condition MariaDB evaluates once, while optimizing: no column,
+/// subquery, variable, parameter, aggregate or volatile function.
+fn is_constant(e: &Expr) -> bool {
+    !e.contains(&|x| match x {
+        Expr::Function { name, .. } => VOLATILE_FUNCTIONS.contains(&name.as_str()),
+        Expr::Literal(_) | Expr::Unary(..) | Expr::Binary(..) | Expr::Cast { .. } | Expr::Collate { .. } => false,
+        Expr::IsNull { .. } | Expr::IsBool { .. } | Expr::Between { .. } | Expr::InList { .. } => false,
+        Expr::Like { .. } | Expr::Case { .. } | Expr::Tuple(_) => false,
+        _ => true,
+    })
+}
+
+/// What a column or constant compares as, for MariaDB's rule that only
+/// a column and a constant (or two columns) compared alike are equal in
+/// its sense: an integer column is never "equal" to a string.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Numeric,
+    Text(Collation),
+}
+
+/// The kinds of the columns of a resolved FROM's base tables, by the
+/// name their columns carry (`db \0 qualifier`).
+struct ColumnKinds(Vec<(String, String, Kind)>);
+
+impl ColumnKinds {
+    fn of(catalog: &Catalog, from: &[Join]) -> ColumnKinds {
+        let mut kinds = Vec::new();
+        for join in from {
+            let TableFactor::Table { name, alias } = &join.factor else { continue };
+            let Some(db) = name.db.as_deref() else { continue };
+            let Some(entry) = catalog.table(db, &name.name) else { continue };
+            let marker = format!("{db}\0{}", alias.as_deref().unwrap_or(&name.name));
+            for column in &entry.def.columns {
+                let kind = match &column.ty {
+                    ty if ty.is_numeric() => Kind::Numeric,
+                    ty if ty.is_text() && !matches!(ty, ColumnType::Enum(_)) => Kind::Text(column.collation),
+                    _ => continue,
+                };
+                kinds.push((marker.clone(), column.name.clone(), kind));
+            }
+        }
+        ColumnKinds(kinds)
+    }
+
+    fn kind(&self, e: &Expr) -> Option<Kind> {
+        let Expr::Column { table: Some(table), name } = e else { return None };
+        self.0.iter().find(|(t, n, _)| t == table && n == name).map(|(_, _, kind)| *kind)
+    }
+}
+
+fn literal_kind(v: &Value, column: Kind) -> bool {
+    match column {
+        Kind::Numeric => matches!(v, Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_)),
+        Kind::Text(_) => matches!(v, Value::Bytes(_)),
+    }
+}
+
+/// One of MariaDB's multiple equalities: columns known equal, and the
+/// constant they all equal, if any.
+struct Class {
+    fields: Vec<Expr>,
+    constant: Option<Expr>,
+    kind: Kind,
+}
+
+/// A condition that joins a multiple equality.
+enum Equality {
+    Constant(Expr, Expr, Kind),
+    Fields(Expr, Expr, Kind),
+}
+
+fn equality(cond: &Expr, kinds: &ColumnKinds) -> Option<Equality> {
+    let Expr::Binary(BinOp::Eq, l, r) = cond else { return None };
+    match (kinds.kind(l), kinds.kind(r)) {
+        (Some(a), Some(b)) if a == b => Some(Equality::Fields((**l).clone(), (**r).clone(), a)),
+        (Some(kind), None) => match &**r {
+            Expr::Literal(v) if literal_kind(v, kind) => Some(Equality::Constant((**l).clone(), (**r).clone(), kind)),
+            _ => None,
+        },
+        (None, Some(kind)) => match &**l {
+            Expr::Literal(v) if literal_kind(v, kind) => Some(Equality::Constant((**r).clone(), (**l).clone(), kind)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether two constants of one multiple equality are equal.
+fn same_constant(a: &Expr, b: &Expr, kind: Kind) -> bool {
+    let (Expr::Literal(a), Expr::Literal(b)) = (a, b) else { return false };
+    let order = match kind {
+        Kind::Numeric => eval::compare(a, b),
+        Kind::Text(collation) => eval::compare_with_collation(a, b, collation),
+    };
+    order == Some(Ordering::Equal)
+}
+
+/// The multiple equalities of a WHERE's conditions.
+struct Equalities(Vec<Class>);
+
+impl Equalities {
+    /// The conditions as MariaDB prints them: each multiple equality's
+    /// `column = constant` (or `column = first column`) first, then the
+    /// other conditions in their order. `None`: two constants one column
+    /// cannot both equal (an impossible WHERE).
+    fn collect(conds: Vec<Expr>, kinds: &ColumnKinds) -> Option<Vec<Expr>> {
+        let mut classes = Equalities(Vec::new());
+        let mut others = Vec::new();
+        for cond in conds {
+            match equality(&cond, kinds) {
+                Some(Equality::Constant(field, constant, kind)) => classes.add_constant(field, constant, kind)?,
+                Some(Equality::Fields(a, b, kind)) => classes.join(a, b, kind)?,
+                None => others.push(cond),
+            }
+        }
+        let eq = |l: &Expr, r: &Expr| Expr::Binary(BinOp::Eq, Box::new(l.clone()), Box::new(r.clone()));
+        let mut out = Vec::new();
+        for class in &classes.0 {
+            match &class.constant {
+                Some(c) => out.extend(class.fields.iter().map(|f| eq(f, c))),
+                None => out.extend(class.fields[1..].iter().map(|f| eq(f, &class.fields[0]))),
+            }
+        }
+        out.extend(others);
+        Some(out)
+    }
+
+    fn find(&self, field: &Expr) -> Option<usize> {
+        self.0.iter().position(|c| c.fields.contains(field))
+    }
+
+    fn add_constant(&mut self, field: Expr, constant: Expr, kind: Kind) -> Option<()> {
+        let Some(at) = self.find(&field) else {
+            self.0.push(Class { fields: vec![field], constant: Some(constant), kind });
+            return Some(());
+        };
+        let class = &mut self.0[at];
+        match &class.constant {
+            Some(known) if !same_constant(known, &constant, kind) => None,
+            Some(_) => Some(()),
+            None => {
+                class.constant = Some(constant);
+                Some(())
+            }
+        }
+    }
+
+    fn join(&mut self, a: Expr, b: Expr, kind: Kind) -> Option<()> {
+        match (self.find(&a), self.find(&b)) {
+            (None, None) => self.0.push(Class { fields: vec![a, b], constant: None, kind }),
+            (Some(at), None) => self.0[at].fields.push(b),
+            (None, Some(at)) => self.0[at].fields.push(a),
+            (Some(x), Some(y)) if x == y => {}
+            (Some(x), Some(y)) => {
+                let (keep, merge) = (x.min(y), x.max(y));
+                let merged = self.0.remove(merge);
+                let class = &mut self.0[keep];
+                if let (Some(c1), Some(c2)) = (&class.constant, &merged.constant) {
+                    if !same_constant(c1, c2, class.kind) {
+                        return None;
+                    }
+                }
+                class.constant = class.constant.take().or(merged.constant);
+                class.fields.extend(merged.fields);
+            }
+        }
+        Some(())
+    }
+}
