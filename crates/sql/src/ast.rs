@@ -300,6 +300,24 @@ impl Expr {
         matches!(self, Expr::Aggregate { .. } | Expr::GroupConcat { .. })
     }
 
+    /// Whether the expression is a comparison, a logical operator or a
+    /// predicate: its value is MariaDB's boolean 1 / 0 / NULL.
+    pub fn is_boolean_valued(&self) -> bool {
+        use BinOp::*;
+        matches!(
+            self,
+            Expr::Binary(Eq | NotEq | Lt | LtEq | Gt | GtEq | NullSafeEq | And | Or | Xor, _, _)
+                | Expr::Unary(UnaryOp::Not, _)
+                | Expr::IsNull { .. }
+                | Expr::IsBool { .. }
+                | Expr::Between { .. }
+                | Expr::InList { .. }
+                | Expr::InSubquery { .. }
+                | Expr::Like { .. }
+                | Expr::Exists { .. }
+        )
+    }
+
     /// Whether `pred` holds for this expression or any below it (not into
     /// subqueries).
     pub fn contains(&self, pred: &dyn Fn(&Expr) -> bool) -> bool {

@@ -66,7 +66,8 @@ fn in_check_clause(e: SqlError, name: &str) -> SqlError {
     e
 }
 
-fn scope(def: &TableDef) -> Vec<ScopeColumn> {
+/// The table's columns as an expression over its row sees them.
+pub(crate) fn scope(def: &TableDef) -> Vec<ScopeColumn> {
     def.columns
         .iter()
         .map(|c| ScopeColumn::new(def.name.clone(), def.db.clone(), def.name.clone(), c.clone()))

@@ -17,8 +17,9 @@
 
 use crate::ast::Expr;
 use crate::catalog::TableEntry;
+use crate::check::scope;
 use crate::eval::EvalEnv;
-use crate::select::{self, ScopeColumn};
+use crate::select;
 use onelog_core::schema::ColumnDefault;
 use onelog_core::{ColumnDef, ErrorCode, SqlError, SqlResult, TableDef, Value};
 
@@ -73,13 +74,6 @@ fn in_default_clause(e: SqlError, column: &str) -> SqlError {
         return SqlError::new(ErrorCode::BAD_FIELD, format!("Unknown column '{name}' in 'DEFAULT'"));
     }
     e
-}
-
-fn scope(def: &TableDef) -> Vec<ScopeColumn> {
-    def.columns
-        .iter()
-        .map(|c| ScopeColumn::new(def.name.clone(), def.db.clone(), def.name.clone(), c.clone()))
-        .collect()
 }
 
 /// A table's expression defaults parsed and bound, once per definition:

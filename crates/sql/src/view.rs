@@ -622,7 +622,7 @@ pub(crate) fn negate(x: &Expr) -> Option<Expr> {
             };
         }
         Expr::Column { .. } => return Some(Expr::Binary(BinOp::Eq, Box::new(x.clone()), zero())),
-        Expr::Unary(UnaryOp::Not, y) if is_boolean(y) => return Some((**y).clone()),
+        Expr::Unary(UnaryOp::Not, y) if y.is_boolean_valued() => return Some((**y).clone()),
         Expr::Unary(UnaryOp::Not, y) => return Some(Expr::Binary(BinOp::NotEq, y.clone(), zero())),
         Expr::IsNull { negated, .. }
         | Expr::IsBool { negated, .. }
@@ -634,24 +634,6 @@ pub(crate) fn negate(x: &Expr) -> Option<Expr> {
         _ => return None,
     }
     Some(flipped)
-}
-
-/// An expression MariaDB types as a boolean predicate.
-fn is_boolean(e: &Expr) -> bool {
-    match e {
-        Expr::Binary(op, _, _) => {
-            matches!(op, BinOp::And | BinOp::Or | BinOp::Xor | BinOp::NullSafeEq) || negated_comparison(*op).is_some()
-        }
-        Expr::Unary(UnaryOp::Not, _)
-        | Expr::IsNull { .. }
-        | Expr::IsBool { .. }
-        | Expr::Between { .. }
-        | Expr::InList { .. }
-        | Expr::InSubquery { .. }
-        | Expr::Like { .. }
-        | Expr::Exists { .. } => true,
-        _ => false,
-    }
 }
 
 fn precedence_of(e: &Expr) -> u8 {

@@ -6,7 +6,7 @@ mod doc;
 mod path;
 
 use super::{eval, like_match, truthy, value_string, EvalEnv, Row};
-use crate::ast::{BinOp, Expr, UnaryOp};
+use crate::ast::Expr;
 use doc::{escape, unescape, Json, ParseError};
 use onelog_core::{Collation, SqlResult, Value};
 use path::{Path, PathError, Step};
@@ -50,7 +50,6 @@ enum Kind {
 }
 
 fn kind_of(e: &Expr) -> Kind {
-    use BinOp::*;
     match e {
         Expr::Function { name, .. }
             if matches!(
@@ -77,15 +76,7 @@ fn kind_of(e: &Expr) -> Kind {
             Kind::Json
         }
         Expr::Function { name, .. } if name == "regexp" => Kind::Bool,
-        Expr::Binary(Eq | NotEq | Lt | LtEq | Gt | GtEq | NullSafeEq | And | Or | Xor, _, _)
-        | Expr::Unary(UnaryOp::Not, _)
-        | Expr::IsNull { .. }
-        | Expr::IsBool { .. }
-        | Expr::Between { .. }
-        | Expr::InList { .. }
-        | Expr::InSubquery { .. }
-        | Expr::Like { .. }
-        | Expr::Exists { .. } => Kind::Bool,
+        e if e.is_boolean_valued() => Kind::Bool,
         _ => Kind::Plain,
     }
 }
