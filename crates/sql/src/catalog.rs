@@ -38,9 +38,9 @@ pub struct TableEntry {
 /// CHECK constraints bound to a table's row: (name, condition).
 pub type BoundChecks = Vec<(String, crate::ast::Expr)>;
 
-/// Expression DEFAULTs bound to a table's row, one per column (`None`: the
-/// column has none).
-pub type BoundDefaults = Vec<Option<crate::ast::Expr>>;
+/// Expression DEFAULTs bound to a table's row: (column, expression), only
+/// the columns that have one.
+pub type BoundDefaults = Vec<(usize, crate::ast::Expr)>;
 
 impl TableEntry {
     pub fn new(def: TableDef) -> Arc<TableEntry> {

@@ -1624,10 +1624,9 @@ fn rebuild_rows(
 }
 
 fn added_column_value(c: &ColumnDef) -> SqlResult<Value> {
-    crate::default_expr::for_existing_rows(c)?;
     Ok(match &c.default {
         Some(ColumnDefault::Value(v)) => v.clone(),
-        Some(ColumnDefault::Expr(_)) => return Err(SqlError::internal("expression default over existing rows")),
+        Some(ColumnDefault::Expr(_)) => return Err(crate::default_expr::existing_rows_refused()),
         Some(ColumnDefault::CurrentTimestamp) => Value::DateTime(crate::dml::now()),
         None if c.nullable => Value::Null,
         None => match &c.ty {

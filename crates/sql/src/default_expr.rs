@@ -13,7 +13,7 @@
 //! The rows an INSERT writes carry the computed values into the binlog, so
 //! a replica or a recovery replays them as they were. ALTER TABLE, whose
 //! QUERY event a recovery replays by computing again, may not fill existing
-//! rows from an expression (see [`for_existing_rows`]).
+//! rows from an expression (see [`existing_rows_refused`]).
 
 use crate::ast::Expr;
 use crate::catalog::TableEntry;
@@ -21,7 +21,7 @@ use crate::check::scope;
 use crate::eval::EvalEnv;
 use crate::select;
 use onelog_core::schema::ColumnDefault;
-use onelog_core::{ColumnDef, ErrorCode, SqlError, SqlResult, TableDef, Value};
+use onelog_core::{ErrorCode, SqlError, SqlResult, TableDef, Value};
 
 pub use crate::catalog::BoundDefaults;
 
@@ -77,43 +77,29 @@ fn in_default_clause(e: SqlError, column: &str) -> SqlError {
 }
 
 /// A table's expression defaults parsed and bound, once per definition:
-/// one entry per column, `None` for a column without one.
+/// (column, expression) in column order, only the columns that have one —
+/// empty for most tables, so an INSERT into them pays nothing per row.
 fn bound(table: &TableEntry) -> SqlResult<&BoundDefaults> {
     if let Some(bound) = table.bound_defaults.get() {
         return Ok(bound);
     }
     let scope = scope(&table.def);
-    let bound = table
-        .def
-        .columns
-        .iter()
-        .map(|c| match &c.default {
-            Some(ColumnDefault::Expr(text)) => select::bind(&crate::parse::parse_expr_text(text)?, &scope).map(Some),
-            _ => Ok(None),
+    let bound = (table.def.columns.iter().enumerate())
+        .filter_map(|(col, c)| match &c.default {
+            Some(ColumnDefault::Expr(text)) => Some((col, text)),
+            _ => None,
         })
+        .map(|(col, text)| Ok((col, select::bind(&crate::parse::parse_expr_text(text)?, &scope)?)))
         .collect::<SqlResult<BoundDefaults>>()?;
     Ok(table.bound_defaults.get_or_init(|| bound))
-}
-
-/// Whether `table` has a column with an expression default.
-pub fn any(table: &TableDef) -> bool {
-    table.columns.iter().any(|c| matches!(c.default, Some(ColumnDefault::Expr(_))))
 }
 
 /// Computes, in column order, the expression defaults of the columns of
 /// `row` that `leave` says the statement left out.
 pub fn fill(ctx: &dyn EvalEnv, table: &TableEntry, row: &mut [Value], leave: &dyn Fn(usize) -> bool) -> SqlResult<()> {
-    if !any(&table.def) {
-        return Ok(());
-    }
-    for (col, expr) in bound(table)?.iter().enumerate() {
-        let Some(expr) = expr else { continue };
-        if leave(col) {
-            let value = {
-                let r = crate::eval::Row { values: row, params: &[], aggregates: &[], insert_values: None };
-                crate::eval::eval(expr, &r, ctx)?
-            };
-            row[col] = value;
+    for (col, expr) in bound(table)? {
+        if leave(*col) {
+            row[*col] = eval_over(ctx, expr, row)?;
         }
     }
     Ok(())
@@ -121,22 +107,23 @@ pub fn fill(ctx: &dyn EvalEnv, table: &TableEntry, row: &mut [Value], leave: &dy
 
 /// The one column `col`'s expression default over `row` (`SET c = DEFAULT`).
 pub fn value(ctx: &dyn EvalEnv, table: &TableEntry, col: usize, row: &[Value]) -> SqlResult<Value> {
-    let Some(Some(expr)) = bound(table)?.get(col) else {
+    let Some((_, expr)) = bound(table)?.iter().find(|(c, _)| *c == col) else {
         return Err(SqlError::internal(format!("column {col} has no expression default")));
     };
+    eval_over(ctx, expr, row)
+}
+
+fn eval_over(ctx: &dyn EvalEnv, expr: &Expr, row: &[Value]) -> SqlResult<Value> {
     let r = crate::eval::Row { values: row, params: &[], aggregates: &[], insert_values: None };
     crate::eval::eval(expr, &r, ctx)
 }
 
-/// ALTER TABLE adding (or converting to) column `c` over existing rows:
-/// refused for an expression default, whose values a replay of the logged
-/// ALTER would compute again and might not find the same (RAND(), UUID(),
-/// the clock); MariaDB computes them, OneLog does not yet.
-pub fn for_existing_rows(c: &ColumnDef) -> SqlResult<()> {
-    match &c.default {
-        Some(ColumnDefault::Expr(_)) => Err(SqlError::not_supported(
-            "ALTER TABLE filling existing rows from an expression DEFAULT (add the column, then UPDATE)",
-        )),
-        _ => Ok(()),
-    }
+/// ALTER TABLE filling existing rows of a column from its expression
+/// default is refused: a replay of the logged ALTER would compute the
+/// values again and might not find the same (RAND(), UUID(), the clock);
+/// MariaDB computes them, OneLog does not yet.
+pub fn existing_rows_refused() -> SqlError {
+    SqlError::not_supported(
+        "ALTER TABLE filling existing rows from an expression DEFAULT (add the column, then UPDATE)",
+    )
 }

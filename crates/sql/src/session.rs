@@ -1014,8 +1014,9 @@ impl Session {
         let Some(locked) = &self.locked_tables else { return Ok(()) };
         if stmt.is_ddl() && !self.is_temporary_ddl(stmt) {
             let Some(changed) = self.locked_ddl_tables(stmt) else { return Err(locked_tables_forbid()) };
-            // A view LOCK TABLES holds is no table TRUNCATE may empty:
-            // MariaDB answers 1100 for it, as if it were not locked.
+            // A view LOCK TABLES holds is no table a DDL may change: MariaDB
+            // answers 1100 for it (TRUNCATE of a locked view), as if it were
+            // not locked.
             let catalog = self.engine.catalog.read();
             if let Some(((_, view), _)) = changed.iter().find(|((db, t), _)| catalog.view(db, t).is_some()) {
                 return Err(table_not_locked(view));
