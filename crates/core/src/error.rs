@@ -14,6 +14,14 @@ macro_rules! codes {
     ($($name:ident = $num:literal, $state:literal;)*) => {
         impl ErrorCode {
             $(pub const $name: ErrorCode = ErrorCode { number: $num, sqlstate: $state };)*
+
+            /// The code OneLog knows by this number (the first, where two
+            /// names share one), for the SQLSTATE of a warning raised by
+            /// number.
+            pub fn by_number(number: u16) -> Option<ErrorCode> {
+                const ALL: &[ErrorCode] = &[$(ErrorCode::$name),*];
+                ALL.iter().find(|c| c.number == number).copied()
+            }
         }
     };
 }
@@ -162,6 +170,14 @@ codes! {
     SP_NO_RECURSION = 1424, "HY000";
     SP_RECURSION_LIMIT = 1456, "HY000";
     SIGNAL_EXCEPTION = 1644, "45000";
+    FEATURE_DISABLED = 1289, "HY000";
+    // SIGNAL, RESIGNAL and GET DIAGNOSTICS.
+    DUP_SIGNAL_SET = 1641, "42000";
+    SIGNAL_WARN = 1642, "01000";
+    SIGNAL_NOT_FOUND = 1643, "02000";
+    RESIGNAL_WITHOUT_ACTIVE_HANDLER = 1645, "0K000";
+    DA_INVALID_CONDITION_NUMBER = 1758, "35000";
+    PS_NO_RECURSION = 1444, "HY000";
     TOO_MANY_ROWS = 1172, "42000";
     NO_TABLES_USED = 1096, "HY000";
     CUT_VALUE_GROUP_CONCAT = 1260, "HY000";
@@ -254,11 +270,40 @@ codes! {
 pub struct SqlError {
     pub code: ErrorCode,
     pub message: String,
+    /// What SIGNAL / RESIGNAL set besides the number and the message
+    /// (boxed: nearly every error has none).
+    pub items: Option<Box<ConditionItems>>,
+}
+
+/// The condition information items a SIGNAL may set besides MYSQL_ERRNO
+/// and MESSAGE_TEXT (CLASS_ORIGIN, TABLE_NAME, ...), by upper-case name;
+/// GET DIAGNOSTICS reads them back ('' for one never set).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ConditionItems {
+    items: Vec<(&'static str, String)>,
+}
+
+impl ConditionItems {
+    pub fn get(&self, name: &str) -> &str {
+        self.items.iter().find(|(n, _)| *n == name).map_or("", |(_, v)| v.as_str())
+    }
+
+    pub fn set(&mut self, name: &'static str, value: String) {
+        match self.items.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, v)) => *v = value,
+            None => self.items.push((name, value)),
+        }
+    }
 }
 
 impl SqlError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> SqlError {
-        SqlError { code, message: message.into() }
+        SqlError { code, message: message.into(), items: None }
+    }
+
+    /// The item `name` of the condition ('' when not set).
+    pub fn item(&self, name: &str) -> &str {
+        self.items.as_deref().map_or("", |items| items.get(name))
     }
 
     /// Error 1105 for conditions with no more specific MySQL code.

@@ -16,7 +16,7 @@ pub mod uuid;
 pub mod value;
 
 pub use collation::{Charset, Collation};
-pub use error::{ErrorCode, SqlError, SqlResult};
+pub use error::{ConditionItems, ErrorCode, SqlError, SqlResult};
 pub use schema::{
     BlobSize, CheckConstraint, ColumnDef, ColumnDefault, ColumnType, ForeignKey, IndexDef, KeyMembership,
     ReferentialAction, TableDef,

@@ -720,7 +720,9 @@ impl<S: Socket> Conn<S> {
             let more = i + 1 < n;
             let mut status = self.status();
             status.set(StatusFlags::SERVER_MORE_RESULTS_EXISTS, more);
-            let warnings = self.session.warning_count();
+            // The session counts only the last statement's conditions; a
+            // CALL's result sets carry none, as MariaDB's do.
+            let warnings = if more { 0 } else { self.session.warning_count() };
             let result_set = ResultSetOptions {
                 deprecate_eof: self.deprecate_eof(),
                 binary,

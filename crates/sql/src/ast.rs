@@ -1286,6 +1286,10 @@ pub enum Statement {
         kind: Option<routine::RoutineKind>,
         filter: Option<ShowFilter>,
     },
+    /// A compound statement a client sends on its own: `BEGIN NOT ATOMIC
+    /// ... END`, `SIGNAL`, `RESIGNAL`, `GET DIAGNOSTICS` (run like a
+    /// procedure's body, see `routine::run_compound`).
+    Compound(std::sync::Arc<routine::Compound>),
     /// `CALL name(args)`.
     Call {
         name: ObjectName,

@@ -544,11 +544,17 @@ fn parse_routine_statement(text: &str, upper: &[String]) -> SqlResult<Option<Sta
     if let Some(statement) = trigger::parse_trigger_statement(text, upper)? {
         return Ok(Some(statement));
     }
+    if let Some(statement) = routine::parse_compound(text, upper)? {
+        return Ok(Some(statement));
+    }
+    // The object's kind is the first of these words (a procedure's body
+    // may drop a trigger).
+    let created_kind = upper.iter().take(16).find(|w| matches!(w.as_str(), "TRIGGER" | "PROCEDURE" | "FUNCTION"));
     match upper.first().map(String::as_str) {
-        Some("CREATE") if upper.iter().take(16).any(|w| w == "TRIGGER") => {
+        Some("CREATE") if created_kind.is_some_and(|w| w == "TRIGGER") => {
             Ok(trigger::parse_create_trigger(text)?.map(|c| Statement::CreateTrigger(Box::new(c))))
         }
-        Some("CREATE") if upper.iter().take(16).any(|w| w == "PROCEDURE" || w == "FUNCTION") => {
+        Some("CREATE") if created_kind.is_some() => {
             Ok(routine::parse_create_routine(text)?.map(|c| Statement::CreateRoutine(Box::new(c))))
         }
         Some("DROP") => routine::parse_drop_routine(text),

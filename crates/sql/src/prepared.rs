@@ -30,9 +30,18 @@ impl Session {
     }
 
     pub(crate) fn execute_sql(&mut self, name: &str, using: &[Expr], params: &[Value]) -> SqlResult<QueryResult> {
-        let parsed =
-            self.sql_prepared.get(&name.to_ascii_lowercase()).cloned().ok_or_else(|| unknown(name, "EXECUTE"))?;
-        self.run_prepared(&parsed, using, params)
+        let key = name.to_ascii_lowercase();
+        let parsed = self.sql_prepared.get(&key).cloned().ok_or_else(|| unknown(name, "EXECUTE"))?;
+        if self.sql_executing.contains(&key) {
+            return Err(SqlError::new(
+                ErrorCode::PS_NO_RECURSION,
+                "The prepared statement contains a stored routine call that refers to that same statement. It's not allowed to execute a prepared statement in such a recursive manner",
+            ));
+        }
+        self.sql_executing.push(key);
+        let outcome = self.run_prepared(&parsed, using, params);
+        self.sql_executing.pop();
+        outcome
     }
 
     pub(crate) fn execute_immediate(

@@ -10,15 +10,16 @@
 //! while a statement holds it): they read through a snapshot and may not
 //! write.
 
+use crate::ast::routine::record_field;
 use crate::ast::{Assignment, Expr, ObjectName, SetTarget, Statement, VarScope};
 use crate::catalog::{routine_key, Catalog};
 use crate::ddl::{CatalogChange, DdlPlan};
 use crate::eval::{coerce_to_column, coerce_to_variable, truthy, EvalEnv};
 use crate::parse::routine::{
-    Characteristics, Condition, CreateRoutine, LoopKind, ParamMode, Routine, RoutineKind, SpExpr, SpSql, SpStmt,
-    SpTarget,
+    Characteristics, Compound, Condition, ConditionItem, CreateRoutine, DiagnosticsItem, GetDiagnostics, LoopKind,
+    ParamMode, Routine, RoutineKind, RowSource, SignalCondition, SpExpr, SpSql, SpStmt, SpTarget,
 };
-use crate::session::{QueryResult, Session};
+use crate::session::{QueryResult, Session, Warning};
 use crate::txn::Txn;
 use onelog_core::{ColumnDef, ErrorCode, SqlError, SqlResult, Value};
 use onelog_storage::Mutation;
@@ -345,6 +346,24 @@ fn not_var_arg(def: &RoutineDef, position: usize) -> SqlError {
     )
 }
 
+/// A compound statement a client sent on its own (`BEGIN NOT ATOMIC`,
+/// SIGNAL, GET DIAGNOSTICS, ...): run like a procedure's body without
+/// parameters, in the session's database; result sets go to
+/// `session.call_results` as a CALL's do.
+pub fn run_compound(session: &mut Session, compound: &Compound) -> SqlResult<QueryResult> {
+    let mut interp = Interp {
+        runner: ProcedureRunner { session, in_trigger: false },
+        frames: vec![Frame::default()],
+        handlers: Vec::new(),
+        affected: 0,
+        handling: Vec::new(),
+    };
+    if let Flow::Return(_) = interp.exec_list(std::slice::from_ref(&compound.body))? {
+        return Err(SqlError::new(ErrorCode::SP_BADRETURN, "RETURN is only allowed in a FUNCTION"));
+    }
+    Ok(QueryResult::ok(interp.affected))
+}
+
 /// `CALL name(args)` from a client: result sets of the body's SELECTs go
 /// to `session.call_results`, OUT and INOUT parameters to the user
 /// variables passed for them.
@@ -390,6 +409,7 @@ fn run_procedure_in_its_db(
         frames: vec![frame],
         handlers: Vec::new(),
         affected: 0,
+        handling: Vec::new(),
     };
     let flow = interp.exec(&entry.routine.body)?;
     if let Flow::Return(_) = flow {
@@ -423,6 +443,7 @@ pub(crate) fn run_trigger(
             frames: vec![frame],
             handlers: Vec::new(),
             affected: 0,
+            handling: Vec::new(),
         };
         interp
             .exec(&trigger.body.body)
@@ -465,8 +486,13 @@ fn run_function(session: &Session, entry: &RoutineEntry, args: &dyn Fn() -> SqlR
     check_arg_count(&entry.def, &entry.routine, values.len())?;
     let _active = enter(session, &entry.def)?;
     let frame = parameter_frame(session, &entry.routine, values)?;
-    let mut interp =
-        Interp { runner: FunctionRunner { session }, frames: vec![frame], handlers: Vec::new(), affected: 0 };
+    let mut interp = Interp {
+        runner: FunctionRunner { session },
+        frames: vec![frame],
+        handlers: Vec::new(),
+        affected: 0,
+        handling: Vec::new(),
+    };
     match interp.exec(&entry.routine.body)? {
         Flow::Return(value) => match (&entry.routine.returns, value) {
             (_, Value::Null) => Ok(Value::Null),
@@ -635,6 +661,37 @@ struct Interp<'r, R: Runner> {
     /// Rows the statements so far changed or selected INTO (CALL's
     /// answer sums them, as MariaDB's does).
     affected: u64,
+    /// The conditions of the handlers running now, innermost last: what
+    /// RESIGNAL raises again and GET DIAGNOSTICS reads inside a handler.
+    handling: Vec<SqlError>,
+}
+
+/// The level a condition shows with: SQLSTATE class 01 is a warning.
+fn condition_level(error: &SqlError) -> &'static str {
+    if error.code.sqlstate.starts_with("01") {
+        "Warning"
+    } else {
+        "Error"
+    }
+}
+
+/// What GET DIAGNOSTICS reads of `condition` for `item`.
+fn condition_item(condition: &Warning, item: ConditionItem) -> Value {
+    match item {
+        ConditionItem::MysqlErrno => Value::Int(i64::from(condition.code)),
+        ConditionItem::MessageText => Value::from_str(&condition.message),
+        ConditionItem::ReturnedSqlstate => Value::from_str(condition.sqlstate),
+        ConditionItem::Named(name) => Value::from_str(condition.items.as_deref().map_or("", |i| i.get(name))),
+    }
+}
+
+/// A value as MariaDB quotes it in error 1231.
+fn value_text(value: &Value) -> String {
+    if value.is_null() {
+        "NULL".to_string()
+    } else {
+        value.to_string()
+    }
 }
 
 fn no_data() -> SqlError {
@@ -714,6 +771,13 @@ impl<'r, R: Runner> Interp<'r, R> {
         for stmt in list {
             self.runner.session().guard().check()?;
             let outcome = match self.exec(stmt) {
+                // A RETURN whose value failed ends the function even when a
+                // CONTINUE handler took the error: it returns NULL (as
+                // MariaDB's RETURN moves to the end before evaluating).
+                Err(e) if matches!(stmt, SpStmt::Return(_)) => match self.handle(e, stmt)? {
+                    Flow::Normal => Flow::Return(Value::Null),
+                    other => other,
+                },
                 Err(e) => self.handle(e, stmt)?,
                 Ok(flow) => flow,
             };
@@ -730,6 +794,9 @@ impl<'r, R: Runner> Interp<'r, R> {
     /// then is only a warning.
     fn handle(&mut self, error: SqlError, stmt: &SpStmt) -> SqlResult<Flow> {
         let (errno, sqlstate) = (error.code.number, error.code.sqlstate);
+        // A condition raised replaces the previous statement's in the
+        // diagnostics area even when a handler takes it.
+        self.runner.session().claim_diagnostics();
         let mut best: Option<(usize, usize, u8)> = None;
         for (i, h) in self.handlers.iter().enumerate().rev() {
             if best.is_some_and(|(_, depth, _)| h.depth < depth) {
@@ -747,6 +814,11 @@ impl<'r, R: Runner> Interp<'r, R> {
                 self.runner.warn_no_data(error);
                 return Ok(Flow::Normal);
             }
+            // A signalled warning no handler takes is only a warning.
+            if sqlstate.starts_with("01") {
+                self.runner.session().push_warning(Warning::from_error("Warning", &error));
+                return Ok(Flow::Normal);
+            }
             return Err(error);
         };
         let (exit, body, depth) = {
@@ -755,7 +827,9 @@ impl<'r, R: Runner> Interp<'r, R> {
         };
         // The handler's body runs with only the handlers declared before it.
         let hidden = self.handlers.split_off(index);
+        self.handling.push(error);
         let flow = self.exec(body);
+        self.handling.pop();
         self.handlers.extend(hidden);
         match flow? {
             Flow::Normal if exit => Ok(Flow::Exit(depth)),
@@ -883,23 +957,122 @@ impl<'r, R: Runner> Interp<'r, R> {
                 }
                 Ok(Flow::Normal)
             }
-            SpStmt::Signal { sqlstate, errno, message } => {
-                let text = match message {
-                    Some(m) => self.eval(m)?.to_string(),
-                    None if sqlstate.starts_with("45") => "Unhandled user-defined exception condition".to_string(),
-                    None => format!(
-                        "Unhandled user-defined {} condition",
-                        if sqlstate.starts_with("01") { "warning" } else { "not found" }
-                    ),
-                };
-                Err(SqlError::new(ErrorCode { number: *errno, sqlstate: interned_sqlstate(sqlstate) }, text))
+            SpStmt::Signal { resignal, condition, items } => Err(self.signal(*resignal, condition.as_ref(), items)?),
+            SpStmt::GetDiagnostics(get) => {
+                self.get_diagnostics(get)?;
+                Ok(Flow::Normal)
             }
             SpStmt::Call { name, args } => self.call(name, args),
             SpStmt::Sql(sql) => self.sql(sql),
         }
     }
 
+    /// The condition a SIGNAL or RESIGNAL raises (`Err` for what fails
+    /// while building it).
+    fn signal(
+        &mut self,
+        resignal: bool,
+        condition: Option<&SignalCondition>,
+        items: &[(ConditionItem, SpExpr)],
+    ) -> SqlResult<SqlError> {
+        let handled = match (resignal, self.handling.last()) {
+            (false, _) => None,
+            (true, Some(handled)) => Some(handled.clone()),
+            (true, None) => {
+                return Err(SqlError::new(
+                    ErrorCode::RESIGNAL_WITHOUT_ACTIVE_HANDLER,
+                    "RESIGNAL when handler not active",
+                ))
+            }
+        };
+        let mut error = match (condition, handled) {
+            (Some(c), handled) => {
+                // RESIGNAL with a new condition keeps the handled one in
+                // the diagnostics area, before it.
+                if let Some(h) = handled {
+                    self.runner.session().push_warning(Warning::from_error(condition_level(&h), &h));
+                }
+                let text = match &c.sqlstate[..2] {
+                    "01" => "Unhandled user-defined warning condition",
+                    "02" => "Unhandled user-defined not found condition",
+                    _ => "Unhandled user-defined exception condition",
+                };
+                SqlError::new(ErrorCode { number: c.errno, sqlstate: interned_sqlstate(&c.sqlstate) }, text)
+            }
+            (None, Some(handled)) => handled,
+            (None, None) => return Err(SqlError::internal("SIGNAL without a condition")),
+        };
+        for (item, e) in items {
+            let value = self.eval(e)?;
+            let refused = || {
+                SqlError::new(
+                    ErrorCode::WRONG_VALUE_FOR_VAR,
+                    format!("Variable '{}' can't be set to the value of '{}'", item.name(), value_text(&value)),
+                )
+            };
+            match item {
+                ConditionItem::MysqlErrno => {
+                    let number = crate::eval::to_i64_cast(&value, self.runner.session())
+                        .filter(|n| (1..=65535).contains(n))
+                        .ok_or_else(refused)?;
+                    error.code.number = number as u16;
+                }
+                _ if value.is_null() => return Err(refused()),
+                ConditionItem::MessageText => error.message = value.to_string(),
+                ConditionItem::Named(name) => {
+                    error.items.get_or_insert_with(Default::default).set(name, value.to_string())
+                }
+                ConditionItem::ReturnedSqlstate => return Err(SqlError::internal("SIGNAL SET RETURNED_SQLSTATE")),
+            }
+        }
+        Ok(error)
+    }
+
+    /// GET DIAGNOSTICS: inside a handler it reads the handled condition,
+    /// elsewhere the diagnostics area the previous statement left.
+    fn get_diagnostics(&mut self, get: &GetDiagnostics) -> SqlResult<()> {
+        let area: Vec<Warning> = match self.handling.last() {
+            Some(handled) => vec![Warning::from_error(condition_level(handled), handled)],
+            None => self.runner.session().conditions().clone(),
+        };
+        let condition = match &get.condition {
+            None => None,
+            Some(number) => {
+                let number = self.eval(number)?;
+                let found = crate::eval::to_i64_cast(&number, self.runner.session())
+                    .and_then(|n| usize::try_from(n).ok())
+                    .and_then(|n| n.checked_sub(1))
+                    .and_then(|i| area.get(i));
+                match found {
+                    Some(c) => Some(c.clone()),
+                    None => {
+                        let invalid = SqlError::new(ErrorCode::DA_INVALID_CONDITION_NUMBER, "Invalid condition number");
+                        self.runner.session().push_warning(Warning::from_error("Error", &invalid));
+                        return Ok(());
+                    }
+                }
+            }
+        };
+        for (target, item) in &get.items {
+            let value = match (item, &condition) {
+                (DiagnosticsItem::Number, _) => Value::Int(area.len() as i64),
+                (DiagnosticsItem::RowCount, _) => Value::Int(self.runner.session().row_count),
+                (DiagnosticsItem::Condition(item), Some(c)) => condition_item(c, *item),
+                (DiagnosticsItem::Condition(_), None) => Value::Null,
+            };
+            self.assign(target, value)?;
+        }
+        Ok(())
+    }
+
     fn run_loop(&mut self, label: &Option<String>, kind: &'r LoopKind, body: &'r [SpStmt]) -> SqlResult<Flow> {
+        match kind {
+            LoopKind::ForRange { var, lower, upper, reverse } => {
+                return self.run_for_range(label, var, (lower, upper), *reverse, body)
+            }
+            LoopKind::ForRows { record, source } => return self.run_for_rows(label, record, source, body),
+            LoopKind::Plain | LoopKind::While(_) | LoopKind::Repeat(_) => {}
+        }
         loop {
             if let LoopKind::While(cond) = kind {
                 if !self.test(cond)? {
@@ -918,6 +1091,107 @@ impl<'r, R: Runner> Interp<'r, R> {
                 }
             }
         }
+    }
+
+    /// One pass of a FOR loop's body: `Some` ends the loop with that flow.
+    fn for_pass(&mut self, label: &Option<String>, body: &'r [SpStmt]) -> SqlResult<Option<Flow>> {
+        Ok(match self.exec_list(body)? {
+            Flow::Normal => None,
+            Flow::Iterate(l) if same_label(label, &l) => None,
+            Flow::Leave(l) if same_label(label, &l) => Some(Flow::Normal),
+            other => Some(other),
+        })
+    }
+
+    /// Runs `pass` in a frame of its own holding `vars` (the loop's
+    /// variables), dropped however the loop ends.
+    fn in_loop_frame(&mut self, vars: Vec<Var>, pass: impl FnOnce(&mut Self) -> SqlResult<Flow>) -> SqlResult<Flow> {
+        let handlers_below = self.handlers.len();
+        self.frames.push(Frame { vars, handlers_below, ..Frame::default() });
+        let flow = pass(self);
+        self.frames.pop();
+        self.handlers.truncate(handlers_below);
+        flow
+    }
+
+    /// `FOR var IN [REVERSE] lower .. upper`: the bounds are read once; the
+    /// body may change the variable, and counting goes on from its value.
+    fn run_for_range(
+        &mut self,
+        label: &Option<String>,
+        var: &str,
+        (lower, upper): (&SpExpr, &SpExpr),
+        reverse: bool,
+        body: &'r [SpStmt],
+    ) -> SqlResult<Flow> {
+        let (low, high) = (self.eval(lower)?, self.eval(upper)?);
+        let session = self.runner.session();
+        let bounds = (crate::eval::to_i64_cast(&low, session), crate::eval::to_i64_cast(&high, session));
+        let (Some(low), Some(high)) = bounds else { return Ok(Flow::Normal) };
+        // MariaDB types the index BIGINT NOT NULL whatever the bounds.
+        let ty = crate::parse::routine::column_type("BIGINT NOT NULL")?;
+        let first = if reverse { high } else { low };
+        let counter = Var { name: var.to_string(), ty, value: Value::Int(first), assigned: false };
+        self.in_loop_frame(vec![counter], |interp| loop {
+            let value = interp.var(var)?.value.clone();
+            let at = crate::eval::to_i64_cast(&value, interp.runner.session()).unwrap_or(i64::MAX);
+            if (!reverse && at > high) || (reverse && at < low) {
+                return Ok(Flow::Normal);
+            }
+            if let Some(flow) = interp.for_pass(label, body)? {
+                return Ok(flow);
+            }
+            let next = if reverse { at.checked_sub(1) } else { at.checked_add(1) };
+            let Some(next) = next else { return Ok(Flow::Normal) };
+            interp.var(var)?.value = Value::Int(next);
+        })
+    }
+
+    /// `FOR rec IN cursor | (SELECT ...)`: each row's columns are the
+    /// variables `rec.col`.
+    fn run_for_rows(
+        &mut self,
+        label: &Option<String>,
+        record: &str,
+        source: &'r RowSource,
+        body: &'r [SpStmt],
+    ) -> SqlResult<Flow> {
+        let query = match source {
+            RowSource::Query(query) => query,
+            RowSource::Cursor(name) => {
+                let cursor = self.cursor(name)?;
+                if cursor.rows.is_some() {
+                    return Err(SqlError::new(ErrorCode::SP_CURSOR_ALREADY_OPEN, "Cursor is already open"));
+                }
+                cursor.query
+            }
+        };
+        let params = self.values(&query.vars)?;
+        let (columns, rows) = match self.runner.run(query, &params)? {
+            QueryResult::Rows { columns, rows } => (columns, rows),
+            QueryResult::Ok { .. } | QueryResult::Streamed { .. } => (Vec::new(), Vec::new()),
+        };
+        let fields = columns
+            .iter()
+            .map(|c| Var {
+                name: record_field(record, &c.name),
+                ty: c.def.clone(),
+                value: Value::Null,
+                assigned: false,
+            })
+            .collect();
+        self.in_loop_frame(fields, |interp| {
+            for row in rows {
+                let frame = interp.frames.last_mut().ok_or_else(|| SqlError::internal("no frame"))?;
+                for (field, value) in frame.vars.iter_mut().zip(row) {
+                    field.value = value;
+                }
+                if let Some(flow) = interp.for_pass(label, body)? {
+                    return Ok(flow);
+                }
+            }
+            Ok(Flow::Normal)
+        })
     }
 
     fn call(&mut self, name: &ObjectName, args: &[SpExpr]) -> SqlResult<Flow> {

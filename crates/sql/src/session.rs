@@ -177,19 +177,45 @@ const MAX_WARNINGS: usize = 64;
 pub(crate) struct WarningsMark {
     kept: usize,
     dropped: u64,
+    raised: u64,
+    claimed: bool,
 }
 
+/// A condition of the diagnostics area: a note, a warning or the error
+/// that ended a statement.
 #[derive(Debug, Clone)]
 pub struct Warning {
     pub level: &'static str,
     pub code: u16,
+    pub sqlstate: &'static str,
     pub message: String,
+    pub items: Option<Box<onelog_core::ConditionItems>>,
+}
+
+impl Warning {
+    /// A note or warning raised by number: its SQLSTATE is the code's
+    /// (HY000 for a number OneLog does not name).
+    fn raised(level: &'static str, code: u16, message: String) -> Warning {
+        let sqlstate = ErrorCode::by_number(code).map_or("HY000", |c| c.sqlstate);
+        Warning { level, code, sqlstate, message, items: None }
+    }
+
+    /// `error` as a condition of level `level`.
+    pub(crate) fn from_error(level: &'static str, error: &SqlError) -> Warning {
+        Warning {
+            level,
+            code: error.code.number,
+            sqlstate: error.code.sqlstate,
+            message: error.message.clone(),
+            items: error.items.clone(),
+        }
+    }
 }
 
 impl Session {
     /// Records a Note (IF [NOT] EXISTS outcomes), shown by SHOW WARNINGS.
     pub fn note(&self, code: u16, message: String) {
-        self.push_warning(Warning { level: "Note", code, message });
+        self.push_warning(Warning::raised("Note", code, message));
     }
 }
 
@@ -249,6 +275,9 @@ pub struct Session {
     pub(crate) user_vars: RefCell<HashMap<String, Value>>,
     /// `PREPARE name FROM ...` statements, by lower-case name.
     pub(crate) sql_prepared: HashMap<String, crate::parse::ParsedStatement>,
+    /// Names (lower case) of the prepared statements EXECUTE is running:
+    /// a routine they call may not execute one of them again (1444).
+    pub(crate) sql_executing: Vec<String>,
     pub(crate) txn: Option<Txn>,
     pub(crate) warnings: RefCell<Vec<Warning>>,
     /// Warnings of the statement past the MAX_WARNINGS kept: counted in
@@ -260,9 +289,13 @@ pub struct Session {
     /// The running statement's read view for DML evaluation (see
     /// `dml::with_ctx`); cleared at every statement.
     pub(crate) stmt_view: Option<Arc<onelog_storage::Snapshot>>,
-    /// The last statement was SHOW WARNINGS/ERRORS, whose own answer
-    /// reports no warnings.
-    showing_warnings: bool,
+    /// Conditions the running statement raised (its answer's warning
+    /// count), kept or not.
+    statement_conditions: std::cell::Cell<u64>,
+    /// The diagnostics area holds the running statement's conditions: a
+    /// statement that uses no table keeps the previous statement's until it
+    /// raises one itself, as in MariaDB (see `begin_diagnostics`).
+    diagnostics_claimed: std::cell::Cell<bool>,
     /// The running statement is INSERT / UPDATE IGNORE.
     pub(crate) ignoring_errors: bool,
     next_isolation: Option<IsolationLevel>,
@@ -350,6 +383,7 @@ impl Session {
             session_vars,
             user_vars: RefCell::new(HashMap::new()),
             sql_prepared: HashMap::new(),
+            sql_executing: Vec::new(),
             txn: None,
             warnings: RefCell::new(Vec::new()),
             warnings_dropped: std::cell::Cell::new(0),
@@ -357,7 +391,8 @@ impl Session {
             row_count: -1,
             found_rows: 0,
             stmt_view: None,
-            showing_warnings: false,
+            statement_conditions: std::cell::Cell::new(0),
+            diagnostics_claimed: std::cell::Cell::new(false),
             ignoring_errors: false,
             next_isolation: None,
             next_read_only: None,
@@ -421,7 +456,8 @@ impl Session {
         self.unlock_tables();
         self.session_vars = self.engine.vars.session_copy();
         self.user_vars.borrow_mut().clear();
-        self.clear_warnings();
+        self.warnings.borrow_mut().clear();
+        self.warnings_dropped.set(0);
         self.last_insert_id.set(0);
     }
 
@@ -550,11 +586,9 @@ impl Session {
         self.txn.as_ref().is_some_and(|t| t.explicit)
     }
 
+    /// The running statement's own conditions, for its answer.
     pub fn warning_count(&self) -> u16 {
-        if self.showing_warnings {
-            return 0;
-        }
-        self.warnings_total().min(u64::from(u16::MAX)) as u16
+        self.statement_conditions.get().min(u64::from(u16::MAX)) as u16
     }
 
     /// Every warning and note of the statement, shown or not.
@@ -562,33 +596,81 @@ impl Session {
         self.warnings.borrow().len() as u64 + self.warnings_dropped.get()
     }
 
-    fn clear_warnings(&self) {
-        self.warnings.borrow_mut().clear();
-        self.warnings_dropped.set(0);
+    /// The Error conditions of the diagnostics area (@@error_count).
+    fn errors_total(&self) -> u64 {
+        self.warnings.borrow().iter().filter(|w| w.level == "Error").count() as u64
+    }
+
+    /// Starts a statement's diagnostics as MariaDB does: a statement that
+    /// uses a table empties the area; one that uses none leaves the previous
+    /// statement's conditions until it raises one (so `SELECT 1` between a
+    /// warning and SHOW WARNINGS keeps the warning); SHOW WARNINGS and GET
+    /// DIAGNOSTICS read the area and add to it.
+    fn begin_diagnostics(&self, stmt: &Statement) {
+        self.statement_conditions.set(0);
+        let reads_diagnostics = matches!(stmt, Statement::Show { what: Show::Warnings | Show::Errors, .. })
+            || matches!(stmt, Statement::Compound(block) if block.reads_diagnostics);
+        self.diagnostics_claimed.set(reads_diagnostics);
+        let mut uses_table = false;
+        stmt.for_each_table(&mut |_| uses_table = true);
+        if uses_table {
+            self.claim_diagnostics();
+        }
+    }
+
+    /// Makes the diagnostics area the running statement's, emptying it of
+    /// the previous statement's conditions the first time.
+    pub(crate) fn claim_diagnostics(&self) {
+        if !self.diagnostics_claimed.replace(true) {
+            self.warnings.borrow_mut().clear();
+            self.warnings_dropped.set(0);
+        }
     }
 
     /// Where the statement's warnings stand, kept and only counted, for
     /// [`Session::rewind_warnings`].
     pub(crate) fn warnings_mark(&self) -> WarningsMark {
-        WarningsMark { kept: self.warnings.borrow().len(), dropped: self.warnings_dropped.get() }
+        WarningsMark {
+            kept: self.warnings.borrow().len(),
+            dropped: self.warnings_dropped.get(),
+            raised: self.statement_conditions.get(),
+            claimed: self.diagnostics_claimed.get(),
+        }
     }
 
     /// Takes back the warnings raised since `mark`: work that is undone
-    /// and run again warns again.
+    /// and run again warns again. (Where the first of them emptied the
+    /// area of the previous statement's conditions, those stay gone.)
     pub(crate) fn rewind_warnings(&self, mark: WarningsMark) {
-        self.warnings.borrow_mut().truncate(mark.kept);
-        self.warnings_dropped.set(mark.dropped);
+        let emptied_since = !mark.claimed && self.diagnostics_claimed.get();
+        let (kept, dropped) = if emptied_since { (0, 0) } else { (mark.kept, mark.dropped) };
+        self.warnings.borrow_mut().truncate(kept);
+        self.warnings_dropped.set(dropped);
+        self.statement_conditions.set(mark.raised);
     }
 
-    /// Keeps a warning for SHOW WARNINGS, up to MAX_WARNINGS (MariaDB's
+    /// Keeps a condition for SHOW WARNINGS, up to MAX_WARNINGS (MariaDB's
     /// default max_error_count); past that it is only counted.
-    fn push_warning(&self, warning: Warning) {
+    pub(crate) fn push_warning(&self, warning: Warning) {
+        self.claim_diagnostics();
+        self.statement_conditions.set(self.statement_conditions.get() + 1);
         let mut w = self.warnings.borrow_mut();
         if w.len() < MAX_WARNINGS {
             w.push(warning);
         } else {
             self.warnings_dropped.set(self.warnings_dropped.get() + 1);
         }
+    }
+
+    /// The error that ended a statement joins its conditions, for SHOW
+    /// WARNINGS / SHOW ERRORS, @@error_count and GET DIAGNOSTICS.
+    fn record_error(&self, error: &SqlError) {
+        self.push_warning(Warning::from_error("Error", error));
+    }
+
+    /// The diagnostics area's conditions, in order.
+    pub(crate) fn conditions(&self) -> std::cell::Ref<'_, Vec<Warning>> {
+        self.warnings.borrow()
     }
 
     pub fn current_db(&self) -> SqlResult<&str> {
@@ -709,9 +791,17 @@ impl Session {
         mut client: Option<&mut dyn QueryClient>,
     ) -> Vec<SqlResult<QueryResult>> {
         let statements = match crate::parse::parse(sql) {
-            Ok(s) if s.len() > 1 && !multi_statements => return vec![Err(SqlError::parse(sql, 1))],
+            Ok(s) if s.len() > 1 && !multi_statements => Err(SqlError::parse(sql, 1)),
+            parsed => parsed,
+        };
+        let statements = match statements {
             Ok(s) => s,
-            Err(e) => return vec![Err(e)],
+            Err(e) => {
+                // A statement that could not be read is one that failed.
+                self.begin_diagnostics(&Statement::Empty);
+                self.record_error(&e);
+                return vec![Err(e)];
+            }
         };
         // Later statements must see the first one's commit.
         let lone = statements.len() == 1;
@@ -785,12 +875,7 @@ impl Session {
         text: &str,
         body: impl FnOnce(&mut Session) -> SqlResult<QueryResult>,
     ) -> SqlResult<QueryResult> {
-        let reads_warning_count = matches!(stmt, Statement::Select(s) if s.items.iter().any(|i| matches!(i, SelectItem::Expr { expr: Expr::SystemVar { name, .. }, .. } if name == "warning_count" || name == "error_count")));
-        self.showing_warnings =
-            reads_warning_count || matches!(stmt, Statement::Show { what: Show::Warnings | Show::Errors, .. });
-        if !self.showing_warnings {
-            self.clear_warnings();
-        }
+        self.begin_diagnostics(stmt);
         self.ignoring_errors = stmt.ignores_errors();
         self.set_process_info(Some(text));
         // Only a COM_QUERY sends a CALL's result sets (see `execute_query`).
@@ -810,8 +895,15 @@ impl Session {
         match &result {
             Ok(QueryResult::Ok { affected_rows, .. }) => self.row_count = *affected_rows as i64,
             Ok(QueryResult::Rows { .. } | QueryResult::Streamed { .. }) => self.row_count = -1,
-            Err(e) if e.code == ErrorCode::LOCK_DEADLOCK => self.rollback_txn(),
-            Err(_) => {}
+            Err(e) => {
+                self.row_count = -1;
+                if e.code == ErrorCode::LOCK_DEADLOCK {
+                    self.rollback_txn();
+                }
+            }
+        }
+        if let Err(e) = &result {
+            self.record_error(e);
         }
         result
     }
@@ -1253,6 +1345,11 @@ impl Session {
                 crate::trigger::show_triggers(self, db.as_deref(), filter.as_ref())
             }
             Statement::ShowRoutineStatus { kind, filter } => crate::routine::show_status(self, *kind, filter.as_ref()),
+            Statement::Compound(compound) => {
+                // Its statements commit one by one: none may be handed off.
+                self.commit_ack = None;
+                crate::routine::run_compound(self, compound)
+            }
             Statement::Call { name, args } => {
                 // Its statements commit one by one: none may be handed off.
                 self.commit_ack = None;
@@ -1806,7 +1903,7 @@ impl EvalEnv for Session {
         }
         let text = match (scope, def.name) {
             (_, "warning_count") => return Ok(Value::UInt(self.warnings_total())),
-            (_, "error_count") => return Ok(Value::UInt(0)),
+            (_, "error_count") => return Ok(Value::UInt(self.errors_total())),
             (_, "in_transaction") => return Ok(Value::UInt(u64::from(self.txn.is_some()))),
             (_, "last_insert_id") => return Ok(Value::UInt(self.last_insert_id.get())),
             (_, "gtid_binlog_pos") | (_, "gtid_current_pos") => {
@@ -1861,7 +1958,7 @@ impl EvalEnv for Session {
     }
 
     fn warn(&self, code: u16, message: String) {
-        self.push_warning(Warning { level: "Warning", code, message });
+        self.push_warning(Warning::raised("Warning", code, message));
     }
 
     fn note(&self, code: u16, message: String) {

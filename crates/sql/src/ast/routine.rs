@@ -154,6 +154,31 @@ pub enum LoopKind {
     While(SpExpr),
     /// REPEAT ... UNTIL cond.
     Repeat(SpExpr),
+    /// `FOR var IN [REVERSE] lower .. upper`: an INT counting from one
+    /// bound to the other, both evaluated once.
+    ForRange {
+        var: String,
+        lower: SpExpr,
+        upper: SpExpr,
+        reverse: bool,
+    },
+    /// `FOR rec IN cursor | (SELECT ...)`: `rec.col` reads each row.
+    ForRows {
+        record: String,
+        source: RowSource,
+    },
+}
+
+/// The rows a FOR loop reads.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RowSource {
+    Cursor(String),
+    Query(Box<SpSql>),
+}
+
+/// The local variable holding column `column` of FOR record `record`.
+pub fn record_field(record: &str, column: &str) -> String {
+    format!("{}.{}", record.to_ascii_lowercase(), column.to_ascii_lowercase())
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -201,14 +226,97 @@ pub enum SpStmt {
         into: Vec<SpTarget>,
     },
     Close(String),
+    /// SIGNAL (`condition` given) or RESIGNAL (`condition` optional).
     Signal {
-        sqlstate: String,
-        errno: u16,
-        message: Option<SpExpr>,
+        resignal: bool,
+        condition: Option<SignalCondition>,
+        items: Vec<(ConditionItem, SpExpr)>,
     },
+    GetDiagnostics(GetDiagnostics),
     Call {
         name: ObjectName,
         args: Vec<SpExpr>,
     },
     Sql(SpSql),
+}
+
+/// What a SIGNAL raises: its SQLSTATE and the error number it implies
+/// (1642 for a warning class, 1643 for not found, 1644 otherwise; the
+/// number itself for a condition declared by number).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SignalCondition {
+    pub sqlstate: String,
+    pub errno: u16,
+}
+
+/// A condition information item SIGNAL sets and GET DIAGNOSTICS reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConditionItem {
+    MessageText,
+    MysqlErrno,
+    ReturnedSqlstate,
+    /// CLASS_ORIGIN, TABLE_NAME, ...: kept by name (`ConditionItems`).
+    Named(&'static str),
+}
+
+impl ConditionItem {
+    /// The items stored by name, as MariaDB spells them.
+    pub const NAMED: [&'static str; 10] = [
+        "CLASS_ORIGIN",
+        "SUBCLASS_ORIGIN",
+        "CONSTRAINT_CATALOG",
+        "CONSTRAINT_SCHEMA",
+        "CONSTRAINT_NAME",
+        "CATALOG_NAME",
+        "SCHEMA_NAME",
+        "TABLE_NAME",
+        "COLUMN_NAME",
+        "CURSOR_NAME",
+    ];
+
+    /// The item called `upper` (upper case).
+    pub fn by_name(upper: &str) -> Option<ConditionItem> {
+        match upper {
+            "MESSAGE_TEXT" => Some(ConditionItem::MessageText),
+            "MYSQL_ERRNO" => Some(ConditionItem::MysqlErrno),
+            "RETURNED_SQLSTATE" => Some(ConditionItem::ReturnedSqlstate),
+            _ => ConditionItem::NAMED.iter().find(|n| **n == upper).map(|n| ConditionItem::Named(n)),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ConditionItem::MessageText => "MESSAGE_TEXT",
+            ConditionItem::MysqlErrno => "MYSQL_ERRNO",
+            ConditionItem::ReturnedSqlstate => "RETURNED_SQLSTATE",
+            ConditionItem::Named(n) => n,
+        }
+    }
+}
+
+/// What GET DIAGNOSTICS reads into each target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiagnosticsItem {
+    /// NUMBER: how many conditions the area holds.
+    Number,
+    /// ROW_COUNT: the previous statement's ROW_COUNT().
+    RowCount,
+    Condition(ConditionItem),
+}
+
+/// `GET [CURRENT] DIAGNOSTICS [CONDITION n] target = item, ...`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetDiagnostics {
+    /// `None`: statement information (NUMBER, ROW_COUNT).
+    pub condition: Option<SpExpr>,
+    pub items: Vec<(SpTarget, DiagnosticsItem)>,
+}
+
+/// A compound statement a client sent on its own (`Statement::Compound`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compound {
+    pub body: SpStmt,
+    /// GET DIAGNOSTICS: the statement reads the previous statement's
+    /// conditions and must not clear them.
+    pub reads_diagnostics: bool,
 }

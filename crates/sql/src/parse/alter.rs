@@ -121,6 +121,10 @@ pub(crate) fn parse_alter_table(sql: &str) -> SqlResult<Statement> {
                 for_sqlparser.push(format!("DROP INDEX {}", &sql[spec[2].start..spec[spec.len() - 1].end]))
             }
             SpecKind::Keys => ops.push(AlterOp::Keys { enable: spec[0].is_keyword("ENABLE") }),
+            SpecKind::AddList(open) => match &spec[open + 1..spec.len() - 1] {
+                [] => return Err(syntax_error(sql, spec.last())),
+                inner => for_sqlparser.extend(add_list(sql, inner)?),
+            },
             SpecKind::Other => for_sqlparser.push(text.to_string()),
         }
         rest = &rest[(comma + 1).min(rest.len())..];
@@ -157,6 +161,9 @@ enum SpecKind {
     DropKey,
     /// `DISABLE KEYS` / `ENABLE KEYS`.
     Keys,
+    /// `ADD [COLUMN] (spec, ...)`: the index of the opening parenthesis,
+    /// whose match ends the specification.
+    AddList(usize),
     Other,
 }
 
@@ -171,8 +178,52 @@ fn spec_kind(spec: &[Piece]) -> SpecKind {
         "ALTER" if spec.len() > 2 && !matches!(second.as_str(), "COLUMN" | "INDEX") => SpecKind::AlterWithoutColumn,
         "DROP" if second == "KEY" && spec.len() > 2 => SpecKind::DropKey,
         "DISABLE" | "ENABLE" if second == "KEYS" && spec.len() == 2 => SpecKind::Keys,
+        "ADD" => {
+            let open = if second == "COLUMN" { 2 } else { 1 };
+            let parenthesized = matches!(spec.get(open).map(|p| &p.token), Some(Token::LParen))
+                && matching_paren(spec, open) == Some(spec.len() - 1);
+            if parenthesized {
+                SpecKind::AddList(open)
+            } else {
+                SpecKind::Other
+            }
+        }
         _ => SpecKind::Other,
     }
+}
+
+/// The index of the parenthesis closing the one at `open`.
+fn matching_paren(tokens: &[Piece], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    (open..tokens.len()).find(|&i| {
+        match tokens[i].token {
+            Token::LParen => depth += 1,
+            Token::RParen => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        depth == 0
+    })
+}
+
+/// `ADD (b INT, c INT, INDEX (b))` as the specifications sqlparser reads:
+/// `ADD COLUMN b INT, ADD COLUMN c INT, ADD INDEX (b)`.
+fn add_list(sql: &str, inner: &[Piece]) -> SqlResult<Vec<String>> {
+    let mut out = Vec::new();
+    let mut rest = inner;
+    while !rest.is_empty() {
+        let comma = top_level_comma(rest).unwrap_or(rest.len());
+        let element = &rest[..comma];
+        let Some((first, last)) = element.first().zip(element.last()) else {
+            return Err(syntax_error(sql, rest.first()));
+        };
+        let is_index = ["INDEX", "KEY", "UNIQUE", "PRIMARY", "CONSTRAINT", "FOREIGN", "FULLTEXT", "SPATIAL", "CHECK"]
+            .iter()
+            .any(|k| first.is_keyword(k));
+        let kind = if is_index { "" } else { "COLUMN " };
+        out.push(format!("ADD {kind}{}", &sql[first.start..last.end]));
+        rest = &rest[(comma + 1).min(rest.len())..];
+    }
+    Ok(out)
 }
 
 fn top_level_comma(tokens: &[Piece]) -> Option<usize> {

@@ -42,6 +42,9 @@ struct BodyParser<'a> {
     /// A trigger's body: its `NEW.col` / `OLD.col` references, found while
     /// rewriting (`None` in a routine, where NEW and OLD are plain names).
     row_references: Option<std::cell::RefCell<Vec<RowReference>>>,
+    /// The records of the FOR loops around the statement being read:
+    /// `rec.col` is the variable `record_field(rec, col)`.
+    records: Vec<String>,
 }
 
 const STATEMENT_WORDS: [&str; 12] =
@@ -102,15 +105,8 @@ pub(crate) fn parse_create_routine(text: &str) -> SqlResult<Option<CreateRoutine
     let characteristics = characteristics(&mut t)?;
     let body_start = t.tokens.get(t.at).map(|x| x.1).ok_or_else(|| t.error())?;
     let body_text = text[body_start..].trim().trim_end_matches(';').trim_end().to_string();
-    let mut parser = BodyParser {
-        t: Tokens { text, tokens: t.tokens.clone(), at: t.at },
-        vars: vec![params.iter().map(|p| p.name.clone()).collect()],
-        conditions: Vec::new(),
-        cursors: vec![Vec::new()],
-        labels: Vec::new(),
-        kind,
-        row_references: None,
-    };
+    let scope = params.iter().map(|p| p.name.clone()).collect();
+    let mut parser = BodyParser::new(Tokens { text, tokens: t.tokens.clone(), at: t.at }, kind, scope);
     let body = parser.statement()?;
     while parser.t.next_is(&Token::SemiColon) {
         parser.t.at += 1;
@@ -358,6 +354,14 @@ pub(crate) fn parse_show_routine(text: &str, upper: &[String]) -> SqlResult<Opti
         return Ok(Some(Statement::ShowCreateRoutine { kind, name }));
     }
     let word = |i: usize| upper.get(i).map(String::as_str);
+    if matches!(word(1), Some("PROCEDURE" | "FUNCTION" | "PACKAGE")) && word(2) == Some("CODE") {
+        // MariaDB's grammar refuses it outside a debug build; OneLog keeps
+        // no instruction list to show.
+        return Err(SqlError::new(
+            ErrorCode::FEATURE_DISABLED,
+            "The 'SHOW PROCEDURE|FUNCTION CODE' feature is disabled; you need MariaDB built with '--with-debug' to have it working",
+        ));
+    }
     let (kind, filter_at) = match (word(1), word(2), word(3)) {
         (Some("PACKAGE"), Some("STATUS"), _) => (None, 3),
         (Some("PACKAGE"), Some("BODY"), Some("STATUS")) => (None, 4),
@@ -386,6 +390,34 @@ pub(crate) fn parse_show_routine(text: &str, upper: &[String]) -> SqlResult<Opti
 }
 
 /// `CALL name [(args)]` at the top level.
+/// A compound statement a client sends on its own: `BEGIN NOT ATOMIC ...
+/// END`, IF, CASE, LOOP, WHILE, REPEAT, FOR, SIGNAL, RESIGNAL and GET
+/// DIAGNOSTICS (`Ok(None)` for other statements). MariaDB takes no label
+/// there.
+pub(crate) fn parse_compound(text: &str, upper: &[String]) -> SqlResult<Option<Statement>> {
+    let word = |i: usize| upper.get(i).map(String::as_str);
+    let starts_compound = match word(0) {
+        Some("BEGIN") => word(1) == Some("NOT"),
+        Some("IF" | "CASE" | "LOOP" | "WHILE" | "REPEAT" | "FOR" | "SIGNAL" | "RESIGNAL") => true,
+        Some("GET") => matches!(word(1), Some("DIAGNOSTICS" | "CURRENT")),
+        _ => false,
+    };
+    if !starts_compound {
+        return Ok(None);
+    }
+    let tokens = significant_tokens(text)?;
+    let mut parser = BodyParser::new(Tokens { text, tokens, at: 0 }, RoutineKind::Procedure, Vec::new());
+    let body = parser.statement()?;
+    while parser.t.next_is(&Token::SemiColon) {
+        parser.t.at += 1;
+    }
+    if parser.t.at < parser.t.tokens.len() {
+        return Err(parser.t.error());
+    }
+    let reads_diagnostics = matches!(body, SpStmt::GetDiagnostics(_));
+    Ok(Some(Statement::Compound(Arc::new(Compound { body, reads_diagnostics }))))
+}
+
 pub(crate) fn parse_call(text: &str) -> SqlResult<Statement> {
     let mut t = Tokens { text, tokens: significant_tokens(text)?, at: 1 };
     let name = object_name(&mut t)?;
@@ -403,7 +435,22 @@ pub(crate) fn parse_call(text: &str) -> SqlResult<Statement> {
     Ok(Statement::Call { name, args })
 }
 
-impl BodyParser<'_> {
+impl<'a> BodyParser<'a> {
+    /// A reader of a body from `t`'s position on, whose outermost scope
+    /// holds `params`.
+    fn new(t: Tokens<'a>, kind: RoutineKind, params: Vec<String>) -> BodyParser<'a> {
+        BodyParser {
+            t,
+            vars: vec![params],
+            conditions: Vec::new(),
+            cursors: vec![Vec::new()],
+            labels: Vec::new(),
+            kind,
+            row_references: None,
+            records: Vec::new(),
+        }
+    }
+
     fn word(&self) -> Option<String> {
         self.t.keyword(self.t.at)
     }
@@ -454,7 +501,7 @@ impl BodyParser<'_> {
             _ => None,
         };
         let word = self.word().unwrap_or_default();
-        if label.is_some() && !matches!(word.as_str(), "BEGIN" | "LOOP" | "WHILE" | "REPEAT") {
+        if label.is_some() && !matches!(word.as_str(), "BEGIN" | "LOOP" | "WHILE" | "REPEAT" | "FOR") {
             return Err(self.t.error());
         }
         match word.as_str() {
@@ -464,6 +511,7 @@ impl BodyParser<'_> {
                 self.block(label)
             }
             "LOOP" | "WHILE" | "REPEAT" => self.loop_statement(label, &word),
+            "FOR" => self.for_statement(label),
             "IF" => self.if_statement(),
             "CASE" => self.case_statement(),
             "DECLARE" => self.declare(),
@@ -496,9 +544,29 @@ impl BodyParser<'_> {
                 Ok(if word == "OPEN" { SpStmt::Open(name) } else { SpStmt::Close(name) })
             }
             "FETCH" => self.fetch(),
-            "SIGNAL" => self.signal(),
+            "SIGNAL" => self.signal(false),
+            "RESIGNAL" => self.signal(true),
+            "GET" => self.get_diagnostics(),
             "CALL" => self.call(),
             _ => Ok(SpStmt::Sql(self.sql()?)),
+        }
+    }
+
+    /// `rec.col` at token `i` (before `to`) where `rec` is a FOR loop's
+    /// record: its variable and where it ends.
+    fn record_field_at(&self, i: usize, to: usize) -> Option<(String, usize)> {
+        let Some((Token::Word(record), _, _)) = self.t.tokens.get(i) else { return None };
+        if !self.records.iter().any(|r| r.eq_ignore_ascii_case(&record.value)) || i + 2 >= to {
+            return None;
+        }
+        if i > 0 && matches!(self.t.tokens[i - 1].0, Token::Period) {
+            return None;
+        }
+        match (self.t.tokens.get(i + 1), self.t.tokens.get(i + 2)) {
+            (Some((Token::Period, _, _)), Some((Token::Word(column), _, end))) => {
+                Some((record_field(&record.value, &column.value), *end))
+            }
+            _ => None,
         }
     }
 
@@ -518,6 +586,11 @@ impl BodyParser<'_> {
 
     fn block(&mut self, label: Option<String>) -> SqlResult<SpStmt> {
         self.t.at += 1;
+        // `BEGIN NOT ATOMIC`: MariaDB's only kind of block.
+        if self.t.keyword(self.t.at).as_deref() == Some("NOT") {
+            self.t.at += 1;
+            self.t.expect("ATOMIC")?;
+        }
         self.vars.push(Vec::new());
         self.cursors.push(Vec::new());
         let conditions = self.conditions.len();
@@ -583,6 +656,92 @@ impl BodyParser<'_> {
         self.t.expect(word)?;
         self.end_label(&label)?;
         Ok(SpStmt::Loop { label, kind, body })
+    }
+
+    /// `FOR var IN [REVERSE] lower .. upper DO ... END FOR` and `FOR rec IN
+    /// cursor | (SELECT ...) DO ... END FOR`.
+    fn for_statement(&mut self, label: Option<String>) -> SqlResult<SpStmt> {
+        self.t.at += 1;
+        let name = self.t.ident()?;
+        self.t.expect("IN")?;
+        let do_at = self.top_level_word(self.t.at, "DO").ok_or_else(|| self.t.error())?;
+        let header = &self.t.text[self.start_of(self.t.at)..self.start_of(do_at)];
+        let kind = match range_dots(header) {
+            Some(dots) => {
+                let reverse = self.t.keyword(self.t.at).as_deref() == Some("REVERSE");
+                let lower_from = if reverse { self.end_of(self.t.at + 1) - self.start_of(self.t.at) } else { 0 };
+                LoopKind::ForRange {
+                    var: name.clone(),
+                    lower: self.expr_of_text(&header[lower_from..dots])?,
+                    upper: self.expr_of_text(&header[dots + 2..])?,
+                    reverse,
+                }
+            }
+            None if self.t.next_is(&Token::LParen) => {
+                let close = matching_paren(&self.t, self.t.at)?;
+                if close + 1 != do_at {
+                    return Err(self.t.error_at(close + 1));
+                }
+                self.t.at += 1;
+                let query = self.sql_until(close)?;
+                LoopKind::ForRows { record: name.clone(), source: RowSource::Query(Box::new(query)) }
+            }
+            None => {
+                let cursor = self.cursor_name()?;
+                LoopKind::ForRows { record: name.clone(), source: RowSource::Cursor(cursor) }
+            }
+        };
+        self.t.at = do_at + 1;
+        let range = matches!(kind, LoopKind::ForRange { .. });
+        if range {
+            self.vars.push(vec![name]);
+        } else {
+            self.records.push(name);
+        }
+        if let Some(l) = &label {
+            self.labels.push((l.clone(), LabelKind::Loop));
+        }
+        let body = self.statements_until(&["END"]);
+        if label.is_some() {
+            self.labels.pop();
+        }
+        if range {
+            self.vars.pop();
+        } else {
+            self.records.pop();
+        }
+        let body = body?;
+        self.t.expect("END")?;
+        self.t.expect("FOR")?;
+        self.end_label(&label)?;
+        Ok(SpStmt::Loop { label, kind, body })
+    }
+
+    /// The index of `word` at the top level (outside parentheses) from
+    /// `from` on, within the statement.
+    fn top_level_word(&self, from: usize, word: &str) -> Option<usize> {
+        let mut depth = 0usize;
+        (from..self.statement_end()).find(|&i| {
+            match self.t.tokens[i].0 {
+                Token::LParen => depth += 1,
+                Token::RParen => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            depth == 0 && self.t.keyword(i).as_deref() == Some(word)
+        })
+    }
+
+    /// An expression written as `text` (a piece of a token: a range bound
+    /// such as the `1` of `1..3`), with this body's variables.
+    fn expr_of_text(&self, text: &str) -> SqlResult<SpExpr> {
+        let mut sub = BodyParser::new(Tokens { text, tokens: significant_tokens(text)?, at: 0 }, self.kind, Vec::new());
+        sub.vars = self.vars.clone();
+        sub.records = self.records.clone();
+        let expr = sub.expr_until(&[])?;
+        if sub.t.at < sub.t.tokens.len() {
+            return Err(sub.t.error());
+        }
+        Ok(expr)
     }
 
     fn if_statement(&mut self) -> SqlResult<SpStmt> {
@@ -794,8 +953,46 @@ impl BodyParser<'_> {
         Err(SqlError::new(ErrorCode::SP_UNDECLARED_VAR, format!("Undeclared variable: {name}")))
     }
 
-    fn signal(&mut self) -> SqlResult<SpStmt> {
+    /// `SIGNAL condition [SET item = value, ...]` and `RESIGNAL [condition]
+    /// [SET ...]`.
+    fn signal(&mut self, resignal: bool) -> SqlResult<SpStmt> {
         self.t.at += 1;
+        let names_condition = match self.t.tokens.get(self.t.at) {
+            Some((Token::Word(w), _, _)) => !w.value.eq_ignore_ascii_case("SET") || w.quote_style.is_some(),
+            _ => false,
+        };
+        let condition = if names_condition || !resignal { Some(self.signal_condition()?) } else { None };
+        let mut items: Vec<(ConditionItem, SpExpr)> = Vec::new();
+        if self.t.eat("SET") {
+            loop {
+                let at = self.t.at;
+                let item = self.t.ident()?.to_ascii_uppercase();
+                let item = ConditionItem::by_name(&item)
+                    .filter(|i| *i != ConditionItem::ReturnedSqlstate)
+                    .ok_or_else(|| self.t.error_at(at))?;
+                if items.iter().any(|(i, _)| *i == item) {
+                    return Err(SqlError::new(
+                        ErrorCode::DUP_SIGNAL_SET,
+                        format!("Duplicate condition information item '{}'", item.name()),
+                    ));
+                }
+                if !self.t.next_is(&Token::Eq) {
+                    return Err(self.t.error());
+                }
+                self.t.at += 1;
+                items.push((item, self.expr_until(&[","])?));
+                if !self.t.next_is(&Token::Comma) {
+                    break;
+                }
+                self.t.at += 1;
+            }
+        }
+        Ok(SpStmt::Signal { resignal, condition, items })
+    }
+
+    /// A named condition or `SQLSTATE [VALUE] 'state'` (a number only
+    /// through a named condition).
+    fn signal_condition(&mut self) -> SqlResult<SignalCondition> {
         let condition = if matches!(self.t.tokens.get(self.t.at), Some((Token::Word(w), _, _)) if !w.value.eq_ignore_ascii_case("SQLSTATE"))
         {
             let name = self.t.ident()?.to_ascii_lowercase();
@@ -805,45 +1002,59 @@ impl BodyParser<'_> {
         } else {
             self.condition_value()?
         };
-        let (sqlstate, mut errno) = match condition {
-            Condition::SqlState(s) => {
-                let errno = if s.starts_with("01") {
-                    1642
-                } else if s.starts_with("02") {
-                    1643
-                } else {
-                    1644
+        match condition {
+            Condition::SqlState(sqlstate) => {
+                let errno = match &sqlstate[..2] {
+                    "01" => ErrorCode::SIGNAL_WARN.number,
+                    "02" => ErrorCode::SIGNAL_NOT_FOUND.number,
+                    _ => ErrorCode::SIGNAL_EXCEPTION.number,
                 };
-                (s, errno)
+                Ok(SignalCondition { sqlstate, errno })
             }
-            Condition::Errno(n) => ("HY000".to_string(), n),
-            _ => return Err(self.t.error()),
-        };
-        let mut message = None;
-        if self.t.eat("SET") {
-            loop {
-                let item = self.t.ident()?.to_ascii_uppercase();
-                if !self.t.next_is(&Token::Eq) {
-                    return Err(self.t.error());
-                }
-                self.t.at += 1;
-                let value = self.expr_until(&[","])?;
-                match item.as_str() {
-                    "MESSAGE_TEXT" => message = Some(value),
-                    "MYSQL_ERRNO" => {
-                        if let Expr::Literal(v) = &value.expr {
-                            errno = v.to_string().parse().unwrap_or(errno);
-                        }
-                    }
-                    _ => {}
-                }
-                if !self.t.next_is(&Token::Comma) {
-                    break;
-                }
-                self.t.at += 1;
-            }
+            Condition::Errno(errno) => Ok(SignalCondition { sqlstate: "HY000".to_string(), errno }),
+            _ => Err(self.t.error()),
         }
-        Ok(SpStmt::Signal { sqlstate, errno, message })
+    }
+
+    /// `GET [CURRENT] DIAGNOSTICS target = NUMBER | ROW_COUNT, ...` or
+    /// `GET [CURRENT] DIAGNOSTICS CONDITION n target = item, ...`.
+    fn get_diagnostics(&mut self) -> SqlResult<SpStmt> {
+        self.t.at += 1;
+        self.t.eat("CURRENT");
+        self.t.expect("DIAGNOSTICS")?;
+        let condition = if self.t.eat("CONDITION") {
+            let at = self.t.at;
+            if at >= self.statement_end() {
+                return Err(self.t.error());
+            }
+            let (_, rewritten, vars) = self.rewrite(at, at + 1, None, false);
+            self.t.at += 1;
+            Some(SpExpr { expr: parse_expr(&rewritten)?, vars })
+        } else {
+            None
+        };
+        let mut items = Vec::new();
+        loop {
+            let target = self.target()?;
+            if !self.t.next_is(&Token::Eq) {
+                return Err(self.t.error());
+            }
+            self.t.at += 1;
+            let at = self.t.at;
+            let name = self.t.ident()?.to_ascii_uppercase();
+            let item = match (&condition, name.as_str()) {
+                (None, "NUMBER") => Some(DiagnosticsItem::Number),
+                (None, "ROW_COUNT") => Some(DiagnosticsItem::RowCount),
+                (None, _) => None,
+                (Some(_), name) => ConditionItem::by_name(name).map(DiagnosticsItem::Condition),
+            };
+            items.push((target, item.ok_or_else(|| self.t.error_at(at))?));
+            if !self.t.next_is(&Token::Comma) {
+                break;
+            }
+            self.t.at += 1;
+        }
+        Ok(SpStmt::GetDiagnostics(GetDiagnostics { condition, items }))
     }
 
     fn call(&mut self) -> SqlResult<SpStmt> {
@@ -952,8 +1163,12 @@ impl BodyParser<'_> {
     /// An ordinary statement up to its `;`, with SELECT ... INTO's targets
     /// taken out.
     fn sql(&mut self) -> SqlResult<SpSql> {
+        self.sql_until(self.statement_end())
+    }
+
+    /// The statement in tokens from the current one to `end` (exclusive).
+    fn sql_until(&mut self, end: usize) -> SqlResult<SpSql> {
         let start = self.t.at;
-        let end = self.statement_end();
         if start == end {
             return Err(self.t.error());
         }
@@ -1049,6 +1264,13 @@ impl BodyParser<'_> {
             let prev_word = i.checked_sub(1).filter(|&p| p >= from).and_then(|p| self.t.keyword(p));
             let next = self.t.tokens.get(i + 1).filter(|_| i + 1 < to).map(|x| &x.0);
             let assigned_column = matches!(next, Some(Token::Eq)) && matches!(prev_word.as_deref(), Some("SET" | "UPDATE")) || (matches!(next, Some(Token::Eq)) && matches!(prev, Some(Token::Comma)) && self.t.tokens[from..i].iter().any(|x| matches!(&x.0, Token::Word(k) if k.quote_style.is_none() && k.value.eq_ignore_ascii_case("SET"))) && depth == 0);
+            if let Some((field, field_end)) = self.record_field_at(i, to).filter(|_| !keep_names) {
+                out.push_str(&text[pos..*s]);
+                out.push('?');
+                pos = field_end;
+                vars.push(field);
+                continue;
+            }
             if let Some(references) = self.row_references.as_ref().filter(|_| !keep_names) {
                 let row = w.value.to_ascii_uppercase();
                 let column = match (self.t.tokens.get(i + 1), self.t.tokens.get(i + 2)) {
@@ -1075,6 +1297,7 @@ impl BodyParser<'_> {
                 && !matches!(prev, Some(Token::Period))
                 && !matches!(next, Some(Token::Period | Token::LParen))
                 && !matches!(prev_word.as_deref(), Some("FROM" | "JOIN" | "INTO" | "UPDATE" | "TABLE" | "AS"))
+                && !prev.is_some_and(ends_operand)
                 && !in_column_list
                 && !assigned_column;
             if is_reference {
@@ -1090,6 +1313,36 @@ impl BodyParser<'_> {
     }
 }
 
+/// Whether `token` can end an operand, so that a name right after it is
+/// an alias (`count(*) a`, `1 a`, `col a`), never a variable: two operands
+/// cannot follow each other.
+fn ends_operand(token: &Token) -> bool {
+    match token {
+        Token::RParen | Token::Number(..) | Token::SingleQuotedString(_) | Token::DoubleQuotedString(_) => true,
+        Token::Word(w) => w.quote_style.is_some() || w.keyword == sqlparser::keywords::Keyword::NoKeyword,
+        _ => false,
+    }
+}
+
+/// Where the `..` of a FOR range is in `header` (outside quotes and
+/// parentheses), if it is one.
+fn range_dots(header: &str) -> Option<usize> {
+    let bytes = header.as_bytes();
+    let (mut depth, mut quote) = (0usize, None::<u8>);
+    for (i, &b) in bytes.iter().enumerate() {
+        match (quote, b) {
+            (Some(q), _) if b == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'\'' | b'"' | b'`') => quote = Some(b),
+            (None, b'(') => depth += 1,
+            (None, b')') => depth = depth.saturating_sub(1),
+            (None, b'.') if depth == 0 && bytes.get(i + 1) == Some(&b'.') => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The pseudo-variable a trigger's body keeps `NEW.col` / `OLD.col` in.
 pub(crate) fn row_variable(new: bool, column: &str) -> String {
     format!("{}.{column}", if new { "new" } else { "old" })
@@ -1098,15 +1351,9 @@ pub(crate) fn row_variable(new: bool, column: &str) -> String {
 /// Reads a trigger's body (`at`: its first token): the statement and the
 /// `NEW` / `OLD` references in it.
 pub(super) fn parse_trigger_body(t: &Tokens, at: usize) -> SqlResult<(SpStmt, Vec<RowReference>)> {
-    let mut parser = BodyParser {
-        t: Tokens { text: t.text, tokens: t.tokens.clone(), at },
-        vars: vec![Vec::new()],
-        conditions: Vec::new(),
-        cursors: vec![Vec::new()],
-        labels: Vec::new(),
-        kind: RoutineKind::Procedure,
-        row_references: Some(std::cell::RefCell::new(Vec::new())),
-    };
+    let mut parser =
+        BodyParser::new(Tokens { text: t.text, tokens: t.tokens.clone(), at }, RoutineKind::Procedure, Vec::new());
+    parser.row_references = Some(std::cell::RefCell::new(Vec::new()));
     let body = parser.statement()?;
     while parser.t.next_is(&Token::SemiColon) {
         parser.t.at += 1;
@@ -1133,6 +1380,18 @@ pub(crate) struct BlockDepth {
     after_end: bool,
 }
 
+/// Whether a statement starting with `first` (then `next`) is a compound
+/// statement a client sends on its own, whose `;`s are inside it.
+fn starts_compound(first: Option<&str>, next: Option<&Token>) -> bool {
+    match first {
+        Some("IF" | "CASE" | "LOOP" | "WHILE" | "REPEAT" | "FOR") => true,
+        Some("BEGIN") => {
+            matches!(next, Some(Token::Word(w)) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("NOT"))
+        }
+        _ => false,
+    }
+}
+
 impl BlockDepth {
     /// Feeds the next significant token; `next` is the one after it.
     pub(crate) fn feed(&mut self, token: &Token, next: Option<&Token>) {
@@ -1140,6 +1399,10 @@ impl BlockDepth {
             Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
             _ => None,
         };
+        if self.words == 0 && starts_compound(word.as_deref(), next) {
+            self.routine = true;
+            self.statement_start = true;
+        }
         if self.words < 16 {
             self.words += 1;
             if matches!(word.as_deref(), Some("PROCEDURE" | "FUNCTION" | "TRIGGER")) && self.words > 1 {
@@ -1161,11 +1424,12 @@ impl BlockDepth {
                 self.depth += 1;
                 self.statement_start = true;
             }
-            Some("IF" | "LOOP" | "WHILE" | "REPEAT") if at_start && !after_end => {
+            Some("IF" | "LOOP" | "WHILE" | "REPEAT" | "FOR") if at_start && !after_end => {
                 self.depth += 1;
                 self.statement_start = true;
             }
-            Some("THEN" | "ELSE" | "DO" | "LOOP" | "REPEAT") => self.statement_start = true,
+            // `BEGIN NOT ATOMIC`: the block's first statement follows.
+            Some("THEN" | "ELSE" | "DO" | "LOOP" | "REPEAT" | "ATOMIC") => self.statement_start = true,
             _ => {}
         }
         if matches!(token, Token::SemiColon | Token::Colon) {

@@ -33,7 +33,12 @@ impl Tokens<'_> {
     }
 
     pub(super) fn error(&self) -> SqlError {
-        let from = self.tokens.get(self.at).map_or(self.text.len(), |t| t.1);
+        self.error_at(self.at)
+    }
+
+    /// MariaDB's 1064 near the token at `at`.
+    pub(super) fn error_at(&self, at: usize) -> SqlError {
+        let from = self.tokens.get(at).map_or(self.text.len(), |t| t.1);
         SqlError::parse(&near_text(&self.text[from..], 1, 1), 1)
     }
 
