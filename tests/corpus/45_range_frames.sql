@@ -10,6 +10,7 @@ select b, dc, sum(b) over (order by dc range between 0.75 preceding and current 
 select b, f, sum(f) over (order by f range between 1 preceding and 1 following) s, avg(f) over (order by f range between 0.75 following and 3 following) a, max(b) over (order by f range between 0.5 preceding and 0.5 following) m from rf order by b
 select b, ua, sum(b) over (order by ua desc range between current row and 2 following) s from rf order by b
 select b, a, first_value(id) over (order by a range between 1 preceding and 1 following) fv, last_value(id) over (order by a range between 1 preceding and 1 following) lv, nth_value(id, 2) over (order by a range between current row and 3 following) nv from rf order by b
+select b, a, std(b) over (order by a range between 1 preceding and 1 following) sd, variance(b) over (order by a range between 1 preceding and 1 following) v, stddev_samp(dc) over (order by a range between 2 preceding and current row) ss, var_samp(ua) over (order by a desc range between 1 preceding and 1 following) vs from rf order by b
 select b, a, bit_or(b) over (order by a range between 2 preceding and current row) bo, bit_and(b) over (order by a range between 0 preceding and 0 following) ba, bit_xor(b) over (order by a range between 3 preceding and 1 preceding) bx from rf order by b
 select b, a, sum(b) over (order by a + 0.5 range between 1 preceding and current row) s from rf order by b
 select sum(b) over (order by a, b range between 1 preceding and current row) from rf
