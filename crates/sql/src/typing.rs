@@ -852,6 +852,23 @@ mod tests {
     }
 
     #[test]
+    fn variance_shows_four_more_decimals_than_its_exact_argument() {
+        let scope = [int_column("a"), decimal_column("d", 5, 2)];
+        let std_of = |slot: usize| Expr::Aggregate {
+            func: AggFunc::StdPop,
+            arg: Some(Box::new(Expr::Slot(slot))),
+            distinct: false,
+        };
+        let of_int = def_of(&std_of(0), &scope);
+        assert_eq!(
+            (of_int.ty, of_int.float_digits),
+            (ColumnType::Double, Some(FloatDigits { digits: 26, decimals: 4 }))
+        );
+        let of_decimal = def_of(&std_of(1), &scope);
+        assert_eq!(of_decimal.float_digits, Some(FloatDigits { digits: 16, decimals: 6 }));
+    }
+
+    #[test]
     fn if_aggregates_a_decimal_and_an_integer_into_the_decimal() {
         let scope = [decimal_column("d", 10, 3)];
         let cond = lit(Value::Int(1));
