@@ -79,6 +79,7 @@ SELECT BIT_AND(v), BIT_OR(v), BIT_XOR(v) FROM bits WHERE id > 100;
 SELECT BIT_OR(d), BIT_AND(-1), BIT_OR(-2) FROM bits;
 SELECT id, BIT_OR(v) OVER (ORDER BY id), BIT_XOR(id) OVER (PARTITION BY g ORDER BY id) FROM bits ORDER BY id;
 SELECT STD(v), VAR_SAMP(v) FROM bits WHERE id = 3;
+SELECT STD(v), STDDEV(v), STDDEV_POP(v), STDDEV_SAMP(v), VARIANCE(v), VAR_POP(v), VAR_SAMP(v) FROM bits;
 -- BENCHMARK(count, expr) evaluates expr count times and answers 0; NULL count NULL; negative: NULL and 1411.
 SELECT BENCHMARK(1000, MD5('a')) AS b, BENCHMARK(NULL, 1) AS n, BENCHMARK(-1, 1) AS m
 SHOW WARNINGS

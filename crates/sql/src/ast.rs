@@ -139,7 +139,7 @@ impl WindowFunc {
 }
 
 /// `ROWS|RANGE BETWEEN start AND end`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct WindowFrame {
     /// ROWS counts rows; RANGE moves by ORDER BY peers.
     pub rows: bool,
@@ -147,13 +147,23 @@ pub struct WindowFrame {
     pub end: FrameBound,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum FrameBound {
     UnboundedPreceding,
-    Preceding(u64),
+    Preceding(FrameOffset),
     CurrentRow,
-    Following(u64),
+    Following(FrameOffset),
     UnboundedFollowing,
+}
+
+/// How far `n PRECEDING` / `n FOLLOWING` reaches from the current row.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FrameOffset {
+    /// ROWS: a number of rows.
+    Rows(u64),
+    /// RANGE: a numeric literal (INT, DECIMAL or DOUBLE) subtracted from or
+    /// added to the row's ORDER BY key.
+    Range(Value),
 }
 
 /// What an EXPLAIN shows besides the plan: EXTENDED adds the `filtered`

@@ -1503,6 +1503,13 @@ pub(crate) fn run_core_in_scope(
     window::reject_in_clause(having.as_ref())?;
     group_by.iter().try_for_each(|g| window::reject_in_clause(Some(g)))?;
     let windowed = items.iter().map(|i| &i.expr).chain(order.iter().map(|o| &o.expr)).any(window::contains_window);
+    if windowed {
+        items
+            .iter()
+            .map(|i| &i.expr)
+            .chain(order.iter().map(|o| &o.expr))
+            .try_for_each(|e| window::check_range_keys(e, &scope))?;
+    }
 
     // Early stop: plain queries with LIMIT and no sort, or sorted by an index.
     let simple = !aggregated && !windowed && !select.distinct && final_order;

@@ -17,12 +17,17 @@
 
 use crate::ast::{AggFunc, BinOp, CastType, Expr, UnaryOp, WindowFunc};
 use crate::select::ScopeColumn;
+use onelog_core::schema::FloatDigits;
 use onelog_core::{BlobSize, Collation, ColumnDef, ColumnType, Uuid, Value};
 
 /// MariaDB's `div_precision_increment` default: the scale `/` adds.
 const DIV_PRECISION_INCREMENT: u8 = 4;
 /// Digits SUM adds to its argument's precision (DECIMAL_LONGLONG_DIGITS).
 const SUM_EXTRA_DIGITS: u32 = 22;
+/// Decimals STD / VARIANCE add to their argument's (prec_increment).
+const VARIANCE_EXTRA_DECIMALS: u32 = 4;
+/// The most decimals a STD / VARIANCE result shows (FLOATING_POINT_DECIMALS - 1).
+const VARIANCE_MAX_DECIMALS: u32 = 30;
 /// The longest DECIMAL MariaDB has.
 const DECIMAL_MAX_PRECISION: u32 = 65;
 /// A DOUBLE expression's display length (DBL_DIG + 8).
@@ -451,6 +456,7 @@ fn aggregate_call(func: AggFunc, arg: Option<&Expr>, scope: &[ScopeColumn]) -> O
     let kind = match func {
         AggFunc::Min | AggFunc::Max => arg.kind,
         AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => return Some(longlong(true, false)),
+        AggFunc::StdPop | AggFunc::StdSamp | AggFunc::VarPop | AggFunc::VarSamp => variance_kind(&arg.kind)?,
         AggFunc::Sum => match decimal_parts(&arg.kind) {
             Some((int_digits, scale, _)) => {
                 Kind::Decimal { precision: int_digits + scale + SUM_EXTRA_DIGITS, scale, unsigned: false }
@@ -469,6 +475,22 @@ fn aggregate_call(func: AggFunc, arg: Option<&Expr>, scope: &[ScopeColumn]) -> O
         _ => return None,
     };
     Some(Typed { kind, nullable: true })
+}
+
+/// STD / VARIANCE of an exact (integer or DECIMAL) argument: a DOUBLE shown
+/// with the argument's scale + 4 decimals (at most 30), as wide as a
+/// DECIMAL of twice the argument's precision + 4 digits
+/// (Item_sum_variance::fix_length_and_dec_decimal). Of a DOUBLE argument:
+/// not derived here yet.
+fn variance_kind(arg: &Kind) -> Option<Kind> {
+    let (int_digits, scale, _) = decimal_parts(arg)?;
+    let decimals = (scale + VARIANCE_EXTRA_DECIMALS).min(VARIANCE_MAX_DECIMALS);
+    let precision = (int_digits + scale) * 2 + VARIANCE_EXTRA_DECIMALS;
+    // A sign and a decimal point besides the digits.
+    let len = precision + 1 + u32::from(decimals > 0);
+    let mut def = ColumnDef::new("", ColumnType::Double);
+    def.float_digits = Some(FloatDigits { digits: u8::try_from(len).ok()?, decimals: u8::try_from(decimals).ok()? });
+    Some(Kind::Column(def))
 }
 
 fn window_call(func: WindowFunc, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
@@ -827,6 +849,23 @@ mod tests {
         assert_eq!(def_of(&avg, &scope).ty, ColumnType::Decimal { precision: 14, scale: 4 });
         let sum = Expr::Aggregate { func: AggFunc::Sum, arg: Some(Box::new(Expr::Slot(1))), distinct: false };
         assert_eq!(def_of(&sum, &scope).ty, ColumnType::Decimal { precision: 32, scale: 0 });
+    }
+
+    #[test]
+    fn variance_shows_four_more_decimals_than_its_exact_argument() {
+        let scope = [int_column("a"), decimal_column("d", 5, 2)];
+        let std_of = |slot: usize| Expr::Aggregate {
+            func: AggFunc::StdPop,
+            arg: Some(Box::new(Expr::Slot(slot))),
+            distinct: false,
+        };
+        let of_int = def_of(&std_of(0), &scope);
+        assert_eq!(
+            (of_int.ty, of_int.float_digits),
+            (ColumnType::Double, Some(FloatDigits { digits: 26, decimals: 4 }))
+        );
+        let of_decimal = def_of(&std_of(1), &scope);
+        assert_eq!(of_decimal.float_digits, Some(FloatDigits { digits: 16, decimals: 6 }));
     }
 
     #[test]

@@ -7,15 +7,19 @@
 //! peers (rows equal under the window's ORDER BY); FIRST/LAST/NTH_VALUE and
 //! aggregates read the row's frame. A frame that starts at the partition's
 //! start is accumulated as it grows, so the default frame costs one pass;
-//! other ROWS frames are summed per row (frame size × rows).
+//! other frames are summed per row (frame size × rows). A RANGE frame's
+//! `n PRECEDING` / `n FOLLOWING` bound is found by binary search over the
+//! partition's (sorted) ORDER BY keys.
 
 use crate::aggregate::Acc;
-use crate::ast::{AggFunc, Expr, FrameBound, WindowCall, WindowFrame, WindowFunc};
+use crate::ast::{AggFunc, BinOp, Expr, FrameBound, FrameOffset, OrderBy, WindowCall, WindowFrame, WindowFunc};
 use crate::eval;
-use crate::select::{cmp_keys, group_key, Ctx, KeyOrder};
+use crate::select::{cmp_keys, group_key, Ctx, KeyOrder, ScopeColumn};
+use onelog_core::decimal::RoundingStrategy;
 use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
 use std::cmp::Ordering;
 use std::ops::Range;
+use std::slice;
 
 /// A result row before projection: its values and its aggregate values
 /// (empty without GROUP BY); window values are appended to the latter.
@@ -48,6 +52,36 @@ pub fn reject_in_clause(expr: Option<&Expr>) -> SqlResult<()> {
         )),
         false => Ok(()),
     }
+}
+
+/// Error 4021 if a window call in `expr` has a RANGE frame with an offset
+/// and an ORDER BY key whose type is not numeric (checked before any row is
+/// read, as MariaDB does; a key of a type not known here is checked by its
+/// values).
+pub fn check_range_keys(expr: &Expr, scope: &[ScopeColumn]) -> SqlResult<()> {
+    if let Expr::Window(call) = expr {
+        let offset = call.frame.as_ref().is_some_and(|f| [&f.start, &f.end].into_iter().any(is_range_offset));
+        let key_type = call.order_by.first().and_then(|key| crate::typing::result_def(&key.expr, scope, ""));
+        if offset && key_type.is_some_and(|def| !def.ty.is_integer() && !def.ty.is_numeric()) {
+            return Err(wrong_type_for_range_frame());
+        }
+    }
+    let mut checked = Ok(());
+    expr.for_each_child(&mut |child| {
+        if checked.is_ok() {
+            checked = check_range_keys(child, scope);
+        }
+    });
+    checked
+}
+
+/// Error 4021: a RANGE offset or ORDER BY key that is not a number.
+pub(crate) fn wrong_type_for_range_frame() -> SqlError {
+    SqlError::new(ErrorCode::WRONG_TYPE_FOR_RANGE_FRAME, "Numeric datatype is required for RANGE-type frame")
+}
+
+fn is_range_offset(bound: &FrameBound) -> bool {
+    matches!(bound, FrameBound::Preceding(FrameOffset::Range(_)) | FrameBound::Following(FrameOffset::Range(_)))
 }
 
 /// Appends each call's value to every row's aggregate values. Every call
@@ -119,15 +153,28 @@ fn sort_rows(ctx: &Ctx, call: &WindowCall, rows: &[GroupRow]) -> SqlResult<Sorte
     Ok(Sorted { args, order_keys, desc, order, partitions })
 }
 
+/// One partition's rows in window order.
+struct Partition<'a> {
+    args: Vec<&'a [Value]>,
+    /// Each row's peers (see [`peer_groups`]).
+    peers: Vec<Range<usize>>,
+    /// Each row's first ORDER BY key (NULL without ORDER BY): what a RANGE
+    /// offset measures from.
+    keys: Vec<&'a Value>,
+}
+
 /// One call's value for each row, and the rows' window order.
 fn compute_one(ctx: &Ctx, call: &WindowCall, rows: &[GroupRow]) -> SqlResult<(Vec<Value>, Vec<usize>)> {
     let sorted = sort_rows(ctx, call, rows)?;
     let mut out = vec![Value::Null; rows.len()];
     for partition in &sorted.partitions {
         let ids = &sorted.order[partition.clone()];
-        let peers = peer_groups(ids, &sorted.order_keys, &sorted.desc);
-        let args: Vec<&[Value]> = ids.iter().map(|&i| sorted.args[i].as_slice()).collect();
-        let values = partition_values(call, &args, &peers)?;
+        let part = Partition {
+            args: ids.iter().map(|&i| sorted.args[i].as_slice()).collect(),
+            peers: peer_groups(ids, &sorted.order_keys, &sorted.desc),
+            keys: ids.iter().map(|&i| sorted.order_keys[i].first().unwrap_or(&Value::Null)).collect(),
+        };
+        let values = partition_values(ctx, call, &part, sorted.desc.first())?;
         for (&row, value) in ids.iter().zip(values) {
             out[row] = value;
         }
@@ -150,9 +197,10 @@ fn peer_groups(ids: &[usize], order_keys: &[Vec<Value>], desc: &[KeyOrder]) -> V
     peers
 }
 
-/// The call's value at each position of one partition (`args` and `peers`
-/// in window order).
-fn partition_values(call: &WindowCall, args: &[&[Value]], peers: &[Range<usize>]) -> SqlResult<Vec<Value>> {
+/// The call's value at each position of one partition; `order` is the
+/// first ORDER BY key's.
+fn partition_values(ctx: &Ctx, call: &WindowCall, part: &Partition, order: Option<&KeyOrder>) -> SqlResult<Vec<Value>> {
+    let (args, peers) = (part.args.as_slice(), part.peers.as_slice());
     let n = args.len();
     let int = |v: usize| Value::Int(v as i64);
     Ok(match call.func {
@@ -184,7 +232,7 @@ fn partition_values(call: &WindowCall, args: &[&[Value]], peers: &[Range<usize>]
                 })
                 .collect()
         }
-        _ => frame_values(call, args, peers),
+        _ => frame_values(ctx, call, part, order)?,
     })
 }
 
@@ -222,16 +270,21 @@ fn ntile(args: &[&[Value]], n: usize) -> SqlResult<Vec<Value>> {
 }
 
 /// FIRST_VALUE, LAST_VALUE, NTH_VALUE and aggregates over each row's frame.
-fn frame_values(call: &WindowCall, args: &[&[Value]], peers: &[Range<usize>]) -> Vec<Value> {
-    let n = args.len();
-    let frame = call.frame.unwrap_or(WindowFrame {
+fn frame_values(ctx: &Ctx, call: &WindowCall, part: &Partition, order: Option<&KeyOrder>) -> SqlResult<Vec<Value>> {
+    let (args, n) = (part.args.as_slice(), part.args.len());
+    let default_frame = || WindowFrame {
         rows: false,
         start: FrameBound::UnboundedPreceding,
         end: if call.order_by.is_empty() { FrameBound::UnboundedFollowing } else { FrameBound::CurrentRow },
-    });
-    let frames: Vec<Range<usize>> = (0..n).map(|i| frame_range(&frame, i, n, &peers[i])).collect();
+    };
+    let frame = call.frame.clone().unwrap_or_else(default_frame);
+    let range_key =
+        call.order_by.first().zip(order).map(|(key, order)| RangeKey { env: ctx, key, order, keys: &part.keys });
+    let starts = bound_positions(&frame.start, frame.rows, false, &part.peers, range_key.as_ref())?;
+    let ends = bound_positions(&frame.end, frame.rows, true, &part.peers, range_key.as_ref())?;
+    let frames: Vec<Range<usize>> = starts.into_iter().zip(ends).map(|(start, end)| start..end.max(start)).collect();
     let arg = |i: usize| args[i].first().cloned().unwrap_or(Value::Int(1));
-    match call.func {
+    Ok(match call.func {
         WindowFunc::FirstValue => {
             frames.iter().map(|f| if f.is_empty() { Value::Null } else { arg(f.start) }).collect()
         }
@@ -247,29 +300,103 @@ fn frame_values(call: &WindowCall, args: &[&[Value]], peers: &[Range<usize>]) ->
             .collect(),
         WindowFunc::Aggregate(func) => aggregate_frames(func, &frames, arg),
         _ => vec![Value::Null; n],
-    }
+    })
 }
 
-/// Positions `[start, end)` of the frame of position `i`.
-fn frame_range(frame: &WindowFrame, i: usize, n: usize, peers: &Range<usize>) -> Range<usize> {
-    let at = |bound: FrameBound, is_end: bool| -> usize {
-        match bound {
-            FrameBound::UnboundedPreceding => 0,
-            FrameBound::UnboundedFollowing => n,
-            FrameBound::CurrentRow if !frame.rows => {
-                if is_end {
-                    peers.end
-                } else {
-                    peers.start
-                }
-            }
-            FrameBound::CurrentRow => i + usize::from(is_end),
-            FrameBound::Preceding(k) => (i + usize::from(is_end)).saturating_sub(k as usize),
-            FrameBound::Following(k) => (i + usize::from(is_end)).saturating_add(k as usize).min(n),
+/// The ORDER BY key a RANGE offset measures from, and its values in one
+/// partition (sorted by `order`).
+struct RangeKey<'a> {
+    env: &'a dyn eval::EvalEnv,
+    key: &'a OrderBy,
+    order: &'a KeyOrder,
+    keys: &'a [&'a Value],
+}
+
+/// For each position `i` of a partition, where the frame bound `bound`
+/// falls: the first position of the frame (`is_end` false) or the one
+/// past its last.
+fn bound_positions(
+    bound: &FrameBound,
+    rows: bool,
+    is_end: bool,
+    peers: &[Range<usize>],
+    range_key: Option<&RangeKey>,
+) -> SqlResult<Vec<usize>> {
+    let n = peers.len();
+    let past = usize::from(is_end);
+    let offset_rows = |k: &u64| usize::try_from(*k).unwrap_or(usize::MAX);
+    Ok(match bound {
+        FrameBound::UnboundedPreceding => vec![0; n],
+        FrameBound::UnboundedFollowing => vec![n; n],
+        FrameBound::CurrentRow if rows => (0..n).map(|i| i + past).collect(),
+        FrameBound::CurrentRow => peers.iter().map(|p| if is_end { p.end } else { p.start }).collect(),
+        FrameBound::Preceding(FrameOffset::Rows(k)) => {
+            (0..n).map(|i| (i + past).saturating_sub(offset_rows(k))).collect()
         }
-    };
-    let (start, end) = (at(frame.start, false), at(frame.end, true));
-    start..end.max(start)
+        FrameBound::Following(FrameOffset::Rows(k)) => {
+            (0..n).map(|i| (i + past).saturating_add(offset_rows(k)).min(n)).collect()
+        }
+        FrameBound::Preceding(FrameOffset::Range(v)) | FrameBound::Following(FrameOffset::Range(v)) => {
+            // The parser admits a RANGE offset only with one ORDER BY key.
+            let range_key = range_key.ok_or_else(|| {
+                SqlError::new(
+                    ErrorCode::RANGE_FRAME_NEEDS_SIMPLE_ORDERBY,
+                    "RANGE-type frame requires ORDER BY clause with single sort key",
+                )
+            })?;
+            let following = matches!(bound, FrameBound::Following(_));
+            range_positions(range_key, v, following, is_end)?
+        }
+    })
+}
+
+/// Where `offset PRECEDING` / `FOLLOWING` of a RANGE frame falls for each
+/// row: the frame starts at the first row whose key is not before the
+/// row's key ∓ offset in window order, and ends after the last row whose
+/// key is not after it. Descending order turns PRECEDING into larger keys;
+/// a NULL key (NULL ∓ offset is NULL) reaches exactly its NULL peers.
+fn range_positions(range_key: &RangeKey, offset: &Value, following: bool, is_end: bool) -> SqlResult<Vec<usize>> {
+    let keys = range_key.keys;
+    let n = keys.len();
+    let op = if following != range_key.order.desc { BinOp::Add } else { BinOp::Sub };
+    // What an out-of-range sum's error 1690 names.
+    let sum_expr = Expr::Binary(op, Box::new(range_key.key.expr.clone()), Box::new(Expr::Literal(offset.clone())));
+    let mut positions: Vec<usize> = Vec::with_capacity(n);
+    for key in keys {
+        // MariaDB's frame cursor stops computing bounds once it has passed
+        // the partition's last row, so an overflow beyond is no error.
+        if positions.last() == Some(&n) {
+            positions.push(n);
+            continue;
+        }
+        let bound = range_bound(range_key.env, key, offset, op, &sum_expr)?;
+        let in_frame_side =
+            |k: &&Value| match cmp_keys(slice::from_ref(*k), slice::from_ref(&bound), slice::from_ref(range_key.order))
+            {
+                Ordering::Less => true,
+                Ordering::Equal => is_end,
+                Ordering::Greater => false,
+            };
+        positions.push(keys.partition_point(in_frame_side));
+    }
+    Ok(positions)
+}
+
+/// `key op offset` as MariaDB stores it for comparing with the other rows'
+/// keys: in the key's own type, so an integer key's bound is rounded (a
+/// DECIMAL sum half away from zero, a DOUBLE one half to even).
+fn range_bound(env: &dyn eval::EvalEnv, key: &Value, offset: &Value, op: BinOp, sum_expr: &Expr) -> SqlResult<Value> {
+    if !matches!(key, Value::Null | Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_)) {
+        return Err(wrong_type_for_range_frame());
+    }
+    let bound = eval::binary_values(op, key.clone(), offset.clone(), None, sum_expr, env)?;
+    Ok(match (key, bound) {
+        (Value::Int(_) | Value::UInt(_), Value::Decimal(d)) => {
+            Value::Decimal(d.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero))
+        }
+        (Value::Int(_) | Value::UInt(_), Value::Double(f)) => Value::Double(f.round_ties_even()),
+        (_, bound) => bound,
+    })
 }
 
 fn aggregate_frames(func: AggFunc, frames: &[Range<usize>], arg: impl Fn(usize) -> Value) -> Vec<Value> {
@@ -363,15 +490,49 @@ mod tests {
 
     #[test]
     fn frames_clamp_to_the_partition() {
-        let rows = |start, end| WindowFrame { rows: true, start, end };
-        let one_around = rows(FrameBound::Preceding(1), FrameBound::Following(1));
-        assert_eq!(frame_range(&one_around, 0, 5, &(0..1)), 0..2);
-        assert_eq!(frame_range(&one_around, 4, 5, &(4..5)), 3..5);
-        let inverted = rows(FrameBound::Following(1), FrameBound::Preceding(1));
-        assert!(frame_range(&inverted, 2, 5, &(2..3)).is_empty());
-        let range_to_peers =
-            WindowFrame { rows: false, start: FrameBound::UnboundedPreceding, end: FrameBound::CurrentRow };
-        assert_eq!(frame_range(&range_to_peers, 1, 5, &(1..3)), 0..3);
+        let peers: Vec<Range<usize>> = vec![0..1, 1..3, 1..3, 3..4, 4..5];
+        let positions =
+            |bound: FrameBound, rows: bool, is_end: bool| bound_positions(&bound, rows, is_end, &peers, None).unwrap();
+        assert_eq!(positions(FrameBound::Preceding(FrameOffset::Rows(1)), true, false), vec![0, 0, 1, 2, 3]);
+        assert_eq!(positions(FrameBound::Following(FrameOffset::Rows(1)), true, true), vec![2, 3, 4, 5, 5]);
+        assert_eq!(positions(FrameBound::CurrentRow, false, true), vec![1, 3, 3, 4, 5]);
+        assert_eq!(positions(FrameBound::CurrentRow, false, false), vec![0, 1, 1, 3, 4]);
+        assert_eq!(positions(FrameBound::UnboundedFollowing, true, false), vec![5; 5]);
+    }
+
+    /// Positions of a RANGE bound over `keys` (sorted in `desc` order).
+    fn range(keys: &[Value], desc: bool, offset: Value, following: bool, is_end: bool) -> SqlResult<Vec<usize>> {
+        let key = OrderBy { expr: Expr::Literal(Value::Null), desc };
+        let order = KeyOrder::of(&key.expr, desc);
+        let keys: Vec<&Value> = keys.iter().collect();
+        let range_key = RangeKey { env: &eval::NoWarn, key: &key, order: &order, keys: &keys };
+        range_positions(&range_key, &offset, following, is_end)
+    }
+
+    #[test]
+    fn range_bounds_measure_from_the_key_with_nulls_as_one_group() {
+        let asc = [Value::Null, Value::Null, Value::Int(1), Value::Int(2), Value::Int(2), Value::Int(4)];
+        // 1 PRECEDING as the start: the first key >= key - 1.
+        assert_eq!(range(&asc, false, Value::Int(1), false, false).unwrap(), vec![0, 0, 2, 2, 2, 5]);
+        // 1 FOLLOWING as the end: past the last key <= key + 1.
+        assert_eq!(range(&asc, false, Value::Int(1), true, true).unwrap(), vec![2, 2, 5, 5, 5, 6]);
+        // An integer key's bound is rounded: 2 - 0.5 is 2 (half away from zero).
+        assert_eq!(range(&asc, false, Value::Decimal("0.5".parse().unwrap()), false, false).unwrap()[3], 3);
+        let desc = [Value::Int(4), Value::Int(2), Value::Int(1), Value::Null];
+        // Descending: 1 PRECEDING is key + 1.
+        assert_eq!(range(&desc, true, Value::Int(1), false, false).unwrap(), vec![0, 1, 1, 3]);
+        assert_eq!(range(&desc, true, Value::Int(1), true, true).unwrap(), vec![1, 3, 3, 4]);
+    }
+
+    #[test]
+    fn range_bounds_stop_at_the_partition_end_and_refuse_text() {
+        // 2 - 5 overflows BIGINT UNSIGNED only after the bound passed the end.
+        let keys = [Value::UInt(6), Value::UInt(1)];
+        assert_eq!(range(&keys, true, Value::Int(5), true, true).unwrap(), vec![2, 2]);
+        let err = range(&[Value::UInt(1), Value::UInt(6)], false, Value::Int(5), false, false).unwrap_err();
+        assert_eq!(err.code.number, 1690);
+        let err = range(&[Value::from_str("a")], false, Value::Int(1), false, false).unwrap_err();
+        assert_eq!(err.code.number, 4021);
     }
 
     #[test]

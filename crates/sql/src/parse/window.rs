@@ -17,7 +17,7 @@ pub(crate) fn convert_window(f: &sp::Function, over: &sp::WindowType, params: &m
     let (func, args) = window_function(f, &name, params)?;
     let partition_by = spec.partition_by.iter().map(|e| convert_expr(e, params)).collect::<SqlResult<_>>()?;
     let order_by = convert_order_by(&spec.order_by, params)?;
-    let frame = spec.window_frame.as_ref().map(|frame| convert_frame(frame, params)).transpose()?;
+    let frame = spec.window_frame.as_ref().map(|frame| convert_frame(frame, order_by.len(), params)).transpose()?;
     let needs_order = matches!(
         func,
         WindowFunc::Rank
@@ -102,42 +102,87 @@ fn window_function(f: &sp::Function, name: &str, params: &mut ParamCounter) -> S
     Ok((func, args))
 }
 
-fn convert_frame(frame: &sp::WindowFrame, params: &mut ParamCounter) -> SqlResult<WindowFrame> {
+/// A frame of a window ordered by `order_keys` keys. An offset in a RANGE
+/// frame measures the distance from the one ORDER BY key (4019 without
+/// exactly one).
+fn convert_frame(frame: &sp::WindowFrame, order_keys: usize, params: &mut ParamCounter) -> SqlResult<WindowFrame> {
     let rows = match frame.units {
         sp::WindowFrameUnits::Rows => true,
         sp::WindowFrameUnits::Range => false,
         sp::WindowFrameUnits::Groups => return Err(SqlError::parse("GROUPS", 1)),
     };
-    let start = frame_bound(&frame.start_bound, params)?;
+    check_bound_combination(&frame.start_bound, frame.end_bound.as_ref())?;
+    let bounds = [Some(&frame.start_bound), frame.end_bound.as_ref()];
+    let has_offset = bounds
+        .iter()
+        .flatten()
+        .any(|b| matches!(b, sp::WindowFrameBound::Preceding(Some(_)) | sp::WindowFrameBound::Following(Some(_))));
+    if !rows && has_offset && order_keys != 1 {
+        return Err(SqlError::new(
+            ErrorCode::RANGE_FRAME_NEEDS_SIMPLE_ORDERBY,
+            "RANGE-type frame requires ORDER BY clause with single sort key",
+        ));
+    }
+    let start = frame_bound(&frame.start_bound, rows, params)?;
     let end = match &frame.end_bound {
-        Some(bound) => frame_bound(bound, params)?,
+        Some(bound) => frame_bound(bound, rows, params)?,
         None => FrameBound::CurrentRow,
     };
-    if !rows && [start, end].iter().any(|b| matches!(b, FrameBound::Preceding(_) | FrameBound::Following(_))) {
-        return Err(SqlError::not_supported("RANGE-type frame with an offset"));
-    }
     Ok(WindowFrame { rows, start, end })
 }
 
-fn frame_bound(bound: &sp::WindowFrameBound, params: &mut ParamCounter) -> SqlResult<FrameBound> {
+/// MariaDB's grammar has only PRECEDING or CURRENT ROW as a lone bound
+/// (`ROWS 1 FOLLOWING` is 1064); error 4014 for a frame that starts at
+/// UNBOUNDED FOLLOWING, ends at UNBOUNDED PRECEDING, or runs backwards
+/// across the current row (CURRENT ROW to n PRECEDING, n FOLLOWING to
+/// CURRENT ROW). Other inverted frames are just empty.
+fn check_bound_combination(start: &sp::WindowFrameBound, end: Option<&sp::WindowFrameBound>) -> SqlResult<()> {
+    use sp::WindowFrameBound::{CurrentRow, Following, Preceding};
+    let Some(end) = end else {
+        return match start {
+            Following(_) => Err(SqlError::parse("following", 1)),
+            _ => Ok(()),
+        };
+    };
+    match (start, end) {
+        (Following(None), _) | (_, Preceding(None)) | (CurrentRow, Preceding(_)) | (Following(_), CurrentRow) => {
+            Err(SqlError::new(
+                ErrorCode::BAD_COMBINATION_OF_WINDOW_FRAME_BOUND_SPECS,
+                "Unacceptable combination of window frame bound specifications",
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn frame_bound(bound: &sp::WindowFrameBound, rows: bool, params: &mut ParamCounter) -> SqlResult<FrameBound> {
     Ok(match bound {
         sp::WindowFrameBound::CurrentRow => FrameBound::CurrentRow,
         sp::WindowFrameBound::Preceding(None) => FrameBound::UnboundedPreceding,
         sp::WindowFrameBound::Following(None) => FrameBound::UnboundedFollowing,
-        sp::WindowFrameBound::Preceding(Some(n)) => FrameBound::Preceding(frame_offset(n, params)?),
-        sp::WindowFrameBound::Following(Some(n)) => FrameBound::Following(frame_offset(n, params)?),
+        sp::WindowFrameBound::Preceding(Some(n)) => FrameBound::Preceding(frame_offset(n, rows, params)?),
+        sp::WindowFrameBound::Following(Some(n)) => FrameBound::Following(frame_offset(n, rows, params)?),
     })
 }
 
-/// A ROWS offset: a non-negative integer literal.
-fn frame_offset(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult<u64> {
-    match convert_expr(e, params)? {
-        Expr::Literal(Value::Int(n)) if n >= 0 => Ok(n as u64),
-        Expr::Literal(Value::UInt(n)) => Ok(n),
-        _ => Err(SqlError::new(
-            ErrorCode::WRONG_TYPE_FOR_ROWS_FRAME,
-            "Integer constant expression expected for specification of ROWS-type frame",
-        )),
+/// A frame offset: MariaDB's grammar takes only a literal there (`1+1`,
+/// `-1`, a column or `?` are syntax errors); ROWS needs a non-negative
+/// integer (4020), RANGE a number (4021).
+fn frame_offset(e: &sp::Expr, rows: bool, params: &mut ParamCounter) -> SqlResult<FrameOffset> {
+    let literal = match e {
+        sp::Expr::Value(v) if !matches!(v.value, sp::Value::Placeholder(_)) => convert_expr(e, params)?,
+        _ => return Err(SqlError::parse(&e.to_string(), 1)),
+    };
+    match (rows, literal) {
+        (true, Expr::Literal(Value::Int(n))) if n >= 0 => Ok(FrameOffset::Rows(n as u64)),
+        (true, Expr::Literal(Value::UInt(n))) => Ok(FrameOffset::Rows(n)),
+        (true, _) => {
+            Err(SqlError::new(ErrorCode::WRONG_TYPE_FOR_ROWS_FRAME, "Integer is required for ROWS-type frame"))
+        }
+        (false, Expr::Literal(n @ (Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_)))) => {
+            Ok(FrameOffset::Range(n))
+        }
+        (false, _) => Err(crate::window::wrong_type_for_range_frame()),
     }
 }
 
