@@ -416,13 +416,13 @@ pub fn text_value<'a>(v: &'a Value, col: &ColumnMeta) -> Option<Cow<'a, [u8]>> {
         Value::Bytes(b) => return Some(Cow::Borrowed(b)),
         Value::Int(i) => match col.column_type {
             MyType::MYSQL_TYPE_NEWDECIMAL | MyType::MYSQL_TYPE_DECIMAL if (1..=28).contains(&col.decimals) => {
-                format_decimal(Decimal::from(*i), col.decimals)
+                format_decimal(&Decimal::from(*i), col.decimals)
             }
             _ => i.to_string(),
         },
         Value::UInt(u) => match col.column_type {
             MyType::MYSQL_TYPE_NEWDECIMAL | MyType::MYSQL_TYPE_DECIMAL if (1..=28).contains(&col.decimals) => {
-                format_decimal(Decimal::from(*u), col.decimals)
+                format_decimal(&Decimal::from(*u), col.decimals)
             }
             _ => u.to_string(),
         },
@@ -447,7 +447,7 @@ pub fn text_value<'a>(v: &'a Value, col: &ColumnMeta) -> Option<Cow<'a, [u8]>> {
         }
         Value::Decimal(d) => {
             if col.decimals <= 28 {
-                format_decimal(*d, col.decimals)
+                format_decimal(d, col.decimals)
             } else {
                 d.to_string()
             }
@@ -482,8 +482,8 @@ fn zero_filled(s: String, col: &ColumnMeta) -> String {
     format!("{}{s}", "0".repeat(width - s.len()))
 }
 
-fn format_decimal(d: Decimal, scale: u8) -> String {
-    let mut d = d;
+fn format_decimal(d: &Decimal, scale: u8) -> String {
+    let mut d = d.clone();
     d.rescale(u32::from(scale));
     d.to_string()
 }

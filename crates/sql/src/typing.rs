@@ -92,7 +92,7 @@ pub fn conform(def: &ColumnDef, value: &mut Value) {
     let mut d = match value {
         Value::Int(i) => onelog_core::decimal::Decimal::from(*i),
         Value::UInt(u) => onelog_core::decimal::Decimal::from(*u),
-        Value::Decimal(d) if d.scale() < scale => *d,
+        Value::Decimal(d) if d.scale() < scale => d.clone(),
         _ => return,
     };
     d.rescale(scale);

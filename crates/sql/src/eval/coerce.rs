@@ -171,7 +171,7 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
                     None => return Ok(Value::Null),
                 },
             };
-            let (mut r, clamped) = decimal_fit(d, *precision, *scale);
+            let (mut r, clamped) = decimal_fit(&d, *precision, *scale);
             if column.unsigned && r.is_sign_negative() && !r.is_zero() {
                 report(Issue::OutOfRange, &v, column, strict, env)?;
                 r = set_scale(Decimal::ZERO, u32::from(*scale));
@@ -199,7 +199,7 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
                     }
                     f
                 }
-                other => to_num(other, &NoWarn).map(Num::to_f64).unwrap_or(0.0),
+                other => to_num(other, &NoWarn).map(|n| n.to_f64()).unwrap_or(0.0),
             };
             let f = if column.unsigned && f < 0.0 {
                 report(Issue::OutOfRange, &v, column, strict, env)?;

@@ -396,7 +396,7 @@ fn seconds_as_micros(amount: &Value, env: &dyn EvalEnv) -> Option<i64> {
         Num::D(d) => d,
         Num::F(f) => Decimal::from_f64(f)?,
     };
-    (secs.clamp(-limit, limit) * Decimal::from(1_000_000)).trunc().to_i64()
+    (secs.clamp(-limit.clone(), limit) * Decimal::from(1_000_000)).trunc().to_i64()
 }
 
 /// `t` moved by `months`, its day clamped to the target month's length.
@@ -532,7 +532,8 @@ fn round_value(v: &Value, d: i64, truncate: bool, env: &dyn EvalEnv) -> Value {
                 Value::Decimal(r)
             } else {
                 let p = Decimal::from_i128_with_scale(10i128.pow(d.unsigned_abs().min(27) as u32), 0);
-                let Some(mut q) = x.checked_div(p).and_then(|q| q.round_dp_with_strategy(0, strategy).checked_mul(p))
+                let Some(mut q) =
+                    x.checked_div(p.clone()).and_then(|q| q.round_dp_with_strategy(0, strategy).checked_mul(p))
                 else {
                     return Value::Null;
                 };
