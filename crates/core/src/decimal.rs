@@ -95,16 +95,24 @@ pub struct DecimalError(String);
 /// `checked_` methods look at the result instead), half away from zero.
 const WIDE_CONTEXT: Context = Context::default().without_traps().with_rounding_mode(RoundingMode::HalfUp);
 
-const fn narrow_const(lo: u64, hi: u32, negative: bool) -> Decimal {
-    Decimal(Repr::Narrow(Narrow { lo, hi, scale: 0, negative }))
-}
+/// MariaDB's largest DECIMAL precision.
+const MAX_PRECISION: u32 = 65;
 
 impl Decimal {
-    pub const ZERO: Decimal = narrow_const(0, 0, false);
-    /// Largest narrow value; saturation bound of conversions.
-    pub const MAX: Decimal = narrow_const(u64::MAX, u32::MAX, false);
-    /// Smallest narrow value; saturation bound of conversions.
-    pub const MIN: Decimal = narrow_const(u64::MAX, u32::MAX, true);
+    pub const ZERO: Decimal = Decimal(Repr::Narrow(Narrow { lo: 0, hi: 0, scale: 0, negative: false }));
+
+    /// MariaDB's largest DECIMAL magnitude, `10^65 - 1`, with the sign
+    /// asked for: the saturation bound of conversions.
+    pub fn saturated(negative: bool) -> Decimal {
+        let nines = U256::from(10u64).pow(MAX_PRECISION) - U256::from(1u64);
+        Decimal(Repr::Wide(Box::new(D256::from_parts(nines, 0, sign(negative), WIDE_CONTEXT))))
+    }
+
+    /// `10^exponent`, for exponents up to 76.
+    pub fn power_of_ten(exponent: u32) -> Decimal {
+        let w = D256::from_parts(U256::from(1u64), exponent.min(76) as i32, Sign::Plus, WIDE_CONTEXT);
+        Decimal::of_wide(w).unwrap_or_else(|| Decimal::saturated(false))
+    }
 
     fn narrow(d: Inner) -> Decimal {
         Decimal(Repr::Narrow(Narrow::of(d)))
@@ -280,7 +288,8 @@ impl Decimal {
     /// Sets the scale to `scale`, rounding half away from zero when it
     /// shrinks.
     pub fn rescale(&mut self, scale: u32) {
-        if let Repr::Narrow(n) = self.0 {
+        // rust_decimal's rescale may leave a scale past its own limit.
+        if let (Repr::Narrow(n), true) = (&self.0, scale <= NARROW_MAX_SCALE) {
             let mut d = n.get();
             d.rescale(scale);
             if d.scale() == scale {
@@ -366,18 +375,18 @@ impl Decimal {
     }
 
     /// `narrow` on two narrow values when it gives an exact result (`exact`
-    /// says, from the operands' and the result's scales, whether
-    /// `rust_decimal` rounded), otherwise `wide`.
+    /// says, from the operands and the result, whether `rust_decimal`
+    /// rounded), otherwise `wide`.
     fn binary(
         &self,
         other: &Decimal,
         narrow: impl Fn(Inner, Inner) -> Option<Inner>,
-        exact: impl Fn(u32, u32, u32) -> bool,
+        exact: impl Fn(Inner, Inner, Inner) -> bool,
         wide: impl Fn(D256, D256) -> D256,
     ) -> Option<Decimal> {
         if let (Repr::Narrow(a), Repr::Narrow(b)) = (&self.0, &other.0) {
             let (a, b) = (a.get(), b.get());
-            if let Some(r) = narrow(a, b).filter(|r| exact(a.scale(), b.scale(), r.scale())) {
+            if let Some(r) = narrow(a, b).filter(|r| exact(a, b, *r)) {
                 return Some(Decimal::narrow(r));
             }
         }
@@ -385,24 +394,26 @@ impl Decimal {
     }
 
     pub fn checked_add(self, other: Decimal) -> Option<Decimal> {
-        self.binary(&other, Inner::checked_add, |a, b, r| r == a.max(b), D256::add)
+        self.binary(&other, Inner::checked_add, same_scale, D256::add)
     }
 
     pub fn checked_sub(self, other: Decimal) -> Option<Decimal> {
-        self.binary(&other, Inner::checked_sub, |a, b, r| r == a.max(b), D256::sub)
+        self.binary(&other, Inner::checked_sub, same_scale, D256::sub)
     }
 
     pub fn checked_mul(self, other: Decimal) -> Option<Decimal> {
-        self.binary(&other, Inner::checked_mul, |a, b, r| r == a + b, D256::mul)
+        self.binary(&other, Inner::checked_mul, |a, b, r| r.scale() == a.scale() + b.scale(), D256::mul)
     }
 
-    /// `None` when `other` is zero or the quotient overflows. A narrow
-    /// quotient is rounded at 28 digits, a wide one at `D256`'s.
+    /// `None` when `other` is zero or the quotient overflows. A quotient
+    /// that does not end within 27 digits is computed wide, to `D256`'s 77
+    /// (a rounded `rust_decimal` quotient fills all its 28 or 29).
     pub fn checked_div(self, other: Decimal) -> Option<Decimal> {
         if other.is_zero() {
             return None;
         }
-        self.binary(&other, Inner::checked_div, |_, _, _| true, D256::div)
+        let ends = |_, _, r: Inner| r.mantissa().unsigned_abs() < 10u128.pow(NARROW_MAX_SCALE - 1);
+        self.binary(&other, Inner::checked_div, ends, D256::div)
     }
 
     /// `None` when `other` is zero.
@@ -410,7 +421,7 @@ impl Decimal {
         if other.is_zero() {
             return None;
         }
-        self.binary(&other, Inner::checked_rem, |a, b, r| r == a.max(b), D256::rem)
+        self.binary(&other, Inner::checked_rem, same_scale, D256::rem)
     }
 
     pub fn to_f64(&self) -> Option<f64> {
@@ -446,6 +457,12 @@ impl Decimal {
             }
         }
     }
+}
+
+/// Whether `rust_decimal` kept every digit of a sum, difference or
+/// remainder: then the result has the larger operand scale.
+fn same_scale(a: Inner, b: Inner, r: Inner) -> bool {
+    r.scale() == a.scale().max(b.scale())
 }
 
 /// `U256` converts only from 64-bit integers infallibly.
@@ -665,6 +682,13 @@ mod tests {
         let big = d(&format!("1{}", "0".repeat(32)));
         assert_eq!((big.clone() * big).to_string(), format!("1{}", "0".repeat(64)));
         assert_eq!(Decimal::from(1).checked_div(Decimal::ZERO), None);
+        let third = Decimal::from(1).checked_div(Decimal::from(3)).expect("quotient");
+        assert_eq!(
+            third.round_dp_with_strategy(38, RoundingStrategy::ToZero).to_string(),
+            format!("0.{}", "3".repeat(38))
+        );
+        assert_eq!(Decimal::saturated(true).to_string(), format!("-{}", "9".repeat(65)));
+        assert_eq!(Decimal::power_of_ten(40).to_string(), format!("1{}", "0".repeat(40)));
         assert_eq!(d(&"9".repeat(65)).checked_rem(Decimal::ZERO), None);
     }
 
@@ -692,6 +716,9 @@ mod tests {
             x.round_dp_with_strategy(30, RoundingStrategy::ToZero).to_string(),
             "-1.000000000000000000000000000000"
         );
+        let mut z = Decimal::new(-15, 1);
+        z.rescale(38);
+        assert_eq!(z.to_string(), format!("-1.5{}", "0".repeat(37)));
         let mut y = d("123456789012345678901234567890.5");
         y.rescale(0);
         assert_eq!(y.to_string(), "123456789012345678901234567891");

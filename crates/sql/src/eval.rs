@@ -97,7 +97,7 @@ pub const MAX_ALLOWED_PACKET: usize = 64 * 1024 * 1024;
 pub const DIV_PRECISION_INCREMENT: u32 = 4;
 
 /// Largest scale rust_decimal can hold (MySQL's is 30).
-const MAX_SCALE: u32 = 28;
+const MAX_SCALE: u32 = 38;
 
 pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
     match expr {
@@ -1604,7 +1604,7 @@ pub(crate) fn decimal_fit(d: &Decimal, precision: u8, scale: u8) -> (Decimal, bo
     // max = 10^int_digits - 10^-scale: all nines (a zero for DECIMAL(0)).
     let nines = if int_digits + scale == 0 { vec![b'0'] } else { vec![b'9'; (int_digits + scale) as usize] };
     // Column types hold at most 65 digits, which the backing holds.
-    let max = Decimal::from_digits(false, &nines, scale).unwrap_or(Decimal::MAX);
+    let max = Decimal::from_digits(false, &nines, scale).unwrap_or_else(|_| Decimal::saturated(false));
     if r > max {
         (max, true)
     } else if r < -max.clone() {

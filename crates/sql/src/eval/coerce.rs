@@ -136,11 +136,7 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
                     let (d, complete) = parse_decimal_prefix(b);
                     match d {
                         None if super::numeric_prefix_len(b, true) > 0 => {
-                            if super::parse_f64_prefix(b).0 < 0.0 {
-                                Decimal::MIN
-                            } else {
-                                Decimal::MAX
-                            }
+                            Decimal::saturated(super::parse_f64_prefix(b).0 < 0.0)
                         }
                         None => {
                             report(Issue::WrongValue("decimal"), &v, column, strict, env)?;
@@ -160,11 +156,7 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
                         Ok(d) => d,
                         Err(_) => {
                             report(Issue::OutOfRange, &v, column, strict, env)?;
-                            if f < 0.0 {
-                                Decimal::MIN
-                            } else {
-                                Decimal::MAX
-                            }
+                            Decimal::saturated(f < 0.0)
                         }
                     },
                     Some(n) => n.to_decimal().unwrap_or_default(),
