@@ -260,7 +260,7 @@ fn encode_value(column: &ColumnDef, value: &Value, out: &mut Vec<u8>) -> Result<
             let Value::Decimal(d) = value else {
                 return Err(wrong_type(column, value));
             };
-            encode_decimal(column, *d, *precision, *scale, out)?;
+            encode_decimal(column, d, *precision, *scale, out)?;
         }
         ColumnType::Char(n) | ColumnType::VarChar(n) => {
             let stored = column.collation.charset().encode(bytes_value(column, value)?);
@@ -568,20 +568,19 @@ fn digit_groups(digits: &[u8], leftover_first: bool) -> Vec<&[u8]> {
 
 fn encode_decimal(
     column: &ColumnDef,
-    d: Decimal,
+    d: &Decimal,
     precision: u8,
     scale: u8,
     out: &mut Vec<u8>,
 ) -> Result<(), RowImageError> {
-    let value = Value::Decimal(d);
+    let refuse = || out_of_range(column, &Value::Decimal(d.clone()));
     if scale > precision || precision > 65 {
-        return Err(out_of_range(column, &value));
+        return Err(refuse());
     }
     let negative = d.is_sign_negative() && !d.is_zero();
-    let mantissa = d.mantissa().unsigned_abs();
     let d_scale = d.scale();
     // Digits of |d| as integer part and fraction part.
-    let all = mantissa.to_string();
+    let all = d.coefficient_digits();
     let all = if all.len() <= d_scale as usize {
         format!("{}{}", "0".repeat(d_scale as usize + 1 - all.len()), all)
     } else {
@@ -592,7 +591,7 @@ fn encode_decimal(
     let frac_str = frac_str.trim_end_matches('0');
     let intg = usize::from(precision - scale);
     if int_str.len() > intg || frac_str.len() > usize::from(scale) {
-        return Err(out_of_range(column, &value));
+        return Err(refuse());
     }
     let mut int_digits = vec![b'0'; intg - int_str.len()];
     int_digits.extend_from_slice(int_str.as_bytes());
@@ -640,52 +639,42 @@ fn decode_decimal(column: &ColumnDef, precision: u8, scale: u8, r: &mut Reader) 
     }
     let intg = usize::from(precision - scale);
     let frac = usize::from(scale);
-    let mut mantissa: u128 = 0;
+    // The groups' digits, most significant first, as ASCII.
+    let mut digits = Vec::with_capacity(intg + frac);
     let mut pos = 0usize;
-    let too_wide = || RowImageError::DecimalTooWide { column: column.name.clone(), precision, scale };
-    let mut read_group = |digits: usize, mantissa: &mut u128| -> Result<(), RowImageError> {
-        if digits == 0 {
+    let mut read_group = |count: usize, digits: &mut Vec<u8>| -> Result<(), RowImageError> {
+        if count == 0 {
             return Ok(());
         }
-        let width = if digits == DIGITS_PER_GROUP { 4 } else { DIG2BYTES[digits] };
+        let width = if count == DIGITS_PER_GROUP { 4 } else { DIG2BYTES[count] };
         let mut n: u32 = 0;
         for b in &bytes[pos..pos + width] {
             n = n << 8 | u32::from(*b);
         }
         pos += width;
-        if u64::from(n) >= 10u64.pow(digits as u32) {
+        if u64::from(n) >= 10u64.pow(count as u32) {
             return Err(RowImageError::Corrupt {
                 column: column.name.clone(),
                 ty: ty.into(),
-                reason: format!("group value {n} has more than {digits} digits"),
+                reason: format!("group value {n} has more than {count} digits"),
             });
         }
-        *mantissa = mantissa
-            .checked_mul(10u128.pow(digits as u32))
-            .and_then(|m| m.checked_add(u128::from(n)))
-            .ok_or_else(too_wide)?;
+        digits.extend((0..count as u32).rev().map(|place| b'0' + (n / 10u32.pow(place) % 10) as u8));
         Ok(())
     };
-    read_group(intg % DIGITS_PER_GROUP, &mut mantissa)?;
+    read_group(intg % DIGITS_PER_GROUP, &mut digits)?;
     for _ in 0..intg / DIGITS_PER_GROUP {
-        read_group(DIGITS_PER_GROUP, &mut mantissa)?;
+        read_group(DIGITS_PER_GROUP, &mut digits)?;
     }
     for _ in 0..frac / DIGITS_PER_GROUP {
-        read_group(DIGITS_PER_GROUP, &mut mantissa)?;
+        read_group(DIGITS_PER_GROUP, &mut digits)?;
     }
-    read_group(frac % DIGITS_PER_GROUP, &mut mantissa)?;
-    // rust_decimal holds at most 28 fractional digits: drop zeros beyond.
-    let mut dec_scale = u32::from(scale);
-    while dec_scale > 28 && mantissa.is_multiple_of(10) {
-        mantissa /= 10;
-        dec_scale -= 1;
+    read_group(frac % DIGITS_PER_GROUP, &mut digits)?;
+    if digits.is_empty() {
+        digits.push(b'0');
     }
-    if dec_scale > 28 {
-        return Err(too_wide());
-    }
-    let signed = i128::try_from(mantissa).map_err(|_| too_wide())?;
-    let signed = if negative { -signed } else { signed };
-    let d = Decimal::try_from_i128_with_scale(signed, dec_scale).map_err(|_| too_wide())?;
+    let too_wide = |_| RowImageError::DecimalTooWide { column: column.name.clone(), precision, scale };
+    let d = Decimal::from_digits(negative, &digits, u32::from(scale)).map_err(too_wide)?;
     Ok(Value::Decimal(d))
 }
 
@@ -1025,16 +1014,25 @@ mod tests {
         // Too many digits for the column.
         assert!(encode_row(&cols, &[dec("1.2345")], &mut Vec::new()).is_err());
         assert!(encode_row(&cols, &[dec("12345678")], &mut Vec::new()).is_err());
-        // Precision beyond rust_decimal: zero-ish values work, wide ones error.
+        // 65 digits round trip, narrow and wide values alike, both signs.
         let wide = [c(65, 30)];
+        for text in [
+            "1.5",
+            "-0.000000000000000000000000000001",
+            "12345678901234567890123456789012345.123456789012345678901234567890",
+            "-99999999999999999999999999999999999.999999999999999999999999999999",
+        ] {
+            let mut buf = Vec::new();
+            encode_row(&wide, &[dec(text)], &mut buf).unwrap();
+            let Value::Decimal(back) = &decode_row(&wide, &buf).unwrap().0[0] else { panic!("not a decimal") };
+            let expected = Decimal::from_str(text).expect("decimal literal");
+            assert_eq!((back, back.scale()), (&expected, 30), "{text}");
+        }
+        let max = "9".repeat(65);
         let mut buf = Vec::new();
-        encode_row(&wide, &[dec("1.5")], &mut buf).unwrap();
-        assert_eq!(decode_row(&wide, &buf).unwrap().0, vec![dec("1.5000000000000000000000000000")]);
-        let mut buf = Vec::new();
-        encode_row(&wide, &[dec("1.5")], &mut buf).unwrap();
-        // Leading 8-digit group 99999999: about 1e35, beyond rust_decimal.
-        buf[1..5].copy_from_slice(&[0x85, 0xf5, 0xe0, 0xff]);
-        assert!(matches!(decode_row(&wide, &buf), Err(RowImageError::DecimalTooWide { .. })));
+        encode_row(&[c(65, 0)], &[dec(&max)], &mut buf).unwrap();
+        assert_eq!(decode_row(&[c(65, 0)], &buf).unwrap().0, vec![dec(&max)]);
+        assert!(encode_row(&[c(65, 0)], &[dec(&format!("1{max}"))], &mut Vec::new()).is_err());
         // Garbage groups are reported, not decoded.
         assert!(decode_row(&[c(9, 0)], &[0, 0xff, 0xff, 0xff, 0xff]).is_err());
     }

@@ -21,6 +21,9 @@ pub const BINARY_COLLATION_ID: u16 = 63;
 /// `decimals` value meaning "not fixed" (FLOAT/DOUBLE without a scale,
 /// computed expressions).
 pub const NOT_FIXED_DEC: u8 = 31;
+/// MariaDB's largest DECIMAL scale; a DECIMAL column's values are sent with
+/// exactly its scale's digits.
+const MAX_DECIMAL_SCALE: u8 = 38;
 
 /// One column of a result set (Protocol::ColumnDefinition41).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -415,14 +418,18 @@ pub fn text_value<'a>(v: &'a Value, col: &ColumnMeta) -> Option<Cow<'a, [u8]>> {
         Value::Null => return None,
         Value::Bytes(b) => return Some(Cow::Borrowed(b)),
         Value::Int(i) => match col.column_type {
-            MyType::MYSQL_TYPE_NEWDECIMAL | MyType::MYSQL_TYPE_DECIMAL if (1..=28).contains(&col.decimals) => {
-                format_decimal(Decimal::from(*i), col.decimals)
+            MyType::MYSQL_TYPE_NEWDECIMAL | MyType::MYSQL_TYPE_DECIMAL
+                if (1..=MAX_DECIMAL_SCALE).contains(&col.decimals) =>
+            {
+                format_decimal(&Decimal::from(*i), col.decimals)
             }
             _ => i.to_string(),
         },
         Value::UInt(u) => match col.column_type {
-            MyType::MYSQL_TYPE_NEWDECIMAL | MyType::MYSQL_TYPE_DECIMAL if (1..=28).contains(&col.decimals) => {
-                format_decimal(Decimal::from(*u), col.decimals)
+            MyType::MYSQL_TYPE_NEWDECIMAL | MyType::MYSQL_TYPE_DECIMAL
+                if (1..=MAX_DECIMAL_SCALE).contains(&col.decimals) =>
+            {
+                format_decimal(&Decimal::from(*u), col.decimals)
             }
             _ => u.to_string(),
         },
@@ -446,8 +453,11 @@ pub fn text_value<'a>(v: &'a Value, col: &ColumnMeta) -> Option<Cow<'a, [u8]>> {
             }
         }
         Value::Decimal(d) => {
-            if col.decimals <= 28 {
-                format_decimal(*d, col.decimals)
+            // NOT_FIXED_DEC is also a DECIMAL scale: on a DECIMAL column it is one.
+            let is_decimal_scale =
+                col.column_type == MyType::MYSQL_TYPE_NEWDECIMAL && col.decimals <= MAX_DECIMAL_SCALE;
+            if col.decimals < NOT_FIXED_DEC || is_decimal_scale {
+                format_decimal(d, col.decimals)
             } else {
                 d.to_string()
             }
@@ -482,8 +492,8 @@ fn zero_filled(s: String, col: &ColumnMeta) -> String {
     format!("{}{s}", "0".repeat(width - s.len()))
 }
 
-fn format_decimal(d: Decimal, scale: u8) -> String {
-    let mut d = d;
+fn format_decimal(d: &Decimal, scale: u8) -> String {
+    let mut d = d.clone();
     d.rescale(u32::from(scale));
     d.to_string()
 }

@@ -74,7 +74,7 @@ impl Acc {
             AggFunc::Sum | AggFunc::Avg => match v {
                 Value::Int(i) => self.sum_int += i128::from(i),
                 Value::UInt(u) => self.sum_int += i128::from(u),
-                Value::Decimal(d) => self.sum_dec = Some(self.sum_dec.unwrap_or_default() + d),
+                Value::Decimal(d) => self.sum_dec = Some(self.sum_dec.take().unwrap_or_default() + d),
                 other => self.sum_f64 = Some(self.sum_f64.unwrap_or(0.0) + as_f64(&other)),
             },
             AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => {
@@ -126,7 +126,7 @@ impl Acc {
             AggFunc::Avg => match self.sum() {
                 Value::Double(f) => Value::Double(f / self.count as f64),
                 Value::Decimal(d) => {
-                    let mut avg = d / Decimal::from(self.count);
+                    let mut avg = d.clone() / Decimal::from(self.count);
                     avg.rescale(d.scale() + 4);
                     Value::Decimal(avg)
                 }
@@ -174,11 +174,11 @@ impl Acc {
     /// SUM of integers is DECIMAL in MySQL; any double makes it DOUBLE.
     fn sum(&self) -> Value {
         if let Some(f) = self.sum_f64 {
-            let exact = self.sum_dec.map(|d| d.to_string().parse::<f64>().unwrap_or(0.0)).unwrap_or(0.0);
+            let exact = self.sum_dec.as_ref().map(|d| d.to_string().parse::<f64>().unwrap_or(0.0)).unwrap_or(0.0);
             return Value::Double(f + exact + self.sum_int as f64);
         }
         let int_part = Decimal::from_i128_with_scale(self.sum_int, 0);
-        Value::Decimal(self.sum_dec.map_or(int_part, |d| d + int_part))
+        Value::Decimal(self.sum_dec.clone().map_or(int_part.clone(), |d| d + int_part))
     }
 }
 

@@ -97,7 +97,7 @@ pub const MAX_ALLOWED_PACKET: usize = 64 * 1024 * 1024;
 pub const DIV_PRECISION_INCREMENT: u32 = 4;
 
 /// Largest scale rust_decimal can hold (MySQL's is 30).
-const MAX_SCALE: u32 = 28;
+const MAX_SCALE: u32 = 38;
 
 pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
     match expr {
@@ -494,7 +494,7 @@ fn rows_equal(a: &[Value], b: &[Value], coll: Option<Collation>) -> Option<bool>
 // ---------------------------------------------------------------------------
 
 /// A value in arithmetic: MySQL's four numeric evaluation types.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Num {
     I(i64),
     U(u64),
@@ -503,39 +503,39 @@ pub(crate) enum Num {
 }
 
 impl Num {
-    fn to_f64(self) -> f64 {
+    fn to_f64(&self) -> f64 {
         match self {
-            Num::I(i) => i as f64,
-            Num::U(u) => u as f64,
+            Num::I(i) => *i as f64,
+            Num::U(u) => *u as f64,
             Num::D(d) => d.to_f64().unwrap_or(0.0),
-            Num::F(f) => f,
+            Num::F(f) => *f,
         }
     }
 
-    fn to_decimal(self) -> Option<Decimal> {
+    fn to_decimal(&self) -> Option<Decimal> {
         match self {
-            Num::I(i) => Some(Decimal::from(i)),
-            Num::U(u) => Some(Decimal::from(u)),
-            Num::D(d) => Some(d),
-            Num::F(f) => Decimal::from_f64(f),
+            Num::I(i) => Some(Decimal::from(*i)),
+            Num::U(u) => Some(Decimal::from(*u)),
+            Num::D(d) => Some(d.clone()),
+            Num::F(f) => Decimal::from_f64(*f),
         }
     }
 
-    fn to_i128(self) -> i128 {
+    fn to_i128(&self) -> i128 {
         match self {
-            Num::I(i) => i128::from(i),
-            Num::U(u) => i128::from(u),
+            Num::I(i) => i128::from(*i),
+            Num::U(u) => i128::from(*u),
             Num::D(d) => d.trunc().to_i128().unwrap_or(0),
             Num::F(f) => f.trunc() as i128,
         }
     }
 
-    fn is_zero(self) -> bool {
+    fn is_zero(&self) -> bool {
         match self {
-            Num::I(i) => i == 0,
-            Num::U(u) => u == 0,
+            Num::I(i) => *i == 0,
+            Num::U(u) => *u == 0,
             Num::D(d) => d.is_zero(),
-            Num::F(f) => f == 0.0,
+            Num::F(f) => *f == 0.0,
         }
     }
 }
@@ -547,7 +547,7 @@ pub(crate) fn to_num(v: &Value, env: &dyn EvalEnv) -> Option<Num> {
         Value::Null => return None,
         Value::Int(i) => Num::I(*i),
         Value::UInt(u) => Num::U(*u),
-        Value::Decimal(d) => Num::D(*d),
+        Value::Decimal(d) => Num::D(d.clone()),
         Value::Double(f) => Num::F(*f),
         Value::Bytes(b) => Num::F(str_to_f64_warn(b, env)),
         // Read as its text, as MariaDB's val_real of a UUID does.
@@ -1049,7 +1049,7 @@ pub fn compare_with_collation(a: &Value, b: &Value, collation: Collation) -> Opt
         _ => {
             let x = num_of(a);
             let y = num_of(b);
-            match (x, y) {
+            match (&x, &y) {
                 (Num::F(_), _) | (_, Num::F(_)) => num_cmp_f64(&x, &y).into(),
                 _ => match (x.to_decimal(), y.to_decimal()) {
                     (Some(p), Some(q)) => Some(p.cmp(&q)),
@@ -1549,7 +1549,7 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
                 }
                 other => to_num(other, env).and_then(|n| n.to_decimal()).unwrap_or_default(),
             };
-            let (d, clamped) = decimal_fit(d, precision, scale);
+            let (d, clamped) = decimal_fit(&d, precision, scale);
             if clamped {
                 env.warn(
                     ErrorCode::WARN_DATA_OUT_OF_RANGE.number,
@@ -1597,20 +1597,17 @@ fn cast_uuid(v: Value, env: &dyn EvalEnv) -> Value {
 
 /// Rounds `d` to `scale` and clamps it to DECIMAL(precision, scale).
 /// Returns the value and whether it was clamped.
-pub(crate) fn decimal_fit(d: Decimal, precision: u8, scale: u8) -> (Decimal, bool) {
+pub(crate) fn decimal_fit(d: &Decimal, precision: u8, scale: u8) -> (Decimal, bool) {
     let scale = u32::from(scale).min(MAX_SCALE);
-    let int_digits = u32::from(precision).saturating_sub(scale).min(28);
-    let r = set_scale(d, scale);
-    // max = 10^int_digits - 10^-scale
-    let max = if int_digits + scale > 28 {
-        Decimal::MAX
-    } else {
-        let m = 10i128.pow(int_digits + scale) - 1;
-        Decimal::from_i128_with_scale(m, scale)
-    };
+    let int_digits = u32::from(precision).saturating_sub(scale);
+    let r = set_scale(d.clone(), scale);
+    // max = 10^int_digits - 10^-scale: all nines (a zero for DECIMAL(0)).
+    let nines = if int_digits + scale == 0 { vec![b'0'] } else { vec![b'9'; (int_digits + scale) as usize] };
+    // Column types hold at most 65 digits, which the backing holds.
+    let max = Decimal::from_digits(false, &nines, scale).unwrap_or_else(|_| Decimal::saturated(false));
     if r > max {
         (max, true)
-    } else if r < -max {
+    } else if r < -max.clone() {
         (-max, true)
     } else {
         (r, false)

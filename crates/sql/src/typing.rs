@@ -30,6 +30,9 @@ const VARIANCE_EXTRA_DECIMALS: u32 = 4;
 const VARIANCE_MAX_DECIMALS: u32 = 30;
 /// The longest DECIMAL MariaDB has.
 const DECIMAL_MAX_PRECISION: u32 = 65;
+/// MariaDB's largest DECIMAL scale: results with more digits after the
+/// point are typed (and sent) with 38.
+const DECIMAL_MAX_SCALE: u32 = 38;
 /// A DOUBLE expression's display length (DBL_DIG + 8).
 const DOUBLE_ITEM_LENGTH: u32 = 23;
 /// The longest VARCHAR a result is described as, in bytes; longer text is
@@ -97,7 +100,7 @@ pub fn conform(def: &ColumnDef, value: &mut Value) {
     let mut d = match value {
         Value::Int(i) => onelog_core::decimal::Decimal::from(*i),
         Value::UInt(u) => onelog_core::decimal::Decimal::from(*u),
-        Value::Decimal(d) if d.scale() < scale => *d,
+        Value::Decimal(d) if d.scale() < scale => d.clone(),
         _ => return,
     };
     d.rescale(scale);
@@ -127,8 +130,9 @@ fn to_def(t: &Typed, name: &str) -> ColumnDef {
             d
         }
         Kind::Decimal { precision, scale, unsigned } => {
-            let precision = (*precision).clamp(1, DECIMAL_MAX_PRECISION) as u8;
-            let mut d = ColumnDef::new(name, ColumnType::Decimal { precision, scale: *scale as u8 });
+            let scale = (*scale).min(DECIMAL_MAX_SCALE);
+            let precision = (*precision).clamp(scale.max(1), DECIMAL_MAX_PRECISION) as u8;
+            let mut d = ColumnDef::new(name, ColumnType::Decimal { precision, scale: scale as u8 });
             d.unsigned = *unsigned;
             d
         }
@@ -770,7 +774,7 @@ fn round(arg: Typed, digits: Option<&Expr>, truncate: bool) -> Option<Typed> {
     let d = match digits? {
         // A negative count rounds into the integer digits: scale 0.
         Expr::Literal(Value::Int(d)) if *d < 0 => 0,
-        Expr::Literal(Value::Int(d)) => u32::try_from(*d).ok().filter(|d| *d <= 28)?,
+        Expr::Literal(Value::Int(d)) => u32::try_from(*d).ok().filter(|d| *d <= DECIMAL_MAX_SCALE)?,
         _ => return None,
     };
     let carry = u32::from(!truncate && d < scale);

@@ -62,7 +62,7 @@ pub fn encode_value(out: &mut Vec<u8>, column: &ColumnDef, value: &Value) {
             out.extend_from_slice(&bits.to_be_bytes())
         }
         (ColumnType::Float | ColumnType::Double, v) => encode_f64(out, as_f64(v)),
-        (ColumnType::Decimal { scale, .. }, v) => encode_decimal(out, as_decimal(v), *scale),
+        (ColumnType::Decimal { precision, scale }, v) => encode_decimal(out, &as_decimal(v), *precision, *scale),
         (ColumnType::Date | ColumnType::DateTime { .. } | ColumnType::Timestamp { .. }, v) => {
             out.extend_from_slice(&temporal_bits(as_temporal(v)).to_be_bytes())
         }
@@ -120,11 +120,24 @@ fn encode_f64(out: &mut Vec<u8>, v: f64) {
     out.extend_from_slice(&ordered.to_be_bytes());
 }
 
-fn encode_decimal(out: &mut Vec<u8>, v: Decimal, scale: u8) {
-    let mut v = v;
-    v.rescale(u32::from(scale));
-    let mantissa = v.mantissa();
-    out.extend_from_slice(&((mantissa as u128) ^ (1 << 127)).to_be_bytes());
+/// The value at the column's scale as a two's complement integer with the
+/// sign bit flipped, so keys sort as the numbers do: 16 bytes up to 38
+/// digits (the format of every key written before wider columns existed),
+/// 32 beyond. A value beyond the column (a search bound) saturates.
+fn encode_decimal(out: &mut Vec<u8>, v: &Decimal, precision: u8, scale: u8) {
+    let width = if precision <= 38 { 16 } else { 32 };
+    let scaled = v.to_scaled_be_bytes(u32::from(scale));
+    let mut bytes = scaled.unwrap_or_default();
+    let (high, key) = bytes.split_at_mut(32 - width);
+    // The dropped high bytes must only repeat the key's sign bit.
+    let extension = if key[0] & 0x80 != 0 { 0xFF } else { 0 };
+    if scaled.is_none() || high.iter().any(|b| *b != extension) {
+        // Two's complement minimum or maximum.
+        key.fill(if v.is_sign_negative() { 0 } else { 0xFF });
+        key[0] ^= 0x80;
+    }
+    key[0] ^= 0x80;
+    out.extend_from_slice(key);
 }
 
 fn temporal_bits(t: Temporal) -> u64 {
@@ -146,7 +159,7 @@ fn as_f64(v: &Value) -> f64 {
 
 fn as_decimal(v: &Value) -> Decimal {
     match v {
-        Value::Decimal(d) => *d,
+        Value::Decimal(d) => d.clone(),
         Value::Int(i) => Decimal::from(*i),
         Value::UInt(u) => Decimal::from(*u),
         other => other.to_string().parse().unwrap_or_default(),

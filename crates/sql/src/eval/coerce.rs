@@ -136,11 +136,7 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
                     let (d, complete) = parse_decimal_prefix(b);
                     match d {
                         None if super::numeric_prefix_len(b, true) > 0 => {
-                            if super::parse_f64_prefix(b).0 < 0.0 {
-                                Decimal::MIN
-                            } else {
-                                Decimal::MAX
-                            }
+                            Decimal::saturated(super::parse_f64_prefix(b).0 < 0.0)
                         }
                         None => {
                             report(Issue::WrongValue("decimal"), &v, column, strict, env)?;
@@ -160,18 +156,14 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
                         Ok(d) => d,
                         Err(_) => {
                             report(Issue::OutOfRange, &v, column, strict, env)?;
-                            if f < 0.0 {
-                                Decimal::MIN
-                            } else {
-                                Decimal::MAX
-                            }
+                            Decimal::saturated(f < 0.0)
                         }
                     },
                     Some(n) => n.to_decimal().unwrap_or_default(),
                     None => return Ok(Value::Null),
                 },
             };
-            let (mut r, clamped) = decimal_fit(d, *precision, *scale);
+            let (mut r, clamped) = decimal_fit(&d, *precision, *scale);
             if column.unsigned && r.is_sign_negative() && !r.is_zero() {
                 report(Issue::OutOfRange, &v, column, strict, env)?;
                 r = set_scale(Decimal::ZERO, u32::from(*scale));
@@ -199,7 +191,7 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
                     }
                     f
                 }
-                other => to_num(other, &NoWarn).map(Num::to_f64).unwrap_or(0.0),
+                other => to_num(other, &NoWarn).map(|n| n.to_f64()).unwrap_or(0.0),
             };
             let f = if column.unsigned && f < 0.0 {
                 report(Issue::OutOfRange, &v, column, strict, env)?;

@@ -396,7 +396,7 @@ fn seconds_as_micros(amount: &Value, env: &dyn EvalEnv) -> Option<i64> {
         Num::D(d) => d,
         Num::F(f) => Decimal::from_f64(f)?,
     };
-    (secs.clamp(-limit, limit) * Decimal::from(1_000_000)).trunc().to_i64()
+    (secs.clamp(-limit.clone(), limit) * Decimal::from(1_000_000)).trunc().to_i64()
 }
 
 /// `t` moved by `months`, its day clamped to the target month's length.
@@ -525,14 +525,16 @@ fn round_value(v: &Value, d: i64, truncate: bool, env: &dyn EvalEnv) -> Value {
         }
         Some(Num::D(x)) => {
             if d >= 0 {
-                let sc = (d as u32).min(28);
+                let sc = (d as u32).min(38);
                 let mut r = x.round_dp_with_strategy(sc, strategy);
                 // ROUND(decimal, d) keeps min(d, scale) digits (see `pad_round`).
                 r.rescale(sc.min(x.scale()));
                 Value::Decimal(r)
             } else {
-                let p = Decimal::from_i128_with_scale(10i128.pow(d.unsigned_abs().min(27) as u32), 0);
-                let Some(mut q) = x.checked_div(p).and_then(|q| q.round_dp_with_strategy(0, strategy).checked_mul(p))
+                // Past 65 digits every DECIMAL rounds to 0.
+                let p = Decimal::power_of_ten(d.unsigned_abs().min(66) as u32);
+                let Some(mut q) =
+                    x.checked_div(p.clone()).and_then(|q| q.round_dp_with_strategy(0, strategy).checked_mul(p))
                 else {
                     return Value::Null;
                 };

@@ -246,8 +246,7 @@ pub fn to_datetime(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
             Some(Num::U(u)) => i64::try_from(u).ok().and_then(|i| datetime_from_number(i, 0)),
             Some(Num::D(d)) => {
                 let whole = d.trunc().to_i64();
-                let frac =
-                    ((d - d.trunc()) * onelog_core::decimal::Decimal::from(1_000_000)).trunc().to_u32().unwrap_or(0);
+                let frac = (d.fract() * onelog_core::decimal::Decimal::from(1_000_000)).trunc().to_u32().unwrap_or(0);
                 whole.and_then(|w| datetime_from_number(w, frac))
             }
             Some(Num::F(f)) => {
@@ -294,10 +293,7 @@ pub fn to_time(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
                         (
                             d.is_sign_negative(),
                             a.trunc().to_u64().unwrap_or(u64::MAX),
-                            ((a - a.trunc()) * onelog_core::decimal::Decimal::from(1_000_000))
-                                .trunc()
-                                .to_u32()
-                                .unwrap_or(0),
+                            (a.fract() * onelog_core::decimal::Decimal::from(1_000_000)).trunc().to_u32().unwrap_or(0),
                         )
                     }
                     Num::F(f) => (f < 0.0, f.abs().trunc() as u64, (f.abs().fract() * 1e6).round() as u32),

@@ -10,9 +10,8 @@ use onelog_core::{
 use sqlparser::ast as sp;
 use sqlparser::tokenizer::Token;
 
-/// MySQL's maximum DECIMAL precision; OneLog's decimal arithmetic holds 28
-/// significant digits, so wider columns are refused rather than rounded.
-const MAX_DECIMAL_PRECISION: u64 = 28;
+/// MariaDB's maximum DECIMAL precision (1426 past it).
+const MAX_DECIMAL_PRECISION: u64 = 65;
 
 /// MariaDB's maximum DECIMAL scale (1425 past it, checked before the precision).
 const MAX_DECIMAL_SCALE: u64 = 38;
@@ -786,7 +785,9 @@ mod tests {
         assert_eq!(code(70, 40), Some(1425));
         assert_eq!(code(39, 39), Some(1425));
         assert_eq!(code(70, 2), Some(1426));
+        assert_eq!(code(65, 38), None);
+        assert_eq!(code(66, 0), Some(1426));
         let err = decimal_precision("a", &sp::ExactNumberInfo::Precision(70)).unwrap_err();
-        assert_eq!(err.message, format!("Too big precision specified for 'a'. Maximum is {MAX_DECIMAL_PRECISION}"));
+        assert_eq!(err.message, "Too big precision specified for 'a'. Maximum is 65");
     }
 }
