@@ -16,8 +16,9 @@ use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
 
 impl Session {
     pub(crate) fn prepare_sql(&mut self, name: &str, source: &Expr, params: &[Value]) -> SqlResult<QueryResult> {
-        let parsed = self.parse_source(source, params)?;
         let key = name.to_ascii_lowercase();
+        self.refuse_executing(&key)?;
+        let parsed = self.parse_source(source, params)?;
         let limit: usize = self.session_value("max_prepared_stmt_count").parse().unwrap_or(16_382);
         if !self.sql_prepared.contains_key(&key) && self.sql_prepared.len() >= limit {
             return Err(SqlError::new(
@@ -32,12 +33,7 @@ impl Session {
     pub(crate) fn execute_sql(&mut self, name: &str, using: &[Expr], params: &[Value]) -> SqlResult<QueryResult> {
         let key = name.to_ascii_lowercase();
         let parsed = self.sql_prepared.get(&key).cloned().ok_or_else(|| unknown(name, "EXECUTE"))?;
-        if self.sql_executing.contains(&key) {
-            return Err(SqlError::new(
-                ErrorCode::PS_NO_RECURSION,
-                "The prepared statement contains a stored routine call that refers to that same statement. It's not allowed to execute a prepared statement in such a recursive manner",
-            ));
-        }
+        self.refuse_executing(&key)?;
         self.sql_executing.push(key);
         let outcome = self.run_prepared(&parsed, using, params);
         self.sql_executing.pop();
@@ -54,8 +50,22 @@ impl Session {
         self.run_prepared(&parsed, using, params)
     }
 
+    /// A statement EXECUTE is running may not be executed, prepared or
+    /// deallocated again by a routine it calls (1444).
+    fn refuse_executing(&self, key: &str) -> SqlResult<()> {
+        match self.sql_executing.iter().any(|k| k == key) {
+            true => Err(SqlError::new(
+                ErrorCode::PS_NO_RECURSION,
+                "The prepared statement contains a stored routine call that refers to that same statement. It's not allowed to execute a prepared statement in such a recursive manner",
+            )),
+            false => Ok(()),
+        }
+    }
+
     pub(crate) fn deallocate_sql(&mut self, name: &str) -> SqlResult<QueryResult> {
-        match self.sql_prepared.remove(&name.to_ascii_lowercase()) {
+        let key = name.to_ascii_lowercase();
+        self.refuse_executing(&key)?;
+        match self.sql_prepared.remove(&key) {
             Some(_) => Ok(QueryResult::ok(0)),
             None => Err(unknown(name, "DEALLOCATE PREPARE")),
         }

@@ -536,6 +536,9 @@ impl Runner for ProcedureRunner<'_> {
         // Each statement is the client's own: its own read view, its own
         // commit in autocommit mode.
         self.session.stmt_view = None;
+        if !self.in_trigger {
+            self.session.begin_routine_statement(&sql.statement);
+        }
         self.session.run_statement_body(&sql.statement, &sql.text, params)
     }
 

@@ -181,6 +181,26 @@ pub(crate) struct WarningsMark {
     claimed: bool,
 }
 
+/// Whether `stmt` names a table (MariaDB's test for emptying the
+/// diagnostics area before it runs).
+fn stmt_uses_table(stmt: &Statement) -> bool {
+    let table_ddl = matches!(
+        stmt,
+        Statement::CreateTable(_)
+            | Statement::DropTable { .. }
+            | Statement::CreateView(_)
+            | Statement::DropView { .. }
+            | Statement::CreateIndex { .. }
+            | Statement::DropIndex { .. }
+            | Statement::AlterTable { .. }
+            | Statement::Truncate(_)
+            | Statement::RenameTables(_)
+    );
+    let mut uses_table = table_ddl;
+    stmt.for_each_table(&mut |_| uses_table = true);
+    uses_table
+}
+
 /// A condition of the diagnostics area: a note, a warning or the error
 /// that ended a statement.
 #[derive(Debug, Clone)]
@@ -611,10 +631,20 @@ impl Session {
         let reads_diagnostics = matches!(stmt, Statement::Show { what: Show::Warnings | Show::Errors, .. })
             || matches!(stmt, Statement::Compound(block) if block.reads_diagnostics);
         self.diagnostics_claimed.set(reads_diagnostics);
-        let mut uses_table = false;
-        stmt.for_each_table(&mut |_| uses_table = true);
-        if uses_table {
+        if stmt_uses_table(stmt) {
             self.claim_diagnostics();
+        }
+    }
+
+    /// A procedure's statement that uses a table starts the diagnostics
+    /// area afresh, as each of MariaDB's routine instructions does (a
+    /// trigger's statements are part of the firing one and do not).
+    pub(crate) fn begin_routine_statement(&self, stmt: &Statement) {
+        if stmt_uses_table(stmt) {
+            self.diagnostics_claimed.set(true);
+            self.warnings.borrow_mut().clear();
+            self.warnings_dropped.set(0);
+            self.statement_conditions.set(0);
         }
     }
 

@@ -127,6 +127,7 @@ fn check_body(create: &CreateTrigger) -> SqlResult<()> {
     use crate::ast::routine::SpStmt;
     use crate::ast::Statement;
     let body = &create.body.body;
+    crate::parse::routine::refuse_dynamic_sql(body)?;
     let returns_rows = |s: &SpStmt| matches!(s, SpStmt::Sql(sql) if sql.into.is_empty() && matches!(sql.statement, Statement::Select(_) | Statement::Show { .. }));
     if crate::parse::routine::any_statement(body, &returns_rows) {
         return Err(SqlError::new(ErrorCode::SP_NO_RETSET, "Not allowed to return a result set from a trigger"));

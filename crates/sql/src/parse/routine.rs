@@ -117,6 +117,9 @@ pub(crate) fn parse_create_routine(text: &str) -> SqlResult<Option<CreateRoutine
     if kind == RoutineKind::Function && !contains_return(&body) {
         return Err(SqlError::new(ErrorCode::SP_NORETURN, format!("No RETURN found in FUNCTION {}", name.name)));
     }
+    if kind == RoutineKind::Function {
+        refuse_dynamic_sql(&body)?;
+    }
     Ok(Some(CreateRoutine {
         kind,
         name,
@@ -130,6 +133,22 @@ pub(crate) fn parse_create_routine(text: &str) -> SqlResult<Option<CreateRoutine
         routine: Arc::new(Routine { kind, params, returns, body }),
         defined: None,
     }))
+}
+
+/// MariaDB's parse-time 1336 for PREPARE, EXECUTE and DEALLOCATE in a
+/// stored function's or a trigger's body.
+pub(crate) fn refuse_dynamic_sql(body: &SpStmt) -> SqlResult<()> {
+    let dynamic = |s: &SpStmt| {
+        matches!(s, SpStmt::Sql(sql) if matches!(sql.statement,
+            Statement::Prepare { .. } | Statement::Execute { .. } | Statement::ExecuteImmediate { .. } | Statement::Deallocate(_)))
+    };
+    match any_statement(body, &dynamic) {
+        true => Err(SqlError::new(
+            ErrorCode { number: 1336, sqlstate: "0A000" },
+            "Dynamic SQL is not allowed in stored function or trigger",
+        )),
+        false => Ok(()),
+    }
 }
 
 fn contains_return(stmt: &SpStmt) -> bool {
