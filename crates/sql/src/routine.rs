@@ -351,13 +351,7 @@ fn not_var_arg(def: &RoutineDef, position: usize) -> SqlError {
 /// parameters, in the session's database; result sets go to
 /// `session.call_results` as a CALL's do.
 pub fn run_compound(session: &mut Session, compound: &Compound) -> SqlResult<QueryResult> {
-    let mut interp = Interp {
-        runner: ProcedureRunner { session, in_trigger: false },
-        frames: vec![Frame::default()],
-        handlers: Vec::new(),
-        affected: 0,
-        handling: Vec::new(),
-    };
+    let mut interp = Interp::new(ProcedureRunner { session, in_trigger: false }, Frame::default());
     if let Flow::Return(_) = interp.exec_list(std::slice::from_ref(&compound.body))? {
         return Err(SqlError::new(ErrorCode::SP_BADRETURN, "RETURN is only allowed in a FUNCTION"));
     }
@@ -404,13 +398,7 @@ fn run_procedure_in_its_db(
 ) -> SqlResult<(Vec<Value>, u64)> {
     let _active = enter(session, &entry.def)?;
     let frame = parameter_frame(session, &entry.routine, values)?;
-    let mut interp = Interp {
-        runner: ProcedureRunner { session, in_trigger: false },
-        frames: vec![frame],
-        handlers: Vec::new(),
-        affected: 0,
-        handling: Vec::new(),
-    };
+    let mut interp = Interp::new(ProcedureRunner { session, in_trigger: false }, frame);
     let flow = interp.exec(&entry.routine.body)?;
     if let Flow::Return(_) = flow {
         return Err(SqlError::new(ErrorCode::SP_BADRETURN, "RETURN is only allowed in a FUNCTION"));
@@ -438,13 +426,7 @@ pub(crate) fn run_trigger(
         ..Frame::default()
     };
     let outcome = {
-        let mut interp = Interp {
-            runner: ProcedureRunner { session: &mut *session, in_trigger: true },
-            frames: vec![frame],
-            handlers: Vec::new(),
-            affected: 0,
-            handling: Vec::new(),
-        };
+        let mut interp = Interp::new(ProcedureRunner { session: &mut *session, in_trigger: true }, frame);
         interp
             .exec(&trigger.body.body)
             .map(|_| interp.frames.remove(0).vars.into_iter().map(|v| (v.value, v.assigned)).collect())
@@ -486,13 +468,7 @@ fn run_function(session: &Session, entry: &RoutineEntry, args: &dyn Fn() -> SqlR
     check_arg_count(&entry.def, &entry.routine, values.len())?;
     let _active = enter(session, &entry.def)?;
     let frame = parameter_frame(session, &entry.routine, values)?;
-    let mut interp = Interp {
-        runner: FunctionRunner { session },
-        frames: vec![frame],
-        handlers: Vec::new(),
-        affected: 0,
-        handling: Vec::new(),
-    };
+    let mut interp = Interp::new(FunctionRunner { session }, frame);
     match interp.exec(&entry.routine.body)? {
         Flow::Return(value) => match (&entry.routine.returns, value) {
             (_, Value::Null) => Ok(Value::Null),
@@ -629,13 +605,13 @@ struct Cursor<'r> {
     rows: Option<VecDeque<Vec<Value>>>,
 }
 
-/// One BEGIN ... END's variables and cursors (the first frame holds the
-/// parameters); `handlers_below`: the handler stack's height at its start.
+/// One BEGIN ... END's or FOR loop's variables and cursors (the first
+/// frame holds the parameters); the handlers it declares are dropped with
+/// it (see `in_frame`).
 #[derive(Default)]
 struct Frame<'r> {
     vars: Vec<Var>,
     cursors: Vec<Cursor<'r>>,
-    handlers_below: usize,
 }
 
 struct Handler<'r> {
@@ -719,6 +695,12 @@ fn interned_sqlstate(state: &str) -> &'static str {
 }
 
 impl<'r, R: Runner> Interp<'r, R> {
+    /// An interpreter whose outermost frame is `frame` (a routine's
+    /// parameters, a trigger's NEW / OLD).
+    fn new(runner: R, frame: Frame<'r>) -> Self {
+        Interp { runner, frames: vec![frame], handlers: Vec::new(), affected: 0, handling: Vec::new() }
+    }
+
     fn var(&mut self, name: &str) -> SqlResult<&mut Var> {
         self.frames
             .iter_mut()
@@ -844,13 +826,8 @@ impl<'r, R: Runner> Interp<'r, R> {
     fn exec(&mut self, stmt: &'r SpStmt) -> SqlResult<Flow> {
         match stmt {
             SpStmt::Block { label, body } => {
-                let handlers_below = self.handlers.len();
-                self.frames.push(Frame { handlers_below, ..Frame::default() });
-                let depth = self.frames.len();
-                let flow = self.exec_list(body);
-                if let Some(frame) = self.frames.pop() {
-                    self.handlers.truncate(frame.handlers_below);
-                }
+                let depth = self.frames.len() + 1;
+                let flow = self.in_frame(Vec::new(), |interp| interp.exec_list(body));
                 Ok(match flow? {
                     Flow::Leave(l) if same_label(label, &l) => Flow::Normal,
                     Flow::Exit(d) if d == depth => Flow::Normal,
@@ -1106,11 +1083,12 @@ impl<'r, R: Runner> Interp<'r, R> {
         })
     }
 
-    /// Runs `pass` in a frame of its own holding `vars` (the loop's
-    /// variables), dropped however the loop ends.
-    fn in_loop_frame(&mut self, vars: Vec<Var>, pass: impl FnOnce(&mut Self) -> SqlResult<Flow>) -> SqlResult<Flow> {
+    /// Runs `pass` in a frame of its own holding `vars` (a loop's
+    /// variables; none for a block), dropped with the handlers declared in
+    /// it however `pass` ends.
+    fn in_frame(&mut self, vars: Vec<Var>, pass: impl FnOnce(&mut Self) -> SqlResult<Flow>) -> SqlResult<Flow> {
         let handlers_below = self.handlers.len();
-        self.frames.push(Frame { vars, handlers_below, ..Frame::default() });
+        self.frames.push(Frame { vars, ..Frame::default() });
         let flow = pass(self);
         self.frames.pop();
         self.handlers.truncate(handlers_below);
@@ -1135,7 +1113,7 @@ impl<'r, R: Runner> Interp<'r, R> {
         let ty = crate::parse::routine::column_type("BIGINT NOT NULL")?;
         let first = if reverse { high } else { low };
         let counter = Var { name: var.to_string(), ty, value: Value::Int(first), assigned: false };
-        self.in_loop_frame(vec![counter], |interp| loop {
+        self.in_frame(vec![counter], |interp| loop {
             let value = interp.var(var)?.value.clone();
             let at = crate::eval::to_i64_cast(&value, interp.runner.session()).unwrap_or(i64::MAX);
             if (!reverse && at > high) || (reverse && at < low) {
@@ -1183,7 +1161,7 @@ impl<'r, R: Runner> Interp<'r, R> {
                 assigned: false,
             })
             .collect();
-        self.in_loop_frame(fields, |interp| {
+        self.in_frame(fields, |interp| {
             for row in rows {
                 let frame = interp.frames.last_mut().ok_or_else(|| SqlError::internal("no frame"))?;
                 for (field, value) in frame.vars.iter_mut().zip(row) {

@@ -476,8 +476,7 @@ impl Session {
         self.unlock_tables();
         self.session_vars = self.engine.vars.session_copy();
         self.user_vars.borrow_mut().clear();
-        self.warnings.borrow_mut().clear();
-        self.warnings_dropped.set(0);
+        self.empty_diagnostics();
         self.last_insert_id.set(0);
     }
 
@@ -642,8 +641,7 @@ impl Session {
     pub(crate) fn begin_routine_statement(&self, stmt: &Statement) {
         if stmt_uses_table(stmt) {
             self.diagnostics_claimed.set(true);
-            self.warnings.borrow_mut().clear();
-            self.warnings_dropped.set(0);
+            self.empty_diagnostics();
             self.statement_conditions.set(0);
         }
     }
@@ -652,9 +650,14 @@ impl Session {
     /// the previous statement's conditions the first time.
     pub(crate) fn claim_diagnostics(&self) {
         if !self.diagnostics_claimed.replace(true) {
-            self.warnings.borrow_mut().clear();
-            self.warnings_dropped.set(0);
+            self.empty_diagnostics();
         }
+    }
+
+    /// Drops every condition, kept or only counted.
+    fn empty_diagnostics(&self) {
+        self.warnings.borrow_mut().clear();
+        self.warnings_dropped.set(0);
     }
 
     /// Where the statement's warnings stand, kept and only counted, for
@@ -930,10 +933,8 @@ impl Session {
                 if e.code == ErrorCode::LOCK_DEADLOCK {
                     self.rollback_txn();
                 }
+                self.record_error(e);
             }
-        }
-        if let Err(e) = &result {
-            self.record_error(e);
         }
         result
     }

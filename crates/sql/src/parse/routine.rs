@@ -107,13 +107,7 @@ pub(crate) fn parse_create_routine(text: &str) -> SqlResult<Option<CreateRoutine
     let body_text = text[body_start..].trim().trim_end_matches(';').trim_end().to_string();
     let scope = params.iter().map(|p| p.name.clone()).collect();
     let mut parser = BodyParser::new(Tokens { text, tokens: t.tokens.clone(), at: t.at }, kind, scope);
-    let body = parser.statement()?;
-    while parser.t.next_is(&Token::SemiColon) {
-        parser.t.at += 1;
-    }
-    if parser.t.at < parser.t.tokens.len() {
-        return Err(parser.t.error());
-    }
+    let body = parser.whole_statement()?;
     if kind == RoutineKind::Function && !contains_return(&body) {
         return Err(SqlError::new(ErrorCode::SP_NORETURN, format!("No RETURN found in FUNCTION {}", name.name)));
     }
@@ -426,13 +420,7 @@ pub(crate) fn parse_compound(text: &str, upper: &[String]) -> SqlResult<Option<S
     }
     let tokens = significant_tokens(text)?;
     let mut parser = BodyParser::new(Tokens { text, tokens, at: 0 }, RoutineKind::Procedure, Vec::new());
-    let body = parser.statement()?;
-    while parser.t.next_is(&Token::SemiColon) {
-        parser.t.at += 1;
-    }
-    if parser.t.at < parser.t.tokens.len() {
-        return Err(parser.t.error());
-    }
+    let body = parser.whole_statement()?;
     let reads_diagnostics = matches!(body, SpStmt::GetDiagnostics(_));
     Ok(Some(Statement::Compound(Arc::new(Compound { body, reads_diagnostics }))))
 }
@@ -468,6 +456,18 @@ impl<'a> BodyParser<'a> {
             row_references: None,
             records: Vec::new(),
         }
+    }
+
+    /// The one statement the text holds from here (trailing `;`s allowed).
+    fn whole_statement(&mut self) -> SqlResult<SpStmt> {
+        let body = self.statement()?;
+        while self.t.next_is(&Token::SemiColon) {
+            self.t.at += 1;
+        }
+        if self.t.at < self.t.tokens.len() {
+            return Err(self.t.error());
+        }
+        Ok(body)
     }
 
     fn word(&self) -> Option<String> {
@@ -1373,13 +1373,7 @@ pub(super) fn parse_trigger_body(t: &Tokens, at: usize) -> SqlResult<(SpStmt, Ve
     let mut parser =
         BodyParser::new(Tokens { text: t.text, tokens: t.tokens.clone(), at }, RoutineKind::Procedure, Vec::new());
     parser.row_references = Some(std::cell::RefCell::new(Vec::new()));
-    let body = parser.statement()?;
-    while parser.t.next_is(&Token::SemiColon) {
-        parser.t.at += 1;
-    }
-    if parser.t.at < parser.t.tokens.len() {
-        return Err(parser.t.error());
-    }
+    let body = parser.whole_statement()?;
     let references = parser.row_references.map(|r| r.into_inner()).unwrap_or_default();
     Ok((body, references))
 }
