@@ -381,9 +381,12 @@ def schema_changer(srv, rng: random.Random, stop: threading.Event, cycle: int, s
         pass  # the server was killed under it: the DDL is in the binlog whole, or not at all
 
 
-def verify_databases(cur, where: str):
+def verify_databases(cur, where: str) -> int:
     """Each crash_cs_<cycle> database present, and its table, has the
-    collation_server the schema changer created it under."""
+    collation_server the schema changer created it under. Returns how many of
+    the schema changer's `INSERT INTO crash_cs_<cycle>.t` committed (one Xid
+    each): the row is there, or CREATE OR REPLACE, which runs after it, is."""
+    inserts = 0
     cur.execute("SHOW DATABASES LIKE 'crash\\_cs\\_%'")
     for (name,) in cur.fetchall():
         expected = SERVER_COLLATIONS[int(name.rsplit("_", 1)[1]) % len(SERVER_COLLATIONS)]
@@ -398,7 +401,9 @@ def verify_databases(cur, where: str):
             rows = cur.fetchone()[0]
             if "`replaced`" in table:  # killed before CREATE OR REPLACE
                 assert rows <= 1, f"{name}.t {where}: {rows} rows"
+                inserts += rows
                 continue
+            inserts += 1
             assert rows == 0, f"{name}.t {where}: CREATE OR REPLACE kept {rows} rows of the table it replaced"
             assert table.endswith(f"COLLATE={expected}"), f"{name}.t {where}: {table}"
             assert "CHECK (json_valid(`j`))" in table and "CHECK (`a` <> 'x')" in table, f"{name}.t {where}: {table}"
@@ -406,6 +411,7 @@ def verify_databases(cur, where: str):
             with pytest.raises(pymysql.err.MySQLError) as refused:
                 cur.execute(f"INSERT INTO {name}.t (a, j) VALUES ('y', 'not json')")
             assert refused.value.args[0] == 4025, f"{name}.t {where}: {refused.value.args}"
+    return inserts
 
 
 def verify_snapshots(cur, markers: dict, snapshots: dict, where: str) -> int:
@@ -425,7 +431,7 @@ def verify_snapshots(cur, markers: dict, snapshots: dict, where: str) -> int:
 
 def verify(srv, ledger: Ledger, cycle: int, snapshots: dict, views: dict, accounts: dict):
     """Checks the ledger against the tables; returns (markers, CREATE ... SELECT
-    tables present)."""
+    tables present, committed schema-changer INSERTs)."""
     where = f"(cycle {cycle}, seed {SEED})"
     c = srv.connect(database="crash", autocommit=True)
     try:
@@ -443,7 +449,7 @@ def verify(srv, ledger: Ledger, cycle: int, snapshots: dict, views: dict, accoun
             snapshot_tables = verify_snapshots(cur, markers, snapshots, where)
             verify_foreign_keys(cur, markers, where)
             verify_views(cur, views, where)
-            verify_databases(cur, where)
+            database_inserts = verify_databases(cur, where)
             verify_accounts(cur, accounts, where)
             # RENAME TABLE is whole or not at all.
             cur.execute("SHOW TABLES")
@@ -467,7 +473,7 @@ def verify(srv, ledger: Ledger, cycle: int, snapshots: dict, views: dict, accoun
         mine = sum(1 for (ww, _) in markers.values() if ww == w)
         assert counters[w] == mine, f"writer {w}: counter {counters[w]} != {mine} markers {where}"
     ledger.resolve_in_doubt(markers)
-    return markers, snapshot_tables
+    return markers, snapshot_tables, database_inserts
 
 
 def binlog_xids(srv):
@@ -526,6 +532,7 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
     snapshot_tables = 0
     calls = Ledger()  # fill_proc CALLs, as writer 0's transactions
     calls_present = 0
+    database_inserts = 0
     for cycle in range(1, CYCLES + 1):
         stop = threading.Event()
         threads = [threading.Thread(target=writer, args=(srv, ledger, w, random.Random(rng.random()), stop),
@@ -545,7 +552,7 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
             t.join(60)
             assert not t.is_alive(), "a writer hung after the server was killed"
         srv.start()
-        markers, snapshot_tables = verify(srv, ledger, cycle, snapshots, views, accounts)
+        markers, snapshot_tables, database_inserts = verify(srv, ledger, cycle, snapshots, views, accounts)
         c = srv.connect(database="crash", autocommit=True)
         with c.cursor() as cur:
             calls_present = verify_calls(cur, calls, f"(cycle {cycle}, seed {SEED})")
@@ -557,12 +564,12 @@ def test_kill9_loses_no_acknowledged_commit(crash_server, mariadb_server):
           f"{snapshot_tables} CREATE TABLE ... SELECT tables, views {views}, {calls_present} CALLs present, "
           f"{sum(isinstance(g, list) for g in accounts.values())} accounts")
 
-    # binlog and tables agree: one Xid per committed DML transaction (+1 for the counters setup)
-    # and per CREATE TABLE ... SELECT,
+    # binlog and tables agree: one Xid per committed DML transaction (+1 for the counters setup),
+    # per CREATE TABLE ... SELECT, per schema-changer INSERT,
     files, xids = binlog_xids(srv)
-    assert xids == total + 1 + snapshot_tables + calls_present, \
-        f"binlog has {xids} Xid events, tables hold {total} + 1 transactions, {snapshot_tables} snapshots " \
-        f"and {calls_present} CALLs"
+    assert xids == total + 1 + snapshot_tables + calls_present + database_inserts, \
+        f"binlog has {xids} Xid events, tables hold {total} + 1 transactions, {snapshot_tables} snapshots, " \
+        f"{calls_present} CALLs and {database_inserts} schema-changer INSERTs"
     # and replaying the binlog into a fresh MariaDB yields the same tables
     expected = table_dump(srv, "crash")
     expected_data_def = show_create(srv, "data")
