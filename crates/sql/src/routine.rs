@@ -17,7 +17,7 @@ use crate::ddl::{CatalogChange, DdlPlan};
 use crate::eval::{coerce_to_column, coerce_to_variable, truthy, EvalEnv};
 use crate::parse::routine::{
     Characteristics, Compound, Condition, ConditionItem, CreateRoutine, DiagnosticsItem, GetDiagnostics, LoopKind,
-    ParamMode, Routine, RoutineKind, RowSource, SignalCondition, SpExpr, SpSql, SpStmt, SpTarget,
+    ParamMode, Routine, RoutineKind, RoutineParam, RowSource, SignalCondition, SpExpr, SpSql, SpStmt, SpTarget,
 };
 use crate::session::{QueryResult, Session, Warning};
 use crate::txn::Txn;
@@ -438,13 +438,31 @@ pub(crate) fn run_trigger(
 }
 
 fn parameter_frame(session: &Session, routine: &Routine, values: Vec<Value>) -> SqlResult<Frame<'static>> {
-    let mut frame = Frame::default();
-    for (param, value) in routine.params.iter().zip(values) {
-        let value =
-            if value.is_null() { value } else { coerce_to_column(value, &param.ty, session.strict(), session)? };
-        frame.vars.push(Var { name: param.name.clone(), ty: param.ty.clone(), value, assigned: false });
+    Ok(Frame { vars: bound_params(session, &routine.params, values)?, ..Frame::default() })
+}
+
+/// Parameters (a routine's or a cursor's) holding `values`, each as its
+/// type stores it.
+fn bound_params(session: &Session, params: &[RoutineParam], values: Vec<Value>) -> SqlResult<Vec<Var>> {
+    let strict = session.strict();
+    params
+        .iter()
+        .zip(values)
+        .map(|(param, value)| {
+            let value = if value.is_null() { value } else { coerce_to_column(value, &param.ty, strict, session)? };
+            Ok(Var { name: param.name.clone(), ty: param.ty.clone(), value, assigned: false })
+        })
+        .collect()
+}
+
+/// A query's answer as columns and rows (a statement that returns none
+/// has neither).
+fn columns_and_rows(result: QueryResult) -> (Vec<crate::session::ResultColumn>, Vec<Vec<Value>>) {
+    match result {
+        QueryResult::Rows { columns, rows } => (columns, rows),
+        // Only a client's own query streams its rows.
+        QueryResult::Ok { .. } | QueryResult::Streamed { .. } => (Vec::new(), Vec::new()),
     }
-    Ok(frame)
 }
 
 /// A stored function's value for `args`, or `None` when no function of
@@ -601,6 +619,7 @@ struct Var {
 
 struct Cursor<'r> {
     name: String,
+    params: &'r [RoutineParam],
     query: &'r SpSql,
     rows: Option<VecDeque<Vec<Value>>>,
 }
@@ -846,9 +865,9 @@ impl<'r, R: Runner> Interp<'r, R> {
                 }
                 Ok(Flow::Normal)
             }
-            SpStmt::DeclareCursor { name, query } => {
+            SpStmt::DeclareCursor { name, params, query } => {
                 let frame = self.frames.last_mut().ok_or_else(|| SqlError::internal("no frame"))?;
-                frame.cursors.push(Cursor { name: name.clone(), query, rows: None });
+                frame.cursors.push(Cursor { name: name.clone(), params, query, rows: None });
                 Ok(Flow::Normal)
             }
             SpStmt::DeclareHandler { exit, conditions, body } => {
@@ -897,21 +916,9 @@ impl<'r, R: Runner> Interp<'r, R> {
             SpStmt::Leave(l) => Ok(Flow::Leave(l.clone())),
             SpStmt::Iterate(l) => Ok(Flow::Iterate(l.clone())),
             SpStmt::Return(e) => Ok(Flow::Return(self.eval(e)?)),
-            SpStmt::Open(name) => {
-                let query = {
-                    let c = self.cursor(name)?;
-                    if c.rows.is_some() {
-                        return Err(SqlError::new(ErrorCode::SP_CURSOR_ALREADY_OPEN, "Cursor is already open"));
-                    }
-                    c.query
-                };
-                let params = self.values(&query.vars)?;
-                let rows = match self.runner.run(query, &params)? {
-                    QueryResult::Rows { rows, .. } => rows,
-                    // Only a client's own query streams its rows.
-                    QueryResult::Ok { .. } | QueryResult::Streamed { .. } => Vec::new(),
-                };
-                self.cursor(name)?.rows = Some(rows.into());
+            SpStmt::Open { cursor, args } => {
+                let (_, rows) = self.cursor_rows(cursor, args)?;
+                self.cursor(cursor)?.rows = Some(rows.into());
                 Ok(Flow::Normal)
             }
             SpStmt::Fetch { cursor, into } => {
@@ -1073,6 +1080,29 @@ impl<'r, R: Runner> Interp<'r, R> {
         }
     }
 
+    /// What opening cursor `name` with `args` reads: its query run with its
+    /// parameters bound to the arguments (MariaDB evaluates them in the
+    /// caller's scope).
+    fn cursor_rows(
+        &mut self,
+        name: &str,
+        args: &[SpExpr],
+    ) -> SqlResult<(Vec<crate::session::ResultColumn>, Vec<Vec<Value>>)> {
+        let (query, params) = {
+            let c = self.cursor(name)?;
+            if c.rows.is_some() {
+                return Err(SqlError::new(ErrorCode::SP_CURSOR_ALREADY_OPEN, "Cursor is already open"));
+            }
+            (c.query, c.params)
+        };
+        let values = args.iter().map(|a| self.eval(a)).collect::<SqlResult<Vec<_>>>()?;
+        let vars = bound_params(self.runner.session(), params, values)?;
+        self.frames.push(Frame { vars, ..Frame::default() });
+        let query_params = self.values(&query.vars);
+        self.frames.pop();
+        Ok(columns_and_rows(self.runner.run(query, &query_params?)?))
+    }
+
     /// One pass of a FOR loop's body: `Some` ends the loop with that flow.
     fn for_pass(&mut self, label: &Option<String>, body: &'r [SpStmt]) -> SqlResult<Option<Flow>> {
         Ok(match self.exec_list(body)? {
@@ -1137,20 +1167,12 @@ impl<'r, R: Runner> Interp<'r, R> {
         source: &'r RowSource,
         body: &'r [SpStmt],
     ) -> SqlResult<Flow> {
-        let query = match source {
-            RowSource::Query(query) => query,
-            RowSource::Cursor(name) => {
-                let cursor = self.cursor(name)?;
-                if cursor.rows.is_some() {
-                    return Err(SqlError::new(ErrorCode::SP_CURSOR_ALREADY_OPEN, "Cursor is already open"));
-                }
-                cursor.query
+        let (columns, rows) = match source {
+            RowSource::Query(query) => {
+                let params = self.values(&query.vars)?;
+                columns_and_rows(self.runner.run(query, &params)?)
             }
-        };
-        let params = self.values(&query.vars)?;
-        let (columns, rows) = match self.runner.run(query, &params)? {
-            QueryResult::Rows { columns, rows } => (columns, rows),
-            QueryResult::Ok { .. } | QueryResult::Streamed { .. } => (Vec::new(), Vec::new()),
+            RowSource::Cursor { name, args } => self.cursor_rows(name, args)?,
         };
         let fields = columns
             .iter()

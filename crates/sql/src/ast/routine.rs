@@ -172,7 +172,7 @@ pub enum LoopKind {
 /// The rows a FOR loop reads.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RowSource {
-    Cursor(String),
+    Cursor { name: String, args: Vec<SpExpr> },
     Query(Box<SpSql>),
 }
 
@@ -192,8 +192,11 @@ pub enum SpStmt {
         ty: ColumnDef,
         default: Option<SpExpr>,
     },
+    /// `DECLARE name CURSOR [(params)] FOR query`: the parameters are
+    /// variables of the query alone, given by OPEN.
     DeclareCursor {
         name: String,
+        params: Vec<RoutineParam>,
         query: SpSql,
     },
     DeclareHandler {
@@ -220,7 +223,10 @@ pub enum SpStmt {
     Leave(String),
     Iterate(String),
     Return(SpExpr),
-    Open(String),
+    Open {
+        cursor: String,
+        args: Vec<SpExpr>,
+    },
     Fetch {
         cursor: String,
         into: Vec<SpTarget>,

@@ -36,7 +36,8 @@ struct BodyParser<'a> {
     t: Tokens<'a>,
     vars: Vec<Vec<String>>,
     conditions: Vec<(String, Condition)>,
-    cursors: Vec<Vec<String>>,
+    /// The cursors in scope, with their parameter counts.
+    cursors: Vec<Vec<(String, usize)>>,
     labels: Vec<(String, LabelKind)>,
     kind: RoutineKind,
     /// A trigger's body: its `NEW.col` / `OLD.col` references, found while
@@ -557,10 +558,14 @@ impl<'a> BodyParser<'a> {
                 self.t.at += 1;
                 Ok(SpStmt::Return(self.expr_until(&[])?))
             }
-            "OPEN" | "CLOSE" => {
+            "OPEN" => {
                 self.t.at += 1;
-                let name = self.cursor_name()?;
-                Ok(if word == "OPEN" { SpStmt::Open(name) } else { SpStmt::Close(name) })
+                let (cursor, args) = self.cursor_with_args()?;
+                Ok(SpStmt::Open { cursor, args })
+            }
+            "CLOSE" => {
+                self.t.at += 1;
+                Ok(SpStmt::Close(self.cursor_name()?))
             }
             "FETCH" => self.fetch(),
             "SIGNAL" => self.signal(false),
@@ -706,8 +711,8 @@ impl<'a> BodyParser<'a> {
                 LoopKind::ForRows { record: name.clone(), source: RowSource::Query(Box::new(query)) }
             }
             None => {
-                let cursor = self.cursor_name()?;
-                LoopKind::ForRows { record: name.clone(), source: RowSource::Cursor(cursor) }
+                let (cursor, args) = self.cursor_with_args()?;
+                LoopKind::ForRows { record: name.clone(), source: RowSource::Cursor { name: cursor, args } }
             }
         };
         self.t.at = do_at + 1;
@@ -808,12 +813,20 @@ impl<'a> BodyParser<'a> {
             (_, Some("CURSOR")) => {
                 let name = self.t.ident()?;
                 self.t.at += 1;
+                let params = match self.t.next_is(&Token::LParen) {
+                    true => parameter_list(&mut self.t, RoutineKind::Function)?.1,
+                    false => Vec::new(),
+                };
                 self.t.expect("FOR")?;
-                let query = self.sql()?;
+                // The parameters are the query's variables, not the block's.
+                self.vars.push(params.iter().map(|p| p.name.clone()).collect());
+                let query = self.sql();
+                self.vars.pop();
+                let query = query?;
                 if let Some(scope) = self.cursors.last_mut() {
-                    scope.push(name.clone());
+                    scope.push((name.clone(), params.len()));
                 }
-                return Ok(SpStmt::DeclareCursor { name, query });
+                return Ok(SpStmt::DeclareCursor { name, params, query });
             }
             (_, Some("CONDITION")) => {
                 let name = self.t.ident()?;
@@ -929,11 +942,45 @@ impl<'a> BodyParser<'a> {
     }
 
     fn cursor_name(&mut self) -> SqlResult<String> {
+        Ok(self.declared_cursor()?.0)
+    }
+
+    /// A cursor's name and its parameter count.
+    fn declared_cursor(&mut self) -> SqlResult<(String, usize)> {
         let name = self.t.ident()?;
-        if !self.cursors.iter().flatten().any(|c| c.eq_ignore_ascii_case(&name)) {
+        let found = self.cursors.iter().rev().flatten().find(|(c, _)| c.eq_ignore_ascii_case(&name));
+        let Some((_, params)) = found else {
             return Err(SqlError::new(ErrorCode::SP_CURSOR_MISMATCH, format!("Undefined CURSOR: {name}")));
+        };
+        Ok((name, *params))
+    }
+
+    /// `cursor [(args)]` as OPEN and FOR name it: as many arguments as the
+    /// cursor has parameters (4080).
+    fn cursor_with_args(&mut self) -> SqlResult<(String, Vec<SpExpr>)> {
+        let (name, params) = self.declared_cursor()?;
+        let args = self.argument_list()?;
+        if args.len() != params {
+            return Err(SqlError::new(
+                ErrorCode { number: 4080, sqlstate: "42000" },
+                format!("Incorrect parameter count to cursor '{name}'"),
+            ));
         }
-        Ok(name)
+        Ok((name, args))
+    }
+
+    /// `[(expr, ...)]`: the arguments of a CALL or an OPEN.
+    fn argument_list(&mut self) -> SqlResult<Vec<SpExpr>> {
+        let mut args = Vec::new();
+        if self.t.next_is(&Token::LParen) {
+            let close = matching_paren(&self.t, self.t.at)?;
+            for (from, to) in split_commas(&self.t, self.t.at + 1, close) {
+                let (_, rewritten, vars) = self.rewrite(from, to, None, false);
+                args.push(SpExpr { expr: parse_expr(&rewritten)?, vars });
+            }
+            self.t.at = close + 1;
+        }
+        Ok(args)
     }
 
     fn fetch(&mut self) -> SqlResult<SpStmt> {
@@ -1079,15 +1126,7 @@ impl<'a> BodyParser<'a> {
     fn call(&mut self) -> SqlResult<SpStmt> {
         self.t.at += 1;
         let name = object_name(&mut self.t)?;
-        let mut args = Vec::new();
-        if self.t.next_is(&Token::LParen) {
-            let close = matching_paren(&self.t, self.t.at)?;
-            for (from, to) in split_commas(&self.t, self.t.at + 1, close) {
-                let (_, rewritten, vars) = self.rewrite(from, to, None, false);
-                args.push(SpExpr { expr: parse_expr(&rewritten)?, vars });
-            }
-            self.t.at = close + 1;
-        }
+        let args = self.argument_list()?;
         Ok(SpStmt::Call { name, args })
     }
 
