@@ -22,7 +22,7 @@ use crate::parse::routine::{
 use crate::session::{QueryResult, Session, Warning};
 use crate::txn::Txn;
 use onelog_core::{ColumnDef, ErrorCode, SqlError, SqlResult, Value};
-use onelog_storage::Mutation;
+use onelog_storage::{Mutation, Snapshot};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -468,7 +468,7 @@ fn columns_and_rows(result: QueryResult) -> (Vec<crate::session::ResultColumn>, 
 /// A stored function's value for `args`, or `None` when no function of
 /// that name exists (`name` may be `db.name`).
 pub fn call_function(
-    session: &Session,
+    caller: &crate::select::Ctx,
     name: &str,
     args: &dyn Fn() -> SqlResult<Vec<Value>>,
 ) -> Option<SqlResult<Value>> {
@@ -476,17 +476,24 @@ pub fn call_function(
         Some((db, n)) => ObjectName { db: Some(db.to_string()), name: n.to_string() },
         None => ObjectName { db: None, name: name.to_string() },
     };
+    let session = caller.session;
     let db = session.resolve_db(&object).ok()?;
     let entry = session.engine.catalog.read().routine(db, RoutineKind::Function, &object.name)?;
-    Some(run_function(session, &entry, args))
+    Some(run_function(caller, &entry, args))
 }
 
-fn run_function(session: &Session, entry: &RoutineEntry, args: &dyn Fn() -> SqlResult<Vec<Value>>) -> SqlResult<Value> {
+fn run_function(
+    caller: &crate::select::Ctx,
+    entry: &RoutineEntry,
+    args: &dyn Fn() -> SqlResult<Vec<Value>>,
+) -> SqlResult<Value> {
+    let session = caller.session;
     let values = args()?;
     check_arg_count(&entry.def, &entry.routine, values.len())?;
     let _active = enter(session, &entry.def)?;
     let frame = parameter_frame(session, &entry.routine, values)?;
-    let mut interp = Interp::new(FunctionRunner { session }, frame);
+    let runner = FunctionRunner { session, txn: caller.txn, view: &caller.view };
+    let mut interp = Interp::new(runner, frame);
     match interp.exec(&entry.routine.body)? {
         Flow::Return(value) => match (&entry.routine.returns, value) {
             (_, Value::Null) => Ok(Value::Null),
@@ -513,6 +520,11 @@ trait Runner {
     /// SELECT ... INTO found no row: a warning for a procedure's caller;
     /// a function's caller sees none, as in MariaDB.
     fn warn_no_data(&self, error: SqlError);
+    /// An expression of the body (a condition, a RETURN, a SET value),
+    /// read through the transaction the body runs in.
+    fn eval(&self, expr: &Expr, params: &[Value]) -> SqlResult<Value> {
+        self.session().eval_constant(expr, params)
+    }
 }
 
 struct ProcedureRunner<'s> {
@@ -561,8 +573,12 @@ impl Runner for ProcedureRunner<'_> {
     }
 }
 
+/// A function's statements run inside the statement that called it: they
+/// read through its transaction (its own writes included) and its view.
 struct FunctionRunner<'s> {
     session: &'s Session,
+    txn: &'s Txn,
+    view: &'s Arc<Snapshot>,
 }
 
 /// Error 1336 for what a function may not do.
@@ -579,18 +595,13 @@ impl Runner for FunctionRunner<'_> {
     }
 
     /// Only queries: a function runs inside its caller's statement, which
-    /// holds the session; it reads through a fresh snapshot.
+    /// holds the session and its transaction.
     fn run(&mut self, sql: &SpSql, params: &[Value]) -> SqlResult<QueryResult> {
         let Statement::Select(select) = &sql.statement else {
             return Err(SqlError::not_supported("statements that write inside stored functions"));
         };
-        let session = self.session;
-        let view = session.engine.store.snapshot();
-        let empty =
-            Txn::new(0, crate::ast::IsolationLevel::RepeatableRead, true, false).with_temp_rows(session.temp.rows());
-        let txn = session.txn.as_ref().unwrap_or(&empty);
-        let ctx = crate::select::Ctx::new(session, txn, view, params);
-        session.select_result(&ctx, select)
+        let ctx = crate::select::Ctx::new(self.session, self.txn, self.view.clone(), params);
+        self.session.select_result(&ctx, select)
     }
 
     fn emit(&mut self, _result: QueryResult) -> SqlResult<()> {
@@ -606,6 +617,11 @@ impl Runner for FunctionRunner<'_> {
     }
 
     fn warn_no_data(&self, _error: SqlError) {}
+
+    fn eval(&self, expr: &Expr, params: &[Value]) -> SqlResult<Value> {
+        let ctx = crate::select::Ctx::new(self.session, self.txn, self.view.clone(), params);
+        crate::eval::eval(&crate::select::bind_constant(expr)?, &ctx.row(&[]), &ctx)
+    }
 }
 
 struct Var {
@@ -735,7 +751,7 @@ impl<'r, R: Runner> Interp<'r, R> {
 
     fn eval(&mut self, e: &SpExpr) -> SqlResult<Value> {
         let params = self.values(&e.vars)?;
-        self.runner.session().eval_constant(&e.expr, &params)
+        self.runner.eval(&e.expr, &params)
     }
 
     fn test(&mut self, e: &SpExpr) -> SqlResult<bool> {

@@ -150,7 +150,7 @@ impl EvalEnv for Ctx<'_> {
         self.session.check_killed()
     }
     fn stored_function(&self, name: &str, args: &dyn Fn() -> SqlResult<Vec<Value>>) -> Option<SqlResult<Value>> {
-        crate::routine::call_function(self.session, name, args)
+        crate::routine::call_function(self, name, args)
     }
 }
 
