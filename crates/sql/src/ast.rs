@@ -1034,6 +1034,15 @@ impl Statement {
         ) || self.is_ddl()
     }
 
+    /// Whether the statement stores rows it computes (INSERT, REPLACE,
+    /// UPDATE, LOAD DATA, CREATE TABLE ... SELECT; not DELETE): in strict
+    /// mode the warnings MariaDB aborts such a statement on (division by
+    /// zero) are errors.
+    pub fn stores_rows(&self) -> bool {
+        matches!(self, Statement::Insert(_) | Statement::Update(_) | Statement::MultiUpdate(_) | Statement::LoadData(_))
+            || matches!(self, Statement::CreateTable(ct) if ct.select.is_some())
+    }
+
     /// The table an INSERT, REPLACE, UPDATE or DELETE writes.
     pub fn written_table(&self) -> Option<&ObjectName> {
         match self {

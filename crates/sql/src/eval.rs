@@ -50,6 +50,12 @@ pub trait EvalEnv {
     fn ignores_errors(&self) -> bool {
         false
     }
+    /// A division (or MOD) by zero, whose value is NULL: warning 1365, or
+    /// error 1365 where the session's sql_mode makes it one.
+    fn division_by_zero(&self) -> SqlResult<()> {
+        self.warn(ErrorCode::DIVISION_BY_ZERO.number, "Division by 0".to_string());
+        Ok(())
+    }
     /// Records a Note (JSON_VALID's reasons a text is not JSON).
     fn note(&self, code: u16, message: String) {
         self.warn(code, message)
@@ -626,10 +632,6 @@ fn out_of_range(ty: &str, expr: &Expr) -> SqlError {
     SqlError::new(ErrorCode::DATA_OUT_OF_RANGE, format!("{ty} value is out of range in '{}'", expr_sql(expr)))
 }
 
-fn warn_div_zero(env: &dyn EvalEnv) {
-    env.warn(ErrorCode::DIVISION_BY_ZERO.number, "Division by 0".to_string());
-}
-
 fn eval_binary(op: BinOp, l: &Expr, r: &Expr, expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
     match op {
         BinOp::And => {
@@ -836,7 +838,7 @@ fn arith(op: BinOp, x: Num, y: Num, expr: &Expr, env: &dyn EvalEnv) -> SqlResult
         }
         BinOp::Div => {
             if y.is_zero() {
-                warn_div_zero(env);
+                env.division_by_zero()?;
                 return Ok(Value::Null);
             }
             if is_f {
@@ -857,7 +859,7 @@ fn arith(op: BinOp, x: Num, y: Num, expr: &Expr, env: &dyn EvalEnv) -> SqlResult
         }
         BinOp::IntDiv => {
             if y.is_zero() {
-                warn_div_zero(env);
+                env.division_by_zero()?;
                 return Ok(Value::Null);
             }
             let q: i128 = if is_f {
@@ -874,7 +876,7 @@ fn arith(op: BinOp, x: Num, y: Num, expr: &Expr, env: &dyn EvalEnv) -> SqlResult
         }
         BinOp::Mod => {
             if y.is_zero() {
-                warn_div_zero(env);
+                env.division_by_zero()?;
                 return Ok(Value::Null);
             }
             if is_f {

@@ -169,7 +169,7 @@ impl Plan {
             None => Charset::named(session.session_value("character_set_database")).unwrap_or(Charset::Utf8mb4),
         };
         let mut format = load.format.clone();
-        if !format.escaped_given && session.session_value("sql_mode").contains("NO_BACKSLASH_ESCAPES") {
+        if !format.escaped_given && session.sql_mode_has("NO_BACKSLASH_ESCAPES") {
             format.escaped_by.clear();
         }
         Ok(Plan {

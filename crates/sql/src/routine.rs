@@ -397,10 +397,14 @@ fn run_procedure_in_its_db(
     values: Vec<Value>,
 ) -> SqlResult<(Vec<Value>, u64)> {
     let _active = enter(session, &entry.def)?;
+    // Arguments are bound under the caller's sql_mode, the body runs under
+    // the routine's.
     let frame = parameter_frame(session, &entry.routine, values)?;
+    session.enter_routine_sql_mode(&entry.def.sql_mode);
     let mut interp = Interp::new(ProcedureRunner { session, in_trigger: false }, frame);
-    let flow = interp.exec(&entry.routine.body)?;
-    if let Flow::Return(_) = flow {
+    let flow = interp.exec(&entry.routine.body);
+    interp.runner.session.leave_routine_sql_mode();
+    if let Flow::Return(_) = flow? {
         return Err(SqlError::new(ErrorCode::SP_BADRETURN, "RETURN is only allowed in a FUNCTION"));
     }
     let affected = interp.affected;
@@ -421,6 +425,7 @@ pub(crate) fn run_trigger(
     let caller_db = session.db.replace(trigger.def.db.clone());
     let stmt_view = session.stmt_view.clone();
     session.trigger_tables.push(table);
+    session.enter_routine_sql_mode(&trigger.def.sql_mode);
     let frame = Frame {
         vars: vars.into_iter().map(|(name, ty, value)| Var { name, ty, value, assigned: false }).collect(),
         ..Frame::default()
@@ -431,6 +436,7 @@ pub(crate) fn run_trigger(
             .exec(&trigger.body.body)
             .map(|_| interp.frames.remove(0).vars.into_iter().map(|v| (v.value, v.assigned)).collect())
     };
+    session.leave_routine_sql_mode();
     session.trigger_tables.pop();
     session.stmt_view = stmt_view;
     session.db = caller_db;
@@ -494,17 +500,25 @@ fn run_function(
     let frame = parameter_frame(session, &entry.routine, values)?;
     let runner = FunctionRunner { session, txn: caller.txn, view: &caller.view };
     let mut interp = Interp::new(runner, frame);
-    match interp.exec(&entry.routine.body)? {
+    session.enter_routine_sql_mode(&entry.def.sql_mode);
+    let returned = interp.exec(&entry.routine.body).and_then(|flow| match flow {
         Flow::Return(value) => match (&entry.routine.returns, value) {
             (_, Value::Null) => Ok(Value::Null),
-            (Some(ty), value) => coerce_to_column(value, ty, session.strict(), session),
+            (Some(ty), value) => {
+                // A value the return type cannot hold is reported as MariaDB
+                // names the result: `f()`.
+                let ty = ColumnDef { name: format!("{}()", entry.def.name), ..ty.clone() };
+                coerce_to_column(value, &ty, session.strict(), session)
+            }
             (None, value) => Ok(value),
         },
         _ => Err(SqlError::new(
             ErrorCode::SP_NORETURNEND,
             format!("FUNCTION {}.{} ended without RETURN", entry.def.db, entry.def.name),
         )),
-    }
+    });
+    session.leave_routine_sql_mode();
+    returned
 }
 
 /// How a body's statements reach the session: a procedure owns it, a
@@ -749,9 +763,35 @@ impl<'r, R: Runner> Interp<'r, R> {
         vars.iter().map(|v| Ok(self.var(v)?.value.clone())).collect()
     }
 
+    /// An expression the body tests or hands on (a condition, a user
+    /// variable's value): a division by zero in it is at most a warning.
     fn eval(&mut self, e: &SpExpr) -> SqlResult<Value> {
+        self.aborting_on_warning(false, |interp| interp.eval_here(e))
+    }
+
+    /// A value the body stores in one of its variables or returns: as in
+    /// MariaDB's sp_eval_expr, strict mode makes a division by zero an error.
+    fn eval_stored(&mut self, e: &SpExpr) -> SqlResult<Value> {
+        let strict = self.runner.session().strict();
+        self.aborting_on_warning(strict, |interp| interp.eval_here(e))
+    }
+
+    fn eval_here(&mut self, e: &SpExpr) -> SqlResult<Value> {
         let params = self.values(&e.vars)?;
         self.runner.eval(&e.expr, &params)
+    }
+
+    /// Runs `compute` with the session's abort_on_warning set to `aborts`,
+    /// then gives the outer setting back.
+    fn aborting_on_warning<T>(
+        &mut self,
+        aborts: bool,
+        compute: impl FnOnce(&mut Self) -> SqlResult<T>,
+    ) -> SqlResult<T> {
+        let outer = self.runner.session().abort_on_warning.replace(aborts);
+        let result = compute(self);
+        self.runner.session().abort_on_warning.set(outer);
+        result
     }
 
     fn test(&mut self, e: &SpExpr) -> SqlResult<bool> {
@@ -871,12 +911,14 @@ impl<'r, R: Runner> Interp<'r, R> {
             }
             SpStmt::DeclareVar { names, ty, default } => {
                 let value = match default {
-                    Some(e) => self.eval(e)?,
+                    Some(e) => self.eval_stored(e)?,
                     None => Value::Null,
                 };
                 for name in names {
                     let frame = self.frames.last_mut().ok_or_else(|| SqlError::internal("no frame"))?;
-                    frame.vars.push(Var { name: name.clone(), ty: ty.clone(), value: Value::Null, assigned: false });
+                    // Named as the variable, as a value it cannot hold reports it.
+                    let ty = ColumnDef { name: name.clone(), ..ty.clone() };
+                    frame.vars.push(Var { name: name.clone(), ty, value: Value::Null, assigned: false });
                     self.assign(&SpTarget::Local(name.clone()), value.clone())?;
                 }
                 Ok(Flow::Normal)
@@ -893,7 +935,10 @@ impl<'r, R: Runner> Interp<'r, R> {
             }
             SpStmt::Set(assignments) => {
                 for (target, e) in assignments {
-                    let value = self.eval(e)?;
+                    let value = match target {
+                        SpTarget::Local(_) => self.eval_stored(e)?,
+                        _ => self.eval(e)?,
+                    };
                     self.assign(target, value)?;
                 }
                 Ok(Flow::Normal)
@@ -931,7 +976,7 @@ impl<'r, R: Runner> Interp<'r, R> {
             SpStmt::Loop { label, kind, body } => self.run_loop(label, kind, body),
             SpStmt::Leave(l) => Ok(Flow::Leave(l.clone())),
             SpStmt::Iterate(l) => Ok(Flow::Iterate(l.clone())),
-            SpStmt::Return(e) => Ok(Flow::Return(self.eval(e)?)),
+            SpStmt::Return(e) => Ok(Flow::Return(self.eval_stored(e)?)),
             SpStmt::Open { cursor, args } => {
                 let (_, rows) = self.cursor_rows(cursor, args)?;
                 self.cursor(cursor)?.rows = Some(rows.into());
@@ -1242,7 +1287,9 @@ impl<'r, R: Runner> Interp<'r, R> {
 
     fn sql(&mut self, sql: &SpSql) -> SqlResult<Flow> {
         let params = self.values(&sql.vars)?;
-        let result = self.runner.run(sql, &params)?;
+        let into_locals = sql.into.iter().any(|t| matches!(t, SpTarget::Local(_)));
+        let strict = into_locals && self.runner.session().strict();
+        let result = self.aborting_on_warning(strict, |interp| interp.runner.run(sql, &params))?;
         match result {
             QueryResult::Rows { columns, rows } if !sql.into.is_empty() => {
                 if columns.len() != sql.into.len() {

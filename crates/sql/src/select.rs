@@ -149,6 +149,9 @@ impl EvalEnv for Ctx<'_> {
     fn check_killed(&self) -> SqlResult<()> {
         self.session.check_killed()
     }
+    fn division_by_zero(&self) -> SqlResult<()> {
+        self.session.division_by_zero()
+    }
     fn stored_function(&self, name: &str, args: &dyn Fn() -> SqlResult<Vec<Value>>) -> Option<SqlResult<Value>> {
         crate::routine::call_function(self, name, args)
     }

@@ -292,6 +292,10 @@ pub struct Session {
     pub(crate) current_role: Option<String>,
     pub db: Option<String>,
     pub(crate) session_vars: BTreeMap<&'static str, String>,
+    /// The sql_mode of each stored routine or trigger being run, innermost
+    /// last: a body runs under the mode it was created with (MariaDB keeps
+    /// it with the routine), whatever the caller's.
+    routine_sql_modes: RefCell<Vec<String>>,
     pub(crate) user_vars: RefCell<HashMap<String, Value>>,
     /// `PREPARE name FROM ...` statements, by lower-case name.
     pub(crate) sql_prepared: HashMap<String, crate::parse::ParsedStatement>,
@@ -318,6 +322,10 @@ pub struct Session {
     diagnostics_claimed: std::cell::Cell<bool>,
     /// The running statement is INSERT / UPDATE IGNORE.
     pub(crate) ignoring_errors: bool,
+    /// MariaDB's abort_on_warning: strict mode and a statement that stores
+    /// the rows it computes, or a value being stored in a routine's
+    /// variable; a division by zero is then error 1365.
+    pub(crate) abort_on_warning: std::cell::Cell<bool>,
     next_isolation: Option<IsolationLevel>,
     next_read_only: Option<bool>,
     /// Offered by the connection for the next statement: if it ends with a
@@ -401,6 +409,7 @@ impl Session {
             current_role: None,
             db: None,
             session_vars,
+            routine_sql_modes: RefCell::new(Vec::new()),
             user_vars: RefCell::new(HashMap::new()),
             sql_prepared: HashMap::new(),
             sql_executing: Vec::new(),
@@ -414,6 +423,7 @@ impl Session {
             statement_conditions: std::cell::Cell::new(0),
             diagnostics_claimed: std::cell::Cell::new(false),
             ignoring_errors: false,
+            abort_on_warning: std::cell::Cell::new(false),
             next_isolation: None,
             next_read_only: None,
             commit_ack: None,
@@ -597,8 +607,26 @@ impl Session {
     }
 
     pub fn strict(&self) -> bool {
-        let mode = self.session_value("sql_mode");
-        mode.contains("STRICT_TRANS_TABLES") || mode.contains("STRICT_ALL_TABLES")
+        self.sql_mode_has("STRICT_TRANS_TABLES") || self.sql_mode_has("STRICT_ALL_TABLES")
+    }
+
+    /// Whether the sql_mode in force (the running routine's, else the
+    /// session's) has `flag`.
+    pub fn sql_mode_has(&self, flag: &str) -> bool {
+        match self.routine_sql_modes.borrow().last() {
+            Some(mode) => mode.split(',').any(|f| f == flag),
+            None => self.session_value("sql_mode").split(',').any(|f| f == flag),
+        }
+    }
+
+    /// Runs the body of a routine or trigger created under `sql_mode` from
+    /// here to the matching `leave_routine_sql_mode`.
+    pub(crate) fn enter_routine_sql_mode(&self, sql_mode: &str) {
+        self.routine_sql_modes.borrow_mut().push(sql_mode.to_string());
+    }
+
+    pub(crate) fn leave_routine_sql_mode(&self) {
+        self.routine_sql_modes.borrow_mut().pop();
     }
 
     pub fn in_transaction(&self) -> bool {
@@ -948,7 +976,33 @@ impl Session {
         params: &[Value],
     ) -> SqlResult<QueryResult> {
         self.check_and_lock(stmt)?;
-        self.dispatch(stmt, text, params)
+        // A routine's SELECT ... INTO keeps the mode of what runs it (see
+        // `routine::Interp::storing`); each statement gives the outer mode
+        // back.
+        let outer = self.abort_on_warning.get();
+        let aborts = match stmt {
+            _ if stmt.stores_rows() => self.strict() && !stmt.ignores_errors(),
+            Statement::Select(_) => outer,
+            _ => false,
+        };
+        self.abort_on_warning.set(aborts);
+        let result = self.dispatch(stmt, text, params);
+        self.abort_on_warning.set(outer);
+        result
+    }
+
+    /// Division by zero: nothing without ERROR_FOR_DIVISION_BY_ZERO in the
+    /// sql_mode, else a warning, or an error where warnings abort.
+    pub(crate) fn division_by_zero(&self) -> SqlResult<()> {
+        if !self.sql_mode_has("ERROR_FOR_DIVISION_BY_ZERO") {
+            return Ok(());
+        }
+        let (code, message) = (ErrorCode::DIVISION_BY_ZERO, "Division by 0");
+        if self.abort_on_warning.get() {
+            return Err(SqlError::new(code, message));
+        }
+        self.warn(code.number, message.to_string());
+        Ok(())
     }
 
     /// What every statement passes before it runs: its privileges, then
@@ -1575,9 +1629,16 @@ impl Session {
     fn store_var(&mut self, def: &'static vars::VarDef, scope: VarScope, text: String) {
         if scope == VarScope::Global {
             self.engine.vars.set(def, text);
-        } else {
-            self.session_vars.insert(def.name, text);
+            return;
         }
+        // A routine's SET sql_mode holds for the rest of its body only.
+        if def.name == "sql_mode" {
+            if let Some(mode) = self.routine_sql_modes.get_mut().last_mut() {
+                *mode = text;
+                return;
+            }
+        }
+        self.session_vars.insert(def.name, text);
     }
 
     /// The value of an expression that reads no table (SET's values,
@@ -1620,7 +1681,7 @@ impl Session {
                 (_, Some(global)) => global,
             }
         } else {
-            let strict_all = self.session_value("sql_mode").contains("STRICT_ALL_TABLES");
+            let strict_all = self.sql_mode_has("STRICT_ALL_TABLES");
             let checked = vars::normalize(def, value, strict_all)?;
             if let Some(w) = checked.warning {
                 self.warn(w.code.number, w.message);
@@ -1943,6 +2004,10 @@ impl EvalEnv for Session {
                 ))
             }
             (VarScope::Global, _) => self.engine.vars.get(def.name).unwrap_or_default(),
+            (_, "sql_mode") => match self.routine_sql_modes.borrow().last() {
+                Some(mode) => mode.clone(),
+                None => self.var(def.name).unwrap_or_default(),
+            },
             _ => self.var(def.name).unwrap_or_default(),
         };
         Ok(vars::typed(def, &text))

@@ -187,9 +187,9 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("skip_name_resolve", Some("1"), Effect::Reported, None),
     ("skip_networking", None, Effect::Reported, None),
     ("socket", None, Effect::Used, None),
-    // OneLog's combination modes (ANSI, TRADITIONAL) are expanded where the
-    // mode is read, so the text is kept as given.
-    ("sql_mode", None, Effect::Used, Some(Kind::Str)),
+    // A SET of MariaDB's mode names; a combination mode (ANSI,
+    // TRADITIONAL...) brings the modes it stands for (`expand_sql_mode`).
+    ("sql_mode", None, Effect::Used, None),
     // TLS (crates/server/src/tls.rs), read at start-up and by FLUSH SSL.
     ("ssl_ca", None, Effect::Startup, None),
     ("ssl_cert", None, Effect::Startup, None),
@@ -349,8 +349,6 @@ pub fn normalize(def: &VarDef, value: &Value, strict_all: bool) -> SqlResult<Che
             name_or_number(def, &value.to_string()).map(|text| Checked { text, warning: None })
         }
         (Kind::Str | Kind::Flags, Value::Null) => plain(String::new()),
-        // MariaDB keeps (and tests) SQL modes in upper case.
-        (Kind::Str, other) if def.name == "sql_mode" => plain(other.to_string().to_ascii_uppercase()),
         (Kind::Str | Kind::Flags, other) => plain(other.to_string()),
     }
 }
@@ -424,6 +422,54 @@ fn truncated(def: &VarDef, given: &str, changed: bool, text: String, strict_all:
 /// index, a SET's bit mask, a BOOLEAN's 0 or 1. Stored as the names,
 /// spelled as the variable's value list spells them.
 fn name_or_number(def: &VarDef, text: &str) -> SqlResult<String> {
+    if def.name == "sql_mode" {
+        let names = set_names(def, text)?;
+        return set_names(def, &expand_sql_mode(&names));
+    }
+    set_names(def, text)
+}
+
+/// The modes each combination mode stands for (MariaDB's expand_sql_mode).
+const SQL_MODE_COMBINATIONS: [(&str, &str); 9] = [
+    ("ANSI", "REAL_AS_FLOAT,PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE"),
+    (
+        "TRADITIONAL",
+        "STRICT_TRANS_TABLES,STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,\
+         NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION",
+    ),
+    (
+        "ORACLE",
+        "PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,NO_KEY_OPTIONS,NO_TABLE_OPTIONS,NO_FIELD_OPTIONS,\
+         NO_AUTO_CREATE_USER,SIMULTANEOUS_ASSIGNMENT",
+    ),
+    ("POSTGRESQL", "PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,NO_KEY_OPTIONS,NO_TABLE_OPTIONS,NO_FIELD_OPTIONS"),
+    ("MSSQL", "PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,NO_KEY_OPTIONS,NO_TABLE_OPTIONS,NO_FIELD_OPTIONS"),
+    ("DB2", "PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,NO_KEY_OPTIONS,NO_TABLE_OPTIONS,NO_FIELD_OPTIONS"),
+    (
+        "MAXDB",
+        "PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,NO_KEY_OPTIONS,NO_TABLE_OPTIONS,NO_FIELD_OPTIONS,\
+         NO_AUTO_CREATE_USER",
+    ),
+    ("MYSQL323", "HIGH_NOT_PRECEDENCE"),
+    ("MYSQL40", "HIGH_NOT_PRECEDENCE"),
+];
+
+/// `modes` (canonical names, comma-separated) with the modes their
+/// combination modes stand for added.
+fn expand_sql_mode(modes: &str) -> String {
+    let mut expanded = modes.to_string();
+    for mode in modes.split(',') {
+        if let Some((_, adds)) = SQL_MODE_COMBINATIONS.iter().find(|(name, _)| *name == mode) {
+            expanded.push(',');
+            expanded.push_str(adds);
+        }
+    }
+    expanded
+}
+
+/// A BOOLEAN, ENUM or SET value given by name(s) or number, in its
+/// canonical spelling (a SET's names in declaration order).
+fn set_names(def: &VarDef, text: &str) -> SqlResult<String> {
     if def.kind == Kind::Bool {
         return match text.trim().to_ascii_uppercase().as_str() {
             "1" | "ON" | "TRUE" => Ok("1".into()),

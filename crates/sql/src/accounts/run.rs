@@ -34,7 +34,7 @@ fn change(session: &mut Session, stmt: &AccountStmt) -> SqlResult<QueryResult> {
         db: &db,
         current: current.as_ref(),
         current_role: current_role.as_deref(),
-        auto_create: !session.session_value("sql_mode").contains("NO_AUTO_CREATE_USER"),
+        auto_create: !session.sql_mode_has("NO_AUTO_CREATE_USER"),
     };
     let resolved = resolve(stmt, &ctx, &engine.catalog.read().accounts)?;
     let _ddl = engine.ddl_lock.lock();

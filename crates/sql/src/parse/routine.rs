@@ -315,7 +315,8 @@ fn parameter_list(t: &mut Tokens, kind: RoutineKind) -> SqlResult<(String, Vec<R
                 format!("Duplicate parameter: {name}"),
             ));
         }
-        params.push(RoutineParam { mode, ty: column_type(type_text)?, name });
+        let ty = ColumnDef { name: name.clone(), ..column_type(type_text)? };
+        params.push(RoutineParam { mode, ty, name });
     }
     t.at = close + 1;
     Ok((text, params))
