@@ -501,7 +501,9 @@ def crash_server(server_factory):
         cur.execute("CREATE TABLE markers (txn_id BIGINT PRIMARY KEY, writer INT NOT NULL, n INT NOT NULL)")
         cur.execute("CREATE TABLE data (txn_id BIGINT NOT NULL, idx INT NOT NULL, writer INT NOT NULL, "
                     # latin1 row images and a key of collation sort keys.
-                    "val VARCHAR(100) CHARACTER SET latin1, PRIMARY KEY (txn_id, idx), KEY k_writer (writer), "
+                    # A BIT row image (big-endian, odd width) in every row.
+                    "val VARCHAR(100) CHARACTER SET latin1, flags BIT(9) NOT NULL DEFAULT b'100000001', "
+                    "PRIMARY KEY (txn_id, idx), KEY k_writer (writer), "
                     "KEY k_val (val))")
         cur.execute("CREATE TABLE counters (writer INT PRIMARY KEY, cnt BIGINT NOT NULL, last_txn BIGINT)")
         cur.execute("CREATE TABLE proc_rows (id BIGINT NOT NULL, i INT NOT NULL, PRIMARY KEY (id, i))")

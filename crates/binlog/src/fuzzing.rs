@@ -117,6 +117,7 @@ pub fn seed_value(c: &ColumnDef, i: u32) -> Value {
         T::DateTime { .. } | T::Timestamp { .. } => Value::DateTime(time),
         T::Time { .. } => Value::Time((n - 3) * 3_600_000_123),
         T::Year => Value::Int(1901 + n % 200),
+        T::Bit(bits) => Value::UInt(u64::from(i) & (u64::MAX >> (64 - u32::from(*bits)))),
         T::Enum(labels) => Value::from_str(&labels[i as usize % labels.len()]),
         T::Uuid => Value::Uuid(onelog_core::Uuid(u128::from(i).wrapping_mul(0x9e37_79b9_7f4a_7c15).to_be_bytes())),
     }

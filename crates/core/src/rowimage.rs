@@ -141,6 +141,8 @@ pub fn binlog_type(column: &ColumnDef) -> (u8, Vec<u8>) {
         ColumnType::Int => (t::LONG, vec![]),
         ColumnType::BigInt => (t::LONGLONG, vec![]),
         ColumnType::Year => (t::YEAR, vec![]),
+        // Bits past the whole bytes, then whole bytes (Field_bit's metadata).
+        ColumnType::Bit(bits) => (t::BIT, vec![bits % 8, bits / 8]),
         ColumnType::Float => (t::FLOAT, vec![4]),
         ColumnType::Double => (t::DOUBLE, vec![8]),
         ColumnType::Decimal { precision, scale } => (t::NEWDECIMAL, vec![*precision, *scale]),
@@ -230,6 +232,14 @@ fn encode_value(column: &ColumnDef, value: &Value, out: &mut Vec<u8>) -> Result<
             }
             // Two's complement little-endian, truncated to the width.
             out.extend_from_slice(&(v as i64).to_le_bytes()[..width_bytes]);
+        }
+        ColumnType::Bit(bits) => {
+            let v = int_value(column, value)?;
+            if v < 0 || v >= 1i128 << bits {
+                return Err(out_of_range(column, value));
+            }
+            let width_bytes = bit_width_bytes(*bits);
+            out.extend_from_slice(&(v as u64).to_be_bytes()[8 - width_bytes..]);
         }
         ColumnType::Year => {
             let v = int_value(column, value)?;
@@ -329,6 +339,11 @@ fn encode_value(column: &ColumnDef, value: &Value, out: &mut Vec<u8>) -> Result<
         }
     }
     Ok(())
+}
+
+/// The bytes a BIT(bits) value takes in a row image.
+pub fn bit_width_bytes(bits: u8) -> usize {
+    usize::from(bits).div_ceil(8)
 }
 
 fn int_width_bytes(ty: &ColumnType) -> usize {
@@ -747,6 +762,7 @@ fn decode_value(column: &ColumnDef, r: &mut Reader) -> Result<Value, RowImageErr
                 Value::Int(((raw << shift) as i64) >> shift)
             }
         }
+        ColumnType::Bit(bits) => Value::UInt(r.be(bit_width_bytes(*bits))?),
         ColumnType::Year => {
             let b = r.le(1)?;
             let year = if b == 0 { 0 } else { b + 1900 };
@@ -972,6 +988,16 @@ mod tests {
         let mut out = Vec::new();
         encode_row(&c, &[Value::UInt(7)], &mut out).unwrap();
         assert_eq!(decode_row(&c, &out).unwrap().0, vec![Value::Int(7)]);
+    }
+
+    #[test]
+    fn bit_is_big_endian_in_its_bytes() {
+        assert_eq!(one(col("b", ColumnType::Bit(3)), Value::UInt(5)), [5]);
+        assert_eq!(one(col("b", ColumnType::Bit(9)), Value::UInt(300)), [1, 44]);
+        assert_eq!(one(col("b", ColumnType::Bit(64)), Value::UInt(u64::MAX)), [0xff; 8]);
+        assert_eq!(binlog_type(&col("b", ColumnType::Bit(9))), (mysql_type::BIT, vec![1, 1]));
+        let mut out = Vec::new();
+        assert!(encode_row(&[col("b", ColumnType::Bit(3))], &[Value::UInt(8)], &mut out).is_err());
     }
 
     #[test]

@@ -82,6 +82,10 @@ pub enum ColumnType {
     Enum(Vec<String>),
     /// MariaDB's UUID (16 bytes, shown as RFC 4122 text).
     Uuid,
+    /// BIT(n), 1 <= n <= 64: an unsigned number of n bits, sent and logged
+    /// as its (n + 7) / 8 bytes, big-endian. (Last: catalogs store the
+    /// variant's position.)
+    Bit(u8),
 }
 
 impl ColumnType {
@@ -136,6 +140,7 @@ impl ColumnType {
             ColumnType::Timestamp { fsp } => with_fsp("timestamp", *fsp),
             ColumnType::Time { fsp } => with_fsp("time", *fsp),
             ColumnType::Year => "year(4)".into(),
+            ColumnType::Bit(bits) => format!("bit({bits})"),
             ColumnType::Uuid => "uuid".into(),
             ColumnType::Enum(labels) => {
                 let quoted: Vec<String> = labels.iter().map(|l| format!("'{}'", l.replace('\'', "''"))).collect();

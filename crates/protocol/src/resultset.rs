@@ -206,6 +206,11 @@ pub fn column_meta_for(def: &ColumnDef, schema: &str, table: &str, alias: Option
             flags |= ColumnFlags::UNSIGNED_FLAG | ColumnFlags::ZEROFILL_FLAG;
             (MyType::MYSQL_TYPE_YEAR, BINARY_COLLATION_ID, 4, 0)
         }
+        // Its length is in bits; binary bytes, but without BINARY_FLAG.
+        T::Bit(bits) => {
+            flags |= ColumnFlags::UNSIGNED_FLAG;
+            (MyType::MYSQL_TYPE_BIT, BINARY_COLLATION_ID, u32::from(*bits), 0)
+        }
         T::Enum(labels) => {
             flags |= ColumnFlags::ENUM_FLAG;
             let longest = labels.iter().map(|l| l.chars().count() as u32).max().unwrap_or(0);
@@ -425,6 +430,12 @@ pub fn text_value<'a>(v: &'a Value, col: &ColumnMeta) -> Option<Cow<'a, [u8]>> {
             }
             _ => i.to_string(),
         },
+        // A BIT value is sent as its bytes, big-endian, as many as its
+        // width in bits needs.
+        Value::UInt(u) if col.column_type == MyType::MYSQL_TYPE_BIT => {
+            let width_bytes = (col.column_length.clamp(1, 64) as usize).div_ceil(8);
+            return Some(Cow::Owned(u.to_be_bytes()[8 - width_bytes..].to_vec()));
+        }
         Value::UInt(u) => match col.column_type {
             MyType::MYSQL_TYPE_NEWDECIMAL | MyType::MYSQL_TYPE_DECIMAL
                 if (1..=MAX_DECIMAL_SCALE).contains(&col.decimals) =>

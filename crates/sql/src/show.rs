@@ -522,6 +522,7 @@ fn numeric_precision(c: &onelog_core::ColumnDef) -> (Option<u64>, Option<u64>, O
         ColumnType::DateTime { fsp } | ColumnType::Timestamp { fsp } | ColumnType::Time { fsp } => {
             (None, None, Some(u64::from(fsp)))
         }
+        ColumnType::Bit(bits) => (Some(u64::from(bits)), None, None),
         _ => (None, None, None),
     }
 }
@@ -792,6 +793,14 @@ pub(crate) fn column_type_text(c: &onelog_core::ColumnDef) -> String {
 fn default_text(c: &onelog_core::ColumnDef) -> Option<String> {
     match &c.default {
         Some(ColumnDefault::Value(Value::Null)) | None => None,
+        // A BIT default is shown as a bit-value literal.
+        Some(ColumnDefault::Value(v)) if matches!(c.ty, ColumnType::Bit(_)) => {
+            let n = match v {
+                Value::Bytes(b) => b.iter().fold(0u64, |n, byte| n << 8 | u64::from(*byte)),
+                other => crate::eval::to_i64_cast(other, &crate::eval::NoWarn).unwrap_or(0) as u64,
+            };
+            Some(format!("b'{n:b}'"))
+        }
         Some(ColumnDefault::Value(v)) => Some(v.to_string()),
         Some(ColumnDefault::CurrentTimestamp) => Some("current_timestamp()".into()),
         Some(ColumnDefault::Expr(text)) => Some(text.clone()),
@@ -923,7 +932,10 @@ pub fn create_table_sql(t: &TableDef, auto_increment_next: Option<u64>) -> Strin
                 }
                 Some(d)
                     if c.ty.is_integer()
-                        || matches!(c.ty, ColumnType::Decimal { .. } | ColumnType::Double | ColumnType::Float) =>
+                        || matches!(
+                            c.ty,
+                            ColumnType::Decimal { .. } | ColumnType::Double | ColumnType::Float | ColumnType::Bit(_)
+                        ) =>
                 {
                     l.push_str(&format!(" DEFAULT {d}"))
                 }

@@ -130,6 +130,7 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
             coerce_int(v, column, strict, env)
         }
         ColumnType::Year => coerce_year(v, column, strict, env),
+        ColumnType::Bit(bits) => coerce_bit(v, *bits, column, strict, env),
         ColumnType::Decimal { precision, scale } => {
             let d = match &v {
                 Value::Bytes(b) => {
@@ -427,6 +428,38 @@ fn coerce_int(v: Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) -> 
 fn round_decimal(d: Decimal) -> i128 {
     let r = d.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero);
     r.to_i128().unwrap_or(if r.is_sign_negative() { i128::MIN } else { i128::MAX })
+}
+
+/// A value for BIT(bits), as MariaDB's Field_bit stores it: a string is its
+/// bytes read as a big-endian number; a number its 64-bit two's complement
+/// (so -1 fills BIT(64)), rounded first. What does not fit is out of range
+/// and becomes all ones: error 1406 in strict mode, else warning 1264.
+fn coerce_bit(v: Value, bits: u8, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) -> SqlResult<Value> {
+    let pattern: Option<u64> = match &v {
+        Value::Bytes(b) => {
+            let significant = &b[b.iter().take_while(|byte| **byte == 0).count()..];
+            (significant.len() <= 8).then(|| significant.iter().fold(0u64, |n, byte| n << 8 | u64::from(*byte)))
+        }
+        Value::Int(i) => Some(*i as u64),
+        Value::UInt(u) => Some(*u),
+        other => Some(match to_num(other, &NoWarn) {
+            Some(Num::D(d)) => round_decimal(d) as i64 as u64,
+            Some(Num::F(f)) => f.round_ties_even() as i64 as u64,
+            Some(n) => n.to_i128() as i64 as u64,
+            None => 0,
+        }),
+    };
+    let max = u64::MAX >> (64 - u32::from(bits));
+    match pattern {
+        Some(n) if n <= max => Ok(Value::UInt(n)),
+        _ if strict => {
+            Err(SqlError::new(ErrorCode::DATA_TOO_LONG, format!("Data too long for column '{}' at row 1", column.name)))
+        }
+        _ => {
+            report(Issue::OutOfRange, &v, column, false, env)?;
+            Ok(Value::UInt(max))
+        }
+    }
 }
 
 fn coerce_year(v: Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) -> SqlResult<Value> {

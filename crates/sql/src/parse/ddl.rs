@@ -52,6 +52,21 @@ fn char_len(len: &Option<sp::CharacterLength>, default: u32) -> u32 {
     }
 }
 
+/// The most bits a BIT column holds.
+const MAX_BIT_WIDTH: u64 = 64;
+
+/// BIT(n)'s width: BIT and BIT(0) are BIT(1); past 64 is error 1439.
+fn bit_width(name: &str, bits: Option<u64>) -> SqlResult<u8> {
+    match bits.unwrap_or(1) {
+        0 => Ok(1),
+        n if n > MAX_BIT_WIDTH => Err(SqlError::new(
+            ErrorCode::TOO_BIG_DISPLAYWIDTH,
+            format!("Display width out of range for '{name}' (max = {MAX_BIT_WIDTH})"),
+        )),
+        n => Ok(n as u8),
+    }
+}
+
 fn fsp(p: &Option<u64>) -> u8 {
     p.map(|v| v.min(6) as u8).unwrap_or(0)
 }
@@ -111,6 +126,7 @@ fn column_type(name: &str, dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
         D::LongBlob => (ColumnType::Blob(BlobSize::Long), false),
         D::Date => (ColumnType::Date, false),
         D::Uuid => (ColumnType::Uuid, false),
+        D::Bit(bits) => (ColumnType::Bit(bit_width(name, *bits)?), false),
         D::Datetime(p) => (ColumnType::DateTime { fsp: fsp(p) }, false),
         D::Timestamp(p, _) => (ColumnType::Timestamp { fsp: fsp(p) }, false),
         D::Time(p, _) => (ColumnType::Time { fsp: fsp(p) }, false),

@@ -423,9 +423,9 @@ fn convert_value(v: &sp::Value, params: &mut ParamCounter) -> SqlResult<Expr> {
         | sp::Value::EscapedStringLiteral(s)
         | sp::Value::NationalStringLiteral(s) => Expr::Literal(Value::Bytes(super::literal_bytes(s))),
         sp::Value::HexStringLiteral(h) => Expr::Literal(Value::Bytes(decode_hex(h)?)),
-        sp::Value::SingleQuotedByteStringLiteral(s) | sp::Value::DoubleQuotedByteStringLiteral(s) => {
-            Expr::Literal(Value::Bytes(super::literal_bytes(s)))
-        }
+        // MySQL's b'0101': a bit-value literal, its bits as bytes.
+        sp::Value::SingleQuotedByteStringLiteral(s) => Expr::Literal(Value::Bytes(decode_bits(s)?)),
+        sp::Value::DoubleQuotedByteStringLiteral(s) => Expr::Literal(Value::Bytes(super::literal_bytes(s))),
         sp::Value::Boolean(b) => Expr::Literal(Value::Int(i64::from(*b))),
         sp::Value::Null => Expr::Literal(Value::Null),
         sp::Value::Placeholder(p) if p == "?" => Expr::Param(params.next()),
@@ -455,6 +455,19 @@ pub(crate) fn number_literal(text: &str) -> SqlResult<Value> {
         Ok(d) => Ok(Value::Decimal(d)),
         Err(_) => text.parse::<f64>().map(Value::Double).map_err(|_| SqlError::parse(text, 1)),
     }
+}
+
+/// b'bits': the bits right-aligned in whole bytes (b'' is no byte);
+/// anything but 0 and 1 is a syntax error, as in MariaDB.
+fn decode_bits(bits: &str) -> SqlResult<Vec<u8>> {
+    if !bits.bytes().all(|b| b == b'0' || b == b'1') {
+        return Err(SqlError::parse(bits, 1));
+    }
+    let padded = format!("{}{bits}", "0".repeat((8 - bits.len() % 8) % 8));
+    (0..padded.len())
+        .step_by(8)
+        .map(|i| u8::from_str_radix(&padded[i..i + 8], 2).map_err(|_| SqlError::parse(bits, 1)))
+        .collect()
 }
 
 fn decode_hex(h: &str) -> SqlResult<Vec<u8>> {
