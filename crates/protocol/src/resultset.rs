@@ -494,10 +494,12 @@ pub fn text_value<'a>(v: &'a Value, col: &ColumnMeta) -> Option<Cow<'a, [u8]>> {
 }
 
 /// A ZEROFILL column's number left-padded with zeros to the column's
-/// display width, as MariaDB's text protocol sends it.
+/// display width, as MariaDB's text protocol sends it. Only a table's
+/// field is padded: a stored function's ZEROFILL result (the one computed
+/// column that carries the flag) is sent as it is.
 fn zero_filled(s: String, col: &ColumnMeta) -> String {
     let width = col.column_length as usize;
-    if !col.has_flag(ColumnFlags::ZEROFILL_FLAG) || s.len() >= width {
+    if !col.has_flag(ColumnFlags::ZEROFILL_FLAG) || col.org_table.is_empty() || s.len() >= width {
         return s;
     }
     format!("{}{s}", "0".repeat(width - s.len()))

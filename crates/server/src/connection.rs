@@ -546,6 +546,10 @@ pub(crate) fn write_err<S: Socket>(stream: &mut PacketStream<S>, err: &SqlError)
 /// Column metadata for the wire from a result column: a base table's
 /// field, or a computed column (which has no original table).
 fn column_meta(c: &ResultColumn) -> ColumnMeta {
+    if c.stored_function {
+        // MariaDB names the function's field after the column.
+        return column_meta_for(&c.def, "", "", Some(&c.name));
+    }
     if c.org_table.is_empty() {
         return computed_column_meta(&c.def, &c.name);
     }

@@ -187,9 +187,8 @@ pub(crate) fn table_columns(stmt: &CreateTable, select: &Select, columns: &[Resu
 
 /// The column MariaDB makes of a select column: a table's column keeps its
 /// definition but not AUTO_INCREMENT (its implicit default 0 becomes
-/// explicit); a literal or COUNT gets its own type; any other expression
-/// the type its values show (OneLog types expressions by value until the
-/// typed binder lands).
+/// explicit); a literal or COUNT gets its own type; a stored function its
+/// RETURNS type; any other expression its result column's type.
 fn select_column(column: &ResultColumn, item: Option<&Expr>) -> ColumnDef {
     if !column.org_table.is_empty() {
         let mut def = ColumnDef { name: column.name.clone(), ..column.def.clone() };
@@ -217,6 +216,19 @@ fn select_column(column: &ResultColumn, item: Option<&Expr>) -> ColumnDef {
             typed(ColumnType::VarChar(String::from_utf8_lossy(b).chars().count() as u32), false)
         }
         Some(Expr::Aggregate { func: AggFunc::Count, .. }) => typed(ColumnType::BigInt, false),
+        _ if column.stored_function => stored_function_column(column),
         _ => ColumnDef { name: column.name.clone(), ..column.def.clone() },
     }
+}
+
+/// A stored function's column: its RETURNS type, except that an ENUM
+/// becomes a VARCHAR of its longest label (MariaDB stores the function's
+/// text, not its ENUM, although the result set describes the ENUM).
+fn stored_function_column(column: &ResultColumn) -> ColumnDef {
+    let mut def = ColumnDef { name: column.name.clone(), ..column.def.clone() };
+    if let ColumnType::Enum(labels) = &def.ty {
+        let longest = labels.iter().map(|l| l.chars().count() as u32).max().unwrap_or(0);
+        def.ty = ColumnType::VarChar(longest);
+    }
+    def
 }

@@ -28,6 +28,7 @@ pub mod temporal;
 mod tests;
 
 pub use coerce::{coerce_to_column, coerce_to_variable};
+pub use functions::is_native_function;
 
 /// What evaluation needs from the session and the executor.
 pub trait EvalEnv {

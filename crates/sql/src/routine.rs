@@ -478,14 +478,24 @@ pub fn call_function(
     name: &str,
     args: &dyn Fn() -> SqlResult<Vec<Value>>,
 ) -> Option<SqlResult<Value>> {
+    let entry = stored_function(caller.session, name)?;
+    Some(run_function(caller, &entry, args))
+}
+
+/// The RETURNS type of the stored function `name` (`db.f`, or `f` of the
+/// current database), `None` when there is no such function.
+pub fn function_returns(session: &Session, name: &str) -> Option<ColumnDef> {
+    stored_function(session, name)?.routine.returns.clone()
+}
+
+/// The stored function a call of `name` runs, if there is one.
+fn stored_function(session: &Session, name: &str) -> Option<Arc<RoutineEntry>> {
     let object = match name.split_once('.') {
         Some((db, n)) => ObjectName { db: Some(db.to_string()), name: n.to_string() },
         None => ObjectName { db: None, name: name.to_string() },
     };
-    let session = caller.session;
     let db = session.resolve_db(&object).ok()?;
-    let entry = session.engine.catalog.read().routine(db, RoutineKind::Function, &object.name)?;
-    Some(run_function(caller, &entry, args))
+    session.engine.catalog.read().routine(db, RoutineKind::Function, &object.name)
 }
 
 fn run_function(

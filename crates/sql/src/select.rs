@@ -157,6 +157,19 @@ impl EvalEnv for Ctx<'_> {
     }
 }
 
+impl crate::typing::StoredFunctions for Ctx<'_> {
+    fn returns(&self, name: &str) -> Option<ColumnDef> {
+        crate::routine::function_returns(self.session, name)
+    }
+}
+
+impl Ctx<'_> {
+    /// What typing an expression over `scope` needs of this statement.
+    pub(crate) fn type_env<'a>(&'a self, scope: &'a [ScopeColumn]) -> crate::typing::TypeEnv<'a> {
+        crate::typing::TypeEnv { scope, functions: self }
+    }
+}
+
 /// One column visible in a scope.
 #[derive(Debug, Clone)]
 pub struct ScopeColumn {
@@ -1450,6 +1463,7 @@ fn scope_result_column(c: &ScopeColumn, name: &str) -> ResultColumn {
         db: c.db.clone(),
         def: c.def.clone(),
         key: c.key,
+        stored_function: false,
     }
 }
 
@@ -1511,7 +1525,7 @@ pub(crate) fn run_core_in_scope(
             .iter()
             .map(|i| &i.expr)
             .chain(order.iter().map(|o| &o.expr))
-            .try_for_each(|e| window::check_range_keys(e, &scope))?;
+            .try_for_each(|e| window::check_range_keys(e, &ctx.type_env(&scope)))?;
     }
 
     // Early stop: plain queries with LIMIT and no sort, or sorted by an index.
@@ -1612,10 +1626,10 @@ pub(crate) fn run_core_in_scope(
         .enumerate()
         .map(|(i, item)| match slot_of(&item.expr) {
             Some(_) => item.column.clone(),
-            _ => match crate::typing::result_def(&item.expr, &scope, &item.column.name) {
-                Some(def) => {
-                    out.iter_mut().for_each(|(_, r)| crate::typing::conform(&def, &mut r[i]));
-                    ResultColumn::named(&item.column.name, def)
+            _ => match crate::typing::result_column(&item.expr, &ctx.type_env(&scope), &item.column.name) {
+                Some(column) => {
+                    out.iter_mut().for_each(|(_, r)| crate::typing::conform(&column.def, &mut r[i]));
+                    column
                 }
                 None => ResultColumn::computed(&item.column.name, out.iter().map(|(_, r)| r[i].clone())),
             },

@@ -32,6 +32,10 @@ pub struct ResultColumn {
     pub def: ColumnDef,
     /// Its part in its base table's keys (none for a computed column).
     pub key: KeyMembership,
+    /// A stored function's result: MariaDB describes it by the function's
+    /// RETURNS field (flags and decimals of a field, no table), not as a
+    /// computed expression.
+    pub stored_function: bool,
 }
 
 /// Fractional-second digits `micros` needs (0 for whole seconds).
@@ -112,7 +116,13 @@ impl ResultColumn {
             db: String::new(),
             def,
             key: KeyMembership::default(),
+            stored_function: false,
         }
+    }
+
+    /// The result of a call of a stored function that RETURNS `def`.
+    pub fn stored_function(name: &str, def: ColumnDef) -> ResultColumn {
+        ResultColumn { stored_function: true, ..ResultColumn::named(name, def) }
     }
 
     pub fn text(name: &str) -> ResultColumn {

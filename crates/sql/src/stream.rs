@@ -58,7 +58,7 @@ fn scan(
     let filter = query.selection.as_ref().map(|w| select::bind(w, scope)).transpose()?;
     let order = select::bind_order(query, &items, scope)?;
     let order_exprs = || order.iter().map(|o| &o.expr);
-    let head = head_columns(&items, scope, filter.iter().chain(order_exprs()));
+    let head = head_columns(&items, &ctx.type_env(scope), filter.iter().chain(order_exprs()));
     let indexed_order = order.is_empty() || sources.first().is_some_and(|s| select::ordered_index(s, &order).is_some());
     let Some(columns) = head.filter(|_| indexed_order) else {
         return materialized(ctx, query, sources, scope);
@@ -152,7 +152,7 @@ fn materialized(ctx: &Ctx, query: &Select, sources: Vec<Source>, scope: &[ScopeC
 /// answers, or gives their errors).
 fn head_columns<'a>(
     items: &'a [Item],
-    scope: &[ScopeColumn],
+    env: &typing::TypeEnv<'_>,
     clauses: impl Iterator<Item = &'a Expr>,
 ) -> Option<Vec<ResultColumn>> {
     if items.iter().map(|i| &i.expr).chain(clauses).any(|e| select::has_aggregate(e) || window::contains_window(e)) {
@@ -162,8 +162,7 @@ fn head_columns<'a>(
         .iter()
         .map(|item| match select::slot_of(&item.expr) {
             Some(_) => Some(item.column.clone()),
-            None => typing::result_def(&item.expr, scope, &item.column.name)
-                .map(|def| ResultColumn::named(&item.column.name, def)),
+            None => typing::result_column(&item.expr, env, &item.column.name),
         })
         .collect()
 }

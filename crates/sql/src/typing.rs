@@ -17,6 +17,7 @@
 
 use crate::ast::{AggFunc, BinOp, CastType, Expr, UnaryOp, WindowFunc};
 use crate::select::ScopeColumn;
+use crate::session::ResultColumn;
 use onelog_core::schema::FloatDigits;
 use onelog_core::{BlobSize, Collation, ColumnDef, ColumnType, Uuid, Value};
 
@@ -73,11 +74,50 @@ struct Typed {
     nullable: bool,
 }
 
-/// The result column definition MariaDB gives `expr` over `scope`, or
-/// `None` when its rules are not known here.
-pub fn result_def(expr: &Expr, scope: &[ScopeColumn], name: &str) -> Option<ColumnDef> {
-    let typed = type_of(expr, scope)?;
+/// The stored functions a statement may call, as far as typing needs
+/// them: MariaDB types a call by the function's RETURNS clause
+/// (Item_func_sp), whatever its body returns.
+pub trait StoredFunctions {
+    /// The RETURNS type of the stored function `name` (`db.f`, or `f` of
+    /// the current database), `None` when there is no such function.
+    fn returns(&self, name: &str) -> Option<ColumnDef>;
+}
+
+/// What an expression's type depends on besides the expression itself.
+pub struct TypeEnv<'a> {
+    /// The columns `Expr::Slot`s refer to.
+    pub scope: &'a [ScopeColumn],
+    pub functions: &'a dyn StoredFunctions,
+}
+
+/// The result column definition MariaDB gives `expr` over `env.scope`,
+/// or `None` when its rules are not known here.
+pub fn result_def(expr: &Expr, env: &TypeEnv<'_>, name: &str) -> Option<ColumnDef> {
+    let typed = type_of(expr, env)?;
     Some(to_def(&typed, name))
+}
+
+/// The result column `expr` makes, `None` when its rules are not known
+/// here. A stored function's call is described by its RETURNS field as
+/// it is (a CHAR stays a CHAR, an ENUM an ENUM), not as an expression.
+pub fn result_column(expr: &Expr, env: &TypeEnv<'_>, name: &str) -> Option<ResultColumn> {
+    match stored_function_returns(expr, env) {
+        Some(def) => Some(ResultColumn::stored_function(name, ColumnDef { name: name.to_string(), ..def })),
+        None => result_def(expr, env, name).map(|def| ResultColumn::named(name, def)),
+    }
+}
+
+/// The RETURNS type of `expr` when it calls a stored function (a native
+/// function of the same name is called instead), NULL allowed.
+fn stored_function_returns(expr: &Expr, env: &TypeEnv<'_>) -> Option<ColumnDef> {
+    let Expr::Function { name, .. } = expr else { return None };
+    if crate::eval::is_native_function(name) {
+        return None;
+    }
+    let mut def = env.functions.returns(name)?;
+    def.nullable = true;
+    def.default = None;
+    Some(def)
 }
 
 /// The column a UNION returns where its parts return `defs`: the type
@@ -169,51 +209,54 @@ fn to_def(t: &Typed, name: &str) -> ColumnDef {
     def
 }
 
-fn type_of(expr: &Expr, scope: &[ScopeColumn]) -> Option<Typed> {
+fn type_of(expr: &Expr, env: &TypeEnv<'_>) -> Option<Typed> {
     match expr {
         Expr::Literal(v) => literal(v),
-        Expr::Slot(i) => Some(column(&scope.get(*i)?.def)),
+        Expr::Slot(i) => Some(column(&env.scope.get(*i)?.def)),
         Expr::Collate { expr, collation, .. } => {
-            let mut t = type_of(expr, scope)?;
+            let mut t = type_of(expr, env)?;
             if let Kind::Text { collation: c, .. } = &mut t.kind {
                 *c = *collation;
             }
             Some(t)
         }
-        Expr::Unary(UnaryOp::Neg, e) => negate(type_of(e, scope)?),
-        Expr::Unary(UnaryOp::Not, e) => Some(boolean(any_nullable([e.as_ref()], scope))),
+        Expr::Unary(UnaryOp::Neg, e) => negate(type_of(e, env)?),
+        Expr::Unary(UnaryOp::Not, e) => Some(boolean(any_nullable([e.as_ref()], env))),
         Expr::Binary(op, l, r) if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or | BinOp::Xor) => {
-            Some(boolean(*op != BinOp::NullSafeEq && any_nullable([l.as_ref(), r.as_ref()], scope)))
+            Some(boolean(*op != BinOp::NullSafeEq && any_nullable([l.as_ref(), r.as_ref()], env)))
         }
-        Expr::Binary(BinOp::IntDiv, l, r) => int_div(type_of(l, scope)?, type_of(r, scope)?),
+        Expr::Binary(BinOp::IntDiv, l, r) => int_div(type_of(l, env)?, type_of(r, env)?),
         // Bit operations are BIGINT UNSIGNED of 21 characters, all of them
         // digits to the arithmetic around them.
         Expr::Binary(BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::ShiftLeft | BinOp::ShiftRight, l, r) => {
             let kind = Kind::Int { digits: 21, len: 21, unsigned: true, declared: Some(ColumnType::BigInt) };
-            Some(Typed { kind, nullable: any_nullable([l.as_ref(), r.as_ref()], scope) })
+            Some(Typed { kind, nullable: any_nullable([l.as_ref(), r.as_ref()], env) })
         }
-        Expr::Binary(op, l, r) => arithmetic(*op, type_of(l, scope)?, type_of(r, scope)?),
+        Expr::Binary(op, l, r) => arithmetic(*op, type_of(l, env)?, type_of(r, env)?),
         Expr::IsNull { .. } | Expr::IsBool { .. } | Expr::Exists { .. } => Some(boolean(false)),
         Expr::Between { expr, low, high, .. } => {
-            Some(boolean(any_nullable([expr.as_ref(), low.as_ref(), high.as_ref()], scope)))
+            Some(boolean(any_nullable([expr.as_ref(), low.as_ref(), high.as_ref()], env)))
         }
-        Expr::Like { expr, pattern, .. } => Some(boolean(any_nullable([expr.as_ref(), pattern.as_ref()], scope))),
+        Expr::Like { expr, pattern, .. } => Some(boolean(any_nullable([expr.as_ref(), pattern.as_ref()], env))),
         Expr::InList { expr, list, .. } => {
-            Some(boolean(any_nullable(std::iter::once(expr.as_ref()).chain(list.iter()), scope)))
+            Some(boolean(any_nullable(std::iter::once(expr.as_ref()).chain(list.iter()), env)))
         }
         Expr::Case { whens, otherwise, .. } => {
-            let mut branches: Vec<Typed> = whens.iter().map(|(_, then)| type_of(then, scope)).collect::<Option<_>>()?;
+            let mut branches: Vec<Typed> = whens.iter().map(|(_, then)| type_of(then, env)).collect::<Option<_>>()?;
             match otherwise {
-                Some(e) => branches.push(type_of(e, scope)?),
+                Some(e) => branches.push(type_of(e, env)?),
                 None => branches.push(null_type()),
             }
             aggregate_types(&branches)
         }
-        Expr::Aggregate { func, arg, .. } => aggregate_call(*func, arg.as_deref(), scope),
-        Expr::Window(call) => window_call(call.func, &call.args, scope),
-        Expr::Cast { expr, to: CastType::Uuid } => Some(cast_uuid(expr, scope)),
-        Expr::Cast { expr, to } => cast(type_of(expr, scope)?, to),
-        Expr::Function { name, args } => function(name, args, scope),
+        Expr::Aggregate { func, arg, .. } => aggregate_call(*func, arg.as_deref(), env),
+        Expr::Window(call) => window_call(call.func, &call.args, env),
+        Expr::Cast { expr, to: CastType::Uuid } => Some(cast_uuid(expr, env)),
+        Expr::Cast { expr, to } => cast(type_of(expr, env)?, to),
+        Expr::Function { name, args } => match stored_function_returns(expr, env) {
+            Some(def) => Some(column(&def)),
+            None => function(name, args, env),
+        },
         _ => None,
     }
 }
@@ -221,8 +264,8 @@ fn type_of(expr: &Expr, scope: &[ScopeColumn]) -> Option<Typed> {
 /// Whether any of `exprs` may be NULL; an expression not typed here yet
 /// counts as nullable, since a comparison's own type does not depend on
 /// its operands' types.
-fn any_nullable<'a>(exprs: impl IntoIterator<Item = &'a Expr>, scope: &[ScopeColumn]) -> bool {
-    exprs.into_iter().any(|e| type_of(e, scope).is_none_or(|t| t.nullable))
+fn any_nullable<'a>(exprs: impl IntoIterator<Item = &'a Expr>, env: &TypeEnv<'_>) -> bool {
+    exprs.into_iter().any(|e| type_of(e, env).is_none_or(|t| t.nullable))
 }
 
 /// A comparison or logical result: INT(1).
@@ -333,8 +376,13 @@ fn negate(t: Typed) -> Option<Typed> {
         // One character more for the sign (MariaDB's Item_func_neg).
         Kind::Int { digits, len, .. } => Kind::Int { digits, len: len + 1, unsigned: false, declared: None },
         Kind::Decimal { precision, scale, .. } => Kind::Decimal { precision: precision + 1, scale, unsigned: false },
-        Kind::Double => Kind::Double,
-        _ => return None,
+        // A DOUBLE one character longer than its argument's bytes (for the
+        // sign); a string's negation is a DOUBLE too.
+        ref k => {
+            let mut def = ColumnDef::new("", ColumnType::Double);
+            def.display_width = Some(real_operand_bytes(k)? + 1);
+            Kind::Column(def)
+        }
     };
     Some(Typed { kind, nullable: t.nullable })
 }
@@ -354,7 +402,8 @@ fn arithmetic(op: BinOp, l: Typed, r: Typed) -> Option<Typed> {
     if !arithmetic {
         return None;
     }
-    if matches!(l.kind, Kind::Double) || matches!(r.kind, Kind::Double) {
+    // FLOAT, DOUBLE and strings compute in DOUBLE.
+    if [&l, &r].iter().any(|t| is_double(&t.kind) || is_string(&t.kind)) {
         return Some(Typed { kind: Kind::Double, nullable });
     }
     let (li, ls, lu) = decimal_parts(&l.kind)?;
@@ -385,6 +434,18 @@ fn arithmetic(op: BinOp, l: Typed, r: Typed) -> Option<Typed> {
     Some(Typed { kind, nullable })
 }
 
+/// An integer type's place from TINYINT to BIGINT: branches of integer
+/// types aggregate into the widest (MariaDB's type handler aggregation).
+fn int_rank(ty: &ColumnType) -> u8 {
+    match ty {
+        ColumnType::TinyInt => 0,
+        ColumnType::SmallInt => 1,
+        ColumnType::MediumInt => 2,
+        ColumnType::Int => 3,
+        _ => 4,
+    }
+}
+
 /// IF / IFNULL / COALESCE / CASE / UNION: the type that holds every branch.
 fn aggregate_types(branches: &[Typed]) -> Option<Typed> {
     let nullable = branches.iter().any(|b| b.nullable);
@@ -413,9 +474,21 @@ fn aggregate_types(branches: &[Typed]) -> Option<Typed> {
     let scale = parts.iter().map(|p| p.1).max()?;
     let unsigned = parts.iter().all(|p| p.2);
     let kind = if scale == 0 {
-        let len =
-            typed.iter().filter_map(|t| if let Kind::Int { len, .. } = t.kind { Some(len) } else { None }).max()?;
-        Kind::Int { digits: int_digits, len, unsigned, declared: None }
+        let ints = || {
+            typed.iter().filter_map(|t| {
+                if let Kind::Int { len, declared, .. } = &t.kind {
+                    Some((*len, declared))
+                } else {
+                    None
+                }
+            })
+        };
+        let len = ints().map(|(len, _)| len).max()?;
+        // The widest branch's integer type (a constant's by its length).
+        let declared = ints()
+            .map(|(len, declared)| declared.clone().unwrap_or_else(|| int_type_for_length(len)))
+            .max_by_key(int_rank);
+        Kind::Int { digits: int_digits, len, unsigned, declared }
     } else {
         Kind::Decimal { precision: int_digits + scale, scale, unsigned }
     };
@@ -443,6 +516,27 @@ fn display_chars(k: &Kind) -> Option<u32> {
     })
 }
 
+/// The display length in bytes of an operand that arithmetic reads as a
+/// DOUBLE: a DOUBLE result, a FLOAT / DOUBLE column without its own
+/// decimals, or a string of limited length.
+fn real_operand_bytes(k: &Kind) -> Option<u32> {
+    match k {
+        Kind::Double => Some(DOUBLE_ITEM_LENGTH),
+        Kind::Column(c) if is_double(k) && c.float_digits.is_none() => c.display_width(),
+        Kind::Text { chars, collation } => Some(chars.saturating_mul(collation.mbmaxlen())),
+        _ => None,
+    }
+}
+
+/// Text or a binary string, of any length (arithmetic reads it as a DOUBLE).
+fn is_string(k: &Kind) -> bool {
+    match k {
+        Kind::Text { .. } => true,
+        Kind::Column(c) => matches!(c.ty, ColumnType::Text(_) | ColumnType::Blob(_)),
+        _ => false,
+    }
+}
+
 /// A DOUBLE result, or a FLOAT / DOUBLE column.
 fn is_double(k: &Kind) -> bool {
     match k {
@@ -452,11 +546,11 @@ fn is_double(k: &Kind) -> bool {
     }
 }
 
-fn aggregate_call(func: AggFunc, arg: Option<&Expr>, scope: &[ScopeColumn]) -> Option<Typed> {
+fn aggregate_call(func: AggFunc, arg: Option<&Expr>, env: &TypeEnv<'_>) -> Option<Typed> {
     if func == AggFunc::Count {
         return Some(longlong(false, false));
     }
-    let arg = type_of(arg?, scope)?;
+    let arg = type_of(arg?, env)?;
     let kind = match func {
         AggFunc::Min | AggFunc::Max => arg.kind,
         AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => return Some(longlong(true, false)),
@@ -497,14 +591,14 @@ fn variance_kind(arg: &Kind) -> Option<Kind> {
     Some(Kind::Column(def))
 }
 
-fn window_call(func: WindowFunc, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
+fn window_call(func: WindowFunc, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
     match func {
         WindowFunc::RowNumber | WindowFunc::Rank | WindowFunc::DenseRank | WindowFunc::Ntile => {
             Some(longlong(false, false))
         }
-        WindowFunc::Aggregate(f) => aggregate_call(f, args.first(), scope),
+        WindowFunc::Aggregate(f) => aggregate_call(f, args.first(), env),
         WindowFunc::Lag | WindowFunc::Lead | WindowFunc::FirstValue | WindowFunc::LastValue | WindowFunc::NthValue => {
-            Some(Typed { nullable: true, ..type_of(args.first()?, scope)? })
+            Some(Typed { nullable: true, ..type_of(args.first()?, env)? })
         }
         _ => None,
     }
@@ -548,10 +642,10 @@ fn cast(from: Typed, to: &CastType) -> Option<Typed> {
 
 /// CAST(expr AS UUID): NULL unless `expr` is a non-NULL UUID or a literal
 /// that converts (a string that is no UUID casts to NULL).
-fn cast_uuid(expr: &Expr, scope: &[ScopeColumn]) -> Typed {
+fn cast_uuid(expr: &Expr, env: &TypeEnv<'_>) -> Typed {
     let nullable = match expr {
         Expr::Literal(Value::Bytes(b)) => Uuid::from_binary(b).or_else(|| Uuid::parse_text(b)).is_none(),
-        e => type_of(e, scope)
+        e => type_of(e, env)
             .is_none_or(|t| t.nullable || !matches!(&t.kind, Kind::Column(c) if c.ty == ColumnType::Uuid)),
     };
     Typed { kind: Kind::Column(ColumnDef::new("", ColumnType::Uuid)), nullable }
@@ -580,9 +674,9 @@ fn int_div(l: Typed, r: Typed) -> Option<Typed> {
     Some(Typed { kind: Kind::Int { digits, len: digits, unsigned, declared: None }, nullable: true })
 }
 
-fn function(name: &str, args: &[Expr], scope: &[ScopeColumn]) -> Option<Typed> {
-    let arg = |i: usize| args.get(i).and_then(|a| type_of(a, scope));
-    let all = || args.iter().map(|a| type_of(a, scope)).collect::<Option<Vec<Typed>>>();
+fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
+    let arg = |i: usize| args.get(i).and_then(|a| type_of(a, env));
+    let all = || args.iter().map(|a| type_of(a, env)).collect::<Option<Vec<Typed>>>();
     let any_null = || Some(all()?.iter().any(|t| t.nullable));
     match name {
         "ifnull" | "nvl" => {
@@ -811,8 +905,19 @@ fn extract(unit: &Expr) -> Option<Typed> {
 mod tests {
     use super::*;
 
+    /// The stored functions of the tests: `fint()` RETURNS INT.
+    struct Functions;
+
+    impl StoredFunctions for Functions {
+        fn returns(&self, name: &str) -> Option<ColumnDef> {
+            let mut def = ColumnDef::new("", ColumnType::Int);
+            def.display_width = Some(11);
+            (name == "fint").then_some(def)
+        }
+    }
+
     fn def_of(expr: &Expr, scope: &[ScopeColumn]) -> ColumnDef {
-        result_def(expr, scope, "x").expect("typed")
+        result_def(expr, &TypeEnv { scope, functions: &Functions }, "x").expect("typed")
     }
 
     fn lit(v: Value) -> Expr {
@@ -878,6 +983,19 @@ mod tests {
         let cond = lit(Value::Int(1));
         let e = Expr::Function { name: "if".into(), args: vec![cond, Expr::Slot(0), lit(Value::Int(0))] };
         assert_eq!(def_of(&e, &scope).ty, ColumnType::Decimal { precision: 10, scale: 3 });
+    }
+
+    #[test]
+    fn a_stored_function_call_is_typed_by_its_returns_clause() {
+        let call = Expr::Function { name: "fint".into(), args: vec![] };
+        let column = result_column(&call, &TypeEnv { scope: &[], functions: &Functions }, "fint()").expect("typed");
+        assert_eq!((column.def.ty, column.def.display_width, column.def.nullable), (ColumnType::Int, Some(11), true));
+        assert!(column.stored_function);
+        let plus_1 = Expr::Binary(BinOp::Add, Box::new(call), Box::new(lit(Value::Int(1))));
+        let d = def_of(&plus_1, &[]);
+        assert_eq!((d.ty, d.display_width), (ColumnType::BigInt, Some(12)));
+        let unknown = Expr::Function { name: "nosuch".into(), args: vec![] };
+        assert_eq!(result_def(&unknown, &TypeEnv { scope: &[], functions: &Functions }, "x"), None);
     }
 
     #[test]

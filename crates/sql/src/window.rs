@@ -14,7 +14,7 @@
 use crate::aggregate::Acc;
 use crate::ast::{AggFunc, BinOp, Expr, FrameBound, FrameOffset, OrderBy, WindowCall, WindowFrame, WindowFunc};
 use crate::eval;
-use crate::select::{cmp_keys, group_key, Ctx, KeyOrder, ScopeColumn};
+use crate::select::{cmp_keys, group_key, Ctx, KeyOrder};
 use onelog_core::decimal::RoundingStrategy;
 use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
 use std::cmp::Ordering;
@@ -58,10 +58,10 @@ pub fn reject_in_clause(expr: Option<&Expr>) -> SqlResult<()> {
 /// and an ORDER BY key whose type is not numeric (checked before any row is
 /// read, as MariaDB does; a key of a type not known here is checked by its
 /// values).
-pub fn check_range_keys(expr: &Expr, scope: &[ScopeColumn]) -> SqlResult<()> {
+pub fn check_range_keys(expr: &Expr, env: &crate::typing::TypeEnv<'_>) -> SqlResult<()> {
     if let Expr::Window(call) = expr {
         let offset = call.frame.as_ref().is_some_and(|f| [&f.start, &f.end].into_iter().any(is_range_offset));
-        let key_type = call.order_by.first().and_then(|key| crate::typing::result_def(&key.expr, scope, ""));
+        let key_type = call.order_by.first().and_then(|key| crate::typing::result_def(&key.expr, env, ""));
         if offset && key_type.is_some_and(|def| !def.ty.is_integer() && !def.ty.is_numeric()) {
             return Err(wrong_type_for_range_frame());
         }
@@ -69,7 +69,7 @@ pub fn check_range_keys(expr: &Expr, scope: &[ScopeColumn]) -> SqlResult<()> {
     let mut checked = Ok(());
     expr.for_each_child(&mut |child| {
         if checked.is_ok() {
-            checked = check_range_keys(child, scope);
+            checked = check_range_keys(child, env);
         }
     });
     checked

@@ -1700,6 +1700,12 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
     Ok(r)
 }
 
+/// Whether `name` is a native function: a call resolves to it before any
+/// stored function of that name.
+pub fn is_native_function(name: &str) -> bool {
+    arity(name).is_some() || super::json::arity(name).is_some() || super::regexp::arity(name).is_some()
+}
+
 /// `(min, max)` argument count of a known function.
 #[cfg(test)]
 pub(super) fn arity_of(name: &str) -> Option<(usize, usize)> {
