@@ -392,6 +392,12 @@ fn decimal_parts(k: &Kind) -> Option<(u32, u32, bool)> {
     match k {
         Kind::Int { digits, unsigned, .. } => Some((*digits, 0, *unsigned)),
         Kind::Decimal { precision, scale, unsigned } => Some((precision.saturating_sub(*scale), *scale, *unsigned)),
+        // BIT(n) computes as an unsigned number of n digits (MariaDB's
+        // Field_bit length).
+        Kind::Column(c) => match c.ty {
+            ColumnType::Bit(bits) => Some((u32::from(bits), 0, true)),
+            _ => None,
+        },
         _ => None,
     }
 }
