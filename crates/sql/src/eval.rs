@@ -503,7 +503,7 @@ pub(crate) enum Num {
 }
 
 impl Num {
-    fn to_f64(&self) -> f64 {
+    pub(crate) fn to_f64(&self) -> f64 {
         match self {
             Num::I(i) => *i as f64,
             Num::U(u) => *u as f64,
