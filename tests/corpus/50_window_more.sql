@@ -72,3 +72,11 @@ SELECT t_a.r1, t_b.r2 FROM (SELECT id, rank() OVER (ORDER BY id) AS r1 FROM wp) 
 SELECT rank() OVER (ORDER BY nosuch) FROM wp
 SELECT 1 FROM wp WINDOW w AS (ORDER BY id)
 SHOW STATUS LIKE 'Feature_window_functions'
+-- Rows nested in rows compare column by column; an aggregate in ORDER BY groups the rows.
+SELECT (1, 1, (1, NULL)) IN ((1, 1, (1, 1))), (1, (1, 2)) IN ((1, (1, 2)), (2, (1, 1))), (1, (1, 2)) = (1, (1, 2)), (1, (1, 2)) < (1, (1, 3))
+SELECT (1, (1, 2)) = (1, 1)
+SELECT (1, 1) = (1, (1, 2))
+SELECT (1, (1, 2)) IN ((1, 1))
+SELECT avg('1') OVER () AS x WHERE (1, 1, (1, NULL)) IN ((1, 1, (1, 1))) ORDER BY x BETWEEN 25 AND ((x = x) / x) OR x = x = avg(NULL) OR x = 94
+SELECT row_number() OVER () AS x ORDER BY x BETWEEN 1 AND ((x = x) / x) OR x = x = 1
+SELECT 1 AS x FROM wp WHERE 0 ORDER BY count(*)

@@ -1501,9 +1501,12 @@ pub(crate) fn run_core_in_scope(
         })
         .collect::<SqlResult<_>>()?;
     let having = select.having.as_ref().map(|h| bind_having(h, &scope, &items)).transpose()?;
+    // An aggregate anywhere, ORDER BY included, groups the rows (into one
+    // without GROUP BY).
     let aggregated = !group_by.is_empty()
         || items.iter().any(|i| has_aggregate(&i.expr))
-        || having.as_ref().is_some_and(has_aggregate);
+        || having.as_ref().is_some_and(has_aggregate)
+        || order.iter().any(|o| has_aggregate(&o.expr));
     window::reject_in_clause(where_bound.as_ref())?;
     window::reject_in_clause(having.as_ref())?;
     group_by.iter().try_for_each(|g| window::reject_in_clause(Some(g)))?;
