@@ -128,6 +128,13 @@ pub enum WindowFunc {
     LastValue,
     NthValue,
     Aggregate(AggFunc),
+    /// PERCENTILE_CONT(p) WITHIN GROUP (ORDER BY key) and MEDIAN(key)
+    /// (p = 0.5): the key interpolated at p. The WITHIN GROUP key is the
+    /// call's ORDER BY, as MariaDB keeps it.
+    PercentileCont,
+    /// PERCENTILE_DISC(p) WITHIN GROUP (ORDER BY key): the first key whose
+    /// cumulative distribution reaches p.
+    PercentileDisc,
 }
 
 impl WindowFunc {

@@ -430,6 +430,34 @@ pub(crate) fn pair_collation(a: &Expr, b: &Expr, operation: &str) -> SqlResult<C
     aggregate_collations(&[a, b], operation)
 }
 
+/// Rows `l` and `r` evaluated side by side into flat value lists, so rows
+/// nested in them compare column by column (`(1, (2, 3)) = (1, (2, 3))`);
+/// each nested row must meet one of as many columns (1241 otherwise).
+fn eval_row_pair(
+    l: &[Expr],
+    r: &[Expr],
+    row: &Row<'_>,
+    env: &dyn EvalEnv,
+    lv: &mut Vec<Value>,
+    rv: &mut Vec<Value>,
+) -> SqlResult<()> {
+    if l.len() != r.len() {
+        return Err(operand_columns(l.len()));
+    }
+    for (a, b) in l.iter().zip(r) {
+        match (a, b) {
+            (Expr::Tuple(x), Expr::Tuple(y)) => eval_row_pair(x, y, row, env, lv, rv)?,
+            (Expr::Tuple(x), _) => return Err(operand_columns(x.len())),
+            (_, Expr::Tuple(_)) => return Err(operand_columns(1)),
+            _ => {
+                lv.push(eval_scalar(a, row, env)?);
+                rv.push(eval_scalar(b, row, env)?);
+            }
+        }
+    }
+    Ok(())
+}
+
 fn cmp_coll(a: &Value, b: &Value, coll: Option<Collation>) -> Option<Ordering> {
     match coll {
         Some(c) => compare_with_collation(a, b, c),
@@ -439,16 +467,13 @@ fn cmp_coll(a: &Value, b: &Value, coll: Option<Collation>) -> Option<Ordering> {
 
 fn eval_in_list(inner: &Expr, list: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Option<bool>> {
     if let Expr::Tuple(items) = inner {
-        let left: Vec<Value> = items.iter().map(|e| eval_scalar(e, row, env)).collect::<SqlResult<_>>()?;
         let mut saw_null = false;
         for item in list {
             let Expr::Tuple(r) = item else {
-                return Err(operand_columns(left.len()));
+                return Err(operand_columns(items.len()));
             };
-            if r.len() != left.len() {
-                return Err(operand_columns(left.len()));
-            }
-            let right: Vec<Value> = r.iter().map(|e| eval_scalar(e, row, env)).collect::<SqlResult<_>>()?;
+            let (mut left, mut right) = (Vec::new(), Vec::new());
+            eval_row_pair(items, r, row, env, &mut left, &mut right)?;
             match rows_equal(&left, &right, None) {
                 Some(true) => return Ok(Some(true)),
                 Some(false) => {}
@@ -510,7 +535,7 @@ pub(crate) enum Num {
 }
 
 impl Num {
-    fn to_f64(&self) -> f64 {
+    pub(crate) fn to_f64(&self) -> f64 {
         match self {
             Num::I(i) => *i as f64,
             Num::U(u) => *u as f64,
@@ -659,11 +684,8 @@ fn eval_binary(op: BinOp, l: &Expr, r: &Expr, expr: &Expr, row: &Row<'_>, env: &
     }
     // Row comparisons: (a, b) = (1, 2).
     if let (Expr::Tuple(la), Expr::Tuple(ra)) = (l, r) {
-        if la.len() != ra.len() {
-            return Err(operand_columns(la.len()));
-        }
-        let lv: Vec<Value> = la.iter().map(|e| eval_scalar(e, row, env)).collect::<SqlResult<_>>()?;
-        let rv: Vec<Value> = ra.iter().map(|e| eval_scalar(e, row, env)).collect::<SqlResult<_>>()?;
+        let (mut lv, mut rv) = (Vec::new(), Vec::new());
+        eval_row_pair(la, ra, row, env, &mut lv, &mut rv)?;
         return row_compare(op, &lv, &rv);
     }
     if matches!(l, Expr::Tuple(_)) || matches!(r, Expr::Tuple(_)) {

@@ -662,6 +662,12 @@ impl ParamCounter {
         self.next - 1
     }
 
+    /// Error 1064 at `location` of the statement's text, quoted from there
+    /// on as MariaDB's parser quotes where it stopped.
+    pub(crate) fn syntax_error_at(&self, location: sqlparser::tokenizer::Location) -> SqlError {
+        SqlError::parse(&near_text(&self.source, location.line, location.column), location.line as usize)
+    }
+
     /// Numbers the next SELECT (in source order) for [`Self::heading`].
     pub(crate) fn next_select(&mut self) -> usize {
         self.next_select += 1;
@@ -719,6 +725,15 @@ fn select_headings(sql: &str) -> Vec<Vec<String>> {
                 Token::Comma if depth == 0 => {
                     items.push(sql[item_start..starts[j]].trim().to_string());
                     item_start = starts.get(j + 1).copied().unwrap_or(sql.len());
+                    false
+                }
+                // A percentile's WITHIN GROUP is inside its item.
+                _ if word(j) == "GROUP"
+                    && (0..j)
+                        .rev()
+                        .find(|&k| !matches!(tokens[k].token, Token::Whitespace(_)))
+                        .is_some_and(|k| word(k) == "WITHIN") =>
+                {
                     false
                 }
                 _ => depth == 0 && CLAUSE_END.contains(&word(j).as_str()),

@@ -36,6 +36,10 @@ pub struct Ctx<'a> {
     /// Recursive CTEs being computed, by name: the rows their previous round
     /// added, which the step reads as the CTE.
     recursing: RefCell<HashMap<String, ResultRows>>,
+    /// Query blocks with window functions already counted in
+    /// Feature_window_functions: a correlated subquery counts once however
+    /// often it runs.
+    window_blocks: RefCell<std::collections::HashSet<*const Select>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -69,6 +73,7 @@ impl<'a> Ctx<'a> {
             lock_mode: RefCell::new(None),
             scopes: RefCell::new(Vec::new()),
             recursing: RefCell::new(HashMap::new()),
+            window_blocks: RefCell::new(std::collections::HashSet::new()),
         }
     }
 
@@ -1513,9 +1518,12 @@ pub(crate) fn run_core_in_scope(
         })
         .collect::<SqlResult<_>>()?;
     let having = select.having.as_ref().map(|h| bind_having(h, &scope, &items)).transpose()?;
+    // An aggregate anywhere, ORDER BY included, groups the rows (into one
+    // without GROUP BY).
     let aggregated = !group_by.is_empty()
         || items.iter().any(|i| has_aggregate(&i.expr))
-        || having.as_ref().is_some_and(has_aggregate);
+        || having.as_ref().is_some_and(has_aggregate)
+        || order.iter().any(|o| has_aggregate(&o.expr));
     window::reject_in_clause(where_bound.as_ref())?;
     window::reject_in_clause(having.as_ref())?;
     group_by.iter().try_for_each(|g| window::reject_in_clause(Some(g)))?;
@@ -1525,7 +1533,10 @@ pub(crate) fn run_core_in_scope(
             .iter()
             .map(|i| &i.expr)
             .chain(order.iter().map(|o| &o.expr))
-            .try_for_each(|e| window::check_range_keys(e, &ctx.type_env(&scope)))?;
+            .try_for_each(|e| window::check_types(e, &ctx.type_env(&scope)))?;
+        if ctx.window_blocks.borrow_mut().insert(select) {
+            ctx.session.count_window_query();
+        }
     }
 
     // Early stop: plain queries with LIMIT and no sort, or sorted by an index.
@@ -1662,19 +1673,47 @@ pub(crate) fn bind_order(select: &Select, items: &[Item], scope: &[ScopeColumn])
                         && bind(&o.expr, scope).ok().as_ref().and_then(slot_of).is_none()
                 }) {
                     Some(it) => it.expr.clone(),
-                    None => bind(&o.expr, scope).or_else(|e| {
-                        items
-                            .iter()
-                            .find(|it| it.column.name.eq_ignore_ascii_case(name))
-                            .map(|it| it.expr.clone())
-                            .ok_or(e)
-                    })?,
+                    None => bind_order_expr(&o.expr, items, scope)?,
                 },
-                _ => bind(&o.expr, scope)?,
+                _ => bind_order_expr(&o.expr, items, scope)?,
             };
             Ok(OrderBy { expr, desc: o.desc })
         })
         .collect()
+}
+
+/// An ORDER BY expression bound over `scope`, where a column name the
+/// scope does not have names a select-list item: MariaDB sorts `ORDER BY
+/// x + 1` by the item aliased `x` (a table column of that name wins), but
+/// not by an item that aggregates the groups (1247).
+fn bind_order_expr(expr: &Expr, items: &[Item], scope: &[ScopeColumn]) -> SqlResult<Expr> {
+    match expr {
+        Expr::Column { table: None, name } => bind(expr, scope).or_else(|e| {
+            let item = items.iter().find(|it| it.column.name.eq_ignore_ascii_case(name)).ok_or(e)?;
+            match aggregates_groups(&item.expr) {
+                true => Err(SqlError::new(
+                    ErrorCode::ILLEGAL_REFERENCE,
+                    format!("Reference '{name}' not supported (reference to group function)"),
+                )),
+                false => Ok(item.expr.clone()),
+            }
+        }),
+        Expr::Column { .. } => bind(expr, scope),
+        other => map_children(other, &mut |e| bind_order_expr(e, items, scope)),
+    }
+}
+
+/// Whether `expr` has an aggregate of the query's groups outside any
+/// window call.
+fn aggregates_groups(expr: &Expr) -> bool {
+    if expr.is_aggregate() {
+        return true;
+    }
+    let mut found = false;
+    if !matches!(expr, Expr::Window(_)) {
+        expr.for_each_child(&mut |child| found = found || aggregates_groups(child));
+    }
+    found
 }
 
 /// Where a sort key's value is: in the output row (ORDER BY of a selected

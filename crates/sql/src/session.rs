@@ -317,6 +317,9 @@ pub struct Session {
     /// Warnings of the statement past the MAX_WARNINGS kept: counted in
     /// warning_count (as MariaDB counts every one) but not shown.
     warnings_dropped: std::cell::Cell<u64>,
+    /// Feature_window_functions of SHOW STATUS: query blocks with window
+    /// functions this session bound.
+    window_function_queries: std::cell::Cell<u64>,
     pub(crate) last_insert_id: std::cell::Cell<u64>,
     pub(crate) row_count: i64,
     pub(crate) found_rows: u64,
@@ -426,6 +429,7 @@ impl Session {
             txn: None,
             warnings: RefCell::new(Vec::new()),
             warnings_dropped: std::cell::Cell::new(0),
+            window_function_queries: std::cell::Cell::new(0),
             last_insert_id: std::cell::Cell::new(0),
             row_count: -1,
             found_rows: 0,
@@ -641,6 +645,22 @@ impl Session {
 
     pub fn in_transaction(&self) -> bool {
         self.txn.as_ref().is_some_and(|t| t.explicit)
+    }
+
+    /// Counts a query block that uses window functions, once per statement
+    /// that binds it, as MariaDB's Feature_window_functions does.
+    pub(crate) fn count_window_query(&self) {
+        self.window_function_queries.set(self.window_function_queries.get() + 1);
+        self.engine.window_function_queries.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Feature_window_functions: this session's count, or with `global`
+    /// every session's.
+    pub(crate) fn window_function_queries(&self, global: bool) -> u64 {
+        match global {
+            true => self.engine.window_function_queries.load(std::sync::atomic::Ordering::Relaxed),
+            false => self.window_function_queries.get(),
+        }
     }
 
     /// The running statement's own conditions, for its answer.

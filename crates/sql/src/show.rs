@@ -230,7 +230,7 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
                 .collect();
             typed_result(&variable_columns(if *global { "GLOBAL_VARIABLES" } else { "SESSION_VARIABLES" }), rows)
         }
-        Show::Status { .. } => text_result(&["Variable_name", "Value"], status_rows(session)),
+        Show::Status { global } => text_result(&["Variable_name", "Value"], status_rows(session, *global)),
         Show::Processlist { .. } => result_with_numbers(
             &["Id", "User", "Host", "db", "Command", "Time", "State", "Info"],
             &[0, 5],
@@ -537,7 +537,9 @@ fn database_names(session: &Session) -> Vec<String> {
     names
 }
 
-fn status_rows(session: &Session) -> Vec<Vec<Value>> {
+/// SHOW [GLOBAL] STATUS: the server's counters; Feature_window_functions
+/// is the session's own unless `global`.
+fn status_rows(session: &Session, global: bool) -> Vec<Vec<Value>> {
     let st = session.engine.binlog.stats();
     let threads = session.engine.processes.entries.lock().len() as u64;
     let (pool_threads, pool_idle_threads) = crate::wait::POOL_COUNTERS.snapshot();
@@ -550,6 +552,7 @@ fn status_rows(session: &Session) -> Vec<Vec<Value>> {
         ("Binlog_group_commits", st.binlog_group_commits),
         ("Binlog_sync_time_us", st.binlog_sync_time_us),
         ("Binlog_syncs", st.binlog_syncs),
+        ("Feature_window_functions", session.window_function_queries(global)),
         ("Threadpool_idle_threads", pool_idle_threads),
         ("Threadpool_threads", pool_threads),
         ("Threads_running", threads),

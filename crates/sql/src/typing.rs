@@ -15,7 +15,7 @@
 //! result column is then described from its values (the older way), so
 //! the two can coexist while the rules grow.
 
-use crate::ast::{AggFunc, BinOp, CastType, Expr, UnaryOp, WindowFunc};
+use crate::ast::{AggFunc, BinOp, CastType, Expr, UnaryOp, WindowCall, WindowFunc};
 use crate::select::ScopeColumn;
 use crate::session::ResultColumn;
 use onelog_core::schema::FloatDigits;
@@ -36,6 +36,9 @@ const DECIMAL_MAX_PRECISION: u32 = 65;
 const DECIMAL_MAX_SCALE: u32 = 38;
 /// A DOUBLE expression's display length (DBL_DIG + 8).
 const DOUBLE_ITEM_LENGTH: u32 = 23;
+/// MariaDB's FLOATING_POINT_DECIMALS: a DOUBLE with this many decimals or
+/// more shows them as needed (NOT_FIXED_DEC).
+const FLOATING_POINT_DECIMALS: u32 = 31;
 /// The longest VARCHAR a result is described as, in bytes; longer text is
 /// a BLOB type.
 const MAX_VARCHAR_BYTES: u32 = 65_535;
@@ -250,7 +253,7 @@ fn type_of(expr: &Expr, env: &TypeEnv<'_>) -> Option<Typed> {
             aggregate_types(&branches)
         }
         Expr::Aggregate { func, arg, .. } => aggregate_call(*func, arg.as_deref(), env),
-        Expr::Window(call) => window_call(call.func, &call.args, env),
+        Expr::Window(call) => window_call(call, env),
         Expr::Cast { expr, to: CastType::Uuid } => Some(cast_uuid(expr, env)),
         Expr::Cast { expr, to } => cast(type_of(expr, env)?, to),
         Expr::Function { name, args } => match stored_function_returns(expr, env) {
@@ -597,8 +600,9 @@ fn variance_kind(arg: &Kind) -> Option<Kind> {
     Some(Kind::Column(def))
 }
 
-fn window_call(func: WindowFunc, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
-    match func {
+fn window_call(call: &WindowCall, env: &TypeEnv<'_>) -> Option<Typed> {
+    let args = call.args.as_slice();
+    match call.func {
         WindowFunc::RowNumber | WindowFunc::Rank | WindowFunc::DenseRank | WindowFunc::Ntile => {
             Some(longlong(false, false))
         }
@@ -606,8 +610,30 @@ fn window_call(func: WindowFunc, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typ
         WindowFunc::Lag | WindowFunc::Lead | WindowFunc::FirstValue | WindowFunc::LastValue | WindowFunc::NthValue => {
             Some(Typed { nullable: true, ..type_of(args.first()?, env)? })
         }
-        _ => None,
+        // Item_sum_num's length for no argument decimals (DBL_DIG + 2),
+        // shown with the 10 decimals these functions set.
+        WindowFunc::PercentRank | WindowFunc::CumeDist => Some(Typed { kind: fixed_double(17, 10)?, nullable: true }),
+        // Item_sum_num's length for its argument's decimals (DBL_DIG + 2 +
+        // decimals; DBL_DIG + 8 past FLOATING_POINT_DECIMALS), 10 shown.
+        WindowFunc::PercentileCont => {
+            let decimals = match type_of(args.first()?, env)?.kind {
+                Kind::Int { .. } => 0,
+                Kind::Decimal { scale, .. } => scale,
+                _ => FLOATING_POINT_DECIMALS,
+            };
+            let len = if decimals < FLOATING_POINT_DECIMALS { 17 + decimals } else { 23 };
+            Some(Typed { kind: fixed_double(len, 10)?, nullable: true })
+        }
+        // The key itself.
+        WindowFunc::PercentileDisc => Some(Typed { nullable: true, ..type_of(&call.order_by.first()?.expr, env)? }),
     }
+}
+
+/// A DOUBLE of display length `len` shown with `decimals` fixed decimals.
+fn fixed_double(len: u32, decimals: u32) -> Option<Kind> {
+    let mut def = ColumnDef::new("", ColumnType::Double);
+    def.float_digits = Some(FloatDigits { digits: u8::try_from(len).ok()?, decimals: u8::try_from(decimals).ok()? });
+    Some(Kind::Column(def))
 }
 
 /// MariaDB's MY_INT64_NUM_DECIMAL_DIGITS: the most digits `DIV` is

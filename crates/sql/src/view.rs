@@ -1037,18 +1037,24 @@ impl Printer<'_> {
             WindowFunc::LastValue => "last_value",
             WindowFunc::NthValue => "nth_value",
             WindowFunc::Aggregate(f) => aggregate_name(f),
+            WindowFunc::PercentileCont => "percentile_cont",
+            WindowFunc::PercentileDisc => "percentile_disc",
         };
         let mut spec = String::new();
         if !call.partition_by.is_empty() {
             spec.push_str(&format!(" partition by {}", self.list(&call.partition_by)?));
         }
-        if !call.order_by.is_empty() {
+        // A percentile's ORDER BY is its WITHIN GROUP key.
+        let mut within_group = String::new();
+        if matches!(call.func, WindowFunc::PercentileCont | WindowFunc::PercentileDisc) {
+            within_group = format!(" within group ( order by {})", self.order(&call.order_by)?);
+        } else if !call.order_by.is_empty() {
             spec.push_str(&format!(" order by {}", self.order(&call.order_by)?));
         }
         if call.frame.is_some() {
             return Err(SqlError::not_supported("a window frame in a view"));
         }
-        Ok(format!("{name}({}) over ({spec})", self.list(&call.args)?))
+        Ok(format!("{name}({}){within_group} over ({spec})", self.list(&call.args)?))
     }
 }
 

@@ -16,7 +16,7 @@ use crate::ast::{AggFunc, BinOp, Expr, FrameBound, FrameOffset, OrderBy, WindowC
 use crate::eval;
 use crate::select::{cmp_keys, group_key, Ctx, KeyOrder};
 use onelog_core::decimal::RoundingStrategy;
-use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
+use onelog_core::{ColumnType, ErrorCode, SqlError, SqlResult, Value};
 use std::cmp::Ordering;
 use std::ops::Range;
 use std::slice;
@@ -54,25 +54,74 @@ pub fn reject_in_clause(expr: Option<&Expr>) -> SqlResult<()> {
     }
 }
 
-/// Error 4021 if a window call in `expr` has a RANGE frame with an offset
-/// and an ORDER BY key whose type is not numeric (checked before any row is
-/// read, as MariaDB does; a key of a type not known here is checked by its
-/// values).
-pub fn check_range_keys(expr: &Expr, env: &crate::typing::TypeEnv<'_>) -> SqlResult<()> {
+/// The type checks MariaDB makes on the window calls in `expr` before any
+/// row is read (see [`check_range_key`], [`check_percentile_types`]).
+pub fn check_types(expr: &Expr, env: &crate::typing::TypeEnv<'_>) -> SqlResult<()> {
     if let Expr::Window(call) = expr {
-        let offset = call.frame.as_ref().is_some_and(|f| [&f.start, &f.end].into_iter().any(is_range_offset));
-        let key_type = call.order_by.first().and_then(|key| crate::typing::result_def(&key.expr, env, ""));
-        if offset && key_type.is_some_and(|def| !def.ty.is_integer() && !def.ty.is_numeric()) {
-            return Err(wrong_type_for_range_frame());
-        }
+        check_range_key(call, env)?;
+        check_percentile_types(call, env)?;
     }
     let mut checked = Ok(());
     expr.for_each_child(&mut |child| {
         if checked.is_ok() {
-            checked = check_range_keys(child, env);
+            checked = check_types(child, env);
         }
     });
     checked
+}
+
+/// Error 4021 if `call` has a RANGE frame with an offset and an ORDER BY
+/// key whose type is not numeric (a key of a type not known here is
+/// checked by its values).
+fn check_range_key(call: &WindowCall, env: &crate::typing::TypeEnv<'_>) -> SqlResult<()> {
+    let offset = call.frame.as_ref().is_some_and(|f| [&f.start, &f.end].into_iter().any(is_range_offset));
+    let key_type = call.order_by.first().and_then(|key| crate::typing::result_def(&key.expr, env, ""));
+    match offset && key_type.is_some_and(|def| !def.ty.is_integer() && !def.ty.is_numeric()) {
+        true => Err(wrong_type_for_range_frame()),
+        false => Ok(()),
+    }
+}
+
+/// PERCENTILE_CONT / PERCENTILE_DISC: the fraction must have a numeric
+/// type (4104; NULL has none); PERCENTILE_CONT interpolates, so its key
+/// must be a number or a temporal value (4101). Types not known here pass.
+fn check_percentile_types(call: &WindowCall, env: &crate::typing::TypeEnv<'_>) -> SqlResult<()> {
+    let Some(name) = percentile_name(call.func) else { return Ok(()) };
+    let def = |e: &Expr| crate::typing::result_def(e, env, "");
+    if call.args.first().and_then(def).is_some_and(|d| !d.ty.is_numeric()) {
+        return Err(SqlError::new(
+            ErrorCode::WRONG_TYPE_OF_ARGUMENT,
+            format!("{name} function only accepts arguments that can be converted to numerical types"),
+        ));
+    }
+    let interpolated = |ty: &ColumnType| {
+        ty.is_numeric()
+            || matches!(
+                ty,
+                ColumnType::Year
+                    | ColumnType::Date
+                    | ColumnType::DateTime { .. }
+                    | ColumnType::Timestamp { .. }
+                    | ColumnType::Time { .. }
+            )
+    };
+    let key = call.order_by.first().and_then(|k| def(&k.expr));
+    if call.func == WindowFunc::PercentileCont && key.is_some_and(|d| !interpolated(&d.ty)) {
+        return Err(SqlError::new(
+            ErrorCode::WRONG_TYPE_FOR_PERCENTILE_FUNC,
+            format!("Numeric datatype is required for {name} function"),
+        ));
+    }
+    Ok(())
+}
+
+/// The name MariaDB's errors give a percentile function.
+fn percentile_name(func: WindowFunc) -> Option<&'static str> {
+    match func {
+        WindowFunc::PercentileCont => Some("percentile_cont"),
+        WindowFunc::PercentileDisc => Some("percentile_disc"),
+        _ => None,
+    }
 }
 
 /// Error 4021: a RANGE offset or ORDER BY key that is not a number.
@@ -222,6 +271,7 @@ fn partition_values(ctx: &Ctx, call: &WindowCall, part: &Partition, order: Optio
         }
         WindowFunc::CumeDist => peers.iter().map(|p| Value::Double(p.end as f64 / n as f64)).collect(),
         WindowFunc::Ntile => ntile(args, n)?,
+        WindowFunc::PercentileCont | WindowFunc::PercentileDisc => percentile(ctx, call.func, part)?,
         WindowFunc::Lag | WindowFunc::Lead => {
             let sign: i64 = if call.func == WindowFunc::Lag { -1 } else { 1 };
             (0..n)
@@ -267,6 +317,50 @@ fn ntile(args: &[&[Value]], n: usize) -> SqlResult<Vec<Value>> {
             Value::Int(bucket as i64 + 1)
         })
         .collect())
+}
+
+/// PERCENTILE_CONT / PERCENTILE_DISC over one partition, the same for each
+/// of its rows: of its non-NULL keys in window order, PERCENTILE_DISC takes
+/// the first whose cumulative distribution reaches the fraction p, and
+/// PERCENTILE_CONT interpolates (as a DOUBLE) between the two keys around
+/// position p × (count − 1). No key or a NULL p: NULL. p must be the same
+/// on every row (4102) and within [0, 1] (4103), checked row by row as
+/// MariaDB does.
+fn percentile(env: &dyn eval::EvalEnv, func: WindowFunc, part: &Partition) -> SqlResult<Vec<Value>> {
+    let name = percentile_name(func).unwrap_or_default();
+    // MariaDB reads the fraction and the keys as DOUBLE.
+    let real = |v: Option<&Value>| v.and_then(|v| eval::to_num(v, env)).map(|n| n.to_f64());
+    let fraction = real(part.args.first().and_then(|a| a.first()));
+    for args in &part.args {
+        let q = real(args.first());
+        if q != fraction {
+            let message = format!("Argument to the {name} function is not a constant for a partition");
+            return Err(SqlError::new(ErrorCode::ARGUMENT_NOT_CONSTANT, message));
+        }
+        if q.is_some_and(|q| !(0.0..=1.0).contains(&q)) {
+            let message = format!("Argument to the {name} function does not belong to the range [0,1]");
+            return Err(SqlError::new(ErrorCode::ARGUMENT_OUT_OF_RANGE, message));
+        }
+    }
+    let keys: Vec<&Value> = part.keys.iter().copied().filter(|k| !k.is_null()).collect();
+    let value = match (keys.len(), fraction) {
+        (0, _) | (_, None) => Value::Null,
+        (n, Some(p)) if func == WindowFunc::PercentileDisc => {
+            let reached = (0..n).find(|&i| (i + 1) as f64 / n as f64 >= p).unwrap_or(n - 1);
+            keys[reached].clone()
+        }
+        (n, Some(p)) => {
+            let position = p * (n - 1) as f64;
+            let (below, above) = (position.floor(), position.ceil());
+            let key = |at: f64| real(keys.get(at as usize).copied()).unwrap_or_default();
+            Value::Double(if below == above {
+                key(below)
+            } else {
+                (above - position) * key(below) + (position - below) * key(above)
+            })
+        }
+    };
+    Ok(vec![value; part.args.len()])
 }
 
 /// FIRST_VALUE, LAST_VALUE, NTH_VALUE and aggregates over each row's frame.

@@ -68,6 +68,15 @@ impl Dialect for MariaDbDialect {
         if first == Token::LBrace {
             return Some(odbc_escape(parser));
         }
+        // MariaDB's grammar wants the argument of a percentile function:
+        // `percentile_cont()` is an error at its `)`.
+        let percentile = matches!(&first, Token::Word(w) if matches!(w.value.to_ascii_lowercase().as_str(), "percentile_cont" | "percentile_disc" | "median"));
+        if percentile && operand == Token::LParen {
+            let close = parser.peek_nth_token(2);
+            if close.token == Token::RParen {
+                return Some(parser.expected("an argument", close));
+            }
+        }
         if first == Token::ExclamationMark {
             // MariaDB's `'!' simple_expr %prec NEG`: as tight as unary minus,
             // so `!1+1` is `(!1)+1` (sqlparser gives `!` NOT's loose rank).

@@ -572,6 +572,10 @@ pub(super) fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> S
         return super::window::convert_window(f, over, params);
     }
     let name = f.name.to_string().to_ascii_lowercase();
+    // MariaDB's grammar has WITHIN GROUP and MEDIAN only before OVER.
+    if !f.within_group.is_empty() || name == "median" {
+        return Err(SqlError::parse(&f.to_string(), 1));
+    }
     if matches!(name.as_str(), "date_add" | "date_sub" | "adddate" | "subdate") {
         if let Some(call) = interval_call(f, &name, params)? {
             return Ok(call);

@@ -5,11 +5,19 @@
 use super::expr::{convert_expr, convert_function, convert_order_by, function_args};
 use super::ParamCounter;
 use crate::ast::*;
+use onelog_core::decimal::Decimal;
 use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
 use sqlparser::ast as sp;
+use sqlparser::ast::Spanned;
 
 pub(crate) fn convert_window(f: &sp::Function, over: &sp::WindowType, params: &mut ParamCounter) -> SqlResult<Expr> {
     let name = f.name.to_string().to_ascii_lowercase();
+    if matches!(name.as_str(), "percentile_cont" | "percentile_disc" | "median") {
+        return convert_percentile(f, &name, over, params);
+    }
+    if !f.within_group.is_empty() {
+        return Err(SqlError::parse(&f.to_string(), 1));
+    }
     let spec = match over {
         sp::WindowType::WindowSpec(spec) => resolve_spec(spec, params)?,
         sp::WindowType::NamedWindow(name) => named_spec(&name.value, params)?,
@@ -40,6 +48,48 @@ pub(crate) fn convert_window(f: &sp::Function, over: &sp::WindowType, params: &m
         ));
     }
     Ok(Expr::Window(Box::new(WindowCall { func, args, partition_by, order_by, frame })))
+}
+
+/// PERCENTILE_CONT / PERCENTILE_DISC (p) WITHIN GROUP (ORDER BY key) OVER
+/// (...) and MEDIAN(key) OVER (...). MariaDB's grammar has exactly one
+/// argument, one WITHIN GROUP key (none for MEDIAN) and nothing but
+/// PARTITION BY in the window; anything else is a syntax error. MEDIAN is
+/// PERCENTILE_CONT(0.5) over the key descending, as MariaDB builds (and
+/// prints) it.
+fn convert_percentile(
+    f: &sp::Function,
+    name: &str,
+    over: &sp::WindowType,
+    params: &mut ParamCounter,
+) -> SqlResult<Expr> {
+    let syntax_error = || SqlError::parse(&f.to_string(), 1);
+    let sp::WindowType::WindowSpec(spec) = over else { return Err(syntax_error()) };
+    if spec.window_name.is_some() || !spec.order_by.is_empty() || spec.window_frame.is_some() {
+        return Err(syntax_error());
+    }
+    let (mut args, distinct, star) = function_args(f, params)?;
+    if distinct || star || args.len() != 1 {
+        return Err(syntax_error());
+    }
+    // One WITHIN GROUP key: MariaDB stops at the second.
+    if let Some(second) = f.within_group.get(1) {
+        return Err(params.syntax_error_at(second.expr.span().start));
+    }
+    let within_group = convert_order_by(&f.within_group, params)?;
+    let (func, key) = match (name, <[OrderBy; 1]>::try_from(within_group)) {
+        ("median", Err(none)) if none.is_empty() => {
+            let key = OrderBy {
+                expr: std::mem::replace(&mut args[0], Expr::Literal(Value::Decimal(Decimal::new(5, 1)))),
+                desc: true,
+            };
+            (WindowFunc::PercentileCont, key)
+        }
+        ("percentile_cont", Ok([key])) => (WindowFunc::PercentileCont, key),
+        ("percentile_disc", Ok([key])) => (WindowFunc::PercentileDisc, key),
+        _ => return Err(syntax_error()),
+    };
+    let partition_by = spec.partition_by.iter().map(|e| convert_expr(e, params)).collect::<SqlResult<_>>()?;
+    Ok(Expr::Window(Box::new(WindowCall { func, args, partition_by, order_by: vec![key], frame: None })))
 }
 
 /// The function and its arguments; aggregates are converted as aggregates
