@@ -643,8 +643,7 @@ impl Runner for FunctionRunner<'_> {
     fn warn_no_data(&self, _error: SqlError) {}
 
     fn eval(&self, expr: &Expr, params: &[Value]) -> SqlResult<Value> {
-        let ctx = crate::select::Ctx::new(self.session, self.txn, self.view.clone(), params);
-        crate::eval::eval(&crate::select::bind_constant(expr)?, &ctx.row(&[]), &ctx)
+        crate::select::Ctx::new(self.session, self.txn, self.view.clone(), params).eval_constant(expr)
     }
 }
 

@@ -85,6 +85,12 @@ impl<'a> Ctx<'a> {
         eval::eval(expr, &self.row(values), self)
     }
 
+    /// The value of an expression that names no column (a routine's or
+    /// SET's), bound and evaluated here.
+    pub fn eval_constant(&self, expr: &Expr) -> SqlResult<Value> {
+        self.eval(&bind_constant(expr)?, &[])
+    }
+
     pub fn test(&self, expr: &Expr, values: &[Value]) -> SqlResult<bool> {
         Ok(truthy(&self.eval(expr, values)?).unwrap_or(false))
     }
@@ -1366,7 +1372,7 @@ fn cmp_key(x: &Value, y: &Value, order: KeyOrder) -> Ordering {
 /// 1, NULL is 0); a negative one is 1210.
 pub(crate) fn limit_value(ctx: &Ctx, e: &Option<Expr>) -> SqlResult<Option<u64>> {
     let Some(e) = e else { return Ok(None) };
-    let rows = match ctx.eval(&bind_constant(e)?, &[])? {
+    let rows = match ctx.eval_constant(e)? {
         Value::UInt(u) => Some(u),
         Value::Null => Some(0),
         Value::Bytes(text) => u64::try_from(eval::parse_int_prefix(&text).0).ok(),

@@ -621,15 +621,20 @@ impl Session {
     }
 
     pub fn strict(&self) -> bool {
-        self.sql_mode_has("STRICT_TRANS_TABLES") || self.sql_mode_has("STRICT_ALL_TABLES")
+        self.with_sql_mode(|mode| mode.split(',').any(|f| f == "STRICT_TRANS_TABLES" || f == "STRICT_ALL_TABLES"))
     }
 
-    /// Whether the sql_mode in force (the running routine's, else the
-    /// session's) has `flag`.
+    /// Whether the sql_mode in force has `flag`.
     pub fn sql_mode_has(&self, flag: &str) -> bool {
+        self.with_sql_mode(|mode| mode.split(',').any(|f| f == flag))
+    }
+
+    /// `read` applied to the sql_mode in force: the running routine's, else
+    /// the session's.
+    fn with_sql_mode<R>(&self, read: impl FnOnce(&str) -> R) -> R {
         match self.routine_sql_modes.borrow().last() {
-            Some(mode) => mode.split(',').any(|f| f == flag),
-            None => self.session_value("sql_mode").split(',').any(|f| f == flag),
+            Some(mode) => read(mode),
+            None => read(self.session_value("sql_mode")),
         }
     }
 
@@ -1007,8 +1012,7 @@ impl Session {
     ) -> SqlResult<QueryResult> {
         self.check_and_lock(stmt)?;
         // A routine's SELECT ... INTO keeps the mode of what runs it (see
-        // `routine::Interp::storing`); each statement gives the outer mode
-        // back.
+        // `routine::Interp::sql`); each statement gives the outer mode back.
         let outer = self.abort_on_warning.get();
         let aborts = match stmt {
             _ if stmt.stores_rows() => self.strict() && !stmt.ignores_errors(),
@@ -1677,9 +1681,7 @@ impl Session {
         let view = self.engine.store.snapshot();
         let empty = Txn::new(0, IsolationLevel::RepeatableRead, true, false).with_temp_rows(self.temp.rows());
         let txn = self.txn.as_ref().unwrap_or(&empty);
-        let ctx = crate::select::Ctx::new(self, txn, view, params);
-        let bound = crate::select::bind_constant(expr)?;
-        crate::eval::eval(&bound, &ctx.row(&[]), &ctx)
+        crate::select::Ctx::new(self, txn, view, params).eval_constant(expr)
     }
 
     fn set_vars(&mut self, assignments: &[Assignment], params: &[Value]) -> SqlResult<QueryResult> {
@@ -2034,10 +2036,7 @@ impl EvalEnv for Session {
                 ))
             }
             (VarScope::Global, _) => self.engine.vars.get(def.name).unwrap_or_default(),
-            (_, "sql_mode") => match self.routine_sql_modes.borrow().last() {
-                Some(mode) => mode.clone(),
-                None => self.var(def.name).unwrap_or_default(),
-            },
+            (_, "sql_mode") => self.with_sql_mode(str::to_string),
             _ => self.var(def.name).unwrap_or_default(),
         };
         Ok(vars::typed(def, &text))

@@ -796,13 +796,13 @@ pub(crate) fn column_type_text(c: &onelog_core::ColumnDef) -> String {
 fn default_text(c: &onelog_core::ColumnDef) -> Option<String> {
     match &c.default {
         Some(ColumnDefault::Value(Value::Null)) | None => None,
-        // A BIT default is shown as a bit-value literal.
+        // A BIT default (kept as written) is shown as the bit-value literal
+        // of the number the column stores for it.
         Some(ColumnDefault::Value(v)) if matches!(c.ty, ColumnType::Bit(_)) => {
-            let n = match v {
-                Value::Bytes(b) => b.iter().fold(0u64, |n, byte| n << 8 | u64::from(*byte)),
-                other => crate::eval::to_i64_cast(other, &crate::eval::NoWarn).unwrap_or(0) as u64,
-            };
-            Some(format!("b'{n:b}'"))
+            match crate::eval::coerce_to_column(v.clone(), c, false, &crate::eval::NoWarn) {
+                Ok(Value::UInt(n)) => Some(format!("b'{n:b}'")),
+                _ => Some(v.to_string()),
+            }
         }
         Some(ColumnDefault::Value(v)) => Some(v.to_string()),
         Some(ColumnDefault::CurrentTimestamp) => Some("current_timestamp()".into()),
