@@ -53,7 +53,10 @@ codes! {
     TRUNCATE_ILLEGAL_FK = 1701, "42000";
     FK_COLUMN_CANNOT_DROP = 1828, "HY000";
     DB_DROP_EXISTS = 1008, "HY000";
+    // A temporary file (a sort's runs) that cannot be read or written.
+    ERROR_ON_READ = 1024, "HY000";
     ERROR_ON_RENAME = 1025, "HY000";
+    ERROR_ON_WRITE = 1026, "HY000";
     CON_COUNT_ERROR = 1040, "08004";
     HANDSHAKE_ERROR = 1043, "08S01";
     ACCESS_DENIED = 1045, "28000";

@@ -90,6 +90,11 @@ fn global_vars(opts: &Options, datadir: &Path, socket: &Path) -> anyhow::Result<
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         vars.set_startup("thread_pool_size", &cores.to_string()).map_err(anyhow::Error::msg)?;
     }
+    if opts.get("tmpdir").is_none() {
+        // MariaDB's default: $TMPDIR, else /tmp.
+        let tmpdir = std::env::temp_dir().display().to_string();
+        vars.set_startup("tmpdir", &tmpdir).map_err(anyhow::Error::msg)?;
+    }
     let log_bin = if opts.flag("skip_log_bin") { "0" } else { "1" };
     vars.set_startup("log_bin", log_bin).map_err(anyhow::Error::msg)?;
     vars.set_startup("datadir", &format!("{}/", datadir.display())).map_err(anyhow::Error::msg)?;

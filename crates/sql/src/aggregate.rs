@@ -6,6 +6,7 @@ use crate::eval::{compare_with_collation, expr_collation, EvalEnv};
 use crate::select::{cmp_keys, group_key, Ctx, KeyOrder, KeySet};
 use onelog_core::decimal::Decimal;
 use onelog_core::{Collation, ErrorCode, SqlResult, Value};
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -202,47 +203,105 @@ pub fn group(
     group_by: &[Expr],
     aggs: &[Expr],
 ) -> SqlResult<Vec<(Vec<Value>, Vec<Value>)>> {
-    let mut order: Vec<(Vec<Value>, Vec<u8>)> = Vec::new();
-    let mut groups: HashMap<Vec<u8>, (Vec<Value>, Vec<Acc>), foldhash::fast::RandomState> = HashMap::default();
-    let key_orders: Vec<KeyOrder> = group_by.iter().map(|g| KeyOrder::of(g, false)).collect();
-    let collations: Vec<Collation> = key_orders.iter().map(|o| o.collation).collect();
-    let fresh: Vec<Acc> = aggs.iter().map(Acc::for_agg).collect();
+    let mut grouper = Grouper::new(ctx, group_by, aggs);
     for row in rows {
         let keys: Vec<Value> = group_by.iter().map(|g| ctx.eval(g, row)).collect::<SqlResult<_>>()?;
-        let k = group_key(&keys, &collations);
-        let entry = groups.entry(k.clone()).or_insert_with(|| {
-            order.push((keys, k));
-            (row.clone(), fresh.clone())
-        });
-        for (acc, agg) in entry.1.iter_mut().zip(aggs) {
-            match agg {
-                Expr::GroupConcat { args, distinct, order_by, .. } => {
-                    let values = eval_all(ctx, args, row)?;
-                    let keys = eval_all(ctx, order_by.iter().map(|o| &o.expr), row)?;
-                    acc.add_concat(&values, *distinct, keys);
-                }
-                Expr::Aggregate { func, arg, distinct } => match arg.as_deref() {
-                    Some(Expr::Tuple(items)) => acc.add_distinct_row(&eval_all(ctx, items, row)?),
-                    Some(a) => acc.add(*func, *distinct, ctx.eval(a, row)?),
-                    None => acc.add(*func, *distinct, Value::Int(1)),
-                },
-                _ => {}
-            }
+        grouper.add(keys, Cow::Borrowed(row))?;
+    }
+    let mut finisher = Finisher::new(ctx, aggs);
+    Ok(grouper.finish(&mut finisher))
+}
+
+/// Rows grouped in memory by their GROUP BY values, each group with its
+/// first row and its aggregates' running states.
+pub(crate) struct Grouper<'a> {
+    ctx: &'a Ctx<'a>,
+    aggs: &'a [Expr],
+    key_orders: Vec<KeyOrder>,
+    collations: Vec<Collation>,
+    fresh: Vec<Acc>,
+    /// Each group's GROUP BY values and key, in order of first row.
+    order: Vec<(Vec<Value>, Vec<u8>)>,
+    groups: HashMap<Vec<u8>, (Vec<Value>, Vec<Acc>), foldhash::fast::RandomState>,
+    /// The rows' width, for the row of NULLs of an empty ungrouped query.
+    width: usize,
+}
+
+impl<'a> Grouper<'a> {
+    pub(crate) fn new(ctx: &'a Ctx<'a>, group_by: &[Expr], aggs: &'a [Expr]) -> Grouper<'a> {
+        let key_orders: Vec<KeyOrder> = group_by.iter().map(|g| KeyOrder::of(g, false)).collect();
+        Grouper {
+            ctx,
+            aggs,
+            collations: key_orders.iter().map(|o| o.collation).collect(),
+            key_orders,
+            fresh: aggs.iter().map(Acc::for_agg).collect(),
+            order: Vec::new(),
+            groups: HashMap::default(),
+            width: 0,
         }
     }
-    order.sort_by(|(a, _), (b, _)| cmp_keys(a, b, &key_orders));
-    let mut finisher = Finisher::new(ctx, aggs);
-    if group_by.is_empty() && groups.is_empty() {
-        let width = rows.first().map_or(0, Vec::len);
-        let accs = fresh;
-        // An aggregate over no rows still yields one row (of NULL columns).
-        return Ok(vec![(vec![Value::Null; width.max(256)], finisher.values(&accs))]);
+
+    /// GROUP BY's order of groups.
+    pub(crate) fn key_orders(&self) -> &[KeyOrder] {
+        &self.key_orders
     }
-    Ok(order
-        .into_iter()
-        .filter_map(|(_, k)| groups.remove(&k))
-        .map(|(rep, accs)| (rep, finisher.values(&accs)))
-        .collect())
+
+    /// Adds `row`, whose GROUP BY values are `keys`, to its group (which
+    /// keeps it if it is its first).
+    pub(crate) fn add(&mut self, keys: Vec<Value>, row: Cow<[Value]>) -> SqlResult<()> {
+        let ctx = self.ctx;
+        self.width = self.width.max(row.len());
+        let k = group_key(&keys, &self.collations);
+        let accs = match self.groups.get_mut(&k) {
+            Some((_, accs)) => accs,
+            None => {
+                let mut accs = self.fresh.clone();
+                accumulate(ctx, self.aggs, &mut accs, &row)?;
+                self.order.push((keys, k.clone()));
+                self.groups.insert(k, (row.into_owned(), accs));
+                return Ok(());
+            }
+        };
+        accumulate(ctx, self.aggs, accs, &row)
+    }
+
+    /// The groups, ordered by their GROUP BY values (ties in order of first
+    /// row), with their aggregate values.
+    pub(crate) fn finish(mut self, finisher: &mut Finisher) -> Vec<(Vec<Value>, Vec<Value>)> {
+        if self.key_orders.is_empty() && self.groups.is_empty() {
+            // An aggregate over no rows still yields one row (of NULL columns).
+            return vec![(vec![Value::Null; self.width.max(256)], finisher.values(&self.fresh))];
+        }
+        let key_orders = &self.key_orders;
+        self.order.sort_by(|(a, _), (b, _)| cmp_keys(a, b, key_orders));
+        let groups = &mut self.groups;
+        self.order
+            .iter()
+            .filter_map(|(_, k)| groups.remove(k))
+            .map(|(rep, accs)| (rep, finisher.values(&accs)))
+            .collect()
+    }
+}
+
+/// Adds `row` to the running states `accs` of `aggs`.
+fn accumulate(ctx: &Ctx, aggs: &[Expr], accs: &mut [Acc], row: &[Value]) -> SqlResult<()> {
+    for (acc, agg) in accs.iter_mut().zip(aggs) {
+        match agg {
+            Expr::GroupConcat { args, distinct, order_by, .. } => {
+                let values = eval_all(ctx, args, row)?;
+                let keys = eval_all(ctx, order_by.iter().map(|o| &o.expr), row)?;
+                acc.add_concat(&values, *distinct, keys);
+            }
+            Expr::Aggregate { func, arg, distinct } => match arg.as_deref() {
+                Some(Expr::Tuple(items)) => acc.add_distinct_row(&eval_all(ctx, items, row)?),
+                Some(a) => acc.add(*func, *distinct, ctx.eval(a, row)?),
+                None => acc.add(*func, *distinct, Value::Int(1)),
+            },
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 fn eval_all<'e>(ctx: &Ctx, exprs: impl IntoIterator<Item = &'e Expr>, row: &[Value]) -> SqlResult<Vec<Value>> {
@@ -250,7 +309,7 @@ fn eval_all<'e>(ctx: &Ctx, exprs: impl IntoIterator<Item = &'e Expr>, row: &[Val
 }
 
 /// Turns a group's accumulators into its aggregate values.
-struct Finisher<'a> {
+pub(crate) struct Finisher<'a> {
     ctx: &'a Ctx<'a>,
     aggs: &'a [Expr],
     group_concat_max_len_bytes: usize,
@@ -260,7 +319,7 @@ struct Finisher<'a> {
 }
 
 impl<'a> Finisher<'a> {
-    fn new(ctx: &'a Ctx<'a>, aggs: &'a [Expr]) -> Finisher<'a> {
+    pub(crate) fn new(ctx: &'a Ctx<'a>, aggs: &'a [Expr]) -> Finisher<'a> {
         let max_len = match aggs.iter().any(|a| matches!(a, Expr::GroupConcat { .. })) {
             true => ctx.session.session_value("group_concat_max_len").parse().ok(),
             false => None,

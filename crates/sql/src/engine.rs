@@ -126,9 +126,9 @@ pub struct Engine {
     accounts_version: AtomicU64,
     /// Connection limits, the host cache and their counters.
     pub connections: crate::connections::Connections,
-    /// Feature_window_functions of SHOW GLOBAL STATUS: every session's
-    /// count (see `Session::count_window_query`).
-    pub window_function_queries: AtomicU64,
+    /// SHOW GLOBAL STATUS counters: every session's counts (see
+    /// `Session::count`), by `StatusCounter`.
+    pub status_counts: [AtomicU64; crate::session::STATUS_COUNTERS],
 }
 
 impl Engine {
@@ -231,7 +231,7 @@ impl Engine {
             started_at: Instant::now(),
             persisted_pos: Mutex::new(persisted),
             accounts_version: AtomicU64::new(0),
-            window_function_queries: AtomicU64::new(0),
+            status_counts: Default::default(),
         });
         // MariaDB also expires binlogs at start-up.
         engine.expire_binlogs();

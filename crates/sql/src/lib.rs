@@ -39,6 +39,7 @@ pub mod rows;
 pub mod select;
 pub mod session;
 pub mod show;
+pub(crate) mod sort;
 pub(crate) mod stream;
 pub mod temp;
 pub mod time_zone;

@@ -8,6 +8,7 @@ use crate::catalog::TableEntry;
 use crate::eval::{self, truthy, EvalEnv};
 use crate::rows;
 use crate::session::{QueryResult, ResultColumn, Session};
+use crate::sort::KeyedRow;
 use crate::time_zone::{session_zone, TimeZone};
 use crate::txn::Txn;
 use crate::window;
@@ -1479,7 +1480,7 @@ fn scope_result_column(c: &ScopeColumn, name: &str) -> ResultColumn {
 }
 
 /// Replaces aggregate calls with `AggSlot`s, collecting them.
-fn extract_aggregates(expr: &Expr, aggs: &mut Vec<Expr>) -> SqlResult<Expr> {
+pub(crate) fn extract_aggregates(expr: &Expr, aggs: &mut Vec<Expr>) -> SqlResult<Expr> {
     if expr.is_aggregate() {
         let pos = aggs.iter().position(|a| a == expr).unwrap_or_else(|| {
             aggs.push(expr.clone());
@@ -1507,43 +1508,8 @@ pub(crate) fn run_core_in_scope(
     mut sources: Vec<Source>,
     scope: Vec<ScopeColumn>,
 ) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
-    let items = expand_items(&select.items, &scope)?;
-    let where_bound = select.selection.as_ref().map(|w| bind(w, &scope)).transpose()?;
-    let order = bind_order(select, &items, &scope)?;
-    let group_by: Vec<Expr> = select
-        .group_by
-        .iter()
-        .map(|g| match bind_order_position(g, items.len()) {
-            Some(Expr::Slot(i)) => Ok(items[i].expr.clone()),
-            _ => bind(g, &scope).or_else(|e| match g {
-                Expr::Column { table: None, name } => {
-                    items.iter().find(|it| it.column.name.eq_ignore_ascii_case(name)).map(|it| it.expr.clone()).ok_or(e)
-                }
-                _ => Err(e),
-            }),
-        })
-        .collect::<SqlResult<_>>()?;
-    let having = select.having.as_ref().map(|h| bind_having(h, &scope, &items)).transpose()?;
-    // An aggregate anywhere, ORDER BY included, groups the rows (into one
-    // without GROUP BY).
-    let aggregated = !group_by.is_empty()
-        || items.iter().any(|i| has_aggregate(&i.expr))
-        || having.as_ref().is_some_and(has_aggregate)
-        || order.iter().any(|o| has_aggregate(&o.expr));
-    window::reject_in_clause(where_bound.as_ref())?;
-    window::reject_in_clause(having.as_ref())?;
-    group_by.iter().try_for_each(|g| window::reject_in_clause(Some(g)))?;
-    let windowed = items.iter().map(|i| &i.expr).chain(order.iter().map(|o| &o.expr)).any(window::contains_window);
-    if windowed {
-        items
-            .iter()
-            .map(|i| &i.expr)
-            .chain(order.iter().map(|o| &o.expr))
-            .try_for_each(|e| window::check_types(e, &ctx.type_env(&scope)))?;
-        if ctx.window_blocks.borrow_mut().insert(select) {
-            ctx.session.count_window_query();
-        }
-    }
+    let Clauses { items, where_bound, order, group_by, having, aggregated, windowed } =
+        bind_clauses(ctx, select, &scope)?;
 
     // Early stop: plain queries with LIMIT and no sort, or sorted by an index.
     let simple = !aggregated && !windowed && !select.distinct && final_order;
@@ -1666,6 +1632,62 @@ pub(crate) fn run_core_in_scope(
     Ok((columns, rows))
 }
 
+/// A query block's clauses bound to its FROM scope.
+pub(crate) struct Clauses {
+    pub items: Vec<Item>,
+    pub where_bound: Option<Expr>,
+    pub order: Vec<OrderBy>,
+    pub group_by: Vec<Expr>,
+    pub having: Option<Expr>,
+    /// An aggregate anywhere, ORDER BY included, or GROUP BY: the rows are
+    /// grouped (into one without GROUP BY).
+    pub aggregated: bool,
+    pub windowed: bool,
+}
+
+/// Binds `select`'s clauses to `scope`, refusing window functions where
+/// they cannot be.
+pub(crate) fn bind_clauses(ctx: &Ctx, select: &Select, scope: &[ScopeColumn]) -> SqlResult<Clauses> {
+    let items = expand_items(&select.items, scope)?;
+    let where_bound = select.selection.as_ref().map(|w| bind(w, scope)).transpose()?;
+    let order = bind_order(select, &items, scope)?;
+    let group_by: Vec<Expr> = select
+        .group_by
+        .iter()
+        .map(|g| match bind_order_position(g, items.len()) {
+            Some(Expr::Slot(i)) => Ok(items[i].expr.clone()),
+            _ => bind(g, scope).or_else(|e| match g {
+                Expr::Column { table: None, name } => {
+                    items.iter().find(|it| it.column.name.eq_ignore_ascii_case(name)).map(|it| it.expr.clone()).ok_or(e)
+                }
+                _ => Err(e),
+            }),
+        })
+        .collect::<SqlResult<_>>()?;
+    let having = select.having.as_ref().map(|h| bind_having(h, scope, &items)).transpose()?;
+    // An aggregate anywhere, ORDER BY included, groups the rows (into one
+    // without GROUP BY).
+    let aggregated = !group_by.is_empty()
+        || items.iter().any(|i| has_aggregate(&i.expr))
+        || having.as_ref().is_some_and(has_aggregate)
+        || order.iter().any(|o| has_aggregate(&o.expr));
+    window::reject_in_clause(where_bound.as_ref())?;
+    window::reject_in_clause(having.as_ref())?;
+    group_by.iter().try_for_each(|g| window::reject_in_clause(Some(g)))?;
+    let windowed = items.iter().map(|i| &i.expr).chain(order.iter().map(|o| &o.expr)).any(window::contains_window);
+    if windowed {
+        items
+            .iter()
+            .map(|i| &i.expr)
+            .chain(order.iter().map(|o| &o.expr))
+            .try_for_each(|e| window::check_types(e, &ctx.type_env(scope)))?;
+        if ctx.window_blocks.borrow_mut().insert(select) {
+            ctx.session.count(crate::session::StatusCounter::WindowFunctions, 1);
+        }
+    }
+    Ok(Clauses { items, where_bound, order, group_by, having, aggregated, windowed })
+}
+
 /// ORDER BY bound: its items may name select-list aliases or positions.
 pub(crate) fn bind_order(select: &Select, items: &[Item], scope: &[ScopeColumn]) -> SqlResult<Vec<OrderBy>> {
     select
@@ -1725,14 +1747,14 @@ fn aggregates_groups(expr: &Expr) -> bool {
 /// Where a sort key's value is: in the output row (ORDER BY of a selected
 /// expression, the usual case, sorts without a copy) or computed for the
 /// sort alone.
-enum SortKey {
+pub(crate) enum SortKey {
     Output(usize),
     Extra(usize),
 }
 
 /// Maps each ORDER BY expression to an output column equal to it, or to a
 /// new extra key; returns the mapping and the extra keys' expressions.
-fn split_sort_keys(order: &[Expr], outputs: &[Expr]) -> (Vec<SortKey>, Vec<Expr>) {
+pub(crate) fn split_sort_keys(order: &[Expr], outputs: &[Expr]) -> (Vec<SortKey>, Vec<Expr>) {
     let mut extra = Vec::new();
     let keys = order
         .iter()
@@ -1747,10 +1769,8 @@ fn split_sort_keys(order: &[Expr], outputs: &[Expr]) -> (Vec<SortKey>, Vec<Expr>
     (keys, extra)
 }
 
-type KeyedRow = (Vec<Value>, Vec<Value>);
-
 impl SortKey {
-    fn value<'a>(&self, (extra, output): &'a KeyedRow) -> Option<&'a Value> {
+    pub(crate) fn value<'a>(&self, (extra, output): &'a KeyedRow) -> Option<&'a Value> {
         match self {
             SortKey::Output(i) => output.get(*i),
             SortKey::Extra(i) => extra.get(*i),

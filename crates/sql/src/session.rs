@@ -179,6 +179,19 @@ impl QueryResult {
     }
 }
 
+/// SHOW STATUS counters kept per session and for the server.
+#[derive(Clone, Copy)]
+pub(crate) enum StatusCounter {
+    /// Feature_window_functions: query blocks with window functions, once
+    /// per statement that binds them, as MariaDB counts.
+    WindowFunctions,
+    /// Sort_merge_passes: merges of a sort's runs on disk (`sort`).
+    SortMergePasses,
+}
+
+/// How many `StatusCounter`s there are.
+pub const STATUS_COUNTERS: usize = 2;
+
 /// Warnings a statement keeps for SHOW WARNINGS (max_error_count's default).
 const MAX_WARNINGS: usize = 64;
 
@@ -317,9 +330,8 @@ pub struct Session {
     /// Warnings of the statement past the MAX_WARNINGS kept: counted in
     /// warning_count (as MariaDB counts every one) but not shown.
     warnings_dropped: std::cell::Cell<u64>,
-    /// Feature_window_functions of SHOW STATUS: query blocks with window
-    /// functions this session bound.
-    window_function_queries: std::cell::Cell<u64>,
+    /// SHOW STATUS counters: this session's counts, by `StatusCounter`.
+    status_counts: [std::cell::Cell<u64>; STATUS_COUNTERS],
     pub(crate) last_insert_id: std::cell::Cell<u64>,
     pub(crate) row_count: i64,
     pub(crate) found_rows: u64,
@@ -429,7 +441,7 @@ impl Session {
             txn: None,
             warnings: RefCell::new(Vec::new()),
             warnings_dropped: std::cell::Cell::new(0),
-            window_function_queries: std::cell::Cell::new(0),
+            status_counts: Default::default(),
             last_insert_id: std::cell::Cell::new(0),
             row_count: -1,
             found_rows: 0,
@@ -652,19 +664,20 @@ impl Session {
         self.txn.as_ref().is_some_and(|t| t.explicit)
     }
 
-    /// Counts a query block that uses window functions, once per statement
-    /// that binds it, as MariaDB's Feature_window_functions does.
-    pub(crate) fn count_window_query(&self) {
-        self.window_function_queries.set(self.window_function_queries.get() + 1);
-        self.engine.window_function_queries.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    /// Adds `n` to a SHOW STATUS counter, the session's and the server's.
+    pub(crate) fn count(&self, counter: StatusCounter, n: u64) {
+        let i = counter as usize;
+        self.status_counts[i].set(self.status_counts[i].get() + n);
+        self.engine.status_counts[i].fetch_add(n, std::sync::atomic::Ordering::Relaxed);
     }
 
-    /// Feature_window_functions: this session's count, or with `global`
-    /// every session's.
-    pub(crate) fn window_function_queries(&self, global: bool) -> u64 {
+    /// A SHOW STATUS counter: this session's count, or with `global` every
+    /// session's.
+    pub(crate) fn status_count(&self, counter: StatusCounter, global: bool) -> u64 {
+        let i = counter as usize;
         match global {
-            true => self.engine.window_function_queries.load(std::sync::atomic::Ordering::Relaxed),
-            false => self.window_function_queries.get(),
+            true => self.engine.status_counts[i].load(std::sync::atomic::Ordering::Relaxed),
+            false => self.status_counts[i].get(),
         }
     }
 

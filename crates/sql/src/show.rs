@@ -6,7 +6,7 @@ use crate::accounts::privs;
 use crate::ast::*;
 use crate::eval::EvalEnv;
 use crate::privilege::Visibility;
-use crate::session::{ProcessInfo, QueryResult, ResultColumn, Session};
+use crate::session::{ProcessInfo, QueryResult, ResultColumn, Session, StatusCounter};
 use crate::vars;
 use crate::view::ViewEntry;
 use onelog_binlog::listing::list_events;
@@ -552,7 +552,8 @@ fn status_rows(session: &Session, global: bool) -> Vec<Vec<Value>> {
         ("Binlog_group_commits", st.binlog_group_commits),
         ("Binlog_sync_time_us", st.binlog_sync_time_us),
         ("Binlog_syncs", st.binlog_syncs),
-        ("Feature_window_functions", session.window_function_queries(global)),
+        ("Feature_window_functions", session.status_count(StatusCounter::WindowFunctions, global)),
+        ("Sort_merge_passes", session.status_count(StatusCounter::SortMergePasses, global)),
         ("Threadpool_idle_threads", pool_idle_threads),
         ("Threadpool_threads", pool_threads),
         ("Threads_running", threads),

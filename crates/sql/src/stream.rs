@@ -1,10 +1,20 @@
-//! Streamed SELECT: the rows of a plain scan of one table — `SELECT exprs
-//! FROM t [WHERE ...] [ORDER BY ...] [LIMIT n [OFFSET m]]`, with an ORDER
-//! BY only where an index gives the order — are filtered, evaluated and
-//! handed to the client's [`ResultSink`] one at a time as the scan reads
-//! them, so the server holds one row of the result whatever the table's
-//! size, and LIMIT ends the scan. Any other SELECT (grouping, aggregates,
-//! DISTINCT, window functions, an ORDER BY to sort, joins, UNION, locking
+//! Streamed SELECT of one table: `SELECT ... FROM t [WHERE ...] [GROUP BY
+//! ...] [HAVING ...] [ORDER BY ...] [LIMIT n [OFFSET m]]` runs in memory
+//! bounded whatever the table's size.
+//!
+//! - A plain scan (no grouping) with no ORDER BY, or one an index gives,
+//!   hands each row to the client's [`ResultSink`] as the scan reads it:
+//!   the server holds one row of the result, and LIMIT ends the scan.
+//! - An ORDER BY no index gives goes through an external sort ([`Sorter`]):
+//!   rows past `sort_buffer_size` wait in files under `tmpdir`, and
+//!   ORDER BY ... LIMIT n keeps only the first n.
+//! - Grouping (GROUP BY, or an aggregate) sorts the rows by their GROUP BY
+//!   values the same way and aggregates each group as its rows come out of
+//!   the sort, so only one group's running state is in memory; without
+//!   GROUP BY there is one group and no sort. The groups then go through a
+//!   second sort by the ORDER BY (or none, keeping GROUP BY's order).
+//!
+//! Any other SELECT (DISTINCT, window functions, joins, UNION, locking
 //! reads, or a column whose type is only known from its values, which the
 //! head must give before the first row) runs as before in `select` and is
 //! sent whole.
@@ -12,111 +22,365 @@
 //! While its rows go out the statement holds what any SELECT holds while
 //! it runs — its read view, its metadata locks, its guard (KILL QUERY,
 //! `max_statement_time` and `max_execution_time`, checked by the scan at
-//! every row) — so the
-//! client's pace decides how long. The head goes out with the first row
-//! (or after the scan when there is none), so that an error before any
-//! row is answered, as before, with the error alone.
+//! every row and by the sorts' output) — so the client's pace decides how
+//! long. The head goes out with the first row (or after the scan when there
+//! is none), so that an error before any row is answered, as before, with
+//! the error alone.
 
-use crate::ast::{Expr, Select, TableFactor};
-use crate::select::{self, Ctx, Item, ScopeColumn, Source};
-use crate::session::{QueryResult, ResultColumn, ResultSink};
-use crate::{typing, window};
+use crate::aggregate::{Finisher, Grouper};
+use crate::ast::{Expr, OrderBy, Select, TableFactor};
+use crate::select::{self, Clauses, Ctx, Item, KeyOrder, ScopeColumn, SortKey, Source};
+use crate::session::{QueryResult, ResultColumn, ResultSink, Session, StatusCounter};
+use crate::sort::{Sorted, Sorter};
+use crate::{eval, typing, window};
 use onelog_core::{SqlResult, Value};
+use std::borrow::Cow;
 use std::cell::Cell;
+use std::cmp::Ordering;
+use std::path::PathBuf;
 
-/// Runs `query`, streaming its rows to `sink` where it is a plain scan.
+/// Runs `query`, streaming its rows to `sink` where it reads one table.
 pub(crate) fn select(ctx: &Ctx, query: &Select, sink: &mut dyn ResultSink) -> SqlResult<QueryResult> {
-    if !is_plain_scan(query) {
+    if !is_one_table_block(query) {
         return ctx.session.select_result(ctx, query);
     }
     let sources = select::resolve_sources(ctx, &query.from)?;
     let scope: Vec<ScopeColumn> = sources.iter().flat_map(|s| s.columns.iter().cloned()).collect();
-    ctx.in_scope(&scope, || scan(ctx, query, sources, &scope, sink))
+    ctx.in_scope(&scope, || {
+        let clauses = select::bind_clauses(ctx, query, &scope)?;
+        if clauses.windowed || (clauses.having.is_some() && !clauses.aggregated) {
+            materialized(ctx, query, sources, &scope)
+        } else if clauses.aggregated {
+            grouped(ctx, query, sources, &scope, clauses, sink)
+        } else {
+            scan(ctx, query, sources, &scope, clauses, sink)
+        }
+    })
 }
 
-/// What the statement says makes it a plain scan of one table.
-fn is_plain_scan(query: &Select) -> bool {
+/// What the statement says makes it one query block over one table.
+fn is_one_table_block(query: &Select) -> bool {
     let one_table = matches!(query.from.as_slice(), [only] if only.on.is_none() && matches!(only.factor, TableFactor::Table { .. }));
-    one_table
-        && query.union.is_none()
-        && query.group_by.is_empty()
-        && query.having.is_none()
-        && !query.distinct
-        && query.lock.is_none()
+    one_table && query.union.is_none() && !query.distinct && query.lock.is_none()
 }
 
-/// The plain scan of `sources` (one table) streamed, or the whole result
-/// where `head_columns` or the index order say it cannot be.
+/// The plain scan of `sources` (one table) streamed, sorted when no index
+/// gives its ORDER BY, or the whole result where `head_columns` says it
+/// cannot be.
 fn scan(
     ctx: &Ctx,
     query: &Select,
     mut sources: Vec<Source>,
     scope: &[ScopeColumn],
+    clauses: Clauses,
     sink: &mut dyn ResultSink,
 ) -> SqlResult<QueryResult> {
-    let items = select::expand_items(&query.items, scope)?;
-    let filter = query.selection.as_ref().map(|w| select::bind(w, scope)).transpose()?;
-    let order = select::bind_order(query, &items, scope)?;
-    let order_exprs = || order.iter().map(|o| &o.expr);
-    let head = head_columns(&items, &ctx.type_env(scope), filter.iter().chain(order_exprs()));
-    let indexed_order = order.is_empty() || sources.first().is_some_and(|s| select::ordered_index(s, &order).is_some());
-    let Some(columns) = head.filter(|_| indexed_order) else {
+    let Clauses { items, where_bound: filter, order, .. } = clauses;
+    let order_exprs: Vec<Expr> = order.iter().map(|o| o.expr.clone()).collect();
+    let head = head_columns(&items, &ctx.type_env(scope), filter.iter().chain(&order_exprs));
+    let Some(columns) = head else {
         return materialized(ctx, query, sources, scope);
     };
-    let offset = select::limit_value(ctx, &query.offset)?.unwrap_or(0);
-    let limit = select::limit_value(ctx, &query.limit)?;
+    let window = Window::of(ctx, query)?;
     let mut conds = Vec::new();
     if let Some(w) = &filter {
         select::conjuncts(w, &mut conds);
     }
     if let [lone] = sources.as_mut_slice() {
-        let read = items.iter().map(|i| &i.expr).chain(&filter).chain(order_exprs());
+        let read = items.iter().map(|i| &i.expr).chain(&filter).chain(&order_exprs);
         lone.wanted = select::wanted_columns(lone.columns.len(), read);
     }
     let outputs: Vec<Expr> = items.into_iter().map(|i| i.expr).collect();
-    let movable = select::movable_slots(&outputs, &[]);
-    let (mut skipped, mut sent) = (0u64, 0u64);
-    let in_index_order = Cell::new(false);
-    let mut unordered = false;
-    // What the statement warned of before the scan, should it be undone.
-    let warnings_before = ctx.session.warnings_mark();
-    if limit != Some(0) {
-        let mut emit = |mut row: Vec<Value>, _: Option<&[u8]>| -> SqlResult<bool> {
-            // The access path is chosen before the first row: here, before
-            // anything of this row is evaluated, it can still be undone.
-            if !order.is_empty() && !in_index_order.get() {
-                unordered = true;
-                return Ok(false);
-            }
-            if let Some(w) = &filter {
-                if !ctx.test(w, &row)? {
-                    return Ok(true);
-                }
-            }
-            if skipped < offset {
-                skipped += 1;
+    let indexed_order = order.is_empty() || sources.first().is_some_and(|s| select::ordered_index(s, &order).is_some());
+    if indexed_order {
+        // What the statement warned of before the scan, should it be undone.
+        let warnings_before = ctx.session.warnings_mark();
+        let order = (!order.is_empty()).then_some(order.as_slice());
+        let scan = Scan { ctx, sources: &sources, conds: &conds, filter: filter.as_ref() };
+        if let Some(sent) = scan.in_index_order(order, &outputs, &columns, window, sink)? {
+            return Ok(QueryResult::Streamed { row_count: sent });
+        }
+        // The WHERE chose another index than the ORDER BY's: sorted, as if
+        // this had not been tried (its access path's evaluation warns again).
+        ctx.session.rewind_warnings(warnings_before);
+    }
+    let orders: Vec<KeyOrder> = order.iter().map(|o| KeyOrder::of(&o.expr, o.desc)).collect();
+    let (sort_keys, extra_exprs) = select::split_sort_keys(&order_exprs, &outputs);
+    let movable = select::movable_slots(&outputs, &extra_exprs);
+    let mut sorter = sorter_for(ctx.session, orders, window.keep_first());
+    let mut emit = |mut row: Vec<Value>, _: Option<&[u8]>| -> SqlResult<bool> {
+        if let Some(w) = &filter {
+            if !ctx.test(w, &row)? {
                 return Ok(true);
             }
-            let values = output_row(ctx, &mut row, &outputs, &movable, &columns)?;
-            if sent == 0 {
-                sink.columns(ctx.session, &columns)?;
-            }
-            sink.row(values)?;
-            sent += 1;
-            Ok(limit.is_none_or(|l| sent < l))
-        };
-        let order = (!order.is_empty()).then_some(order.as_slice());
-        select::join_level(ctx, &sources, 0, Vec::new(), &conds, order, &in_index_order, &mut emit)?;
+        }
+        let extras: Vec<Value> = extra_exprs.iter().map(|e| ctx.eval(e, &row)).collect::<SqlResult<_>>()?;
+        let keyed = (extras, output_row(ctx, &mut row, &outputs, &movable, &columns)?);
+        let keys = sort_keys.iter().map(|k| k.value(&keyed).cloned().unwrap_or(Value::Null)).collect();
+        sorter.push(keys, keyed.1)?;
+        Ok(true)
+    };
+    if window.limit != Some(0) {
+        select::join_level(ctx, &sources, 0, Vec::new(), &conds, None, &Cell::new(false), &mut emit)?;
     }
-    if unordered {
-        // The WHERE chose another index than the ORDER BY's: `select`
-        // sorts, as if this had not been tried (its access path's
-        // evaluation warns again there).
-        ctx.session.rewind_warnings(warnings_before);
+    send_sorted(ctx.session, finish_sort(ctx.session, sorter)?, window, &columns, sink)
+}
+
+/// OFFSET and LIMIT.
+#[derive(Clone, Copy)]
+struct Window {
+    offset: u64,
+    limit: Option<u64>,
+}
+
+impl Window {
+    fn of(ctx: &Ctx, query: &Select) -> SqlResult<Window> {
+        let offset = select::limit_value(ctx, &query.offset)?.unwrap_or(0);
+        Ok(Window { offset, limit: select::limit_value(ctx, &query.limit)? })
+    }
+
+    /// How many rows of a sort can be wanted at most.
+    fn keep_first(self) -> Option<usize> {
+        self.limit.map(|l| usize::try_from(l.saturating_add(self.offset)).unwrap_or(usize::MAX))
+    }
+}
+
+/// A one-table scan's parts, for the rows streamed in scan (or index) order.
+struct Scan<'a> {
+    ctx: &'a Ctx<'a>,
+    sources: &'a [Source],
+    conds: &'a [Expr],
+    filter: Option<&'a Expr>,
+}
+
+impl Scan<'_> {
+    /// Streams the rows as the scan reads them, in `order` when given (an
+    /// index's); `None` when the access path turned out not to give that
+    /// order, before any row was evaluated.
+    fn in_index_order(
+        &self,
+        order: Option<&[OrderBy]>,
+        outputs: &[Expr],
+        columns: &[ResultColumn],
+        window: Window,
+        sink: &mut dyn ResultSink,
+    ) -> SqlResult<Option<u64>> {
+        let ctx = self.ctx;
+        let movable = select::movable_slots(outputs, &[]);
+        let (mut skipped, mut sent) = (0u64, 0u64);
+        let in_index_order = Cell::new(false);
+        let mut unordered = false;
+        if window.limit != Some(0) {
+            let mut emit = |mut row: Vec<Value>, _: Option<&[u8]>| -> SqlResult<bool> {
+                // The access path is chosen before the first row: here,
+                // before anything of this row is evaluated, it can still be
+                // undone.
+                if order.is_some() && !in_index_order.get() {
+                    unordered = true;
+                    return Ok(false);
+                }
+                if let Some(w) = self.filter {
+                    if !ctx.test(w, &row)? {
+                        return Ok(true);
+                    }
+                }
+                if skipped < window.offset {
+                    skipped += 1;
+                    return Ok(true);
+                }
+                let values = output_row(ctx, &mut row, outputs, &movable, columns)?;
+                if sent == 0 {
+                    sink.columns(ctx.session, columns)?;
+                }
+                sink.row(values)?;
+                sent += 1;
+                Ok(window.limit.is_none_or(|l| sent < l))
+            };
+            select::join_level(ctx, self.sources, 0, Vec::new(), self.conds, order, &in_index_order, &mut emit)?;
+        }
+        if unordered {
+            return Ok(None);
+        }
+        if sent == 0 {
+            sink.columns(ctx.session, columns)?;
+        }
+        Ok(Some(sent))
+    }
+}
+
+/// A grouped query over one table (see the module's doc), or the whole
+/// result where a column's type needs the rows.
+fn grouped(
+    ctx: &Ctx,
+    query: &Select,
+    mut sources: Vec<Source>,
+    scope: &[ScopeColumn],
+    clauses: Clauses,
+    sink: &mut dyn ResultSink,
+) -> SqlResult<QueryResult> {
+    let env = ctx.type_env(scope);
+    let columns: Option<Vec<ResultColumn>> = clauses
+        .items
+        .iter()
+        .map(|item| match select::slot_of(&item.expr) {
+            Some(_) => Some(item.column.clone()),
+            None => typing::result_column(&item.expr, &env, &item.column.name),
+        })
+        .collect();
+    let Some(columns) = columns else {
         return materialized(ctx, query, sources, scope);
+    };
+    let window = Window::of(ctx, query)?;
+    let Clauses { items, where_bound: filter, order, group_by, having, .. } = clauses;
+    if let [lone] = sources.as_mut_slice() {
+        let read = items.iter().map(|i| &i.expr).chain(&filter).chain(order.iter().map(|o| &o.expr));
+        lone.wanted = select::wanted_columns(lone.columns.len(), read.chain(&group_by).chain(&having));
+    }
+    let mut aggs = Vec::new();
+    let item_exprs: Vec<Expr> =
+        items.iter().map(|i| select::extract_aggregates(&i.expr, &mut aggs)).collect::<SqlResult<_>>()?;
+    let having = having.map(|h| select::extract_aggregates(&h, &mut aggs)).transpose()?;
+    let order_exprs: Vec<Expr> =
+        order.iter().map(|o| select::extract_aggregates(&o.expr, &mut aggs)).collect::<SqlResult<_>>()?;
+    let (sort_keys, extra_exprs) = select::split_sort_keys(&order_exprs, &item_exprs);
+    let orders: Vec<KeyOrder> = order.iter().map(|o| KeyOrder::of(&o.expr, o.desc)).collect();
+    let mut output = GroupRows {
+        ctx,
+        item_exprs,
+        conformed: items.iter().map(|i| select::slot_of(&i.expr).is_none()).collect(),
+        having,
+        extra_exprs,
+        sort_keys,
+        columns: &columns,
+        sorter: sorter_for(ctx.session, orders, window.keep_first()),
+    };
+    let mut finisher = Finisher::new(ctx, &aggs);
+    let mut conds = Vec::new();
+    if let Some(w) = &filter {
+        select::conjuncts(w, &mut conds);
+    }
+    let mut grouper = Grouper::new(ctx, &group_by, &aggs);
+    let group_orders = grouper.key_orders().to_vec();
+    let mut input = sorter_for(ctx.session, group_orders.clone(), None);
+    let mut emit = |row: Vec<Value>, _: Option<&[u8]>| -> SqlResult<bool> {
+        if let Some(w) = &filter {
+            if !ctx.test(w, &row)? {
+                return Ok(true);
+            }
+        }
+        match group_by.is_empty() {
+            true => grouper.add(Vec::new(), Cow::Owned(row))?,
+            false => input.push(group_by.iter().map(|g| ctx.eval(g, &row)).collect::<SqlResult<_>>()?, row)?,
+        }
+        Ok(true)
+    };
+    select::join_level(ctx, &sources, 0, Vec::new(), &conds, None, &Cell::new(false), &mut emit)?;
+    // The rows come out by GROUP BY value; each run of rows with equal values
+    // (by the sort's comparison) is grouped apart, so only its groups are in
+    // memory.
+    let mut sorted = finish_sort(ctx.session, input)?;
+    let mut run_keys: Option<Vec<Value>> = None;
+    while let Some((keys, row)) = sorted.next_row()? {
+        ctx.session.guard().check()?;
+        if run_keys.as_ref().is_some_and(|run| select::cmp_keys(run, &keys, &group_orders) != Ordering::Equal) {
+            let done = std::mem::replace(&mut grouper, Grouper::new(ctx, &group_by, &aggs));
+            output.push(done.finish(&mut finisher))?;
+            run_keys = None;
+        }
+        if run_keys.is_none() {
+            run_keys = Some(keys.clone());
+        }
+        grouper.add(keys, Cow::Owned(row))?;
+    }
+    output.push(grouper.finish(&mut finisher))?;
+    let sorted = finish_sort(ctx.session, output.sorter)?;
+    send_sorted(ctx.session, sorted, window, &columns, sink)
+}
+
+/// A grouped query's groups turned into result rows, waiting in the ORDER
+/// BY's sort.
+struct GroupRows<'a> {
+    ctx: &'a Ctx<'a>,
+    /// The select list, HAVING and the ORDER BY keys not in the select
+    /// list, over a group's first row and its aggregates.
+    item_exprs: Vec<Expr>,
+    having: Option<Expr>,
+    extra_exprs: Vec<Expr>,
+    sort_keys: Vec<SortKey>,
+    /// Which items are shown in their column's type (all but plain columns).
+    conformed: Vec<bool>,
+    columns: &'a [ResultColumn],
+    sorter: Sorter,
+}
+
+impl GroupRows<'_> {
+    fn push(&mut self, groups: Vec<(Vec<Value>, Vec<Value>)>) -> SqlResult<()> {
+        let ctx = self.ctx;
+        for (first_row, aggregates) in groups {
+            let row =
+                eval::Row { values: &first_row, params: ctx.params, aggregates: &aggregates, insert_values: None };
+            if let Some(h) = &self.having {
+                if !eval::truthy(&eval::eval(h, &row, ctx)?).unwrap_or(false) {
+                    continue;
+                }
+            }
+            let mut values: Vec<Value> =
+                self.item_exprs.iter().map(|e| eval::eval(e, &row, ctx)).collect::<SqlResult<_>>()?;
+            for ((value, column), conformed) in values.iter_mut().zip(self.columns).zip(&self.conformed) {
+                if *conformed {
+                    typing::conform(&column.def, value);
+                }
+            }
+            let extras: Vec<Value> =
+                self.extra_exprs.iter().map(|e| eval::eval(e, &row, ctx)).collect::<SqlResult<_>>()?;
+            let keyed = (extras, values);
+            let keys = self.sort_keys.iter().map(|k| k.value(&keyed).cloned().unwrap_or(Value::Null)).collect();
+            self.sorter.push(keys, keyed.1)?;
+        }
+        Ok(())
+    }
+}
+
+/// A sort with the session's `sort_buffer_size` in memory and its runs in
+/// `tmpdir`.
+fn sorter_for(session: &Session, orders: Vec<KeyOrder>, keep_first: Option<usize>) -> Sorter {
+    let budget_bytes = session.session_value("sort_buffer_size").parse().unwrap_or(2 << 20);
+    let tmpdir =
+        session.engine.vars.get("tmpdir").filter(|d| !d.is_empty()).map_or_else(std::env::temp_dir, PathBuf::from);
+    Sorter::new(orders, budget_bytes, keep_first, tmpdir)
+}
+
+/// The sorted rows, the merges that took counted in Sort_merge_passes.
+fn finish_sort(session: &Session, sorter: Sorter) -> SqlResult<Sorted> {
+    let (sorted, merge_passes) = sorter.finish()?;
+    session.count(StatusCounter::SortMergePasses, merge_passes);
+    Ok(sorted)
+}
+
+/// Sends the rows of `sorted` in `window`, the head before the first.
+fn send_sorted(
+    session: &Session,
+    mut sorted: Sorted,
+    window: Window,
+    columns: &[ResultColumn],
+    sink: &mut dyn ResultSink,
+) -> SqlResult<QueryResult> {
+    let (mut skipped, mut sent) = (0u64, 0u64);
+    while window.limit.is_none_or(|l| sent < l) {
+        session.guard().check()?;
+        let Some((_, row)) = sorted.next_row()? else { break };
+        if skipped < window.offset {
+            skipped += 1;
+            continue;
+        }
+        if sent == 0 {
+            sink.columns(session, columns)?;
+        }
+        sink.row(row)?;
+        sent += 1;
     }
     if sent == 0 {
-        sink.columns(ctx.session, &columns)?;
+        sink.columns(session, columns)?;
     }
     Ok(QueryResult::Streamed { row_count: sent })
 }

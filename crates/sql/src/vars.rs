@@ -190,6 +190,9 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     // A SET of MariaDB's mode names; a combination mode (ANSI,
     // TRADITIONAL...) brings the modes it stands for (`expand_sql_mode`).
     ("sql_mode", None, Effect::Used, None),
+    // An ORDER BY no index gives, and GROUP BY, sort this much in memory
+    // and the rest in files under tmpdir (crate::sort).
+    ("sort_buffer_size", None, Effect::Used, None),
     // TLS (crates/server/src/tls.rs), read at start-up and by FLUSH SSL.
     ("ssl_ca", None, Effect::Startup, None),
     ("ssl_cert", None, Effect::Startup, None),
@@ -211,6 +214,8 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("thread_pool_size", None, Effect::Startup, None),
     ("thread_pool_stall_limit", None, Effect::Used, None),
     ("tls_version", None, Effect::Startup, None),
+    // Where sorts write their runs; the server's start sets it from TMPDIR.
+    ("tmpdir", None, Effect::Used, None),
     ("transaction_isolation", None, Effect::Used, None),
     ("tx_isolation", None, Effect::Used, None),
     ("version", Some("10.11.99-MariaDB-OneLog"), Effect::Reported, None),
