@@ -1,7 +1,9 @@
 """A plain SELECT streams its rows: the server sends them as its scan reads
 them instead of building the result first (issue 20, item 3), so reading a
 table much larger than the bound below with `SELECT *` (in its primary
-key's order or not) leaves the server's memory where it was; LIMIT ends the
+key's order or not) leaves the server's memory where it was; an ORDER BY
+no index gives and a GROUP BY with as many groups as rows sort through
+files past sort_buffer_size, in the same bound; LIMIT ends the
 scan; KILL QUERY and
 max_statement_time end a streamed SELECT midway with MariaDB's errors
 (1317, 1969) after the rows already sent — the same outcomes MariaDB 10.11
@@ -90,6 +92,70 @@ def test_select_star_streams_in_bounded_memory(big, order):
     assert grown < RSS_BOUND_BYTES, (
         f"server RSS grew by {grown >> 20} MB reading a {table_bytes >> 20} MB table "
         f"(bound {RSS_BOUND_BYTES >> 20} MB)")
+
+
+def read_in_bounded_memory(srv, sql: str, check_row):
+    """Reads `sql` row by row, calling check_row(index, row) on each;
+    returns the row count and how much the server's peak RSS grew, and
+    checks the sorts went through files (Sort_merge_passes)."""
+    pid = srv.proc.pid
+    conn = srv.connect(cursorclass=pymysql.cursors.SSCursor)
+    try:
+        reset_peak_rss(pid)
+        before_kb = status_kb(pid, "VmRSS")
+        rows = 0
+        with conn.cursor() as cur:
+            cur.execute(sql)
+            for row in cur:
+                check_row(rows, row)
+                rows += 1
+        peak_kb = status_kb(pid, "VmHWM")
+        merges = outcome(conn, "SHOW SESSION STATUS LIKE 'Sort_merge_passes'")
+    finally:
+        conn.close()
+    assert int(merges[0][1]) > 0, "the sort never went to disk"
+    print(f"{sql}: {rows} rows, server RSS +{(peak_kb - before_kb) >> 10} MB")
+    return rows, (peak_kb - before_kb) * 1024
+
+
+def test_order_by_without_index_sorts_in_bounded_memory(big):
+    # pad is REPEAT(CHAR(65 + id % 26)): descending letters, then ids.
+    previous = []
+
+    def check(i, row):
+        row_id, pad = row
+        assert len(pad) == PAD_BYTES
+        key = (-ord(pad[0]), row_id)
+        assert not previous or previous[0] < key, f"row {i}: {key} after {previous[0]}"
+        previous[:] = [key]
+
+    rows, grown = read_in_bounded_memory(big, "SELECT id, pad FROM big.t ORDER BY pad DESC, id", check)
+    assert rows == BIG_ROWS
+    assert grown < RSS_BOUND_BYTES, f"server RSS grew by {grown >> 20} MB sorting the table"
+
+
+def test_group_by_with_a_group_per_row_in_bounded_memory(big):
+    previous = []
+
+    def by_pad_and_id(i, row):
+        letter, row_id, count = row
+        assert count == 1
+        key = (letter, row_id)
+        assert not previous or previous[0] < key, f"group {i}: {key} after {previous[0]}"
+        previous[:] = [key]
+
+    # Sorted by the whole 1,000-byte pad: every row goes through the files.
+    sql = "SELECT LEFT(pad, 1), id, COUNT(*) FROM big.t GROUP BY pad, id"
+    rows, grown = read_in_bounded_memory(big, sql, by_pad_and_id)
+    assert rows == BIG_ROWS
+    assert grown < RSS_BOUND_BYTES, f"server RSS grew by {grown >> 20} MB grouping the table"
+
+    def by_id(i, row):
+        assert row == (i + 1, 1, i + 1), f"group {i}: {row}"
+
+    rows, grown = read_in_bounded_memory(big, "SELECT id, COUNT(*), MAX(id) FROM big.t GROUP BY id + 0", by_id)
+    assert rows == BIG_ROWS
+    assert grown < RSS_BOUND_BYTES, f"server RSS grew by {grown >> 20} MB grouping the table"
 
 
 def test_mariadb_quick_reads_the_whole_table(big):

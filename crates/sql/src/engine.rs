@@ -140,7 +140,10 @@ impl Engine {
         std::fs::create_dir_all(&config.datadir)?;
         let store = match config.store {
             Some(store) => store,
-            None => Store::open(&config.datadir.join("onelog.redb"))?,
+            None => {
+                let cache_bytes = usize::try_from(vars.int("innodb_buffer_pool_size")).unwrap_or(usize::MAX);
+                Store::open(&config.datadir.join("onelog.redb"), cache_bytes)?
+            }
         };
         let durable_pos = decode_marker(store.position_marker()?);
         let scan = recovery::scan(&config.binlog.dir, &config.binlog.basename, None)?;

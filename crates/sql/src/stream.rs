@@ -92,13 +92,14 @@ fn scan(
     }
     let outputs: Vec<Expr> = items.into_iter().map(|i| i.expr).collect();
     let indexed_order = order.is_empty() || sources.first().is_some_and(|s| select::ordered_index(s, &order).is_some());
+    let mut out = Sender::new(sink, &columns, window);
     if indexed_order {
         // What the statement warned of before the scan, should it be undone.
         let warnings_before = ctx.session.warnings_mark();
         let order = (!order.is_empty()).then_some(order.as_slice());
         let scan = Scan { ctx, sources: &sources, conds: &conds, filter: filter.as_ref() };
-        if let Some(sent) = scan.in_index_order(order, &outputs, &columns, window, sink)? {
-            return Ok(QueryResult::Streamed { row_count: sent });
+        if scan.in_index_order(order, &outputs, &columns, &mut out)? {
+            return out.finish(ctx.session);
         }
         // The WHERE chose another index than the ORDER BY's: sorted, as if
         // this had not been tried (its access path's evaluation warns again).
@@ -120,10 +121,11 @@ fn scan(
         sorter.push(keys, keyed.1)?;
         Ok(true)
     };
-    if window.limit != Some(0) {
+    if out.wants_more() {
         select::join_level(ctx, &sources, 0, Vec::new(), &conds, None, &Cell::new(false), &mut emit)?;
     }
-    send_sorted(ctx.session, finish_sort(ctx.session, sorter)?, window, &columns, sink)
+    out.send_sorted(ctx.session, finish_sort(ctx.session, sorter)?)?;
+    out.finish(ctx.session)
 }
 
 /// OFFSET and LIMIT.
@@ -162,15 +164,13 @@ impl Scan<'_> {
         order: Option<&[OrderBy]>,
         outputs: &[Expr],
         columns: &[ResultColumn],
-        window: Window,
-        sink: &mut dyn ResultSink,
-    ) -> SqlResult<Option<u64>> {
+        out: &mut Sender,
+    ) -> SqlResult<bool> {
         let ctx = self.ctx;
         let movable = select::movable_slots(outputs, &[]);
-        let (mut skipped, mut sent) = (0u64, 0u64);
         let in_index_order = Cell::new(false);
         let mut unordered = false;
-        if window.limit != Some(0) {
+        if out.wants_more() {
             let mut emit = |mut row: Vec<Value>, _: Option<&[u8]>| -> SqlResult<bool> {
                 // The access path is chosen before the first row: here,
                 // before anything of this row is evaluated, it can still be
@@ -184,27 +184,70 @@ impl Scan<'_> {
                         return Ok(true);
                     }
                 }
-                if skipped < window.offset {
-                    skipped += 1;
+                if out.skips_next() {
                     return Ok(true);
                 }
-                let values = output_row(ctx, &mut row, outputs, &movable, columns)?;
-                if sent == 0 {
-                    sink.columns(ctx.session, columns)?;
-                }
-                sink.row(values)?;
-                sent += 1;
-                Ok(window.limit.is_none_or(|l| sent < l))
+                out.send(ctx.session, output_row(ctx, &mut row, outputs, &movable, columns)?)
             };
             select::join_level(ctx, self.sources, 0, Vec::new(), self.conds, order, &in_index_order, &mut emit)?;
         }
-        if unordered {
-            return Ok(None);
+        Ok(!unordered)
+    }
+}
+
+/// A result's rows on their way to the client: OFFSET skipped, LIMIT
+/// counted, the head sent with the first row (or alone at the end).
+struct Sender<'a> {
+    sink: &'a mut dyn ResultSink,
+    columns: &'a [ResultColumn],
+    window: Window,
+    skipped: u64,
+    sent: u64,
+}
+
+impl<'a> Sender<'a> {
+    fn new(sink: &'a mut dyn ResultSink, columns: &'a [ResultColumn], window: Window) -> Sender<'a> {
+        Sender { sink, columns, window, skipped: 0, sent: 0 }
+    }
+
+    fn wants_more(&self) -> bool {
+        self.window.limit.is_none_or(|l| self.sent < l)
+    }
+
+    /// Whether the next row is one OFFSET skips (counting it).
+    fn skips_next(&mut self) -> bool {
+        let skip = self.skipped < self.window.offset;
+        self.skipped += u64::from(skip);
+        skip
+    }
+
+    /// Sends `row`; whether more rows are wanted.
+    fn send(&mut self, session: &Session, row: Vec<Value>) -> SqlResult<bool> {
+        if self.sent == 0 {
+            self.sink.columns(session, self.columns)?;
         }
-        if sent == 0 {
-            sink.columns(ctx.session, columns)?;
+        self.sink.row(row)?;
+        self.sent += 1;
+        Ok(self.wants_more())
+    }
+
+    /// Sends the rows of `sorted` that the window takes.
+    fn send_sorted(&mut self, session: &Session, mut sorted: Sorted) -> SqlResult<()> {
+        while self.wants_more() {
+            session.guard().check()?;
+            let Some((_, row)) = sorted.next_row()? else { break };
+            if !self.skips_next() {
+                self.send(session, row)?;
+            }
         }
-        Ok(Some(sent))
+        Ok(())
+    }
+
+    fn finish(self, session: &Session) -> SqlResult<QueryResult> {
+        if self.sent == 0 {
+            self.sink.columns(session, self.columns)?;
+        }
+        Ok(QueryResult::Streamed { row_count: self.sent })
     }
 }
 
@@ -252,7 +295,9 @@ fn grouped(
         extra_exprs,
         sort_keys,
         columns: &columns,
-        sorter: sorter_for(ctx.session, orders, window.keep_first()),
+        // Without ORDER BY the groups go out as they come, in GROUP BY's order.
+        sorter: (!orders.is_empty()).then(|| sorter_for(ctx.session, orders, window.keep_first())),
+        out: Sender::new(sink, &columns, window),
     };
     let mut finisher = Finisher::new(ctx, &aggs);
     let mut conds = Vec::new();
@@ -274,7 +319,9 @@ fn grouped(
         }
         Ok(true)
     };
-    select::join_level(ctx, &sources, 0, Vec::new(), &conds, None, &Cell::new(false), &mut emit)?;
+    if window.limit != Some(0) {
+        select::join_level(ctx, &sources, 0, Vec::new(), &conds, None, &Cell::new(false), &mut emit)?;
+    }
     // The rows come out by GROUP BY value; each run of rows with equal values
     // (by the sort's comparison) is grouped apart, so only its groups are in
     // memory.
@@ -284,7 +331,9 @@ fn grouped(
         ctx.session.guard().check()?;
         if run_keys.as_ref().is_some_and(|run| select::cmp_keys(run, &keys, &group_orders) != Ordering::Equal) {
             let done = std::mem::replace(&mut grouper, Grouper::new(ctx, &group_by, &aggs));
-            output.push(done.finish(&mut finisher))?;
+            if !output.push(done.finish(&mut finisher))? {
+                return output.out.finish(ctx.session);
+            }
             run_keys = None;
         }
         if run_keys.is_none() {
@@ -293,8 +342,11 @@ fn grouped(
         grouper.add(keys, Cow::Owned(row))?;
     }
     output.push(grouper.finish(&mut finisher))?;
-    let sorted = finish_sort(ctx.session, output.sorter)?;
-    send_sorted(ctx.session, sorted, window, &columns, sink)
+    let GroupRows { sorter, mut out, .. } = output;
+    if let Some(sorter) = sorter {
+        out.send_sorted(ctx.session, finish_sort(ctx.session, sorter)?)?;
+    }
+    out.finish(ctx.session)
 }
 
 /// A grouped query's groups turned into result rows, waiting in the ORDER
@@ -310,11 +362,14 @@ struct GroupRows<'a> {
     /// Which items are shown in their column's type (all but plain columns).
     conformed: Vec<bool>,
     columns: &'a [ResultColumn],
-    sorter: Sorter,
+    /// The ORDER BY's sort, if any; else rows go to `out` as they come.
+    sorter: Option<Sorter>,
+    out: Sender<'a>,
 }
 
 impl GroupRows<'_> {
-    fn push(&mut self, groups: Vec<(Vec<Value>, Vec<Value>)>) -> SqlResult<()> {
+    /// Adds the rows of `groups`; whether more are wanted.
+    fn push(&mut self, groups: Vec<(Vec<Value>, Vec<Value>)>) -> SqlResult<bool> {
         let ctx = self.ctx;
         for (first_row, aggregates) in groups {
             let row =
@@ -334,10 +389,20 @@ impl GroupRows<'_> {
             let extras: Vec<Value> =
                 self.extra_exprs.iter().map(|e| eval::eval(e, &row, ctx)).collect::<SqlResult<_>>()?;
             let keyed = (extras, values);
-            let keys = self.sort_keys.iter().map(|k| k.value(&keyed).cloned().unwrap_or(Value::Null)).collect();
-            self.sorter.push(keys, keyed.1)?;
+            match &mut self.sorter {
+                Some(sorter) => {
+                    let keys = self.sort_keys.iter().map(|k| k.value(&keyed).cloned().unwrap_or(Value::Null)).collect();
+                    sorter.push(keys, keyed.1)?;
+                }
+                None if self.out.skips_next() => {}
+                None => {
+                    if !self.out.send(ctx.session, keyed.1)? {
+                        return Ok(false);
+                    }
+                }
+            }
         }
-        Ok(())
+        Ok(true)
     }
 }
 
@@ -355,34 +420,6 @@ fn finish_sort(session: &Session, sorter: Sorter) -> SqlResult<Sorted> {
     let (sorted, merge_passes) = sorter.finish()?;
     session.count(StatusCounter::SortMergePasses, merge_passes);
     Ok(sorted)
-}
-
-/// Sends the rows of `sorted` in `window`, the head before the first.
-fn send_sorted(
-    session: &Session,
-    mut sorted: Sorted,
-    window: Window,
-    columns: &[ResultColumn],
-    sink: &mut dyn ResultSink,
-) -> SqlResult<QueryResult> {
-    let (mut skipped, mut sent) = (0u64, 0u64);
-    while window.limit.is_none_or(|l| sent < l) {
-        session.guard().check()?;
-        let Some((_, row)) = sorted.next_row()? else { break };
-        if skipped < window.offset {
-            skipped += 1;
-            continue;
-        }
-        if sent == 0 {
-            sink.columns(session, columns)?;
-        }
-        sink.row(row)?;
-        sent += 1;
-    }
-    if sent == 0 {
-        sink.columns(session, columns)?;
-    }
-    Ok(QueryResult::Streamed { row_count: sent })
 }
 
 /// The select list over `row`, each computed column's value shown in its

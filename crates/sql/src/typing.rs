@@ -734,6 +734,19 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
             let collation = if let Kind::Text { collation, .. } = a.kind { collation } else { Collation::default() };
             Some(Typed { kind: Kind::Text { chars, collation }, nullable: a.nullable })
         }
+        // As long as the string, or as the count when it is a constant;
+        // nullable whatever the arguments, in MariaDB's metadata.
+        "left" | "right" => {
+            let a = arg(0)?;
+            let chars = display_chars(&a.kind)?;
+            let chars = match args.get(1) {
+                Some(Expr::Literal(Value::Int(count))) => chars.min(u32::try_from((*count).max(0)).unwrap_or(u32::MAX)),
+                Some(Expr::Literal(Value::UInt(count))) => chars.min(u32::try_from(*count).unwrap_or(u32::MAX)),
+                _ => chars,
+            };
+            let collation = if let Kind::Text { collation, .. } = a.kind { collation } else { Collation::default() };
+            Some(Typed { kind: Kind::Text { chars, collation }, nullable: true })
+        }
         // Base64 of the argument's bytes (4 characters per 3 bytes and a
         // line break per 76), in the connection's charset; and back, bytes.
         "to_base64" => {

@@ -147,6 +147,10 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("innodb_flush_log_at_trx_commit", None, Effect::Used, None),
     ("innodb_lock_wait_timeout", None, Effect::Used, None),
     ("in_transaction", Some("0"), Effect::Reported, None),
+    // The storage engine's page cache (redb's read cache and write
+    // buffer): what bounds the memory a scan of a big table takes. OneLog's
+    // default is redb's, 1 GiB; MariaDB's is 128 MiB.
+    ("innodb_buffer_pool_size", Some("1073741824"), Effect::Startup, None),
     ("interactive_timeout", None, Effect::Used, None),
     ("last_insert_id", None, Effect::Reported, None),
     ("license", Some("Apache-2.0"), Effect::Reported, None),

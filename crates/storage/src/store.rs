@@ -165,9 +165,10 @@ impl CheckpointDue {
 }
 
 impl Store {
-    /// Opens (creating if needed) the store at `path`.
-    pub fn open(path: &Path) -> Result<Arc<Store>, StorageError> {
-        let db = Database::create(path)?;
+    /// Opens (creating if needed) the store at `path`, caching at most
+    /// `cache_bytes` of its pages in memory.
+    pub fn open(path: &Path, cache_bytes: usize) -> Result<Arc<Store>, StorageError> {
+        let db = Database::builder().set_cache_size(cache_bytes).create(path)?;
         Self::init(db, OverlayLimits::default())
     }
 
