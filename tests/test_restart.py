@@ -56,6 +56,15 @@ def test_data_survives_clean_restart(onelog_server):
         cur.execute("CREATE TABLE d (id INT AUTO_INCREMENT PRIMARY KEY)")
         cur.execute("INSERT INTO d VALUES (NULL), (NULL)")
         cur.execute("ALTER TABLE d AUTO_INCREMENT=1000")
+        # The counter after a restart is read at the end of the index that
+        # starts with the column: a secondary one, or the first of a
+        # composite primary key.
+        cur.execute("CREATE TABLE e (k INT PRIMARY KEY, id BIGINT UNSIGNED AUTO_INCREMENT, KEY (id))")
+        cur.execute("INSERT INTO e (k) VALUES (9), (8)")
+        cur.execute("INSERT INTO e VALUES (1, 70)")
+        cur.execute("CREATE TABLE f (id INT AUTO_INCREMENT, x INT, PRIMARY KEY (id, x))")
+        cur.execute("INSERT INTO f VALUES (40, 3)")
+        cur.execute("INSERT INTO f (x) VALUES (1)")
         cur.execute("CREATE TABLE gone (x INT)")
         cur.execute("DROP TABLE gone")
         cur.execute("BEGIN")
@@ -70,7 +79,7 @@ def test_data_survives_clean_restart(onelog_server):
         cur.execute("DELETE FROM b WHERE k = 0")
 
     before = snapshot(srv, "keep")
-    assert sorted(before) == ["a", "b", "c", "d"]
+    assert sorted(before) == ["a", "b", "c", "d", "e", "f"]
     assert len(before["b"][1]) == 490
 
     srv.stop()   # SIGTERM; asserts exit code 0
@@ -96,6 +105,9 @@ def test_data_survives_clean_restart(onelog_server):
         for table, first_id in (("c", 50), ("d", 1000)):
             cur.execute(f"INSERT INTO {table} VALUES (NULL)")
             assert cur.lastrowid == first_id, table
+        for table, values, next_id in (("e", "(k) VALUES (2)", 71), ("f", "(x) VALUES (2)", 42)):
+            cur.execute(f"INSERT INTO {table} {values}")
+            assert cur.lastrowid == next_id, table
         # indexes still work
         cur.execute("SELECT id FROM a WHERE v = 'two'")
         assert cur.fetchone()[0] == 2
