@@ -1,6 +1,7 @@
 -- One-table SELECTs that stream through an external sort (crate::sort): an ORDER BY no index
 -- gives, GROUP BY and aggregates. The CI runs this corpus with the default sort_buffer_size; run
--- it with ONELOG_SERVER_ARGS=--sort-buffer-size=1024 to take every sort here through files.
+-- it with ONELOG_SERVER_ARGS='--sort-buffer-size=1024 --tmp-table-size=0' to take every sort
+-- and every group here through files.
 CREATE TABLE sg (id INT PRIMARY KEY, g INT, h VARCHAR(20), d DECIMAL(10,2), KEY (g))
 INSERT INTO sg VALUES (1, 3, 'b', 1.50), (2, 1, 'a', NULL), (3, 3, 'B', 2.25), (4, 2, NULL, 7.00), (5, 1, 'c', 0.10), (6, NULL, 'a', 3.00), (7, 2, 'á', 1.00), (8, 3, 'b ', 4.75)
 SELECT id, h FROM sg ORDER BY h, id

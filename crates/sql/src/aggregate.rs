@@ -4,6 +4,7 @@
 use crate::ast::{AggFunc, Expr};
 use crate::eval::{compare_with_collation, expr_collation, EvalEnv};
 use crate::select::{cmp_keys, group_key, Ctx, KeyOrder, KeySet};
+use crate::sort::row_bytes;
 use onelog_core::decimal::Decimal;
 use onelog_core::{Collation, ErrorCode, SqlResult, Value};
 use std::borrow::Cow;
@@ -225,6 +226,26 @@ pub(crate) struct Grouper<'a> {
     groups: HashMap<Vec<u8>, (Vec<Value>, Vec<Acc>), foldhash::fast::RandomState>,
     /// The rows' width, for the row of NULLs of an empty ungrouped query.
     width: usize,
+    /// See [`Grouper::bytes`].
+    bytes: usize,
+}
+
+/// GROUP BY values and the row they are of.
+pub(crate) type KeyedRowRef<'r> = (Vec<Value>, Cow<'r, [Value]>);
+
+/// One group: its GROUP BY values, its first row and its aggregates'
+/// running states.
+pub(crate) struct Group {
+    pub keys: Vec<Value>,
+    pub first_row: Vec<Value>,
+    accs: Vec<Acc>,
+}
+
+impl Group {
+    /// The aggregate values; call for the groups in output order.
+    pub(crate) fn aggregates(&self, finisher: &mut Finisher) -> Vec<Value> {
+        finisher.values(&self.accs)
+    }
 }
 
 impl<'a> Grouper<'a> {
@@ -239,6 +260,7 @@ impl<'a> Grouper<'a> {
             order: Vec::new(),
             groups: HashMap::default(),
             width: 0,
+            bytes: 0,
         }
     }
 
@@ -247,39 +269,76 @@ impl<'a> Grouper<'a> {
         &self.key_orders
     }
 
+    /// About what the groups take in memory, as they were opened (a
+    /// GROUP_CONCAT's texts not counted).
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes
+    }
+
     /// Adds `row`, whose GROUP BY values are `keys`, to its group (which
     /// keeps it if it is its first).
     pub(crate) fn add(&mut self, keys: Vec<Value>, row: Cow<[Value]>) -> SqlResult<()> {
+        let added = self.add_if(keys, row, true)?;
+        debug_assert!(added.is_none(), "a row may open a group");
+        Ok(())
+    }
+
+    /// [`Self::add`], but a row of a group not open yet is given back
+    /// unless `may_open` says it may open one.
+    pub(crate) fn add_if<'r>(
+        &mut self,
+        keys: Vec<Value>,
+        row: Cow<'r, [Value]>,
+        may_open: bool,
+    ) -> SqlResult<Option<KeyedRowRef<'r>>> {
         let ctx = self.ctx;
         self.width = self.width.max(row.len());
         let k = group_key(&keys, &self.collations);
-        let accs = match self.groups.get_mut(&k) {
-            Some((_, accs)) => accs,
-            None => {
-                let mut accs = self.fresh.clone();
-                accumulate(ctx, self.aggs, &mut accs, &row)?;
-                self.order.push((keys, k.clone()));
-                self.groups.insert(k, (row.into_owned(), accs));
-                return Ok(());
-            }
-        };
-        accumulate(ctx, self.aggs, accs, &row)
+        if let Some((_, accs)) = self.groups.get_mut(&k) {
+            accumulate(ctx, self.aggs, accs, &row)?;
+            return Ok(None);
+        }
+        if !may_open {
+            return Ok(Some((keys, row)));
+        }
+        let mut accs = self.fresh.clone();
+        accumulate(ctx, self.aggs, &mut accs, &row)?;
+        self.bytes += 2 * k.len() + row_bytes(&keys) + row_bytes(&row) + std::mem::size_of_val(accs.as_slice());
+        self.order.push((keys, k.clone()));
+        self.groups.insert(k, (row.into_owned(), accs));
+        Ok(None)
     }
 
     /// The groups, ordered by their GROUP BY values (ties in order of first
     /// row), with their aggregate values.
-    pub(crate) fn finish(mut self, finisher: &mut Finisher) -> Vec<(Vec<Value>, Vec<Value>)> {
+    pub(crate) fn finish(self, finisher: &mut Finisher) -> Vec<(Vec<Value>, Vec<Value>)> {
+        let groups = self.into_groups();
+        groups
+            .into_iter()
+            .map(|group| {
+                let aggregates = group.aggregates(finisher);
+                (group.first_row, aggregates)
+            })
+            .collect()
+    }
+
+    /// The groups, ordered by their GROUP BY values (ties in order of first
+    /// row); without GROUP BY, one group even over no rows (of NULL
+    /// columns), as an aggregate over no rows still yields a row.
+    pub(crate) fn into_groups(mut self) -> Vec<Group> {
         if self.key_orders.is_empty() && self.groups.is_empty() {
-            // An aggregate over no rows still yields one row (of NULL columns).
-            return vec![(vec![Value::Null; self.width.max(256)], finisher.values(&self.fresh))];
+            return vec![Group {
+                keys: Vec::new(),
+                first_row: vec![Value::Null; self.width.max(256)],
+                accs: self.fresh,
+            }];
         }
         let key_orders = &self.key_orders;
         self.order.sort_by(|(a, _), (b, _)| cmp_keys(a, b, key_orders));
         let groups = &mut self.groups;
         self.order
-            .iter()
-            .filter_map(|(_, k)| groups.remove(k))
-            .map(|(rep, accs)| (rep, finisher.values(&accs)))
+            .into_iter()
+            .filter_map(|(keys, k)| groups.remove(&k).map(|(first_row, accs)| Group { keys, first_row, accs }))
             .collect()
     }
 }
@@ -329,7 +388,7 @@ impl<'a> Finisher<'a> {
     }
 
     /// A group's aggregate values; call for the groups in output order.
-    fn values(&mut self, accs: &[Acc]) -> Vec<Value> {
+    pub(crate) fn values(&mut self, accs: &[Acc]) -> Vec<Value> {
         let aggs = self.aggs;
         aggs.iter().zip(accs).enumerate().map(|(i, (agg, acc))| self.finish(i, agg, acc)).collect()
     }

@@ -181,7 +181,7 @@ impl Sorter {
 
 /// About what a row's values take in memory: the heap behind a row is
 /// mostly its text and blobs.
-fn row_bytes(values: &[Value]) -> usize {
+pub(crate) fn row_bytes(values: &[Value]) -> usize {
     let heap: usize = values
         .iter()
         .map(|v| match v {

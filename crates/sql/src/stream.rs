@@ -27,7 +27,7 @@
 //! is none), so that an error before any row is answered, as before, with
 //! the error alone.
 
-use crate::aggregate::{Finisher, Grouper};
+use crate::aggregate::{Finisher, Group, Grouper};
 use crate::ast::{Expr, OrderBy, Select, TableFactor};
 use crate::select::{self, Clauses, Ctx, Item, KeyOrder, ScopeColumn, SortKey, Source};
 use crate::session::{QueryResult, ResultColumn, ResultSink, Session, StatusCounter};
@@ -289,6 +289,8 @@ fn grouped(
     let orders: Vec<KeyOrder> = order.iter().map(|o| KeyOrder::of(&o.expr, o.desc)).collect();
     let mut output = GroupRows {
         ctx,
+        group_by: &group_by,
+        aggs: &aggs,
         item_exprs,
         conformed: items.iter().map(|i| select::slot_of(&i.expr).is_none()).collect(),
         having,
@@ -304,44 +306,43 @@ fn grouped(
     if let Some(w) = &filter {
         select::conjuncts(w, &mut conds);
     }
-    let mut grouper = Grouper::new(ctx, &group_by, &aggs);
-    let group_orders = grouper.key_orders().to_vec();
-    let mut input = sorter_for(ctx.session, group_orders.clone(), None);
+    // Groups are kept in memory up to a temporary table's size; past it,
+    // the rows of groups not open by then go through a sort by GROUP BY
+    // value (see `merge_overflow`).
+    let memory_bytes = in_memory_table_bytes(ctx.session);
+    let mut in_memory = Grouper::new(ctx, &group_by, &aggs);
+    let group_orders = in_memory.key_orders().to_vec();
+    let mut overflow: Option<Sorter> = None;
     let mut emit = |row: Vec<Value>, _: Option<&[u8]>| -> SqlResult<bool> {
         if let Some(w) = &filter {
             if !ctx.test(w, &row)? {
                 return Ok(true);
             }
         }
-        match group_by.is_empty() {
-            true => grouper.add(Vec::new(), Cow::Owned(row))?,
-            false => input.push(group_by.iter().map(|g| ctx.eval(g, &row)).collect::<SqlResult<_>>()?, row)?,
+        let keys: Vec<Value> = group_by.iter().map(|g| ctx.eval(g, &row)).collect::<SqlResult<_>>()?;
+        // Without GROUP BY the one group is always in memory.
+        let may_open = group_by.is_empty() || (overflow.is_none() && in_memory.bytes() < memory_bytes);
+        if let Some((keys, row)) = in_memory.add_if(keys, Cow::Owned(row), may_open)? {
+            let sorter = overflow.get_or_insert_with(|| sorter_for(ctx.session, group_orders.clone(), None));
+            sorter.push(keys, row.into_owned())?;
         }
         Ok(true)
     };
     if window.limit != Some(0) {
         select::join_level(ctx, &sources, 0, Vec::new(), &conds, None, &Cell::new(false), &mut emit)?;
     }
-    // The rows come out by GROUP BY value; each run of rows with equal values
-    // (by the sort's comparison) is grouped apart, so only its groups are in
-    // memory.
-    let mut sorted = finish_sort(ctx.session, input)?;
-    let mut run_keys: Option<Vec<Value>> = None;
-    while let Some((keys, row)) = sorted.next_row()? {
-        ctx.session.guard().check()?;
-        if run_keys.as_ref().is_some_and(|run| select::cmp_keys(run, &keys, &group_orders) != Ordering::Equal) {
-            let done = std::mem::replace(&mut grouper, Grouper::new(ctx, &group_by, &aggs));
-            if !output.push(done.finish(&mut finisher))? {
-                return output.out.finish(ctx.session);
-            }
-            run_keys = None;
+    let mut memory_groups = in_memory.into_groups().into_iter().peekable();
+    if let Some(sorter) = overflow {
+        let more_wanted =
+            merge_overflow(ctx, &mut output, &mut finisher, finish_sort(ctx.session, sorter)?, |run_keys| {
+                let earlier = |g: &Group| select::cmp_keys(&g.keys, run_keys, &group_orders) != Ordering::Greater;
+                std::iter::from_fn(|| memory_groups.next_if(earlier)).collect()
+            })?;
+        if !more_wanted {
+            return output.out.finish(ctx.session);
         }
-        if run_keys.is_none() {
-            run_keys = Some(keys.clone());
-        }
-        grouper.add(keys, Cow::Owned(row))?;
     }
-    output.push(grouper.finish(&mut finisher))?;
+    output.push(memory_groups, &mut finisher)?;
     let GroupRows { sorter, mut out, .. } = output;
     if let Some(sorter) = sorter {
         out.send_sorted(ctx.session, finish_sort(ctx.session, sorter)?)?;
@@ -349,10 +350,59 @@ fn grouped(
     out.finish(ctx.session)
 }
 
+/// Groups the overflow's rows, sorted by GROUP BY value, one run of equal
+/// values at a time (so only that run's groups are in memory), and adds
+/// them to `output` in GROUP BY order, each run after the groups in memory
+/// that `memory_before(run's values)` gives: those not after it, which
+/// opened before any overflow group did. Whether more rows are wanted.
+fn merge_overflow(
+    ctx: &Ctx,
+    output: &mut GroupRows,
+    finisher: &mut Finisher,
+    mut sorted: Sorted,
+    mut memory_before: impl FnMut(&[Value]) -> Vec<Group>,
+) -> SqlResult<bool> {
+    let (group_by, aggs) = (output.group_by, output.aggs);
+    let mut run = Grouper::new(ctx, group_by, aggs);
+    let mut run_keys: Option<Vec<Value>> = None;
+    loop {
+        ctx.session.guard().check()?;
+        let next = sorted.next_row()?;
+        let run_ends = match (&run_keys, &next) {
+            (Some(keys), Some((next_keys, _))) => {
+                select::cmp_keys(keys, next_keys, run.key_orders()) != Ordering::Equal
+            }
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        if let Some(keys) = run_keys.take().filter(|_| run_ends) {
+            let done = std::mem::replace(&mut run, Grouper::new(ctx, group_by, aggs));
+            if !output.push(memory_before(&keys), finisher)? || !output.push(done.into_groups(), finisher)? {
+                return Ok(false);
+            }
+        }
+        let Some((keys, row)) = next else { return Ok(true) };
+        if run_keys.is_none() {
+            run_keys = Some(keys.clone());
+        }
+        run.add(keys, Cow::Owned(row))?;
+    }
+}
+
+/// What an in-memory temporary table may hold: the least of
+/// `tmp_table_size` and `max_heap_table_size`, as MariaDB bounds one.
+fn in_memory_table_bytes(session: &Session) -> usize {
+    let size = |name| session.session_value(name).parse::<usize>().unwrap_or(16 << 20);
+    size("tmp_table_size").min(size("max_heap_table_size"))
+}
+
 /// A grouped query's groups turned into result rows, waiting in the ORDER
 /// BY's sort.
 struct GroupRows<'a> {
     ctx: &'a Ctx<'a>,
+    group_by: &'a [Expr],
+    /// The aggregates the select list, HAVING and ORDER BY call.
+    aggs: &'a [Expr],
     /// The select list, HAVING and the ORDER BY keys not in the select
     /// list, over a group's first row and its aggregates.
     item_exprs: Vec<Expr>,
@@ -369,11 +419,11 @@ struct GroupRows<'a> {
 
 impl GroupRows<'_> {
     /// Adds the rows of `groups`; whether more are wanted.
-    fn push(&mut self, groups: Vec<(Vec<Value>, Vec<Value>)>) -> SqlResult<bool> {
+    fn push(&mut self, groups: impl IntoIterator<Item = Group>, finisher: &mut Finisher) -> SqlResult<bool> {
         let ctx = self.ctx;
-        for (first_row, aggregates) in groups {
-            let row =
-                eval::Row { values: &first_row, params: ctx.params, aggregates: &aggregates, insert_values: None };
+        for group in groups {
+            let (first_row, aggregates) = (&group.first_row, group.aggregates(finisher));
+            let row = eval::Row { values: first_row, params: ctx.params, aggregates: &aggregates, insert_values: None };
             if let Some(h) = &self.having {
                 if !eval::truthy(&eval::eval(h, &row, ctx)?).unwrap_or(false) {
                     continue;

@@ -171,6 +171,8 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("max_connect_errors", None, Effect::Used, None),
     ("max_connections", Some("1024"), Effect::Used, None),
     ("max_execution_time", None, Effect::Used, None),
+    // With tmp_table_size: the memory of a GROUP BY's groups (crate::stream).
+    ("max_heap_table_size", None, Effect::Used, None),
     // Bounds each session's PREPARE statements (MariaDB counts server-wide).
     ("max_prepared_stmt_count", None, Effect::Used, None),
     ("max_recursive_iterations", None, Effect::Used, None),
@@ -218,6 +220,10 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("thread_pool_size", None, Effect::Startup, None),
     ("thread_pool_stall_limit", None, Effect::Used, None),
     ("tls_version", None, Effect::Startup, None),
+    // A GROUP BY keeps groups in memory up to the lesser of this and
+    // max_heap_table_size, and sorts the rows of later groups
+    // (crate::stream); its alias tmp_memory_table_size is kept apart.
+    ("tmp_table_size", None, Effect::Used, None),
     // Where sorts write their runs; the server's start sets it from TMPDIR.
     ("tmpdir", None, Effect::Used, None),
     ("transaction_isolation", None, Effect::Used, None),
