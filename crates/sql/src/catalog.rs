@@ -100,7 +100,10 @@ const CATALOG_VIEW: u64 = 3;
 /// kind:lower-case name]` (see `routine`).
 const CATALOG_ROUTINE: u64 = 4;
 /// Catalog: one entry per trigger, key `[CATALOG_TRIGGER][db \0 lower-case
-/// name]` (see `trigger`; 5 is the accounts').
+/// name]` (see `trigger`; 5 is the accounts'). The bare prefix, with
+/// nothing after it, is the accounts' "initialized" marker
+/// (`accounts::store::initialized_key`), which shared the id before
+/// triggers existed and stays there so data directories keep their layout.
 const CATALOG_TRIGGER: u64 = 6;
 
 #[derive(Debug, Default)]
@@ -204,7 +207,10 @@ impl Catalog {
         let start = key::index_prefix(CATALOG_TRIGGER);
         let end = key::index_prefix(CATALOG_TRIGGER + 1);
         for kv in snapshot.scan(&start, Some(&end), false)? {
-            let (_, v) = kv?;
+            let (k, v) = kv?;
+            if k.len() == start.len() {
+                continue; // the accounts' marker (see CATALOG_TRIGGER)
+            }
             let entry = serde_json::from_slice::<TriggerDef>(&v)
                 .map_err(|e| SqlError::internal(e.to_string()))
                 .and_then(TriggerEntry::new);

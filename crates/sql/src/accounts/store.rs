@@ -16,6 +16,8 @@ use std::sync::Arc;
 pub const CATALOG_ACCOUNT: u64 = 5;
 
 /// Catalog: present once the data directory's accounts were initialized.
+/// The bare key of the id triggers' entries use too (see
+/// `catalog::CATALOG_TRIGGER`, whose loader skips it).
 const CATALOG_ACCOUNTS_INITIALIZED: u64 = 6;
 
 pub fn initialized_key() -> Vec<u8> {
