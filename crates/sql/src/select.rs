@@ -1776,6 +1776,11 @@ impl SortKey {
             SortKey::Extra(i) => extra.get(*i),
         }
     }
+
+    /// The values of `keys` in `row`, for an external sort.
+    pub(crate) fn values(keys: &[SortKey], row: &KeyedRow) -> Vec<Value> {
+        keys.iter().map(|k| k.value(row).cloned().unwrap_or(Value::Null)).collect()
+    }
 }
 
 fn cmp_sort_keys(a: &KeyedRow, b: &KeyedRow, keys: &[SortKey], orders: &[KeyOrder]) -> Ordering {

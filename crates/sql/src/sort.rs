@@ -143,7 +143,6 @@ impl Sorter {
         for row in self.buffer.drain(..).take(keep) {
             writer.write(&row)?;
         }
-        self.buffer.clear();
         self.buffer_bytes = 0;
         self.runs.push(writer.finish(0)?);
         self.merge_full_levels()

@@ -117,8 +117,7 @@ fn scan(
         }
         let extras: Vec<Value> = extra_exprs.iter().map(|e| ctx.eval(e, &row)).collect::<SqlResult<_>>()?;
         let keyed = (extras, output_row(ctx, &mut row, &outputs, &movable, &columns)?);
-        let keys = sort_keys.iter().map(|k| k.value(&keyed).cloned().unwrap_or(Value::Null)).collect();
-        sorter.push(keys, keyed.1)?;
+        sorter.push(SortKey::values(&sort_keys, &keyed), keyed.1)?;
         Ok(true)
     };
     if out.wants_more() {
@@ -441,8 +440,7 @@ impl GroupRows<'_> {
             let keyed = (extras, values);
             match &mut self.sorter {
                 Some(sorter) => {
-                    let keys = self.sort_keys.iter().map(|k| k.value(&keyed).cloned().unwrap_or(Value::Null)).collect();
-                    sorter.push(keys, keyed.1)?;
+                    sorter.push(SortKey::values(&self.sort_keys, &keyed), keyed.1)?;
                 }
                 None if self.out.skips_next() => {}
                 None => {
