@@ -198,11 +198,16 @@ pub enum CastType {
     Unsigned,
     Char,
     Binary,
-    Decimal { precision: u8, scale: u8 },
+    Decimal {
+        precision: u8,
+        scale: u8,
+    },
     Double,
     Date,
-    DateTime,
-    Time,
+    /// DATETIME(fsp): fractional digits past `fsp` are cut.
+    DateTime(u8),
+    /// TIME(fsp).
+    Time(u8),
     Uuid,
 }
 
@@ -333,6 +338,18 @@ impl Expr {
                 | Expr::Like { .. }
                 | Expr::Exists { .. }
         )
+    }
+
+    /// Whether MariaDB evaluates this once, while optimizing: no column,
+    /// subquery, variable, parameter, aggregate or volatile function.
+    pub fn is_constant(&self) -> bool {
+        !self.contains(&|x| match x {
+            Expr::Function { name, .. } => VOLATILE_FUNCTIONS.contains(&name.as_str()),
+            Expr::Literal(_) | Expr::Unary(..) | Expr::Binary(..) | Expr::Cast { .. } | Expr::Collate { .. } => false,
+            Expr::IsNull { .. } | Expr::IsBool { .. } | Expr::Between { .. } | Expr::InList { .. } => false,
+            Expr::Like { .. } | Expr::Case { .. } | Expr::Tuple(_) => false,
+            _ => true,
+        })
     }
 
     /// Whether `pred` holds for this expression or any below it (not into
@@ -1337,3 +1354,26 @@ pub enum Statement {
         filter: Option<ShowFilter>,
     },
 }
+
+/// Functions whose value can change within a statement: never folded.
+const VOLATILE_FUNCTIONS: &[&str] = &[
+    "rand",
+    "uuid",
+    "uuid_short",
+    "sys_guid",
+    "sleep",
+    "benchmark",
+    "get_lock",
+    "release_lock",
+    "release_all_locks",
+    "is_free_lock",
+    "is_used_lock",
+    "nextval",
+    "lastval",
+    "setval",
+    "master_pos_wait",
+    "load_file",
+    "last_insert_id",
+    "row_count",
+    "found_rows",
+];

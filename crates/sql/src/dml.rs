@@ -206,8 +206,9 @@ fn fit_charset(v: Value, c: &ColumnDef, def: &TableDef, strict: bool, ctx: &dyn 
         .map(|b| if b.is_ascii() { char::from(*b).to_string() } else { format!("\\x{b:02X}") })
         .collect();
     let more = if bytes.len() - at > 6 { "..." } else { "" };
+    let (db, table, row) = (&def.db, &def.name, ctx.warning_row());
     let message =
-        format!("Incorrect string value: '{shown}{more}' for column `{}`.`{}`.`{}` at row 1", def.db, def.name, c.name);
+        format!("Incorrect string value: '{shown}{more}' for column `{db}`.`{table}`.`{}` at row {row}", c.name);
     if strict {
         return Err(SqlError::new(ErrorCode::TRUNCATED_WRONG_VALUE_FOR_FIELD, message));
     }
@@ -245,9 +246,10 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
     } else {
         ins.columns
             .iter()
-            .map(|c| def.column_index(c).ok_or_else(|| SqlError::bad_field(c, "field list")))
+            .map(|c| def.column_index(c).ok_or_else(|| SqlError::bad_field(c, "INSERT INTO")))
             .collect::<SqlResult<_>>()?
     };
+    check_on_duplicate(&table, ins)?;
     // A NOT NULL column without a default that a BEFORE INSERT trigger may
     // set is left NULL until the triggers ran (see `insert_row`).
     let defer_missing = {
@@ -258,9 +260,9 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
     let scope = select::table_columns(&table, &def.name);
     let candidates: Vec<(Vec<Value>, Vec<bool>)> = with_ctx(session, params, |ctx| {
         let source_rows: Vec<Vec<Value>> = match &ins.source {
-            InsertSource::Values(rows) => rows
-                .iter()
-                .map(|r| {
+            InsertSource::Values(rows) => (1..)
+                .zip(rows)
+                .map(|(row_number, r)| {
                     // `VALUES ()` with no column list: every column gets its default.
                     if r.is_empty() && ins.columns.is_empty() {
                         return Ok(Vec::new());
@@ -268,7 +270,7 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
                     if r.len() != targets.len() {
                         return Err(SqlError::new(
                             ErrorCode::WRONG_VALUE_COUNT_ON_ROW,
-                            "Column count doesn't match value count at row 1",
+                            format!("Column count doesn't match value count at row {row_number}"),
                         ));
                     }
                     values_row(ctx, &table, &scope, &targets, r)
@@ -297,8 +299,13 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
                 for (col, g) in given.iter().enumerate() {
                     if !g && defer_missing && lacks_default(&table, col) {
                         omitted[col] = true;
+                    } else if !g && n > 0 && lacks_default(&table, col) {
+                        // MariaDB checks the columns an INSERT leaves out
+                        // once: the first row warned or failed for this one.
+                        row[col] = implicit_default(&def.columns[col].ty);
                     } else if !g {
-                        row[col] = default_value(ctx.session, &table, col)?;
+                        let strict = ctx.session.strict() && !ins.ignore;
+                        row[col] = default_value_in_mode(ctx.session, &table, col, strict)?;
                     }
                 }
                 crate::default_expr::fill(ctx.session, &table, &mut row, &|col| !given[col])?;
@@ -312,7 +319,8 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
     let mut written = Vec::new();
     let mut records = 0u64;
     let mut duplicates = 0u64;
-    for (row, omitted) in candidates {
+    for (row_number, (row, omitted)) in (1..).zip(candidates) {
+        session.warning_row.set(row_number);
         check_row(session, params, &check, &row)?;
         let outcome = insert_row(session, &table, ins, row, &omitted, params)?;
         // IGNORE: every row not written; otherwise the rows a duplicate
@@ -484,6 +492,18 @@ fn assign_auto_increment(table: &TableEntry, row: &mut [Value]) -> AutoId {
 /// first, then the row's write with AFTER INSERT — or, for a duplicate,
 /// DELETE triggers around REPLACE's deletion, UPDATE triggers around ON
 /// DUPLICATE KEY UPDATE's update.
+/// ON DUPLICATE KEY UPDATE's columns and expressions are checked before any
+/// row is inserted, as MariaDB resolves them, so an unknown column is an
+/// error even when no row conflicts.
+fn check_on_duplicate(table: &TableEntry, ins: &Insert) -> SqlResult<()> {
+    let scope = select::table_columns(table, &table.def.name);
+    for (col, e) in &ins.on_duplicate {
+        table.def.column_index(col).ok_or_else(|| SqlError::bad_field(col, "SET"))?;
+        bind(e, &scope)?;
+    }
+    Ok(())
+}
+
 pub(crate) fn insert_row(
     session: &mut Session,
     table: &Arc<TableEntry>,
@@ -618,7 +638,7 @@ fn insert_or_resolve(
             let scope = select::table_columns(table, &table.def.name);
             let mut updated = existing.clone();
             for (col, e) in &ins.on_duplicate {
-                let idx = table.def.column_index(col).ok_or_else(|| SqlError::bad_field(col, "field list"))?;
+                let idx = table.def.column_index(col).ok_or_else(|| SqlError::bad_field(col, "SET"))?;
                 let bound = bind(e, &scope)?;
                 let r = eval::Row {
                     values: &updated,
@@ -907,14 +927,15 @@ fn locked_matches(
     params: &[Value],
 ) -> SqlResult<Vec<Candidate>> {
     let scope = select::table_columns(table, alias);
-    let where_bound = selection.as_ref().map(|w| bind(w, &scope)).transpose()?;
+    let where_bound = selection.as_ref().map(|w| bind(w, &scope)).transpose().map_err(select::in_clause("WHERE"))?;
     reject_aggregate(where_bound.as_ref())?;
     let candidates: Vec<Candidate> = with_ctx(session, params, |ctx| {
         let limit = limit_rows(ctx, limit)?;
         let order: Vec<OrderBy> = order_by
             .iter()
             .map(|o| Ok(OrderBy { expr: bind(&o.expr, &scope)?, desc: o.desc }))
-            .collect::<SqlResult<_>>()?;
+            .collect::<SqlResult<_>>()
+            .map_err(select::in_clause("ORDER BY"))?;
         let mut conds = Vec::new();
         if let Some(w) = &where_bound {
             conjuncts(w, &mut conds);
@@ -990,15 +1011,21 @@ fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&
         .assignments
         .iter()
         .map(|(c, e)| {
-            let idx = table.def.column_index(c).ok_or_else(|| SqlError::bad_field(c, "field list"))?;
-            Ok((idx, if matches!(e, Expr::Default) { Expr::Default } else { bind(e, &scope)? }))
+            let idx = table.def.column_index(c).ok_or_else(|| SqlError::bad_field(c, "SET"))?;
+            let value = if matches!(e, Expr::Default) {
+                Expr::Default
+            } else {
+                bind(e, &scope).map_err(select::in_clause("SET"))?
+            };
+            Ok((idx, value))
         })
         .collect::<SqlResult<_>>()?;
     let matches = locked_matches(session, &table, &alias, &upd.selection, &upd.order_by, &upd.limit, params)?;
     let matched = matches.len();
     let mut changed = 0u64;
     let strict = session.strict() && !upd.ignore;
-    for (ck, old) in matches {
+    for (row_number, (ck, old)) in (1..).zip(matches) {
+        session.warning_row.set(row_number);
         let new = with_ctx(session, params, |ctx| {
             let mut new = old.clone();
             for (idx, e) in &assignments {

@@ -46,6 +46,11 @@ pub trait EvalEnv {
     fn session_fact(&self, name: &str) -> Value;
     /// Records a warning (SHOW WARNINGS) with its MySQL code.
     fn warn(&self, code: u16, message: String);
+    /// The row a multi-row statement is storing, which conversion messages
+    /// name (`at row N`).
+    fn warning_row(&self) -> u64 {
+        1
+    }
     /// Whether the statement is INSERT / UPDATE IGNORE, under which
     /// MariaDB makes some errors warnings.
     fn ignores_errors(&self) -> bool {
@@ -990,8 +995,8 @@ pub fn expr_sql(e: &Expr) -> String {
                 CastType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
                 CastType::Double => "double".to_string(),
                 CastType::Date => "date".to_string(),
-                CastType::DateTime => "datetime".to_string(),
-                CastType::Time => "time".to_string(),
+                CastType::DateTime(fsp) => crate::view::with_fsp("datetime", *fsp),
+                CastType::Time(fsp) => crate::view::with_fsp("time", *fsp),
                 CastType::Uuid => "uuid".to_string(),
             };
             format!("cast({} as {t})", expr_sql(expr))
@@ -1587,12 +1592,12 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
             Some(t) => Value::Date(t.date()),
             None => Value::Null,
         },
-        CastType::DateTime => match temporal::to_datetime(&v, env) {
-            Some(t) => Value::DateTime(t),
+        CastType::DateTime(fsp) => match temporal::to_datetime(&v, env) {
+            Some(t) => Value::DateTime(coerce::cut_fraction(t, fsp, env)),
             None => Value::Null,
         },
-        CastType::Time => match temporal::to_time(&v, env) {
-            Some(t) => Value::Time(t),
+        CastType::Time(fsp) => match temporal::to_time(&v, env) {
+            Some(t) => Value::Time(coerce::cut_time_fraction(t, fsp, env)),
             None => Value::Null,
         },
         CastType::Uuid => cast_uuid(v, env),

@@ -236,7 +236,7 @@ fn simplify_where(ctx: &Ctx, query: &mut Select, kinds: &ColumnKinds) -> SqlResu
     }
     let mut kept = Vec::new();
     for cond in conds {
-        if !is_constant(&cond) {
+        if !cond.is_constant() {
             // `NOT a` is `a = 0` from here on: an equality like any other.
             kept.push(match &cond {
                 Expr::Unary(UnaryOp::Not, x) => crate::view::negate(x).unwrap_or(cond),
@@ -262,41 +262,6 @@ fn simplify_where(ctx: &Ctx, query: &mut Select, kinds: &ColumnKinds) -> SqlResu
             .unwrap_or(Expr::Literal(Value::Int(1))),
     );
     Ok(outcome)
-}
-
-/// Functions whose value can change within a statement: never folded.
-const VOLATILE_FUNCTIONS: &[&str] = &[
-    "rand",
-    "uuid",
-    "uuid_short",
-    "sys_guid",
-    "sleep",
-    "benchmark",
-    "get_lock",
-    "release_lock",
-    "release_all_locks",
-    "is_free_lock",
-    "is_used_lock",
-    "nextval",
-    "lastval",
-    "setval",
-    "master_pos_wait",
-    "load_file",
-    "last_insert_id",
-    "row_count",
-    "found_rows",
-];
-
-/// A condition MariaDB evaluates once, while optimizing: no column,
-/// subquery, variable, parameter, aggregate or volatile function.
-fn is_constant(e: &Expr) -> bool {
-    !e.contains(&|x| match x {
-        Expr::Function { name, .. } => VOLATILE_FUNCTIONS.contains(&name.as_str()),
-        Expr::Literal(_) | Expr::Unary(..) | Expr::Binary(..) | Expr::Cast { .. } | Expr::Collate { .. } => false,
-        Expr::IsNull { .. } | Expr::IsBool { .. } | Expr::Between { .. } | Expr::InList { .. } => false,
-        Expr::Like { .. } | Expr::Case { .. } | Expr::Tuple(_) => false,
-        _ => true,
-    })
 }
 
 /// What a column or constant compares as, for MariaDB's rule that only

@@ -123,6 +123,7 @@ pub(crate) fn update(session: &mut Session, upd: &MultiUpdate, params: &[Value])
         for (key, mut joined) in std::mem::take(&mut target.rows) {
             let Some(current) = lock_current(session, &target.entry, &key)? else { continue };
             matched += 1;
+            session.warning_row.set(matched);
             // A newer version than the join read: assign over it.
             joined.splice(target.offset..target.offset + target.width(), current.iter().cloned());
             let new = with_ctx(session, params, |ctx| {

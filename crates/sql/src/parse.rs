@@ -168,6 +168,10 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
     // The last significant token: `x MOD (y)` is the operator, `MOD(x, y)`
     // after an operator or `(` the function.
     let mut previous: Option<&Token> = None;
+    // Open `{`s: whether each opens an ODBC outer join, whose `}` is
+    // dropped too; where the last `{` was.
+    let mut braces: Vec<bool> = Vec::new();
+    let mut brace_at: Option<(usize, usize)> = None;
     for (i, t) in tokens.iter().enumerate() {
         if i > 0 && !matches!(tokens[i - 1].token, Token::Whitespace(_)) {
             previous = Some(&tokens[i - 1].token);
@@ -241,6 +245,26 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
                 };
                 if let Some(r) = replacement {
                     edits.push((at, end, r));
+                }
+                // ODBC's outer-join escape, `{ oj t1 LEFT JOIN t2 ON .. }`,
+                // is the join itself in MariaDB; the expression escapes
+                // (`{d '..'}` ...) are the dialect's (`dialect::odbc_escape`).
+                let opens_join = matches!(token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("oj"))
+                    && matches!(previous, Some(Token::LBrace));
+                match token {
+                    Token::LBrace => {
+                        brace_at = Some((at, end));
+                        braces.push(false);
+                    }
+                    _ if opens_join => {
+                        if let (Some((brace_start, brace_end)), Some(top)) = (brace_at, braces.last_mut()) {
+                            edits.push((brace_start, brace_end, ""));
+                            edits.push((at, end, ""));
+                            *top = true;
+                        }
+                    }
+                    Token::RBrace if braces.pop() == Some(true) => edits.push((at, end, "")),
+                    _ => {}
                 }
             }
         }

@@ -143,6 +143,9 @@ impl EvalEnv for Ctx<'_> {
     fn binlog_gtid_pos(&self, file: &str, offset: u64) -> SqlResult<Value> {
         self.session.binlog_gtid_pos(file, offset)
     }
+    fn warning_row(&self) -> u64 {
+        self.session.warning_row.get()
+    }
     fn warn(&self, code: u16, message: String) {
         self.session.warn(code, message)
     }
@@ -287,7 +290,7 @@ pub fn bind(expr: &Expr, columns: &[ScopeColumn]) -> SqlResult<Expr> {
                         Some(t) => format!("{t}.{name}"),
                         None => name.clone(),
                     };
-                    return Err(SqlError::bad_field(&shown, "field list"));
+                    return Err(SqlError::bad_field(&shown, "SELECT"));
                 }
             }
         }
@@ -1510,6 +1513,7 @@ pub(crate) fn run_core_in_scope(
 ) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
     let Clauses { items, where_bound, order, group_by, having, aggregated, windowed } =
         bind_clauses(ctx, select, &scope)?;
+    check_join_conditions(&sources)?;
 
     // Early stop: plain queries with LIMIT and no sort, or sorted by an index.
     let simple = !aggregated && !windowed && !select.distinct && final_order;
@@ -1649,8 +1653,8 @@ pub(crate) struct Clauses {
 /// they cannot be.
 pub(crate) fn bind_clauses(ctx: &Ctx, select: &Select, scope: &[ScopeColumn]) -> SqlResult<Clauses> {
     let items = expand_items(&select.items, scope)?;
-    let where_bound = select.selection.as_ref().map(|w| bind(w, scope)).transpose()?;
-    let order = bind_order(select, &items, scope)?;
+    let where_bound = select.selection.as_ref().map(|w| bind(w, scope)).transpose().map_err(in_clause("WHERE"))?;
+    let order = bind_order(select, &items, scope).map_err(in_clause("ORDER BY"))?;
     let group_by: Vec<Expr> = select
         .group_by
         .iter()
@@ -1663,8 +1667,13 @@ pub(crate) fn bind_clauses(ctx: &Ctx, select: &Select, scope: &[ScopeColumn]) ->
                 _ => Err(e),
             }),
         })
-        .collect::<SqlResult<_>>()?;
-    let having = select.having.as_ref().map(|h| bind_having(h, scope, &items)).transpose()?;
+        .collect::<SqlResult<_>>()
+        .map_err(in_clause("GROUP BY"))?;
+    if let Some(h) = &select.having {
+        check_having_columns(h, scope, &items, &group_by)?;
+    }
+    let having =
+        select.having.as_ref().map(|h| bind_having(h, scope, &items)).transpose().map_err(in_clause("HAVING"))?;
     // An aggregate anywhere, ORDER BY included, groups the rows (into one
     // without GROUP BY).
     let aggregated = !group_by.is_empty()
@@ -1842,6 +1851,50 @@ pub(crate) fn project_row(
         .collect()
 }
 
+/// An unknown column's 1054 names the clause it is in, as MariaDB's does
+/// (`bind` names the select list, 'SELECT').
+pub(crate) fn in_clause(clause: &'static str) -> impl Fn(SqlError) -> SqlError {
+    move |e| match e.message.strip_suffix("in 'SELECT'") {
+        Some(head) if e.code == ErrorCode::BAD_FIELD => {
+            SqlError::new(ErrorCode::BAD_FIELD, format!("{head}in '{clause}'"))
+        }
+        _ => e,
+    }
+}
+
+/// HAVING sees the select list and the GROUP BY: a column of the query's
+/// tables that is in neither (and not inside an aggregate) is 1054, as
+/// MariaDB resolves it.
+fn check_having_columns(h: &Expr, scope: &[ScopeColumn], items: &[Item], group_by: &[Expr]) -> SqlResult<()> {
+    match h {
+        Expr::Column { table: None, name } if items.iter().any(|i| i.column.name.eq_ignore_ascii_case(name)) => Ok(()),
+        Expr::Column { name, .. } => match bind(h, scope) {
+            // An outer query's column binds to its value.
+            Ok(Expr::Literal(_)) => Ok(()),
+            Ok(bound) if items.iter().any(|i| i.expr == bound) || group_by.contains(&bound) => Ok(()),
+            Ok(_) => {
+                let shown = match h {
+                    Expr::Column { table: Some(t), .. } => format!("{t}.{name}"),
+                    _ => name.clone(),
+                };
+                Err(SqlError::bad_field(&shown, "HAVING"))
+            }
+            // Not a column: the binding proper rejects it.
+            Err(_) => Ok(()),
+        },
+        e if e.is_aggregate() => Ok(()),
+        other => {
+            let mut outcome = Ok(());
+            other.for_each_child(&mut |child| {
+                if outcome.is_ok() {
+                    outcome = check_having_columns(child, scope, items, group_by);
+                }
+            });
+            outcome
+        }
+    }
+}
+
 fn bind_having(h: &Expr, scope: &[ScopeColumn], items: &[Item]) -> SqlResult<Expr> {
     match h {
         Expr::Column { table: None, name } => match bind(h, scope) {
@@ -1853,6 +1906,19 @@ fn bind_having(h: &Expr, scope: &[ScopeColumn], items: &[Item]) -> SqlResult<Exp
         Expr::Column { .. } => bind(h, scope),
         other => map_children(other, &mut |e| bind_having(e, scope, items)),
     }
+}
+
+/// Every ON condition binds over the tables up to its own, checked before
+/// any row is read (`join_level` binds each where it runs it): an unknown
+/// column is an error even when a table is empty.
+fn check_join_conditions(sources: &[Source]) -> SqlResult<()> {
+    for level in 0..sources.len() {
+        if let Some(on) = &sources[level].on {
+            let scope: Vec<ScopeColumn> = sources[..=level].iter().flat_map(|s| s.columns.iter().cloned()).collect();
+            bind(on, &scope).map_err(in_clause("ON"))?;
+        }
+    }
+    Ok(())
 }
 
 /// Nested-loop join: extends `prefix` with rows of `sources[level]`.
@@ -1873,7 +1939,7 @@ pub(crate) fn join_level(
     let last = level + 1 == sources.len();
     let on = source.on.as_ref().map(|on| {
         let scope: Vec<ScopeColumn> = sources[..=level].iter().flat_map(|s| s.columns.iter().cloned()).collect();
-        bind(on, &scope)
+        bind(on, &scope).map_err(in_clause("ON"))
     });
     let on = on.transpose()?;
     let mut usable: Vec<Expr> = Vec::new();

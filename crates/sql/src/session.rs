@@ -345,6 +345,9 @@ pub struct Session {
     /// statement that uses no table keeps the previous statement's until it
     /// raises one itself, as in MariaDB (see `begin_diagnostics`).
     diagnostics_claimed: std::cell::Cell<bool>,
+    /// The row of a multi-row INSERT / UPDATE being stored, which
+    /// conversion warnings and errors name (`at row N`); 1 otherwise.
+    pub(crate) warning_row: std::cell::Cell<u64>,
     /// The running statement is INSERT / UPDATE IGNORE.
     pub(crate) ignoring_errors: bool,
     /// MariaDB's abort_on_warning: strict mode and a statement that stores
@@ -448,6 +451,7 @@ impl Session {
             stmt_view: None,
             statement_conditions: std::cell::Cell::new(0),
             diagnostics_claimed: std::cell::Cell::new(false),
+            warning_row: std::cell::Cell::new(1),
             ignoring_errors: false,
             abort_on_warning: std::cell::Cell::new(false),
             next_isolation: None,
@@ -703,6 +707,7 @@ impl Session {
     /// DIAGNOSTICS read the area and add to it.
     fn begin_diagnostics(&self, stmt: &Statement) {
         self.statement_conditions.set(0);
+        self.warning_row.set(1);
         let reads_diagnostics = matches!(stmt, Statement::Show { what: Show::Warnings | Show::Errors, .. })
             || matches!(stmt, Statement::Compound(block) if block.reads_diagnostics);
         self.diagnostics_claimed.set(reads_diagnostics);
@@ -2095,6 +2100,9 @@ impl EvalEnv for Session {
         }))
     }
 
+    fn warning_row(&self) -> u64 {
+        self.warning_row.get()
+    }
     fn warn(&self, code: u16, message: String) {
         self.push_warning(Warning::raised("Warning", code, message));
     }

@@ -507,6 +507,60 @@ fn process_rows(session: &Session) -> Vec<Vec<Value>> {
 
 /// NUMERIC_PRECISION, NUMERIC_SCALE and DATETIME_PRECISION of a column,
 /// as information_schema.COLUMNS shows them.
+/// DATA_TYPE through COLLATION_NAME of a column (information_schema.COLUMNS)
+/// or of a function's return type (ROUTINES): the same eight columns.
+fn type_columns(c: &ColumnDef) -> [Value; 8] {
+    let (precision, scale, fsp) = numeric_precision(c);
+    let uint = |n: Option<u64>| n.map_or(Value::Null, Value::UInt);
+    let text_only = |v: &str| if c.ty.is_text() { s(v) } else { Value::Null };
+    [
+        s(c.ty.sql_name().split('(').next().unwrap_or("")),
+        // TEXT's maximum is in bytes (65535 for TEXT of any charset). A UUID
+        // is no character column here, though logged as a BINARY(16).
+        match c.ty {
+            _ if c.max_bytes() == 0 => Value::Null,
+            ColumnType::Uuid => Value::Null,
+            ColumnType::Text(_) => Value::UInt(c.max_bytes()),
+            _ => Value::UInt(c.max_bytes() / u64::from(c.collation.mbmaxlen())),
+        },
+        uint((c.max_bytes() > 0 && c.ty != ColumnType::Uuid).then(|| c.max_bytes())),
+        uint(precision),
+        uint(scale),
+        uint(fsp),
+        text_only(c.collation.charset().name()),
+        text_only(c.collation.name()),
+    ]
+}
+
+/// information_schema.ROUTINES: the stored procedures and functions of the
+/// databases the session sees, by database, name and kind as MariaDB lists
+/// mysql.proc. A procedure's type columns are empty (DATA_TYPE '').
+fn routine_rows(catalog: &crate::catalog::Catalog, visibility: &Visibility) -> Vec<Vec<Value>> {
+    let mut routines = catalog.all_routines();
+    routines.retain(|r| visibility.db(&r.def.db));
+    routines
+        .sort_by(|a, b| (&a.def.db, &a.def.name, a.def.kind.name()).cmp(&(&b.def.db, &b.def.name, b.def.kind.name())));
+    let collation_of = |db: &str| catalog.database(db).map(|d| d.collation).unwrap_or_default().name();
+    routines
+        .iter()
+        .map(|r| {
+            let d = &r.def;
+            let c = &d.characteristics;
+            let mut row = vec![s(&d.name), s("def"), s(&d.db), s(&d.name), s(d.kind.name())];
+            match &r.routine.returns {
+                Some(ty) => row.extend(type_columns(ty).into_iter().chain([s(&column_type_text(ty))])),
+                None => row.extend([s("")].into_iter().chain(std::iter::repeat_n(Value::Null, 8))),
+            }
+            row.extend([s("SQL"), s(&d.body_text), Value::Null, Value::Null, s("SQL")]);
+            row.extend([s(if c.deterministic { "YES" } else { "NO" }), s(&c.data_access), Value::Null]);
+            row.extend([s(&c.security), s(&d.created), s(&d.created), s(&d.sql_mode), s(&c.comment)]);
+            row.extend([s(&format!("{}@{}", d.definer.0, d.definer.1)), s(&d.character_set_client)]);
+            row.extend([s(&d.collation_connection), s(collation_of(&d.db))]);
+            row
+        })
+        .collect()
+}
+
 fn numeric_precision(c: &onelog_core::ColumnDef) -> (Option<u64>, Option<u64>, Option<u64>) {
     match c.ty {
         ColumnType::TinyInt => (Some(3), Some(0), None),
@@ -1220,10 +1274,7 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                         .enumerate()
                         .filter_map(|(i, c)| {
                             let privileges = visibility.column_privileges(&t.db, &t.name, &c.name)?;
-                            let data_type = c.ty.sql_name().split('(').next().unwrap_or("").to_string();
-                            let (precision, scale, fsp) = numeric_precision(c);
-                            let uint = |n: Option<u64>| n.map_or(Value::Null, Value::UInt);
-                            Some(vec![
+                            let mut row = vec![
                                 s("def"),
                                 s(&t.db),
                                 s(&t.name),
@@ -1231,22 +1282,9 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                                 Value::Int(i as i64 + 1),
                                 default_text(c).map(|d| s(&d)).unwrap_or(Value::Null),
                                 s(if c.nullable { "YES" } else { "NO" }),
-                                s(&data_type),
-                                // TEXT's maximum is in bytes (65535 for TEXT of any charset).
-                                // A UUID is no character column here, though
-                                // logged as a BINARY(16).
-                                match c.ty {
-                                    _ if c.max_bytes() == 0 => Value::Null,
-                                    ColumnType::Uuid => Value::Null,
-                                    ColumnType::Text(_) => Value::UInt(c.max_bytes()),
-                                    _ => Value::UInt(c.max_bytes() / u64::from(c.collation.mbmaxlen())),
-                                },
-                                uint((c.max_bytes() > 0 && c.ty != ColumnType::Uuid).then(|| c.max_bytes())),
-                                uint(precision),
-                                uint(scale),
-                                uint(fsp),
-                                if c.ty.is_text() { s(c.collation.charset().name()) } else { Value::Null },
-                                if c.ty.is_text() { s(c.collation.name()) } else { Value::Null },
+                            ];
+                            row.extend(type_columns(c));
+                            row.extend([
                                 s(&column_type_text(c)),
                                 s(key_kind(t, i)),
                                 s(if c.auto_increment { "auto_increment" } else { "" }),
@@ -1254,7 +1292,8 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                                 s(&c.comment),
                                 s("NEVER"),
                                 Value::Null,
-                            ])
+                            ]);
+                            Some(row)
                         })
                         .collect::<Vec<_>>()
                 })
@@ -1529,7 +1568,7 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                 "COLLATION_CONNECTION",
                 "DATABASE_COLLATION",
             ],
-            Vec::new(),
+            routine_rows(&catalog, &visibility),
         ),
         "TRIGGERS" => (
             &[

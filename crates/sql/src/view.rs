@@ -715,9 +715,18 @@ fn cast_name(to: CastType) -> String {
         CastType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
         CastType::Double => "double".into(),
         CastType::Date => "date".into(),
-        CastType::DateTime => "datetime".into(),
-        CastType::Time => "time".into(),
+        CastType::DateTime(fsp) => with_fsp("datetime", fsp),
+        CastType::Time(fsp) => with_fsp("time", fsp),
         CastType::Uuid => "uuid".into(),
+    }
+}
+
+/// A temporal CAST type as MariaDB prints it: `datetime`, `time(3)`.
+pub(crate) fn with_fsp(name: &str, fsp: u8) -> String {
+    if fsp == 0 {
+        name.to_string()
+    } else {
+        format!("{name}({fsp})")
     }
 }
 

@@ -39,27 +39,29 @@ enum Issue {
 
 fn report(issue: Issue, v: &Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) -> SqlResult<()> {
     let c = &column.name;
+    let row = env.warning_row();
     let shown = String::from_utf8_lossy(&value_bytes(v)).into_owned();
     let (code, msg) = match issue {
         Issue::OutOfRange => {
-            (ErrorCode::WARN_DATA_OUT_OF_RANGE, format!("Out of range value for column '{c}' at row 1"))
+            (ErrorCode::WARN_DATA_OUT_OF_RANGE, format!("Out of range value for column '{c}' at row {row}"))
         }
         Issue::WrongValue(kind) => (
             ErrorCode::TRUNCATED_WRONG_VALUE_FOR_FIELD,
-            format!("Incorrect {kind} value: '{shown}' for column '{c}' at row 1"),
+            format!("Incorrect {kind} value: '{shown}' for column '{c}' at row {row}"),
         ),
-        Issue::Truncated => (ErrorCode::WARN_DATA_TRUNCATED, format!("Data truncated for column '{c}' at row 1")),
-        Issue::TooLong => (ErrorCode::DATA_TOO_LONG, format!("Data too long for column '{c}' at row 1")),
-        Issue::BadTemporal(kind) => {
-            (ErrorCode::TRUNCATED_WRONG_VALUE, format!("Incorrect {kind} value: '{shown}' for column '{c}' at row 1"))
-        }
+        Issue::Truncated => (ErrorCode::WARN_DATA_TRUNCATED, format!("Data truncated for column '{c}' at row {row}")),
+        Issue::TooLong => (ErrorCode::DATA_TOO_LONG, format!("Data too long for column '{c}' at row {row}")),
+        Issue::BadTemporal(kind) => (
+            ErrorCode::TRUNCATED_WRONG_VALUE,
+            format!("Incorrect {kind} value: '{shown}' for column '{c}' at row {row}"),
+        ),
     };
     if strict {
         return Err(SqlError::new(code, msg));
     }
     // Non-strict: MySQL downgrades 1406 and 1292 to 1265 warnings.
     let (code, msg) = match code.number {
-        1406 | 1292 => (1265, format!("Data truncated for column '{c}' at row 1")),
+        1406 | 1292 => (1265, format!("Data truncated for column '{c}' at row {row}")),
         n => (n, msg),
     };
     env.warn(code, msg);
@@ -78,8 +80,12 @@ fn coerce_uuid(v: Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) ->
             if let Some(u) = Uuid::from_binary(b).or_else(|| Uuid::parse_text(b)) {
                 return Ok(Value::Uuid(u));
             }
-            let msg =
-                format!("Incorrect uuid value: '{}' for column `{}` at row 1", String::from_utf8_lossy(b), column.name);
+            let msg = format!(
+                "Incorrect uuid value: '{}' for column `{}` at row {}",
+                String::from_utf8_lossy(b),
+                column.name,
+                env.warning_row()
+            );
             if strict {
                 return Err(SqlError::new(ErrorCode::TRUNCATED_WRONG_VALUE, msg));
             }
@@ -104,7 +110,8 @@ fn coerce_uuid(v: Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) ->
 /// Note 1265: a value lost digits or a time of day that the column cannot
 /// hold, which MariaDB does not count as an error in any mode.
 fn truncation_note(column: &ColumnDef, env: &dyn EvalEnv) {
-    env.note(ErrorCode::WARN_DATA_TRUNCATED.number, format!("Data truncated for column '{}' at row 1", column.name));
+    let message = format!("Data truncated for column '{}' at row {}", column.name, env.warning_row());
+    env.note(ErrorCode::WARN_DATA_TRUNCATED.number, message);
 }
 
 /// Converts a value for storage in `column`: range and length checks,
@@ -194,6 +201,13 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
                 }
                 other => to_num(other, &NoWarn).map(|n| n.to_f64()).unwrap_or(0.0),
             };
+            // A string's exponent can pass DOUBLE's range ('1e1000').
+            let f = if f.is_infinite() {
+                report(Issue::OutOfRange, &v, column, strict, env)?;
+                f64::MAX.copysign(f)
+            } else {
+                f
+            };
             let f = if column.unsigned && f < 0.0 {
                 report(Issue::OutOfRange, &v, column, strict, env)?;
                 0.0
@@ -262,7 +276,7 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
                     Ok(Value::Date(date))
                 }
                 ColumnType::Timestamp { fsp } => {
-                    let t = round_fsp(t, fsp);
+                    let t = cut_fraction(t, fsp, env);
                     // TIMESTAMP holds 1970-01-01 00:00:01 .. 2038-01-19 03:14:07 UTC;
                     // `t` is the session zone's wall clock.
                     let lo = Temporal { year: 1970, month: 1, day: 1, second: 1, ..Temporal::default() };
@@ -274,9 +288,10 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
                             return Err(SqlError::new(
                                 ErrorCode::TRUNCATED_WRONG_VALUE,
                                 format!(
-                                    "Incorrect datetime value: '{}' for column '{}' at row 1",
+                                    "Incorrect datetime value: '{}' for column '{}' at row {}",
                                     String::from_utf8_lossy(&value_bytes(&v)),
-                                    column.name
+                                    column.name,
+                                    env.warning_row()
                                 ),
                             ));
                         }
@@ -285,7 +300,7 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
                     }
                     Ok(Value::DateTime(t))
                 }
-                ColumnType::DateTime { fsp } => Ok(Value::DateTime(round_fsp(t, fsp))),
+                ColumnType::DateTime { fsp } => Ok(Value::DateTime(cut_fraction(t, fsp, env))),
                 _ => Ok(Value::DateTime(t)),
             }
         }
@@ -309,9 +324,7 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
             } else {
                 us
             };
-            let unit = 10i64.pow(6 - u32::from((*fsp).min(6)));
-            let r = ((us as f64 / unit as f64).round() as i64).saturating_mul(unit).clamp(-MAX_TIME, MAX_TIME);
-            Ok(Value::Time(r))
+            Ok(Value::Time(cut_time_fraction(us, *fsp, env)))
         }
         ColumnType::Enum(labels) => {
             let found = match &v {
@@ -357,10 +370,24 @@ fn round_to_digits(f: f64, digits: FloatDigits) -> (f64, bool) {
     }
 }
 
-fn round_fsp(t: Temporal, fsp: u8) -> Temporal {
+/// Whether fractional seconds past a type's precision round (sql_mode
+/// TIME_ROUND_FRACTIONAL) rather than being cut off, MariaDB's default.
+fn rounds_fractions(env: &dyn EvalEnv) -> bool {
+    match env.system_var(crate::ast::VarScope::Session, "sql_mode") {
+        Ok(Value::Bytes(mode)) => mode.split(|b| *b == b',').any(|f| f == b"TIME_ROUND_FRACTIONAL"),
+        _ => false,
+    }
+}
+
+/// A date and time kept to `fsp` fractional digits, as a DATETIME(fsp) or
+/// TIMESTAMP(fsp) stores it and CAST(.. AS DATETIME(fsp)) gives it.
+pub(crate) fn cut_fraction(t: Temporal, fsp: u8, env: &dyn EvalEnv) -> Temporal {
     let unit = 10u32.pow(6 - u32::from(fsp.min(6)));
     if t.micros.is_multiple_of(unit) {
         return t;
+    }
+    if !rounds_fractions(env) {
+        return Temporal { micros: t.micros / unit * unit, ..t };
     }
     let rounded = (t.micros + unit / 2) / unit * unit;
     if rounded >= 1_000_000 {
@@ -369,6 +396,17 @@ fn round_fsp(t: Temporal, fsp: u8) -> Temporal {
     } else {
         Temporal { micros: rounded, ..t }
     }
+}
+
+/// A TIME in microseconds kept to `fsp` fractional digits (cut toward
+/// zero, or rounded under TIME_ROUND_FRACTIONAL), within TIME's range.
+pub(crate) fn cut_time_fraction(us: i64, fsp: u8, env: &dyn EvalEnv) -> i64 {
+    let unit = 10i64.pow(6 - u32::from(fsp.min(6)));
+    if us % unit == 0 {
+        return us;
+    }
+    let kept = if rounds_fractions(env) { (us as f64 / unit as f64).round() as i64 } else { us / unit };
+    kept.saturating_mul(unit).clamp(-super::temporal::MAX_TIME, super::temporal::MAX_TIME)
 }
 
 fn coerce_int(v: Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) -> SqlResult<Value> {
@@ -453,7 +491,11 @@ fn coerce_bit(v: Value, bits: u8, column: &ColumnDef, strict: bool, env: &dyn Ev
     match pattern {
         Some(n) if n <= max => Ok(Value::UInt(n)),
         _ if strict => {
-            Err(SqlError::new(ErrorCode::DATA_TOO_LONG, format!("Data too long for column '{}' at row 1", column.name)))
+            let row = env.warning_row();
+            Err(SqlError::new(
+                ErrorCode::DATA_TOO_LONG,
+                format!("Data too long for column '{}' at row {row}", column.name),
+            ))
         }
         _ => {
             report(Issue::OutOfRange, &v, column, false, env)?;
@@ -537,7 +579,7 @@ fn coerce_string(
     };
     let (head, tail) = bytes.split_at(cut.min(bytes.len()));
     if tail.iter().all(|b| *b == b' ') && !binary_string {
-        env.warn(1265, format!("Data truncated for column '{}' at row 1", column.name));
+        env.note(1265, format!("Data truncated for column '{}' at row {}", column.name, env.warning_row()));
         return Ok(Value::Bytes(head.to_vec()));
     }
     report(Issue::TooLong, &Value::Null, column, strict, env)?;

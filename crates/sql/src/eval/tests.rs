@@ -551,9 +551,9 @@ fn casts() {
     let c = |e: Expr, to: CastType| Expr::Cast { expr: Box::new(e), to };
     // All expected values checked against MariaDB 10.11.
     check(vec![
-        (c(s("2024-01-02"), CastType::DateTime), Value::DateTime(dt(2024, 1, 2, 0, 0, 0))),
+        (c(s("2024-01-02"), CastType::DateTime(0)), Value::DateTime(dt(2024, 1, 2, 0, 0, 0))),
         (c(i(20240102), CastType::Date), Value::Date(date(2024, 1, 2))),
-        (c(s("12:34"), CastType::Time), Value::Time(45_240_000_000)),
+        (c(s("12:34"), CastType::Time(0)), Value::Time(45_240_000_000)),
         (c(s("abc"), CastType::Signed), Value::Int(0)),
         (c(dec("1.5"), CastType::Signed), Value::Int(2)),
         (c(s("1.9"), CastType::Signed), Value::Int(1)),
@@ -669,11 +669,12 @@ fn coerce_non_strict() {
         (vs("z"), ColumnType::Enum(vec!["x".into()]), false, vs(""), vec![1265]),
         (Value::Int(12), ColumnType::VarChar(10), false, vs("12"), vec![]),
         (Value::Double(1.5), ColumnType::Text(BlobSize::Tiny), false, vs("1.5"), vec![]),
+        // Cut, not rounded: MariaDB rounds only under TIME_ROUND_FRACTIONAL.
         (
             vs("2024-01-02 03:04:05.6"),
             ColumnType::DateTime { fsp: 0 },
             false,
-            Value::DateTime(dt(2024, 1, 2, 3, 4, 6)),
+            Value::DateTime(dt(2024, 1, 2, 3, 4, 5)),
             vec![],
         ),
         (vs("20240102"), ColumnType::Date, false, Value::Date(date(2024, 1, 2)), vec![]),
@@ -861,8 +862,8 @@ fn no_panics_on_odd_input() {
             CastType::Signed,
             CastType::Unsigned,
             CastType::Date,
-            CastType::DateTime,
-            CastType::Time,
+            CastType::DateTime(6),
+            CastType::Time(6),
             CastType::Decimal { precision: 65, scale: 30 },
             CastType::Double,
         ] {

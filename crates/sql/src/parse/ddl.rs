@@ -67,8 +67,19 @@ fn bit_width(name: &str, bits: Option<u64>) -> SqlResult<u8> {
     }
 }
 
-fn fsp(p: &Option<u64>) -> u8 {
-    p.map(|v| v.min(6) as u8).unwrap_or(0)
+/// The most fractional-second digits a temporal type holds.
+pub(crate) const MAX_FSP: u64 = 6;
+
+/// A temporal type's fractional digits; more than six is 1426 for `name`
+/// (a column, or a CAST's argument).
+pub(crate) fn fsp(name: &str, p: &Option<u64>) -> SqlResult<u8> {
+    match p.unwrap_or(0) {
+        n if n > MAX_FSP => Err(SqlError::new(
+            ErrorCode::TOO_BIG_PRECISION,
+            format!("Too big precision specified for '{name}'. Maximum is {MAX_FSP}"),
+        )),
+        n => Ok(n as u8),
+    }
 }
 
 /// Converts a column type; returns (type, unsigned).
@@ -127,9 +138,9 @@ fn column_type(name: &str, dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
         D::Date => (ColumnType::Date, false),
         D::Uuid => (ColumnType::Uuid, false),
         D::Bit(bits) => (ColumnType::Bit(bit_width(name, *bits)?), false),
-        D::Datetime(p) => (ColumnType::DateTime { fsp: fsp(p) }, false),
-        D::Timestamp(p, _) => (ColumnType::Timestamp { fsp: fsp(p) }, false),
-        D::Time(p, _) => (ColumnType::Time { fsp: fsp(p) }, false),
+        D::Datetime(p) => (ColumnType::DateTime { fsp: fsp(name, p)? }, false),
+        D::Timestamp(p, _) => (ColumnType::Timestamp { fsp: fsp(name, p)? }, false),
+        D::Time(p, _) => (ColumnType::Time { fsp: fsp(name, p)? }, false),
         D::Enum(members, _) => {
             let labels = members
                 .iter()

@@ -509,28 +509,57 @@ fn binop(op: &sp::BinaryOperator) -> SqlResult<BinOp> {
 }
 
 /// A CAST / CONVERT target. MariaDB's grammar has no TEXT, BLOB,
-/// TIMESTAMP, BIGINT, REAL, DOUBLE PRECISION or NUMERIC there: 1064.
-fn cast_type(dt: &sp::DataType) -> SqlResult<CastType> {
+/// TIMESTAMP, BIGINT, REAL, DOUBLE PRECISION, NUMERIC or JSON there: 1064.
+/// Precision errors name the argument as MariaDB prints it (1426), except
+/// M < D, which names no column (1427).
+fn cast_type(dt: &sp::DataType, arg: &sp::Expr) -> SqlResult<CastType> {
     use sp::DataType as D;
+    let arg_name = || match arg {
+        sp::Expr::Value(v) => match &v.value {
+            sp::Value::SingleQuotedString(text) | sp::Value::DoubleQuotedString(text) => text.clone(),
+            other => other.to_string(),
+        },
+        other => other.to_string(),
+    };
     Ok(match dt {
         D::Signed | D::SignedInteger | D::Int(_) | D::Integer(_) => CastType::Signed,
         D::Unsigned | D::UnsignedInteger | D::IntUnsigned(_) | D::BigIntUnsigned(_) => CastType::Unsigned,
         D::Char(_) | D::Varchar(_) | D::Nvarchar(_) | D::Character(_) | D::String(_) => CastType::Char,
         D::Binary(_) | D::Varbinary(_) => CastType::Binary,
         D::Decimal(info) | D::Dec(info) => {
-            let (precision, scale) = super::ddl::decimal_precision("", info)?;
+            check_scale(info)?;
+            let (precision, scale) = super::ddl::decimal_precision(&arg_name(), info)?;
             CastType::Decimal { precision, scale }
         }
-        D::Double(_) | D::Float(_) => CastType::Double,
-        D::Date => CastType::Date,
-        D::Datetime(_) => CastType::DateTime,
-        D::Time(_, _) => CastType::Time,
-        D::Uuid => CastType::Uuid,
-        D::Text | D::Blob(_) | D::Timestamp(_, _) | D::BigInt(_) | D::Real | D::DoublePrecision | D::Numeric(_) => {
-            return Err(SqlError::parse(&dt.to_string(), 1))
+        D::Double(info) | D::Float(info) => {
+            check_scale(info)?;
+            CastType::Double
         }
+        D::Date => CastType::Date,
+        D::Datetime(p) => CastType::DateTime(super::ddl::fsp(&arg_name(), p)?),
+        D::Time(p, _) => CastType::Time(super::ddl::fsp(&arg_name(), p)?),
+        D::Uuid => CastType::Uuid,
+        D::Text
+        | D::Blob(_)
+        | D::Timestamp(_, _)
+        | D::BigInt(_)
+        | D::Real
+        | D::DoublePrecision
+        | D::Numeric(_)
+        | D::JSON => return Err(SqlError::parse(&dt.to_string(), 1)),
         other => return Err(unsupported(other)),
     })
+}
+
+/// A CAST's `(M,D)` with D > M: 1427, naming no column.
+fn check_scale(info: &sp::ExactNumberInfo) -> SqlResult<()> {
+    match info {
+        sp::ExactNumberInfo::PrecisionAndScale(p, s) if *s > 0 && (*s as u64) > *p => Err(SqlError::new(
+            onelog_core::ErrorCode::M_BIGGER_THAN_D,
+            "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '')",
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// A call's arguments: (args, DISTINCT, `*`). Clauses inside the list
@@ -862,8 +891,10 @@ pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult
             sp::UnaryOperator::BitwiseNot => Expr::Unary(UnaryOp::BitNot, boxed(expr, params)?),
             other => return Err(unsupported(other)),
         },
-        E::Cast { expr, data_type, .. } => Expr::Cast { expr: boxed(expr, params)?, to: cast_type(data_type)? },
-        E::Convert { expr, data_type: Some(dt), .. } => Expr::Cast { expr: boxed(expr, params)?, to: cast_type(dt)? },
+        E::Cast { expr, data_type, .. } => Expr::Cast { to: cast_type(data_type, expr)?, expr: boxed(expr, params)? },
+        E::Convert { expr, data_type: Some(dt), .. } => {
+            Expr::Cast { to: cast_type(dt, expr)?, expr: boxed(expr, params)? }
+        }
         E::Convert { expr, data_type: None, .. } => convert_expr(expr, params)?,
         E::Collate { expr, collation } => Expr::Collate {
             expr: boxed(expr, params)?,
