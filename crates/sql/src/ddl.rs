@@ -973,6 +973,9 @@ fn validate_table(def: &mut TableDef) -> SqlResult<()> {
             ));
         }
     }
+    for c in &mut def.columns {
+        member_default(c)?;
+    }
     for c in &def.columns {
         if let Some(ColumnDefault::Value(Value::Null)) = &c.default {
             if !c.nullable {
@@ -983,6 +986,19 @@ fn validate_table(def: &mut TableDef) -> SqlResult<()> {
             }
         }
     }
+    Ok(())
+}
+
+/// An ENUM or SET default as the column keeps it ('B,a' is 'a,B'); one
+/// naming no member is error 1067, in any sql_mode.
+fn member_default(c: &mut ColumnDef) -> SqlResult<()> {
+    let Some(ColumnDefault::Value(v)) = &c.default else { return Ok(()) };
+    if !c.ty.has_members() || v.is_null() {
+        return Ok(());
+    }
+    let stored = crate::eval::coerce_to_column(v.clone(), c, true, &crate::eval::NoWarn)
+        .map_err(|_| SqlError::new(ErrorCode::INVALID_DEFAULT, format!("Invalid default value for '{}'", c.name)))?;
+    c.default = Some(ColumnDefault::Value(stored));
     Ok(())
 }
 
