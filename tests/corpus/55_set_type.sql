@@ -64,4 +64,9 @@ INSERT INTO st_alter VALUES (4, 'r,s', 'x')
 CREATE TABLE st_copy SELECT id, a, b FROM st
 SHOW CREATE TABLE st_copy
 SELECT id, a, b FROM st_copy ORDER BY id
-DROP TABLE st, st_dup, st_trail, st64, st_alter, st_copy
+-- A NOT NULL SET without a default is '' where IGNORE lets the INSERT leave it out.
+CREATE TABLE st_nn (a SET('a') NOT NULL)
+INSERT INTO st_nn VALUES ()
+INSERT IGNORE INTO st_nn VALUES ()
+SELECT a, length(a) FROM st_nn
+DROP TABLE st, st_dup, st_trail, st64, st_alter, st_copy, st_nn

@@ -298,7 +298,9 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
                     if !g && defer_missing && lacks_default(&table, col) {
                         omitted[col] = true;
                     } else if !g {
-                        row[col] = default_value(ctx.session, &table, col)?;
+                        // IGNORE makes a missing default a warning (1364).
+                        let strict = ctx.session.strict() && !ins.ignore;
+                        row[col] = default_value_in_mode(ctx.session, &table, col, strict)?;
                     }
                 }
                 crate::default_expr::fill(ctx.session, &table, &mut row, &|col| !given[col])?;
