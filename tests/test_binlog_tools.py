@@ -28,10 +28,10 @@ def sysbench(srv, test, phase, *extra):
 
 
 TYPED_ROWS = [
-    # (id, tiny, uns, big, dec, dbl, name, blob, day, ts, kind)
-    (1, -128, 4294967295, -9223372036854775808, "-12345.678", 0.5, "héllo 'q'", b"\x00\x01\xff", "2024-02-29", "2024-02-29 23:59:58", "b"),
-    (2, 127, 0, 9223372036854775807, "0.001", -2.25, "", b"", "1970-01-01", "2000-01-01 00:00:00", "a"),
-    (3, None, None, None, None, None, "nulls", None, None, None, None),
+    # (id, tiny, uns, big, dec, dbl, name, blob, day, ts, kind, tags)
+    (1, -128, 4294967295, -9223372036854775808, "-12345.678", 0.5, "héllo 'q'", b"\x00\x01\xff", "2024-02-29", "2024-02-29 23:59:58", "b", "z,x"),
+    (2, 127, 0, 9223372036854775807, "0.001", -2.25, "", b"", "1970-01-01", "2000-01-01 00:00:00", "a", ""),
+    (3, None, None, None, None, None, "nulls", None, None, None, None, None),
 ]
 
 
@@ -42,8 +42,8 @@ def typed_workload(srv):
         cur.execute("USE bl")
         cur.execute("""CREATE TABLE typed (id INT PRIMARY KEY, tiny TINYINT, uns INT UNSIGNED,
             big BIGINT, dec1 DECIMAL(10,3), dbl DOUBLE, name VARCHAR(30) NOT NULL, bin BLOB,
-            day DATE, ts DATETIME, kind ENUM('a','b'))""")
-        cur.executemany("INSERT INTO typed VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)", TYPED_ROWS)
+            day DATE, ts DATETIME, kind ENUM('a','b'), tags SET('x','y','z'))""")
+        cur.executemany("INSERT INTO typed VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)", TYPED_ROWS)
         cur.execute("UPDATE typed SET name = 'updated', uns = uns - 1 WHERE id = 1")
         cur.execute("DELETE FROM typed WHERE id = 2")
         cur.execute("BEGIN")
@@ -127,10 +127,12 @@ def test_mariadb_binlog_reads_every_file_without_warning(written):
     upd = re.search(r"### UPDATE `bl`.`typed`\n### WHERE\n((?:###   @.*\n)+)### SET\n((?:###   @.*\n)+)", text)
     assert upd, "no decoded UPDATE with before and after image"
     before, after = upd.groups()
-    assert before.count("@") == 11 and after.count("@") == 11, "binlog_row_image must be FULL"
+    assert before.count("@") == 12 and after.count("@") == 12, "binlog_row_image must be FULL"
+    # A SET is logged as its bitmask: z,x is 101.
+    assert "@12=b'00000101'" in before, before
     assert "@7='updated'" in after and "@7='updated'" not in before
     dele = re.search(r"### DELETE FROM `bl`.`typed`\n### WHERE\n((?:###   @.*\n)+)", text)
-    assert dele and re.search(r"@1=2\b", dele.group(1)) and dele.group(1).count("@") == 11
+    assert dele and re.search(r"@1=2\b", dele.group(1)) and dele.group(1).count("@") == 12
     assert "'rolled back'" not in text and "'in txn'" not in text, "a rolled back transaction reached the binlog"
     assert "'committed'" in text
     assert "CREATE TABLE typed" in text or "CREATE TABLE `typed`" in text

@@ -430,9 +430,9 @@ def test_mariadb_replica_applies_create_table_like_and_select(onelog_server, rep
     assert failed.value.args[0] == 1062
     query(source, "CREATE TABLE types (t TIMESTAMP NULL, e ENUM('x','y') DEFAULT 'y', b VARBINARY(4), "
                   "code CHAR(3) COLLATE utf8mb4_bin, u TINYINT UNSIGNED NOT NULL DEFAULT 1, bl BLOB, "
-                  "tx TEXT COMMENT 'it''s', dt DATETIME(3), tm TIME, f DOUBLE, big BIGINT UNSIGNED)")
+                  "tx TEXT COMMENT 'it''s', dt DATETIME(3), tm TIME, f DOUBLE, big BIGINT UNSIGNED, st SET('r','g','b') DEFAULT 'g')")
     query(source, "INSERT INTO types VALUES ('2026-01-01 00:00:00', 'x', x'00ff', 'AbC', 2, x'01', 'text', "
-                  "'2026-02-03 04:05:06.789', '12:34:56', 1.5, 18446744073709551615)")
+                  "'2026-02-03 04:05:06.789', '12:34:56', 1.5, 18446744073709551615, 'b,R')")
     query(source, "CREATE TABLE wide SELECT *, '' AS em, NULL AS z, 'q''uote' AS qu FROM types")
     query(source, "UPDATE snap SET v = 'changed' WHERE id = 3")
     wait_caught_up(replica_conn, source)

@@ -26,7 +26,8 @@ pub mod binlog_flags {
 /// 22), its size parameter, flags (bit 0 unsigned, bit 1 utf8mb4_bin, bits
 /// 2-7 DECIMAL scale). Parameters stay in the ranges the catalog gives them
 /// except where the decoder must cope anyway (DECIMAL precision and scale,
-/// fractional-second digits out of range); ENUM labels are distinct.
+/// fractional-second digits out of range); ENUM labels and SET members
+/// are distinct.
 pub fn row_image_column(i: usize, spec: &[u8]) -> ColumnDef {
     let (kind, a, flags) = (spec[0], spec[1], spec[2]);
     let blob = [BlobSize::Tiny, BlobSize::Normal, BlobSize::Medium, BlobSize::Long][usize::from(a % 4)];
@@ -51,6 +52,8 @@ pub fn row_image_column(i: usize, spec: &[u8]) -> ColumnDef {
         16 => ColumnType::Timestamp { fsp: a % 10 },
         17 => ColumnType::Time { fsp: a % 10 },
         18 => ColumnType::Year,
+        // 1 to 64 members: every bitmask width (1, 2, 3, 4, 8 bytes).
+        21 => ColumnType::Set((0..=usize::from(a % 64)).map(|m| format!("m{m}")).collect()),
         // Up to 511 labels: 2-byte indexes too.
         _ => ColumnType::Enum((0..=usize::from(a) * 2).map(|l| format!("l{l}")).collect()),
     };

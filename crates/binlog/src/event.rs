@@ -597,8 +597,8 @@ fn is_character_column(ty: &ColumnType) -> bool {
 }
 
 /// TABLE_MAP body with binlog_row_metadata=FULL optional metadata
-/// (SIGNEDNESS, DEFAULT_CHARSET, COLUMN_NAME, ENUM_STR_VALUE,
-/// SIMPLE_PRIMARY_KEY, ENUM_AND_SET_DEFAULT_CHARSET).
+/// (SIGNEDNESS, DEFAULT_CHARSET, COLUMN_NAME, ENUM_AND_SET_DEFAULT_CHARSET,
+/// SET_STR_VALUE, ENUM_STR_VALUE, SIMPLE_PRIMARY_KEY).
 pub fn table_map_body(table: &TableDef) -> Vec<u8> {
     let mut body = Vec::with_capacity(64 + 16 * table.columns.len());
     put_table_id(&mut body, table.id);
@@ -661,13 +661,14 @@ pub fn table_map_body(table: &TableDef) -> Vec<u8> {
     }
     put_tlv(&mut body, table_map_meta::COLUMN_NAME, &names);
 
-    let enum_columns: Vec<&onelog_core::ColumnDef> =
-        table.columns.iter().filter(|c| matches!(c.ty, ColumnType::Enum(_))).collect();
-    let enum_collations: Vec<u16> = enum_columns.iter().map(|c| c.collation.id()).collect();
-    if let Some(default) = most_common(&enum_collations) {
+    // ENUM and SET columns: their charsets, then SET's members, then
+    // ENUM's (the order MariaDB writes these fields in).
+    let member_collations: Vec<u16> =
+        table.columns.iter().filter(|c| c.ty.has_members()).map(|c| c.collation.id()).collect();
+    if let Some(default) = most_common(&member_collations) {
         let mut v = Vec::new();
         put_packed_int(&mut v, u64::from(default));
-        for (i, id) in enum_collations.iter().enumerate() {
+        for (i, id) in member_collations.iter().enumerate() {
             if *id != default {
                 put_packed_int(&mut v, i as u64);
                 put_packed_int(&mut v, u64::from(*id));
@@ -675,19 +676,16 @@ pub fn table_map_body(table: &TableDef) -> Vec<u8> {
         }
         put_tlv(&mut body, table_map_meta::ENUM_AND_SET_DEFAULT_CHARSET, &v);
     }
-    if !enum_columns.is_empty() {
-        let mut v = Vec::new();
-        for c in &enum_columns {
-            if let ColumnType::Enum(labels) = &c.ty {
-                put_packed_int(&mut v, labels.len() as u64);
-                for l in labels {
-                    put_packed_int(&mut v, l.len() as u64);
-                    v.extend_from_slice(l.as_bytes());
-                }
-            }
-        }
-        put_tlv(&mut body, table_map_meta::ENUM_STR_VALUE, &v);
-    }
+    let sets = table.columns.iter().filter_map(|c| match &c.ty {
+        ColumnType::Set(members) => Some(members.as_slice()),
+        _ => None,
+    });
+    put_member_lists(&mut body, table_map_meta::SET_STR_VALUE, sets);
+    let enums = table.columns.iter().filter_map(|c| match &c.ty {
+        ColumnType::Enum(labels) => Some(labels.as_slice()),
+        _ => None,
+    });
+    put_member_lists(&mut body, table_map_meta::ENUM_STR_VALUE, enums);
 
     if let Some(pk) = table.primary_key() {
         let mut v = Vec::new();
@@ -698,6 +696,24 @@ pub fn table_map_body(table: &TableDef) -> Vec<u8> {
     }
 
     body
+}
+
+/// An ENUM_STR_VALUE / SET_STR_VALUE field: per column, its member count
+/// and members; no field when there is no such column.
+fn put_member_lists<'a>(body: &mut Vec<u8>, kind: u8, columns: impl Iterator<Item = &'a [String]>) {
+    let mut v = Vec::new();
+    let mut any = false;
+    for members in columns {
+        any = true;
+        put_packed_int(&mut v, members.len() as u64);
+        for m in members {
+            put_packed_int(&mut v, m.len() as u64);
+            v.extend_from_slice(m.as_bytes());
+        }
+    }
+    if any {
+        put_tlv(body, kind, &v);
+    }
 }
 
 fn most_common(ids: &[u16]) -> Option<u16> {

@@ -64,8 +64,15 @@ fn build_seed_tables() -> Vec<TableDef> {
         T::Year,
         T::Enum(vec!["small".into(), "large".into()]),
         T::Uuid,
+        T::Set(vec!["red".into(), "green".into(), "blue".into()]),
     ];
-    let narrow = vec![T::VarChar(300), T::Enum((0..300).map(|i| format!("e{i}")).collect()), T::Int];
+    // A SET of 40 members takes the 8-byte bitmask.
+    let narrow = vec![
+        T::VarChar(300),
+        T::Enum((0..300).map(|i| format!("e{i}")).collect()),
+        T::Int,
+        T::Set((0..40).map(|i| format!("s{i}")).collect()),
+    ];
     vec![table(70, "types", wide, true), table(71, "nopk", narrow, false)]
 }
 
@@ -119,6 +126,10 @@ pub fn seed_value(c: &ColumnDef, i: u32) -> Value {
         T::Year => Value::Int(1901 + n % 200),
         T::Bit(bits) => Value::UInt(u64::from(i) & (u64::MAX >> (64 - u32::from(*bits)))),
         T::Enum(labels) => Value::from_str(&labels[i as usize % labels.len()]),
+        T::Set(members) => {
+            let mask = u64::from(i).wrapping_mul(0x9e37_79b9) & onelog_core::set_value::full_mask(members);
+            Value::from_str(&onelog_core::set_value::set_text(members, mask))
+        }
         T::Uuid => Value::Uuid(onelog_core::Uuid(u128::from(i).wrapping_mul(0x9e37_79b9_7f4a_7c15).to_be_bytes())),
     }
 }

@@ -18,7 +18,7 @@ const CREATE_TABLE: &str = "CREATE TABLE t (\
   ubi BIGINT UNSIGNED, f FLOAT, d DOUBLE, dec1 DECIMAL(10,2), dec2 DECIMAL(20,6), \
   c CHAR(10), vc VARCHAR(100), bin BINARY(4), vb VARBINARY(300), tx TEXT, bl MEDIUMBLOB, \
   dt DATE, dtm DATETIME(3), ts TIMESTAMP(6) NULL DEFAULT NULL, tm TIME(2), y YEAR, \
-  e ENUM('small','medium','large')) ENGINE=InnoDB";
+  e ENUM('small','medium','large'), st SET('red','green','blue')) ENGINE=InnoDB";
 
 fn table() -> TableDef {
     let col = ColumnDef::new;
@@ -52,6 +52,7 @@ fn table() -> TableDef {
             col("tm", ColumnType::Time { fsp: 2 }),
             col("y", ColumnType::Year),
             col("e", ColumnType::Enum(vec!["small".into(), "medium".into(), "large".into()])),
+            col("st", ColumnType::Set(vec!["red".into(), "green".into(), "blue".into()])),
         ],
         indexes: vec![IndexDef::primary_key(1, vec![0])],
         ..Default::default()
@@ -90,6 +91,7 @@ fn row1() -> Vec<Value> {
         Value::Time(-(3 * 3600 + 4 * 60 + 5) * 1_000_000 - 670_000),
         Value::Int(2024),
         Value::from_str("medium"),
+        Value::from_str("red,blue"),
     ]
 }
 
@@ -98,6 +100,7 @@ fn row2() -> Vec<Value> {
     r[0] = Value::Int(2);
     r[11] = Value::from_str("second");
     r[21] = Value::from_str("large");
+    r[22] = Value::from_str("green");
     r
 }
 
@@ -317,11 +320,13 @@ fn oracle(checksum: bool) {
             "###   @20='-03:04:05.67'",
             "###   @21=2024",
             "###   @22=2",
+            "###   @23=b'00000101'",
             "### INSERT INTO `oracle_db`.`t`",
             "###   @1=2",
             "###   @2=NULL",
             "###   @12='second'",
             "###   @22=3",
+            "###   @23=b'00000010'",
             "Xid = 1003",
             "COMMIT",
             "GTID 0-7-4 cid=104 trans",
@@ -340,6 +345,7 @@ fn oracle(checksum: bool) {
             "### WHERE",
             "###   @1=1",
             "###   @22=2",
+            "###   @23=b'00000101'",
             "Xid = 1005",
             "Rotate to onelog-bin.000002  pos: 4",
             "# End of log file",
@@ -493,8 +499,8 @@ fn mariadb_replays_the_binlog() {
         String::from_utf8_lossy(&out.stderr),
         String::from_utf8_lossy(&out.stdout)
     );
-    let rows = client(&server, "SELECT id, ti, dec1, vc, e FROM oracle_db.t ORDER BY id").expect("select");
-    assert_eq!(rows, "2\t127\t0.00\tit's updated\tlarge\n");
+    let rows = client(&server, "SELECT id, ti, dec1, vc, e, st FROM oracle_db.t ORDER BY id").expect("select");
+    assert_eq!(rows, "2\t127\t0.00\tit's updated\tlarge\tgreen\n");
 
     // Replay only the INSERT group into a fresh table to check every type.
     client(&server, "DROP DATABASE oracle_db").expect("drop");
@@ -518,7 +524,7 @@ fn mariadb_replays_the_binlog() {
     assert!(out.status.success(), "replay failed: {}", String::from_utf8_lossy(&out.stderr));
     let rows = client(
         &server,
-        "SELECT id, ti, us, mi, bi, ubi, f, d, dec1, dec2, c, vc, HEX(bin), HEX(vb), tx, bl, dt, dtm, ts, tm, y, e \
+        "SELECT id, ti, us, mi, bi, ubi, f, d, dec1, dec2, c, vc, HEX(bin), HEX(vb), tx, bl, dt, dtm, ts, tm, y, e, st \
          FROM oracle_db.t WHERE id = 1",
     )
     .expect("select");
@@ -526,7 +532,7 @@ fn mariadb_replays_the_binlog() {
         rows,
         "1\t-5\t65535\t-8388608\t-9000000000\t18446744073709551615\t1.5\t-2.25\t-12345678.91\t\
          12345678901234.000001\tchars\théllo wörld\t61620000\t0102FF\tsome text\tblob\t2024-02-29\t\
-         2023-12-31 23:59:58.123\t2001-09-09 01:46:40.654321\t-03:04:05.67\t2024\tmedium\n"
+         2023-12-31 23:59:58.123\t2001-09-09 01:46:40.654321\t-03:04:05.67\t2024\tmedium\tred,blue\n"
     );
 }
 
@@ -570,7 +576,7 @@ fn mysql_common_decodes_table_map_and_rows() {
                     (tme.table_id(), tme.database_name().as_ref(), tme.table_name().as_ref()),
                     (70, "oracle_db", "t")
                 );
-                assert_eq!(tme.columns_count(), 22);
+                assert_eq!(tme.columns_count(), 23);
                 let mut fields = 0;
                 for field in tme.iter_optional_meta() {
                     fields += 1;
@@ -610,6 +616,14 @@ fn mysql_common_decodes_table_map_and_rows() {
                                 .expect("enum labels");
                             assert_eq!(labels, vec![vec!["small", "medium", "large"]]);
                         }
+                        OptionalMetadataField::SetStrValue(values) => {
+                            let members: Vec<Vec<String>> = values
+                                .iter_values()
+                                .map(|v| v.map(|v| v.values().iter().map(|l| l.value().into_owned()).collect()))
+                                .collect::<Result<_, _>>()
+                                .expect("set members");
+                            assert_eq!(members, vec![vec!["red", "green", "blue"]]);
+                        }
                         OptionalMetadataField::SimplePrimaryKey(pk) => {
                             let idx: Vec<u64> = pk.iter_indexes().collect::<Result<_, _>>().expect("pk indexes");
                             assert_eq!(idx, vec![0]);
@@ -620,7 +634,7 @@ fn mysql_common_decodes_table_map_and_rows() {
                         other => panic!("unexpected optional metadata {other:?}"),
                     }
                 }
-                assert_eq!(fields, 6);
+                assert_eq!(fields, 7);
             }
             Some(EventData::RowsEvent(rows)) => {
                 let tme = binlog.reader().get_tme(rows.table_id()).expect("table map known");
@@ -648,10 +662,11 @@ fn mysql_common_decodes_table_map_and_rows() {
     }
     assert_eq!(table_maps, 3);
     let first = &rows_seen[0];
+    // mysql_common gives a SET as its bitmask's bytes: 5 is red,blue.
     for want in [
         "Int(1) Int(-5) Int(65535) Int(8388607) Int(-9000000000) UInt(18446744073709551615) Float(1.5) Double(-2.25) \"-12345678.91\" \"12345678901234.000001\" \"chars\" \"héllo wörld\" \"ab\"",
         "\"some text\" \"blob\" Date(\"'2024-02-29'\") Date(\"'2023-12-31 23:59:58.123000'\") \
-         \"1000000000.654321\" Time(\"'003:04:05.670000'\") \"2024\" Int(2)",
+         \"1000000000.654321\" Time(\"'003:04:05.670000'\") \"2024\" Int(2) \"\\u{5}\"",
     ] {
         assert!(first.contains(want), "missing {want:?} in {first}");
     }

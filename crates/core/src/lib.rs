@@ -12,6 +12,7 @@ pub mod error;
 pub mod fuzz;
 pub mod rowimage;
 pub mod schema;
+pub mod set_value;
 pub mod uuid;
 pub mod value;
 

@@ -12,6 +12,7 @@
 
 use crate::decimal::Decimal;
 use crate::schema::{ColumnDef, ColumnType};
+use crate::set_value::{parse_set, set_pack_length, set_text};
 use crate::uuid::{Uuid, UUID_BYTES};
 use crate::value::{Temporal, Value};
 
@@ -160,6 +161,7 @@ pub fn binlog_type(column: &ColumnDef) -> (u8, Vec<u8>) {
         }
         ColumnType::Text(size) | ColumnType::Blob(size) => (t::BLOB, vec![size.pack_length() as u8]),
         ColumnType::Enum(labels) => (t::STRING, vec![t::ENUM, enum_pack_length(labels.len()) as u8]),
+        ColumnType::Set(members) => (t::STRING, vec![t::SET, set_pack_length(members.len()) as u8]),
         ColumnType::Date => (t::DATE, vec![]),
         ColumnType::DateTime { fsp } => (t::DATETIME2, vec![*fsp]),
         ColumnType::Timestamp { fsp } => (t::TIMESTAMP2, vec![*fsp]),
@@ -300,6 +302,13 @@ fn encode_value(column: &ColumnDef, value: &Value, out: &mut Vec<u8>) -> Result<
             let index = enum_index(column, labels, value)?;
             let width = enum_pack_length(labels.len());
             out.extend_from_slice(&(index as u16).to_le_bytes()[..width]);
+        }
+        ColumnType::Set(members) => {
+            let parsed = parse_set(members, column.collation, bytes_value(column, value)?);
+            if parsed.unknown {
+                return Err(out_of_range(column, value));
+            }
+            out.extend_from_slice(&parsed.mask.to_le_bytes()[..set_pack_length(members.len())]);
         }
         ColumnType::Date => {
             let t = temporal_value(column, value)?;
@@ -743,6 +752,7 @@ fn skip_value(column: &ColumnDef, r: &mut Reader) -> Result<(), RowImageError> {
         | ColumnType::Uuid => string_len(column, r)? as u64,
         ColumnType::Text(size) | ColumnType::Blob(size) => r.le(size.pack_length())?,
         ColumnType::Enum(labels) => return r.le(enum_pack_length(labels.len())).map(drop),
+        ColumnType::Set(members) => return r.le(set_pack_length(members.len())).map(drop),
         _ => return decode_value(column, r).map(drop),
     };
     let len = usize::try_from(len).map_err(|_| r.corrupt("string", "length overflow"))?;
@@ -813,6 +823,13 @@ fn decode_value(column: &ColumnDef, r: &mut Reader) -> Result<Value, RowImageErr
                     None => return Err(r.corrupt("enum", "index beyond the labels")),
                 },
             }
+        }
+        ColumnType::Set(members) => {
+            let mask = r.le(set_pack_length(members.len()))?;
+            if mask & !crate::set_value::full_mask(members) != 0 {
+                return Err(r.corrupt("set", "bits beyond the members"));
+            }
+            Value::Bytes(set_text(members, mask).into_bytes())
         }
         ColumnType::Date => {
             let packed = r.le(3)? as u32;
@@ -988,6 +1005,22 @@ mod tests {
         let mut out = Vec::new();
         encode_row(&c, &[Value::UInt(7)], &mut out).unwrap();
         assert_eq!(decode_row(&c, &out).unwrap().0, vec![Value::Int(7)]);
+    }
+
+    #[test]
+    fn set_is_its_little_endian_bitmask() {
+        let members = |n: usize| (0..n).map(|i| format!("m{i}")).collect::<Vec<_>>();
+        assert_eq!(one(col("s", ColumnType::Set(members(3))), Value::from_str("m0,m2")), [5]);
+        assert_eq!(one(col("s", ColumnType::Set(members(3))), Value::from_str("")), [0]);
+        assert_eq!(one(col("s", ColumnType::Set(members(9))), Value::from_str("m8")), [0, 1]);
+        assert_eq!(one(col("s", ColumnType::Set(members(24))), Value::from_str("m23")), [0, 0, 0x80]);
+        assert_eq!(one(col("s", ColumnType::Set(members(64))), Value::from_str("m63")), [0, 0, 0, 0, 0, 0, 0, 0x80]);
+        assert_eq!(binlog_type(&col("s", ColumnType::Set(members(33)))), (mysql_type::STRING, vec![248, 8]));
+        let mut out = Vec::new();
+        assert!(encode_row(&[col("s", ColumnType::Set(members(3)))], &[Value::from_str("m9")], &mut out).is_err());
+        // Bits past the members are corrupt, not members.
+        let image = [0u8, 0b1000];
+        assert!(decode_row(&[col("s", ColumnType::Set(members(3)))], &image).is_err());
     }
 
     #[test]

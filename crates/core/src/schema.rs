@@ -86,6 +86,10 @@ pub enum ColumnType {
     /// as its (n + 7) / 8 bytes, big-endian. (Last: catalogs store the
     /// variant's position.)
     Bit(u8),
+    /// SET('a','b',...): up to 64 members; a value is a set of them, kept
+    /// as its members in definition order joined by ',' and stored, sent to
+    /// the binlog and replicas as the bitmask (member i is bit i).
+    Set(Vec<String>),
 }
 
 impl ColumnType {
@@ -111,6 +115,13 @@ impl ColumnType {
     /// under the column's collation).
     pub fn is_text(&self) -> bool {
         matches!(self, ColumnType::Char(_) | ColumnType::VarChar(_) | ColumnType::Text(_) | ColumnType::Enum(_))
+            || matches!(self, ColumnType::Set(_))
+    }
+
+    /// ENUM and SET: strings limited to a list of members, kept as a
+    /// number, so compared and keyed unlike other strings.
+    pub fn has_members(&self) -> bool {
+        matches!(self, ColumnType::Enum(_) | ColumnType::Set(_))
     }
 
     /// True for byte-string types (BINARY, VARBINARY, BLOB).
@@ -142,12 +153,16 @@ impl ColumnType {
             ColumnType::Year => "year(4)".into(),
             ColumnType::Bit(bits) => format!("bit({bits})"),
             ColumnType::Uuid => "uuid".into(),
-            ColumnType::Enum(labels) => {
-                let quoted: Vec<String> = labels.iter().map(|l| format!("'{}'", l.replace('\'', "''"))).collect();
-                format!("enum({})", quoted.join(","))
-            }
+            ColumnType::Enum(labels) => format!("enum({})", quoted_members(labels)),
+            ColumnType::Set(members) => format!("set({})", quoted_members(members)),
         }
     }
+}
+
+/// ENUM / SET members as SQL string literals, comma-separated.
+fn quoted_members(members: &[String]) -> String {
+    let quoted: Vec<String> = members.iter().map(|m| format!("'{}'", m.replace('\'', "''"))).collect();
+    quoted.join(",")
 }
 
 fn blob_prefix(size: BlobSize) -> &'static str {
@@ -276,6 +291,7 @@ impl ColumnDef {
             ColumnType::Binary(n) | ColumnType::VarBinary(n) => u64::from(*n),
             ColumnType::Text(s) | ColumnType::Blob(s) => s.max_bytes(),
             ColumnType::Uuid => crate::uuid::UUID_BYTES as u64,
+            ColumnType::Set(members) => crate::set_value::set_max_chars(members) * u64::from(self.collation.mbmaxlen()),
             _ => 0,
         }
     }

@@ -216,6 +216,12 @@ pub fn column_meta_for(def: &ColumnDef, schema: &str, table: &str, alias: Option
             let longest = labels.iter().map(|l| l.chars().count() as u32).max().unwrap_or(0);
             (MyType::MYSQL_TYPE_STRING, text_coll, longest.saturating_mul(4), 0)
         }
+        // As long as all members joined by ','.
+        T::Set(members) => {
+            flags |= ColumnFlags::SET_FLAG;
+            let chars = u32::try_from(onelog_core::set_value::set_max_chars(members)).unwrap_or(u32::MAX);
+            (MyType::MYSQL_TYPE_STRING, text_coll, chars.saturating_mul(4), 0)
+        }
         // MariaDB's Field_fbt: a CHAR(36) of the connection charset,
         // flagged BINARY and UNSIGNED.
         T::Uuid => {

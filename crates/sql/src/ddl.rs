@@ -328,6 +328,9 @@ pub(crate) fn noop_with_note(code: u16, message: String) -> DdlPlan {
 /// Plans `stmt` against the catalog and a storage snapshot.
 pub fn plan(catalog: &mut Catalog, snapshot: &Snapshot, ctx: &DdlContext, stmt: &Statement) -> SqlResult<DdlPlan> {
     let mut plan = plan_statement(catalog, snapshot, ctx, stmt)?;
+    if matches!(stmt, Statement::CreateTable(_) | Statement::AlterTable { .. }) {
+        check_set_members(&mut plan, ctx.strict)?;
+    }
     if let CatalogChange::ReplaceTables(replacements) = &mut plan.change {
         crate::foreign_key::follow_renames(catalog, replacements, &mut plan.mutations)?;
     }
@@ -902,6 +905,37 @@ fn rename_tables(catalog: &Catalog, current_db: &str, pairs: &[(ObjectName, Obje
     Ok(ok_plan(mutations, CatalogChange::ReplaceTables(replacements)))
 }
 
+/// A SET column of a created or altered table whose members repeat under
+/// its collation: error 1291 in strict mode, else a note (MariaDB keeps
+/// the duplicate).
+fn check_set_members(plan: &mut DdlPlan, strict: bool) -> SqlResult<()> {
+    let defs: Vec<&TableDef> = match &plan.change {
+        CatalogChange::PutTables(defs) => defs.iter().collect(),
+        CatalogChange::RecreateTable(def) => vec![def],
+        CatalogChange::ReplaceTables(replacements) => replacements.iter().map(|r| &r.def).collect(),
+        _ => return Ok(()),
+    };
+    let Some(message) = defs.iter().flat_map(|def| &def.columns).find_map(duplicated_set_member) else {
+        return Ok(());
+    };
+    if strict {
+        return Err(SqlError::new(ErrorCode::DUPLICATED_VALUE_IN_TYPE, message));
+    }
+    plan.note.get_or_insert((ErrorCode::DUPLICATED_VALUE_IN_TYPE.number, message));
+    Ok(())
+}
+
+/// MariaDB's message for the first member of a SET column that a later
+/// one repeats, if any.
+fn duplicated_set_member(column: &ColumnDef) -> Option<String> {
+    let ColumnType::Set(members) = &column.ty else { return None };
+    let repeated = members
+        .iter()
+        .enumerate()
+        .find(|(i, m)| members[i + 1..].iter().any(|later| column.collation.equal(m.as_bytes(), later.as_bytes())))?;
+    Some(format!("Column '{}' has duplicated value '{}' in SET", column.name, repeated.1))
+}
+
 /// CREATE TABLE of a name that is taken: error 1050, or with IF NOT EXISTS
 /// note 1050 and nothing done.
 pub(crate) fn table_exists(ct: &CreateTable) -> SqlResult<DdlPlan> {
@@ -939,6 +973,9 @@ fn validate_table(def: &mut TableDef) -> SqlResult<()> {
             ));
         }
     }
+    for c in &mut def.columns {
+        member_default(c)?;
+    }
     for c in &def.columns {
         if let Some(ColumnDefault::Value(Value::Null)) = &c.default {
             if !c.nullable {
@@ -949,6 +986,19 @@ fn validate_table(def: &mut TableDef) -> SqlResult<()> {
             }
         }
     }
+    Ok(())
+}
+
+/// An ENUM or SET default as the column keeps it ('B,a' is 'a,B'); one
+/// naming no member is error 1067, in any sql_mode.
+fn member_default(c: &mut ColumnDef) -> SqlResult<()> {
+    let Some(ColumnDefault::Value(v)) = &c.default else { return Ok(()) };
+    if !c.ty.has_members() || v.is_null() {
+        return Ok(());
+    }
+    let stored = crate::eval::coerce_to_column(v.clone(), c, true, &crate::eval::NoWarn)
+        .map_err(|_| SqlError::new(ErrorCode::INVALID_DEFAULT, format!("Invalid default value for '{}'", c.name)))?;
+    c.default = Some(ColumnDefault::Value(stored));
     Ok(())
 }
 

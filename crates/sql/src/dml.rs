@@ -304,6 +304,7 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
                         // once: the first row warned or failed for this one.
                         row[col] = implicit_default(&def.columns[col].ty);
                     } else if !g {
+                        // IGNORE makes a missing default a warning (1364).
                         let strict = ctx.session.strict() && !ins.ignore;
                         row[col] = default_value_in_mode(ctx.session, &table, col, strict)?;
                     }

@@ -288,7 +288,7 @@ impl ColumnKinds {
             for column in &entry.def.columns {
                 let kind = match &column.ty {
                     ty if ty.is_numeric() => Kind::Numeric,
-                    ty if ty.is_text() && !matches!(ty, ColumnType::Enum(_)) => Kind::Text(column.collation),
+                    ty if ty.is_text() && !ty.has_members() => Kind::Text(column.collation),
                     _ => continue,
                 };
                 kinds.push((marker.clone(), column.name.clone(), kind));

@@ -775,7 +775,7 @@ fn key_value(column: &ColumnDef, v: Value, zone: TimeZone) -> Option<Value> {
             Value::Bytes(b) => std::str::from_utf8(&b).ok()?.trim().parse::<i64>().ok().map(Value::Int),
             _ => None,
         },
-        t if t.is_text() && !matches!(t, ColumnType::Enum(_)) => match v {
+        t if t.is_text() && !t.has_members() => match v {
             Value::Bytes(_) => Some(v),
             Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => Some(Value::from_str(&v.to_string())),
             _ => None,

@@ -6,6 +6,7 @@ use super::{decimal_fit, parse_decimal_prefix, set_scale, to_num, value_bytes, E
 use crate::time_zone::session_zone;
 use onelog_core::decimal::{Decimal, RoundingStrategy};
 use onelog_core::schema::FloatDigits;
+use onelog_core::set_value::{full_mask, parse_set, set_text};
 use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Temporal, Uuid, Value};
 
 fn int_range(ty: &ColumnType, unsigned: bool) -> (i128, i128) {
@@ -138,6 +139,7 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
         }
         ColumnType::Year => coerce_year(v, column, strict, env),
         ColumnType::Bit(bits) => coerce_bit(v, *bits, column, strict, env),
+        ColumnType::Set(members) => coerce_set(v, members, column, strict, env),
         ColumnType::Decimal { precision, scale } => {
             let d = match &v {
                 Value::Bytes(b) => {
@@ -501,6 +503,48 @@ fn coerce_bit(v: Value, bits: u8, column: &ColumnDef, strict: bool, env: &dyn Ev
             report(Issue::OutOfRange, &v, column, false, env)?;
             Ok(Value::UInt(max))
         }
+    }
+}
+
+/// A value for SET(members), as MariaDB's Field_set stores it: a string
+/// names members ('b,a', any order, repeated); one naming none that is a
+/// whole integer is a bitmask; a number is the bitmask, its fraction
+/// dropped. Unknown members and bits past the members are dropped with
+/// 1265 (an error in strict mode).
+fn coerce_set(v: Value, members: &[String], column: &ColumnDef, strict: bool, env: &dyn EvalEnv) -> SqlResult<Value> {
+    let full = full_mask(members);
+    let (mask, lost) = match &v {
+        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => {
+            let n = set_number(&v);
+            (n & full, n & !full != 0)
+        }
+        other => {
+            let text = value_bytes(other);
+            let parsed = parse_set(members, column.collation, &text);
+            match std::str::from_utf8(&text).ok().filter(|_| parsed.mask == 0 && !text.is_empty()) {
+                Some(digits) => match digits.parse::<i64>().map(|i| i as u64).or_else(|_| digits.parse::<u64>()) {
+                    Ok(n) => (n & full, n & !full != 0),
+                    Err(_) => (0, true),
+                },
+                None => (parsed.mask, parsed.unknown),
+            }
+        }
+    };
+    if lost {
+        report(Issue::Truncated, &v, column, strict, env)?;
+    }
+    Ok(Value::Bytes(set_text(members, mask).into_bytes()))
+}
+
+/// A number as a SET bitmask: its 64-bit two's complement, the fraction
+/// truncated.
+fn set_number(v: &Value) -> u64 {
+    match v {
+        Value::Int(i) => *i as u64,
+        Value::UInt(u) => *u,
+        Value::Decimal(d) => d.trunc().to_i128().map_or(u64::MAX, |i| i as u64),
+        Value::Double(f) => f.trunc() as i64 as u64,
+        _ => 0,
     }
 }
 

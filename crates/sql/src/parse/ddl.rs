@@ -4,6 +4,7 @@
 use super::{object_name, unsupported, ParamCounter};
 use crate::ast::*;
 use onelog_core::schema::{ColumnDefault, FloatDigits, KeyPart};
+use onelog_core::set_value::{MAX_SET_MEMBERS, SET_SEPARATOR};
 use onelog_core::{
     BlobSize, Charset, Collation, ColumnDef, ColumnType, ErrorCode, ReferentialAction, SqlError, SqlResult,
 };
@@ -65,6 +66,25 @@ fn bit_width(name: &str, bits: Option<u64>) -> SqlResult<u8> {
         )),
         n => Ok(n as u8),
     }
+}
+
+/// SET's members as MariaDB keeps them: trailing spaces dropped; a member
+/// holding ',' is error 1367, more than 64 members 1097. (Duplicates
+/// depend on the collation and sql_mode: see `ddl::check_set_members`.)
+fn set_members(name: &str, members: &[String]) -> SqlResult<Vec<String>> {
+    if members.len() > MAX_SET_MEMBERS {
+        return Err(SqlError::new(ErrorCode::TOO_BIG_SET, format!("Too many strings for column {name} and SET")));
+    }
+    members
+        .iter()
+        .map(|m| match m.contains(char::from(SET_SEPARATOR)) {
+            true => Err(SqlError::new(
+                ErrorCode::ILLEGAL_VALUE_FOR_TYPE,
+                format!("Illegal set '{m}' value found during parsing"),
+            )),
+            false => Ok(m.trim_end_matches(' ').to_string()),
+        })
+        .collect()
 }
 
 /// The most fractional-second digits a temporal type holds.
@@ -150,6 +170,7 @@ fn column_type(name: &str, dt: &sp::DataType) -> SqlResult<(ColumnType, bool)> {
                 .collect();
             (ColumnType::Enum(labels), false)
         }
+        D::Set(members) => (ColumnType::Set(set_members(name, members)?), false),
         D::Custom(name, args) => match (name.to_string().to_ascii_lowercase().as_str(), args.as_slice()) {
             ("year", [] | [_]) => (ColumnType::Year, false),
             // MariaDB's synonyms (INT1, MIDDLEINT, FIXED ... are respelled
