@@ -285,6 +285,7 @@ impl Plan {
             match (target, value) {
                 (Target::Var(name), value) => set_user_var(ctx.session, name, value.unwrap_or(Value::Null)),
                 (Target::Column(c), Some(value)) => {
+                    crate::generated::check_assigned(ctx, &self.table, *c, &value, self.abort_on_warning)?;
                     row[*c] = coerce_to_column(value, &columns[*c], self.abort_on_warning, ctx)?;
                 }
                 (Target::Column(c), None) => row[*c] = self.null_for(ctx, *c, row_number)?,
@@ -305,6 +306,7 @@ impl Plan {
         crate::default_expr::fill(ctx, &self.table, &mut row, &by_default)?;
         for (c, e) in &self.assignments {
             row[*c] = ctx.eval(e, &row)?;
+            crate::generated::check_assigned(ctx, &self.table, *c, &row[*c], self.abort_on_warning)?;
         }
         Ok(row)
     }
