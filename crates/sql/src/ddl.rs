@@ -1001,14 +1001,18 @@ impl AlterShape {
             column.nullable = false;
         }
         let old = &self.def.columns[pos];
-        if old.generated.as_ref().map(|g| g.stored) != column.generated.as_ref().map(|g| g.stored) {
+        // InnoDB turns no column into a VIRTUAL one or back.
+        let is_virtual = |c: &ColumnDef| c.generated.as_ref().is_some_and(|g| !g.stored);
+        if is_virtual(old) != is_virtual(&column) {
             return Err(SqlError::new(
                 ErrorCode::UNSUPPORTED_ACTION_ON_GENERATED_COLUMN,
                 "This is not yet supported for generated columns",
             ));
         }
-        // A new expression gives every row new values.
+        // A new expression gives every row new values; a stored one's are
+        // copied.
         self.converted[pos] |= old.generated != column.generated;
+        self.copied |= old.generated != column.generated && !is_virtual(&column);
         self.converted[pos] |= copies_rows(old, &column) || (old.nullable && !column.nullable);
         self.copied |= copies_rows(old, &column);
         self.def.columns[pos] = column;

@@ -45,6 +45,8 @@ pub fn canonicalize(def: &mut TableDef) -> SqlResult<()> {
         ));
     }
     let scope = scope(def);
+    // Per column: whether its value depends on the AUTO_INCREMENT value.
+    let mut counts_rows: Vec<bool> = def.columns.iter().map(|c| c.auto_increment).collect();
     for col in 0..def.columns.len() {
         let column = &def.columns[col];
         let parsed = match (&column.generated, &column.default) {
@@ -74,6 +76,7 @@ pub fn canonicalize(def: &mut TableDef) -> SqlResult<()> {
         }
         select::bind(&parsed, &scope).map_err(|e| in_clause(e, &column.name))?;
         uninitialized(def, col, &parsed, col)?;
+        counts_rows[col] = auto_increment_read(def, col, &parsed, &counts_rows, kept)?;
         let text = crate::view::expression_text(&parsed)?;
         if let Some(g) = def.columns[col].generated.as_mut() {
             g.expr = text;
@@ -96,6 +99,30 @@ fn uninitialized(def: &TableDef, col: usize, expr: &Expr, from: usize) -> SqlRes
         }
     }
     Ok(())
+}
+
+/// Whether generated column `col`'s expression reads the AUTO_INCREMENT
+/// value (`counts_rows` says which columns do): a VIRTUAL column may, one
+/// whose value is `kept` (STORED or indexed) not (1901), since MariaDB
+/// computes kept values before it numbers the row.
+fn auto_increment_read(def: &TableDef, col: usize, expr: &Expr, counts_rows: &[bool], kept: bool) -> SqlResult<bool> {
+    let reads = |c: &onelog_core::ColumnDef| {
+        expr.contains(&|e| matches!(e, Expr::Column { name, .. } if name.eq_ignore_ascii_case(&c.name)))
+    };
+    let Some(read) = def.columns.iter().enumerate().find(|(n, c)| counts_rows[*n] && reads(c)).map(|(_, c)| c) else {
+        return Ok(false);
+    };
+    if !kept {
+        return Ok(true);
+    }
+    // MariaDB names the AUTO_INCREMENT column itself, or the virtual
+    // column that reads it.
+    let (refused, clause_of) =
+        if read.auto_increment { ("AUTO_INCREMENT", &read.name) } else { (read.name.as_str(), &def.columns[col].name) };
+    Err(SqlError::new(
+        ErrorCode::GENERATED_COLUMN_FUNCTION_IS_NOT_ALLOWED,
+        format!("Function or expression '{refused}' cannot be used in the {CLAUSE} clause of `{clause_of}`"),
+    ))
 }
 
 /// What a generated column's expression may not hold, as 1901 names it

@@ -132,9 +132,6 @@ pub(crate) fn update(session: &mut Session, upd: &MultiUpdate, params: &[Value])
                         Expr::Default => assigned_default(ctx.session, &target.entry, *col, &new)?,
                         e => ctx.eval_in(&scope, e, &joined)?,
                     };
-                    if !matches!(value, Expr::Default) {
-                        crate::generated::check_assigned(ctx, &target.entry, *col, &new[*col], strict)?;
-                    }
                 }
                 let table = &target.entry;
                 for (i, c) in table.def.columns.iter().enumerate() {
