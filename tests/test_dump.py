@@ -232,3 +232,34 @@ def test_consistent_snapshot_statements(onelog_server_module):
         "CREATE DATABASE /*!32312 IF NOT EXISTS*/ `snap`")
     a.close()
     b.close()
+
+
+def test_dump_of_generated_columns_round_trips(onelog_server_module, mariadb_server):
+    """A database with generated columns (VIRTUAL, STORED, indexed) dumped
+    by mariadb-dump restores into OneLog and into MariaDB 10.11 with the
+    same definitions and rows: the dump lists every column's value and sets
+    a non-strict sql_mode, so both servers ignore the generated ones with
+    warning 1906 and compute them again."""
+    src = onelog_server_module
+    c = src.connect(autocommit=True)
+    with c.cursor() as cur:
+        cur.execute("CREATE DATABASE gdump")
+        cur.execute("CREATE TABLE gdump.t (id INT PRIMARY KEY, a INT, v INT AS (a + 1) VIRTUAL, "
+                    "s VARCHAR(12) AS (concat('s', a)) STORED, w INT AS (v * 2) PERSISTENT, UNIQUE KEY (w), KEY (v))")
+        cur.execute("INSERT INTO gdump.t (id, a) VALUES (1, 1), (2, 2), (3, NULL)")
+    cmd = [MARIADB_DUMP, "--no-defaults", f"-h{src.host}", f"-P{src.port}", "-uroot", "--databases", "gdump"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    expected = table_dump(src, "gdump")
+    with c.cursor() as cur:
+        cur.execute("SHOW CREATE TABLE gdump.t")
+        create = cur.fetchone()
+        cur.execute("DROP DATABASE gdump")
+    for target in (src, mariadb_server):
+        load(target, r.stdout)
+        assert table_dump(target, "gdump") == expected, target
+        t = target.connect(autocommit=True)
+        with t.cursor() as cur:
+            cur.execute("SHOW CREATE TABLE gdump.t")
+            assert cur.fetchone() == create, target
+            cur.execute("DROP DATABASE gdump")

@@ -638,3 +638,37 @@ def test_mariadb_replica_applies_foreign_keys_and_their_cascades(onelog_server, 
         assert query(source, create) == query(replica_conn, create), table
     assert query(source, "SELECT * FROM fk.c ORDER BY id") == ((3, 2, None), (4, 3, None), (9, 99, None))
     assert query(source, "SELECT * FROM fk.g ORDER BY id") == ((3, 3),)
+
+
+def test_mariadb_replica_applies_generated_columns(onelog_server, replica):
+    """Generated columns reach a MariaDB replica with the logged CREATE and
+    ALTER TABLE; the row images carry every column's value, the VIRTUAL
+    ones included, as MariaDB logs them (binlog_row_image=FULL), so the
+    replica finds each row it updates or deletes by its full before-image
+    and ends with the same rows and the same index contents."""
+    source = onelog_server.connect(autocommit=True)
+    query(source, "CREATE DATABASE gc")
+    replica_conn = start_replica(replica, onelog_server, first_binlog(onelog_server))
+    query(source, "USE gc")
+    query(source, "CREATE TABLE t (id INT PRIMARY KEY, a INT, v INT AS (a + 1) VIRTUAL, "
+                  "s VARCHAR(12) AS (concat('s', a)) STORED, w INT AS (v * 2) PERSISTENT, UNIQUE KEY (w), KEY (v))")
+    query(source, "CREATE TABLE h (a INT, v INT AS (a * 10) VIRTUAL)")
+    query(source, "INSERT INTO t (id, a) VALUES (1, 1), (2, 2), (3, NULL)")
+    query(source, "INSERT INTO h (a) VALUES (1), (2), (2)")
+    query(source, "UPDATE t SET a = a + 10 WHERE id = 1")
+    query(source, "INSERT INTO t (id, a) VALUES (2, 5) ON DUPLICATE KEY UPDATE a = 7")
+    query(source, "REPLACE INTO t (id, a) VALUES (3, 30)")
+    query(source, "UPDATE h SET a = 3 WHERE v = 20 LIMIT 1")
+    query(source, "DELETE FROM h WHERE v = 10")
+    query(source, "ALTER TABLE t ADD COLUMN x INT AS (a * 100) STORED")
+    query(source, "DELETE FROM t WHERE id = 2")
+    wait_caught_up(replica_conn, source)
+    for table in ("t", "h"):
+        rows = f"SELECT * FROM gc.{table} ORDER BY 1, 2"
+        assert query(source, rows) == query(replica_conn, rows), table
+        create = f"SHOW CREATE TABLE gc.{table}"
+        assert query(source, create) == query(replica_conn, create), table
+    by_key = "SELECT id FROM gc.t FORCE INDEX (v) WHERE v = 12"
+    assert query(replica_conn, by_key) == query(source, by_key) == ((1,),)
+    assert query(source, "SELECT * FROM gc.t ORDER BY id") == (
+        (1, 11, 12, "s11", 24, 1100), (3, 30, 31, "s30", 62, 3000))

@@ -19,7 +19,7 @@ pub mod value;
 pub use collation::{Charset, Collation};
 pub use error::{ConditionItems, ErrorCode, SqlError, SqlResult};
 pub use schema::{
-    BlobSize, CheckConstraint, ColumnDef, ColumnDefault, ColumnType, ForeignKey, IndexDef, KeyMembership,
+    BlobSize, CheckConstraint, ColumnDef, ColumnDefault, ColumnType, ForeignKey, Generated, IndexDef, KeyMembership,
     ReferentialAction, TableDef,
 };
 pub use uuid::Uuid;

@@ -223,6 +223,35 @@ pub struct ColumnDef {
     /// (see [`ColumnDef::set_collation`]). Not kept in the catalog.
     #[serde(skip)]
     pub text_chars: Option<u64>,
+    /// `[GENERATED ALWAYS] AS (expr) VIRTUAL | STORED | PERSISTENT`: the
+    /// column's value is computed from the row's other columns (see
+    /// onelog_sql's `generated`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generated: Option<Generated>,
+}
+
+/// A generated column's expression and kind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Generated {
+    /// The expression's text as MariaDB prints it (GENERATION_EXPRESSION;
+    /// SHOW CREATE TABLE puts it in parentheses).
+    pub expr: String,
+    /// STORED (PERSISTENT) rather than VIRTUAL. OneLog keeps the values of
+    /// both kinds in the row: MariaDB's binlog row images carry virtual
+    /// values too, and reads need no computation; the kind is what SHOW
+    /// CREATE TABLE and information_schema report and what the DDL checks.
+    pub stored: bool,
+}
+
+impl Generated {
+    /// `VIRTUAL` or `STORED`, as SHOW CREATE TABLE names the kind.
+    pub fn kind(&self) -> &'static str {
+        if self.stored {
+            "STORED"
+        } else {
+            "VIRTUAL"
+        }
+    }
 }
 
 /// The (M,D) of FLOAT(M,D) / DOUBLE(M,D).
@@ -250,6 +279,7 @@ impl ColumnDef {
             zerofill: false,
             float_digits: None,
             text_chars: None,
+            generated: None,
         }
     }
 

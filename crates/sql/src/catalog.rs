@@ -33,13 +33,16 @@ pub struct TableEntry {
     /// The definition's expression DEFAULTs, parsed and bound to its row on
     /// first use (see `default_expr`).
     pub bound_defaults: OnceLock<BoundDefaults>,
+    /// The definition's generated columns, parsed and bound to its row on
+    /// first use (see `generated`).
+    pub bound_generated: OnceLock<BoundDefaults>,
 }
 
 /// CHECK constraints bound to a table's row: (name, condition).
 pub type BoundChecks = Vec<(String, crate::ast::Expr)>;
 
-/// Expression DEFAULTs bound to a table's row: (column, expression), only
-/// the columns that have one.
+/// Expression DEFAULTs (or generated columns) bound to a table's row:
+/// (column, expression), only the columns that have one.
 pub type BoundDefaults = Vec<(usize, crate::ast::Expr)>;
 
 impl TableEntry {
@@ -56,6 +59,7 @@ impl TableEntry {
             def_generation,
             bound_checks: OnceLock::new(),
             bound_defaults: OnceLock::new(),
+            bound_generated: OnceLock::new(),
         })
     }
 

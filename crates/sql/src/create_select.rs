@@ -188,10 +188,11 @@ pub(crate) fn table_columns(stmt: &CreateTable, select: &Select, columns: &[Resu
 /// The column MariaDB makes of a select column: a table's column keeps its
 /// definition but not AUTO_INCREMENT (its implicit default 0 becomes
 /// explicit); a literal or COUNT gets its own type; a stored function its
-/// RETURNS type; any other expression its result column's type.
+/// RETURNS type; any other expression its result column's type. A
+/// generated column's values are copied as those of a plain column.
 fn select_column(column: &ResultColumn, item: Option<&Expr>) -> ColumnDef {
     if !column.org_table.is_empty() {
-        let mut def = ColumnDef { name: column.name.clone(), ..column.def.clone() };
+        let mut def = ColumnDef { name: column.name.clone(), generated: None, ..column.def.clone() };
         if std::mem::take(&mut def.auto_increment) && def.default.is_none() {
             def.default = Some(ColumnDefault::Value(Value::Int(0)));
         }
@@ -217,7 +218,7 @@ fn select_column(column: &ResultColumn, item: Option<&Expr>) -> ColumnDef {
         }
         Some(Expr::Aggregate { func: AggFunc::Count, .. }) => typed(ColumnType::BigInt, false),
         _ if column.stored_function => stored_function_column(column),
-        _ => ColumnDef { name: column.name.clone(), ..column.def.clone() },
+        _ => ColumnDef { name: column.name.clone(), generated: None, ..column.def.clone() },
     }
 }
 

@@ -961,9 +961,10 @@ fn sort_indexes(def: &mut TableDef) {
 
 /// Checks a new or altered definition: one AUTO_INCREMENT column, a key
 /// on it, defaults the columns can hold; puts expression defaults in their
-/// printed form.
+/// printed form, generated columns' too.
 fn validate_table(def: &mut TableDef) -> SqlResult<()> {
     crate::default_expr::canonicalize(def)?;
+    crate::generated::canonicalize(def)?;
     if let Some(col) = def.auto_increment_column() {
         let keyed = def.indexes.iter().any(|i| i.columns.first() == Some(&col));
         if !keyed || def.columns.iter().filter(|c| c.auto_increment).count() > 1 {
@@ -1050,6 +1051,18 @@ impl AlterShape {
             column.nullable = false;
         }
         let old = &self.def.columns[pos];
+        // InnoDB turns no column into a VIRTUAL one or back.
+        let is_virtual = |c: &ColumnDef| c.generated.as_ref().is_some_and(|g| !g.stored);
+        if is_virtual(old) != is_virtual(&column) {
+            return Err(SqlError::new(
+                ErrorCode::UNSUPPORTED_ACTION_ON_GENERATED_COLUMN,
+                "This is not yet supported for generated columns",
+            ));
+        }
+        // A new expression gives every row new values; a stored one's are
+        // copied.
+        self.converted[pos] |= old.generated != column.generated;
+        self.copied |= old.generated != column.generated && !is_virtual(&column);
         self.converted[pos] |= copies_rows(old, &column) || (old.nullable && !column.nullable);
         self.copied |= copies_rows(old, &column);
         self.def.columns[pos] = column;
@@ -1245,13 +1258,9 @@ impl AlterShape {
                 None if column.auto_increment => Value::Int(row_number as i64),
                 None => added_column_value(column)?,
                 Some(p) if !converted => old_row[*p].clone(),
-                Some(p) => convert_value(old_row[*p].clone(), column, strict, env).map_err(|e| {
-                    let message = at_row(&e.message, row_number);
-                    match as_copied(e.code.number, &message) {
-                        Some((code, copied)) => SqlError::new(code, copied),
-                        None => SqlError::new(e.code, message),
-                    }
-                })?,
+                Some(p) => {
+                    convert_value(old_row[*p].clone(), column, strict, env).map_err(|e| at_row_error(e, row_number))?
+                }
             };
             row.push(value);
         }
@@ -1275,6 +1284,15 @@ fn as_copied(code: u16, message: &str) -> Option<(ErrorCode, String)> {
             })
         }
         _ => None,
+    }
+}
+
+/// A conversion's error as ALTER TABLE reports it for row `row_number`.
+fn at_row_error(e: SqlError, row_number: u64) -> SqlError {
+    let message = at_row(&e.message, row_number);
+    match as_copied(e.code.number, &message) {
+        Some((code, copied)) => SqlError::new(code, copied),
+        None => SqlError::new(e.code, message),
     }
 }
 
@@ -1456,6 +1474,9 @@ pub(crate) fn alter_in(
                 if *takes_table_collation {
                     column.set_collation(shape.def.collation);
                 }
+                // InnoDB adds a VIRTUAL column in place, a STORED one by
+                // copying the rows.
+                shape.copied |= column.generated.as_ref().is_some_and(|g| g.stored);
                 shape.def.columns.push(column);
                 shape.origin.push(None);
                 shape.converted.push(false);
@@ -1633,7 +1654,9 @@ fn rebuild_rows(
     for kv in rows_before {
         let (ck, bytes) = kv?;
         rows += 1;
-        let new_row = shape.new_row(&rows::decode(table, &bytes)?, rows, strict, &warnings)?;
+        let mut new_row = shape.new_row(&rows::decode(table, &bytes)?, rows, strict, &warnings)?;
+        let stored = |i: usize, v: Value| crate::dml::stored_value(strict, &warnings, &new_entry, i, v);
+        crate::generated::fill(&warnings, &new_entry, &mut new_row, &stored).map_err(|e| at_row_error(e, rows))?;
         if checks_added {
             if let Some(violation) = crate::check::violation(&warnings, &new_entry, &new_row)? {
                 return Err(violation);

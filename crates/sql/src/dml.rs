@@ -164,8 +164,9 @@ pub(crate) fn implicit_default(ty: &ColumnType) -> Value {
     }
 }
 
-/// Coerces a full row for storage and checks NOT NULL. `strict` is the
-/// session's strict mode unless IGNORE turned errors into warnings.
+/// Coerces a full row for storage and checks NOT NULL, then computes its
+/// generated columns from the stored values. `strict` is the session's
+/// strict mode unless IGNORE turned errors into warnings.
 pub(crate) fn finish_row(
     strict: bool,
     ctx: &dyn EvalEnv,
@@ -173,22 +174,36 @@ pub(crate) fn finish_row(
     mut row: Vec<Value>,
 ) -> SqlResult<Vec<Value>> {
     for (i, c) in table.def.columns.iter().enumerate() {
-        let v = std::mem::take(&mut row[i]);
-        if v.is_null() {
-            if !c.nullable {
-                let message = format!("Column '{}' cannot be null", c.name);
-                if strict {
-                    return Err(SqlError::new(ErrorCode::COLUMN_CANNOT_BE_NULL, message));
-                }
-                ctx.warn(ErrorCode::COLUMN_CANNOT_BE_NULL.number, message);
-                row[i] = implicit_default(&c.ty);
-            }
-            continue;
+        if c.generated.is_none() {
+            row[i] = stored_value(strict, ctx, table, i, std::mem::take(&mut row[i]))?;
         }
-        let v = coerce_to_column(v, c, strict, ctx)?;
-        row[i] = fit_charset(v, c, &table.def, strict, ctx)?;
     }
+    crate::generated::fill(ctx, table, &mut row, &|i, v| stored_value(strict, ctx, table, i, v))?;
     Ok(row)
+}
+
+/// Column `i`'s value as a write stores it.
+pub(crate) fn stored_value(
+    strict: bool,
+    ctx: &dyn EvalEnv,
+    table: &TableEntry,
+    i: usize,
+    v: Value,
+) -> SqlResult<Value> {
+    let c = &table.def.columns[i];
+    if v.is_null() {
+        if c.nullable {
+            return Ok(v);
+        }
+        let message = format!("Column '{}' cannot be null", c.name);
+        if strict {
+            return Err(SqlError::new(ErrorCode::COLUMN_CANNOT_BE_NULL, message));
+        }
+        ctx.warn(ErrorCode::COLUMN_CANNOT_BE_NULL.number, message);
+        return Ok(implicit_default(&c.ty));
+    }
+    let v = coerce_to_column(v, c, strict, ctx)?;
+    fit_charset(v, c, &table.def, strict, ctx)
 }
 
 /// A text value whose characters the column's charset cannot all hold (a
@@ -289,8 +304,10 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
                 let mut row = vec![Value::Null; def.columns.len()];
                 let mut given = vec![false; def.columns.len()];
                 let explicit_default = if values.is_empty() { Vec::new() } else { explicit_default };
+                let strict = ctx.session.strict() && !ins.ignore;
                 for ((&col, v), is_default) in targets.iter().zip(values).zip(explicit_default) {
                     if !is_default {
+                        crate::generated::check_assigned(ctx, &table, col, &v, strict)?;
                         row[col] = v;
                         given[col] = true;
                     }
@@ -526,7 +543,9 @@ pub(crate) fn insert_row(
     insert_or_resolve(session, table, ins, row, params)
 }
 
-/// Fires `table`'s triggers (see `trigger::fire`).
+/// Fires `table`'s triggers (see `trigger::fire`). A BEFORE trigger that
+/// changed the row has its generated columns computed again, as MariaDB
+/// computes them after BEFORE triggers.
 pub(crate) fn fire(
     session: &mut Session,
     table: &TableEntry,
@@ -535,7 +554,15 @@ pub(crate) fn fire(
     old: Option<&[Value]>,
     new: Option<&mut Vec<Value>>,
 ) -> SqlResult<()> {
-    crate::trigger::fire(session, table, timing, event, old, new).map(|_| ())
+    let Some(new) = new else { return crate::trigger::fire(session, table, timing, event, old, None).map(|_| ()) };
+    let assigned = crate::trigger::fire(session, table, timing, event, old, Some(new))?;
+    if timing == TriggerTiming::Before && assigned.contains(&true) && crate::generated::any(table) {
+        let strict = session.strict();
+        with_ctx(session, &[], |ctx| {
+            crate::generated::fill(ctx, table, new, &|i, v| stored_value(strict, ctx, table, i, v))
+        })?;
+    }
+    Ok(())
 }
 
 /// A NOT NULL column without a default value.
@@ -648,6 +675,7 @@ fn insert_or_resolve(
                     insert_values: Some((&table.def.columns, &row)),
                 };
                 updated[idx] = eval::eval(&bound, &r, ctx)?;
+                crate::generated::check_assigned(ctx, table, idx, &updated[idx], strict)?;
             }
             let updated = finish_row(strict, ctx, table, updated)?;
             match crate::check::violation(ctx, table, &updated)? {
@@ -1035,6 +1063,9 @@ fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&
                     Expr::Default => assigned_default(ctx.session, &table, *idx, &new)?,
                     e => ctx.eval_in(&scope, e, &new)?,
                 };
+                if !matches!(e, Expr::Default) {
+                    crate::generated::check_assigned(ctx, &table, *idx, &new[*idx], strict)?;
+                }
             }
             for (i, c) in table.def.columns.iter().enumerate() {
                 if c.on_update_current_timestamp && !assignments.iter().any(|(a, _)| *a == i) && new != old {

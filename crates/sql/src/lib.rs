@@ -24,6 +24,7 @@ pub mod engine;
 pub mod eval;
 pub mod explain;
 pub mod foreign_key;
+pub mod generated;
 pub mod kill;
 pub mod load_data;
 pub mod locks;

@@ -284,6 +284,9 @@ impl Plan {
             let value = field.map(|bytes| Value::Bytes(self.charset.decode(&bytes).into_owned()));
             match (target, value) {
                 (Target::Var(name), value) => set_user_var(ctx.session, name, value.unwrap_or(Value::Null)),
+                // A generated column's field is ignored silently, as
+                // MariaDB's LOAD DATA does; the write computes the value.
+                (Target::Column(c), Some(_)) if columns[*c].generated.is_some() => {}
                 (Target::Column(c), Some(value)) => {
                     row[*c] = coerce_to_column(value, &columns[*c], self.abort_on_warning, ctx)?;
                 }

@@ -934,10 +934,17 @@ fn quote_tail(text: &str, keyword: &str) -> Option<String> {
     Some(text[idx + keyword.len()..].to_string())
 }
 
-/// Parses a standalone expression (PURGE ... BEFORE, SHOW ... WHERE).
+/// Parses a standalone expression (PURGE ... BEFORE, SHOW ... WHERE, the
+/// kept text of a DEFAULT, CHECK or generated column), with the rewrites
+/// a statement gets (the infix MOD MariaDB prints, ...); the whole text.
 pub fn parse_expr_text(text: &str) -> SqlResult<Expr> {
-    let mut parser = Parser::new(&MariaDbDialect).try_with_sql(text).map_err(|e| parse_error(text, &e))?;
+    let rewritten = match split_statements(text)?.as_slice() {
+        [(_, rewritten)] => rewritten.clone(),
+        _ => return Err(SqlError::parse(text, 1)),
+    };
+    let mut parser = Parser::new(&MariaDbDialect).try_with_sql(&rewritten).map_err(|e| parse_error(text, &e))?;
     let expr = parser.parse_expr().map_err(|e| parse_error(text, &e))?;
+    parser.expect_token(&sqlparser::tokenizer::Token::EOF).map_err(|e| parse_error(text, &e))?;
     convert_expr(&expr, &mut ParamCounter::default())
 }
 

@@ -865,6 +865,17 @@ fn default_text(c: &onelog_core::ColumnDef) -> Option<String> {
     }
 }
 
+/// The Extra of SHOW COLUMNS and information_schema.COLUMNS.
+fn column_extra(c: &ColumnDef) -> &'static str {
+    match &c.generated {
+        Some(g) if g.stored => "STORED GENERATED",
+        Some(_) => "VIRTUAL GENERATED",
+        None if c.auto_increment => "auto_increment",
+        None if c.on_update_current_timestamp => "on update current_timestamp()",
+        None => "",
+    }
+}
+
 fn key_kind(t: &TableDef, col: usize) -> &'static str {
     for i in &t.indexes {
         if i.columns.first() == Some(&col) {
@@ -896,13 +907,7 @@ fn show_columns(session: &Session, table: &ObjectName, full: bool) -> SqlResult<
             row.push(s(if c.nullable { "YES" } else { "NO" }));
             row.push(s(key_kind(&t, i)));
             row.push(default_text(c).map(|d| s(&d)).unwrap_or(Value::Null));
-            row.push(s(if c.auto_increment {
-                "auto_increment"
-            } else if c.on_update_current_timestamp {
-                "on update current_timestamp()"
-            } else {
-                ""
-            }));
+            row.push(s(column_extra(c)));
             if full {
                 row.push(s(&privileges));
                 row.push(s(&c.comment));
@@ -963,6 +968,42 @@ fn show_index(session: &Session, table: &ObjectName) -> SqlResult<QueryResult> {
     ))
 }
 
+/// A stored (not generated) column's NULL, AUTO_INCREMENT, DEFAULT and ON
+/// UPDATE in SHOW CREATE TABLE.
+fn value_attributes(c: &ColumnDef) -> String {
+    let mut out = String::new();
+    if !c.nullable {
+        out.push_str(" NOT NULL");
+    } else if matches!(c.ty, ColumnType::Timestamp { .. }) {
+        // MariaDB spells out a nullable TIMESTAMP's NULL.
+        out.push_str(" NULL");
+    }
+    if c.auto_increment {
+        out.push_str(" AUTO_INCREMENT");
+    }
+    match default_text(c) {
+        Some(d) if matches!(c.default, Some(ColumnDefault::CurrentTimestamp | ColumnDefault::Expr(_))) => {
+            out.push_str(&format!(" DEFAULT {d}"))
+        }
+        Some(d)
+            if c.ty.is_integer()
+                || matches!(
+                    c.ty,
+                    ColumnType::Decimal { .. } | ColumnType::Double | ColumnType::Float | ColumnType::Bit(_)
+                ) =>
+        {
+            out.push_str(&format!(" DEFAULT {d}"))
+        }
+        Some(d) => out.push_str(&format!(" DEFAULT '{}'", d.replace('\'', "''"))),
+        None if c.nullable => out.push_str(" DEFAULT NULL"),
+        None => {}
+    }
+    if c.on_update_current_timestamp {
+        out.push_str(" ON UPDATE current_timestamp()");
+    }
+    out
+}
+
 /// SHOW CREATE TABLE text, as MariaDB formats it.
 /// `auto_increment_next`: the table's AUTO_INCREMENT counter, shown as
 /// InnoDB shows it (for a table with an AUTO_INCREMENT column, above 1).
@@ -975,34 +1016,9 @@ pub fn create_table_sql(t: &TableDef, auto_increment_next: Option<u64>) -> Strin
             if c.ty.is_text() && c.collation != t.collation {
                 l.push_str(&format!(" CHARACTER SET {} COLLATE {}", c.collation.charset().name(), c.collation.name()));
             }
-            if !c.nullable {
-                l.push_str(" NOT NULL");
-            } else if matches!(c.ty, ColumnType::Timestamp { .. }) {
-                // MariaDB spells out a nullable TIMESTAMP's NULL.
-                l.push_str(" NULL");
-            }
-            if c.auto_increment {
-                l.push_str(" AUTO_INCREMENT");
-            }
-            match default_text(c) {
-                Some(d) if matches!(c.default, Some(ColumnDefault::CurrentTimestamp | ColumnDefault::Expr(_))) => {
-                    l.push_str(&format!(" DEFAULT {d}"))
-                }
-                Some(d)
-                    if c.ty.is_integer()
-                        || matches!(
-                            c.ty,
-                            ColumnType::Decimal { .. } | ColumnType::Double | ColumnType::Float | ColumnType::Bit(_)
-                        ) =>
-                {
-                    l.push_str(&format!(" DEFAULT {d}"))
-                }
-                Some(d) => l.push_str(&format!(" DEFAULT '{}'", d.replace('\'', "''"))),
-                None if c.nullable => l.push_str(" DEFAULT NULL"),
-                None => {}
-            }
-            if c.on_update_current_timestamp {
-                l.push_str(" ON UPDATE current_timestamp()");
+            match &c.generated {
+                Some(g) => l.push_str(&format!(" GENERATED ALWAYS AS ({}) {}", g.expr, g.kind())),
+                None => l.push_str(&value_attributes(c)),
             }
             if !c.comment.is_empty() {
                 l.push_str(&format!(" COMMENT '{}'", c.comment.replace('\'', "''")));
@@ -1287,11 +1303,11 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                             row.extend([
                                 s(&column_type_text(c)),
                                 s(key_kind(t, i)),
-                                s(if c.auto_increment { "auto_increment" } else { "" }),
+                                s(column_extra(c)),
                                 s(&privileges),
                                 s(&c.comment),
-                                s("NEVER"),
-                                Value::Null,
+                                s(if c.generated.is_some() { "ALWAYS" } else { "NEVER" }),
+                                c.generated.as_ref().map_or(Value::Null, |g| s(&g.expr)),
                             ]);
                             Some(row)
                         })

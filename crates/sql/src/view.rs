@@ -676,7 +676,7 @@ fn string_literal(bytes: &[u8]) -> String {
 }
 
 /// MariaDB's printed name of a function OneLog's parser names otherwise.
-fn function_name(name: &str) -> &str {
+pub(crate) fn function_name(name: &str) -> &str {
     match name {
         "substring" => "substr",
         "upper" => "ucase",
@@ -689,7 +689,7 @@ fn function_name(name: &str) -> &str {
     }
 }
 
-fn aggregate_name(func: AggFunc) -> &'static str {
+pub(crate) fn aggregate_name(func: AggFunc) -> &'static str {
     match func {
         AggFunc::Count => "count",
         AggFunc::Sum => "sum",

@@ -6,7 +6,7 @@ use crate::ast::*;
 use onelog_core::schema::{ColumnDefault, FloatDigits, KeyPart};
 use onelog_core::set_value::{MAX_SET_MEMBERS, SET_SEPARATOR};
 use onelog_core::{
-    BlobSize, Charset, Collation, ColumnDef, ColumnType, ErrorCode, ReferentialAction, SqlError, SqlResult,
+    BlobSize, Charset, Collation, ColumnDef, ColumnType, ErrorCode, Generated, ReferentialAction, SqlError, SqlResult,
 };
 use sqlparser::ast as sp;
 use sqlparser::tokenizer::Token;
@@ -354,12 +354,7 @@ pub(crate) fn collation_of_charset(collation: Collation, charset: Collation) -> 
 /// (a subquery in it is 1901, as in MariaDB).
 fn literal_default(expr: &sp::Expr, column: &str) -> SqlResult<ColumnDefault> {
     let converted = super::convert_expr(expr, &mut ParamCounter::default())?;
-    if converted.contains(&|e| matches!(e, Expr::InSubquery { .. } | Expr::ScalarSubquery(_) | Expr::Exists { .. })) {
-        return Err(SqlError::new(
-            ErrorCode::GENERATED_COLUMN_FUNCTION_IS_NOT_ALLOWED,
-            format!("Function or expression 'select ...' cannot be used in the DEFAULT clause of `{column}`"),
-        ));
-    }
+    refuse_subquery(&converted, "DEFAULT", column)?;
     match converted {
         Expr::Literal(v) => Ok(ColumnDefault::Value(v)),
         Expr::Function { name, .. } if is_now(&name) => Ok(ColumnDefault::CurrentTimestamp),
@@ -371,6 +366,58 @@ fn literal_default(expr: &sp::Expr, column: &str) -> SqlResult<ColumnDefault> {
         }
         _ => Err(SqlError::new(ErrorCode::INVALID_DEFAULT, format!("Invalid default value for '{expr}'"))),
     }
+}
+
+/// 1901 for a subquery in a column's DEFAULT or GENERATED ALWAYS AS
+/// `clause`.
+fn refuse_subquery(expr: &Expr, clause: &str, column: &str) -> SqlResult<()> {
+    if expr.contains(&|e| matches!(e, Expr::InSubquery { .. } | Expr::ScalarSubquery(_) | Expr::Exists { .. })) {
+        return Err(SqlError::new(
+            ErrorCode::GENERATED_COLUMN_FUNCTION_IS_NOT_ALLOWED,
+            format!("Function or expression 'select ...' cannot be used in the {clause} clause of `{column}`"),
+        ));
+    }
+    Ok(())
+}
+
+/// `[GENERATED ALWAYS] AS (expr) [VIRTUAL | STORED | PERSISTENT]` among
+/// the column's options. MariaDB's grammar puts only the type (CHARACTER
+/// SET and COLLATE included) before it and only UNIQUE [KEY], COMMENT and
+/// CHECK after it: anything else is a syntax error there (a generated
+/// column has no DEFAULT, NOT NULL or PRIMARY KEY).
+fn generated_column(col: &sp::ColumnDef) -> SqlResult<Option<Generated>> {
+    let generated = |o: &&sp::ColumnOptionDef| matches!(o.option, sp::ColumnOption::Generated { .. });
+    let Some(at) = col.options.iter().position(|o| generated(&o)) else { return Ok(None) };
+    let near = |o: &sp::ColumnOptionDef| SqlError::parse(&o.option.to_string(), 1);
+    let sp::ColumnOption::Generated {
+        generation_expr: Some(expr), generation_expr_mode, sequence_options: None, ..
+    } = &col.options[at].option
+    else {
+        return Err(near(&col.options[at]));
+    };
+    let mut stored = matches!(generation_expr_mode, Some(sp::GeneratedExpressionMode::Stored));
+    let mut after = col.options[at + 1..].iter().peekable();
+    if generation_expr_mode.is_none() && after.next_if(|o| is_persistent(&o.option)).is_some() {
+        stored = true;
+    }
+    let type_part =
+        |o: &sp::ColumnOption| matches!(o, sp::ColumnOption::CharacterSet(_) | sp::ColumnOption::Collation(_));
+    if let Some(o) = col.options[..at].iter().find(|o| !type_part(&o.option)) {
+        return Err(near(o));
+    }
+    let attribute = |o: &sp::ColumnOption| {
+        matches!(o, sp::ColumnOption::Unique(_) | sp::ColumnOption::Comment(_) | sp::ColumnOption::Check(_))
+    };
+    if let Some(o) = after.find(|o| !attribute(&o.option)) {
+        return Err(near(o));
+    }
+    refuse_subquery(&super::convert_expr(expr, &mut ParamCounter::default())?, "GENERATED ALWAYS AS", &col.name.value)?;
+    Ok(Some(Generated { expr: expr.to_string(), stored }))
+}
+
+/// The PERSISTENT keyword the dialect passes on (see `dialect`).
+fn is_persistent(option: &sp::ColumnOption) -> bool {
+    matches!(option, sp::ColumnOption::DialectSpecific(tokens) if matches!(tokens.as_slice(), [Token::Word(w)] if w.keyword == sqlparser::keywords::Keyword::PERSISTENT))
 }
 
 fn is_now(name: &str) -> bool {
@@ -402,6 +449,7 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
     if matches!(col.data_type, sp::DataType::Binary(_) | sp::DataType::Varbinary(_)) {
         def.collation = Collation::Binary;
     }
+    def.generated = generated_column(col)?;
     let mut index = None;
     let mut foreign_key = None;
     let mut check = match col.data_type {
@@ -440,6 +488,7 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
                     def.on_update_current_timestamp = true;
                 }
             }
+            option if is_persistent(option) && def.generated.is_some() => {}
             sp::ColumnOption::DialectSpecific(tokens) => apply_dialect_tokens(&mut def, tokens, &mut index)?,
             sp::ColumnOption::Check(c) => {
                 check = Some(CheckSpec {
@@ -451,6 +500,8 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
             sp::ColumnOption::ForeignKey(fk) => {
                 foreign_key = Some(ForeignKeySpec { columns: vec![def.name.clone()], ..foreign_key_spec(fk)? })
             }
+            // `generated_column`'s.
+            sp::ColumnOption::Generated { .. } => {}
             other => return Err(unsupported(format!("column option {other}"))),
         }
     }

@@ -11,7 +11,9 @@
 //! the parser's MySQL-only paths still apply) and forwards every method
 //! MySqlDialect overrides.
 
-use sqlparser::ast::{CastKind, DataType, Expr, Statement, TimezoneInfo, TypedString, UnaryOperator, Value};
+use sqlparser::ast::{
+    CastKind, ColumnOption, DataType, Expr, Statement, TimezoneInfo, TypedString, UnaryOperator, Value,
+};
 use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
@@ -108,6 +110,19 @@ impl Dialect for MariaDbDialect {
 
     fn parse_statement(&self, parser: &mut Parser) -> Option<Result<Statement, ParserError>> {
         MYSQL.parse_statement(parser)
+    }
+
+    /// MariaDB's `AS (expr) PERSISTENT` (STORED by its older name), which
+    /// sqlparser does not know: a dialect-specific option after the
+    /// generated column's (see `parse::ddl::convert_column`).
+    fn parse_column_option(
+        &self,
+        parser: &mut Parser,
+    ) -> Result<Option<Result<Option<ColumnOption>, ParserError>>, ParserError> {
+        if parser.parse_keyword(Keyword::PERSISTENT) {
+            return Ok(Some(Ok(Some(ColumnOption::DialectSpecific(vec![Token::make_keyword("PERSISTENT")])))));
+        }
+        Ok(None)
     }
 
     fn is_table_factor_alias(&self, explicit: bool, kw: &Keyword, parser: &mut Parser) -> bool {
