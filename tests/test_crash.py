@@ -440,6 +440,10 @@ def verify(srv, ledger: Ledger, cycle: int, snapshots: dict, views: dict, accoun
             cur.execute("CHECK TABLE markers, data, counters")
             checked = cur.fetchall()
             assert all(r[2:] == ("status", "OK") for r in checked), f"CHECK TABLE (cycle {cycle}, seed {SEED}): {checked}"
+            cur.execute("SELECT COUNT(*) FROM data WHERE tags <> 'a,c' OR NOT val_len <=> LENGTH(val) "
+                        "OR slot <> txn_id MOD 7 + idx")
+            wrong = cur.fetchone()[0]
+            assert wrong == 0, f"{wrong} data rows with a wrong SET or generated value (cycle {cycle}, seed {SEED})"
             cur.execute("SELECT txn_id, writer, n FROM markers")
             markers = {r[0]: (r[1], r[2]) for r in cur.fetchall()}
             cur.execute("SELECT txn_id, COUNT(*) FROM data GROUP BY txn_id")
@@ -503,8 +507,12 @@ def crash_server(server_factory):
                     # latin1 row images and a key of collation sort keys.
                     # A BIT row image (big-endian, odd width) in every row.
                     "val VARCHAR(100) CHARACTER SET latin1, flags BIT(9) NOT NULL DEFAULT b'100000001', "
+                    # A SET row image and indexed generated columns, computed
+                    # at write time and replayed from the row images.
+                    "tags SET('a', 'b', 'c') NOT NULL DEFAULT 'c,a', "
+                    "val_len INT AS (LENGTH(val)) VIRTUAL, slot INT AS (txn_id MOD 7 + idx) STORED, "
                     "PRIMARY KEY (txn_id, idx), KEY k_writer (writer), "
-                    "KEY k_val (val))")
+                    "KEY k_val (val), KEY k_val_len (val_len), KEY k_slot (slot))")
         cur.execute("CREATE TABLE counters (writer INT PRIMARY KEY, cnt BIGINT NOT NULL, last_txn BIGINT)")
         cur.execute("CREATE TABLE proc_rows (id BIGINT NOT NULL, i INT NOT NULL, PRIMARY KEY (id, i))")
         cur.execute("CREATE TABLE proc_calls (id BIGINT PRIMARY KEY, n INT NOT NULL)")
