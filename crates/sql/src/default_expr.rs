@@ -39,7 +39,7 @@ pub fn canonicalize(def: &mut TableDef) -> SqlResult<()> {
                 format!("Function or expression '{refused}' cannot be used in the DEFAULT clause of `{}`", c.name),
             ));
         }
-        select::bind(&parsed, &scope).map_err(|e| in_default_clause(e, &c.name))?;
+        select::bind(&parsed, &scope).map_err(select::in_clause("DEFAULT"))?;
         c.default = Some(ColumnDefault::Expr(printed(&parsed)?));
     }
     Ok(())
@@ -66,14 +66,6 @@ fn printed(expr: &Expr) -> SqlResult<String> {
         Expr::Binary(..) => format!("({text})"),
         _ => text,
     })
-}
-
-fn in_default_clause(e: SqlError, column: &str) -> SqlError {
-    if e.code == ErrorCode::BAD_FIELD {
-        let name = e.message.split('\'').nth(1).unwrap_or(column).to_string();
-        return SqlError::new(ErrorCode::BAD_FIELD, format!("Unknown column '{name}' in 'DEFAULT'"));
-    }
-    e
 }
 
 /// A table's expression defaults parsed and bound, once per definition:

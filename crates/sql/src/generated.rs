@@ -74,7 +74,7 @@ pub fn canonicalize(def: &mut TableDef) -> SqlResult<()> {
             let what = format!("a VIRTUAL column whose value varies between reads ('{varying}' in `{}`)", column.name);
             return Err(SqlError::not_supported(&what));
         }
-        select::bind(&parsed, &scope).map_err(|e| in_clause(e, &column.name))?;
+        select::bind(&parsed, &scope).map_err(select::in_clause(CLAUSE))?;
         uninitialized(def, col, &parsed, col)?;
         counts_rows[col] = auto_increment_read(def, col, &parsed, &counts_rows, kept)?;
         let text = crate::view::expression_text(&parsed)?;
@@ -196,14 +196,6 @@ fn varies(name: &str) -> bool {
             | "benchmark"
             | "sleep"
     )
-}
-
-fn in_clause(e: SqlError, column: &str) -> SqlError {
-    if e.code == ErrorCode::BAD_FIELD {
-        let name = e.message.split('\'').nth(1).unwrap_or(column).to_string();
-        return SqlError::new(ErrorCode::BAD_FIELD, format!("Unknown column '{name}' in '{CLAUSE}'"));
-    }
-    e
 }
 
 /// A table's generated columns parsed and bound, once per definition:

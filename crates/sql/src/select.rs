@@ -1854,9 +1854,9 @@ pub(crate) fn project_row(
 /// An unknown column's 1054 names the clause it is in, as MariaDB's does
 /// (`bind` names the select list, 'SELECT').
 pub(crate) fn in_clause(clause: &'static str) -> impl Fn(SqlError) -> SqlError {
-    move |e| match e.message.strip_suffix("in 'SELECT'") {
-        Some(head) if e.code == ErrorCode::BAD_FIELD => {
-            SqlError::new(ErrorCode::BAD_FIELD, format!("{head}in '{clause}'"))
+    move |e| match e.message.rsplit_once(" in '") {
+        Some((head, _)) if e.code == ErrorCode::BAD_FIELD => {
+            SqlError::new(ErrorCode::BAD_FIELD, format!("{head} in '{clause}'"))
         }
         _ => e,
     }
