@@ -623,7 +623,7 @@ fn coerce_string(
     };
     let (head, tail) = bytes.split_at(cut.min(bytes.len()));
     if tail.iter().all(|b| *b == b' ') && !binary_string {
-        env.note(1265, format!("Data truncated for column '{}' at row {}", column.name, env.warning_row()));
+        truncation_note(column, env);
         return Ok(Value::Bytes(head.to_vec()));
     }
     report(Issue::TooLong, &Value::Null, column, strict, env)?;
