@@ -818,8 +818,24 @@ pub(crate) fn update_row(
     } else {
         rows::write_row(txn, table, old_key, Some(&old), &new)?;
     }
+    raise_auto_increment(table, &old, &new);
     txn.log_row(table, RowsKind::Update, RowChange::Update { before: old, after: new });
     Ok(())
+}
+
+/// An UPDATE that moves the AUTO_INCREMENT column past the counter moves
+/// the counter, as InnoDB does, so the next generated value does not
+/// collide with it. Recovery needs nothing more: it restarts the counter
+/// from the table's largest value.
+fn raise_auto_increment(table: &TableEntry, old: &[Value], new: &[Value]) {
+    let Some(col) = table.def.auto_increment_column() else { return };
+    if old[col] == new[col] {
+        return;
+    }
+    if let Some(value) = auto_value(table, new) {
+        let mut next = table.auto_increment_next.lock();
+        *next = (*next).max(value.saturating_add(1));
+    }
 }
 
 /// One matched row of an UPDATE (single- or multi-table) once its new
