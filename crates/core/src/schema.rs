@@ -509,6 +509,10 @@ pub struct KeyMembership {
     pub leads_multiple: bool,
     /// In any key.
     pub part: bool,
+    /// The column `_rowid` names: the only column of the PRIMARY KEY (or,
+    /// without one, of the first UNIQUE key over NOT NULL columns, which
+    /// MariaDB promotes), when that column is an integer.
+    pub rowid: bool,
 }
 
 impl TableDef {
@@ -529,7 +533,19 @@ impl TableDef {
                 m.leads_multiple = true;
             }
         }
+        m.rowid = self.rowid_column() == Some(column);
         m
+    }
+
+    /// See [`KeyMembership::rowid`].
+    fn rowid_column(&self) -> Option<usize> {
+        let key = self.primary_key().or_else(|| {
+            self.indexes.iter().find(|i| i.unique && i.columns.iter().all(|&c| !self.columns[c].nullable))
+        })?;
+        match key.columns[..] {
+            [only] if self.columns[only].ty.is_integer() => Some(only),
+            _ => None,
+        }
     }
 
     /// The first text column in one of the table's keys, if its keys were

@@ -24,6 +24,7 @@ mod json;
 mod locale;
 mod regexp;
 pub mod temporal;
+pub mod temporal_text;
 #[cfg(test)]
 mod tests;
 

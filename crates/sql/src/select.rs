@@ -282,6 +282,10 @@ pub fn bind(expr: &Expr, columns: &[ScopeColumn]) -> SqlResult<Expr> {
                         format!("Column '{name}' in field list is ambiguous"),
                     ))
                 }
+                (None, _) if name.eq_ignore_ascii_case("_rowid") && rowid_column(columns, table).is_some() => {
+                    let (i, c) = rowid_column(columns, table).ok_or_else(|| SqlError::bad_field(name, "SELECT"))?;
+                    column_slot(i, &c.def)
+                }
                 (None, _) if outer_value(table, name).is_some() => {
                     Expr::Literal(outer_value(table, name).unwrap_or(Value::Null))
                 }
@@ -296,6 +300,20 @@ pub fn bind(expr: &Expr, columns: &[ScopeColumn]) -> SqlResult<Expr> {
         }
         other => map_children(other, &mut |e| bind(e, columns))?,
     })
+}
+
+/// The column `[table.]_rowid` stands for when no column has that name:
+/// a table's single-column integer primary key, as in MariaDB. Unqualified,
+/// it must be the only such column in scope.
+fn rowid_column<'a>(columns: &'a [ScopeColumn], table: &Option<String>) -> Option<(usize, &'a ScopeColumn)> {
+    let mut found = columns
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.key.rowid && !c.merged && table.as_ref().is_none_or(|t| *t == c.table));
+    match (found.next(), found.next()) {
+        (Some(one), None) => Some(one),
+        _ => None,
+    }
 }
 
 /// A scope over a result's columns, named by their headings (ORDER BY of a

@@ -667,6 +667,10 @@ fn cast(from: Typed, to: &CastType) -> Option<Typed> {
             Kind::Decimal { precision: u32::from(*precision), scale: u32::from(*scale), unsigned: false }
         }
         CastType::Double => Kind::Double,
+        // A text that is no date casts to NULL, so these are nullable.
+        CastType::Date => return Some(temporal(ColumnType::Date)),
+        CastType::DateTime(fsp) => return Some(temporal(ColumnType::DateTime { fsp: *fsp })),
+        CastType::Time(fsp) => return Some(temporal(ColumnType::Time { fsp: *fsp })),
         _ => return None,
     };
     Some(Typed { kind, nullable })
@@ -824,6 +828,15 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
         "datediff" => Some(long(8, true)),
         "date" | "last_day" => Some(temporal(ColumnType::Date)),
         "date_add" | "date_sub" => date_add(arg(0)?, args.get(2)),
+        // TIMESTAMP(datetime [, time]): the larger of their fractional digits.
+        "timestamp" => {
+            let datetime_fsp = temporal_fsp(args.first()?, arg(0)).unwrap_or(6);
+            let time_fsp = match args.get(1) {
+                Some(time) => temporal_fsp(time, arg(1)).unwrap_or(6),
+                None => 0,
+            };
+            Some(temporal(ColumnType::DateTime { fsp: datetime_fsp.max(time_fsp) }))
+        }
         "convert_tz" => {
             let fsp = temporal_fsp(args.first()?, arg(0))?;
             Some(temporal(ColumnType::DateTime { fsp }))
@@ -859,9 +872,10 @@ fn temporal_fsp(expr: &Expr, typed: Option<Typed>) -> Option<u8> {
     match typed?.kind {
         Kind::Column(def) => match def.ty {
             ColumnType::Date => Some(0),
-            ColumnType::DateTime { fsp } | ColumnType::Timestamp { fsp } => Some(fsp),
+            ColumnType::DateTime { fsp } | ColumnType::Timestamp { fsp } | ColumnType::Time { fsp } => Some(fsp),
             _ => None,
         },
+        Kind::Int { .. } => Some(0),
         _ => None,
     }
 }

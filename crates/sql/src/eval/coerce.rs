@@ -1,7 +1,8 @@
 //! Converting a value for storage in a column (INSERT / UPDATE), with
 //! MySQL's strict and non-strict behaviour.
 
-use super::temporal::{parse_datetime, parse_time, time_of, to_datetime, to_time};
+use super::temporal::{time_of, to_datetime, to_time};
+use super::temporal_text::{scan_datetime, scan_time, Cut, Scanned};
 use super::{decimal_fit, parse_decimal_prefix, set_scale, to_num, value_bytes, EvalEnv, NoWarn, Num};
 use crate::time_zone::session_zone;
 use onelog_core::decimal::{Decimal, RoundingStrategy};
@@ -113,6 +114,25 @@ fn coerce_uuid(v: Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) ->
 fn truncation_note(column: &ColumnDef, env: &dyn EvalEnv) {
     let message = format!("Data truncated for column '{}' at row {}", column.name, env.warning_row());
     env.note(ErrorCode::WARN_DATA_TRUNCATED.number, message);
+}
+
+/// A temporal value read from text that left something out: ignored text
+/// is `issue` (an error in strict mode, else a warning and the value
+/// kept), ignored fraction digits a note.
+fn report_cut<T>(
+    scanned: Scanned<T>,
+    issue: Issue,
+    v: &Value,
+    column: &ColumnDef,
+    strict: bool,
+    env: &dyn EvalEnv,
+) -> SqlResult<T> {
+    match scanned.cut {
+        Cut::Nothing => {}
+        Cut::FractionDigits | Cut::DatePart => truncation_note(column, env),
+        Cut::Text => report(issue, v, column, strict, env)?,
+    }
+    Ok(scanned.value)
 }
 
 /// Converts a value for storage in `column`: range and length checks,
@@ -257,12 +277,12 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
             let is_date = matches!(column.ty, ColumnType::Date);
             let kind = if is_date { "date" } else { "datetime" };
             let parsed = match &v {
-                Value::Bytes(b) => parse_datetime(&String::from_utf8_lossy(b)),
-                Value::Time(_) => to_datetime(&v, &NoWarn),
-                other => to_datetime(other, &NoWarn),
+                Value::Bytes(b) => scan_datetime(&String::from_utf8_lossy(b), false)
+                    .map(|scanned| Scanned { value: scanned.value.0, cut: scanned.cut }),
+                other => to_datetime(other, &NoWarn).map(|value| Scanned { value, cut: Cut::Nothing }),
             };
             let t = match parsed {
-                Some(t) => t,
+                Some(scanned) => report_cut(scanned, Issue::BadTemporal(kind), &v, column, strict, env)?,
                 None => {
                     report(Issue::BadTemporal(kind), &v, column, strict, env)?;
                     Temporal::default()
@@ -308,12 +328,12 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
         }
         ColumnType::Time { fsp } => {
             let parsed = match &v {
-                Value::Bytes(b) => parse_time(&String::from_utf8_lossy(b)),
-                Value::DateTime(t) => Some(time_of(t)),
-                other => to_time(other, &NoWarn),
+                Value::Bytes(b) => scan_time(&String::from_utf8_lossy(b)),
+                Value::DateTime(t) => Some(Scanned { value: time_of(t), cut: Cut::Nothing }),
+                other => to_time(other, &NoWarn).map(|value| Scanned { value, cut: Cut::Nothing }),
             };
             let us = match parsed {
-                Some(us) => us,
+                Some(scanned) => report_cut(scanned, Issue::BadTemporal("time"), &v, column, strict, env)?,
                 None => {
                     report(Issue::BadTemporal("time"), &v, column, strict, env)?;
                     0

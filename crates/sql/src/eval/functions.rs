@@ -56,7 +56,7 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         "format" => (2, 3),
         "rand" | "unix_timestamp" | "now" | "current_timestamp" | "sysdate" | "localtime" | "localtimestamp"
         | "curtime" | "current_time" | "utc_timestamp" | "utc_time" | "last_insert_id" => (0, 1),
-        "from_unixtime" => (1, 2),
+        "from_unixtime" | "timestamp" => (1, 2),
         "convert_tz" => (3, 3),
         "pi" | "curdate" | "current_date" | "utc_date" | "database" | "schema" | "user" | "current_user"
         | "session_user" | "system_user" | "version" | "connection_id" | "row_count" | "found_rows" | "uuid"
@@ -1447,6 +1447,16 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
                     Some(t) => Value::Time(t.saturating_add(delta)),
                     None => Value::Null,
                 }
+            }
+        }
+        "timestamp" => {
+            let delta = match a.get(1) {
+                Some(time) => to_time(time, env),
+                None => Some(0),
+            };
+            match (to_datetime(&a[0], env), delta) {
+                (Some(t), Some(delta)) => temporal::add_micros(&t, delta).map_or(Value::Null, Value::DateTime),
+                _ => Value::Null,
             }
         }
         "maketime" => {

@@ -1,6 +1,7 @@
 //! Date and time: parsing strings and numbers the way MySQL does, calendar
 //! arithmetic, DATE_FORMAT and STR_TO_DATE.
 
+use super::temporal_text::{scan_datetime, scan_time, Cut};
 use super::{to_num, EvalEnv, Num};
 use onelog_core::{ErrorCode, Temporal, Value};
 
@@ -66,142 +67,27 @@ fn parse_frac(digits: &str) -> u32 {
     s.parse().unwrap_or(0)
 }
 
-/// Parses a DATE or DATETIME string: `YYYY-MM-DD[ hh:mm:ss[.ffffff]]` with
-/// any punctuation as delimiters, `T` between date and time, or the
-/// delimiter-less `YYYYMMDD[hhmmss]` / `YYMMDD[hhmmss]` forms.
+/// Parses a DATE or DATETIME string as MariaDB reads it (see
+/// [`scan_datetime`]); text after the value is ignored.
 pub fn parse_datetime(s: &str) -> Option<Temporal> {
-    let s = s.trim();
-    if s.is_empty() {
-        return None;
-    }
-    let bytes = s.as_bytes();
-    if !bytes[0].is_ascii_digit() {
-        return None;
-    }
-    // Delimiter-less: digits only, optionally with a fraction.
-    let (main, frac) = match s.split_once('.') {
-        Some((m, f)) if m.bytes().all(|c| c.is_ascii_digit()) => (m, Some(f)),
-        _ => (s, None),
-    };
-    if main.bytes().all(|c| c.is_ascii_digit()) {
-        let n = main.len();
-        let d = |a: usize, b: usize| main.get(a..b).and_then(|x| x.parse::<u32>().ok()).unwrap_or(0);
-        let (y, rest) = match n {
-            8 | 14 => (d(0, 4), 4),
-            6 | 12 => (two_digit_year(d(0, 2)), 2),
-            _ => return None,
-        };
-        let t = Temporal {
-            year: y as u16,
-            month: d(rest, rest + 2) as u8,
-            day: d(rest + 2, rest + 4) as u8,
-            hour: d(rest + 4, rest + 6) as u8,
-            minute: d(rest + 6, rest + 8) as u8,
-            second: d(rest + 8, rest + 10) as u8,
-            micros: if n >= 12 { frac.map(parse_frac).unwrap_or(0) } else { 0 },
-        };
-        return valid(&t).then_some(t);
-    }
-    // Delimited: split into digit groups, remembering the delimiter
-    // before each.
-    let mut groups: Vec<&str> = Vec::new();
-    let mut frac_str: Option<&str> = None;
-    let mut i = 0;
-    let mut prev = b' ';
-    while i < bytes.len() {
-        if bytes[i].is_ascii_digit() {
-            let st = i;
-            while i < bytes.len() && bytes[i].is_ascii_digit() {
-                i += 1;
-            }
-            if groups.len() >= 6 || (groups.len() >= 3 && prev == b'.') {
-                if prev == b'.' && groups.len() >= 5 {
-                    frac_str = Some(&s[st..i]);
-                }
-                break;
-            }
-            groups.push(&s[st..i]);
-        } else {
-            prev = bytes[i];
-            i += 1;
-        }
-    }
-    if groups.len() < 3 {
-        return None;
-    }
-    let g = |k: usize| groups.get(k).and_then(|x| x.parse::<u32>().ok()).unwrap_or(0);
-    let mut year = g(0);
-    if groups[0].len() <= 2 {
-        year = two_digit_year(year);
-    }
-    if g(1) > 255 || g(2) > 255 || g(3) > 255 || g(4) > 255 || g(5) > 255 {
-        return None;
-    }
-    let t = Temporal {
-        year: year.min(65535) as u16,
-        month: g(1) as u8,
-        day: g(2) as u8,
-        hour: g(3) as u8,
-        minute: g(4) as u8,
-        second: g(5) as u8,
-        micros: frac_str.map(parse_frac).unwrap_or(0),
-    };
-    valid(&t).then_some(t)
+    scan_datetime(s, false).map(|scanned| scanned.value.0)
 }
 
-/// Parses a TIME string: `[-][D ]hh:mm[:ss[.ffffff]]`, `hhmmss`, `ss`, or a
-/// datetime (its time part). Returns signed microseconds.
+/// Parses a TIME string as MariaDB reads it (see [`scan_time`]): signed
+/// microseconds, not yet limited to ±838:59:59.
 pub fn parse_time(s: &str) -> Option<i64> {
-    let s = s.trim();
-    if s.is_empty() {
-        return None;
+    scan_time(s).map(|scanned| scanned.value)
+}
+
+/// Warns of what reading `v` as a `kind` value left out: a warning for
+/// ignored text, a note for fraction digits past the sixth.
+fn warn_cut(env: &dyn EvalEnv, kind: &str, v: &Value, cut: Cut) {
+    let message = format!("Truncated incorrect {kind} value: '{}'", super::value_string(v));
+    match cut {
+        Cut::Nothing | Cut::DatePart => {}
+        Cut::FractionDigits => env.note(ErrorCode::TRUNCATED_WRONG_VALUE.number, message),
+        Cut::Text => env.warn(ErrorCode::TRUNCATED_WRONG_VALUE.number, message),
     }
-    let (neg, body) = match s.strip_prefix('-') {
-        Some(r) => (true, r.trim_start()),
-        None => (false, s),
-    };
-    if body.contains('-') || (body.len() >= 14 && body.bytes().take(14).all(|c| c.is_ascii_digit())) {
-        let t = parse_datetime(body)?;
-        let us = time_of(&t);
-        return Some(if neg { -us } else { us });
-    }
-    let (main, frac) = match body.split_once('.') {
-        Some((m, f)) => (m, f),
-        None => (body, ""),
-    };
-    if !frac.bytes().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let mut days = 0i64;
-    let mut rest = main;
-    if let Some((d, r)) = main.split_once(' ') {
-        days = d.trim().parse().ok()?;
-        rest = r.trim();
-    }
-    let (h, m, sec): (i64, i64, i64) = if rest.contains(':') {
-        let parts: Vec<&str> = rest.split(':').collect();
-        let p = |k: usize| -> Option<i64> {
-            match parts.get(k) {
-                Some(x) => x.trim().parse().ok(),
-                None => Some(0),
-            }
-        };
-        if parts.len() > 3 {
-            return None;
-        }
-        (p(0)?, p(1)?, p(2)?)
-    } else {
-        if !rest.bytes().all(|c| c.is_ascii_digit()) || rest.is_empty() {
-            return None;
-        }
-        let n: i64 = rest.parse().ok()?;
-        (n / 10000, n / 100 % 100, n % 100)
-    };
-    if m > 59 || sec > 59 {
-        return None;
-    }
-    let total = ((days * 24 + h) * 3600 + m * 60 + sec) * 1_000_000 + i64::from(parse_frac(frac));
-    Some(if neg { -total } else { total })
 }
 
 /// Time of day of a datetime in microseconds.
@@ -240,7 +126,10 @@ pub fn to_datetime(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
             let now = now_utc();
             add_micros(&Temporal { year: now.year, month: now.month, day: now.day, ..Temporal::default() }, *us)
         }
-        Value::Bytes(b) => parse_datetime(&String::from_utf8_lossy(b)),
+        Value::Bytes(b) => scan_datetime(&String::from_utf8_lossy(b), false).map(|scanned| {
+            warn_cut(env, "datetime", v, scanned.cut);
+            scanned.value.0
+        }),
         other => match to_num(other, env) {
             Some(Num::I(i)) => datetime_from_number(i, 0),
             Some(Num::U(u)) => i64::try_from(u).ok().and_then(|i| datetime_from_number(i, 0)),
@@ -275,11 +164,13 @@ pub fn to_time(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
         Value::Time(t) => Some(*t),
         Value::DateTime(t) => Some(time_of(t)),
         Value::Date(_) => Some(0),
-        Value::Bytes(b) => parse_time(&String::from_utf8_lossy(b)).map(|us| {
+        Value::Bytes(b) => scan_time(&String::from_utf8_lossy(b)).map(|scanned| {
+            let us = scanned.value;
             if us.unsigned_abs() > MAX_TIME as u64 {
-                warn_bad(env, "time", v);
+                warn_cut(env, "time", v, Cut::Text);
                 MAX_TIME * us.signum()
             } else {
+                warn_cut(env, "time", v, scanned.cut);
                 us
             }
         }),

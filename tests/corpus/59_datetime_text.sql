@@ -1,0 +1,43 @@
+-- Dates and times read from text as MariaDB's str_to_datetime / str_to_time read them: any punctuation between
+-- fields, two-digit years, TIME texts that hold a datetime, and trailing text that only truncates.
+CREATE TABLE dtx(d datetime, dd date, t time(6), d0 datetime)
+set sql_mode=''
+insert into dtx values ('2001-01-01 10:00:00xyz','2001-01-01xyz','10:00:00xyz', null)
+insert into dtx values ('2001-01-01 10:00:00.1234567','2001-01-01 10:00:00','10:00:00.1234567', '2001-01-01 10:00:00.1234567')
+insert into dtx values ('2002.11.12', '2002.11.12', '12:00:00 12.34.56', '12:00:00.12.34.56')
+set sql_mode=default
+insert into dtx values ('2001-01-01 10:00:00xyz',null,null,null)
+insert into dtx values (null,'2001-01-01xyz',null,null)
+insert into dtx values (null,null,'10:00:00xyz',null)
+insert into dtx values ('2001-01-01 10:00:00.1234567',null,'10:00:00.1234567','2001-01-01 10:00:00.1234567')
+insert into dtx values ('2001-13-01',null,null,null)
+select * from dtx
+select timestamp('2001-01-01 10:00:00xyz')
+select cast('2001-01-01 10:00:00.1234567' as datetime(6))
+select cast('10:00:00.1234567' as time(6))
+select cast('2001-13-01 10:00:00' as time), cast('100000:02:03' as time), cast('2001-02-30 10:00:00' as time)
+select cast('20011301100000' as time), cast('1 12' as time), cast('12:00:00-12.34.56' as datetime)
+select cast('2001-01-01 10:00:00xyz' as datetime), cast('2001-01-01 10:00:00  ' as datetime)
+select cast('12' as date), cast('1e5' as time), cast('99999' as date), cast('2001-1-1 1:2' as datetime), cast(' 2001-01-01' as date)
+select cast('2002-011-012' as date), cast('2002.11.12' as date), cast('2002.011.012' as date)
+select cast('2012103123595912' as datetime(6)), cast('20121031235959123' as datetime(6))
+select cast(0 as date), cast('0000-00-00' as date), cast('0' as date)
+select cast('12:00:00.12.34.56' as time), cast('12:00:00 12.34.56' as time), cast('12:00:00-12.34.56' as time)
+select cast('12:00:00.12.34.56' as datetime), cast('12:00:00-12.34.56' as datetime), cast('12:00:00 12.34.56' as datetime)
+select cast('12:00:00.123456' as time), cast('01:02:03   ' as time), cast('01:02:03    ' as time)
+select cast('20010101T101010' as datetime), cast('2001-01-01T10:10:10' as datetime), cast('010101' as date)
+select cast('10:10' as time), cast('-10:10:10.5' as time(1)), cast('1 10:10' as time), cast('34 10:10:10' as time)
+select cast('99-12-31 23:59:59' as datetime), cast('69-12-31' as date), cast('70-01-01' as date), cast('00-01-01' as date)
+select '2001-01-01' < '2001-01-02', date'2001-01-01' = '2001.01.01', date'2001-01-01' = '20010101'
+select time'10:00:00' = '10:00:00.000', time'10:00:00' > '9:59:59'
+select cast('2001-01-01 25:00:00' as datetime), cast('2001-01-01 10:60:00' as datetime), cast('2001-00-00' as date)
+select cast('10000-01-01' as date), cast('0001-01-01' as date), cast('1-1-1' as date)
+select cast('2001-01-01 10:00:00.5 PM' as datetime), cast('10:00 AM' as time)
+select timestamp('2001-01-01'), timestamp('2001-01-01 10:00:00.12'), timestamp('2001-01-01', '10:00:00'), timestamp('2001-01-01 10:00:00', '01:00:00.5')
+select timestamp(null), timestamp('xyz'), timestamp(date'2001-01-01', time'10:00:00'), timestamp(20010101)
+CREATE TABLE dty (t time)
+set sql_mode=''
+insert into dty values ('0000-00-00 10:00:00'),('2001-02-03 10:00:00'), ('2001-02-03      ')
+set sql_mode=default
+select * from dty
+DROP TABLE dtx, dty
