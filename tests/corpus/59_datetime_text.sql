@@ -41,3 +41,30 @@ insert into dty values ('0000-00-00 10:00:00'),('2001-02-03 10:00:00'), ('2001-0
 set sql_mode=default
 select * from dty
 DROP TABLE dtx, dty
+-- Numbers as TIME: past 838:59:59 a YYYYMMDDhhmmss datetime's time; SEC_TO_TIME keeps the fraction.
+select cast(20101211010203.45678 as time(6)), cast(8390000 as time), cast(20101211010203 as time), cast(20101311010203 as time)
+select cast(9000000 as time), cast(123 as time), cast(-8390000 as time), cast(99999999999999999 as time), cast(20101211 as time), cast(8385959 as time)
+CREATE TABLE dtz (a time(6))
+set sql_mode=''
+insert dtz values (20101211010203.45678), (8390000), (20101311010203), (-123.5)
+set sql_mode=default
+insert dtz values (8390000)
+insert dtz values ('900:00:00')
+insert dtz values (20101311010203)
+insert dtz values (20101211010203)
+select * from dtz
+select sec_to_time(12345.6789), sec_to_time(1.5e0), sec_to_time(100), time(123456.5)
+DROP TABLE dtz
+-- Literal DATE / DATETIME / TIME defaults are checked (1067) and kept as the column holds them.
+create table dtd1 (da date default '1962-03-32 23:33:34', dt datetime default '1962-03-03')
+create table dtd2 (da date default '1962-03-03', dt datetime default '1962-03-03', t time default '10:00')
+create table dtd3 (t time default '10:00:00xyz')
+show create table dtd2
+DROP TABLES dtd2
+-- SET timestamp fixes NOW() and its kin for the session.
+set timestamp=1293843661
+select @@timestamp = 1293843661, now() = '2011-01-01 01:01:01', unix_timestamp(), curdate() = '2011-01-01', current_time() = '01:01:01', utc_timestamp() = '2011-01-01 01:01:01'
+set timestamp=1293843661.5
+select @@timestamp = 1293843661.5, now(6) = '2011-01-01 01:01:01.5', unix_timestamp()
+set timestamp=default
+select @@timestamp > 1700000000, now() > '2020-01-01' IS TRUE

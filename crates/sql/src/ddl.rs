@@ -975,7 +975,7 @@ fn validate_table(def: &mut TableDef) -> SqlResult<()> {
         }
     }
     for c in &mut def.columns {
-        member_default(c)?;
+        literal_default(c)?;
     }
     for c in &def.columns {
         if let Some(ColumnDefault::Value(Value::Null)) = &c.default {
@@ -990,11 +990,14 @@ fn validate_table(def: &mut TableDef) -> SqlResult<()> {
     Ok(())
 }
 
-/// An ENUM or SET default as the column keeps it ('B,a' is 'a,B'); one
-/// naming no member is error 1067, in any sql_mode.
-fn member_default(c: &mut ColumnDef) -> SqlResult<()> {
+/// An ENUM, SET, DATE, DATETIME or TIME default as the column keeps it
+/// ('B,a' is 'a,B'; '2001-01-01 10:00' is a DATE's '2001-01-01'); one the
+/// column cannot hold is error 1067, in any sql_mode.
+fn literal_default(c: &mut ColumnDef) -> SqlResult<()> {
     let Some(ColumnDefault::Value(v)) = &c.default else { return Ok(()) };
-    if !c.ty.has_members() || v.is_null() {
+    let converted =
+        c.ty.has_members() || matches!(c.ty, ColumnType::Date | ColumnType::DateTime { .. } | ColumnType::Time { .. });
+    if !converted || v.is_null() {
         return Ok(());
     }
     let stored = crate::eval::coerce_to_column(v.clone(), c, true, &crate::eval::NoWarn)

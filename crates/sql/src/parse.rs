@@ -442,6 +442,9 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
     if let Some(statement) = account::parse_account_statement(text, &upper)? {
         return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
     }
+    if let Some(singular) = drop_tables_as_drop_table(rewritten, &upper) {
+        return parse_one(text, &singular);
+    }
     if upper.first().map(String::as_str) == Some("DO") {
         let select_text = format!("SELECT {}", rewritten.trim_start()[2..].trim_start());
         return match parse_one(&select_text, &select_text)?.statement {
@@ -561,6 +564,21 @@ fn parse_explain(
     }
     parsed.text = text.to_string();
     Ok(parsed)
+}
+
+/// `DROP [TEMPORARY] TABLES …`, MariaDB's synonym of `DROP … TABLE …`,
+/// in the form sqlparser reads.
+fn drop_tables_as_drop_table(rewritten: &str, upper: &[String]) -> Option<String> {
+    let plural = match upper {
+        [drop, tables, ..] if drop == "DROP" && tables == "TABLES" => true,
+        [drop, temporary, tables, ..] => drop == "DROP" && temporary == "TEMPORARY" && tables == "TABLES",
+        _ => false,
+    };
+    if !plural {
+        return None;
+    }
+    let at = rewritten.to_ascii_uppercase().find("TABLES")?;
+    Some(format!("{}TABLE{}", &rewritten[..at], &rewritten[at + "TABLES".len()..]))
 }
 
 /// CREATE / DROP PROCEDURE | FUNCTION and CALL (see `routine`).

@@ -348,6 +348,9 @@ pub struct Session {
     /// The row of a multi-row INSERT / UPDATE being stored, which
     /// conversion warnings and errors name (`at row N`); 1 otherwise.
     pub(crate) warning_row: std::cell::Cell<u64>,
+    /// When the running top-level statement started (µs since the epoch):
+    /// NOW() and its kin read it, so they are constant within a statement.
+    statement_start_us: i64,
     /// The running statement is INSERT / UPDATE IGNORE.
     pub(crate) ignoring_errors: bool,
     /// MariaDB's abort_on_warning: strict mode and a statement that stores
@@ -452,6 +455,7 @@ impl Session {
             statement_conditions: std::cell::Cell::new(0),
             diagnostics_claimed: std::cell::Cell::new(false),
             warning_row: std::cell::Cell::new(1),
+            statement_start_us: 0,
             ignoring_errors: false,
             abort_on_warning: std::cell::Cell::new(false),
             next_isolation: None,
@@ -698,6 +702,20 @@ impl Session {
     /// The Error conditions of the diagnostics area (@@error_count).
     fn errors_total(&self) -> u64 {
         self.warnings.borrow().iter().filter(|w| w.level == "Error").count() as u64
+    }
+
+    /// The statement's time as NOW() sees it (µs since the epoch): the
+    /// session's `timestamp` when one is set (`SET timestamp = …`, as
+    /// mariadb-binlog output replays), else when the statement started.
+    fn statement_time_us(&self) -> i64 {
+        let fixed_s: f64 = self.session_value("timestamp").parse().unwrap_or(0.0);
+        if fixed_s > 0.0 {
+            (fixed_s * 1e6).round() as i64
+        } else if self.statement_start_us > 0 {
+            self.statement_start_us
+        } else {
+            crate::eval::temporal::unix_micros(&crate::eval::temporal::now_utc())
+        }
     }
 
     /// Starts a statement's diagnostics as MariaDB does: a statement that
@@ -990,6 +1008,7 @@ impl Session {
         body: impl FnOnce(&mut Session) -> SqlResult<QueryResult>,
     ) -> SqlResult<QueryResult> {
         self.begin_diagnostics(stmt);
+        self.statement_start_us = crate::eval::temporal::unix_micros(&crate::eval::temporal::now_utc());
         self.ignoring_errors = stmt.ignores_errors();
         self.set_process_info(Some(text));
         // Only a COM_QUERY sends a CALL's result sets (see `execute_query`).
@@ -2048,6 +2067,7 @@ impl EvalEnv for Session {
             (_, "error_count") => return Ok(Value::UInt(self.errors_total())),
             (_, "in_transaction") => return Ok(Value::UInt(u64::from(self.txn.is_some()))),
             (_, "last_insert_id") => return Ok(Value::UInt(self.last_insert_id.get())),
+            (_, "timestamp") => return Ok(Value::Double(self.statement_time_us() as f64 / 1e6)),
             (_, "gtid_binlog_pos") | (_, "gtid_current_pos") => {
                 return Ok(Value::from_str(
                     &self.engine.binlog.stats().last_committed_gtid.map(|g| g.to_string()).unwrap_or_default(),
@@ -2086,6 +2106,9 @@ impl EvalEnv for Session {
             },
             "current_role" => self.current_role.as_deref().map_or(Value::Null, Value::from_str),
             "version" => Value::from_str(&self.var("version").unwrap_or_default()),
+            "now" => {
+                crate::eval::temporal::from_unix_micros(self.statement_time_us()).map_or(Value::Null, Value::DateTime)
+            }
             _ => Value::Null,
         }
     }

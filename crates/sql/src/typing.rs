@@ -828,6 +828,20 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
         "datediff" => Some(long(8, true)),
         "date" | "last_day" => Some(temporal(ColumnType::Date)),
         "date_add" | "date_sub" => date_add(arg(0)?, args.get(2)),
+        // The statement's clock: never NULL, with the asked-for digits.
+        "now" | "current_timestamp" | "localtime" | "localtimestamp" | "sysdate" | "utc_timestamp" => {
+            Some(clock(ColumnType::DateTime { fsp: clock_fsp(args)? }))
+        }
+        "curtime" | "current_time" | "utc_time" => Some(clock(ColumnType::Time { fsp: clock_fsp(args)? })),
+        "curdate" | "current_date" | "utc_date" => Some(clock(ColumnType::Date)),
+        // SEC_TO_TIME keeps a number's fractional digits (6 for a double or a string).
+        "sec_to_time" => {
+            let fsp = match arg(0)?.kind {
+                k if is_double(&k) || is_string(&k) => 6,
+                k => decimal_parts(&k).map_or(6, |(_, scale, _)| scale.min(6)),
+            };
+            Some(temporal(ColumnType::Time { fsp: fsp as u8 }))
+        }
         // TIMESTAMP(datetime [, time]): the larger of their fractional digits.
         "timestamp" => {
             let datetime_fsp = temporal_fsp(args.first()?, arg(0)).unwrap_or(6);
@@ -846,6 +860,21 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
             Some(a) => Some(unix_seconds(temporal_fsp(a, arg(0))?)),
         },
         _ => None,
+    }
+}
+
+/// NOW() and its kin: their type, never NULL.
+fn clock(ty: ColumnType) -> Typed {
+    Typed { nullable: false, ..temporal(ty) }
+}
+
+/// NOW(fsp)'s digits: a literal 0..=6 (others fail when evaluated).
+fn clock_fsp(args: &[Expr]) -> Option<u8> {
+    match args.first() {
+        None => Some(0),
+        Some(Expr::Literal(Value::Int(fsp))) => u8::try_from(*fsp).ok().filter(|fsp| *fsp <= 6),
+        Some(Expr::Literal(Value::UInt(fsp))) => u8::try_from(*fsp).ok().filter(|fsp| *fsp <= 6),
+        Some(_) => None,
     }
 }
 

@@ -1,7 +1,7 @@
 //! Converting a value for storage in a column (INSERT / UPDATE), with
 //! MySQL's strict and non-strict behaviour.
 
-use super::temporal::{time_of, to_datetime, to_time};
+use super::temporal::{number_time, time_of, to_datetime, to_time};
 use super::temporal_text::{scan_datetime, scan_time, Cut, Scanned};
 use super::{decimal_fit, parse_decimal_prefix, set_scale, to_num, value_bytes, EvalEnv, NoWarn, Num};
 use crate::time_zone::session_zone;
@@ -330,7 +330,10 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
             let parsed = match &v {
                 Value::Bytes(b) => scan_time(&String::from_utf8_lossy(b)),
                 Value::DateTime(t) => Some(Scanned { value: time_of(t), cut: Cut::Nothing }),
-                other => to_time(other, &NoWarn).map(|value| Scanned { value, cut: Cut::Nothing }),
+                Value::Date(_) | Value::Time(_) => {
+                    to_time(&v, &NoWarn).map(|value| Scanned { value, cut: Cut::Nothing })
+                }
+                other => number_time(other, &NoWarn),
             };
             let us = match parsed {
                 Some(scanned) => report_cut(scanned, Issue::BadTemporal("time"), &v, column, strict, env)?,
@@ -340,9 +343,14 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
                 }
             };
             use super::temporal::MAX_TIME;
-            let us = if us == i64::MIN || us.abs() > MAX_TIME {
-                report(Issue::OutOfRange, &v, column, strict, env)?;
-                MAX_TIME * us.signum()
+            // Out of range is the limit with as many nines as the column
+            // keeps fractional digits (838:59:59.999 for TIME(3)).
+            let limit_us = MAX_TIME + 999_999 - 999_999 % 10i64.pow(6 - u32::from((*fsp).min(6)));
+            let us = if us == i64::MIN || us.abs() > limit_us {
+                // Strict mode calls it an incorrect value, others out of range.
+                let issue = if strict { Issue::BadTemporal("time") } else { Issue::OutOfRange };
+                report(issue, &v, column, strict, env)?;
+                limit_us * us.signum()
             } else {
                 us
             };

@@ -496,6 +496,22 @@ fn get_format(kind: &str, standard: &str) -> Option<&'static str> {
     })
 }
 
+/// SEC_TO_TIME: seconds (with their fraction, cut to microseconds) as a
+/// TIME, limited to ±838:59:59.
+fn seconds_to_time_micros(seconds: Num) -> i64 {
+    const LIMIT_US: i64 = temporal::MAX_TIME;
+    let us = match seconds {
+        Num::I(i) => i.saturating_mul(1_000_000),
+        Num::U(u) => i64::try_from(u).unwrap_or(i64::MAX).saturating_mul(1_000_000),
+        Num::D(d) => {
+            let overflow = if d.is_sign_negative() { i64::MIN } else { i64::MAX };
+            (d * Decimal::from(1_000_000)).trunc().to_i64().unwrap_or(overflow)
+        }
+        Num::F(f) => (f * 1e6).round() as i64,
+    };
+    us.clamp(-LIMIT_US, LIMIT_US)
+}
+
 fn date_part(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
     match v {
         Value::Time(_) => None,
@@ -1615,8 +1631,8 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             Some(t) => Value::Int(t / 1_000_000),
             None => Value::Null,
         },
-        "sec_to_time" => match int_arg(&a[0], env) {
-            Some(s) => Value::Time(s.clamp(-3_020_399, 3_020_399) * 1_000_000),
+        "sec_to_time" => match to_num(&a[0], env) {
+            Some(seconds) => Value::Time(seconds_to_time_micros(seconds)),
             None => Value::Null,
         },
         "timestampdiff" => {

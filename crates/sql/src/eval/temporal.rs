@@ -1,7 +1,7 @@
 //! Date and time: parsing strings and numbers the way MySQL does, calendar
 //! arithmetic, DATE_FORMAT and STR_TO_DATE.
 
-use super::temporal_text::{scan_datetime, scan_time, Cut};
+use super::temporal_text::{scan_datetime, scan_time, Cut, Scanned};
 use super::{to_num, EvalEnv, Num};
 use onelog_core::{ErrorCode, Temporal, Value};
 
@@ -174,36 +174,63 @@ pub fn to_time(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
                 us
             }
         }),
-        other => match to_num(other, env) {
-            Some(n) => {
-                let (neg, whole, frac) = match n {
-                    Num::I(i) => (i < 0, i.unsigned_abs(), 0u32),
-                    Num::U(u) => (false, u, 0),
-                    Num::D(d) => {
-                        let a = d.abs();
-                        (
-                            d.is_sign_negative(),
-                            a.trunc().to_u64().unwrap_or(u64::MAX),
-                            (a.fract() * onelog_core::decimal::Decimal::from(1_000_000)).trunc().to_u32().unwrap_or(0),
-                        )
-                    }
-                    Num::F(f) => (f < 0.0, f.abs().trunc() as u64, (f.abs().fract() * 1e6).round() as u32),
-                };
-                let (h, m, s) = (whole / 10000, whole / 100 % 100, whole % 100);
-                if m > 59 || s > 59 || h > 838 {
-                    None
-                } else {
-                    let us = ((h * 3600 + m * 60 + s) * 1_000_000 + u64::from(frac)) as i64;
-                    Some(if neg { -us } else { us })
-                }
+        other => number_time(other, env).map(|scanned| {
+            let us = scanned.value;
+            if us.unsigned_abs() > MAX_TIME as u64 {
+                warn_cut(env, "time", v, Cut::Text);
+                MAX_TIME * us.signum()
+            } else {
+                us
             }
-            None => None,
-        },
+        }),
     };
     if r.is_none() {
         warn_bad(env, "time", v);
     }
     r
+}
+
+/// The largest number that reads as a TIME (`hhmmss`, 838:59:59).
+const TIME_MAX_NUMBER: u64 = 8_385_959;
+/// The smallest number read as a `YYYYMMDD[hhmmss]` datetime when it is
+/// too large for a TIME.
+const DATETIME_MIN_NUMBER: u64 = 10_000_101;
+/// From here on a number too large for a TIME can only be a datetime.
+const DATETIME_ONLY_NUMBER: u64 = 10_000_000_000;
+
+/// A number as TIME microseconds, as MariaDB reads it: `[-]hhmmss[.ffffff]`,
+/// or past 838:59:59 the time of a `YYYYMMDDhhmmss` datetime (with
+/// [`Cut::DatePart`]). Not yet limited to ±838:59:59; `None` if invalid.
+pub fn number_time(v: &Value, env: &dyn EvalEnv) -> Option<Scanned<i64>> {
+    let (negative, whole, micros) = match to_num(v, env)? {
+        Num::I(i) => (i < 0, i.unsigned_abs(), 0u32),
+        Num::U(u) => (false, u, 0),
+        Num::D(d) => {
+            let a = d.abs();
+            let micros = (a.fract() * onelog_core::decimal::Decimal::from(1_000_000)).trunc().to_u32().unwrap_or(0);
+            (d.is_sign_negative(), a.trunc().to_u64().unwrap_or(u64::MAX), micros)
+        }
+        Num::F(f) => (f < 0.0, f.abs().trunc() as u64, (f.abs().fract() * 1e6).round() as u32),
+    };
+    let signed = |us: i64| if negative { -us } else { us };
+    if whole > TIME_MAX_NUMBER {
+        let datetime = (whole >= DATETIME_MIN_NUMBER)
+            .then(|| i64::try_from(whole).ok().and_then(|w| datetime_from_number(w, micros)))
+            .flatten();
+        if let Some(t) = datetime {
+            let cut = if t.date() == Temporal::default() { Cut::Nothing } else { Cut::DatePart };
+            return Some(Scanned { value: signed(time_of(&t)), cut });
+        }
+        if whole >= DATETIME_ONLY_NUMBER {
+            return None;
+        }
+    }
+    let (h, m, s) = (whole / 10000, whole / 100 % 100, whole % 100);
+    if m > 59 || s > 59 {
+        return None;
+    }
+    let us = ((h * 3600 + m * 60 + s) * 1_000_000 + u64::from(micros)) as i64;
+    Some(Scanned { value: signed(us), cut: Cut::Nothing })
 }
 
 /// Adds microseconds to a datetime; `None` outside years 0..=9999.
