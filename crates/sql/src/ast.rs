@@ -1010,6 +1010,16 @@ pub struct CreateView {
 }
 
 impl Statement {
+    /// A `SET STATEMENT ... FOR`'s assignments, the number of `?` they
+    /// hold, and the statement they hold for; any other statement comes
+    /// with none.
+    pub fn statement_vars(&self) -> (&[Assignment], usize, &Statement) {
+        match self {
+            Statement::SetStatement { assignments, params, statement } => (assignments, *params, statement),
+            other => (&[], 0, other),
+        }
+    }
+
     /// A schema change: committed on its own, as a QUERY event.
     /// INSERT / UPDATE IGNORE: errors MariaDB downgrades under IGNORE
     /// (a subquery of more than one row, ...) are warnings.
@@ -1234,6 +1244,16 @@ pub enum Statement {
     RollbackToSavepoint(String),
     ReleaseSavepoint(String),
     Set(Vec<Assignment>),
+    /// `SET STATEMENT var = value [, ...] FOR statement`: the session
+    /// variables take these values for `statement` only (see
+    /// `Session::execute_framed`).
+    SetStatement {
+        assignments: Vec<Assignment>,
+        /// How many `?` the assignments hold: they come before the
+        /// statement's.
+        params: usize,
+        statement: Box<Statement>,
+    },
     /// SET NAMES charset [COLLATE collation]: the connection's charsets
     /// and collation.
     SetNames {
@@ -1358,6 +1378,7 @@ pub enum Statement {
 /// Functions whose value can change within a statement: never folded.
 const VOLATILE_FUNCTIONS: &[&str] = &[
     "rand",
+    "rownum",
     "uuid",
     "uuid_short",
     "sys_guid",

@@ -92,6 +92,9 @@ pub(crate) fn with_ctx<R>(
     let txn = session.txn.take().ok_or_else(|| SqlError::internal("no transaction"))?;
     let result = {
         let ctx = Ctx::new(session, &txn, view, params);
+        // ROWNUM() in a row a statement writes is that row's number (the
+        // row its warnings name), as MariaDB counts them.
+        ctx.rownum.set(session.warning_row.get());
         f(&ctx)
     };
     session.txn = Some(txn);
@@ -288,6 +291,7 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
                             format!("Column count doesn't match value count at row {row_number}"),
                         ));
                     }
+                    ctx.rownum.set(row_number);
                     values_row(ctx, &table, &scope, &targets, r)
                 })
                 .collect::<SqlResult<_>>()?,
@@ -1003,6 +1007,7 @@ fn locked_matches(
         let mut out = Vec::new();
         ctx.in_scope(&scope, || {
             select::scan_table(ctx, table, &access, None, &mut |ck, row| {
+                ctx.rownum.set(out.len() as u64 + 1);
                 if let Some(w) = &where_bound {
                     if !ctx.test(w, &row)? {
                         return Ok(true);

@@ -52,6 +52,11 @@ pub trait EvalEnv {
     fn warning_row(&self) -> u64 {
         1
     }
+    /// ROWNUM(): the number the row being looked at gets if the current
+    /// query block (or UPDATE, DELETE, INSERT) accepts it; 0 outside any.
+    fn rownum(&self) -> u64 {
+        0
+    }
     /// Whether the statement is INSERT / UPDATE IGNORE, under which
     /// MariaDB makes some errors warnings.
     fn ignores_errors(&self) -> bool {

@@ -23,6 +23,7 @@ mod expr;
 mod load_data;
 mod prepared;
 pub mod routine;
+mod set_statement;
 pub mod trigger;
 mod update_delete;
 mod view;
@@ -192,6 +193,13 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
                 if !has_content {
                     is_set = matches!(token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("SET"));
                     depth = 0;
+                }
+                // `SET STATEMENT ... FOR statement`: what follows FOR is no SET.
+                if is_set
+                    && depth == 0
+                    && matches!(token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("FOR"))
+                {
+                    is_set = false;
                 }
                 has_content = true;
                 match token {
@@ -432,6 +440,9 @@ pub(crate) fn parse_with_params(text: &str, with_params: &str) -> SqlResult<Pars
 /// Parses one statement: `text` as the user wrote it (kept for the binlog
 /// and column headings), `rewritten` as sqlparser reads it.
 fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
+    if let Some(parsed) = set_statement::parse(text, rewritten)? {
+        return Ok(parsed);
+    }
     if let Some((mode, range)) = explain::modifier(rewritten)? {
         return parse_explain(text, rewritten, mode, range);
     }

@@ -41,6 +41,9 @@ pub struct Ctx<'a> {
     /// Feature_window_functions: a correlated subquery counts once however
     /// often it runs.
     window_blocks: RefCell<std::collections::HashSet<*const Select>>,
+    /// What ROWNUM() is while a query block's WHERE (or a DML statement's)
+    /// looks at a row: the rows it accepted so far, plus one.
+    pub(crate) rownum: std::cell::Cell<u64>,
 }
 
 impl<'a> Ctx<'a> {
@@ -75,6 +78,7 @@ impl<'a> Ctx<'a> {
             scopes: RefCell::new(Vec::new()),
             recursing: RefCell::new(HashMap::new()),
             window_blocks: RefCell::new(std::collections::HashSet::new()),
+            rownum: std::cell::Cell::new(0),
         }
     }
 
@@ -136,6 +140,9 @@ impl EvalEnv for Ctx<'_> {
             self.subquery_cache.borrow_mut().insert(key, rows.clone());
         }
         Ok(rows)
+    }
+    fn rownum(&self) -> u64 {
+        self.rownum.get()
     }
     fn session_fact(&self, name: &str) -> Value {
         self.session.session_fact(name)
@@ -1476,8 +1483,13 @@ pub(crate) fn returning(
 ) -> SqlResult<QueryResult> {
     let scope = table_columns(table, &table.def.name);
     let items = expand_items(items, &scope)?;
-    let out: Vec<Vec<Value>> =
-        rows.iter().map(|r| items.iter().map(|i| ctx.eval(&i.expr, r)).collect()).collect::<SqlResult<_>>()?;
+    let out: Vec<Vec<Value>> = (1..)
+        .zip(rows)
+        .map(|(rownum, r)| {
+            ctx.rownum.set(rownum);
+            items.iter().map(|i| ctx.eval(&i.expr, r)).collect()
+        })
+        .collect::<SqlResult<_>>()?;
     let columns = (items.iter().enumerate())
         .map(|(n, item)| match slot_of(&item.expr) {
             Some(_) => item.column.clone(),
@@ -1529,9 +1541,26 @@ pub(crate) fn run_core_in_scope(
     mut sources: Vec<Source>,
     scope: Vec<ScopeColumn>,
 ) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
-    let Clauses { items, where_bound, order, group_by, having, aggregated, windowed } =
+    let Clauses { items, where_bound, mut order, mut group_by, mut having, aggregated, windowed } =
         bind_clauses(ctx, select, &scope)?;
     check_join_conditions(&sources)?;
+    // ROWNUM() past WHERE is the number its row got there, kept in a slot
+    // after the row's columns.
+    let mut item_exprs: Vec<Expr> = items.iter().map(|i| i.expr.clone()).collect();
+    let rownum_slot = (item_exprs.iter().chain(order.iter().map(|o| &o.expr)).chain(&group_by).chain(&having))
+        .any(|e| e.contains(&is_rownum))
+        .then_some(scope.len());
+    if let Some(slot) = rownum_slot {
+        let to_slot = |e: &Expr| rownum_to_slot(e, slot);
+        item_exprs = item_exprs.iter().map(to_slot).collect::<SqlResult<_>>()?;
+        group_by = group_by.iter().map(to_slot).collect::<SqlResult<_>>()?;
+        having = having.as_ref().map(to_slot).transpose()?;
+        for o in &mut order {
+            o.expr = to_slot(&o.expr)?;
+        }
+    }
+    let rownum_cap = where_bound.as_ref().and_then(rownum_cap);
+    let outer_rownum = ctx.rownum.replace(1);
 
     // Early stop: plain queries with LIMIT and no sort, or sorted by an index.
     let simple = !aggregated && !windowed && !select.distinct && final_order;
@@ -1554,7 +1583,7 @@ pub(crate) fn run_core_in_scope(
     let mut selected_keys: Vec<Vec<u8>> = Vec::new();
     {
         let locking = ctx.lock_mode.borrow().is_some();
-        let mut emit = |row: Vec<Value>, ck: Option<&[u8]>| -> SqlResult<bool> {
+        let mut emit = |mut row: Vec<Value>, ck: Option<&[u8]>| -> SqlResult<bool> {
             if let Some(w) = &where_bound {
                 if !ctx.test(w, &row)? {
                     return Ok(true);
@@ -1563,15 +1592,22 @@ pub(crate) fn run_core_in_scope(
             if let Some(k) = ck.filter(|_| locking) {
                 selected_keys.push(k.to_vec());
             }
+            let rownum = ctx.rownum.get();
+            if rownum_slot.is_some() {
+                row.push(Value::UInt(rownum));
+            }
             joined.push(row);
+            ctx.rownum.set(rownum + 1);
             let enough = limit.is_some_and(|l| joined.len() as u64 >= l) && (order.is_empty() || sorted_flag.get());
-            Ok(!enough)
+            Ok(!enough && rownum_cap.is_none_or(|cap| rownum < cap))
         };
-        if sources.is_empty() {
-            emit(Vec::new(), None)?;
+        let joined_all = if sources.is_empty() {
+            emit(Vec::new(), None)
         } else {
-            join_level(ctx, &sources, 0, Vec::new(), &conds, order_for_index, &sorted_flag, &mut emit)?;
-        }
+            join_level(ctx, &sources, 0, Vec::new(), &conds, order_for_index, &sorted_flag, &mut emit)
+        };
+        ctx.rownum.set(outer_rownum);
+        joined_all?;
     }
     let sorted_by_index = sorted_flag.get();
     if let Some(mode) = *ctx.lock_mode.borrow() {
@@ -1583,13 +1619,19 @@ pub(crate) fn run_core_in_scope(
     if aggregated || windowed {
         let mut aggs = Vec::new();
         let item_exprs: Vec<Expr> =
-            items.iter().map(|i| extract_aggregates(&i.expr, &mut aggs)).collect::<SqlResult<_>>()?;
+            item_exprs.iter().map(|e| extract_aggregates(e, &mut aggs)).collect::<SqlResult<_>>()?;
         let having = having.map(|h| extract_aggregates(&h, &mut aggs)).transpose()?;
         let order_exprs: Vec<Expr> =
             order.iter().map(|o| extract_aggregates(&o.expr, &mut aggs)).collect::<SqlResult<_>>()?;
         let mut rows: Vec<window::GroupRow> = if aggregated {
             let mut kept = Vec::new();
-            for (rep, agg_values) in crate::aggregate::group(ctx, &joined, &group_by, &aggs)? {
+            for (mut rep, agg_values) in crate::aggregate::group(ctx, &joined, &group_by, &aggs)? {
+                // The row of NULLs of an empty ungrouped query is numbered
+                // as the next row would have been.
+                if let Some(slot) = rownum_slot.filter(|&s| rep.get(s).is_none_or(Value::is_null)) {
+                    rep.resize(slot, Value::Null);
+                    rep.push(Value::UInt(joined.len() as u64 + 1));
+                }
                 let row = eval::Row { values: &rep, params: ctx.params, aggregates: &agg_values, insert_values: None };
                 if let Some(h) = &having {
                     if !truthy(&eval::eval(h, &row, ctx)?).unwrap_or(false) {
@@ -1619,7 +1661,6 @@ pub(crate) fn run_core_in_scope(
             out.push((keys, values));
         }
     } else {
-        let item_exprs: Vec<Expr> = items.iter().map(|i| i.expr.clone()).collect();
         let order_exprs: Vec<Expr> =
             if sorted_by_index { Vec::new() } else { order.iter().map(|o| o.expr.clone()).collect() };
         let extra_exprs;
@@ -1652,6 +1693,63 @@ pub(crate) fn run_core_in_scope(
         apply_limit(ctx, select, &mut rows)?;
     }
     Ok((columns, rows))
+}
+
+/// Whether the query block itself (not its subqueries) calls ROWNUM().
+pub(crate) fn uses_rownum(select: &Select) -> bool {
+    let items = select.items.iter().filter_map(|i| match i {
+        SelectItem::Expr { expr, .. } => Some(expr),
+        _ => None,
+    });
+    let mut exprs = items.chain(&select.selection).chain(&select.group_by).chain(&select.having);
+    exprs.any(|e| e.contains(&is_rownum)) || select.order_by.iter().any(|o| o.expr.contains(&is_rownum))
+}
+
+fn is_rownum(expr: &Expr) -> bool {
+    matches!(expr, Expr::Function { name, args } if name == "rownum" && args.is_empty())
+}
+
+/// `expr` with ROWNUM() read from `slot` (see `run_core_in_scope`).
+fn rownum_to_slot(expr: &Expr, slot: usize) -> SqlResult<Expr> {
+    match expr {
+        e if is_rownum(e) => Ok(Expr::Slot(slot)),
+        other => map_children(other, &mut |e| rownum_to_slot(e, slot)),
+    }
+}
+
+/// The last row number a WHERE can accept when one of its conjuncts is
+/// `ROWNUM() <= n`, `ROWNUM() < n` or `ROWNUM() = 1` (either way round): as
+/// MariaDB does, the scan stops there.
+fn rownum_cap(where_bound: &Expr) -> Option<u64> {
+    let mut conds = Vec::new();
+    conjuncts(where_bound, &mut conds);
+    conds
+        .iter()
+        .filter_map(|c| {
+            let Expr::Binary(op, l, r) = c else { return None };
+            // `n >= ROWNUM()` is `ROWNUM() <= n`.
+            let (op, n) = match (l.as_ref(), r.as_ref()) {
+                (f, Expr::Literal(n)) if is_rownum(f) => (*op, n),
+                (Expr::Literal(n), f) if is_rownum(f) => match op {
+                    BinOp::GtEq => (BinOp::LtEq, n),
+                    BinOp::Gt => (BinOp::Lt, n),
+                    _ => (*op, n),
+                },
+                _ => return None,
+            };
+            let n = match n {
+                Value::Int(i) => u64::try_from(*i).unwrap_or(0),
+                Value::UInt(u) => *u,
+                _ => return None,
+            };
+            match op {
+                BinOp::LtEq => Some(n),
+                BinOp::Lt => Some(n.saturating_sub(1)),
+                BinOp::Eq if n == 1 => Some(1),
+                _ => None,
+            }
+        })
+        .min()
 }
 
 /// A query block's clauses bound to its FROM scope.
@@ -2064,12 +2162,15 @@ pub(crate) fn join_matches(
     if let Some(c) = condition {
         conjuncts(c, &mut conds);
     }
+    let mut accepted = 0;
     let mut sink = |row: Vec<Value>, _: Option<&[u8]>| -> SqlResult<bool> {
+        ctx.rownum.set(accepted + 1);
         if let Some(c) = condition {
             if !ctx.test(c, &row)? {
                 return Ok(true);
             }
         }
+        accepted += 1;
         emit(row)?;
         Ok(true)
     };

@@ -297,6 +297,12 @@ pub struct ProcessList {
     pub entries: Mutex<BTreeMap<u64, Arc<Mutex<ProcessInfo>>>>,
 }
 
+/// The session's variables before a `SET STATEMENT ... FOR` set them.
+struct StatementVars {
+    session: BTreeMap<&'static str, String>,
+    routine_sql_mode: Option<String>,
+}
+
 pub struct Session {
     pub engine: Arc<Engine>,
     process: Arc<Mutex<ProcessInfo>>,
@@ -964,12 +970,12 @@ impl Session {
         lone: bool,
     ) -> SqlResult<QueryResult> {
         let Some(client) = client else { return self.execute(stmt, text, &[]) };
-        match stmt {
+        match stmt.statement_vars().2 {
             Statement::LoadData(load) if load.local => match client.files() {
                 Some(files) => self.execute_load_local(stmt, text, load, files),
                 None => self.execute(stmt, text, &[]),
             },
-            Statement::Select(select) if lone => self.execute_framed(stmt, text, |s| {
+            Statement::Select(select) if lone => self.execute_framed(stmt, text, &[], |s, stmt, _| {
                 s.check_and_lock(stmt)?;
                 // Its answer is on its way before it ends: no commit of a
                 // function it calls may answer for it.
@@ -982,7 +988,7 @@ impl Session {
 
     /// Executes one statement with bound parameters.
     pub fn execute(&mut self, stmt: &Statement, text: &str, params: &[Value]) -> SqlResult<QueryResult> {
-        self.execute_framed(stmt, text, |s| s.run_statement_body(stmt, text, params))
+        self.execute_framed(stmt, text, params, |s, stmt, params| s.run_statement_body(stmt, text, params))
     }
 
     /// LOAD DATA LOCAL, which reads the file the client sends.
@@ -993,30 +999,38 @@ impl Session {
         load: &LoadData,
         files: &mut dyn crate::load_data::ClientFiles,
     ) -> SqlResult<QueryResult> {
-        self.execute_framed(stmt, text, |s| {
+        self.execute_framed(stmt, text, &[], |s, stmt, _| {
             s.check_and_lock(stmt)?;
             s.run_write_with(|s| crate::load_data::execute(s, load, Some(files)))
         })
     }
 
     /// What every statement does around `body`: warnings, PROCESSLIST,
-    /// its guard, its metadata locks' release.
+    /// the variables of a `SET STATEMENT ... FOR` (its guard's time limit
+    /// among them), its guard, its metadata locks' release. `body` runs the
+    /// statement itself, without SET STATEMENT, with its parameters.
     fn execute_framed(
         &mut self,
         stmt: &Statement,
         text: &str,
-        body: impl FnOnce(&mut Session) -> SqlResult<QueryResult>,
+        params: &[Value],
+        body: impl FnOnce(&mut Session, &Statement, &[Value]) -> SqlResult<QueryResult>,
     ) -> SqlResult<QueryResult> {
+        let (assignments, var_params, stmt) = stmt.statement_vars();
         self.begin_diagnostics(stmt);
         self.statement_start_us = crate::eval::temporal::unix_micros(&crate::eval::temporal::now_utc());
         self.ignoring_errors = stmt.ignores_errors();
         self.set_process_info(Some(text));
         // Only a COM_QUERY sends a CALL's result sets (see `execute_query`).
         self.call_results.clear();
-        self.guard = StatementGuard::start(&self.kill, self.time_limit(stmt));
-        self.stmt_view = None;
-        let result = body(self);
-        self.stmt_view = None;
+        let (var_params, params) = params.split_at(var_params.min(params.len()));
+        let result = self.with_statement_vars(assignments, var_params, |s| {
+            s.guard = StatementGuard::start(&s.kill, s.time_limit(stmt));
+            s.stmt_view = None;
+            let result = body(s, stmt, params);
+            s.stmt_view = None;
+            result
+        });
         // A handed-off commit releases them once it is published.
         if !self.commit_handed_off {
             if self.txn.is_none() {
@@ -1448,6 +1462,12 @@ impl Session {
             Statement::RollbackToSavepoint(name) => self.txn().rollback_to_savepoint(name).map(|_| QueryResult::ok(0)),
             Statement::ReleaseSavepoint(name) => self.txn().release_savepoint(name).map(|_| QueryResult::ok(0)),
             Statement::Set(assignments) => self.set_vars(assignments, params),
+            // An EXECUTE's or a routine's (a client's is taken apart in
+            // `execute_framed`).
+            Statement::SetStatement { assignments, params: var_params, statement } => {
+                let (var_params, params) = params.split_at((*var_params).min(params.len()));
+                self.with_statement_vars(assignments, var_params, |s| s.run_statement_body(statement, text, params))
+            }
             Statement::SetNames { collation } => {
                 self.set_names(*collation);
                 Ok(QueryResult::ok(0))
@@ -1732,6 +1752,60 @@ impl Session {
             }
         }
         Ok(QueryResult::ok(0))
+    }
+
+    /// Runs `body` with the session variables of a `SET STATEMENT ... FOR`
+    /// set, and puts back the values they had after it, whether it failed
+    /// or not. Names are checked before any value, as MariaDB's parser
+    /// checks them (1193, 1971).
+    fn with_statement_vars(
+        &mut self,
+        assignments: &[Assignment],
+        params: &[Value],
+        body: impl FnOnce(&mut Session) -> SqlResult<QueryResult>,
+    ) -> SqlResult<QueryResult> {
+        if assignments.is_empty() {
+            return body(self);
+        }
+        for a in assignments {
+            if let SetTarget::System { name, .. } = &a.target {
+                let def = vars::lookup(name).ok_or_else(|| vars::unknown_variable(name))?;
+                vars::check_set_statement(def)?;
+            }
+        }
+        let before = StatementVars { session: self.session_vars.clone(), routine_sql_mode: self.routine_sql_mode() };
+        let set = self.set_vars(assignments, params);
+        // What the assignments changed, and what they name even where the
+        // value stayed (a SET of it inside the statement is undone too).
+        let mut changed: Vec<&'static str> = assignments
+            .iter()
+            .filter_map(|a| match &a.target {
+                SetTarget::System { name, .. } => vars::lookup(name).map(|d| d.name),
+                SetTarget::User(_) => None,
+            })
+            .collect();
+        changed.extend(
+            (self.session_vars.iter())
+                .filter(|(name, value)| before.session.get(*name) != Some(*value))
+                .map(|(name, _)| *name),
+        );
+        changed.extend(before.session.keys().filter(|name| !self.session_vars.contains_key(*name)));
+        let result = set.and_then(|_| body(self));
+        for name in changed {
+            match before.session.get(name) {
+                Some(value) => self.session_vars.insert(name, value.clone()),
+                None => self.session_vars.remove(name),
+            };
+        }
+        if let (Some(mode), Some(top)) = (before.routine_sql_mode, self.routine_sql_modes.get_mut().last_mut()) {
+            *top = mode;
+        }
+        result
+    }
+
+    /// The sql_mode of the running routine, which its SETs change.
+    fn routine_sql_mode(&self) -> Option<String> {
+        self.routine_sql_modes.borrow().last().cloned()
     }
 
     fn set_system_var(&mut self, scope: VarScope, name: &str, value: &Value, expr: &Expr) -> SqlResult<()> {

@@ -41,7 +41,9 @@ use std::path::PathBuf;
 
 /// Runs `query`, streaming its rows to `sink` where it reads one table.
 pub(crate) fn select(ctx: &Ctx, query: &Select, sink: &mut dyn ResultSink) -> SqlResult<QueryResult> {
-    if !is_one_table_block(query) {
+    // ROWNUM() numbers the rows WHERE accepts: `select` keeps the number
+    // with each row.
+    if !is_one_table_block(query) || select::uses_rownum(query) {
         return ctx.session.select_result(ctx, query);
     }
     let sources = select::resolve_sources(ctx, &query.from)?;

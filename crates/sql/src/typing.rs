@@ -809,6 +809,11 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
         "nullif" => Some(Typed { nullable: true, ..arg(0)? }),
         "mod" => arithmetic(BinOp::Mod, arg(0)?, arg(1)?),
         "last_insert_id" => Some(longlong(true, false)),
+        // MariaDB's Item_func_rownum is 21 digits long, not 20.
+        "rownum" => Some(Typed {
+            kind: Kind::Int { digits: 21, len: 21, unsigned: true, declared: Some(ColumnType::BigInt) },
+            nullable: true,
+        }),
         "found_rows" | "row_count" => Some(longlong(false, false)),
         // ABS keeps its argument's length, with INT or BIGINT by it.
         "abs" => match arg(0)? {

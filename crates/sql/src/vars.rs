@@ -730,6 +730,37 @@ impl GlobalVars {
 
 /// Where `SET` of a variable in `scope` is allowed: 1229 for a global-only
 /// variable set for the session, 1228 for a session-only one set globally.
+/// The variables MariaDB marks NO_SET_STATEMENT (those of its 10.11 that
+/// OneLog knows, and `transaction_isolation`, `tx_isolation`'s alias): a
+/// statement cannot set them for itself.
+const NO_SET_STATEMENT: [&str; 14] = [
+    "autocommit",
+    "character_set_client",
+    "character_set_connection",
+    "character_set_filesystem",
+    "collation_connection",
+    "interactive_timeout",
+    "profiling",
+    "profiling_history_size",
+    "query_cache_type",
+    "skip_replication",
+    "sql_log_off",
+    "transaction_isolation",
+    "tx_isolation",
+    "wait_timeout",
+];
+
+/// Error 1971 for a variable `SET STATEMENT ... FOR` cannot set.
+pub fn check_set_statement(def: &VarDef) -> SqlResult<()> {
+    if NO_SET_STATEMENT.contains(&def.name) {
+        return Err(SqlError::new(
+            ErrorCode::SET_STATEMENT_NOT_SUPPORTED,
+            format!("The system variable {} cannot be set in SET STATEMENT.", def.name),
+        ));
+    }
+    Ok(())
+}
+
 pub fn check_scope(def: &VarDef, scope: VarScope) -> SqlResult<()> {
     match (def.scope, scope) {
         _ if def.read_only => Err(read_only(def)),

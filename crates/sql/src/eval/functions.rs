@@ -60,7 +60,7 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         "convert_tz" => (3, 3),
         "pi" | "curdate" | "current_date" | "utc_date" | "database" | "schema" | "user" | "current_user"
         | "session_user" | "system_user" | "version" | "connection_id" | "row_count" | "found_rows" | "uuid"
-        | "uuid_short" | "current_role" | "sys_guid" => (0, 0),
+        | "uuid_short" | "current_role" | "sys_guid" | "rownum" => (0, 0),
         "timestampdiff" => (3, 3),
         "md5" | "sha1" | "sha" | "password" | "quote" | "weekofyear" | "inet_aton" | "inet_ntoa" | "to_seconds"
         | "inet6_aton" | "inet6_ntoa" | "is_ipv4" | "is_ipv6" | "is_ipv4_compat" | "is_ipv4_mapped" => (1, 1),
@@ -946,6 +946,7 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             return Ok(if v.is_null() { text("10.11.99-MariaDB-OneLog".into()) } else { v });
         }
         "connection_id" => return Ok(env.session_fact("connection_id")),
+        "rownum" => return Ok(Value::UInt(env.rownum())),
         "row_count" => return Ok(env.session_fact("row_count")),
         "found_rows" => return Ok(env.session_fact("found_rows")),
         "pi" => return Ok(Value::Double(std::f64::consts::PI)),

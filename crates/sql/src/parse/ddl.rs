@@ -69,10 +69,12 @@ fn bit_width(name: &str, bits: Option<u64>) -> SqlResult<u8> {
 }
 
 /// SET's members as MariaDB keeps them: trailing spaces dropped; a member
-/// holding ',' is error 1367, more than 64 members 1097. (Duplicates
-/// depend on the collation and sql_mode: see `ddl::check_set_members`.)
+/// holding ',' is error 1367, more than 64 different members 1097 (a
+/// repeated one is kept and does not count). (Which members repeat depends
+/// on the collation and sql_mode: see `ddl::check_set_members`.)
 fn set_members(name: &str, members: &[String]) -> SqlResult<Vec<String>> {
-    if members.len() > MAX_SET_MEMBERS {
+    let different = members.iter().collect::<std::collections::HashSet<_>>().len();
+    if different > MAX_SET_MEMBERS {
         return Err(SqlError::new(ErrorCode::TOO_BIG_SET, format!("Too many strings for column {name} and SET")));
     }
     members
