@@ -1932,8 +1932,13 @@ fn project(ctx: &Ctx, rows: Vec<Vec<Value>>, outputs: &[Expr], extra_keys: &[Exp
 
 /// For each of `outputs`, the row slot whose value it takes rather than
 /// copies: a column read exactly once by `outputs` and `extra_keys`, as a
-/// plain select-list item. Most result values are such columns.
+/// plain select-list item. Most result values are such columns. None is
+/// moved when a subquery is among them: a correlated one reads the outer
+/// row by column name, past any slot, and must find every value there.
 pub(crate) fn movable_slots(outputs: &[Expr], extra_keys: &[Expr]) -> Vec<Option<usize>> {
+    if outputs.iter().chain(extra_keys).any(has_subquery) {
+        return vec![None; outputs.len()];
+    }
     let mut reads: HashMap<usize, usize> = HashMap::new();
     for e in outputs.iter().chain(extra_keys) {
         visit(e, &mut |e| {
