@@ -390,7 +390,7 @@ fn values_row(
             values.push(Value::Null);
             continue;
         }
-        let bound = bind(expr, scope)?;
+        let bound = eval::assigned(bind(expr, scope)?, &table.def.columns[col].ty);
         let value = if select::reads_row(&bound) {
             let record = record.get_or_insert_with(|| {
                 let mut record = starting_record(table);
@@ -667,7 +667,7 @@ fn insert_or_resolve(
             let mut updated = existing.clone();
             for (col, e) in &ins.on_duplicate {
                 let idx = table.def.column_index(col).ok_or_else(|| SqlError::bad_field(col, "SET"))?;
-                let bound = bind(e, &scope)?;
+                let bound = eval::assigned(bind(e, &scope)?, &table.def.columns[idx].ty);
                 let r = eval::Row {
                     values: &updated,
                     params: ctx.params,
@@ -1060,7 +1060,7 @@ fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&
             let value = if matches!(e, Expr::Default) {
                 Expr::Default
             } else {
-                bind(e, &scope).map_err(select::in_clause("SET"))?
+                eval::assigned(bind(e, &scope).map_err(select::in_clause("SET"))?, &table.def.columns[idx].ty)
             };
             Ok((idx, value))
         })
