@@ -67,3 +67,18 @@ INSERT INTO hb (a, b) VALUES ('abc', 'X'), ('ABC', 'x')
 SELECT a FROM hb WHERE a = 'abc'
 SELECT COUNT(DISTINCT b) FROM hb
 SELECT column_name, collation_name FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = 'hb' ORDER BY ordinal_position
+-- MyISAM: a FOREIGN KEY is only its index; once a row is written (it cannot be undone), later
+-- rows' bad values warn under STRICT_TRANS_TABLES. InnoDB: a table drops with the children
+-- that reference it.
+CREATE TABLE hm (a BIT(1), b TINYINT) ENGINE=MyISAM
+INSERT INTO hm VALUES (b'0', 1), (b'1', 2), (b'100', 300)
+INSERT INTO hm VALUES (b'100', 1), (b'1', 2)
+SELECT a + 0, b FROM hm ORDER BY b, a
+CREATE TABLE hp (a INT PRIMARY KEY) ENGINE=MyISAM
+CREATE TABLE hq (b INT, FOREIGN KEY (b) REFERENCES hp (a)) ENGINE=MyISAM
+SHOW CREATE TABLE hq
+INSERT INTO hq VALUES (5)
+CREATE TABLE hr (a INT PRIMARY KEY, p INT, FOREIGN KEY (p) REFERENCES hr (a)) ENGINE=InnoDB
+CREATE TABLE hs (b INT, FOREIGN KEY (b) REFERENCES hr (a)) ENGINE=InnoDB
+DROP TABLE hr
+DROP TABLE hs, hr

@@ -341,6 +341,9 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
         session.warning_row.set(row_number);
         check_row(session, params, &check, &row)?;
         let outcome = insert_row(session, &table, ins, row, &omitted, params)?;
+        if outcome.affected > 0 && !table.def.is_transactional() {
+            session.non_transactional_written.set(true);
+        }
         // IGNORE: every row not written; otherwise the rows a duplicate
         // key turned into an update or a replacement (two affected rows).
         let duplicate = if ins.ignore { outcome.affected == 0 } else { outcome.affected >= 2 };
