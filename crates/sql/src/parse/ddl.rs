@@ -506,6 +506,10 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
             option if is_attribute(option, "ASCII") && def.ty.is_text() => {
                 charset_option = Some(Charset::Latin1.default_collation())
             }
+            // A number's or a second BINARY / ASCII is MariaDB's syntax error.
+            option if is_attribute(option, "BINARY") || is_attribute(option, "ASCII") => {
+                return Err(SqlError::parse(&option.to_string().to_ascii_lowercase(), 1))
+            }
             sp::ColumnOption::DialectSpecific(tokens) => apply_dialect_tokens(&mut def, tokens, &mut index)?,
             sp::ColumnOption::Check(c) => {
                 check = Some(CheckSpec {
