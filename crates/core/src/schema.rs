@@ -516,6 +516,13 @@ pub struct KeyMembership {
 }
 
 impl TableDef {
+    /// Whether the table's engine undoes a failed statement's rows
+    /// (InnoDB); MyISAM, Aria and MEMORY keep what was written, and have
+    /// no foreign keys.
+    pub fn is_transactional(&self) -> bool {
+        self.engine.eq_ignore_ascii_case("InnoDB")
+    }
+
     /// How column `column` takes part in the table's keys, as MySQL derives
     /// it for result-column flags.
     pub fn key_membership(&self, column: usize) -> KeyMembership {

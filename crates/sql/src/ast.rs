@@ -214,6 +214,11 @@ pub enum CastType {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expr {
     Literal(Value),
+    /// A `0x41` or `b'1000001'` literal (MariaDB's Item_hex_hybrid): a
+    /// binary string, but its bytes read as a big-endian unsigned number
+    /// where a number is wanted (arithmetic, a numeric CAST or column, a
+    /// comparison with a number). `X'41'` is a plain string literal.
+    HexHybrid(Vec<u8>),
     /// `?` placeholder, numbered from 0 in text order.
     Param(usize),
     Column {
@@ -345,7 +350,8 @@ impl Expr {
     pub fn is_constant(&self) -> bool {
         !self.contains(&|x| match x {
             Expr::Function { name, .. } => VOLATILE_FUNCTIONS.contains(&name.as_str()),
-            Expr::Literal(_) | Expr::Unary(..) | Expr::Binary(..) | Expr::Cast { .. } | Expr::Collate { .. } => false,
+            Expr::Literal(_) | Expr::HexHybrid(_) => false,
+            Expr::Unary(..) | Expr::Binary(..) | Expr::Cast { .. } | Expr::Collate { .. } => false,
             Expr::IsNull { .. } | Expr::IsBool { .. } | Expr::Between { .. } | Expr::InList { .. } => false,
             Expr::Like { .. } | Expr::Case { .. } | Expr::Tuple(_) => false,
             _ => true,
@@ -402,6 +408,7 @@ impl Expr {
                 otherwise.iter().for_each(|a| f(a));
             }
             Expr::Literal(_)
+            | Expr::HexHybrid(_)
             | Expr::Param(_)
             | Expr::Column { .. }
             | Expr::Slot(_)

@@ -807,7 +807,7 @@ pub(crate) fn new_table_def(
     };
     for column in def.columns.iter_mut() {
         if ct.take_table_collation.iter().any(|n| n.eq_ignore_ascii_case(&column.name)) {
-            column.set_collation(def.collation);
+            column.set_collation(crate::parse::inherited_collation(column, def.collation));
         }
     }
     let reserved: Vec<&str> = ct.checks.iter().filter_map(|c| c.name.as_deref()).collect();
@@ -1475,7 +1475,7 @@ pub(crate) fn alter_in(
                 shape.check_new_name(&column.name, None)?;
                 let mut column = column.clone();
                 if *takes_table_collation {
-                    column.set_collation(shape.def.collation);
+                    column.set_collation(crate::parse::inherited_collation(&column, shape.def.collation));
                 }
                 // InnoDB adds a VIRTUAL column in place, a STORED one by
                 // copying the rows.
@@ -1489,7 +1489,7 @@ pub(crate) fn alter_in(
             AlterOp::ChangeColumn { old_name, column, takes_table_collation } => {
                 let mut column = column.clone();
                 if *takes_table_collation {
-                    column.set_collation(shape.def.collation);
+                    column.set_collation(crate::parse::inherited_collation(&column, shape.def.collation));
                 }
                 shape.change_column(old_name, column)?
             }

@@ -345,6 +345,9 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
         session.warning_row.set(row_number);
         check_row(session, params, &check, &row)?;
         let outcome = insert_row(session, &table, ins, row, &omitted, params)?;
+        if outcome.affected > 0 && !table.def.is_transactional() {
+            session.non_transactional_written.set(true);
+        }
         // IGNORE: every row not written; otherwise the rows a duplicate
         // key turned into an update or a replacement (two affected rows).
         let duplicate = if ins.ignore { outcome.affected == 0 } else { outcome.affected >= 2 };
@@ -394,7 +397,7 @@ fn values_row(
             values.push(Value::Null);
             continue;
         }
-        let bound = bind(expr, scope)?;
+        let bound = eval::assigned(bind(expr, scope)?, &table.def.columns[col].ty);
         let value = if select::reads_row(&bound) {
             let record = record.get_or_insert_with(|| {
                 let mut record = starting_record(table);
@@ -671,7 +674,7 @@ fn insert_or_resolve(
             let mut updated = existing.clone();
             for (col, e) in &ins.on_duplicate {
                 let idx = table.def.column_index(col).ok_or_else(|| SqlError::bad_field(col, "SET"))?;
-                let bound = bind(e, &scope)?;
+                let bound = eval::assigned(bind(e, &scope)?, &table.def.columns[idx].ty);
                 let r = eval::Row {
                     values: &updated,
                     params: ctx.params,
@@ -1065,7 +1068,7 @@ fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&
             let value = if matches!(e, Expr::Default) {
                 Expr::Default
             } else {
-                bind(e, &scope).map_err(select::in_clause("SET"))?
+                eval::assigned(bind(e, &scope).map_err(select::in_clause("SET"))?, &table.def.columns[idx].ty)
             };
             Ok((idx, value))
         })

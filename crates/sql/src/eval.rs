@@ -18,6 +18,7 @@ use std::cmp::Ordering;
 
 mod coerce;
 mod functions;
+mod hybrid;
 mod ids;
 mod inet;
 mod json;
@@ -30,6 +31,8 @@ mod tests;
 
 pub use coerce::{coerce_to_column, coerce_to_variable};
 pub use functions::is_native_function;
+pub(crate) use functions::takes_numbers;
+pub use hybrid::{assigned, hybrid_for_column, hybrid_sql};
 
 /// What evaluation needs from the session and the executor.
 pub trait EvalEnv {
@@ -120,6 +123,7 @@ const MAX_SCALE: u32 = 38;
 pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
     match expr {
         Expr::Literal(v) => Ok(v.clone()),
+        Expr::HexHybrid(bytes) => Ok(Value::Bytes(bytes.clone())),
         Expr::Slot(i) => Ok(row.values.get(*i).cloned().unwrap_or(Value::Null)),
         Expr::Param(i) => Ok(row.params.get(*i).cloned().unwrap_or(Value::Null)),
         Expr::AggSlot(i) => Ok(row.aggregates.get(*i).cloned().unwrap_or(Value::Null)),
@@ -136,7 +140,7 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
         Expr::Default => Ok(Value::Null),
         Expr::Tuple(items) => Err(operand_columns(items.len().max(2))),
         Expr::Unary(op, inner) => {
-            let v = eval_scalar(inner, row, env)?;
+            let v = hybrid::eval_number(inner, row, env)?;
             eval_unary(*op, v, expr, env)
         }
         Expr::Binary(op, l, r) => eval_binary(*op, l, r, expr, row, env),
@@ -153,6 +157,8 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
             let v = eval_scalar(inner, row, env)?;
             let lo = eval_scalar(low, row, env)?;
             let hi = eval_scalar(high, row, env)?;
+            let v = hybrid::compared(inner, hybrid::compared(inner, v, &lo), &hi);
+            let (lo, hi) = (hybrid::compared(low, lo, &v), hybrid::compared(high, hi, &v));
             let coll = Some(aggregate_collations(&[inner, low, high], "between")?);
             let ge = cmp_coll(&v, &lo, coll).map(|o| o != Ordering::Less);
             let le = cmp_coll(&v, &hi, coll).map(|o| o != Ordering::Greater);
@@ -227,6 +233,7 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
                     let v = eval_scalar(op, row, env)?;
                     for (w, then) in whens {
                         let wv = eval_scalar(w, row, env)?;
+                        let (v, wv) = (hybrid::compared(op, v.clone(), &wv), hybrid::compared(w, wv, &v));
                         if cmp_coll(&v, &wv, Some(pair_collation(op, w, "case")?)) == Some(Ordering::Equal) {
                             return eval(then, row, env);
                         }
@@ -254,7 +261,9 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
             Ok(v)
         }
         Expr::Cast { expr: inner, to } => {
-            let v = eval_scalar(inner, row, env)?;
+            let numeric =
+                matches!(to, CastType::Signed | CastType::Unsigned | CastType::Decimal { .. } | CastType::Double);
+            let v = if numeric { hybrid::eval_number(inner, row, env)? } else { eval_scalar(inner, row, env)? };
             cast(v, *to, env)
         }
         Expr::Collate { expr: inner, collation, explicit } => {
@@ -344,6 +353,7 @@ pub fn expr_collation(e: &Expr) -> (Collation, Derivation) {
             (*collation, if *explicit { Derivation::Explicit } else { Derivation::Implicit })
         }
         Expr::Cast { to: CastType::Binary, .. } => (Collation::Binary, Derivation::Implicit),
+        Expr::HexHybrid(_) => (Collation::Binary, Derivation::Coercible),
         Expr::Function { name, args } if name == "binary" && args.len() == 1 => {
             (Collation::Binary, Derivation::Implicit)
         }
@@ -505,6 +515,7 @@ fn eval_in_list(inner: &Expr, list: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) -
             return Err(operand_columns(1));
         }
         let w = eval_scalar(item, row, env)?;
+        let (v, w) = (hybrid::compared(inner, v.clone(), &w), hybrid::compared(item, w, &v));
         match cmp_coll(&v, &w, Some(collation)) {
             Some(Ordering::Equal) => return Ok(Some(true)),
             Some(_) => {}
@@ -672,19 +683,19 @@ fn out_of_range(ty: &str, expr: &Expr) -> SqlError {
 fn eval_binary(op: BinOp, l: &Expr, r: &Expr, expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
     match op {
         BinOp::And => {
-            let a = truth(&eval_scalar(l, row, env)?, env);
+            let a = truth(&hybrid::eval_number(l, row, env)?, env);
             if a == Some(false) {
                 return Ok(bool_value(false));
             }
-            let b = truth(&eval_scalar(r, row, env)?, env);
+            let b = truth(&hybrid::eval_number(r, row, env)?, env);
             return Ok(opt_bool(and3(a, b)));
         }
         BinOp::Or => {
-            let a = truth(&eval_scalar(l, row, env)?, env);
+            let a = truth(&hybrid::eval_number(l, row, env)?, env);
             if a == Some(true) {
                 return Ok(bool_value(true));
             }
-            let b = truth(&eval_scalar(r, row, env)?, env);
+            let b = truth(&hybrid::eval_number(r, row, env)?, env);
             return Ok(opt_bool(match (a, b) {
                 (_, Some(true)) => Some(true),
                 (Some(false), Some(false)) => Some(false),
@@ -707,16 +718,21 @@ fn eval_binary(op: BinOp, l: &Expr, r: &Expr, expr: &Expr, row: &Row<'_>, env: &
         let _ = n;
         return Err(operand_columns(if matches!(l, Expr::Tuple(_)) { 1 } else { n }));
     }
+    if !op.is_comparison() {
+        let (a, b) = (hybrid::eval_number(l, row, env)?, hybrid::eval_number(r, row, env)?);
+        return binary_values(op, a, b, None, expr, env);
+    }
     let a = eval_scalar(l, row, env)?;
     // A comparison with a NULL left operand is NULL without reading the
     // right one (MariaDB's Arg_comparator), so the right one's conversion
     // warnings are not given; its collations must still agree.
-    if a.is_null() && op.is_comparison() && op != BinOp::NullSafeEq {
+    if a.is_null() && op != BinOp::NullSafeEq {
         pair_collation(l, r, op.symbol())?;
         return Ok(Value::Null);
     }
     let b = eval_scalar(r, row, env)?;
-    let coll = if op.is_comparison() { Some(pair_collation(l, r, op.symbol())?) } else { None };
+    let (a, b) = (hybrid::compared(l, a.clone(), &b), hybrid::compared(r, b, &a));
+    let coll = Some(pair_collation(l, r, op.symbol())?);
     binary_values(op, a, b, coll, expr, env)
 }
 
@@ -973,6 +989,7 @@ pub fn expr_sql(e: &Expr) -> String {
             format!("'{}'", String::from_utf8_lossy(b).replace('\'', "\\'"))
         }
         Expr::Literal(v) => v.to_string(),
+        Expr::HexHybrid(bytes) => hybrid::hybrid_sql(bytes),
         Expr::Column { table: Some(t), name } => format!("`{t}`.`{name}`"),
         Expr::Column { table: None, name } => format!("`{name}`"),
         Expr::Param(_) => "?".into(),

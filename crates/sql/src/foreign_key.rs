@@ -97,6 +97,13 @@ pub(crate) fn define(
             })
             .collect::<SqlResult<Vec<_>>>()?;
         let ref_db = spec.ref_table.db.clone().unwrap_or_else(|| def.db.clone());
+        let key_name = spec.index_name.clone().or_else(|| spec.name.clone());
+        if !def.is_transactional() {
+            // MyISAM, Aria and MEMORY parse a FOREIGN KEY and keep only its
+            // index, as MariaDB's SQL layer adds it for any engine.
+            add_generated_key(def, &columns, key_name);
+            continue;
+        }
         let name = match spec.name.clone().or_else(|| spec.index_name.clone()) {
             Some(name) => name,
             None => generated_name(def),
@@ -130,7 +137,7 @@ pub(crate) fn define(
         if !fits {
             return Err(incorrectly_formed(&def.db, &def.name));
         }
-        add_generated_key(def, &fk, spec.index_name.clone().or_else(|| spec.name.clone()));
+        add_generated_key(def, &fk.columns, key_name);
         def.foreign_keys.push(fk);
     }
     def.foreign_keys.sort_by(|a, b| a.name.cmp(&b.name));
@@ -206,23 +213,23 @@ fn starts_with(index_columns: &[usize], columns: &[usize]) -> bool {
 /// key or a longer generated one starts with its columns; else a generated
 /// key, which replaces the generated keys it covers (so of two constraints
 /// on the same columns the later one names the key).
-fn add_generated_key(def: &mut TableDef, fk: &ForeignKey, name: Option<String>) {
+fn add_generated_key(def: &mut TableDef, columns: &[usize], name: Option<String>) {
     let served = def
         .indexes
         .iter()
-        .any(|i| starts_with(&i.columns, &fk.columns) && (!i.generated || i.columns.len() > fk.columns.len()));
+        .any(|i| starts_with(&i.columns, columns) && (!i.generated || i.columns.len() > columns.len()));
     if served {
         return;
     }
-    def.indexes.retain(|i| !(i.generated && starts_with(&fk.columns, &i.columns)));
-    let index = implicit_index(def, fk, name, 0);
+    def.indexes.retain(|i| !(i.generated && starts_with(columns, &i.columns)));
+    let index = implicit_index(def, columns, name, 0);
     def.indexes.push(index);
 }
 
 /// The key InnoDB adds for a constraint no key serves: named as the
 /// constraint's index or the constraint, else after its first column.
-fn implicit_index(def: &TableDef, fk: &ForeignKey, name: Option<String>, id: u64) -> IndexDef {
-    let base = name.unwrap_or_else(|| def.columns[fk.columns[0]].name.clone());
+fn implicit_index(def: &TableDef, columns: &[usize], name: Option<String>, id: u64) -> IndexDef {
+    let base = name.unwrap_or_else(|| columns.first().map_or_else(String::new, |c| def.columns[*c].name.clone()));
     let mut candidate = base.clone();
     let mut n = 2;
     while def.indexes.iter().any(|i| i.name.eq_ignore_ascii_case(&candidate)) {
@@ -232,7 +239,7 @@ fn implicit_index(def: &TableDef, fk: &ForeignKey, name: Option<String>, id: u64
     IndexDef {
         id,
         name: candidate,
-        columns: fk.columns.clone(),
+        columns: columns.to_vec(),
         unique: false,
         primary: false,
         parts: Vec::new(),
@@ -517,15 +524,12 @@ pub(crate) fn check_drop(
     if !checks {
         return Ok(());
     }
+    // The table's own references (a self-referencing key) go with it.
     let referenced = catalog.referencing(&table.db, &table.name).into_iter().any(|(child, _)| {
         let own = child.def.db == table.db && child.def.name == table.name;
-        own || !dropped_with.iter().any(|(d, n)| *d == child.def.db && *n == child.def.name)
+        !own && !dropped_with.iter().any(|(d, n)| *d == child.def.db && *n == child.def.name)
     });
-    let self_only = catalog
-        .referencing(&table.db, &table.name)
-        .into_iter()
-        .all(|(child, _)| child.def.db == table.db && child.def.name == table.name);
-    if referenced && !self_only {
+    if referenced {
         return Err(SqlError::new(
             ErrorCode::ROW_IS_REFERENCED_2,
             "Cannot delete or update a parent row: a foreign key constraint fails",

@@ -97,7 +97,10 @@ pub(crate) fn update(session: &mut Session, upd: &MultiUpdate, params: &[Value])
         let mut bound: Vec<Assignment> = Vec::new();
         for (table, column, value) in &upd.assignments {
             let (source, col) = assigned_column(&sources, table.as_deref(), column)?;
-            let value = if matches!(value, Expr::Default) { Expr::Default } else { bind(value, &scope)? };
+            let value = match value {
+                Expr::Default => Expr::Default,
+                value => crate::eval::assigned(bind(value, &scope)?, &sources[source].columns[col].def.ty),
+            };
             bound.push((source, col, value));
         }
         // Applied in FROM order, whatever order SET names them in.

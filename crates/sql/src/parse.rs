@@ -11,6 +11,7 @@ use sqlparser::ast as sp;
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Token, Tokenizer};
+use std::borrow::Cow;
 
 pub(crate) mod account;
 mod alter;
@@ -20,6 +21,7 @@ mod ddl;
 mod dialect;
 mod explain;
 mod expr;
+mod literals;
 mod load_data;
 mod prepared;
 pub mod routine;
@@ -30,6 +32,7 @@ mod view;
 mod window;
 mod with;
 
+pub(crate) use ddl::inherited_collation;
 pub(crate) use expr::convert_expr;
 
 /// One statement of a (possibly multi-statement) query, with its own text.
@@ -157,8 +160,11 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
     // Byte ranges of the current piece to rewrite: charset introducers
     // (blanked), the infix MOD operator (→ `%`) and SET's `:=` (→ `=`),
     // MySQL syntax sqlparser does not accept.
-    let mut edits: Vec<(usize, usize, &'static str)> = Vec::new();
+    let mut edits: Vec<(usize, usize, Cow<'static, str>)> = Vec::new();
     let mut is_set = false;
+    // The depth of an open ENUM( / SET( member list, whose hex and bit
+    // literals become marked strings (see `literals`).
+    let mut member_list: Option<usize> = None;
     let mut depth = 0usize;
     // The byte range of an `EXTRACT` just read, and whether a FROM is owed
     // to an `EXTRACT(<compound unit>` call (see `compound_unit`).
@@ -182,7 +188,7 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
             Token::SemiColon if blocks.at_top() => {
                 blocks = routine::BlockDepth::default();
                 if has_content {
-                    pieces.push((cut(sql, piece_start, at, &[]), cut(sql, piece_start, at, &edits)));
+                    pieces.push((cut::<&str>(sql, piece_start, at, &[]), cut(sql, piece_start, at, &edits)));
                 }
                 piece_start = at + 1;
                 has_content = false;
@@ -203,8 +209,18 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
                 }
                 has_content = true;
                 match token {
-                    Token::LParen => depth += 1,
-                    Token::RParen => depth = depth.saturating_sub(1),
+                    Token::LParen => {
+                        depth += 1;
+                        if literals::opens_member_list(previous) {
+                            member_list = Some(depth);
+                        }
+                    }
+                    Token::RParen => {
+                        if member_list == Some(depth) {
+                            member_list = None;
+                        }
+                        depth = depth.saturating_sub(1);
+                    }
                     _ => {}
                 }
                 let next = tokens[i + 1..].iter().map(|n| &n.token).find(|n| !matches!(n, Token::Whitespace(_)));
@@ -213,8 +229,8 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
                 let unit = compound_unit(token);
                 if let (Some((_, _, quoted)), Some((e_start, e_end))) = (unit, extract_at) {
                     // EXTRACT(DAY_HOUR FROM x) → extract_units('DAY_HOUR', x).
-                    edits.push((e_start, e_end, "extract_units"));
-                    edits.push((at, end, quoted));
+                    edits.push((e_start, e_end, "extract_units".into()));
+                    edits.push((at, end, quoted.into()));
                     extract_from_owed = true;
                     extract_at = None;
                     continue;
@@ -226,28 +242,35 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
                 } else if !matches!(token, Token::LParen) {
                     extract_at = None;
                 }
-                let replacement = if let Some((_, interval_form, _)) = unit {
-                    Some(interval_form)
+                let written = &sql[at..end];
+                let replacement: Option<Cow<'static, str>> = if let Some((_, interval_form, _)) = unit {
+                    Some(interval_form.into())
+                } else if let Some(member) = member_list.and_then(|_| literals::member_string(token, written)) {
+                    Some(member.into())
+                } else if let Some(hybrid) =
+                    literals::hybrid_form(token, written).filter(|_| !previous.is_some_and(is_introducer))
+                {
+                    Some(hybrid.into())
                 } else if extract_from_owed
                     && matches!(token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("FROM"))
                 {
                     extract_from_owed = false;
-                    Some(",")
+                    Some(",".into())
                 } else if is_introducer(token)
                     && matches!(
                         next,
                         Some(Token::SingleQuotedString(_) | Token::DoubleQuotedString(_) | Token::HexStringLiteral(_))
                     )
                 {
-                    Some("")
+                    Some("".into())
                 } else if matches!(token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("MOD"))
                     && (!matches!(next, Some(Token::LParen)) || ends_operand(previous))
                 {
-                    Some("%")
+                    Some("%".into())
                 } else if is_set && depth == 0 && matches!(token, Token::Assignment) {
                     // `SET @a := 1` assigns as `SET @a = 1` does; inside
                     // parentheses `:=` is the assignment operator.
-                    Some("=")
+                    Some("=".into())
                 } else {
                     None
                 };
@@ -266,19 +289,19 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
                     }
                     _ if opens_join => {
                         if let (Some((brace_start, brace_end)), Some(top)) = (brace_at, braces.last_mut()) {
-                            edits.push((brace_start, brace_end, ""));
-                            edits.push((at, end, ""));
+                            edits.push((brace_start, brace_end, "".into()));
+                            edits.push((at, end, "".into()));
                             *top = true;
                         }
                     }
-                    Token::RBrace if braces.pop() == Some(true) => edits.push((at, end, "")),
+                    Token::RBrace if braces.pop() == Some(true) => edits.push((at, end, "".into())),
                     _ => {}
                 }
             }
         }
     }
     if has_content {
-        pieces.push((cut(sql, piece_start, sql.len(), &[]), cut(sql, piece_start, sql.len(), &edits)));
+        pieces.push((cut::<&str>(sql, piece_start, sql.len(), &[]), cut(sql, piece_start, sql.len(), &edits)));
     }
     Ok(pieces)
 }
@@ -355,6 +378,7 @@ fn ends_operand(token: Option<&Token>) -> bool {
             | Token::SingleQuotedString(_)
             | Token::DoubleQuotedString(_)
             | Token::HexStringLiteral(_)
+            | Token::SingleQuotedByteStringLiteral(_)
             | Token::Placeholder(_),
         ) => true,
         _ => false,
@@ -376,13 +400,14 @@ pub(crate) fn compound_unit_name(leading: &str, last: &str) -> Option<&'static s
 }
 
 /// `sql[start..end]` with the `edits` ranges replaced, trimmed.
-fn cut(sql: &str, start: usize, end: usize, edits: &[(usize, usize, &str)]) -> String {
+fn cut<S: AsRef<str>>(sql: &str, start: usize, end: usize, edits: &[(usize, usize, S)]) -> String {
     let mut out = String::with_capacity(end.saturating_sub(start));
     let mut pos = start;
-    for &(e_start, e_end, replacement) in edits {
+    for (e_start, e_end, replacement) in edits {
+        let (e_start, e_end) = (*e_start, *e_end);
         out.push_str(&sql[pos..e_start]);
         out.push(' ');
-        out.push_str(replacement);
+        out.push_str(replacement.as_ref());
         out.push(' ');
         pos = e_end;
     }

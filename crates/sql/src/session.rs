@@ -357,6 +357,10 @@ pub struct Session {
     /// When the running top-level statement started (µs since the epoch):
     /// NOW() and its kin read it, so they are constant within a statement.
     statement_start_us: i64,
+    /// The running statement wrote a row of a non-transactional table
+    /// (MariaDB's `modified_non_trans_table`), which it cannot undo: from
+    /// then on STRICT_TRANS_TABLES no longer makes bad values errors.
+    pub(crate) non_transactional_written: std::cell::Cell<bool>,
     /// The running statement is INSERT / UPDATE IGNORE.
     pub(crate) ignoring_errors: bool,
     /// MariaDB's abort_on_warning: strict mode and a statement that stores
@@ -462,6 +466,7 @@ impl Session {
             diagnostics_claimed: std::cell::Cell::new(false),
             warning_row: std::cell::Cell::new(1),
             statement_start_us: 0,
+            non_transactional_written: std::cell::Cell::new(false),
             ignoring_errors: false,
             abort_on_warning: std::cell::Cell::new(false),
             next_isolation: None,
@@ -646,8 +651,14 @@ impl Session {
         value == "1" || value.eq_ignore_ascii_case("ON")
     }
 
+    /// Strict mode for the value being stored: STRICT_ALL_TABLES, or
+    /// STRICT_TRANS_TABLES until the statement wrote a row it cannot undo
+    /// (see `non_transactional_written`).
     pub fn strict(&self) -> bool {
-        self.with_sql_mode(|mode| mode.split(',').any(|f| f == "STRICT_TRANS_TABLES" || f == "STRICT_ALL_TABLES"))
+        let undoable = !self.non_transactional_written.get();
+        self.with_sql_mode(|mode| {
+            mode.split(',').any(|f| f == "STRICT_ALL_TABLES" || (f == "STRICT_TRANS_TABLES" && undoable))
+        })
     }
 
     /// Whether the sql_mode in force has `flag`.
@@ -732,6 +743,7 @@ impl Session {
     fn begin_diagnostics(&self, stmt: &Statement) {
         self.statement_conditions.set(0);
         self.warning_row.set(1);
+        self.non_transactional_written.set(false);
         let reads_diagnostics = matches!(stmt, Statement::Show { what: Show::Warnings | Show::Errors, .. })
             || matches!(stmt, Statement::Compound(block) if block.reads_diagnostics);
         self.diagnostics_claimed.set(reads_diagnostics);

@@ -215,6 +215,7 @@ fn to_def(t: &Typed, name: &str) -> ColumnDef {
 fn type_of(expr: &Expr, env: &TypeEnv<'_>) -> Option<Typed> {
     match expr {
         Expr::Literal(v) => literal(v),
+        Expr::HexHybrid(bytes) => Some(hybrid_string(bytes.len())),
         Expr::Slot(i) => Some(column(&env.scope.get(*i)?.def)),
         Expr::Collate { expr, collation, .. } => {
             let mut t = type_of(expr, env)?;
@@ -223,19 +224,19 @@ fn type_of(expr: &Expr, env: &TypeEnv<'_>) -> Option<Typed> {
             }
             Some(t)
         }
-        Expr::Unary(UnaryOp::Neg, e) => negate(type_of(e, env)?),
+        Expr::Unary(UnaryOp::Neg, e) => negate(number_type(e, env)?),
         Expr::Unary(UnaryOp::Not, e) => Some(boolean(any_nullable([e.as_ref()], env))),
         Expr::Binary(op, l, r) if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or | BinOp::Xor) => {
             Some(boolean(*op != BinOp::NullSafeEq && any_nullable([l.as_ref(), r.as_ref()], env)))
         }
-        Expr::Binary(BinOp::IntDiv, l, r) => int_div(type_of(l, env)?, type_of(r, env)?),
+        Expr::Binary(BinOp::IntDiv, l, r) => int_div(number_type(l, env)?, number_type(r, env)?),
         // Bit operations are BIGINT UNSIGNED of 21 characters, all of them
         // digits to the arithmetic around them.
         Expr::Binary(BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::ShiftLeft | BinOp::ShiftRight, l, r) => {
             let kind = Kind::Int { digits: 21, len: 21, unsigned: true, declared: Some(ColumnType::BigInt) };
             Some(Typed { kind, nullable: any_nullable([l.as_ref(), r.as_ref()], env) })
         }
-        Expr::Binary(op, l, r) => arithmetic(*op, type_of(l, env)?, type_of(r, env)?),
+        Expr::Binary(op, l, r) => arithmetic(*op, number_type(l, env)?, number_type(r, env)?),
         Expr::IsNull { .. } | Expr::IsBool { .. } | Expr::Exists { .. } => Some(boolean(false)),
         Expr::Between { expr, low, high, .. } => {
             Some(boolean(any_nullable([expr.as_ref(), low.as_ref(), high.as_ref()], env)))
@@ -255,13 +256,39 @@ fn type_of(expr: &Expr, env: &TypeEnv<'_>) -> Option<Typed> {
         Expr::Aggregate { func, arg, .. } => aggregate_call(*func, arg.as_deref(), env),
         Expr::Window(call) => window_call(call, env),
         Expr::Cast { expr, to: CastType::Uuid } => Some(cast_uuid(expr, env)),
-        Expr::Cast { expr, to } => cast(type_of(expr, env)?, to),
+        // MariaDB casts a `0x..` literal as long as its number's digits.
+        Expr::Cast { expr, to } => match number_type(expr, env)? {
+            Typed { kind: Kind::Int { digits, unsigned, declared, .. }, nullable }
+                if matches!(**expr, Expr::HexHybrid(_)) =>
+            {
+                cast(Typed { kind: Kind::Int { digits, len: digits, unsigned, declared }, nullable }, to)
+            }
+            from => cast(from, to),
+        },
         Expr::Function { name, args } => match stored_function_returns(expr, env) {
             Some(def) => Some(column(&def)),
             None => function(name, args, env),
         },
         _ => None,
     }
+}
+
+/// A `0x..` / `b'..'` literal of `bytes` bytes as a string: binary.
+fn hybrid_string(bytes: usize) -> Typed {
+    let chars = u32::try_from(bytes).unwrap_or(u32::MAX);
+    Typed { kind: Kind::Text { chars, collation: Collation::Binary }, nullable: false }
+}
+
+/// An operand's type where a number is wanted: a `0x..` / `b'..'` literal
+/// is an unsigned integer as long as its bytes are (as many digits as
+/// their largest number has), anything else its own type.
+fn number_type(expr: &Expr, env: &TypeEnv<'_>) -> Option<Typed> {
+    let Expr::HexHybrid(bytes) = expr else { return type_of(expr, env) };
+    let used = bytes.len().min(8);
+    let largest = if used == 8 { u64::MAX } else { (1u64 << (8 * used)) - 1 };
+    let digits = largest.to_string().len() as u32;
+    let len = u32::try_from(bytes.len()).unwrap_or(u32::MAX);
+    Some(Typed { kind: Kind::Int { digits, len, unsigned: true, declared: None }, nullable: false })
 }
 
 /// Whether any of `exprs` may be NULL; an expression not typed here yet
@@ -711,7 +738,8 @@ fn int_div(l: Typed, r: Typed) -> Option<Typed> {
 }
 
 fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
-    let arg = |i: usize| args.get(i).and_then(|a| type_of(a, env));
+    let numbers = crate::eval::takes_numbers(name);
+    let arg = |i: usize| args.get(i).and_then(|a| if numbers { number_type(a, env) } else { type_of(a, env) });
     let all = || args.iter().map(|a| type_of(a, env)).collect::<Option<Vec<Typed>>>();
     let any_null = || Some(all()?.iter().any(|t| t.nullable));
     match name {

@@ -868,6 +868,7 @@ impl Printer<'_> {
         use precedence::*;
         Ok(match e {
             Expr::Literal(v) => self.literal(v),
+            Expr::HexHybrid(bytes) => crate::eval::hybrid_sql(bytes),
             Expr::Column { table: Some(t), name } => match t.split_once('\0') {
                 Some((db, table)) if Some(db) != self.omit_db => {
                     format!("{}.{}.{}", quote(db), quote(table), quote(name))

@@ -161,7 +161,11 @@ pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) 
         ("locate" | "instr" | "position" | "strcmp" | "find_in_set", [a, b, ..]) => super::pair_collation(a, b, name)?,
         _ => onelog_core::Collation::default(),
     };
-    let mut vals: Vec<Value> = args.iter().map(|a| eval(a, row, env)).collect::<SqlResult<_>>()?;
+    let mut vals: Vec<Value> = if takes_numbers(name) {
+        args.iter().map(|a| super::hybrid::eval_number(a, row, env)).collect::<SqlResult<_>>()?
+    } else {
+        args.iter().map(|a| eval(a, row, env)).collect::<SqlResult<_>>()?
+    };
     if works_on_bytes(name) {
         stored_bytes(args, &mut vals);
     }
@@ -1741,6 +1745,41 @@ pub(super) fn arity_of(name: &str) -> Option<(usize, usize)> {
 
 /// Functions of a text's bytes rather than its characters: they see a
 /// latin1 value's latin1 bytes (OneLog holds all text as UTF-8 in memory).
+/// The functions whose arguments are numbers, so a `0x..` / `b'..'`
+/// argument is its number (see `eval::hybrid`).
+pub(crate) fn takes_numbers(name: &str) -> bool {
+    matches!(
+        name,
+        "abs"
+            | "ceil"
+            | "ceiling"
+            | "floor"
+            | "round"
+            | "truncate"
+            | "sign"
+            | "sqrt"
+            | "exp"
+            | "ln"
+            | "log"
+            | "log2"
+            | "log10"
+            | "pow"
+            | "power"
+            | "sin"
+            | "cos"
+            | "tan"
+            | "asin"
+            | "acos"
+            | "atan"
+            | "atan2"
+            | "cot"
+            | "degrees"
+            | "radians"
+            | "mod"
+            | "char"
+    )
+}
+
 fn works_on_bytes(name: &str) -> bool {
     matches!(
         name,

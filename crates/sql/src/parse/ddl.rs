@@ -354,11 +354,21 @@ pub(crate) fn collation_of_charset(collation: Collation, charset: Collation) -> 
 
 /// Column `column`'s DEFAULT: a value, CURRENT_TIMESTAMP, or an expression
 /// (a subquery in it is 1901, as in MariaDB).
-fn literal_default(expr: &sp::Expr, column: &str) -> SqlResult<ColumnDefault> {
+/// `ty`: the column's type when the statement declares it (ALTER ... SET
+/// DEFAULT does not: a hex literal is then its bytes).
+fn literal_default(expr: &sp::Expr, column: &str, ty: Option<&ColumnType>) -> SqlResult<ColumnDefault> {
     let converted = super::convert_expr(expr, &mut ParamCounter::default())?;
     refuse_subquery(&converted, "DEFAULT", column)?;
     match converted {
         Expr::Literal(v) => Ok(ColumnDefault::Value(v)),
+        // An ENUM or SET default names a member, as text.
+        Expr::HexHybrid(bytes) => Ok(ColumnDefault::Value(match ty {
+            Some(ColumnType::Enum(_) | ColumnType::Set(_)) => {
+                onelog_core::Value::from_str(&super::literals::text_in(bytes, None))
+            }
+            Some(ty) => crate::eval::hybrid_for_column(bytes, ty),
+            None => onelog_core::Value::Bytes(bytes),
+        })),
         Expr::Function { name, .. } if is_now(&name) => Ok(ColumnDefault::CurrentTimestamp),
         Expr::Column { name, table: None } if is_now(&name.to_ascii_lowercase()) => Ok(ColumnDefault::CurrentTimestamp),
         // An expression: its text, which the DDL checks and prints as
@@ -462,6 +472,7 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
     // BIGINT UNSIGNED NOT NULL AUTO_INCREMENT UNIQUE.
     let (national, serial) = type_implies(&col.data_type);
     let (mut charset_option, mut collation_option) = (national, None);
+    let mut binary_attribute = false;
     if serial {
         def.nullable = false;
         def.auto_increment = true;
@@ -471,7 +482,7 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
         match &opt.option {
             sp::ColumnOption::Null => def.nullable = true,
             sp::ColumnOption::NotNull => def.nullable = false,
-            sp::ColumnOption::Default(e) => def.default = Some(literal_default(e, &def.name)?),
+            sp::ColumnOption::Default(e) => def.default = Some(literal_default(e, &def.name, Some(&def.ty))?),
             sp::ColumnOption::PrimaryKey(_) => {
                 def.nullable = false;
                 index = Some(IndexSpec::on_column(&def.name, true));
@@ -486,11 +497,21 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
             sp::ColumnOption::CharacterSet(cs) => charset_option = Some(charset_collation(&name_word(cs))?),
             sp::ColumnOption::Collation(c) => collation_option = Some(collation_named(&name_word(c))?),
             sp::ColumnOption::OnUpdate(e) => {
-                if matches!(literal_default(e, &def.name)?, ColumnDefault::CurrentTimestamp) {
+                if matches!(literal_default(e, &def.name, Some(&def.ty))?, ColumnDefault::CurrentTimestamp) {
                     def.on_update_current_timestamp = true;
                 }
             }
             option if is_persistent(option) && def.generated.is_some() => {}
+            option if is_attribute(option, "BINARY") && def.ty.is_text() && !binary_attribute => {
+                binary_attribute = true
+            }
+            option if is_attribute(option, "ASCII") && def.ty.is_text() => {
+                charset_option = Some(Charset::Latin1.default_collation())
+            }
+            // A number's or a second BINARY / ASCII is MariaDB's syntax error.
+            option if is_attribute(option, "BINARY") || is_attribute(option, "ASCII") => {
+                return Err(SqlError::parse(&option.to_string().to_ascii_lowercase(), 1))
+            }
             sp::ColumnOption::DialectSpecific(tokens) => apply_dialect_tokens(&mut def, tokens, &mut index)?,
             sp::ColumnOption::Check(c) => {
                 check = Some(CheckSpec {
@@ -507,8 +528,13 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
             other => return Err(unsupported(format!("column option {other}"))),
         }
     }
+    let takes_table_collation = charset_option.is_none() && collation_option.is_none();
+    if binary_attribute {
+        collation_option = Some(binary_attribute_collation(charset_option, collation_option)?);
+    }
     let declared = declared_collation(charset_option, collation_option)?;
     def.set_collation(declared.unwrap_or(def.collation));
+    decode_members(&mut def.ty, declared.filter(|_| !takes_table_collation).map(Collation::charset));
     if declared == Some(Collation::Binary) {
         def.ty = binary_string_type(&def.ty);
     }
@@ -518,8 +544,54 @@ pub(crate) fn convert_column(col: &sp::ColumnDef) -> SqlResult<DeclaredColumn> {
     if def.auto_increment {
         def.nullable = false;
     }
-    let takes_table_collation = declared.is_none() && def.ty.is_text() && def.collation != Collation::Binary;
+    let takes_table_collation = takes_table_collation && def.ty.is_text() && def.collation != Collation::Binary;
     Ok(DeclaredColumn { def, index, takes_table_collation, check, foreign_key })
+}
+
+/// Whether `option` is the BINARY or ASCII attribute `word` (see `dialect`).
+fn is_attribute(option: &sp::ColumnOption, word: &str) -> bool {
+    matches!(option, sp::ColumnOption::DialectSpecific(tokens) if matches!(tokens.as_slice(), [Token::Word(w)] if w.value == word))
+}
+
+/// The collation the BINARY attribute declares: the _bin one of the
+/// declared charset (of the table's when none is declared: the default
+/// charset's stands in until `inherited_collation` picks the table's); a
+/// COLLATE naming another is 1302, as in MariaDB.
+fn binary_attribute_collation(charset: Option<Collation>, collation: Option<Collation>) -> SqlResult<Collation> {
+    let bin = bin_collation(charset.or(collation).unwrap_or_default());
+    match collation {
+        Some(c) if c != bin => Err(SqlError::new(
+            ErrorCode::CONFLICTING_DECLARATIONS,
+            format!("Conflicting declarations: 'COLLATE {}' and 'COLLATE {}'", bin.name(), c.name()),
+        )),
+        _ => Ok(bin),
+    }
+}
+
+/// A charset's _bin collation (`binary` stays itself).
+fn bin_collation(c: Collation) -> Collation {
+    Collation::named(&format!("{}_bin", c.charset().name())).unwrap_or(c)
+}
+
+/// The collation a column declared without CHARACTER SET or COLLATE takes
+/// from its table's: the table's, or the _bin one of its charset for a
+/// column declared BINARY (whose collation is then a _bin one).
+pub(crate) fn inherited_collation(column: &ColumnDef, table: Collation) -> Collation {
+    if column.collation.is_binary_order() && column.collation != Collation::Binary {
+        bin_collation(table)
+    } else {
+        table
+    }
+}
+
+/// ENUM / SET members written as hex or bit literals, read in the
+/// column's charset (see `literals::member_label`).
+fn decode_members(ty: &mut ColumnType, charset: Option<Charset>) {
+    if let ColumnType::Enum(labels) | ColumnType::Set(labels) = ty {
+        for label in labels.iter_mut() {
+            *label = super::literals::member_label(label, charset);
+        }
+    }
 }
 
 /// A text type declared `CHARACTER SET binary` is the binary string type
@@ -795,7 +867,9 @@ pub(crate) fn convert_alter_table(at: &sp::AlterTable) -> SqlResult<Statement> {
             sp::AlterTableOperation::DropPrimaryKey { .. } => ops.push(AlterOp::DropPrimaryKey),
             sp::AlterTableOperation::AlterColumn { column_name, op } => {
                 let default = match op {
-                    sp::AlterColumnOperation::SetDefault { value } => Some(literal_default(value, &column_name.value)?),
+                    sp::AlterColumnOperation::SetDefault { value } => {
+                        Some(literal_default(value, &column_name.value, None)?)
+                    }
                     sp::AlterColumnOperation::DropDefault => None,
                     other => return Err(unsupported(format!("ALTER COLUMN {other}"))),
                 };

@@ -112,9 +112,9 @@ impl Dialect for MariaDbDialect {
         MYSQL.parse_statement(parser)
     }
 
-    /// MariaDB's `AS (expr) PERSISTENT` (STORED by its older name), which
-    /// sqlparser does not know: a dialect-specific option after the
-    /// generated column's (see `parse::ddl::convert_column`).
+    /// MariaDB's `AS (expr) PERSISTENT` (STORED by its older name), and
+    /// the BINARY / ASCII attributes, which sqlparser does not know:
+    /// dialect-specific options (see `parse::ddl::convert_column`).
     fn parse_column_option(
         &self,
         parser: &mut Parser,
@@ -122,7 +122,15 @@ impl Dialect for MariaDbDialect {
         if parser.parse_keyword(Keyword::PERSISTENT) {
             return Ok(Some(Ok(Some(ColumnOption::DialectSpecific(vec![Token::make_keyword("PERSISTENT")])))));
         }
-        Ok(None)
+        // The BINARY and ASCII attributes of a text type (`VARCHAR(32)
+        // BINARY`): its charset's _bin collation, and latin1.
+        let attribute = match &parser.peek_token_ref().token {
+            Token::Word(w) if w.quote_style.is_none() && w.keyword == Keyword::BINARY => "BINARY",
+            Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("ASCII") => "ASCII",
+            _ => return Ok(None),
+        };
+        parser.next_token();
+        Ok(Some(Ok(Some(ColumnOption::DialectSpecific(vec![Token::make_keyword(attribute)])))))
     }
 
     fn is_table_factor_alias(&self, explicit: bool, kw: &Keyword, parser: &mut Parser) -> bool {

@@ -145,8 +145,9 @@ pub(super) fn convert_select_item(
             let text = match (e, position) {
                 // A routine's local variable reads as `?` here: its heading
                 // is its name, as written.
+                // A hex or bit literal is headed as written (`0x41`, `x'41'`).
                 (sp::Expr::Identifier(_) | sp::Expr::CompoundIdentifier(_) | sp::Expr::Value(_), _) | (_, None)
-                    if e.to_string() != "?" =>
+                    if e.to_string() != "?" && (!is_hex_or_bits(e) || position.is_none()) =>
                 {
                     item_text(e)
                 }
@@ -186,6 +187,10 @@ fn from_without_dual(from: &[sp::TableWithJoins]) -> SqlResult<&[sp::TableWithJo
         _ if from.iter().any(is_dual) => Err(SqlError::parse("dual", 1)),
         _ => Ok(from),
     }
+}
+
+fn is_hex_or_bits(e: &sp::Expr) -> bool {
+    matches!(e, sp::Expr::Value(v) if matches!(v.value, sp::Value::HexStringLiteral(_) | sp::Value::SingleQuotedByteStringLiteral(_)))
 }
 
 /// The column heading MySQL shows for an unaliased expression: the
@@ -422,9 +427,13 @@ fn convert_value(v: &sp::Value, params: &mut ParamCounter) -> SqlResult<Expr> {
         | sp::Value::DoubleQuotedString(s)
         | sp::Value::EscapedStringLiteral(s)
         | sp::Value::NationalStringLiteral(s) => Expr::Literal(Value::Bytes(super::literal_bytes(s))),
-        sp::Value::HexStringLiteral(h) => Expr::Literal(Value::Bytes(decode_hex(h)?)),
-        // MySQL's b'0101': a bit-value literal, its bits as bytes.
-        sp::Value::SingleQuotedByteStringLiteral(s) => Expr::Literal(Value::Bytes(decode_bits(s)?)),
+        sp::Value::HexStringLiteral(h) => {
+            Expr::Literal(Value::Bytes(super::literals::hex_bytes(h).ok_or_else(|| SqlError::parse(h, 1))?))
+        }
+        // b'0101' (and 0x41, rewritten so by `literals::hybrid_form`).
+        sp::Value::SingleQuotedByteStringLiteral(s) => {
+            Expr::HexHybrid(super::literals::bit_bytes(s).ok_or_else(|| SqlError::parse(s, 1))?)
+        }
         sp::Value::DoubleQuotedByteStringLiteral(s) => Expr::Literal(Value::Bytes(super::literal_bytes(s))),
         sp::Value::Boolean(b) => Expr::Literal(Value::Int(i64::from(*b))),
         sp::Value::Null => Expr::Literal(Value::Null),
@@ -455,27 +464,6 @@ pub(crate) fn number_literal(text: &str) -> SqlResult<Value> {
         Ok(d) => Ok(Value::Decimal(d)),
         Err(_) => text.parse::<f64>().map(Value::Double).map_err(|_| SqlError::parse(text, 1)),
     }
-}
-
-/// b'bits': the bits right-aligned in whole bytes (b'' is no byte);
-/// anything but 0 and 1 is a syntax error, as in MariaDB.
-fn decode_bits(bits: &str) -> SqlResult<Vec<u8>> {
-    if !bits.bytes().all(|b| b == b'0' || b == b'1') {
-        return Err(SqlError::parse(bits, 1));
-    }
-    let padded = format!("{}{bits}", "0".repeat((8 - bits.len() % 8) % 8));
-    (0..padded.len())
-        .step_by(8)
-        .map(|i| u8::from_str_radix(&padded[i..i + 8], 2).map_err(|_| SqlError::parse(bits, 1)))
-        .collect()
-}
-
-fn decode_hex(h: &str) -> SqlResult<Vec<u8>> {
-    let padded = if h.len() % 2 == 1 { format!("0{h}") } else { h.to_string() };
-    (0..padded.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&padded[i..i + 2], 16).map_err(|_| SqlError::parse(h, 1)))
-        .collect()
 }
 
 fn binop(op: &sp::BinaryOperator) -> SqlResult<BinOp> {
