@@ -731,7 +731,7 @@ impl Session {
         } else if self.statement_start_us > 0 {
             self.statement_start_us
         } else {
-            crate::eval::temporal::unix_micros(&crate::eval::temporal::now_utc())
+            crate::eval::temporal::now_unix_micros()
         }
     }
 
@@ -1030,7 +1030,7 @@ impl Session {
     ) -> SqlResult<QueryResult> {
         let (assignments, var_params, stmt) = stmt.statement_vars();
         self.begin_diagnostics(stmt);
-        self.statement_start_us = crate::eval::temporal::unix_micros(&crate::eval::temporal::now_utc());
+        self.statement_start_us = crate::eval::temporal::now_unix_micros();
         self.ignoring_errors = stmt.ignores_errors();
         self.set_process_info(Some(text));
         // Only a COM_QUERY sends a CALL's result sets (see `execute_query`).

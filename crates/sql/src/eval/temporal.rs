@@ -257,8 +257,13 @@ pub fn add_micros(t: &Temporal, us: i64) -> Option<Temporal> {
 
 /// Current UTC wall clock.
 pub fn now_utc() -> Temporal {
+    from_unix_micros(now_unix_micros()).unwrap_or_default()
+}
+
+/// The clock in microseconds since the epoch.
+pub fn now_unix_micros() -> i64 {
     let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-    from_unix_micros(i64::try_from(d.as_micros()).unwrap_or(0)).unwrap_or_default()
+    i64::try_from(d.as_micros()).unwrap_or(0)
 }
 
 /// Seconds since the epoch as a UTC datetime.

@@ -149,8 +149,10 @@ pub fn scan_datetime(text: &str, for_time: bool) -> Option<Scanned<(Temporal, Da
     if !cur.peek().is_some_and(|c| c.is_ascii_digit()) {
         return None;
     }
-    let (mut fields, year_digits, stopped) =
-        if is_compact(&cur) { compact_fields(&mut cur) } else { delimited_fields(&mut cur, for_time)? };
+    let (mut fields, year_digits, stopped) = match compact_digits(&cur) {
+        Some(digits) => compact_fields(&mut cur, digits),
+        None => delimited_fields(&mut cur, for_time)?,
+    };
     if cur.fields < 3 {
         return None;
     }
@@ -164,9 +166,10 @@ pub fn scan_datetime(text: &str, for_time: bool) -> Option<Scanned<(Temporal, Da
     Some(Scanned { value: (value, kind), cut: cur.finish(cut) })
 }
 
-/// Whether the text starts with digits only (optionally `T` and more
-/// digits, and a fraction after at least twelve digits).
-fn is_compact(cur: &Cursor) -> bool {
+/// How many digits a digits-only text has (optionally `T` and more
+/// digits, and a fraction after at least twelve digits, not counted);
+/// `None` if it is not digits only.
+fn compact_digits(cur: &Cursor) -> Option<usize> {
     let mut probe = Cursor { bytes: cur.bytes, at: cur.at, fields: 0 };
     let mut digits = probe.skip_digits();
     if probe.peek() == Some(b'T') {
@@ -177,18 +180,12 @@ fn is_compact(cur: &Cursor) -> bool {
         probe.at += 1;
         probe.skip_digits();
     }
-    probe.at_end()
+    probe.at_end().then_some(digits)
 }
 
-/// Fixed-width fields of a digits-only text: a four-digit year when there
-/// are 4, 8 or at least 14 digits, else two.
-fn compact_fields(cur: &mut Cursor) -> (Fields, usize, bool) {
-    let mut probe = Cursor { bytes: cur.bytes, at: cur.at, fields: 0 };
-    let mut digits = probe.skip_digits();
-    if probe.peek() == Some(b'T') {
-        probe.at += 1;
-        digits += probe.skip_digits();
-    }
+/// Fixed-width fields of a digits-only text of `digits` digits: a
+/// four-digit year when there are 4, 8 or at least 14 digits, else two.
+fn compact_fields(cur: &mut Cursor, digits: usize) -> (Fields, usize, bool) {
     let year_digits = if digits == 4 || digits == 8 || digits >= 14 { 4 } else { 2 };
     let mut fields = Fields::default();
     let mut cut = false;
@@ -325,7 +322,10 @@ fn datetime_fields_out_of_range(text: &str) -> bool {
     if !cur.peek().is_some_and(|c| c.is_ascii_digit()) {
         return false;
     }
-    let parsed = if is_compact(&cur) { Some(compact_fields(&mut cur)) } else { delimited_fields(&mut cur, true) };
+    let parsed = match compact_digits(&cur) {
+        Some(digits) => Some(compact_fields(&mut cur, digits)),
+        None => delimited_fields(&mut cur, true),
+    };
     matches!(parsed, Some((fields, year_digits, _))
         if year_digits <= 4 && cur.fields >= 3 && checked_datetime(&fields, year_digits, true).is_none())
 }
