@@ -57,8 +57,11 @@ MARIADB_MTR_OPTIONS = [
     "--binlog-direct-non-transactional-updates",
 ]
 # The same server defaults for OneLog: mtr's result files expect latin1
-# tables. (The other options tune engines OneLog does not have.)
-ONELOG_MTR_OPTIONS = ["--character-set-server=latin1", "--collation-server=latin1_swedish_ci"]
+# tables, and tables named MyISAM unless a test names another engine (SHOW
+# CREATE TABLE prints it; see default_storage_engine). (The other options tune
+# engines OneLog does not have.)
+ONELOG_MTR_OPTIONS = ["--character-set-server=latin1", "--collation-server=latin1_swedish_ci",
+                      "--default-storage-engine=myisam"]
 SYSTEM_DATABASES = {"information_schema", "mysql", "performance_schema", "sys", "mtr"}
 # mtr's per-test limit is in minutes; a hang costs this much, not the run.
 TESTCASE_TIMEOUT_MIN = 2

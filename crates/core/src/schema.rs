@@ -515,6 +515,23 @@ pub struct KeyMembership {
     pub rowid: bool,
 }
 
+/// An engine as MariaDB spells it in SHOW CREATE TABLE, whatever case the
+/// statement used; one MariaDB 10.11 does not have is error 1286 (its
+/// default sql_mode has NO_ENGINE_SUBSTITUTION). Every table is OneLog's
+/// engine whatever it is named; the name decides only what MariaDB's
+/// engine would do differently ([`TableDef::is_transactional`]).
+pub fn engine_name(name: &str) -> crate::SqlResult<String> {
+    const ENGINES: [&str; 7] = ["InnoDB", "MyISAM", "Aria", "MEMORY", "CSV", "MRG_MyISAM", "SEQUENCE"];
+    let name = if name.eq_ignore_ascii_case("heap") { "MEMORY" } else { name };
+    match ENGINES.iter().find(|e| e.eq_ignore_ascii_case(name)) {
+        Some(engine) => Ok(engine.to_string()),
+        None => Err(crate::SqlError::new(
+            crate::ErrorCode::UNKNOWN_STORAGE_ENGINE,
+            format!("Unknown storage engine '{name}'"),
+        )),
+    }
+}
+
 impl TableDef {
     /// Whether the table's engine undoes a failed statement's rows
     /// (InnoDB); MyISAM, Aria and MEMORY keep what was written, and have

@@ -205,8 +205,6 @@ fn select_column(column: &ResultColumn, item: Option<&Expr>) -> ColumnDef {
     };
     match item {
         Some(Expr::Literal(Value::Null)) => typed(ColumnType::Binary(0), true),
-        Some(Expr::Literal(Value::Int(i))) if i32::try_from(*i).is_ok() => typed(ColumnType::Int, false),
-        Some(Expr::Literal(Value::Int(_))) => typed(ColumnType::BigInt, false),
         Some(Expr::Literal(Value::Decimal(d))) => {
             let digits = d.coefficient_digits().len().max(d.scale() as usize + 1);
             typed(ColumnType::Decimal { precision: digits.min(65) as u8, scale: d.scale().min(30) as u8 }, false)

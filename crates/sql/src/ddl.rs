@@ -668,23 +668,38 @@ fn build_index(next_id: NextId, def: &TableDef, spec: &IndexSpec, existing: &[In
     let parts = columns
         .iter()
         .enumerate()
-        .map(|(n, &c)| key_part(&def.columns[c], spec.parts.get(n).copied().unwrap_or_default()))
+        .map(|(n, &c)| key_part(def, &def.columns[c], spec.parts.get(n).copied().unwrap_or_default()))
         .collect::<SqlResult<Vec<_>>>()?;
     let unique = spec.unique || spec.primary;
     Ok(IndexDef { id: next_id(), name, columns, unique, primary: spec.primary, parts, generated: false })
 }
 
 /// A key part as MariaDB keeps it: a prefix only of a string column and
-/// no longer than it (1089); a prefix of the whole length is no prefix.
-fn key_part(column: &ColumnDef, part: KeyPart) -> SqlResult<KeyPart> {
-    let Some(prefix) = part.prefix_length else { return Ok(part) };
+/// no longer than it (1089), never of length 0 (1391); a prefix of the
+/// whole length is no prefix. A zero-length NOT NULL string has nothing
+/// to index (1167; MariaDB's engines refuse it).
+fn key_part(table: &TableDef, column: &ColumnDef, part: KeyPart) -> SqlResult<KeyPart> {
     let length = match column.ty {
         ColumnType::Char(n) | ColumnType::VarChar(n) | ColumnType::Binary(n) | ColumnType::VarBinary(n) => Some(n),
         ColumnType::Text(_) | ColumnType::Blob(_) => None,
         _ => Some(0),
     };
+    let zero_length = matches!(
+        column.ty,
+        ColumnType::Char(0) | ColumnType::VarChar(0) | ColumnType::Binary(0) | ColumnType::VarBinary(0)
+    );
+    if zero_length && !column.nullable {
+        return Err(SqlError::new(
+            ErrorCode::WRONG_KEY_COLUMN,
+            format!("The storage engine {} can't index column `{}`", table.engine, column.name),
+        ));
+    }
+    let Some(prefix) = part.prefix_length else { return Ok(part) };
+    if prefix == 0 {
+        return Err(SqlError::new(ErrorCode::KEY_PART_0, format!("Key part '{}' length cannot be 0", column.name)));
+    }
     match length {
-        Some(n) if prefix > n || prefix == 0 => Err(SqlError::new(
+        Some(n) if prefix > n => Err(SqlError::new(
             ErrorCode::WRONG_SUB_KEY,
             "Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys",
         )),
@@ -959,12 +974,35 @@ fn sort_indexes(def: &mut TableDef) {
     });
 }
 
-/// Checks a new or altered definition: one AUTO_INCREMENT column, a key
+/// Checks a new or altered definition: no BLOB/TEXT in a MEMORY table, one AUTO_INCREMENT column, a key
 /// on it, defaults the columns can hold; puts expression defaults in their
 /// printed form, generated columns' too.
 fn validate_table(def: &mut TableDef) -> SqlResult<()> {
+    // Every table is OneLog's engine, but one named MEMORY is refused what
+    // MariaDB's MEMORY cannot hold, so that a schema OneLog accepts loads
+    // into MariaDB.
+    if def.engine == "MEMORY" && def.columns.iter().any(|c| matches!(c.ty, ColumnType::Text(_) | ColumnType::Blob(_))) {
+        return Err(SqlError::new(
+            ErrorCode::TABLE_CANT_HANDLE_BLOB,
+            "Storage engine MEMORY doesn't support BLOB/TEXT columns",
+        ));
+    }
     crate::default_expr::canonicalize(def)?;
     crate::generated::canonicalize(def)?;
+    for c in def.columns.iter_mut().filter(|c| c.auto_increment) {
+        // AUTO_INCREMENT is the column's default: DEFAULT NULL says
+        // nothing more, any other is 1067.
+        match &c.default {
+            None => {}
+            Some(ColumnDefault::Value(Value::Null)) => c.default = None,
+            Some(_) => {
+                return Err(SqlError::new(
+                    ErrorCode::INVALID_DEFAULT,
+                    format!("Invalid default value for '{}'", c.name),
+                ))
+            }
+        }
+    }
     if let Some(col) = def.auto_increment_column() {
         let keyed = def.indexes.iter().any(|i| i.columns.first() == Some(&col));
         if !keyed || def.columns.iter().filter(|c| c.auto_increment).count() > 1 {
@@ -990,20 +1028,52 @@ fn validate_table(def: &mut TableDef) -> SqlResult<()> {
     Ok(())
 }
 
-/// An ENUM, SET, DATE, DATETIME or TIME default as the column keeps it
-/// ('B,a' is 'a,B'; '2001-01-01 10:00' is a DATE's '2001-01-01'); one the
-/// column cannot hold is error 1067, in any sql_mode.
+/// A literal default as the column keeps it ('B,a' is SET's 'a,B';
+/// '2001-01-01 10:00' is a DATE's '2001-01-01'; 1.234 is DECIMAL(5,2)'s
+/// 1.23). One the column cannot hold, or holds only with a warning, is
+/// error 1067 in any sql_mode. (MariaDB notes a rounded value, 1265 "at
+/// row 0"; table validation has no session to note it to.)
 fn literal_default(c: &mut ColumnDef) -> SqlResult<()> {
     let Some(ColumnDefault::Value(v)) = &c.default else { return Ok(()) };
-    let converted =
-        c.ty.has_members() || matches!(c.ty, ColumnType::Date | ColumnType::DateTime { .. } | ColumnType::Time { .. });
-    if !converted || v.is_null() {
+    if v.is_null() {
         return Ok(());
     }
-    let stored = crate::eval::coerce_to_column(v.clone(), c, true, &crate::eval::NoWarn)
-        .map_err(|_| SqlError::new(ErrorCode::INVALID_DEFAULT, format!("Invalid default value for '{}'", c.name)))?;
+    let invalid = || SqlError::new(ErrorCode::INVALID_DEFAULT, format!("Invalid default value for '{}'", c.name));
+    let conditions = DefaultConditions::default();
+    let stored = crate::eval::coerce_to_column(v.clone(), c, true, &conditions).map_err(|_| invalid())?;
+    if conditions.warned.get() {
+        return Err(invalid());
+    }
     c.default = Some(ColumnDefault::Value(stored));
     Ok(())
+}
+
+/// Whether storing a literal default warned (notes do not count).
+#[derive(Default)]
+struct DefaultConditions {
+    warned: std::cell::Cell<bool>,
+}
+
+impl crate::eval::EvalEnv for DefaultConditions {
+    fn system_var(&self, _: crate::ast::VarScope, _: &str) -> SqlResult<Value> {
+        Ok(Value::Null)
+    }
+    fn user_var(&self, _: &str) -> Value {
+        Value::Null
+    }
+    fn subquery(&self, _: &crate::ast::Select, _: &[Value]) -> SqlResult<Vec<Vec<Value>>> {
+        Ok(Vec::new())
+    }
+    fn session_fact(&self, _: &str) -> Value {
+        Value::Null
+    }
+    fn binlog_gtid_pos(&self, _: &str, _: u64) -> SqlResult<Value> {
+        Ok(Value::Null)
+    }
+    fn warn(&self, _: u16, _: String) {
+        self.warned.set(true);
+    }
+    fn note(&self, _: u16, _: String) {}
 }
 
 /// ALTER TABLE: computes the new definition and rewrites what changed —
@@ -1185,7 +1255,11 @@ impl AlterShape {
             }
             _ => {}
         }
-        column.default = default.cloned();
+        // MariaDB accepts a default for an AUTO_INCREMENT column here and
+        // keeps none (a CREATE or MODIFY with one is 1067).
+        if !column.auto_increment {
+            column.default = default.cloned();
+        }
         Ok(())
     }
 

@@ -21,6 +21,7 @@ mod ddl;
 mod dialect;
 mod explain;
 mod expr;
+mod identifiers;
 mod literals;
 mod load_data;
 mod prepared;
@@ -465,6 +466,12 @@ pub(crate) fn parse_with_params(text: &str, with_params: &str) -> SqlResult<Pars
 /// Parses one statement: `text` as the user wrote it (kept for the binlog
 /// and column headings), `rewritten` as sqlparser reads it.
 fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
+    let parsed = parse_one_unchecked(text, rewritten)?;
+    identifiers::check(&parsed.statement)?;
+    Ok(parsed)
+}
+
+fn parse_one_unchecked(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
     if let Some(parsed) = set_statement::parse(text, rewritten)? {
         return Ok(parsed);
     }

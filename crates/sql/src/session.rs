@@ -1408,7 +1408,10 @@ impl Session {
             // Only a COM_QUERY reads a LOCAL file (see `execute_client_query`).
             Statement::LoadData(load) => self.run_write_with(|s| crate::load_data::execute(s, load, None)),
             // Nor does CREATE TEMPORARY TABLE.
-            Statement::CreateTable(ct) if ct.temporary => crate::temp::create(self, ct),
+            Statement::CreateTable(ct) if ct.temporary => {
+                let ct = self.with_default_engine(ct);
+                crate::temp::create(self, &ct)
+            }
 
             Statement::CreateDatabase { .. }
             | Statement::DropDatabase { .. }
@@ -1550,6 +1553,18 @@ impl Session {
     /// temporary tables where it names them (see `temp`), else logged.
     fn run_ddl(&mut self, stmt: &Statement, text: &str) -> SqlResult<QueryResult> {
         match stmt {
+            Statement::CreateTable(ct) if ct.engine.is_none() && ct.like.is_none() => {
+                let ct = self.with_default_engine(ct);
+                // A replay reads a CREATE TABLE without ENGINE= as InnoDB's
+                // (the session's default is not in the event): another
+                // engine's name is logged with the statement. A line of
+                // its own ends a trailing `--` or `#` comment.
+                let logged = match ct.engine.as_deref() {
+                    Some("InnoDB") | None => text.to_string(),
+                    Some(engine) => format!("{}\nENGINE={engine}", text.trim_end()),
+                };
+                crate::ddl::execute(self, &Statement::CreateTable(ct), &logged)
+            }
             Statement::DropTable { names, if_exists } => {
                 let rest = crate::temp::drop_shadowing(self, names)?;
                 if rest.len() == names.len() {
@@ -1597,6 +1612,15 @@ impl Session {
             }
             _ => crate::ddl::execute(self, stmt, text),
         }
+    }
+
+    /// `ct` naming the engine the session's default_storage_engine (for a
+    /// temporary table, default_tmp_storage_engine when set) gives, when it
+    /// names none.
+    fn with_default_engine(&self, ct: &CreateTable) -> CreateTable {
+        let temporary_default = self.var("default_tmp_storage_engine").filter(|_| ct.temporary);
+        let default = temporary_default.filter(|e| !e.is_empty()).or_else(|| self.var("default_storage_engine"));
+        CreateTable { engine: ct.engine.clone().or(default), ..ct.clone() }
     }
 
     /// Whether `stmt` is DDL on temporary tables only, which LOCK TABLES
@@ -1866,6 +1890,14 @@ impl Session {
                 // Turning autocommit on commits the open transaction.
                 self.store_var(def, scope, text);
                 return self.commit_txn();
+            }
+            "default_storage_engine" | "storage_engine" => {
+                for alias in ["default_storage_engine", "storage_engine"] {
+                    if let Some(d) = vars::lookup(alias) {
+                        self.store_var(d, scope, text.clone());
+                    }
+                }
+                return Ok(());
             }
             "transaction_isolation" | "tx_isolation" => {
                 for alias in ["transaction_isolation", "tx_isolation"] {
@@ -2163,6 +2195,10 @@ impl EvalEnv for Session {
             (_, "sql_mode") => self.with_sql_mode(str::to_string),
             _ => self.var(def.name).unwrap_or_default(),
         };
+        if text.is_empty() && def.name == "default_tmp_storage_engine" {
+            // Unset: the session's default_storage_engine applies.
+            return Ok(Value::Null);
+        }
         Ok(vars::typed(def, &text))
     }
 

@@ -121,6 +121,14 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     // the statement's events say so to a replica (see `foreign_key`).
     ("foreign_key_checks", None, Effect::Used, None),
     ("datadir", None, Effect::Used, None),
+    // The engine a CREATE TABLE without ENGINE= names (a temporary one:
+    // default_tmp_storage_engine when set). Every table is OneLog's
+    // engine; the name decides what MariaDB's would do differently
+    // (TableDef::is_transactional), and a name other than InnoDB is
+    // logged with the statement so that a replay names the same engine.
+    ("default_storage_engine", None, Effect::Used, None),
+    ("default_tmp_storage_engine", None, Effect::Used, None),
+    ("storage_engine", None, Effect::Used, None),
     ("error_count", Some("0"), Effect::Reported, None),
     ("expire_logs_days", None, Effect::Used, None),
     ("group_concat_max_len", None, Effect::Used, None),
@@ -330,6 +338,10 @@ pub fn unknown_variable(name: &str) -> SqlError {
     SqlError::new(ErrorCode::UNKNOWN_SYSTEM_VARIABLE, format!("Unknown system variable '{name}'"))
 }
 
+/// The variables that name a storage engine: an engine MariaDB 10.11 has,
+/// stored as MariaDB spells it (`heap` is MEMORY), else 1286.
+const ENGINE_VARS: [&str; 3] = ["default_storage_engine", "storage_engine", "default_tmp_storage_engine"];
+
 /// A SET value's stored text, and the 1292 warning when it was clamped.
 pub struct Checked {
     pub text: String,
@@ -345,6 +357,14 @@ pub fn normalize(def: &VarDef, value: &Value, strict_all: bool) -> SqlResult<Che
         return Err(read_only(def));
     }
     let plain = |text: String| Ok(Checked { text, warning: None });
+    if ENGINE_VARS.contains(&def.name) {
+        return match value {
+            Value::Null if def.name == "default_tmp_storage_engine" => plain(String::new()),
+            Value::Null => Err(wrong_value(def, "NULL")),
+            Value::Bytes(b) => plain(onelog_core::schema::engine_name(&String::from_utf8_lossy(b))?),
+            _ => Err(wrong_type(def)),
+        };
+    }
     if def.name == "time_zone" {
         return match value {
             Value::Null => Err(wrong_value(def, "NULL")),
@@ -375,6 +395,9 @@ pub fn normalize(def: &VarDef, value: &Value, strict_all: bool) -> SqlResult<Che
 pub fn normalize_option(def: &VarDef, text: &str) -> Result<Checked, SqlError> {
     if def.name == "time_zone" {
         return time_zone_name(text).map(|text| Checked { text, warning: None });
+    }
+    if ENGINE_VARS.contains(&def.name) {
+        return onelog_core::schema::engine_name(text).map(|text| Checked { text, warning: None });
     }
     match def.kind {
         Kind::Int => {

@@ -274,7 +274,7 @@ fn table_options<'a>(sql: &str, spec: &'a [Piece], ops: &mut Vec<AlterOp>) -> Sq
         let value = spec.get(i).and_then(Piece::value).ok_or_else(|| syntax_error(sql, spec.get(i)))?;
         i += 1;
         match key.as_str() {
-            "ENGINE" => ops.push(AlterOp::Engine(ddl::engine_name(&value)?)),
+            "ENGINE" => ops.push(AlterOp::Engine(onelog_core::schema::engine_name(&value)?)),
             "COMMENT" => ops.push(AlterOp::Comment(value)),
             "AUTO_INCREMENT" => {
                 ops.push(AlterOp::AutoIncrement(value.parse().map_err(|_| syntax_error(sql, spec.get(i - 1)))?))

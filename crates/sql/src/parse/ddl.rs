@@ -767,13 +767,13 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
     for option in options {
         match option {
             sp::SqlOption::NamedParenthesizedList(list) if list.key.value.eq_ignore_ascii_case("ENGINE") => {
-                table.engine = list.name.as_ref().map(|n| engine_name(&n.value)).transpose()?;
+                table.engine = list.name.as_ref().map(|n| onelog_core::schema::engine_name(&n.value)).transpose()?;
             }
             sp::SqlOption::KeyValue { key, value } => {
                 let key = key.value.to_ascii_uppercase();
                 let text = value.to_string().trim_matches('\'').to_string();
                 match key.as_str() {
-                    "ENGINE" => table.engine = Some(engine_name(&text)?),
+                    "ENGINE" => table.engine = Some(onelog_core::schema::engine_name(&text)?),
                     "AUTO_INCREMENT" => table.auto_increment_start = text.parse().ok(),
                     "COMMENT" => table.comment = Some(text),
                     "DEFAULT CHARSET" | "CHARSET" | "CHARACTER SET" | "DEFAULT CHARACTER SET" => {
@@ -793,19 +793,6 @@ pub(crate) fn convert_create_table(ct: &sp::CreateTable, params: &mut ParamCount
     }
     table.collation = declared_collation(table_charset, table_collation)?;
     Ok(table)
-}
-
-/// An engine as MariaDB spells it in SHOW CREATE TABLE, whatever case the
-/// statement used; one MariaDB 10.11 does not have is error 1286 (its
-/// default sql_mode has NO_ENGINE_SUBSTITUTION). Every table is OneLog's
-/// engine whatever it is named.
-pub(crate) fn engine_name(name: &str) -> SqlResult<String> {
-    const ENGINES: [&str; 7] = ["InnoDB", "MyISAM", "Aria", "MEMORY", "CSV", "MRG_MyISAM", "SEQUENCE"];
-    let name = if name.eq_ignore_ascii_case("heap") { "MEMORY" } else { name };
-    match ENGINES.iter().find(|e| e.eq_ignore_ascii_case(name)) {
-        Some(engine) => Ok(engine.to_string()),
-        None => Err(SqlError::new(ErrorCode::UNKNOWN_STORAGE_ENGINE, format!("Unknown storage engine '{name}'"))),
-    }
 }
 
 pub(crate) fn convert_create_index(ci: &sp::CreateIndex) -> SqlResult<Statement> {
