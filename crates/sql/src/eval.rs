@@ -10,6 +10,7 @@
 //! storage in a column), `tests`.
 
 use crate::ast::{BinOp, CastType, Expr, Select, UnaryOp, VarScope};
+use crate::row_shape::{self, operand_columns};
 use onelog_core::decimal::{Decimal, RoundingStrategy};
 use onelog_core::value::format_double;
 use onelog_core::{Collation, ColumnDef, ErrorCode, SqlError, SqlResult, Temporal, Value};
@@ -30,6 +31,7 @@ pub mod temporal_text;
 mod tests;
 
 pub use coerce::{coerce_to_column, coerce_to_variable};
+pub(crate) use functions::check_param_count;
 pub use functions::is_native_function;
 pub(crate) use functions::takes_numbers;
 pub use hybrid::{assigned, hybrid_for_column, hybrid_sql};
@@ -45,6 +47,11 @@ pub trait EvalEnv {
     /// Runs a subquery; `outer_row` is the current row (for correlated
     /// references the binder resolved to slots of the outer row).
     fn subquery(&self, query: &Select, outer_row: &[Value]) -> SqlResult<Vec<Vec<Value>>>;
+    /// The number of columns a subquery of `*` returns: what one that
+    /// returned no row would have had.
+    fn subquery_width(&self, _query: &Select, _outer_row: &[Value]) -> SqlResult<usize> {
+        Ok(1)
+    }
     /// Session facts used by functions: DATABASE(), LAST_INSERT_ID(),
     /// CONNECTION_ID(), ROW_COUNT(), FOUND_ROWS(), USER(), VERSION().
     fn session_fact(&self, name: &str) -> Value;
@@ -138,7 +145,7 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
             "Window function is allowed only in SELECT list and ORDER BY clause",
         )),
         Expr::Default => Ok(Value::Null),
-        Expr::Tuple(items) => Err(operand_columns(items.len().max(2))),
+        Expr::Tuple(_) => Err(operand_columns(1)),
         Expr::Unary(op, inner) => {
             let v = hybrid::eval_number(inner, row, env)?;
             eval_unary(*op, v, expr, env)
@@ -170,11 +177,12 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
             Ok(opt_bool(r.map(|b| b != *negated)))
         }
         Expr::InSubquery { expr: inner, query, negated } => {
-            let rows = env.subquery(query, row.values)?;
-            let left: Vec<Value> = match inner.as_ref() {
-                Expr::Tuple(items) => items.iter().map(|e| eval_scalar(e, row, env)).collect::<SqlResult<_>>()?,
-                e => vec![eval_scalar(e, row, env)?],
+            let width = row_shape::query_arity(query).unwrap_or(1);
+            let left: Vec<Value> = match row_items(inner, width, row, env)? {
+                Some(items) => items.iter().map(|e| eval_scalar(e, row, env)).collect::<SqlResult<_>>()?,
+                None => vec![eval_scalar(inner, row, env)?],
             };
+            let rows = env.subquery(query, row.values)?;
             let mut saw_null = false;
             for r in &rows {
                 if r.len() != left.len() {
@@ -186,7 +194,9 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
                     None => saw_null = true,
                 }
             }
-            if saw_null || (left.iter().any(Value::is_null) && !rows.is_empty()) {
+            // A NULL on the left leaves a row undecided only where the
+            // other columns match: `(NULL, 3) IN (SELECT 1, 2)` is false.
+            if saw_null {
                 Ok(Value::Null)
             } else {
                 Ok(bool_value(*negated))
@@ -207,6 +217,9 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
                 return Ok(Value::Null);
             }
             match rows.pop() {
+                None if row_shape::query_arity(query).is_none() && env.subquery_width(query, row.values)? != 1 => {
+                    Err(operand_columns(1))
+                }
                 None => Ok(Value::Null),
                 Some(mut r) => {
                     if r.len() != 1 {
@@ -293,10 +306,6 @@ pub fn eval_predicate(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResul
 /// Evaluates an expression that must produce one scalar (tuples error 1241).
 fn eval_scalar(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
     eval(expr, row, env)
-}
-
-fn operand_columns(n: usize) -> SqlError {
-    SqlError::new(ErrorCode::OPERAND_COLUMNS, format!("Operand should contain {n} column(s)"))
 }
 
 pub(crate) fn bool_value(b: bool) -> Value {
@@ -452,8 +461,9 @@ pub(crate) fn pair_collation(a: &Expr, b: &Expr, operation: &str) -> SqlResult<C
 }
 
 /// Rows `l` and `r` evaluated side by side into flat value lists, so rows
-/// nested in them compare column by column (`(1, (2, 3)) = (1, (2, 3))`);
-/// each nested row must meet one of as many columns (1241 otherwise).
+/// nested in them compare column by column (`(1, (2, 3)) = (1, (2, 3))`,
+/// `((SELECT 1, 2), 3) = ((1, 2), 3)`); each nested row must meet one of
+/// as many columns (1241 otherwise).
 fn eval_row_pair(
     l: &[Expr],
     r: &[Expr],
@@ -466,17 +476,54 @@ fn eval_row_pair(
         return Err(operand_columns(l.len()));
     }
     for (a, b) in l.iter().zip(r) {
-        match (a, b) {
-            (Expr::Tuple(x), Expr::Tuple(y)) => eval_row_pair(x, y, row, env, lv, rv)?,
-            (Expr::Tuple(x), _) => return Err(operand_columns(x.len())),
-            (_, Expr::Tuple(_)) => return Err(operand_columns(1)),
-            _ => {
-                lv.push(eval_scalar(a, row, env)?);
-                rv.push(eval_scalar(b, row, env)?);
-            }
+        if !is_row_operand(a) && !is_row_operand(b) {
+            lv.push(eval_scalar(a, row, env)?);
+            rv.push(eval_scalar(b, row, env)?);
+            continue;
         }
+        let width = |e: &Expr| row_shape::arity(e).unwrap_or(1);
+        let x = row_items(a, width(b), row, env)?;
+        let y = row_items(b, width(a), row, env)?;
+        let xs = x.as_deref().unwrap_or(std::slice::from_ref(a));
+        let ys = y.as_deref().unwrap_or(std::slice::from_ref(b));
+        eval_row_pair(xs, ys, row, env, lv, rv)?;
     }
     Ok(())
+}
+
+/// A row constructor, or a subquery whose select list has several
+/// columns. (A subquery of `*` is a row only beside one: elsewhere it
+/// stays a value compared under its column's collation.)
+fn is_row_operand(e: &Expr) -> bool {
+    match e {
+        Expr::Tuple(_) => true,
+        Expr::ScalarSubquery(query) => row_shape::query_arity(query).is_some_and(|n| n > 1),
+        _ => false,
+    }
+}
+
+/// The items of a row operand, `None` for a value: a row constructor's,
+/// or a row subquery's one row as literals (all NULL when it returns no
+/// row: `width_if_empty` of them unless its select list says how many).
+fn row_items<'e>(
+    e: &'e Expr,
+    width_if_empty: usize,
+    row: &Row<'_>,
+    env: &dyn EvalEnv,
+) -> SqlResult<Option<Cow<'e, [Expr]>>> {
+    match e {
+        Expr::Tuple(items) => Ok(Some(Cow::Borrowed(items))),
+        Expr::ScalarSubquery(query) if row_shape::query_arity(query) != Some(1) => {
+            let mut rows = env.subquery(query, row.values)?;
+            if rows.len() > 1 {
+                return Err(SqlError::new(ErrorCode::SUBQUERY_NO_1_ROW, "Subquery returns more than 1 row"));
+            }
+            let width = row_shape::query_arity(query).unwrap_or(width_if_empty);
+            let values = rows.pop().unwrap_or_else(|| vec![Value::Null; width]);
+            Ok(Some(Cow::Owned(values.into_iter().map(Expr::Literal).collect())))
+        }
+        _ => Ok(None),
+    }
 }
 
 fn cmp_coll(a: &Value, b: &Value, coll: Option<Collation>) -> Option<Ordering> {
@@ -704,19 +751,11 @@ fn eval_binary(op: BinOp, l: &Expr, r: &Expr, expr: &Expr, row: &Row<'_>, env: &
         }
         _ => {}
     }
-    // Row comparisons: (a, b) = (1, 2).
-    if let (Expr::Tuple(la), Expr::Tuple(ra)) = (l, r) {
+    // Row comparisons: (a, b) = (1, 2), (SELECT a, b ...) = (1, 2).
+    if is_row_operand(l) || is_row_operand(r) {
         let (mut lv, mut rv) = (Vec::new(), Vec::new());
-        eval_row_pair(la, ra, row, env, &mut lv, &mut rv)?;
+        eval_row_pair(std::slice::from_ref(l), std::slice::from_ref(r), row, env, &mut lv, &mut rv)?;
         return row_compare(op, &lv, &rv);
-    }
-    if matches!(l, Expr::Tuple(_)) || matches!(r, Expr::Tuple(_)) {
-        let n = match (l, r) {
-            (Expr::Tuple(t), _) | (_, Expr::Tuple(t)) => t.len(),
-            _ => 1,
-        };
-        let _ = n;
-        return Err(operand_columns(if matches!(l, Expr::Tuple(_)) { 1 } else { n }));
     }
     if !op.is_comparison() {
         let (a, b) = (hybrid::eval_number(l, row, env)?, hybrid::eval_number(r, row, env)?);

@@ -36,6 +36,7 @@ pub mod prepared;
 pub mod privilege;
 pub mod replicas;
 pub mod routine;
+pub(crate) mod row_shape;
 pub mod rows;
 pub mod select;
 pub mod session;

@@ -827,6 +827,26 @@ impl<'r, R: Runner> Interp<'r, R> {
         Ok(())
     }
 
+    /// A row assigned to a variable (a trigger's `NEW.col` too), which
+    /// evaluation refused as a row (1241): MariaDB reports it as a cast
+    /// (4078), naming the variable, or the column as `db`.`table`.`col`.
+    fn row_assignment(&mut self, name: &str, expr: &Expr, err: SqlError) -> SqlError {
+        let row = matches!(expr, Expr::Tuple(_) | Expr::ScalarSubquery(_));
+        if err.code != ErrorCode::OPERAND_COLUMNS || !row {
+            return err;
+        }
+        let Ok(var) = self.var(name) else { return err };
+        let (ty, var_name) = (crate::row_shape::handler_name(&var.ty), var.name.clone());
+        let shown = match (var_name.strip_prefix("new."), self.runner.session().trigger_tables.last()) {
+            (Some(column), Some((db, table))) => format!("`{db}`.`{table}`.`{column}`"),
+            _ => format!("`{var_name}`"),
+        };
+        SqlError::new(
+            ErrorCode::CANT_CAST_IN_ASSIGNMENT,
+            format!("Cannot cast 'row' as '{ty}' in assignment of {shown}"),
+        )
+    }
+
     fn cursor(&mut self, name: &str) -> SqlResult<&mut Cursor<'r>> {
         self.frames
             .iter_mut()
@@ -945,7 +965,10 @@ impl<'r, R: Runner> Interp<'r, R> {
             SpStmt::Set(assignments) => {
                 for (target, e) in assignments {
                     let value = match target {
-                        SpTarget::Local(_) => self.eval_stored(e)?,
+                        SpTarget::Local(name) => {
+                            let value = self.eval_stored(e);
+                            value.map_err(|err| self.row_assignment(name, &e.expr, err))?
+                        }
                         _ => self.eval(e)?,
                     };
                     self.assign(target, value)?;

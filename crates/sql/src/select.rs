@@ -130,16 +130,15 @@ impl EvalEnv for Ctx<'_> {
         if let Some(rows) = self.subquery_cache.borrow().get(&key) {
             return Ok(rows.clone());
         }
-        let scope = self.scopes.borrow().last().cloned().unwrap_or_default();
-        OUTER.with(|f| f.borrow_mut().push(OuterFrame { scope, row: outer_row.to_vec(), used: false }));
-        let result = run_select(self, query);
-        let correlated = OUTER.with(|f| f.borrow_mut().pop()).is_some_and(|frame| frame.used);
-        let (_, rows) = result?;
+        let ((_, rows), correlated) = self.run_subquery(query, outer_row)?;
         // Only an uncorrelated subquery has one answer for the statement.
         if !correlated {
             self.subquery_cache.borrow_mut().insert(key, rows.clone());
         }
         Ok(rows)
+    }
+    fn subquery_width(&self, query: &Select, outer_row: &[Value]) -> SqlResult<usize> {
+        Ok(self.run_subquery(query, outer_row)?.0 .0.len())
     }
     fn rownum(&self) -> u64 {
         self.rownum.get()
@@ -186,6 +185,16 @@ impl crate::typing::StoredFunctions for Ctx<'_> {
 }
 
 impl Ctx<'_> {
+    /// Runs a subquery with `outer_row` as the row its outer columns name;
+    /// also says whether it named one (is correlated).
+    fn run_subquery(&self, query: &Select, outer_row: &[Value]) -> SqlResult<(ResultRows, bool)> {
+        let scope = self.scopes.borrow().last().cloned().unwrap_or_default();
+        OUTER.with(|f| f.borrow_mut().push(OuterFrame { scope, row: outer_row.to_vec(), used: false }));
+        let result = run_select(self, query);
+        let correlated = OUTER.with(|f| f.borrow_mut().pop()).is_some_and(|frame| frame.used);
+        Ok((result?, correlated))
+    }
+
     /// What typing an expression over `scope` needs of this statement.
     pub(crate) fn type_env<'a>(&'a self, scope: &'a [ScopeColumn]) -> crate::typing::TypeEnv<'a> {
         crate::typing::TypeEnv { scope, functions: self }
@@ -1790,6 +1799,7 @@ pub(crate) fn bind_clauses(ctx: &Ctx, select: &Select, scope: &[ScopeColumn]) ->
     }
     let having =
         select.having.as_ref().map(|h| bind_having(h, scope, &items)).transpose().map_err(in_clause("HAVING"))?;
+    check_row_operands(ctx, scope, &items, where_bound.as_ref(), &order, &group_by, having.as_ref())?;
     // An aggregate anywhere, ORDER BY included, groups the rows (into one
     // without GROUP BY).
     let aggregated = !group_by.is_empty()
@@ -1811,6 +1821,28 @@ pub(crate) fn bind_clauses(ctx: &Ctx, select: &Select, scope: &[ScopeColumn]) ->
         }
     }
     Ok(Clauses { items, where_bound, order, group_by, having, aggregated, windowed })
+}
+
+/// Each clause of a query block wants values: a row anywhere in one is
+/// refused before any row is read (see `row_shape`).
+fn check_row_operands(
+    ctx: &Ctx,
+    scope: &[ScopeColumn],
+    items: &[Item],
+    where_bound: Option<&Expr>,
+    order: &[OrderBy],
+    group_by: &[Expr],
+    having: Option<&Expr>,
+) -> SqlResult<()> {
+    let env = ctx.type_env(scope);
+    items
+        .iter()
+        .map(|i| &i.expr)
+        .chain(where_bound)
+        .chain(group_by)
+        .chain(having)
+        .chain(order.iter().map(|o| &o.expr))
+        .try_for_each(|e| crate::row_shape::check_scalar(e, &env))
 }
 
 /// ORDER BY bound: its items may name select-list aliases or positions.

@@ -15,7 +15,7 @@
 //! result column is then described from its values (the older way), so
 //! the two can coexist while the rules grow.
 
-use crate::ast::{AggFunc, BinOp, CastType, Expr, UnaryOp, WindowCall, WindowFunc};
+use crate::ast::{AggFunc, BinOp, CastType, Expr, Select, SelectItem, UnaryOp, WindowCall, WindowFunc};
 use crate::select::ScopeColumn;
 use crate::session::ResultColumn;
 use onelog_core::schema::FloatDigits;
@@ -295,7 +295,25 @@ fn number_type(expr: &Expr, env: &TypeEnv<'_>) -> Option<Typed> {
 /// counts as nullable, since a comparison's own type does not depend on
 /// its operands' types.
 fn any_nullable<'a>(exprs: impl IntoIterator<Item = &'a Expr>, env: &TypeEnv<'_>) -> bool {
-    exprs.into_iter().any(|e| type_of(e, env).is_none_or(|t| t.nullable))
+    exprs.into_iter().any(|e| match e {
+        Expr::Tuple(items) => any_nullable(items, env),
+        Expr::ScalarSubquery(query) => subquery_nullable(query, env),
+        _ => type_of(e, env).is_none_or(|t| t.nullable),
+    })
+}
+
+/// A subquery can be NULL when it may return no row (it reads a table or
+/// has a condition) or its one column can; MariaDB counts a row subquery
+/// that always returns its row as never NULL, whatever its columns.
+fn subquery_nullable(query: &Select, env: &TypeEnv<'_>) -> bool {
+    let always_one_row =
+        query.from.is_empty() && query.selection.is_none() && query.having.is_none() && query.union.is_none();
+    match query.items.as_slice() {
+        _ if !always_one_row => true,
+        [SelectItem::Expr { expr, .. }] => any_nullable([expr], env),
+        [_] => true,
+        _ => false,
+    }
 }
 
 /// A comparison or logical result: INT(1).

@@ -102,19 +102,29 @@ fn benchmark(count: &Expr, expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> Sql
     Ok(Value::Int(0))
 }
 
+/// The parameter count MariaDB checks as it parses a call of a native
+/// function (1582); other names (stored functions) pass.
+pub(crate) fn check_param_count(name: &str, n: usize) -> SqlResult<()> {
+    let limits = super::json::arity(name).or_else(|| super::regexp::arity(name)).or_else(|| arity(name));
+    let Some((min, max)) = limits else {
+        return Ok(());
+    };
+    check_args(name, n, min, max)?;
+    if super::json::arity(name).is_some() && !super::json::count_fits(name, n) {
+        return Err(param_count(name));
+    }
+    Ok(())
+}
+
 pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
-    if let Some((min, max)) = super::json::arity(name) {
-        check_args(name, args.len(), min, max)?;
-        if !super::json::count_fits(name, args.len()) {
-            return Err(param_count(name));
-        }
+    check_param_count(name, args.len())?;
+    if super::json::arity(name).is_some() {
         return super::json::call(name, args, row, env);
     }
-    if let Some((min, max)) = super::regexp::arity(name) {
-        check_args(name, args.len(), min, max)?;
+    if super::regexp::arity(name).is_some() {
         return super::regexp::call(name, args, row, env);
     }
-    let Some((min, max)) = arity(name) else {
+    if arity(name).is_none() {
         let values = || args.iter().map(|a| eval(a, row, env)).collect::<SqlResult<Vec<_>>>();
         if let Some(result) = env.stored_function(name, &values) {
             return result;
@@ -128,8 +138,7 @@ pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) 
                 d => format!("FUNCTION {}.{name} does not exist", value_string(&d)),
             },
         ));
-    };
-    check_args(name, args.len(), min, max)?;
+    }
     // Lazily evaluated functions.
     match name {
         "if" => {
