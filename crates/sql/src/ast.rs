@@ -945,6 +945,10 @@ pub enum Show {
     },
     /// SHOW SLAVE HOSTS / SHOW REPLICA HOSTS.
     ReplicaHosts,
+    /// SHOW OPEN TABLES [FROM db].
+    OpenTables {
+        db: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -1152,7 +1156,9 @@ impl Statement {
                 load.assignments.iter().for_each(|(_, e)| e.for_each_table(f));
             }
             Statement::Explain { statement, .. } => statement.for_each_table(f),
-            Statement::TableMaintenance { tables, .. } => tables.iter().for_each(f),
+            Statement::TableMaintenance { tables, .. } | Statement::ChecksumTable { tables, .. } => {
+                tables.iter().for_each(f)
+            }
             _ => {}
         }
     }
@@ -1316,6 +1322,11 @@ pub enum Statement {
     TableMaintenance {
         op: MaintenanceOp,
         tables: Vec<ObjectName>,
+    },
+    /// `CHECKSUM TABLE t [, t ...] [QUICK | EXTENDED]`.
+    ChecksumTable {
+        tables: Vec<ObjectName>,
+        quick: bool,
     },
     /// `FLUSH HOSTS`: unblocks the addresses `max_connect_errors` blocked.
     FlushHosts,

@@ -13,6 +13,7 @@ pub mod applier;
 pub mod ast;
 pub mod catalog;
 pub mod check;
+pub mod checksum;
 pub(crate) mod column_privilege;
 pub mod config;
 pub mod connections;

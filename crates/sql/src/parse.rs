@@ -441,6 +441,72 @@ fn parse_error(sql: &str, err: &sqlparser::parser::ParserError) -> SqlError {
     }
 }
 
+/// Built-in functions MariaDB's lexer reads as keywords when `(` follows
+/// at once (its `sql_functions`, without IGNORE_SPACE): there they are no
+/// identifier, so `CREATE TABLE COUNT(a INT)` is a syntax error while
+/// `CREATE TABLE COUNT (a INT)` names a table.
+const FUNCTION_WORDS: [&str; 42] = [
+    "BIT_AND",
+    "BIT_OR",
+    "BIT_XOR",
+    "CAST",
+    "COUNT",
+    "CUME_DIST",
+    "CURDATE",
+    "CURTIME",
+    "DATE_ADD",
+    "DATE_SUB",
+    "DENSE_RANK",
+    "EXTRACT",
+    "FIRST_VALUE",
+    "GROUP_CONCAT",
+    "JSON_ARRAYAGG",
+    "JSON_OBJECTAGG",
+    "LAG",
+    "LEAD",
+    "MAX",
+    "MEDIAN",
+    "MID",
+    "MIN",
+    "NOW",
+    "NTH_VALUE",
+    "NTILE",
+    "PERCENT_RANK",
+    "PERCENTILE_CONT",
+    "PERCENTILE_DISC",
+    "POSITION",
+    "RANK",
+    "ROW_NUMBER",
+    "STD",
+    "STDDEV",
+    "STDDEV_POP",
+    "STDDEV_SAMP",
+    "SUBSTR",
+    "SUBSTRING",
+    "SUM",
+    "TRIM",
+    "VARIANCE",
+    "VAR_POP",
+    "VAR_SAMP",
+];
+
+/// Whether a table name (after TABLE, INTO or REFERENCES) is one of
+/// [`FUNCTION_WORDS`] directly followed by `(`.
+fn names_function_word(tokens: &[Token]) -> bool {
+    let unquoted = |t: &Token, words: &[&str]| match t {
+        Token::Word(w) if w.quote_style.is_none() => words.iter().any(|x| w.value.eq_ignore_ascii_case(x)),
+        _ => false,
+    };
+    let solid: Vec<(usize, &Token)> =
+        tokens.iter().enumerate().filter(|(_, t)| !matches!(t, Token::Whitespace(_))).collect();
+    solid.windows(2).any(|pair| {
+        let [(_, before), (at, name)] = pair else { return false };
+        unquoted(before, &["TABLE", "INTO", "REFERENCES"])
+            && unquoted(name, &FUNCTION_WORDS)
+            && matches!(tokens.get(at + 1), Some(Token::LParen))
+    })
+}
+
 fn words(tokens: &[Token]) -> Vec<String> {
     tokens
         .iter()
@@ -473,6 +539,9 @@ fn parse_one(text: &str, rewritten: &str) -> SqlResult<ParsedStatement> {
     }
     let tokens = tokenize(rewritten)?;
     let param_count = tokens.iter().filter(|t| matches!(t, Token::Placeholder(_))).count();
+    if names_function_word(&tokens) {
+        return Err(SqlError::parse(text, 1));
+    }
     let w = words(&tokens);
     let upper: Vec<String> = w.iter().map(|s| s.to_ascii_uppercase()).collect();
     if let Some(statement) = account::parse_account_statement(text, &upper)? {
@@ -877,6 +946,7 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
         // waits for replicas, whose dumps end with the server.
         "SHUTDOWN" if u.len() == 1 || u[1..].join(" ").starts_with("WAIT FOR ALL") => Some(Statement::Shutdown),
         "CHECK" | "ANALYZE" | "OPTIMIZE" | "REPAIR" => Some(table_maintenance(text, first, w, u)?),
+        "CHECKSUM" if tail(1) == "TABLE" || tail(1) == "TABLES" => Some(checksum_table(text, w, u)?),
         "LOCK" if tail(1) == "TABLES" || tail(1) == "TABLE" => Some(lock_tables(text, &w[2..])?),
         "KILL" => {
             let query_only = tail(1) == "QUERY";
@@ -937,6 +1007,24 @@ fn table_maintenance(text: &str, first: &str, w: &[String], u: &[String]) -> Sql
         })
         .collect::<SqlResult<Vec<_>>>()?;
     Ok(Statement::TableMaintenance { op, tables })
+}
+
+/// `CHECKSUM TABLE[S] t [, t ...] [QUICK | EXTENDED]`.
+fn checksum_table(text: &str, w: &[String], u: &[String]) -> SqlResult<Statement> {
+    let (names, quick) = match u.last().map(String::as_str) {
+        Some("QUICK") => (&w[2..w.len() - 1], true),
+        Some("EXTENDED") => (&w[2..w.len() - 1], false),
+        _ => (&w[2..], false),
+    };
+    let tables = names
+        .split(|x| x == ",")
+        .map(|name| match name {
+            [_] => Ok(object_name_from_words(name)),
+            [_, dot, _] if dot == "." => Ok(object_name_from_words(name)),
+            _ => Err(SqlError::parse(text, 1)),
+        })
+        .collect::<SqlResult<Vec<_>>>()?;
+    Ok(Statement::ChecksumTable { tables, quick })
 }
 
 /// `LOCK TABLE[S] t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE
@@ -1085,6 +1173,10 @@ fn parse_show(text: &str, w: &[String], u: &[String]) -> SqlResult<Statement> {
         "ENGINE" => (Show::EngineStatus, w.len()),
         "EVENTS" if matches!(word(i + 1), "FROM" | "IN") => (Show::Events { db: w.get(i + 2).cloned() }, 3),
         "EVENTS" => (Show::Events { db: None }, 1),
+        "OPEN" if word(i + 1) == "TABLES" && matches!(word(i + 2), "FROM" | "IN") => {
+            (Show::OpenTables { db: w.get(i + 3).cloned() }, 4)
+        }
+        "OPEN" if word(i + 1) == "TABLES" => (Show::OpenTables { db: None }, 2),
         _ => return Err(SqlError::parse(&w[i.min(w.len())..].join(" "), 1)),
     };
     let rest = i + consumed;

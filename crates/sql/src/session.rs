@@ -1503,6 +1503,7 @@ impl Session {
             }
             Statement::LockTables(tables) => self.lock_tables(tables),
             Statement::TableMaintenance { op, tables } => crate::maintenance::execute(self, *op, tables),
+            Statement::ChecksumTable { tables, quick } => crate::checksum::execute(self, tables, *quick),
             Statement::Shutdown => {
                 self.engine.request_shutdown(self.connection_id);
                 Ok(QueryResult::ok(0))
