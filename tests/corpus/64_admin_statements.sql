@@ -84,3 +84,32 @@ drop table ADDDATE
 create table `MAX`(a int)
 drop table `MAX`
 select count(*), max(a), min(a) from ck_null
+-- HANDLER: a per-session cursor in storage (primary key) order.
+create table hd (a int primary key, b varchar(5))
+insert into hd values (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd')
+handler hd open
+handler hd read first
+handler hd read next
+handler hd read next limit 2
+handler hd read next
+handler hd read next
+handler hd read first where a > 2
+handler hd read first limit 1, 2
+handler hd read next where b = 'zz'
+handler hd close
+handler hd read first
+handler hd close
+handler hd open as hx
+handler hx read first
+handler hd read first
+handler hx open
+handler hd open as HX
+handler hx close
+handler hd_missing open
+handler hd open
+truncate hd
+handler hd read first
+insert into hd values (5, 'e')
+handler hd open as hy
+drop table hd
+handler hy read next

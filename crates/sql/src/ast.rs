@@ -957,6 +957,13 @@ pub enum ShowFilter {
     Where(Expr),
 }
 
+/// Where a HANDLER READ starts: the first row, or after the last one read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HandlerRead {
+    First,
+    Next,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MaintenanceOp {
     Check,
@@ -1323,6 +1330,20 @@ pub enum Statement {
         op: MaintenanceOp,
         tables: Vec<ObjectName>,
     },
+    /// `HANDLER t OPEN [[AS] alias]` (see `handler`).
+    HandlerOpen {
+        table: ObjectName,
+        alias: Option<String>,
+    },
+    /// `HANDLER alias READ {FIRST | NEXT} [WHERE cond] [LIMIT [offset,] n]`.
+    HandlerRead {
+        alias: String,
+        how: HandlerRead,
+        filter: Option<Expr>,
+        limit: (u64, u64),
+    },
+    /// `HANDLER alias CLOSE`.
+    HandlerClose(String),
     /// `CHECKSUM TABLE t [, t ...] [QUICK | EXTENDED]`.
     ChecksumTable {
         tables: Vec<ObjectName>,

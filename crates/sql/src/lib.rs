@@ -26,6 +26,7 @@ pub mod eval;
 pub mod explain;
 pub mod foreign_key;
 pub mod generated;
+pub mod handler;
 pub mod kill;
 pub mod load_data;
 pub mod locks;

@@ -946,6 +946,7 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
         // waits for replicas, whose dumps end with the server.
         "SHUTDOWN" if u.len() == 1 || u[1..].join(" ").starts_with("WAIT FOR ALL") => Some(Statement::Shutdown),
         "CHECK" | "ANALYZE" | "OPTIMIZE" | "REPAIR" => Some(table_maintenance(text, first, w, u)?),
+        "HANDLER" => Some(handler_statement(text, w, u)?),
         "CHECKSUM" if tail(1) == "TABLE" || tail(1) == "TABLES" => Some(checksum_table(text, w, u)?),
         "LOCK" if tail(1) == "TABLES" || tail(1) == "TABLE" => Some(lock_tables(text, &w[2..])?),
         "KILL" => {
@@ -1007,6 +1008,55 @@ fn table_maintenance(text: &str, first: &str, w: &[String], u: &[String]) -> Sql
         })
         .collect::<SqlResult<Vec<_>>>()?;
     Ok(Statement::TableMaintenance { op, tables })
+}
+
+/// `HANDLER t OPEN [[AS] alias]`, `HANDLER alias READ {FIRST | NEXT}
+/// [WHERE cond] [LIMIT [offset,] n]`, `HANDLER alias CLOSE`.
+fn handler_statement(text: &str, w: &[String], u: &[String]) -> SqlResult<Statement> {
+    let name_words = if u.get(2).is_some_and(|x| x == ".") { 3 } else { 1 };
+    let name = w.get(1..1 + name_words).ok_or_else(|| SqlError::parse(text, 1))?;
+    let rest: Vec<&str> = u[1 + name_words..].iter().map(String::as_str).collect();
+    let alias = name[name_words - 1].clone();
+    match rest.as_slice() {
+        ["OPEN"] => Ok(Statement::HandlerOpen { table: object_name_from_words(name), alias: None }),
+        ["OPEN", "AS", _] | ["OPEN", _] => {
+            let alias = w.last().cloned();
+            Ok(Statement::HandlerOpen { table: object_name_from_words(name), alias })
+        }
+        ["CLOSE"] => Ok(Statement::HandlerClose(alias)),
+        ["READ", how, tail @ ..] if *how == "FIRST" || *how == "NEXT" => {
+            let how = if *how == "FIRST" { HandlerRead::First } else { HandlerRead::Next };
+            let (filter, limit) = handler_read_tail(text, tail)?;
+            Ok(Statement::HandlerRead { alias, how, filter, limit })
+        }
+        ["READ", ..] => Err(SqlError::not_supported("HANDLER ... READ by index")),
+        _ => Err(SqlError::parse(text, 1)),
+    }
+}
+
+/// The `[WHERE cond] [LIMIT [offset,] n]` of a HANDLER READ, `tail` its
+/// upper-cased words; one row without a LIMIT.
+fn handler_read_tail(text: &str, tail: &[&str]) -> SqlResult<(Option<Expr>, (u64, u64))> {
+    let upper = text.to_ascii_uppercase();
+    let limit_at = upper.rfind(" LIMIT ").filter(|_| tail.contains(&"LIMIT"));
+    let limit = match limit_at {
+        None => (0, 1),
+        Some(at) => {
+            let numbers: Vec<&str> = text[at + 7..].split(',').map(str::trim).collect();
+            let number = |s: &str| s.parse::<u64>().map_err(|_| SqlError::parse(text, 1));
+            match numbers.as_slice() {
+                [count] => (0, number(count)?),
+                [offset, count] => (number(offset)?, number(count)?),
+                _ => return Err(SqlError::parse(text, 1)),
+            }
+        }
+    };
+    let filter = match (tail.first(), upper.find(" WHERE ")) {
+        (Some(&"WHERE"), Some(at)) => Some(parse_expr_text(&text[at + 7..limit_at.unwrap_or(text.len())])?),
+        (None | Some(&"LIMIT"), _) => None,
+        _ => return Err(SqlError::parse(text, 1)),
+    };
+    Ok((filter, limit))
 }
 
 /// `CHECKSUM TABLE[S] t [, t ...] [QUICK | EXTENDED]`.
