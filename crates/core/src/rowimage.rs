@@ -350,6 +350,44 @@ fn encode_value(column: &ColumnDef, value: &Value, out: &mut Vec<u8>) -> Result<
     Ok(())
 }
 
+/// Appends the bytes of a non-NULL field as MariaDB's CHECKSUM TABLE
+/// hashes them (`handler::calculate_checksum`): the field's in-record
+/// image — CHAR padded with spaces and BINARY with zero bytes to their full
+/// byte length, other fixed-size types as a rows event stores them — but
+/// for VARCHAR, BLOB/TEXT and BIT, which it reads as strings, the value's
+/// bytes alone, without a length.
+pub fn append_checksum_field(column: &ColumnDef, value: &Value, out: &mut Vec<u8>) -> Result<(), RowImageError> {
+    let full_bytes = column.max_bytes() as usize;
+    match &column.ty {
+        ColumnType::Char(_) => {
+            let charset = column.collation.charset();
+            let start = out.len();
+            out.extend_from_slice(&charset.encode(bytes_value(column, value)?));
+            let space = charset.encode(b" ");
+            while out.len() - start < full_bytes && !space.is_empty() {
+                out.extend_from_slice(&space);
+            }
+        }
+        ColumnType::Binary(_) => {
+            let start = out.len();
+            out.extend_from_slice(bytes_value(column, value)?);
+            out.resize(start + full_bytes.max(out.len() - start), 0);
+        }
+        ColumnType::VarChar(_) | ColumnType::Text(_) => {
+            out.extend_from_slice(&column.collation.charset().encode(bytes_value(column, value)?));
+        }
+        ColumnType::VarBinary(_) | ColumnType::Blob(_) => out.extend_from_slice(bytes_value(column, value)?),
+        ColumnType::Uuid => {
+            let Value::Uuid(u) = value else {
+                return Err(wrong_type(column, value));
+            };
+            out.extend_from_slice(&u.0);
+        }
+        _ => encode_value(column, value, out)?,
+    }
+    Ok(())
+}
+
 /// The bytes a BIT(bits) value takes in a row image.
 pub fn bit_width_bytes(bits: u8) -> usize {
     usize::from(bits).div_ceil(8)

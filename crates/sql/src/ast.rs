@@ -945,12 +945,23 @@ pub enum Show {
     },
     /// SHOW SLAVE HOSTS / SHOW REPLICA HOSTS.
     ReplicaHosts,
+    /// SHOW OPEN TABLES [FROM db].
+    OpenTables {
+        db: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ShowFilter {
     Like(String),
     Where(Expr),
+}
+
+/// Where a HANDLER READ starts: the first row, or after the last one read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HandlerRead {
+    First,
+    Next,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1152,7 +1163,9 @@ impl Statement {
                 load.assignments.iter().for_each(|(_, e)| e.for_each_table(f));
             }
             Statement::Explain { statement, .. } => statement.for_each_table(f),
-            Statement::TableMaintenance { tables, .. } => tables.iter().for_each(f),
+            Statement::TableMaintenance { tables, .. } | Statement::ChecksumTable { tables, .. } => {
+                tables.iter().for_each(f)
+            }
             _ => {}
         }
     }
@@ -1316,6 +1329,25 @@ pub enum Statement {
     TableMaintenance {
         op: MaintenanceOp,
         tables: Vec<ObjectName>,
+    },
+    /// `HANDLER t OPEN [[AS] alias]` (see `handler`).
+    HandlerOpen {
+        table: ObjectName,
+        alias: Option<String>,
+    },
+    /// `HANDLER alias READ {FIRST | NEXT} [WHERE cond] [LIMIT [offset,] n]`.
+    HandlerRead {
+        alias: String,
+        how: HandlerRead,
+        filter: Option<Expr>,
+        limit: (u64, u64),
+    },
+    /// `HANDLER alias CLOSE`.
+    HandlerClose(String),
+    /// `CHECKSUM TABLE t [, t ...] [QUICK | EXTENDED]`.
+    ChecksumTable {
+        tables: Vec<ObjectName>,
+        quick: bool,
     },
     /// `FLUSH HOSTS`: unblocks the addresses `max_connect_errors` blocked.
     FlushHosts,

@@ -206,6 +206,28 @@ pub struct Wait<'a> {
 }
 
 impl MetadataLocks {
+    /// The tables of `db` (all databases when `None`) that some owner
+    /// holds — for a statement, a transaction, a DDL or LOCK TABLES —
+    /// with how many owners hold each: what SHOW OPEN TABLES lists, OneLog
+    /// having no table cache of unused tables.
+    pub fn tables_in_use(&self, db: Option<&str>) -> Vec<(TableName, usize)> {
+        let st = self.state.lock();
+        let mut tables: Vec<(TableName, usize)> = st
+            .tables
+            .iter()
+            .filter(|((table_db, _), _)| db.is_none_or(|d| d == table_db))
+            .filter_map(|(name, e)| {
+                let mut owners: Vec<MdlOwner> =
+                    e.shared.iter().chain(&e.read_locked).chain(&e.exclusive).copied().collect();
+                owners.sort_unstable();
+                owners.dedup();
+                (!owners.is_empty()).then(|| (name.clone(), owners.len()))
+            })
+            .collect();
+        tables.sort();
+        tables
+    }
+
     /// Takes shared locks on `tables` for `owner`, marked as writing where
     /// the statement writes the table (those it holds already are kept; a
     /// read lock it holds becomes a writing one).

@@ -442,6 +442,72 @@ fn parse_error(sql: &str, err: &sqlparser::parser::ParserError) -> SqlError {
     }
 }
 
+/// Built-in functions MariaDB's lexer reads as keywords when `(` follows
+/// at once (its `sql_functions`, without IGNORE_SPACE): there they are no
+/// identifier, so `CREATE TABLE COUNT(a INT)` is a syntax error while
+/// `CREATE TABLE COUNT (a INT)` names a table.
+const FUNCTION_WORDS: [&str; 42] = [
+    "BIT_AND",
+    "BIT_OR",
+    "BIT_XOR",
+    "CAST",
+    "COUNT",
+    "CUME_DIST",
+    "CURDATE",
+    "CURTIME",
+    "DATE_ADD",
+    "DATE_SUB",
+    "DENSE_RANK",
+    "EXTRACT",
+    "FIRST_VALUE",
+    "GROUP_CONCAT",
+    "JSON_ARRAYAGG",
+    "JSON_OBJECTAGG",
+    "LAG",
+    "LEAD",
+    "MAX",
+    "MEDIAN",
+    "MID",
+    "MIN",
+    "NOW",
+    "NTH_VALUE",
+    "NTILE",
+    "PERCENT_RANK",
+    "PERCENTILE_CONT",
+    "PERCENTILE_DISC",
+    "POSITION",
+    "RANK",
+    "ROW_NUMBER",
+    "STD",
+    "STDDEV",
+    "STDDEV_POP",
+    "STDDEV_SAMP",
+    "SUBSTR",
+    "SUBSTRING",
+    "SUM",
+    "TRIM",
+    "VARIANCE",
+    "VAR_POP",
+    "VAR_SAMP",
+];
+
+/// Whether a table name (after TABLE, INTO or REFERENCES) is one of
+/// [`FUNCTION_WORDS`] directly followed by `(`.
+fn names_function_word(tokens: &[Token]) -> bool {
+    let unquoted = |t: &Token, words: &[&str]| match t {
+        Token::Word(w) if w.quote_style.is_none() => words.iter().any(|x| w.value.eq_ignore_ascii_case(x)),
+        _ => false,
+    };
+    let solid: Vec<(usize, &Token)> =
+        tokens.iter().enumerate().filter(|(_, t)| !matches!(t, Token::Whitespace(_))).collect();
+    solid.windows(2).any(|pair| {
+        let [(_, before), (at, name)] = pair else { return false };
+        unquoted(before, &["TABLE", "INTO", "REFERENCES"])
+            && unquoted(name, &FUNCTION_WORDS)
+            && matches!(tokens.get(at + 1), Some(Token::LParen))
+    })
+}
+
 fn words(tokens: &[Token]) -> Vec<String> {
     tokens
         .iter()
@@ -480,6 +546,9 @@ fn parse_one_unchecked(text: &str, rewritten: &str) -> SqlResult<ParsedStatement
     }
     let tokens = tokenize(rewritten)?;
     let param_count = tokens.iter().filter(|t| matches!(t, Token::Placeholder(_))).count();
+    if names_function_word(&tokens) {
+        return Err(SqlError::parse(text, 1));
+    }
     let w = words(&tokens);
     let upper: Vec<String> = w.iter().map(|s| s.to_ascii_uppercase()).collect();
     if let Some(statement) = account::parse_account_statement(text, &upper)? {
@@ -884,6 +953,8 @@ fn parse_admin(text: &str, w: &[String], u: &[String]) -> SqlResult<Option<State
         // waits for replicas, whose dumps end with the server.
         "SHUTDOWN" if u.len() == 1 || u[1..].join(" ").starts_with("WAIT FOR ALL") => Some(Statement::Shutdown),
         "CHECK" | "ANALYZE" | "OPTIMIZE" | "REPAIR" => Some(table_maintenance(text, first, w, u)?),
+        "HANDLER" => Some(handler_statement(text, w, u)?),
+        "CHECKSUM" if tail(1) == "TABLE" || tail(1) == "TABLES" => Some(checksum_table(text, w, u)?),
         "LOCK" if tail(1) == "TABLES" || tail(1) == "TABLE" => Some(lock_tables(text, &w[2..])?),
         "KILL" => {
             let query_only = tail(1) == "QUERY";
@@ -944,6 +1015,73 @@ fn table_maintenance(text: &str, first: &str, w: &[String], u: &[String]) -> Sql
         })
         .collect::<SqlResult<Vec<_>>>()?;
     Ok(Statement::TableMaintenance { op, tables })
+}
+
+/// `HANDLER t OPEN [[AS] alias]`, `HANDLER alias READ {FIRST | NEXT}
+/// [WHERE cond] [LIMIT [offset,] n]`, `HANDLER alias CLOSE`.
+fn handler_statement(text: &str, w: &[String], u: &[String]) -> SqlResult<Statement> {
+    let name_words = if u.get(2).is_some_and(|x| x == ".") { 3 } else { 1 };
+    let name = w.get(1..1 + name_words).ok_or_else(|| SqlError::parse(text, 1))?;
+    let rest: Vec<&str> = u[1 + name_words..].iter().map(String::as_str).collect();
+    let alias = name[name_words - 1].clone();
+    match rest.as_slice() {
+        ["OPEN"] => Ok(Statement::HandlerOpen { table: object_name_from_words(name), alias: None }),
+        ["OPEN", "AS", _] | ["OPEN", _] => {
+            let alias = w.last().cloned();
+            Ok(Statement::HandlerOpen { table: object_name_from_words(name), alias })
+        }
+        ["CLOSE"] => Ok(Statement::HandlerClose(alias)),
+        ["READ", how, tail @ ..] if *how == "FIRST" || *how == "NEXT" => {
+            let how = if *how == "FIRST" { HandlerRead::First } else { HandlerRead::Next };
+            let (filter, limit) = handler_read_tail(text, tail)?;
+            Ok(Statement::HandlerRead { alias, how, filter, limit })
+        }
+        ["READ", ..] => Err(SqlError::not_supported("HANDLER ... READ by index")),
+        _ => Err(SqlError::parse(text, 1)),
+    }
+}
+
+/// The `[WHERE cond] [LIMIT [offset,] n]` of a HANDLER READ, `tail` its
+/// upper-cased words; one row without a LIMIT.
+fn handler_read_tail(text: &str, tail: &[&str]) -> SqlResult<(Option<Expr>, (u64, u64))> {
+    let upper = text.to_ascii_uppercase();
+    let limit_at = upper.rfind(" LIMIT ").filter(|_| tail.contains(&"LIMIT"));
+    let limit = match limit_at {
+        None => (0, 1),
+        Some(at) => {
+            let numbers: Vec<&str> = text[at + 7..].split(',').map(str::trim).collect();
+            let number = |s: &str| s.parse::<u64>().map_err(|_| SqlError::parse(text, 1));
+            match numbers.as_slice() {
+                [count] => (0, number(count)?),
+                [offset, count] => (number(offset)?, number(count)?),
+                _ => return Err(SqlError::parse(text, 1)),
+            }
+        }
+    };
+    let filter = match (tail.first(), upper.find(" WHERE ")) {
+        (Some(&"WHERE"), Some(at)) => Some(parse_expr_text(&text[at + 7..limit_at.unwrap_or(text.len())])?),
+        (None | Some(&"LIMIT"), _) => None,
+        _ => return Err(SqlError::parse(text, 1)),
+    };
+    Ok((filter, limit))
+}
+
+/// `CHECKSUM TABLE[S] t [, t ...] [QUICK | EXTENDED]`.
+fn checksum_table(text: &str, w: &[String], u: &[String]) -> SqlResult<Statement> {
+    let (names, quick) = match u.last().map(String::as_str) {
+        Some("QUICK") => (&w[2..w.len() - 1], true),
+        Some("EXTENDED") => (&w[2..w.len() - 1], false),
+        _ => (&w[2..], false),
+    };
+    let tables = names
+        .split(|x| x == ",")
+        .map(|name| match name {
+            [_] => Ok(object_name_from_words(name)),
+            [_, dot, _] if dot == "." => Ok(object_name_from_words(name)),
+            _ => Err(SqlError::parse(text, 1)),
+        })
+        .collect::<SqlResult<Vec<_>>>()?;
+    Ok(Statement::ChecksumTable { tables, quick })
 }
 
 /// `LOCK TABLE[S] t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE
@@ -1092,6 +1230,10 @@ fn parse_show(text: &str, w: &[String], u: &[String]) -> SqlResult<Statement> {
         "ENGINE" => (Show::EngineStatus, w.len()),
         "EVENTS" if matches!(word(i + 1), "FROM" | "IN") => (Show::Events { db: w.get(i + 2).cloned() }, 3),
         "EVENTS" => (Show::Events { db: None }, 1),
+        "OPEN" if word(i + 1) == "TABLES" && matches!(word(i + 2), "FROM" | "IN") => {
+            (Show::OpenTables { db: w.get(i + 3).cloned() }, 4)
+        }
+        "OPEN" if word(i + 1) == "TABLES" => (Show::OpenTables { db: None }, 2),
         _ => return Err(SqlError::parse(&w[i.min(w.len())..].join(" "), 1)),
     };
     let rest = i + consumed;

@@ -569,6 +569,8 @@ fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, n
                 }
             }
         }
+        Statement::HandlerOpen { table: t, .. } => needs.push(table(t, privs::SELECT)),
+        Statement::ChecksumTable { tables, .. } => tables.iter().for_each(|t| needs.push(table(t, privs::SELECT))),
         Statement::Set(assignments) => {
             for assignment in assignments {
                 if let SetTarget::System { scope, name } = &assignment.target {

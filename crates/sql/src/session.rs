@@ -393,6 +393,8 @@ pub struct Session {
     pub tls: Option<crate::connections::TlsSession>,
     /// The session's temporary tables (see `temp`); dropped with it.
     pub(crate) temp: crate::temp::TempTables,
+    /// Open HANDLER cursors.
+    pub(crate) handlers: crate::handler::Handlers,
 }
 
 /// Told the outcome of a commit the session did not wait for (see
@@ -481,6 +483,7 @@ impl Session {
             trigger_tables: Vec::new(),
             tls: None,
             temp: Default::default(),
+            handlers: Default::default(),
         }
     }
 
@@ -1506,6 +1509,12 @@ impl Session {
             }
             Statement::LockTables(tables) => self.lock_tables(tables),
             Statement::TableMaintenance { op, tables } => crate::maintenance::execute(self, *op, tables),
+            Statement::ChecksumTable { tables, quick } => crate::checksum::execute(self, tables, *quick),
+            Statement::HandlerOpen { table, alias } => crate::handler::open(self, table, alias.as_deref()),
+            Statement::HandlerRead { alias, how, filter, limit } => {
+                crate::handler::read(self, alias, *how, filter.as_ref(), *limit)
+            }
+            Statement::HandlerClose(alias) => crate::handler::close(self, alias),
             Statement::Shutdown => {
                 self.engine.request_shutdown(self.connection_id);
                 Ok(QueryResult::ok(0))

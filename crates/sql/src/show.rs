@@ -75,6 +75,37 @@ fn typed_result(columns: &[ShowColumn], rows: Vec<Vec<Value>>) -> QueryResult {
     QueryResult::Rows { columns: columns.iter().map(ShowColumn::result_column).collect(), rows }
 }
 
+/// SHOW OPEN TABLES: the tables in use (see `MetadataLocks::tables_in_use`).
+/// MariaDB's Name_locked is always 0 since 5.5.
+fn open_tables(session: &Session, db: Option<&str>, filter: Option<&ShowFilter>) -> QueryResult {
+    let pattern = match filter {
+        Some(ShowFilter::Like(p)) => Some(p.as_str()),
+        _ => None,
+    };
+    let rows = session
+        .engine
+        .mdl
+        .tables_in_use(db)
+        .into_iter()
+        .filter(|((_, table), _)| pattern.is_none_or(|p| like(p, table)))
+        .map(|((db, table), in_use)| vec![s(&db), s(&table), Value::UInt(in_use as u64), Value::UInt(0)])
+        .collect();
+    let table = |name| field("OPEN_TABLES", name, 64);
+    let columns = [table("Database"), table("Table"), table("In_use").integer(1), table("Name_locked").integer(4)];
+    let columns = columns
+        .iter()
+        .map(|c| {
+            // Both counts are BIGINTs of that display width.
+            let mut column = c.result_column();
+            if c.int_len.is_some() {
+                column.def.ty = ColumnType::BigInt;
+            }
+            column
+        })
+        .collect();
+    QueryResult::Rows { columns, rows }
+}
+
 /// SHOW EVENTS' columns, as MariaDB names them.
 const EVENTS_COLUMNS: [&str; 15] = [
     "Db",
@@ -324,11 +355,14 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
             // No event scheduler: a database has no events.
             text_result(&EVENTS_COLUMNS, Vec::new())
         }
+        Show::OpenTables { db } => open_tables(session, db.as_deref(), filter),
         Show::EngineStatus => text_result(
             &["Type", "Name", "Status"],
             vec![vec![s("InnoDB"), s(""), s("OneLog: see SHOW GLOBAL STATUS LIKE 'Binlog%'")]],
         ),
     };
+    // SHOW OPEN TABLES matches LIKE against the table name, not the first column.
+    let filter = filter.filter(|f| !(matches!(what, Show::OpenTables { .. }) && matches!(f, ShowFilter::Like(_))));
     let mut result = filter_rows(session, result, filter)?;
     // SHOW DATABASES / TABLES LIKE name their column after the pattern.
     if let (Show::Databases | Show::Tables { .. }, Some(ShowFilter::Like(pattern))) = (what, filter) {

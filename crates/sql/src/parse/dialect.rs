@@ -137,6 +137,12 @@ impl Dialect for MariaDbDialect {
         MYSQL.is_table_factor_alias(explicit, kw, parser)
     }
 
+    /// sqlparser reserves EXCLUDE after a select item (Snowflake's
+    /// `SELECT * EXCLUDE`); in MariaDB it is an ordinary non-reserved word.
+    fn is_column_alias(&self, kw: &Keyword, parser: &mut Parser) -> bool {
+        *kw == Keyword::EXCLUDE || MYSQL.is_column_alias(kw, parser)
+    }
+
     forward_flags!(
         supports_string_literal_backslash_escape,
         supports_string_literal_concatenation,
