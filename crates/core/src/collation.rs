@@ -1,9 +1,10 @@
 //! Character sets and collations: which characters a text value may hold,
 //! and the one rule by which two texts compare.
 //!
-//! Owns: [`Charset`] (utf8mb4, utf8mb3, latin1, ascii, binary) with its
-//! conversion from and to OneLog's in-memory text (always UTF-8; latin1 and
-//! ascii are converted only where bytes leave or enter in the column's own
+//! Owns: [`Charset`] (utf8mb4, utf8mb3, ascii, binary and the one-byte
+//! charsets latin1, latin2, koi8r, cp1251 ... with their byte tables) with its
+//! conversion from and to OneLog's in-memory text (always UTF-8; one-byte
+//! charsets are converted only where bytes leave or enter in the column's own
 //! charset: row images and the client connection), and [`Collation`], whose
 //! [`Collation::sort_key_into`] is the single definition of text order:
 //! `=`/`<`, ORDER BY, GROUP BY, DISTINCT, unique and secondary index keys,
