@@ -774,7 +774,7 @@ impl<S: Socket> Conn<S> {
             Command::Query(sql) => {
                 self.offer_commit_ack();
                 let sql = match self.session.client_charset() {
-                    Charset::Latin1 => String::from_utf8_lossy(&Charset::Latin1.decode(&sql)).into_owned(),
+                    cs if cs.is_byte_table() => String::from_utf8_lossy(&cs.decode(&sql)).into_owned(),
                     _ => onelog_sql::parse::decode_query_bytes(&sql),
                 };
                 let results = self.run_query(&sql)?;

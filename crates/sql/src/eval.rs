@@ -282,8 +282,14 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
         Expr::Collate { expr: inner, collation, explicit } => {
             if *explicit {
                 check_collate_charset(inner, *collation, env)?;
+                return eval(inner, row, env);
             }
-            eval(inner, row, env)
+            // CONVERT(.. USING cs): what the charset cannot hold becomes
+            // '?' (a column's or literal's text already fits).
+            Ok(match eval(inner, row, env)? {
+                Value::Bytes(b) => Value::Bytes(collation.charset().fit(&b).into_owned()),
+                other => other,
+            })
         }
         Expr::InsertValue(col) => {
             if let Some((cols, vals)) = row.insert_values {
@@ -355,9 +361,14 @@ impl Derivation {
 
 /// The collation an expression's text compares under, and how strongly.
 /// Columns carry theirs as an implicit `Collate` wrapper (see
-/// `select::bind`); other expressions take the connection's default.
+/// `select::bind`), and so do CONVERT(.. USING cs) and an introduced
+/// literal (`_latin2'a'`), which stays coercible as any literal; other
+/// expressions take the connection's default.
 pub fn expr_collation(e: &Expr) -> (Collation, Derivation) {
     match e {
+        Expr::Collate { collation, explicit: false, expr } if matches!(expr.as_ref(), Expr::Literal(_)) => {
+            (*collation, Derivation::Coercible)
+        }
         Expr::Collate { collation, explicit, .. } => {
             (*collation, if *explicit { Derivation::Explicit } else { Derivation::Implicit })
         }
@@ -370,25 +381,41 @@ pub fn expr_collation(e: &Expr) -> (Collation, Derivation) {
     }
 }
 
+/// [`expr_collation`], with a plain literal's or expression's text in the
+/// connection's collation (`collation_connection`), as MariaDB types it:
+/// what `HEX()`, `LENGTH()` and `COLLATION()` of it see.
+pub(crate) fn value_collation(e: &Expr, env: &dyn EvalEnv) -> (Collation, Derivation) {
+    let own = expr_collation(e);
+    if own.1 != Derivation::Coercible || matches!(e, Expr::Collate { .. } | Expr::HexHybrid(_)) {
+        return own;
+    }
+    env.system_var(VarScope::Session, "collation_connection")
+        .ok()
+        .and_then(|v| Collation::named(&value_string(&v)))
+        .map_or(own, |connection| (connection, own.1))
+}
+
 /// One step of MariaDB's collation aggregation: the lower derivation wins;
-/// at equal derivation `binary` wins, a Unicode charset wins over
-/// latin1/ascii (it holds their characters) and utf8mb4 over utf8mb3, then
-/// a `_bin` collation wins; two other collations of one charset leave no
-/// collation (derivation NONE, an error unless a later explicit COLLATE
-/// decides), except that of two coercible ones the first stays.
+/// at equal derivation `binary` wins, a Unicode charset wins over a
+/// one-byte one (it holds their characters) and utf8mb4 over utf8mb3; two
+/// different one-byte charsets leave no collation (derivation NONE, an
+/// error unless a later explicit COLLATE decides: `_koi8r'a' = _latin1'A'`);
+/// within one charset a `_bin` collation wins, and of two others the first
+/// stays if they are coercible, else there is none.
 fn aggregate_step(a: (Collation, Derivation), b: (Collation, Derivation)) -> (Collation, Derivation) {
     use onelog_core::Charset;
     let rank = |c: Collation| match c.charset() {
         Charset::Binary => 3,
         Charset::Utf8mb4 => 2,
         Charset::Utf8mb3 => 1,
-        Charset::Latin1 | Charset::Ascii => 0,
+        _ => 0,
     };
     match a.1.cmp(&b.1) {
         Ordering::Less => a,
         Ordering::Greater => b,
         Ordering::Equal if a.0 == b.0 => a,
         Ordering::Equal if rank(a.0) != rank(b.0) => std::cmp::max_by_key(a, b, |x| rank(x.0)),
+        Ordering::Equal if a.0.charset() != b.0.charset() => (a.0, Derivation::None),
         Ordering::Equal if b.0.is_binary_order() => b,
         Ordering::Equal if a.0.is_binary_order() => a,
         Ordering::Equal if a.1 == Derivation::Coercible => a,
@@ -439,6 +466,7 @@ fn check_collate_charset(inner: &Expr, collation: Collation, env: &dyn EvalEnv) 
     let (own, derivation) = expr_collation(inner);
     let charset = match inner {
         Expr::Literal(v) if !matches!(v, Value::Bytes(_)) => return Ok(()),
+        Expr::Collate { explicit: false, .. } => own.charset(),
         _ if derivation == Derivation::Coercible => env
             .system_var(VarScope::Session, "character_set_connection")
             .ok()

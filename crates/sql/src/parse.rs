@@ -106,13 +106,12 @@ pub fn literal_bytes(text: &str) -> Vec<u8> {
     out
 }
 
-/// A character-set introducer (`_binary'..'`, `_utf8mb4'..'`): MySQL
-/// syntax sqlparser does not know; the literal's bytes are the same.
+/// A character-set introducer (`_binary'..'`, `_latin2 0xB1`): sqlparser
+/// reads it with its literal as `Expr::Prefixed`, which must keep a hex
+/// literal's bytes (no `hybrid_form` rewrite after it).
 fn is_introducer(token: &Token) -> bool {
-    matches!(token, Token::Word(w) if w.quote_style.is_none() && matches!(
-        w.value.to_ascii_lowercase().as_str(),
-        "_binary" | "_utf8mb4" | "_utf8" | "_utf8mb3" | "_latin1" | "_ascii"
-    ))
+    matches!(token, Token::Word(w) if w.quote_style.is_none()
+        && w.value.strip_prefix('_').and_then(onelog_core::Charset::named).is_some())
 }
 
 fn tokenize(sql: &str) -> SqlResult<Vec<Token>> {
@@ -158,8 +157,8 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
     let mut pieces = Vec::new();
     let mut piece_start = 0;
     let mut has_content = false;
-    // Byte ranges of the current piece to rewrite: charset introducers
-    // (blanked), the infix MOD operator (→ `%`) and SET's `:=` (→ `=`),
+    // Byte ranges of the current piece to rewrite: charset introducers in
+    // ENUM/SET member lists (blanked), the infix MOD operator (→ `%`) and SET's `:=` (→ `=`),
     // MySQL syntax sqlparser does not accept.
     let mut edits: Vec<(usize, usize, Cow<'static, str>)> = Vec::new();
     let mut is_set = false;
@@ -257,7 +256,8 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
                 {
                     extract_from_owed = false;
                     Some(",".into())
-                } else if is_introducer(token)
+                } else if member_list.is_some()
+                    && is_introducer(token)
                     && matches!(
                         next,
                         Some(Token::SingleQuotedString(_) | Token::DoubleQuotedString(_) | Token::HexStringLiteral(_))

@@ -1048,7 +1048,11 @@ pub fn create_table_sql(t: &TableDef, auto_increment_next: Option<u64>) -> Strin
         .map(|c| {
             let mut l = format!("  `{}` {}", c.name, column_type_text(c));
             if c.ty.is_text() && c.collation != t.collation {
-                l.push_str(&format!(" CHARACTER SET {} COLLATE {}", c.collation.charset().name(), c.collation.name()));
+                l.push_str(&format!(" CHARACTER SET {}", c.collation.charset().name()));
+                // `binary` is its charset's only collation: MariaDB names it once.
+                if c.collation != Collation::Binary {
+                    l.push_str(&format!(" COLLATE {}", c.collation.name()));
+                }
             }
             match &c.generated {
                 Some(g) => l.push_str(&format!(" GENERATED ALWAYS AS ({}) {}", g.expr, g.kind())),

@@ -217,11 +217,24 @@ fn type_of(expr: &Expr, env: &TypeEnv<'_>) -> Option<Typed> {
         Expr::Literal(v) => literal(v),
         Expr::HexHybrid(bytes) => Some(hybrid_string(bytes.len())),
         Expr::Slot(i) => Some(column(&env.scope.get(*i)?.def)),
-        Expr::Collate { expr, collation, .. } => {
+        // CONVERT(text USING cs): as many characters, maybe NULL.
+        Expr::Collate { expr, collation, explicit: false }
+            if matches!(**expr, Expr::Cast { to: CastType::Char, .. }) =>
+        {
+            let Expr::Cast { expr: text, .. } = &**expr else { return None };
+            let mut t = type_of(text, env)?;
+            let Kind::Text { collation: c, .. } = &mut t.kind else { return None };
+            *c = *collation;
+            t.nullable = true;
+            Some(t)
+        }
+        Expr::Collate { expr, collation, explicit } => {
             let mut t = type_of(expr, env)?;
             if let Kind::Text { collation: c, .. } = &mut t.kind {
                 *c = *collation;
             }
+            // MariaDB's COLLATE may be NULL whatever it applies to.
+            t.nullable |= *explicit;
             Some(t)
         }
         Expr::Unary(UnaryOp::Neg, e) => negate(number_type(e, env)?),

@@ -159,7 +159,7 @@ pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) 
             return Ok(Value::Null);
         }
         "charset" | "collation" | "coercibility" => {
-            return Ok(collation_function(name, &args[0], &eval(&args[0], row, env)?))
+            return Ok(collation_function(name, &args[0], &eval(&args[0], row, env)?, env))
         }
         "benchmark" => return benchmark(&args[0], &args[1], row, env),
         _ => {}
@@ -176,7 +176,7 @@ pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) 
         args.iter().map(|a| eval(a, row, env)).collect::<SqlResult<_>>()?
     };
     if works_on_bytes(name) {
-        stored_bytes(args, &mut vals);
+        stored_bytes(args, &mut vals, env);
     }
     let value = call_values(name, &vals, collation, env)?;
     if matches!(name, "round" | "truncate") {
@@ -1808,10 +1808,10 @@ fn works_on_bytes(name: &str) -> bool {
 
 /// Replaces each text argument of a non-UTF-8 charset by its bytes in that
 /// charset.
-fn stored_bytes(args: &[Expr], vals: &mut [Value]) {
+fn stored_bytes(args: &[Expr], vals: &mut [Value], env: &dyn EvalEnv) {
     for (arg, v) in args.iter().zip(vals.iter_mut()) {
         if let Value::Bytes(b) = v {
-            let charset = super::expr_collation(arg).0.charset();
+            let charset = super::value_collation(arg, env).0.charset();
             if let std::borrow::Cow::Owned(stored) = charset.encode(b) {
                 *v = Value::Bytes(stored);
             }
@@ -1822,9 +1822,9 @@ fn stored_bytes(args: &[Expr], vals: &mut [Value]) {
 /// CHARSET(), COLLATION() and COERCIBILITY() of an argument: what its text
 /// compares under (a column's own, a COLLATE's, else the connection's);
 /// numbers and temporals are `binary`, NULL is IGNORABLE (6).
-fn collation_function(name: &str, arg: &Expr, value: &Value) -> Value {
+fn collation_function(name: &str, arg: &Expr, value: &Value, env: &dyn EvalEnv) -> Value {
     let (collation, derivation) = match value {
-        Value::Bytes(_) => super::expr_collation(arg),
+        Value::Bytes(_) => super::value_collation(arg, env),
         _ => (onelog_core::Collation::Binary, super::Derivation::Coercible),
     };
     match name {

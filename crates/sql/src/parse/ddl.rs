@@ -68,7 +68,8 @@ fn bit_width(name: &str, bits: Option<u64>) -> SqlResult<u8> {
     }
 }
 
-/// SET's members as MariaDB keeps them: trailing spaces dropped; a member
+/// SET's members as MariaDB keeps them (trailing spaces are dropped by
+/// `decode_members`, which knows the charset); a member
 /// holding ',' is error 1367, more than 64 different members 1097 (a
 /// repeated one is kept and does not count). (Which members repeat depends
 /// on the collation and sql_mode: see `ddl::check_set_members`.)
@@ -84,7 +85,7 @@ fn set_members(name: &str, members: &[String]) -> SqlResult<Vec<String>> {
                 ErrorCode::ILLEGAL_VALUE_FOR_TYPE,
                 format!("Illegal set '{m}' value found during parsing"),
             )),
-            false => Ok(m.trim_end_matches(' ').to_string()),
+            false => Ok(m.clone()),
         })
         .collect()
 }
@@ -590,6 +591,12 @@ fn decode_members(ty: &mut ColumnType, charset: Option<Charset>) {
     if let ColumnType::Enum(labels) | ColumnType::Set(labels) = ty {
         for label in labels.iter_mut() {
             *label = super::literals::member_label(label, charset);
+        }
+    }
+    // SET drops its members' trailing spaces, but binary has no padding.
+    if let (ColumnType::Set(labels), false) = (ty, charset == Some(Charset::Binary)) {
+        for label in labels.iter_mut() {
+            label.truncate(label.trim_end_matches(' ').len());
         }
     }
 }

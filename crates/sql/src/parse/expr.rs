@@ -146,7 +146,14 @@ pub(super) fn convert_select_item(
                 // A routine's local variable reads as `?` here: its heading
                 // is its name, as written.
                 // A hex or bit literal is headed as written (`0x41`, `x'41'`).
-                (sp::Expr::Identifier(_) | sp::Expr::CompoundIdentifier(_) | sp::Expr::Value(_), _) | (_, None)
+                (
+                    sp::Expr::Identifier(_)
+                    | sp::Expr::CompoundIdentifier(_)
+                    | sp::Expr::Value(_)
+                    | sp::Expr::Prefixed { .. },
+                    _,
+                )
+                | (_, None)
                     if e.to_string() != "?" && (!is_hex_or_bits(e) || position.is_none()) =>
                 {
                     item_text(e)
@@ -190,7 +197,13 @@ fn from_without_dual(from: &[sp::TableWithJoins]) -> SqlResult<&[sp::TableWithJo
 }
 
 fn is_hex_or_bits(e: &sp::Expr) -> bool {
-    matches!(e, sp::Expr::Value(v) if matches!(v.value, sp::Value::HexStringLiteral(_) | sp::Value::SingleQuotedByteStringLiteral(_)))
+    match e {
+        sp::Expr::Prefixed { value, .. } => is_hex_or_bits(value),
+        sp::Expr::Value(v) => {
+            matches!(v.value, sp::Value::HexStringLiteral(_) | sp::Value::SingleQuotedByteStringLiteral(_))
+        }
+        _ => false,
+    }
 }
 
 /// The column heading MySQL shows for an unaliased expression: the
@@ -206,6 +219,8 @@ fn item_text(e: &sp::Expr) -> String {
             sp::Value::SingleQuotedString(s) | sp::Value::DoubleQuotedString(s) => s.clone(),
             other => other.to_string(),
         },
+        // `_latin1'abc'` is headed `abc`.
+        sp::Expr::Prefixed { value, .. } => item_text(value),
         other => other.to_string(),
     }
 }
@@ -418,6 +433,29 @@ fn temporal_literal(ts: &sp::TypedString, params: &mut ParamCounter) -> SqlResul
         None if ts.uses_odbc_syntax => convert_value(&ts.value.value, params),
         None => Err(SqlError::new(onelog_core::ErrorCode::WRONG_VALUE, format!("Incorrect {name} value: '{text}'"))),
     }
+}
+
+/// `_charset'text'`, `_charset 0x..`, `_charset X'..'`: the literal in the
+/// charset's default collation, still coercible (MariaDB's COERCIBILITY 4;
+/// see `eval::expr_collation`); hex digits are bytes of that charset. A
+/// word that names no charset is MariaDB's column `_word` aliased.
+fn introduced(prefix: &sp::Ident, value: &sp::Expr, params: &mut ParamCounter) -> SqlResult<Expr> {
+    let charset = prefix
+        .value
+        .strip_prefix('_')
+        .and_then(onelog_core::Charset::named)
+        .ok_or_else(|| SqlError::bad_field(&prefix.value, "SELECT"))?;
+    let literal = match value {
+        sp::Expr::Value(v) => match &v.value {
+            sp::Value::HexStringLiteral(h) => {
+                let bytes = super::literals::hex_bytes(h).ok_or_else(|| SqlError::parse(h, 1))?;
+                Expr::Literal(Value::Bytes(charset.decode(&bytes).into_owned()))
+            }
+            other => convert_value(other, params)?,
+        },
+        other => convert_expr(other, params)?,
+    };
+    Ok(Expr::Collate { expr: Box::new(literal), collation: charset.default_collation(), explicit: false })
 }
 
 fn convert_value(v: &sp::Value, params: &mut ParamCounter) -> SqlResult<Expr> {
@@ -883,7 +921,15 @@ pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult
         E::Convert { expr, data_type: Some(dt), .. } => {
             Expr::Cast { to: cast_type(dt, expr)?, expr: boxed(expr, params)? }
         }
+        // A CHAR cast in the charset's collation, implicit (MariaDB's
+        // COERCIBILITY 2, where an introduced literal stays 4).
+        E::Convert { expr, data_type: None, charset: Some(name), .. } => Expr::Collate {
+            expr: Box::new(Expr::Cast { expr: boxed(expr, params)?, to: CastType::Char }),
+            collation: super::ddl::charset_collation(&super::ddl::name_word(name))?,
+            explicit: false,
+        },
         E::Convert { expr, data_type: None, .. } => convert_expr(expr, params)?,
+        E::Prefixed { prefix, value } => introduced(prefix, value, params)?,
         E::Collate { expr, collation } => Expr::Collate {
             expr: boxed(expr, params)?,
             collation: super::ddl::collation_named(&super::ddl::name_word(collation))?,

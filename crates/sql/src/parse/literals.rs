@@ -79,6 +79,9 @@ pub(super) fn text_in(bytes: Vec<u8>, charset: Option<Charset>) -> String {
     let utf8 = String::from_utf8(bytes.clone());
     match (charset, utf8) {
         (Some(Charset::Latin1 | Charset::Ascii), _) | (None, Err(_)) => bytes.iter().map(|b| char::from(*b)).collect(),
+        (Some(one_byte), _) if one_byte.is_byte_table() => {
+            String::from_utf8_lossy(&one_byte.decode(&bytes)).into_owned()
+        }
         (_, Ok(text)) => text,
         (_, Err(_)) => String::from_utf8_lossy(&bytes).into_owned(),
     }
