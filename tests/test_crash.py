@@ -370,12 +370,16 @@ def schema_changer(srv, rng: random.Random, stop: threading.Event, cycle: int, s
             # collation, which only the QUERY event carries to recovery.
             cur.execute(f"SET SESSION collation_server = {SERVER_COLLATIONS[cycle % len(SERVER_COLLATIONS)]}")
             cur.execute(f"CREATE DATABASE crash_cs_{cycle}")
+            # Nor does the event carry the session's default engine: the
+            # log names it with the CREATE TABLE.
+            cur.execute("SET SESSION default_storage_engine = MyISAM")
             # CREATE OR REPLACE drops the first table, its row included, and
             # creates the second in one logged statement.
             cur.execute(f"CREATE TABLE crash_cs_{cycle}.t (replaced INT)")
             cur.execute(f"INSERT INTO crash_cs_{cycle}.t VALUES (1)")
             cur.execute(f"CREATE OR REPLACE TABLE crash_cs_{cycle}.t "
                         "(a VARCHAR(5), j JSON, d INT DEFAULT (length(a) + 1), CHECK (a <> 'x'))")
+            cur.execute("SET SESSION default_storage_engine = InnoDB")
         c.close()
     except pymysql.err.MySQLError:
         pass  # the server was killed under it: the DDL is in the binlog whole, or not at all
@@ -383,7 +387,8 @@ def schema_changer(srv, rng: random.Random, stop: threading.Event, cycle: int, s
 
 def verify_databases(cur, where: str) -> int:
     """Each crash_cs_<cycle> database present, and its table, has the
-    collation_server the schema changer created it under. Returns how many of
+    collation_server (and the table the default engine) the schema changer
+    created it under. Returns how many of
     the schema changer's `INSERT INTO crash_cs_<cycle>.t` committed (one Xid
     each): the row is there, or CREATE OR REPLACE, which runs after it, is."""
     inserts = 0
@@ -397,6 +402,7 @@ def verify_databases(cur, where: str) -> int:
         if cur.fetchall():
             cur.execute(f"SHOW CREATE TABLE {name}.t")
             table = cur.fetchone()[1]
+            assert ") ENGINE=MyISAM " in table, f"{name}.t {where}: {table}"
             cur.execute(f"SELECT COUNT(*) FROM {name}.t")
             rows = cur.fetchone()[0]
             if "`replaced`" in table:  # killed before CREATE OR REPLACE
