@@ -16,6 +16,7 @@ group and is killed at interpreter exit if a test forgot it (atexit).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import shutil
 import signal
@@ -395,3 +396,23 @@ def target_kind() -> str:
     if TARGET not in ("onelog", "mariadb"):
         raise ValueError(f"ONELOG_TEST_TARGET must be onelog or mariadb, not {TARGET!r}")
     return TARGET
+
+
+@contextlib.contextmanager
+def throwaway_mariadb_cursor(prefix: str):
+    """A cursor on a stock MariaDB 10.11 started for the caller (in database
+    `gen`) and the server's VERSION(); the tools that generate OneLog's
+    tables from MariaDB's answers (tests/tools/gen_*.py) read through it."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as d:
+        server = MariaDBServer(Path(d))
+        server.start()
+        try:
+            conn = server.connect()
+            with conn.cursor() as cur:
+                cur.execute("CREATE DATABASE gen")
+                cur.execute("USE gen")
+                cur.execute("SELECT VERSION()")
+                yield cur, cur.fetchone()[0]
+            conn.close()
+        finally:
+            server.stop()

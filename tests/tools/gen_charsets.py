@@ -18,7 +18,6 @@ left out: the multi-level czech_cs ones.
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
@@ -56,20 +55,8 @@ def rows(cur, charset: str, collations: list[str]) -> list[str]:
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory(prefix="onelog-gencs-") as d:
-        server = harness.MariaDBServer(Path(d))
-        server.start()
-        try:
-            conn = server.connect()
-            with conn.cursor() as cur:
-                cur.execute("CREATE DATABASE gen")
-                cur.execute("USE gen")
-                cur.execute("SELECT VERSION()")
-                version = cur.fetchone()[0]
-                tables = {cs: (colls, rows(cur, cs, colls)) for cs, colls in charsets(cur).items()}
-            conn.close()
-        finally:
-            server.stop()
+    with harness.throwaway_mariadb_cursor("onelog-gencs-") as (cur, version):
+        tables = {cs: (colls, rows(cur, cs, colls)) for cs, colls in charsets(cur).items()}
     OUT.mkdir(exist_ok=True)
     for charset, (collations, lines) in tables.items():
         head = [f"# MariaDB {version} {charset} bytes, by tests/tools/gen_charsets.py",

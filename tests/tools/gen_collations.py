@@ -29,7 +29,6 @@ Files (one run a line, hex, `#` comments):
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
@@ -91,22 +90,10 @@ def latin1_rows(cur) -> list[str]:
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory(prefix="onelog-gencoll-") as d:
-        server = harness.MariaDBServer(Path(d))
-        server.start()
-        try:
-            conn = server.connect()
-            with conn.cursor() as cur:
-                # seq_M_to_N (MariaDB's Sequence engine) answers in any database.
-                cur.execute("CREATE DATABASE gen")
-                cur.execute("USE gen")
-                cur.execute("SELECT VERSION()")
-                version = cur.fetchone()[0]
-                tables = {t: runs(t, unicode_weights(cur, c)) for t, c in UNICODE.items()}
-                latin1 = latin1_rows(cur)
-            conn.close()
-        finally:
-            server.stop()
+    # seq_M_to_N (MariaDB's Sequence engine) answers in any database.
+    with harness.throwaway_mariadb_cursor("onelog-gencoll-") as (cur, version):
+        tables = {t: runs(t, unicode_weights(cur, c)) for t, c in UNICODE.items()}
+        latin1 = latin1_rows(cur)
     OUT.mkdir(exist_ok=True)
     for table, lines in tables.items():
         head = f"# MariaDB {version} WEIGHT_STRING(... COLLATE {UNICODE[table]}), by tests/tools/gen_collations.py"
