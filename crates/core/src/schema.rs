@@ -345,6 +345,10 @@ pub struct IndexDef {
     /// HA_GENERATED_KEY): dropped once another key starts with its columns.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub generated: bool,
+    /// `USING BTREE | HASH` as the statement declared it, which MariaDB
+    /// prints back; every OneLog index is an ordered tree whatever it says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub using: Option<String>,
 }
 
 /// A key column's declared options. OneLog's index entries hold the whole
@@ -369,6 +373,7 @@ impl IndexDef {
             primary: true,
             parts: Vec::new(),
             generated: false,
+            using: None,
         }
     }
 

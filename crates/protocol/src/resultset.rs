@@ -921,6 +921,7 @@ mod tests {
                     primary: false,
                     parts: Vec::new(),
                     generated: false,
+                    using: None,
                 },
                 IndexDef {
                     id: 3,
@@ -930,6 +931,7 @@ mod tests {
                     primary: false,
                     parts: Vec::new(),
                     generated: false,
+                    using: None,
                 },
             ],
             ..Default::default()

@@ -157,6 +157,7 @@ fn table() -> TableDef {
                 primary: false,
                 parts: Vec::new(),
                 generated: false,
+                using: None,
             },
             IndexDef {
                 id: 3,
@@ -166,6 +167,7 @@ fn table() -> TableDef {
                 primary: false,
                 parts: Vec::new(),
                 generated: false,
+                using: None,
             },
         ],
         ..Default::default()

@@ -689,6 +689,8 @@ pub struct IndexSpec {
     pub parts: Vec<KeyPart>,
     pub unique: bool,
     pub primary: bool,
+    /// `USING BTREE | HASH`, kept for SHOW CREATE TABLE.
+    pub using: Option<String>,
 }
 
 impl IndexSpec {
@@ -701,6 +703,7 @@ impl IndexSpec {
             parts: vec![KeyPart::default()],
             unique: true,
             primary,
+            using: None,
         }
     }
 }

@@ -671,7 +671,8 @@ fn build_index(next_id: NextId, def: &TableDef, spec: &IndexSpec, existing: &[In
         .map(|(n, &c)| key_part(def, &def.columns[c], spec.parts.get(n).copied().unwrap_or_default()))
         .collect::<SqlResult<Vec<_>>>()?;
     let unique = spec.unique || spec.primary;
-    Ok(IndexDef { id: next_id(), name, columns, unique, primary: spec.primary, parts, generated: false })
+    let using = spec.using.clone();
+    Ok(IndexDef { id: next_id(), name, columns, unique, primary: spec.primary, parts, generated: false, using })
 }
 
 /// A key part as MariaDB keeps it: a prefix only of a string column and

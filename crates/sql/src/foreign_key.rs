@@ -244,6 +244,7 @@ fn implicit_index(def: &TableDef, columns: &[usize], name: Option<String>, id: u
         primary: false,
         parts: Vec::new(),
         generated: true,
+        using: None,
     }
 }
 

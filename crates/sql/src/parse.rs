@@ -581,7 +581,12 @@ fn parse_one_unchecked(text: &str, rewritten: &str) -> SqlResult<ParsedStatement
     if let Some(statement) = parse_admin(text, &w, &upper)? {
         return Ok(ParsedStatement { statement, text: text.to_string(), param_count });
     }
-    let creates_table = upper.first().is_some_and(|w| w == "CREATE") && upper.iter().take(3).any(|w| w == "TABLE");
+    let creates_table = upper.first().is_some_and(|w| w == "CREATE")
+        && upper
+            .iter()
+            .skip(1)
+            .find(|w| !matches!(w.as_str(), "OR" | "REPLACE" | "TEMPORARY"))
+            .is_some_and(|w| w == "TABLE");
     let alters_table = alter::is_alter_table(&upper);
     let (rewritten, column_words) = if creates_table || alters_table {
         column_words::strip(rewritten)?

@@ -1079,12 +1079,13 @@ pub fn create_table_sql(t: &TableDef, auto_increment_next: Option<u64>) -> Strin
                 format!("`{}`{prefix}{direction}", t.columns[c].name)
             })
             .collect();
+        let using = i.using.as_ref().map(|u| format!(" USING {u}")).unwrap_or_default();
         lines.push(if i.primary {
-            format!("  PRIMARY KEY ({})", cols.join(","))
+            format!("  PRIMARY KEY ({}){using}", cols.join(","))
         } else if i.unique {
-            format!("  UNIQUE KEY `{}` ({})", i.name, cols.join(","))
+            format!("  UNIQUE KEY `{}` ({}){using}", i.name, cols.join(","))
         } else {
-            format!("  KEY `{}` ({})", i.name, cols.join(","))
+            format!("  KEY `{}` ({}){using}", i.name, cols.join(","))
         });
     }
     for fk in &t.foreign_keys {

@@ -23,7 +23,7 @@ pub(crate) struct ColumnWords {
 
 /// MariaDB's type spellings sqlparser does not read, by their words, and
 /// the type each is.
-const TYPE_SPELLINGS: [(&[&str], &str); 14] = [
+const TYPE_SPELLINGS: [(&[&str], &str); 15] = [
     (&["NATIONAL", "CHARACTER", "VARYING"], "NVARCHAR"),
     (&["NATIONAL", "CHAR", "VARYING"], "NVARCHAR"),
     (&["NATIONAL", "VARCHAR"], "NVARCHAR"),
@@ -37,6 +37,8 @@ const TYPE_SPELLINGS: [(&[&str], &str); 14] = [
     (&["INT3"], "MEDIUMINT"),
     (&["MIDDLEINT"], "MEDIUMINT"),
     (&["FIXED"], "DECIMAL"),
+    // sqlparser's NUMERIC takes no UNSIGNED.
+    (&["NUMERIC"], "DECIMAL"),
     // REAL is DOUBLE (without sql_mode REAL_AS_FLOAT).
     (&["REAL"], "DOUBLE"),
 ];

@@ -659,21 +659,44 @@ fn prefix_length(f: &sp::Function) -> SqlResult<u32> {
 /// An index spec of `cols`.
 fn index_spec(name: Option<String>, cols: &[sp::IndexColumn], unique: bool, primary: bool) -> SqlResult<IndexSpec> {
     let (columns, parts) = index_columns(cols)?;
-    Ok(IndexSpec { name, columns, parts, unique, primary })
+    Ok(IndexSpec { name, columns, parts, unique, primary, using: None })
+}
+
+/// The `USING` of a key: before its columns or among the options after
+/// them (the later one wins, as in MariaDB). BTREE and HASH are MariaDB's
+/// (RTREE is for spatial keys, which OneLog does not have).
+pub(crate) fn index_using(before: Option<&sp::IndexType>, options: &[sp::IndexOption]) -> SqlResult<Option<String>> {
+    let after = options.iter().rev().find_map(|o| match o {
+        sp::IndexOption::Using(t) => Some(t),
+        _ => None,
+    });
+    match after.or(before) {
+        None => Ok(None),
+        Some(sp::IndexType::BTree) => Ok(Some("BTREE".into())),
+        Some(sp::IndexType::Hash) => Ok(Some("HASH".into())),
+        Some(other) => Err(SqlError::new(ErrorCode::PARSE_ERROR, format!("Unknown index type '{other}'"))),
+    }
+}
+
+fn with_using(spec: IndexSpec, before: Option<&sp::IndexType>, options: &[sp::IndexOption]) -> SqlResult<IndexSpec> {
+    Ok(IndexSpec { using: index_using(before, options)?, ..spec })
 }
 
 pub(crate) fn convert_constraint(c: &sp::TableConstraint) -> SqlResult<Option<IndexSpec>> {
     Ok(match c {
-        sp::TableConstraint::PrimaryKey(pk) => Some(index_spec(None, &pk.columns, true, true)?),
-        sp::TableConstraint::Unique(u) => Some(index_spec(
-            u.index_name.as_ref().or(u.name.as_ref()).map(|i| i.value.clone()),
-            &u.columns,
-            true,
-            false,
-        )?),
-        sp::TableConstraint::Index(i) => {
-            Some(index_spec(i.name.as_ref().map(|n| n.value.clone()), &i.columns, false, false)?)
+        sp::TableConstraint::PrimaryKey(pk) => {
+            Some(with_using(index_spec(None, &pk.columns, true, true)?, pk.index_type.as_ref(), &pk.index_options)?)
         }
+        sp::TableConstraint::Unique(u) => Some(with_using(
+            index_spec(u.index_name.as_ref().or(u.name.as_ref()).map(|i| i.value.clone()), &u.columns, true, false)?,
+            u.index_type.as_ref(),
+            &u.index_options,
+        )?),
+        sp::TableConstraint::Index(i) => Some(with_using(
+            index_spec(i.name.as_ref().map(|n| n.value.clone()), &i.columns, false, false)?,
+            i.index_type.as_ref(),
+            &i.index_options,
+        )?),
         // FOREIGN KEY is `convert_foreign_key`'s, CHECK `convert_check`'s.
         sp::TableConstraint::ForeignKey(_) | sp::TableConstraint::Check(_) => None,
         other => return Err(unsupported(other)),
@@ -806,7 +829,7 @@ pub(crate) fn convert_create_index(ci: &sp::CreateIndex) -> SqlResult<Statement>
     let name = ci.name.as_ref().map(|n| object_name(n).map(|o| o.name)).transpose()?;
     Ok(Statement::CreateIndex {
         table: object_name(&ci.table_name)?,
-        index: index_spec(name, &ci.columns, ci.unique, false)?,
+        index: with_using(index_spec(name, &ci.columns, ci.unique, false)?, ci.using.as_ref(), &ci.index_options)?,
         if_not_exists: ci.if_not_exists,
         // Set by `parse_one`: sqlparser does not read CREATE OR REPLACE INDEX.
         or_replace: false,
