@@ -996,12 +996,7 @@ fn validate_table(def: &mut TableDef) -> SqlResult<()> {
         match &c.default {
             None => {}
             Some(ColumnDefault::Value(Value::Null)) => c.default = None,
-            Some(_) => {
-                return Err(SqlError::new(
-                    ErrorCode::INVALID_DEFAULT,
-                    format!("Invalid default value for '{}'", c.name),
-                ))
-            }
+            Some(_) => return Err(invalid_default(&c.name)),
         }
     }
     if let Some(col) = def.auto_increment_column() {
@@ -1019,10 +1014,7 @@ fn validate_table(def: &mut TableDef) -> SqlResult<()> {
     for c in &def.columns {
         if let Some(ColumnDefault::Value(Value::Null)) = &c.default {
             if !c.nullable {
-                return Err(SqlError::new(
-                    ErrorCode::INVALID_DEFAULT,
-                    format!("Invalid default value for '{}'", c.name),
-                ));
+                return Err(invalid_default(&c.name));
             }
         }
     }
@@ -1039,14 +1031,19 @@ fn literal_default(c: &mut ColumnDef) -> SqlResult<()> {
     if v.is_null() {
         return Ok(());
     }
-    let invalid = || SqlError::new(ErrorCode::INVALID_DEFAULT, format!("Invalid default value for '{}'", c.name));
     let conditions = DefaultConditions::default();
-    let stored = crate::eval::coerce_to_column(v.clone(), c, true, &conditions).map_err(|_| invalid())?;
+    let stored =
+        crate::eval::coerce_to_column(v.clone(), c, true, &conditions).map_err(|_| invalid_default(&c.name))?;
     if conditions.warned.get() {
-        return Err(invalid());
+        return Err(invalid_default(&c.name));
     }
     c.default = Some(ColumnDefault::Value(stored));
     Ok(())
+}
+
+/// Error 1067 for column `name`'s default.
+fn invalid_default(name: &str) -> SqlError {
+    SqlError::new(ErrorCode::INVALID_DEFAULT, format!("Invalid default value for '{name}'"))
 }
 
 /// Whether storing a literal default warned (notes do not count).
@@ -1243,8 +1240,7 @@ impl AlterShape {
     fn set_default(&mut self, name: &str, default: Option<&ColumnDefault>) -> SqlResult<()> {
         let pos = self.position(name)?;
         let column = &mut self.def.columns[pos];
-        let invalid =
-            || SqlError::new(ErrorCode::INVALID_DEFAULT, format!("Invalid default value for '{}'", column.name));
+        let invalid = || invalid_default(&column.name);
         match default {
             Some(ColumnDefault::Value(v)) if !v.is_null() => {
                 crate::eval::coerce_to_column(v.clone(), column, true, &crate::eval::NoWarn).map_err(|_| invalid())?;
