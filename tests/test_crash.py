@@ -31,7 +31,9 @@ recovery an acknowledged view change is there, and the views replay into MariaDB
 with the same rows. The data table's text column is latin1 with a key on it, so
 recovery replays latin1 row images and rebuilds collation sort keys.
 A procedure caller runs `CALL fill_proc(id, n)` (a loop of n INSERTs and a marker
-row) then COMMIT, while the schema changer replaces the procedure (CREATE OR REPLACE
+row) or, as often, `SELECT fill_fn(id, n)` / `DO fill_fn(id, n)` (a stored function that
+CALLs it: a function's writes belong to its calling statement's transaction) then
+COMMIT, while the schema changer replaces the procedure (CREATE OR REPLACE
 PROCEDURE, a WHILE or a REPEAT body): after recovery every acknowledged call's rows
 are there and no call is partly there (the rows a CALL writes are logged as row
 events of its transaction; recovery never runs a body). An AFTER INSERT trigger on
@@ -207,9 +209,12 @@ def create_fill_proc(cur, rng: random.Random):
     cur.execute(f"CREATE OR REPLACE PROCEDURE fill_proc(id BIGINT, n INT) {rng.choice(PROC_BODIES)}")
 
 
+CALLERS = ("CALL fill_proc(%s, %s)", "SELECT fill_fn(%s, %s)", "DO fill_fn(%s, %s)")
+
+
 def proc_caller(srv, calls: Ledger, rng: random.Random, stop: threading.Event):
-    """CALL fill_proc(id, n) then COMMIT, recorded in `calls` as a writer's
-    transactions are."""
+    """CALL fill_proc(id, n), directly or from the stored function fill_fn,
+    then COMMIT, recorded in `calls` as a writer's transactions are."""
     try:
         c = srv.connect(database="crash", autocommit=False, connect_timeout=5, read_timeout=30, write_timeout=30)
     except pymysql.err.MySQLError:
@@ -221,7 +226,7 @@ def proc_caller(srv, calls: Ledger, rng: random.Random, stop: threading.Event):
             commit_sent = False
             try:
                 with c.cursor() as cur:
-                    cur.execute("CALL fill_proc(%s, %s)", (tid, n))
+                    cur.execute(rng.choice(CALLERS), (tid, n))
                     commit_sent = True
                     c.commit()
                 with calls.lock:
@@ -527,6 +532,7 @@ def crash_server(server_factory):
         cur.execute("CREATE TABLE fk_child (id BIGINT PRIMARY KEY, pid BIGINT, "
                     "FOREIGN KEY (pid) REFERENCES fk_parent (id) ON DELETE CASCADE ON UPDATE CASCADE)")
         create_fill_proc(cur, random.Random(0))
+        cur.execute("CREATE FUNCTION fill_fn(id BIGINT, n INT) RETURNS INT BEGIN CALL fill_proc(id, n); RETURN n; END")
         create_audit_trigger(cur, random.Random(0))
         cur.execute("BEGIN")
         cur.executemany("INSERT INTO counters VALUES (%s, 0, NULL)", [(w,) for w in range(WRITERS)])

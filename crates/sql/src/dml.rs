@@ -53,11 +53,13 @@ pub fn execute(session: &mut Session, stmt: &Statement, params: &[Value]) -> Sql
     }
 }
 
-/// A trigger may not write a table whose statement fired it (1442).
+/// A trigger may not write a table whose statement fired it, nor a stored
+/// function one its calling statement uses (1442).
 pub(crate) fn check_not_firing(session: &Session, stmt: &Statement) -> SqlResult<()> {
-    let Some(name) = stmt.written_table().filter(|_| !session.trigger_tables.is_empty()) else { return Ok(()) };
+    let mut in_use = session.trigger_tables.iter().chain(&session.caller_tables).peekable();
+    let Some(name) = stmt.written_table().filter(|_| in_use.peek().is_some()) else { return Ok(()) };
     let db = session.resolve_db(name)?;
-    if session.trigger_tables.iter().any(|(d, t)| d == db && t.eq_ignore_ascii_case(&name.name)) {
+    if in_use.any(|(d, t)| d == db && t.eq_ignore_ascii_case(&name.name)) {
         return Err(SqlError::new(
             ErrorCode { number: 1442, sqlstate: "HY000" },
             format!(
@@ -207,6 +209,17 @@ pub(crate) fn stored_value(
     }
     let v = coerce_to_column(v, c, strict, ctx)?;
     fit_charset(v, c, &table.def, strict, ctx)
+}
+
+/// Error 1048 for a NULL in a stored NOT NULL column of `row`.
+fn refuse_null(table: &TableEntry, row: &[Value]) -> SqlResult<()> {
+    let null_in_not_null = |(c, v): &(&ColumnDef, &Value)| !c.nullable && c.generated.is_none() && v.is_null();
+    match table.def.columns.iter().zip(row).find(null_in_not_null) {
+        Some((c, _)) => {
+            Err(SqlError::new(ErrorCode::COLUMN_CANNOT_BE_NULL, format!("Column '{}' cannot be null", c.name)))
+        }
+        None => Ok(()),
+    }
 }
 
 /// A text value whose characters the column's charset cannot all hold (a
@@ -597,7 +610,14 @@ fn insert_or_resolve(
 ) -> SqlResult<InsertOutcome> {
     let auto = assign_auto_increment(table, &mut row);
     let strict = session.strict() && !ins.ignore;
-    let row = match with_ctx(session, params, |ctx| finish_row(strict, ctx, table, row)) {
+    // MariaDB refuses a NULL for a NOT NULL column of a one-row INSERT
+    // whatever the sql_mode; only IGNORE makes it a warning.
+    let one_row = matches!(&ins.source, InsertSource::Values(rows) if rows.len() == 1);
+    let checked = match one_row && !ins.ignore {
+        true => refuse_null(table, &row),
+        false => Ok(()),
+    };
+    let row = match checked.and_then(|_| with_ctx(session, params, |ctx| finish_row(strict, ctx, table, row))) {
         Ok(r) => r,
         Err(e) => {
             give_back(table, auto);

@@ -508,9 +508,14 @@ fn run_function(
     check_arg_count(&entry.def, &entry.routine, values.len())?;
     let _active = enter(session, &entry.def)?;
     let frame = parameter_frame(session, &entry.routine, values)?;
-    let runner = FunctionRunner { session, txn: caller.txn, view: &caller.view };
+    let runner = FunctionRunner { session, db: &entry.def.db, txn: caller.txn, view: &caller.view };
     let mut interp = Interp::new(runner, frame);
     session.enter_routine_sql_mode(&entry.def.sql_mode);
+    // Calling a function makes the diagnostics area the statement's, as
+    // using a table does. The warnings of its body stay in it (MariaDB
+    // shows the caller none of them); an error leaves it.
+    session.claim_diagnostics();
+    let warnings_before = session.warnings_mark();
     let returned = interp.exec(&entry.routine.body).and_then(|flow| match flow {
         Flow::Return(value) => match (&entry.routine.returns, value) {
             (_, Value::Null) => Ok(Value::Null),
@@ -528,6 +533,9 @@ fn run_function(
         )),
     });
     session.leave_routine_sql_mode();
+    if returned.is_ok() {
+        session.rewind_warnings(warnings_before);
+    }
     returned
 }
 
@@ -546,9 +554,7 @@ trait Runner {
     fn warn_no_data(&self, error: SqlError);
     /// An expression of the body (a condition, a RETURN, a SET value),
     /// read through the transaction the body runs in.
-    fn eval(&self, expr: &Expr, params: &[Value]) -> SqlResult<Value> {
-        self.session().eval_constant(expr, params)
-    }
+    fn eval(&mut self, expr: &Expr, params: &[Value]) -> SqlResult<Value>;
 }
 
 struct ProcedureRunner<'s> {
@@ -576,6 +582,9 @@ impl Runner for ProcedureRunner<'_> {
         if self.in_trigger {
             return Err(SqlError::new(ErrorCode::SP_NO_RETSET, "Not allowed to return a result set from a trigger"));
         }
+        if self.session.in_function {
+            return Err(no_result_set_from_function());
+        }
         self.session.call_results.push(result);
         Ok(())
     }
@@ -595,12 +604,26 @@ impl Runner for ProcedureRunner<'_> {
     fn warn_no_data(&self, error: SqlError) {
         self.session.warn(error.code.number, error.message);
     }
+
+    /// What a stored function the expression calls writes is the
+    /// expression's own statement's: settled when it is evaluated.
+    fn eval(&mut self, expr: &Expr, params: &[Value]) -> SqlResult<Value> {
+        let value = self.session.eval_constant(expr, params);
+        self.session.settle_function_writes(value)
+    }
 }
 
 /// A function's statements run inside the statement that called it: they
-/// read through its transaction (its own writes included) and its view.
+/// read through its transaction (its own writes included) and its view,
+/// which that statement holds shared while it evaluates. What they write
+/// goes to a fork of that transaction kept in the calling session
+/// (`Session::function_txn`; later calls of the statement read and write
+/// it too), handed back when the statement ends (see
+/// `Session::settle_function_writes`).
 struct FunctionRunner<'s> {
     session: &'s Session,
+    /// The database the function belongs to: its statements run there.
+    db: &'s str,
     txn: &'s Txn,
     view: &'s Arc<Snapshot>,
 }
@@ -613,38 +636,79 @@ fn not_in_function(what: &str) -> SqlError {
     )
 }
 
+impl FunctionRunner<'_> {
+    /// Runs `read` over the transaction as the function's statements see
+    /// it: the fork, when a function of this statement wrote, else the
+    /// caller's. A function called meanwhile that writes forks what `read`
+    /// is given; that fork is merged back here.
+    fn reading<R>(&self, read: impl FnOnce(&Txn) -> SqlResult<R>) -> SqlResult<R> {
+        let Some(mut fork) = self.session.function_txn.take() else { return read(self.txn) };
+        let result = read(&fork);
+        let result = match (result, self.session.function_txn.take()) {
+            (Ok(r), Some(inner)) => fork.absorb(inner).map(|_| r),
+            (result, _) => result,
+        };
+        self.session.function_txn.replace(Some(fork));
+        result
+    }
+
+    /// Runs `write` in a session nested in the caller's whose transaction
+    /// is the fork (taken now if no function of the statement wrote yet;
+    /// a new transaction when the statement runs outside one).
+    fn writing<R>(&self, write: impl FnOnce(&mut Session) -> SqlResult<R>) -> SqlResult<R> {
+        let fork = match self.session.function_txn.take() {
+            Some(fork) => fork,
+            None if self.txn.id == 0 => self.txn.fork(self.session.engine.next_txn_id()),
+            None => self.txn.fork(self.txn.id),
+        };
+        let mut nested = self.session.nested_for_function(self.db, fork);
+        let result = write(&mut nested);
+        let fork = nested.end_nested(self.session)?;
+        self.session.function_txn.replace(Some(fork));
+        result
+    }
+}
+
 impl Runner for FunctionRunner<'_> {
     fn session(&self) -> &Session {
         self.session
     }
 
-    /// Only queries: a function runs inside its caller's statement, which
-    /// holds the session and its transaction.
+    /// A query reads here; anything else runs in a nested session.
     fn run(&mut self, sql: &SpSql, params: &[Value]) -> SqlResult<QueryResult> {
-        let Statement::Select(select) = &sql.statement else {
-            return Err(SqlError::not_supported("statements that write inside stored functions"));
-        };
-        let ctx = crate::select::Ctx::new(self.session, self.txn, self.view.clone(), params);
-        self.session.select_result(&ctx, select)
+        match &sql.statement {
+            Statement::Select(select) => self.reading(|txn| {
+                let ctx = crate::select::Ctx::new(self.session, txn, self.view.clone(), params);
+                self.session.select_result(&ctx, select)
+            }),
+            Statement::CreateTable(_) | Statement::DropTemporaryTable { .. } => {
+                Err(SqlError::not_supported("temporary tables created or dropped inside stored functions"))
+            }
+            statement => self.writing(|nested| nested.run_statement_body(statement, &sql.text, params)),
+        }
     }
 
     fn emit(&mut self, _result: QueryResult) -> SqlResult<()> {
-        Err(SqlError::new(ErrorCode::SP_NO_RETSET, "Not allowed to return a result set from a function"))
+        Err(no_result_set_from_function())
     }
 
     fn set_system(&mut self, _scope: VarScope, name: &str, _value: Value) -> SqlResult<()> {
         Err(not_in_function(&format!("SET @@{name}")))
     }
 
-    fn call(&mut self, _entry: &RoutineEntry, _values: Vec<Value>) -> SqlResult<(Vec<Value>, u64)> {
-        Err(not_in_function("CALL"))
+    fn call(&mut self, entry: &RoutineEntry, values: Vec<Value>) -> SqlResult<(Vec<Value>, u64)> {
+        self.writing(|nested| run_procedure(nested, entry, values))
     }
 
     fn warn_no_data(&self, _error: SqlError) {}
 
-    fn eval(&self, expr: &Expr, params: &[Value]) -> SqlResult<Value> {
-        crate::select::Ctx::new(self.session, self.txn, self.view.clone(), params).eval_constant(expr)
+    fn eval(&mut self, expr: &Expr, params: &[Value]) -> SqlResult<Value> {
+        self.reading(|txn| crate::select::Ctx::new(self.session, txn, self.view.clone(), params).eval_constant(expr))
     }
+}
+
+fn no_result_set_from_function() -> SqlError {
+    SqlError::new(ErrorCode::SP_NO_RETSET, "Not allowed to return a result set from a function")
 }
 
 struct Var {
@@ -1136,7 +1200,7 @@ impl<'r, R: Runner> Interp<'r, R> {
         for (target, item) in &get.items {
             let value = match (item, &condition) {
                 (DiagnosticsItem::Number, _) => Value::Int(area.len() as i64),
-                (DiagnosticsItem::RowCount, _) => Value::Int(self.runner.session().row_count),
+                (DiagnosticsItem::RowCount, _) => Value::Int(self.runner.session().row_count.get()),
                 (DiagnosticsItem::Condition(item), Some(c)) => condition_item(c, *item),
                 (DiagnosticsItem::Condition(_), None) => Value::Null,
             };
@@ -1341,7 +1405,11 @@ impl<'r, R: Runner> Interp<'r, R> {
                 self.affected += 1;
             }
             rows @ QueryResult::Rows { .. } => self.runner.emit(rows)?,
-            QueryResult::Ok { affected_rows, .. } => self.affected += affected_rows,
+            QueryResult::Ok { affected_rows, .. } => {
+                // ROW_COUNT() after a body's statement is that statement's.
+                self.runner.session().row_count.set(affected_rows as i64);
+                self.affected += affected_rows
+            }
             // Only a client's own query streams its rows.
             QueryResult::Streamed { .. } => {}
         }

@@ -339,7 +339,7 @@ pub struct Session {
     /// SHOW STATUS counters: this session's counts, by `StatusCounter`.
     status_counts: [std::cell::Cell<u64>; STATUS_COUNTERS],
     pub(crate) last_insert_id: std::cell::Cell<u64>,
-    pub(crate) row_count: i64,
+    pub(crate) row_count: std::cell::Cell<i64>,
     pub(crate) found_rows: u64,
     /// The running statement's read view for DML evaluation (see
     /// `dml::with_ctx`); cleared at every statement.
@@ -389,12 +389,27 @@ pub struct Session {
     /// statements belong to the statement that fired it (one statement
     /// for atomicity) and may not write these tables (1442).
     pub(crate) trigger_tables: Vec<(String, String)>,
+    /// The tables the running statement locked: a stored function it
+    /// calls may not write them (1442).
+    statement_tables: Vec<TableUse>,
+    /// In a stored function's session: the tables the statements that
+    /// called it use, which it may not write (1442).
+    pub(crate) caller_tables: Vec<TableName>,
     /// The connection's TLS, if it has one (SHOW STATUS LIKE 'Ssl_%').
     pub tls: Option<crate::connections::TlsSession>,
     /// The session's temporary tables (see `temp`); dropped with it.
     pub(crate) temp: crate::temp::TempTables,
     /// Open HANDLER cursors.
     pub(crate) handlers: crate::handler::Handlers,
+    /// A session nested in a connection's own to run a stored function's
+    /// statements (see [`Session::nested_for_function`]): it shares the
+    /// connection's locks and releases nothing when dropped.
+    pub(crate) in_function: bool,
+    /// What the stored functions the running statement called wrote: a
+    /// fork of the transaction the statement reads (see
+    /// `routine::FunctionRunner`), merged into the session's transaction
+    /// when the statement ends (see [`Session::settle_function_writes`]).
+    pub(crate) function_txn: RefCell<Option<Txn>>,
 }
 
 /// Told the outcome of a commit the session did not wait for (see
@@ -407,6 +422,10 @@ pub trait CommitAck: Send + Sync {
 
 impl Drop for Session {
     fn drop(&mut self) {
+        if self.in_function {
+            // Its transaction and locks are the connection's own session's.
+            return;
+        }
         self.rollback_txn();
         self.engine.mdl.release_all(self.connection_id);
         self.engine.mdl.release_write_intent(self.connection_id);
@@ -461,7 +480,7 @@ impl Session {
             warnings_dropped: std::cell::Cell::new(0),
             status_counts: Default::default(),
             last_insert_id: std::cell::Cell::new(0),
-            row_count: -1,
+            row_count: std::cell::Cell::new(-1),
             found_rows: 0,
             stmt_view: None,
             statement_conditions: std::cell::Cell::new(0),
@@ -481,10 +500,113 @@ impl Session {
             locked_tables: None,
             call_results: Vec::new(),
             trigger_tables: Vec::new(),
+            statement_tables: Vec::new(),
+            caller_tables: Vec::new(),
             tls: None,
             temp: Default::default(),
             handlers: Default::default(),
+            in_function: false,
+            function_txn: RefCell::new(None),
         }
+    }
+
+    /// A session for the statements of a stored function this one's
+    /// running statement calls: the same connection, account, variables
+    /// and temporary tables, `txn` (a fork of the caller's transaction)
+    /// as its transaction, and the tables the calling statement uses as
+    /// tables it may not write (1442). The user variables and the
+    /// diagnostics move in, and [`Session::end_nested`] moves them back.
+    pub(crate) fn nested_for_function(&self, db: &str, txn: Txn) -> Session {
+        let mut caller_tables = self.caller_tables.clone();
+        caller_tables.extend(self.trigger_tables.iter().cloned());
+        caller_tables.extend(self.statement_tables.iter().map(|(table, _)| table.clone()));
+        Session {
+            engine: self.engine.clone(),
+            process: self.process.clone(),
+            connection_id: self.connection_id,
+            user: self.user.clone(),
+            host: self.host.clone(),
+            account: self.account.clone(),
+            password_expired: self.password_expired,
+            privilege_cache: Default::default(),
+            current_role: self.current_role.clone(),
+            db: Some(db.to_string()),
+            session_vars: self.session_vars.clone(),
+            routine_sql_modes: RefCell::new(self.routine_sql_modes.borrow().clone()),
+            user_vars: RefCell::new(self.user_vars.take()),
+            sql_prepared: HashMap::new(),
+            sql_executing: self.sql_executing.clone(),
+            txn: Some(txn),
+            warnings: RefCell::new(self.warnings.take()),
+            warnings_dropped: std::cell::Cell::new(self.warnings_dropped.get()),
+            status_counts: Default::default(),
+            last_insert_id: std::cell::Cell::new(self.last_insert_id.get()),
+            row_count: std::cell::Cell::new(self.row_count.get()),
+            found_rows: self.found_rows,
+            stmt_view: None,
+            statement_conditions: std::cell::Cell::new(self.statement_conditions.get()),
+            diagnostics_claimed: std::cell::Cell::new(true),
+            warning_row: std::cell::Cell::new(self.warning_row.get()),
+            statement_start_us: self.statement_start_us,
+            non_transactional_written: std::cell::Cell::new(self.non_transactional_written.get()),
+            ignoring_errors: self.ignoring_errors,
+            abort_on_warning: std::cell::Cell::new(self.abort_on_warning.get()),
+            next_isolation: None,
+            next_read_only: None,
+            commit_ack: None,
+            commit_handed_off: false,
+            kill: self.kill.clone(),
+            guard: self.guard.clone(),
+            global_read_lock: self.global_read_lock,
+            locked_tables: self.locked_tables.clone(),
+            call_results: Vec::new(),
+            trigger_tables: Vec::new(),
+            statement_tables: Vec::new(),
+            caller_tables,
+            tls: None,
+            temp: self.temp.shared(),
+            handlers: Default::default(),
+            in_function: true,
+            function_txn: RefCell::new(None),
+        }
+    }
+
+    /// Ends a [`Session::nested_for_function`] session: what it moved in
+    /// goes back to `caller`, and its transaction is returned.
+    pub(crate) fn end_nested(mut self, caller: &Session) -> SqlResult<Txn> {
+        caller.user_vars.replace(self.user_vars.take());
+        caller.warnings.replace(self.warnings.take());
+        caller.warnings_dropped.set(self.warnings_dropped.get());
+        caller.statement_conditions.set(self.statement_conditions.get());
+        caller.last_insert_id.set(self.last_insert_id.get());
+        caller.row_count.set(self.row_count.get());
+        caller.non_transactional_written.set(self.non_transactional_written.get());
+        self.txn.take().ok_or_else(|| SqlError::internal("a stored function's session lost its transaction"))
+    }
+
+    /// Merges what the stored functions of a statement wrote into the
+    /// session's transaction once the statement (`result`) succeeded, or
+    /// drops it when it failed. A fork taken without a transaction becomes
+    /// the session's, committed at once in autocommit mode unless it is
+    /// part of an enclosing statement.
+    pub(crate) fn settle_function_writes<T>(&mut self, result: SqlResult<T>) -> SqlResult<T> {
+        let Some(fork) = self.function_txn.take() else { return result };
+        if result.is_err() {
+            if self.txn.as_ref().map(|t| t.id) != Some(fork.id) {
+                self.engine.locks.release_all(fork.id);
+            }
+            return result;
+        }
+        match self.txn.as_mut() {
+            Some(txn) => txn.absorb(fork)?,
+            None => {
+                self.txn = Some(fork);
+                if self.autocommit() && !self.in_function && self.trigger_tables.is_empty() {
+                    self.commit_txn()?;
+                }
+            }
+        }
+        result
     }
 
     /// Lets the next statement end with a commit it does not wait for:
@@ -1055,10 +1177,10 @@ impl Session {
         }
         self.set_process_info(None);
         match &result {
-            Ok(QueryResult::Ok { affected_rows, .. }) => self.row_count = *affected_rows as i64,
-            Ok(QueryResult::Rows { .. } | QueryResult::Streamed { .. }) => self.row_count = -1,
+            Ok(QueryResult::Ok { affected_rows, .. }) => self.row_count.set(*affected_rows as i64),
+            Ok(QueryResult::Rows { .. } | QueryResult::Streamed { .. }) => self.row_count.set(-1),
             Err(e) => {
-                self.row_count = -1;
+                self.row_count.set(-1);
                 if e.code == ErrorCode::LOCK_DEADLOCK {
                     self.rollback_txn();
                 }
@@ -1076,6 +1198,15 @@ impl Session {
         text: &str,
         params: &[Value],
     ) -> SqlResult<QueryResult> {
+        if self.in_function || !self.trigger_tables.is_empty() {
+            // What a procedure a function or trigger calls may not run either.
+            if crate::parse::routine::is_dynamic_sql(stmt) {
+                return Err(crate::parse::routine::dynamic_sql_error());
+            }
+            if crate::parse::routine::commits(stmt) {
+                return Err(crate::parse::routine::commit_in_function_error());
+            }
+        }
         self.check_and_lock(stmt)?;
         // A routine's SELECT ... INTO keeps the mode of what runs it (see
         // `routine::Interp::sql`); each statement gives the outer mode back.
@@ -1088,7 +1219,9 @@ impl Session {
         self.abort_on_warning.set(aborts);
         let result = self.dispatch(stmt, text, params);
         self.abort_on_warning.set(outer);
-        result
+        // What a function called from an expression of SET, CALL's
+        // arguments and the like wrote.
+        self.settle_function_writes(result)
     }
 
     /// Division by zero: nothing without ERROR_FOR_DIVISION_BY_ZERO in the
@@ -1375,12 +1508,18 @@ impl Session {
     /// gets error 1412, as in MariaDB after a DDL that rebuilds the table.
     fn lock_statement_tables(&mut self, stmt: &Statement) -> SqlResult<()> {
         let tables = self.statement_tables(stmt);
-        self.check_locked_tables(stmt, &tables)?;
+        let locked = self.lock_tables_of(stmt, &tables);
+        self.statement_tables = tables;
+        locked
+    }
+
+    fn lock_tables_of(&mut self, stmt: &Statement, tables: &[TableUse]) -> SqlResult<()> {
+        self.check_locked_tables(stmt, tables)?;
         if tables.is_empty() {
             return Ok(());
         }
         let (mdl, owner) = (&self.engine.mdl, self.connection_id);
-        self.request_mdl(TABLE_WAIT, |wait| mdl.lock_shared(owner, &tables, wait))?;
+        self.request_mdl(TABLE_WAIT, |wait| mdl.lock_shared(owner, tables, wait))?;
         // Only a SELECT reads through the transaction's view; DML reads the
         // latest committed rows under their locks.
         let Statement::Select(_) = stmt else { return Ok(()) };
@@ -2051,6 +2190,7 @@ impl Session {
                 result
             }
         };
+        let result = self.settle_function_writes(result);
         if implicit && locking && self.autocommit() {
             self.commit_txn()?;
         }
@@ -2086,7 +2226,8 @@ impl Session {
     ) -> SqlResult<QueryResult> {
         if !self.trigger_tables.is_empty() {
             // Part of the firing statement: its failure undoes this too.
-            return body(self);
+            let result = body(self);
+            return self.settle_function_writes(result);
         }
         let autocommit_stmt = self.txn.is_none() && self.autocommit();
         if self.txn.as_ref().is_some_and(|t| t.read_only) {
@@ -2103,7 +2244,7 @@ impl Session {
             self.txn().mark_no_foreign_key_checks();
         }
         let result = body(self);
-        let result = match result {
+        let result = match self.settle_function_writes(result) {
             Ok(r) => self.txn().finish_statement().map(|_| r),
             Err(e) => Err(e),
         };
@@ -2228,7 +2369,7 @@ impl EvalEnv for Session {
             "database" => self.db.as_deref().map(Value::from_str).unwrap_or(Value::Null),
             "last_insert_id" => Value::UInt(self.last_insert_id.get()),
             "connection_id" => Value::UInt(self.connection_id),
-            "row_count" => Value::Int(self.row_count),
+            "row_count" => Value::Int(self.row_count.get()),
             "found_rows" => Value::UInt(self.found_rows),
             "user" => Value::from_str(&format!("{}@{}", self.user, self.host)),
             "current_user" => match &self.account {

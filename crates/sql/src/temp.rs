@@ -50,6 +50,13 @@ fn owned_ids(def: &TableDef) -> impl Iterator<Item = u64> + '_ {
 }
 
 impl TempTables {
+    /// The same tables and rows, for a stored function's session (see
+    /// `Session::nested_for_function`): it reads and writes their rows
+    /// through its transaction, and may not create or drop one.
+    pub fn shared(&self) -> TempTables {
+        TempTables { tables: self.tables.clone(), rows: self.rows.clone() }
+    }
+
     /// The temporary table `db.name`, if the session has one.
     pub fn table(&self, db: &str, name: &str) -> Option<Arc<TableEntry>> {
         self.tables.iter().find(|t| t.def.db == db && t.def.name == name).cloned()

@@ -121,27 +121,6 @@ fn new_def(
     })
 }
 
-/// MariaDB's parse-time checks of the body: no result sets (1415), no
-/// statement that commits (1422).
-fn check_body(create: &CreateTrigger) -> SqlResult<()> {
-    use crate::ast::routine::SpStmt;
-    use crate::ast::Statement;
-    let body = &create.body.body;
-    crate::parse::routine::refuse_dynamic_sql(body)?;
-    let returns_rows = |s: &SpStmt| matches!(s, SpStmt::Sql(sql) if sql.into.is_empty() && matches!(sql.statement, Statement::Select(_) | Statement::Show { .. }));
-    if crate::parse::routine::any_statement(body, &returns_rows) {
-        return Err(SqlError::new(ErrorCode::SP_NO_RETSET, "Not allowed to return a result set from a trigger"));
-    }
-    let commits = |s: &SpStmt| {
-        matches!(s, SpStmt::Sql(sql) if sql.statement.is_ddl()
-            || matches!(sql.statement, Statement::Begin { .. } | Statement::Commit | Statement::Rollback))
-    };
-    if crate::parse::routine::any_statement(body, &commits) {
-        return Err(error(1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger"));
-    }
-    Ok(())
-}
-
 /// MariaDB's parse-time checks of NEW and OLD (1362, 1363).
 fn check_row_references(create: &CreateTrigger) -> SqlResult<()> {
     for r in &create.references {
@@ -176,7 +155,7 @@ fn check_columns(table: &TableEntry, references: &[RowReference]) -> SqlResult<(
 /// PRECEDES say), and those whose order changes are written again.
 pub fn plan_create(catalog: &Catalog, db: &str, create: &CreateTrigger) -> SqlResult<DdlPlan> {
     check_row_references(create)?;
-    check_body(create)?;
+    crate::parse::routine::refuse_in_function_or_trigger(&create.body.body, "trigger")?;
     let mut def = match &create.defined {
         Some(def) => (**def).clone(),
         None => {

@@ -269,6 +269,47 @@ impl Txn {
             }
         }
         self.events_bytes += event_bytes(&self.events[flushed_from..]);
+        self.check_events_bytes()
+    }
+
+    /// A copy of this transaction for the writes of the stored functions a
+    /// statement calls: the caller's statement holds this transaction
+    /// shared while it evaluates, so a function writes into the fork
+    /// (`id`: this transaction's, or a new one when the statement runs
+    /// without a transaction), which sees everything this one wrote, and
+    /// [`Txn::absorb`] hands its changes back when the statement ends.
+    pub fn fork(&self, id: TxnId) -> Txn {
+        let mut fork = Txn::new(id, self.isolation, self.read_only && id == self.id, self.explicit);
+        fork.snapshot = self.snapshot.clone();
+        fork.view_generation = self.view_generation;
+        fork.view_binlog_pos = self.view_binlog_pos;
+        fork.writes = self.writes.clone();
+        fork.max_events_bytes = self.max_events_bytes.saturating_sub(self.events_bytes);
+        fork.temp_rows = self.temp_rows.clone();
+        fork
+    }
+
+    /// Takes over what a [`Txn::fork`] of this transaction changed: each key
+    /// it wrote (recorded for this transaction's undo, so the running
+    /// statement's rollback undoes it too) and its binlog events, after
+    /// this transaction's. The fork's keys are disjoint from what this
+    /// transaction changed since the fork: a function may not write a table
+    /// its calling statement uses (1442).
+    pub fn absorb(&mut self, mut fork: Txn) -> SqlResult<()> {
+        fork.flush_rows()?;
+        for (key, _) in std::mem::take(&mut fork.undo) {
+            match fork.writes.remove(&key) {
+                Some(value) if self.writes.get(&key) != Some(&value) => self.put(key, value),
+                _ => {}
+            }
+        }
+        self.events.append(&mut fork.events);
+        self.events_bytes += fork.events_bytes;
+        self.check_events_bytes()
+    }
+
+    /// Error 1197 once the events pass `max_binlog_cache_size`.
+    fn check_events_bytes(&self) -> SqlResult<()> {
         if self.events_bytes > self.max_events_bytes {
             return Err(SqlError::new(
                 ErrorCode::TRANS_CACHE_FULL,

@@ -113,7 +113,7 @@ pub(crate) fn parse_create_routine(text: &str) -> SqlResult<Option<CreateRoutine
         return Err(SqlError::new(ErrorCode::SP_NORETURN, format!("No RETURN found in FUNCTION {}", name.name)));
     }
     if kind == RoutineKind::Function {
-        refuse_dynamic_sql(&body)?;
+        refuse_in_function_or_trigger(&body, "function")?;
     }
     Ok(Some(CreateRoutine {
         kind,
@@ -130,18 +130,66 @@ pub(crate) fn parse_create_routine(text: &str) -> SqlResult<Option<CreateRoutine
     }))
 }
 
+/// PREPARE, EXECUTE and DEALLOCATE: what a stored function or trigger may
+/// not run (1336), not even through a procedure it calls.
+pub(crate) fn is_dynamic_sql(statement: &Statement) -> bool {
+    matches!(
+        statement,
+        Statement::Prepare { .. }
+            | Statement::Execute { .. }
+            | Statement::ExecuteImmediate { .. }
+            | Statement::Deallocate(_)
+    )
+}
+
+/// A statement that commits, explicitly or implicitly: what a stored
+/// function or trigger may not run (1422). A temporary table's CREATE or
+/// DROP does not commit.
+pub(crate) fn commits(statement: &Statement) -> bool {
+    match statement {
+        Statement::CreateTable(ct) => !ct.temporary,
+        Statement::Begin { .. } | Statement::Commit | Statement::Rollback => true,
+        statement => statement.is_ddl(),
+    }
+}
+
+pub(crate) fn dynamic_sql_error() -> SqlError {
+    SqlError::new(
+        ErrorCode { number: 1336, sqlstate: "0A000" },
+        "Dynamic SQL is not allowed in stored function or trigger",
+    )
+}
+
+pub(crate) fn commit_in_function_error() -> SqlError {
+    SqlError::new(
+        ErrorCode { number: 1422, sqlstate: "HY000" },
+        "Explicit or implicit commit is not allowed in stored function or trigger",
+    )
+}
+
 /// MariaDB's parse-time 1336 for PREPARE, EXECUTE and DEALLOCATE in a
 /// stored function's or a trigger's body.
 pub(crate) fn refuse_dynamic_sql(body: &SpStmt) -> SqlResult<()> {
-    let dynamic = |s: &SpStmt| {
-        matches!(s, SpStmt::Sql(sql) if matches!(sql.statement,
-            Statement::Prepare { .. } | Statement::Execute { .. } | Statement::ExecuteImmediate { .. } | Statement::Deallocate(_)))
-    };
-    match any_statement(body, &dynamic) {
-        true => Err(SqlError::new(
-            ErrorCode { number: 1336, sqlstate: "0A000" },
-            "Dynamic SQL is not allowed in stored function or trigger",
-        )),
+    match any_statement(body, &|s| matches!(s, SpStmt::Sql(sql) if is_dynamic_sql(&sql.statement))) {
+        true => Err(dynamic_sql_error()),
+        false => Ok(()),
+    }
+}
+
+/// MariaDB's parse-time checks of a function's or trigger's body (`what`):
+/// no dynamic SQL (1336), no result sets (1415), no statement that commits
+/// (1422).
+pub(crate) fn refuse_in_function_or_trigger(body: &SpStmt, what: &str) -> SqlResult<()> {
+    refuse_dynamic_sql(body)?;
+    let returns_rows = |s: &SpStmt| matches!(s, SpStmt::Sql(sql) if sql.into.is_empty() && matches!(sql.statement, Statement::Select(_) | Statement::Show { .. }));
+    if any_statement(body, &returns_rows) {
+        return Err(SqlError::new(
+            ErrorCode::SP_NO_RETSET,
+            format!("Not allowed to return a result set from a {what}"),
+        ));
+    }
+    match any_statement(body, &|s| matches!(s, SpStmt::Sql(sql) if commits(&sql.statement))) {
+        true => Err(commit_in_function_error()),
         false => Ok(()),
     }
 }
