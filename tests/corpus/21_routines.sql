@@ -215,3 +215,17 @@ SELECT DATABASE()
 SHOW CREATE PROCEDURE other_db.ins
 DROP DATABASE other_db
 CALL other_db.ins(6)
+CREATE FUNCTION twice(x INT) RETURNS INT DETERMINISTIC RETURN x * 2
+SELECT `twice`(2), twice(3)
+CREATE VIEW v_twice AS SELECT `twice`(id) AS a, twice(id) AS b FROM t
+SHOW CREATE VIEW v_twice
+SELECT * FROM v_twice ORDER BY a
+DROP VIEW v_twice
+SELECT `concat`('a', 'b')
+CREATE DATABASE fn_db
+CREATE FUNCTION fn_db.thrice(x INT) RETURNS INT DETERMINISTIC RETURN x * 3
+SELECT fn_db.`thrice`(2), `fn_db`.`thrice`(3)
+CREATE VIEW fn_db.v AS SELECT fn_db.thrice(1) AS a, `fn_db`.`thrice`(2) AS b
+SHOW CREATE VIEW fn_db.v
+SELECT * FROM fn_db.v
+DROP DATABASE fn_db

@@ -3,7 +3,8 @@
 //! For each configuration (binary log OFF or `sync_binlog=N`, optionally as a
 //! table-grant account, over TCP or TLS, or with the thread pool: [`config`]) it starts
 //! OneLog and MariaDB in fresh data directories ([`server`]), prepares the
-//! sysbench tables, and runs every cell (workload × configuration × threads)
+//! sysbench tables (and the procedure or trigger a [`workloads`] script
+//! uses), and runs every cell (workload × configuration × threads)
 //! for each system in turn (ABAB…, `--repeat` times) after a warm-up
 //! ([`sysbench`]), measuring server CPU, disk write I/O and binlog counters
 //! around each run ([`probes`]). Results go to `results.csv` ([`results`]),
@@ -21,6 +22,7 @@ pub mod report;
 pub mod results;
 pub mod server;
 pub mod sysbench;
+pub mod workloads;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -48,7 +50,8 @@ pub struct BenchArgs {
     /// Output directory (created): results.csv, *.png, report.md, logs/.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// sysbench workloads [default: oltp_read_write,oltp_update_non_index].
+    /// sysbench workloads: its own scripts, or sp_call_update / trigger_insert (stored programs,
+    /// see `workloads`) [default: oltp_read_write,oltp_update_non_index].
     #[arg(long, value_delimiter = ',')]
     pub workloads: Option<Vec<String>>,
     /// Binary-log configurations: off, sync0, sync1000, sync1, or any syncN, each optionally with
@@ -452,6 +455,14 @@ fn execute(plan: &Plan, programs: &Programs, args: &BenchArgs, device: Option<&s
     } else {
         None
     };
+    let scripts =
+        match plan.workloads.iter().map(|w| workloads::sysbench_script(w, &scratch)).collect::<Result<Vec<_>, _>>() {
+            Ok(scripts) => scripts,
+            Err(e) => {
+                pb.abandon_with_message(format!("cannot write a workload script: {e}"));
+                return runs;
+            }
+        };
     let template = if plan.systems.contains(&System::MariaDb) {
         pb.set_message("mariadb-install-db");
         server::mariadb_template(programs, &scratch).map_err(|e| e.to_string())
@@ -489,7 +500,7 @@ fn execute(plan: &Plan, programs: &Programs, args: &BenchArgs, device: Option<&s
             }
             servers.push((system, prepared));
         }
-        for workload in &plan.workloads {
+        for (workload, script) in plan.workloads.iter().zip(&scripts) {
             for &threads in &plan.threads {
                 for repeat in 0..plan.repeat {
                     for (system, srv) in &servers {
@@ -504,14 +515,16 @@ fn execute(plan: &Plan, programs: &Programs, args: &BenchArgs, device: Option<&s
                         );
                         pb.set_message(label.clone());
                         let run = match srv {
-                            Ok(server) => match measure(server, plan, programs, workload, threads, device, stop) {
-                                Ok(mut r) => {
-                                    r.repeat = repeat;
-                                    r
+                            Ok(server) => {
+                                match measure(server, plan, programs, (workload, script), threads, device, stop) {
+                                    Ok(mut r) => {
+                                        r.repeat = repeat;
+                                        r
+                                    }
+                                    Err(BenchError::Interrupted) => break 'configs,
+                                    Err(e) => failed_run(workload, *system, config, threads, repeat, &e.to_string()),
                                 }
-                                Err(BenchError::Interrupted) => break 'configs,
-                                Err(e) => failed_run(workload, *system, config, threads, repeat, &e.to_string()),
-                            },
+                            }
                             Err(e) => failed_run(workload, *system, config, threads, repeat, e),
                         };
                         if run.ok() {
@@ -575,6 +588,16 @@ fn prepare(server: &mut Server, plan: &Plan, programs: &Programs, stop: &AtomicB
     if server.config.user {
         server.use_table_grant_account(&plan.db, plan.tables)?;
     }
+    for custom in plan.workloads.iter().filter_map(|w| workloads::custom(w)) {
+        for statement in custom.setup {
+            server.sql(&format!("USE `{}`; {statement}", plan.db))?;
+        }
+        if server.config.user {
+            for (privilege, object) in custom.grants {
+                server.grant_client(&format!("{privilege} `{}`.`{object}`", plan.db))?;
+            }
+        }
+    }
     Ok(())
 }
 
@@ -599,7 +622,7 @@ fn measure(
     server: &Server,
     plan: &Plan,
     programs: &Programs,
-    workload: &str,
+    (workload, script): (&str, &str),
     threads: u32,
     device: Option<&str>,
     stop: &AtomicBool,
@@ -613,7 +636,7 @@ fn measure(
         warm.push(format!("--time={}", plan.warmup_s));
         sysbench::run_sysbench(
             &programs.sysbench,
-            workload,
+            script,
             &warm,
             "run",
             cwd,
@@ -631,7 +654,7 @@ fn measure(
     let t0 = Instant::now();
     let output = sysbench::run_sysbench(
         &programs.sysbench,
-        workload,
+        script,
         &measured,
         "run",
         cwd,

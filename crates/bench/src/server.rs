@@ -119,6 +119,12 @@ pub struct ClientLogin {
 const CLIENT_USER: &str = "sbuser";
 const CLIENT_PASSWORD: &str = "sbpass";
 
+/// The table-grant account under both host forms, because MariaDB matches a
+/// socket login as `localhost` and TCP as `127.0.0.1`.
+fn client_accounts() -> [String; 2] {
+    [format!("'{CLIENT_USER}'@'localhost'"), format!("'{CLIENT_USER}'@'127.0.0.1'")]
+}
+
 /// A running (or external) server.
 pub struct Server {
     pub system: System,
@@ -405,18 +411,24 @@ impl Server {
     }
 
     /// `+user`: makes the table-grant account (after sysbench made its
-    /// tables) and runs the measured cells as it. Both host forms, because
-    /// MariaDB matches a socket login as `localhost` and TCP as `127.0.0.1`.
+    /// tables) and runs the measured cells as it.
     pub fn use_table_grant_account(&mut self, db: &str, tables: u32) -> Result<()> {
-        let accounts = [format!("'{CLIENT_USER}'@'localhost'"), format!("'{CLIENT_USER}'@'127.0.0.1'")];
-        for account in &accounts {
+        for account in client_accounts() {
             self.sql(&format!("CREATE USER {account} IDENTIFIED BY '{CLIENT_PASSWORD}'"))?;
-            for table in 1..=tables {
-                self.sql(&format!("GRANT SELECT, INSERT, UPDATE, DELETE ON `{db}`.`sbtest{table}` TO {account}"))?;
-            }
+        }
+        for table in 1..=tables {
+            self.grant_client(&format!("SELECT, INSERT, UPDATE, DELETE ON `{db}`.`sbtest{table}`"))?;
         }
         self.client.user = CLIENT_USER.into();
         self.client.password = CLIENT_PASSWORD.into();
+        Ok(())
+    }
+
+    /// `GRANT <what> TO` the table-grant account, both host forms.
+    pub fn grant_client(&self, what: &str) -> Result<()> {
+        for account in client_accounts() {
+            self.sql(&format!("GRANT {what} TO {account}"))?;
+        }
         Ok(())
     }
 

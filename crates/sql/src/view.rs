@@ -1029,6 +1029,12 @@ impl Printer<'_> {
                 };
                 format!("trim({side} {} from {})", self.expr(what)?, self.expr(x)?)
             }
+            // A stored function's name is quoted, part by part, as MariaDB
+            // prints it (`db`.`f`(..) when the call names its database).
+            _ if !crate::eval::is_native_function(name) => {
+                let quoted: Vec<String> = name.split('.').map(quote).collect();
+                format!("{}({})", quoted.join("."), self.list(args)?)
+            }
             _ => format!("{}({})", function_name(name), self.list(args)?),
         })
     }

@@ -626,7 +626,11 @@ pub(super) fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> S
     if let Some(over) = &f.over {
         return super::window::convert_window(f, over, params);
     }
-    let name = f.name.to_string().to_ascii_lowercase();
+    // `f`(x) and db.`f`(x) call f: a dumped view's stored functions are
+    // quoted. Quoted, a name is not one of the grammar's aggregates
+    // (`count`(1) is a stored function, 1305 in MariaDB).
+    let name = super::ddl::name_word(&f.name).to_ascii_lowercase();
+    let quoted = f.name.0.iter().any(|part| part.as_ident().is_some_and(|i| i.quote_style.is_some()));
     // MariaDB's grammar has WITHIN GROUP and MEDIAN only before OVER.
     if !f.within_group.is_empty() || name == "median" {
         return Err(SqlError::parse(&f.to_string(), 1));
@@ -646,6 +650,7 @@ pub(super) fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> S
     }
     let (args, distinct, star) = function_args(f, params)?;
     let agg = match name.as_str() {
+        _ if quoted => None,
         "count" => Some(AggFunc::Count),
         "sum" => Some(AggFunc::Sum),
         "min" => Some(AggFunc::Min),
