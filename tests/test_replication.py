@@ -518,7 +518,7 @@ def test_mariadb_replica_gets_the_databases_default_charsets(onelog_server, repl
 
 
 def test_mariadb_replica_applies_routines_and_calls(onelog_server, replica):
-    """CREATE / DROP PROCEDURE and FUNCTION reach a MariaDB replica as
+    """CREATE / ALTER / DROP PROCEDURE and FUNCTION reach a MariaDB replica as
     MariaDB logs them, and what a CALL writes as row events (the replica
     never runs the body): the replica shows the same routines, printed the
     same, and holds the same rows."""
@@ -537,6 +537,8 @@ def test_mariadb_replica_applies_routines_and_calls(onelog_server, replica):
     query(source, "CALL fill(5)")
     query(source, "CREATE OR REPLACE PROCEDURE fill(IN n INT) INSERT INTO t VALUES (twice(n) + 100, 'replaced')")
     query(source, "CALL fill(3)")
+    query(source, "ALTER PROCEDURE fill COMMENT 'altered' SQL SECURITY INVOKER")
+    query(source, "ALTER FUNCTION sp.twice NO SQL")
     wait_caught_up(replica_conn, source)
     query(replica_conn, "USE sp")
     for kind, name in (("PROCEDURE", "fill"), ("FUNCTION", "twice")):

@@ -179,7 +179,10 @@ pub fn column_meta_for(def: &ColumnDef, schema: &str, table: &str, alias: Option
         }
         T::Text(size) => {
             flags |= ColumnFlags::BLOB_FLAG;
-            let len = u32::try_from(size.max_bytes().saturating_mul(4)).unwrap_or(u32::MAX);
+            // A display width in characters: an information_schema
+            // LONGTEXT, which MariaDB describes by its own length.
+            let bytes = def.display_width.map_or(size.max_bytes(), u64::from);
+            let len = u32::try_from(bytes.saturating_mul(4)).unwrap_or(u32::MAX);
             (MyType::MYSQL_TYPE_BLOB, text_coll, len, 0)
         }
         T::Blob(size) => {

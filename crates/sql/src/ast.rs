@@ -1070,6 +1070,7 @@ impl Statement {
                 | Statement::AlterDatabase { .. }
                 | Statement::CreateRoutine(_)
                 | Statement::DropRoutine { .. }
+                | Statement::AlterRoutine { .. }
                 | Statement::CreateTrigger(_)
                 | Statement::DropTrigger { .. }
         ) || matches!(self, Statement::Account(a) if a.writes())
@@ -1377,6 +1378,12 @@ pub enum Statement {
         kind: routine::RoutineKind,
         name: ObjectName,
         if_exists: bool,
+    },
+    /// `ALTER PROCEDURE | FUNCTION name characteristic...`.
+    AlterRoutine {
+        kind: routine::RoutineKind,
+        name: ObjectName,
+        changes: Vec<routine::Characteristic>,
     },
     /// `SHOW CREATE PROCEDURE | FUNCTION name`.
     ShowCreateRoutine {

@@ -409,6 +409,9 @@ fn plan_statement(
         Statement::DropRoutine { kind, name, if_exists } => {
             crate::routine::plan_drop(catalog, db, *kind, name, *if_exists)
         }
+        Statement::AlterRoutine { kind, name, changes } => {
+            crate::routine::plan_alter(catalog, db, *kind, name, changes)
+        }
         Statement::DropView { names, if_exists } => drop_views(catalog, db, names, *if_exists),
         Statement::DropTable { names, if_exists } => {
             let mut mutations = Vec::new();

@@ -38,6 +38,7 @@ pub mod prepared;
 pub mod privilege;
 pub mod replicas;
 pub mod routine;
+pub mod routine_schema;
 pub(crate) mod row_shape;
 pub mod rows;
 pub mod select;

@@ -698,7 +698,7 @@ fn drop_tables_as_drop_table(rewritten: &str, upper: &[String]) -> Option<String
     Some(format!("{}TABLE{}", &rewritten[..at], &rewritten[at + "TABLES".len()..]))
 }
 
-/// CREATE / DROP PROCEDURE | FUNCTION and CALL (see `routine`).
+/// CREATE / ALTER / DROP PROCEDURE | FUNCTION and CALL (see `routine`).
 fn parse_routine_statement(text: &str, upper: &[String]) -> SqlResult<Option<Statement>> {
     if let Some(statement) = trigger::parse_trigger_statement(text, upper)? {
         return Ok(Some(statement));
@@ -717,6 +717,7 @@ fn parse_routine_statement(text: &str, upper: &[String]) -> SqlResult<Option<Sta
             Ok(routine::parse_create_routine(text)?.map(|c| Statement::CreateRoutine(Box::new(c))))
         }
         Some("DROP") => routine::parse_drop_routine(text),
+        Some("ALTER") => routine::parse_alter_routine(text),
         Some("CALL") => routine::parse_call(text).map(Some),
         Some("SHOW") => routine::parse_show_routine(text, upper),
         _ => Ok(None),

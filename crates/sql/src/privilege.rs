@@ -612,7 +612,9 @@ fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, n
             needs.push(Need::Global(privs::SUPER | privs::BINLOG_ADMIN))
         }
         Statement::CreateRoutine(create) => needs.push(Need::Db(db_of(&create.name, current), privs::CREATE_ROUTINE)),
-        Statement::DropRoutine { name, .. } => needs.push(Need::Db(db_of(name, current), privs::ALTER_ROUTINE)),
+        Statement::DropRoutine { name, .. } | Statement::AlterRoutine { name, .. } => {
+            needs.push(Need::Db(db_of(name, current), privs::ALTER_ROUTINE))
+        }
         Statement::Call { name, .. } => needs.push(Need::Routine(db_of(name, current), &name.name)),
         // Each statement inside is checked as it runs.
         Statement::Compound(_) => {}

@@ -16,8 +16,9 @@ use crate::catalog::{routine_key, Catalog};
 use crate::ddl::{CatalogChange, DdlPlan};
 use crate::eval::{coerce_to_column, coerce_to_variable, truthy, EvalEnv};
 use crate::parse::routine::{
-    Characteristics, Compound, Condition, ConditionItem, CreateRoutine, DiagnosticsItem, GetDiagnostics, LoopKind,
-    ParamMode, Routine, RoutineKind, RoutineParam, RowSource, SignalCondition, SpExpr, SpSql, SpStmt, SpTarget,
+    Characteristic, Characteristics, Compound, Condition, ConditionItem, CreateRoutine, DiagnosticsItem,
+    GetDiagnostics, LoopKind, ParamMode, Routine, RoutineKind, RoutineParam, RowSource, SignalCondition, SpExpr, SpSql,
+    SpStmt, SpTarget,
 };
 use crate::session::{QueryResult, Session, Warning};
 use crate::txn::Txn;
@@ -42,6 +43,9 @@ pub struct RoutineDef {
     pub sql_mode: String,
     /// `YYYY-MM-DD hh:mm:ss`.
     pub created: String,
+    /// When ALTER last changed it, as `created`; `None`: never.
+    #[serde(default)]
+    pub last_altered: Option<String>,
     pub character_set_client: String,
     pub collation_connection: String,
 }
@@ -51,6 +55,13 @@ pub struct RoutineDef {
 pub struct RoutineEntry {
     pub def: RoutineDef,
     pub routine: Arc<Routine>,
+}
+
+impl RoutineDef {
+    /// When it was last created or altered (LAST_ALTERED, Modified).
+    pub fn modified(&self) -> &str {
+        self.last_altered.as_deref().unwrap_or(&self.created)
+    }
 }
 
 impl RoutineEntry {
@@ -96,7 +107,8 @@ pub fn create_statement(def: &RoutineDef, logged_in: Option<&str>) -> String {
         out.push_str("    SQL SECURITY INVOKER\n");
     }
     if !c.comment.is_empty() {
-        out.push_str(&format!("    COMMENT '{}'\n", c.comment.replace('\\', "\\\\").replace('\'', "\\'")));
+        // As MariaDB's append_unescaped: a quote doubled.
+        out.push_str(&format!("    COMMENT '{}'\n", c.comment.replace('\\', "\\\\").replace('\'', "''")));
     }
     out.push_str(&def.body_text);
     out
@@ -118,6 +130,7 @@ pub fn define(session: &Session, create: &CreateRoutine, current_db: &str) -> Sq
         characteristics: create.characteristics.clone(),
         sql_mode: var("sql_mode"),
         created: crate::dml::now().datetime_string(0),
+        last_altered: None,
         character_set_client: var("character_set_client"),
         collation_connection: var("collation_connection"),
     };
@@ -184,7 +197,7 @@ pub fn show_status(
             let collation = database_collation(session, &d.db);
             let definer = format!("{}@{}", d.definer.0, d.definer.1);
             let c = &d.characteristics;
-            [d.db.as_str(), &d.name, d.kind.name(), &definer, &d.created, &d.created, &c.security, &c.comment]
+            [d.db.as_str(), &d.name, d.kind.name(), &definer, d.modified(), &d.created, &c.security, &c.comment]
                 .into_iter()
                 .chain([d.character_set_client.as_str(), &d.collation_connection, collation])
                 .map(Value::from_str)
@@ -223,6 +236,7 @@ pub fn plan_create(catalog: &Catalog, db: &str, create: &CreateRoutine) -> SqlRe
             characteristics: create.characteristics.clone(),
             sql_mode: crate::vars::lookup("sql_mode").map(|d| d.default.to_string()).unwrap_or_default(),
             created: crate::dml::now().datetime_string(0),
+            last_altered: None,
             character_set_client: "utf8mb4".into(),
             collation_connection: "utf8mb4_general_ci".into(),
         },
@@ -237,10 +251,39 @@ pub fn plan_create(catalog: &Catalog, db: &str, create: &CreateRoutine) -> SqlRe
         }
         return Err(SqlError::new(ErrorCode::SP_ALREADY_EXISTS, message));
     }
+    put_plan(def, create.routine.clone())
+}
+
+/// The plan that stores `def` (new or changed) in the catalog.
+fn put_plan(def: RoutineDef, routine: Arc<Routine>) -> SqlResult<DdlPlan> {
     let json = serde_json::to_vec(&def).map_err(|e| SqlError::internal(format!("catalog encode: {e}")))?;
     let mutations = vec![Mutation::Put(routine_key(&def.db, def.kind, &def.name), json)];
-    let entry = RoutineEntry { def, routine: create.routine.clone() };
+    let entry = RoutineEntry { def, routine };
     Ok(crate::ddl::ok_plan(mutations, CatalogChange::PutRoutine(Box::new(entry))))
+}
+
+/// MariaDB's 1305 for a routine `db.name` that is not there.
+fn does_not_exist_message(kind: RoutineKind, db: &str, name: &str) -> String {
+    format!("{} {db}.{name} does not exist", kind.name())
+}
+
+/// Plans ALTER PROCEDURE / FUNCTION: the characteristics named change,
+/// and LAST_ALTERED.
+pub fn plan_alter(
+    catalog: &Catalog,
+    db: &str,
+    kind: RoutineKind,
+    name: &ObjectName,
+    changes: &[Characteristic],
+) -> SqlResult<DdlPlan> {
+    let db = crate::ddl::db_of(name, db)?;
+    let Some(entry) = catalog.routine(db, kind, &name.name) else {
+        return Err(SqlError::new(ErrorCode::SP_DOES_NOT_EXIST, does_not_exist_message(kind, db, &name.name)));
+    };
+    let mut def = entry.def.clone();
+    changes.iter().for_each(|c| c.apply(&mut def.characteristics));
+    def.last_altered = Some(crate::dml::now().datetime_string(0));
+    put_plan(def, entry.routine.clone())
 }
 
 /// Plans DROP PROCEDURE / FUNCTION [IF EXISTS].
@@ -253,7 +296,7 @@ pub fn plan_drop(
 ) -> SqlResult<DdlPlan> {
     let db = crate::ddl::db_of(name, db)?;
     if catalog.routine(db, kind, &name.name).is_none() {
-        let message = format!("{} {db}.{} does not exist", kind.name(), name.name);
+        let message = does_not_exist_message(kind, db, &name.name);
         if if_exists {
             return Ok(crate::ddl::noop_with_note(ErrorCode::SP_DOES_NOT_EXIST.number, message));
         }

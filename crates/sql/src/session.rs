@@ -1569,6 +1569,7 @@ impl Session {
             | Statement::AlterDatabase { .. }
             | Statement::CreateRoutine(_)
             | Statement::DropRoutine { .. }
+            | Statement::AlterRoutine { .. }
             | Statement::CreateTrigger(_)
             | Statement::DropTrigger { .. } => {
                 // DDL commits the open transaction first, as MySQL does.

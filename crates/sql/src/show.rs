@@ -543,56 +543,35 @@ fn process_rows(session: &Session) -> Vec<Vec<Value>> {
 /// as information_schema.COLUMNS shows them.
 /// DATA_TYPE through COLLATION_NAME of a column (information_schema.COLUMNS)
 /// or of a function's return type (ROUTINES): the same eight columns.
-fn type_columns(c: &ColumnDef) -> [Value; 8] {
+pub(crate) fn type_columns(c: &ColumnDef) -> [Value; 8] {
     let (precision, scale, fsp) = numeric_precision(c);
     let uint = |n: Option<u64>| n.map_or(Value::Null, Value::UInt);
     let text_only = |v: &str| if c.ty.is_text() { s(v) } else { Value::Null };
+    // An ENUM holds its longest label (which its storage size is not).
+    let max_bytes = match &c.ty {
+        ColumnType::Enum(labels) => {
+            let longest = labels.iter().map(|l| l.chars().count() as u64).max().unwrap_or(0);
+            longest * u64::from(c.collation.mbmaxlen())
+        }
+        _ => c.max_bytes(),
+    };
     [
         s(c.ty.sql_name().split('(').next().unwrap_or("")),
         // TEXT's maximum is in bytes (65535 for TEXT of any charset). A UUID
         // is no character column here, though logged as a BINARY(16).
         match c.ty {
-            _ if c.max_bytes() == 0 => Value::Null,
+            _ if max_bytes == 0 => Value::Null,
             ColumnType::Uuid => Value::Null,
-            ColumnType::Text(_) => Value::UInt(c.max_bytes()),
-            _ => Value::UInt(c.max_bytes() / u64::from(c.collation.mbmaxlen())),
+            ColumnType::Text(_) => Value::UInt(max_bytes),
+            _ => Value::UInt(max_bytes / u64::from(c.collation.mbmaxlen())),
         },
-        uint((c.max_bytes() > 0 && c.ty != ColumnType::Uuid).then(|| c.max_bytes())),
+        uint((max_bytes > 0 && c.ty != ColumnType::Uuid).then_some(max_bytes)),
         uint(precision),
         uint(scale),
         uint(fsp),
         text_only(c.collation.charset().name()),
         text_only(c.collation.name()),
     ]
-}
-
-/// information_schema.ROUTINES: the stored procedures and functions of the
-/// databases the session sees, by database, name and kind as MariaDB lists
-/// mysql.proc. A procedure's type columns are empty (DATA_TYPE '').
-fn routine_rows(catalog: &crate::catalog::Catalog, visibility: &Visibility) -> Vec<Vec<Value>> {
-    let mut routines = catalog.all_routines();
-    routines.retain(|r| visibility.db(&r.def.db));
-    routines
-        .sort_by(|a, b| (&a.def.db, &a.def.name, a.def.kind.name()).cmp(&(&b.def.db, &b.def.name, b.def.kind.name())));
-    let collation_of = |db: &str| catalog.database(db).map(|d| d.collation).unwrap_or_default().name();
-    routines
-        .iter()
-        .map(|r| {
-            let d = &r.def;
-            let c = &d.characteristics;
-            let mut row = vec![s(&d.name), s("def"), s(&d.db), s(&d.name), s(d.kind.name())];
-            match &r.routine.returns {
-                Some(ty) => row.extend(type_columns(ty).into_iter().chain([s(&column_type_text(ty))])),
-                None => row.extend([s("")].into_iter().chain(std::iter::repeat_n(Value::Null, 8))),
-            }
-            row.extend([s("SQL"), s(&d.body_text), Value::Null, Value::Null, s("SQL")]);
-            row.extend([s(if c.deterministic { "YES" } else { "NO" }), s(&c.data_access), Value::Null]);
-            row.extend([s(&c.security), s(&d.created), s(&d.created), s(&d.sql_mode), s(&c.comment)]);
-            row.extend([s(&format!("{}@{}", d.definer.0, d.definer.1)), s(&d.character_set_client)]);
-            row.extend([s(&d.collation_connection), s(collation_of(&d.db))]);
-            row
-        })
-        .collect()
 }
 
 fn numeric_precision(c: &onelog_core::ColumnDef) -> (Option<u64>, Option<u64>, Option<u64>) {
@@ -1204,6 +1183,9 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
         return Ok(privilege_table);
     }
     let visibility = session.visibility();
+    if let Some(routine_table) = crate::routine_schema::table(&session.engine.catalog.read(), &visibility, table) {
+        return Ok(routine_table);
+    }
     let table = table.to_ascii_uppercase();
     // Before the catalog is held: a view's columns come from running its
     // query, which reads the catalog itself.
@@ -1588,42 +1570,6 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                     })
                 })
                 .collect(),
-        ),
-        "ROUTINES" => (
-            &[
-                "SPECIFIC_NAME",
-                "ROUTINE_CATALOG",
-                "ROUTINE_SCHEMA",
-                "ROUTINE_NAME",
-                "ROUTINE_TYPE",
-                "DATA_TYPE",
-                "CHARACTER_MAXIMUM_LENGTH",
-                "CHARACTER_OCTET_LENGTH",
-                "NUMERIC_PRECISION",
-                "NUMERIC_SCALE",
-                "DATETIME_PRECISION",
-                "CHARACTER_SET_NAME",
-                "COLLATION_NAME",
-                "DTD_IDENTIFIER",
-                "ROUTINE_BODY",
-                "ROUTINE_DEFINITION",
-                "EXTERNAL_NAME",
-                "EXTERNAL_LANGUAGE",
-                "PARAMETER_STYLE",
-                "IS_DETERMINISTIC",
-                "SQL_DATA_ACCESS",
-                "SQL_PATH",
-                "SECURITY_TYPE",
-                "CREATED",
-                "LAST_ALTERED",
-                "SQL_MODE",
-                "ROUTINE_COMMENT",
-                "DEFINER",
-                "CHARACTER_SET_CLIENT",
-                "COLLATION_CONNECTION",
-                "DATABASE_COLLATION",
-            ],
-            routine_rows(&catalog, &visibility),
         ),
         "TRIGGERS" => (
             &[

@@ -28,6 +28,17 @@ pub enum ParamMode {
     InOut,
 }
 
+impl ParamMode {
+    /// As information_schema.PARAMETERS shows it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ParamMode::In => "IN",
+            ParamMode::Out => "OUT",
+            ParamMode::InOut => "INOUT",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct RoutineParam {
     pub mode: ParamMode,
@@ -54,6 +65,31 @@ impl Default for Characteristics {
             data_access: "CONTAINS SQL".into(),
             security: "DEFINER".into(),
             comment: String::new(),
+        }
+    }
+}
+
+/// One characteristic ALTER PROCEDURE | FUNCTION sets; the others stay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Characteristic {
+    Comment(String),
+    /// CONTAINS SQL, NO SQL, READS SQL DATA or MODIFIES SQL DATA.
+    DataAccess(&'static str),
+    /// DEFINER or INVOKER.
+    Security(String),
+    Deterministic(bool),
+    /// LANGUAGE SQL, the only language: nothing to keep.
+    LanguageSql,
+}
+
+impl Characteristic {
+    pub fn apply(&self, c: &mut Characteristics) {
+        match self {
+            Characteristic::Comment(comment) => c.comment = comment.clone(),
+            Characteristic::DataAccess(access) => c.data_access = (*access).to_string(),
+            Characteristic::Security(security) => c.security = security.clone(),
+            Characteristic::Deterministic(deterministic) => c.deterministic = *deterministic,
+            Characteristic::LanguageSql => {}
         }
     }
 }

@@ -226,47 +226,83 @@ fn starts_characteristic_or_body(t: &Tokens, i: usize) -> bool {
 
 fn characteristics(t: &mut Tokens) -> SqlResult<Characteristics> {
     let mut c = Characteristics::default();
-    loop {
-        if t.eat("COMMENT") {
-            match t.tokens.get(t.at) {
-                Some((Token::SingleQuotedString(s) | Token::DoubleQuotedString(s), _, _)) => {
-                    c.comment = s.clone();
-                    t.at += 1;
-                }
-                _ => return Err(t.error()),
-            }
-        } else if t.eat("LANGUAGE") {
-            t.expect("SQL")?;
-        } else if t.eat("DETERMINISTIC") {
-            c.deterministic = true;
-        } else if t.keyword(t.at).as_deref() == Some("NOT") && t.keyword(t.at + 1).as_deref() == Some("DETERMINISTIC") {
-            t.at += 2;
-            c.deterministic = false;
-        } else if t.eat("CONTAINS") {
-            t.expect("SQL")?;
-            c.data_access = "CONTAINS SQL".into();
-        } else if t.eat("NO") {
-            t.expect("SQL")?;
-            c.data_access = "NO SQL".into();
-        } else if t.eat("READS") {
-            t.expect("SQL")?;
-            t.expect("DATA")?;
-            c.data_access = "READS SQL DATA".into();
-        } else if t.eat("MODIFIES") {
-            t.expect("SQL")?;
-            t.expect("DATA")?;
-            c.data_access = "MODIFIES SQL DATA".into();
-        } else if t.keyword(t.at).as_deref() == Some("SQL") && t.keyword(t.at + 1).as_deref() == Some("SECURITY") {
-            t.at += 2;
-            c.security = match t.keyword(t.at).as_deref() {
-                Some(w @ ("DEFINER" | "INVOKER")) => w.to_string(),
-                _ => return Err(t.error()),
-            };
-            t.at += 1;
-        } else {
-            return Ok(c);
-        }
+    while let Some(one) = characteristic(t, true)? {
+        one.apply(&mut c);
     }
+    Ok(c)
+}
+
+/// The characteristic at the cursor, if any. ALTER takes all but
+/// [NOT] DETERMINISTIC (`deterministic` false), as MariaDB's grammar.
+fn characteristic(t: &mut Tokens, deterministic: bool) -> SqlResult<Option<Characteristic>> {
+    let one = if t.eat("COMMENT") {
+        match t.tokens.get(t.at) {
+            Some((Token::SingleQuotedString(s) | Token::DoubleQuotedString(s), _, _)) => {
+                t.at += 1;
+                Characteristic::Comment(s.clone())
+            }
+            _ => return Err(t.error()),
+        }
+    } else if t.eat("LANGUAGE") {
+        t.expect("SQL")?;
+        Characteristic::LanguageSql
+    } else if deterministic && t.eat("DETERMINISTIC") {
+        Characteristic::Deterministic(true)
+    } else if deterministic && next_words(t, "NOT", "DETERMINISTIC") {
+        t.at += 2;
+        Characteristic::Deterministic(false)
+    } else if t.eat("CONTAINS") {
+        t.expect("SQL")?;
+        Characteristic::DataAccess("CONTAINS SQL")
+    } else if t.eat("NO") {
+        t.expect("SQL")?;
+        Characteristic::DataAccess("NO SQL")
+    } else if t.eat("READS") {
+        t.expect("SQL")?;
+        t.expect("DATA")?;
+        Characteristic::DataAccess("READS SQL DATA")
+    } else if t.eat("MODIFIES") {
+        t.expect("SQL")?;
+        t.expect("DATA")?;
+        Characteristic::DataAccess("MODIFIES SQL DATA")
+    } else if next_words(t, "SQL", "SECURITY") {
+        t.at += 2;
+        let security = match t.keyword(t.at).as_deref() {
+            Some(w @ ("DEFINER" | "INVOKER")) => w.to_string(),
+            _ => return Err(t.error()),
+        };
+        t.at += 1;
+        Characteristic::Security(security)
+    } else {
+        return Ok(None);
+    };
+    Ok(Some(one))
+}
+
+/// Whether the next two words are `first second`.
+fn next_words(t: &Tokens, first: &str, second: &str) -> bool {
+    t.keyword(t.at).as_deref() == Some(first) && t.keyword(t.at + 1).as_deref() == Some(second)
+}
+
+/// `ALTER PROCEDURE | FUNCTION name [characteristic ...]` (`Ok(None)` for
+/// other ALTERs).
+pub(crate) fn parse_alter_routine(text: &str) -> SqlResult<Option<Statement>> {
+    let mut t = Tokens { text, tokens: significant_tokens(text)?, at: 0 };
+    let kind = match (t.keyword(0).as_deref(), t.keyword(1).as_deref()) {
+        (Some("ALTER"), Some("PROCEDURE")) => RoutineKind::Procedure,
+        (Some("ALTER"), Some("FUNCTION")) => RoutineKind::Function,
+        _ => return Ok(None),
+    };
+    t.at = 2;
+    let name = object_name(&mut t)?;
+    let mut changes = Vec::new();
+    while let Some(one) = characteristic(&mut t, false)? {
+        changes.push(one);
+    }
+    if t.at < t.tokens.len() && !t.next_is(&Token::SemiColon) {
+        return Err(t.error());
+    }
+    Ok(Some(Statement::AlterRoutine { kind, name, changes }))
 }
 
 /// A CREATE's `IF NOT EXISTS`, which MariaDB refuses beside OR REPLACE

@@ -1,0 +1,193 @@
+//! information_schema.ROUTINES and PARAMETERS: the stored procedures and
+//! functions and their parameters, with the columns, types and values
+//! MariaDB 10.11 shows (its result-set metadata included: clients and ORMs
+//! read these tables' column types).
+
+use crate::catalog::Catalog;
+use crate::privilege::Visibility;
+use crate::routine::RoutineEntry;
+use crate::session::ResultColumn;
+use crate::show::{column_type_text, type_columns};
+use onelog_core::schema::BlobSize;
+use onelog_core::{ColumnDef, ColumnType, Value};
+use std::sync::Arc;
+
+/// The type of a column of these tables, as MariaDB declares it.
+#[derive(Clone, Copy)]
+enum SchemaType {
+    /// VARCHAR of this many characters.
+    Text(u32),
+    /// `int(21)`, sent as a LONG.
+    Int,
+    /// `bigint(21) unsigned`.
+    UnsignedBigInt,
+    /// LONGTEXT, which MariaDB's information_schema sends as a BLOB of
+    /// [`LONGTEXT_CHARS`] characters.
+    LongText,
+    DateTime,
+}
+
+/// The length in characters MariaDB gives an information_schema LONGTEXT.
+const LONGTEXT_CHARS: u32 = 196_605;
+
+/// `int(21)`'s display width.
+const INT_WIDTH: u32 = 21;
+
+use SchemaType::{DateTime, Int, LongText, Text, UnsignedBigInt};
+
+/// A column: name, type, nullable.
+type SchemaColumn = (&'static str, SchemaType, bool);
+
+/// DATA_TYPE through COLLATION_NAME, in both tables.
+const TYPE_COLUMNS: [SchemaColumn; 8] = [
+    ("DATA_TYPE", Text(64), false),
+    ("CHARACTER_MAXIMUM_LENGTH", Int, true),
+    ("CHARACTER_OCTET_LENGTH", Int, true),
+    ("NUMERIC_PRECISION", Int, true),
+    ("NUMERIC_SCALE", Int, true),
+    ("DATETIME_PRECISION", UnsignedBigInt, true),
+    ("CHARACTER_SET_NAME", Text(64), true),
+    ("COLLATION_NAME", Text(64), true),
+];
+
+const ROUTINES_HEAD: [SchemaColumn; 5] = [
+    ("SPECIFIC_NAME", Text(64), false),
+    ("ROUTINE_CATALOG", Text(512), false),
+    ("ROUTINE_SCHEMA", Text(64), false),
+    ("ROUTINE_NAME", Text(64), false),
+    ("ROUTINE_TYPE", Text(13), false),
+];
+
+const ROUTINES_TAIL: [SchemaColumn; 18] = [
+    ("DTD_IDENTIFIER", LongText, true),
+    ("ROUTINE_BODY", Text(8), false),
+    ("ROUTINE_DEFINITION", LongText, true),
+    ("EXTERNAL_NAME", Text(64), true),
+    ("EXTERNAL_LANGUAGE", Text(64), true),
+    ("PARAMETER_STYLE", Text(8), false),
+    ("IS_DETERMINISTIC", Text(3), false),
+    ("SQL_DATA_ACCESS", Text(64), false),
+    ("SQL_PATH", Text(64), true),
+    ("SECURITY_TYPE", Text(7), false),
+    ("CREATED", DateTime, false),
+    ("LAST_ALTERED", DateTime, false),
+    ("SQL_MODE", Text(8192), false),
+    ("ROUTINE_COMMENT", LongText, false),
+    ("DEFINER", Text(384), false),
+    ("CHARACTER_SET_CLIENT", Text(32), false),
+    ("COLLATION_CONNECTION", Text(64), false),
+    ("DATABASE_COLLATION", Text(64), false),
+];
+
+const PARAMETERS_HEAD: [SchemaColumn; 6] = [
+    ("SPECIFIC_CATALOG", Text(512), false),
+    ("SPECIFIC_SCHEMA", Text(64), false),
+    ("SPECIFIC_NAME", Text(64), false),
+    ("ORDINAL_POSITION", Int, false),
+    ("PARAMETER_MODE", Text(5), true),
+    ("PARAMETER_NAME", Text(64), true),
+];
+
+const PARAMETERS_TAIL: [SchemaColumn; 2] = [("DTD_IDENTIFIER", LongText, false), ("ROUTINE_TYPE", Text(9), false)];
+
+/// The column of information_schema table `table`.
+fn result_column(table: &str, (name, ty, nullable): SchemaColumn) -> ResultColumn {
+    let mut def = match ty {
+        Text(chars) => ColumnDef::new(name, ColumnType::VarChar(chars)),
+        Int => ColumnDef::new(name, ColumnType::Int),
+        UnsignedBigInt => ColumnDef { unsigned: true, ..ColumnDef::new(name, ColumnType::BigInt) },
+        LongText => ColumnDef::new(name, ColumnType::Text(BlobSize::Long)),
+        DateTime => ColumnDef::new(name, ColumnType::DateTime { fsp: 0 }),
+    };
+    def.display_width = match ty {
+        Int | UnsignedBigInt => Some(INT_WIDTH),
+        LongText => Some(LONGTEXT_CHARS),
+        _ => None,
+    };
+    def.nullable = nullable;
+    let mut column = ResultColumn::named(name, def);
+    column.org_name = name.to_string();
+    column.table = table.to_string();
+    column.org_table = table.to_string();
+    column.db = "information_schema".into();
+    column
+}
+
+fn columns(table: &str, parts: &[&[SchemaColumn]]) -> Vec<ResultColumn> {
+    parts.iter().flat_map(|p| p.iter()).map(|c| result_column(table, *c)).collect()
+}
+
+fn s(v: &str) -> Value {
+    Value::from_str(v)
+}
+
+/// A `YYYY-MM-DD hh:mm:ss` the catalog keeps, as a DATETIME value.
+fn datetime(text: &str) -> Value {
+    crate::eval::temporal::parse_datetime(text).map_or(Value::Null, Value::DateTime)
+}
+
+/// information_schema.ROUTINES or PARAMETERS (`None` for other tables).
+pub fn table(catalog: &Catalog, visibility: &Visibility, table: &str) -> Option<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
+    match table.to_ascii_uppercase().as_str() {
+        "ROUTINES" => Some((
+            columns("ROUTINES", &[&ROUTINES_HEAD, &TYPE_COLUMNS, &ROUTINES_TAIL]),
+            visible_routines(catalog, visibility).iter().map(|r| routine_row(catalog, r)).collect(),
+        )),
+        "PARAMETERS" => Some((
+            columns("PARAMETERS", &[&PARAMETERS_HEAD, &TYPE_COLUMNS, &PARAMETERS_TAIL]),
+            visible_routines(catalog, visibility).iter().flat_map(|r| parameter_rows(r)).collect(),
+        )),
+        _ => None,
+    }
+}
+
+/// The routines of the databases the session sees, by database, name and
+/// kind as MariaDB lists mysql.proc.
+fn visible_routines(catalog: &Catalog, visibility: &Visibility) -> Vec<Arc<RoutineEntry>> {
+    let mut routines = catalog.all_routines();
+    routines.retain(|r| visibility.db(&r.def.db));
+    routines
+        .sort_by(|a, b| (&a.def.db, &a.def.name, a.def.kind.name()).cmp(&(&b.def.db, &b.def.name, b.def.kind.name())));
+    routines
+}
+
+/// A type's DATA_TYPE .. COLLATION_NAME and DTD_IDENTIFIER.
+fn type_values(ty: &ColumnDef) -> (impl Iterator<Item = Value>, Value) {
+    (type_columns(ty).into_iter(), s(&column_type_text(ty)))
+}
+
+/// A ROUTINES row. A procedure's type columns are empty (DATA_TYPE '').
+fn routine_row(catalog: &Catalog, r: &RoutineEntry) -> Vec<Value> {
+    let d = &r.def;
+    let c = &d.characteristics;
+    let mut row = vec![s(&d.name), s("def"), s(&d.db), s(&d.name), s(d.kind.name())];
+    match &r.routine.returns {
+        Some(ty) => {
+            let (types, dtd) = type_values(ty);
+            row.extend(types.chain([dtd]));
+        }
+        None => row.extend([s("")].into_iter().chain(std::iter::repeat_n(Value::Null, 8))),
+    }
+    let collation = catalog.database(&d.db).map(|d| d.collation).unwrap_or_default().name();
+    row.extend([s("SQL"), s(&d.body_text), Value::Null, Value::Null, s("SQL")]);
+    row.extend([s(if c.deterministic { "YES" } else { "NO" }), s(&c.data_access), Value::Null]);
+    row.extend([s(&c.security), datetime(&d.created), datetime(d.modified()), s(&d.sql_mode), s(&c.comment)]);
+    row.extend([s(&format!("{}@{}", d.definer.0, d.definer.1)), s(&d.character_set_client)]);
+    row.extend([s(&d.collation_connection), s(collation)]);
+    row
+}
+
+/// A routine's PARAMETERS rows: a function's return first, at position 0
+/// with no mode or name, then each parameter.
+fn parameter_rows(r: &RoutineEntry) -> Vec<Vec<Value>> {
+    let d = &r.def;
+    let row = |position: usize, mode: Value, name: Value, ty: &ColumnDef| {
+        let mut row = vec![s("def"), s(&d.db), s(&d.name), Value::UInt(position as u64), mode, name];
+        let (types, dtd) = type_values(ty);
+        row.extend(types.chain([dtd, s(d.kind.name())]));
+        row
+    };
+    let returns = r.routine.returns.iter().map(|ty| row(0, Value::Null, Value::Null, ty));
+    let params = r.routine.params.iter().enumerate().map(|(i, p)| row(i + 1, s(p.mode.name()), s(&p.name), &p.ty));
+    returns.chain(params).collect()
+}
