@@ -18,7 +18,7 @@ use crate::eval::{coerce_to_column, coerce_to_variable, truthy, EvalEnv};
 use crate::parse::routine::{
     Characteristic, Characteristics, Compound, Condition, ConditionItem, CreateRoutine, DiagnosticsItem,
     GetDiagnostics, LoopKind, ParamMode, Routine, RoutineKind, RoutineParam, RowSource, SignalCondition, SpExpr, SpSql,
-    SpStmt, SpTarget,
+    SpStmt, SpTarget, VarType,
 };
 use crate::session::{QueryResult, Session, Warning};
 use crate::txn::Txn;
@@ -777,6 +777,39 @@ struct Cursor<'r> {
 struct Frame<'r> {
     vars: Vec<Var>,
     cursors: Vec<Cursor<'r>>,
+    /// The ROW variables: each field is a variable of `vars` named
+    /// `record_field(row, field)`.
+    rows: Vec<RowVar>,
+}
+
+struct RowVar {
+    name: String,
+    /// The field names, in order.
+    fields: Vec<String>,
+}
+
+/// What a DECLARE's type comes to when it runs.
+enum Declared {
+    Scalar(ColumnDef),
+    Row(Vec<ColumnDef>),
+}
+
+/// Error 1241 for a value of the wrong number of columns.
+fn operand_columns(expected: usize) -> SqlError {
+    SqlError::new(ErrorCode::OPERAND_COLUMNS, format!("Operand should contain {expected} column(s)"))
+}
+
+/// A table column's type as a variable takes it (TYPE OF): the data type
+/// alone, without the column's constraints or default.
+fn anchored(column: &ColumnDef) -> ColumnDef {
+    ColumnDef {
+        nullable: true,
+        default: None,
+        auto_increment: false,
+        on_update_current_timestamp: false,
+        comment: String::new(),
+        ..column.clone()
+    }
 }
 
 struct Handler<'r> {
@@ -867,16 +900,143 @@ impl<'r, R: Runner> Interp<'r, R> {
     }
 
     fn var(&mut self, name: &str) -> SqlResult<&mut Var> {
-        self.frames
-            .iter_mut()
-            .rev()
-            .flat_map(|f| f.vars.iter_mut().rev())
-            .find(|v| v.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| SqlError::new(ErrorCode::SP_UNDECLARED_VAR, format!("Undeclared variable: {name}")))
+        let found =
+            self.frames.iter().enumerate().rev().find_map(|(f, frame)| {
+                frame.vars.iter().rposition(|v| v.name.eq_ignore_ascii_case(name)).map(|v| (f, v))
+            });
+        match found {
+            Some((f, v)) => Ok(&mut self.frames[f].vars[v]),
+            // `rec.field` of a ROW whose type came from a table or cursor.
+            None => match name.split_once('.') {
+                Some((row, field)) if self.row(row).is_some() => Err(crate::parse::routine::no_such_field(row, field)),
+                _ => Err(SqlError::new(ErrorCode::SP_UNDECLARED_VAR, format!("Undeclared variable: {name}"))),
+            },
+        }
+    }
+
+    /// The ROW variable `name`, unless a scalar of that name declared in
+    /// a block inside hides it.
+    fn row(&self, name: &str) -> Option<&RowVar> {
+        for frame in self.frames.iter().rev() {
+            if let Some(row) = frame.rows.iter().find(|r| r.name.eq_ignore_ascii_case(name)) {
+                return Some(row);
+            }
+            if frame.vars.iter().any(|v| v.name.eq_ignore_ascii_case(name)) {
+                return None;
+            }
+        }
+        None
     }
 
     fn values(&mut self, vars: &[String]) -> SqlResult<Vec<Value>> {
-        vars.iter().map(|v| Ok(self.var(v)?.value.clone())).collect()
+        vars.iter()
+            .map(|v| match self.row(v) {
+                // A whole ROW where one value goes (its fields are bound one
+                // by one where the parser knew them).
+                Some(_) => Err(operand_columns(1)),
+                None => Ok(self.var(v)?.value.clone()),
+            })
+            .collect()
+    }
+
+    /// What a DECLARE's type is now: anchored types read their table,
+    /// variable or cursor.
+    fn resolve_type(&mut self, ty: &VarType) -> SqlResult<Declared> {
+        Ok(match ty {
+            VarType::Scalar(ty) => Declared::Scalar(ty.clone()),
+            VarType::Row(fields) => Declared::Row(fields.clone()),
+            VarType::ColumnOf { table, column } => {
+                let entry = self.runner.session().table_entry(table)?;
+                let found = entry.def.columns.iter().find(|c| c.name.eq_ignore_ascii_case(column));
+                let found = found.ok_or_else(|| {
+                    SqlError::new(ErrorCode::BAD_FIELD, format!("Unknown column '{column}' in '{}'", table.name))
+                })?;
+                Declared::Scalar(anchored(found))
+            }
+            VarType::RowOfTable(table) => {
+                let entry = self.runner.session().table_entry(table)?;
+                Declared::Row(entry.def.columns.iter().map(anchored).collect())
+            }
+            VarType::VarOf(name) => match self.row(name).map(|r| (r.name.clone(), r.fields.clone())) {
+                Some((row, fields)) => Declared::Row(
+                    fields
+                        .iter()
+                        .map(|f| Ok(ColumnDef { name: f.clone(), ..self.var(&record_field(&row, f))?.ty.clone() }))
+                        .collect::<SqlResult<_>>()?,
+                ),
+                None => Declared::Scalar(self.var(name)?.ty.clone()),
+            },
+            VarType::RowOfCursor(name) => {
+                let query = self.cursor(name)?.query;
+                let nulls = vec![Value::Null; query.vars.len()];
+                let (columns, _) = columns_and_rows(self.runner.run(query, &nulls)?);
+                Declared::Row(columns.into_iter().map(|c| ColumnDef { name: c.name, ..anchored(&c.def) }).collect())
+            }
+        })
+    }
+
+    /// DECLARE of ROW variables: one variable per field, then the default
+    /// (a row of as many values) assigned to each.
+    fn declare_rows(&mut self, names: &[String], fields: &[ColumnDef], default: Option<&SpExpr>) -> SqlResult<Flow> {
+        for name in names {
+            let frame = self.frames.last_mut().ok_or_else(|| SqlError::internal("no frame"))?;
+            frame.rows.push(RowVar { name: name.clone(), fields: fields.iter().map(|f| f.name.clone()).collect() });
+            frame.vars.extend(fields.iter().map(|f| {
+                let var = record_field(name, &f.name);
+                Var { name: var.clone(), ty: ColumnDef { name: var, ..f.clone() }, value: Value::Null, assigned: false }
+            }));
+            if let Some(e) = default {
+                self.assign_row(name, e)?;
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    /// `SET row = ROW(..) | other_row`: each field takes its value; a value
+    /// of another number of columns is error 1241.
+    fn assign_row(&mut self, name: &str, e: &SpExpr) -> SqlResult<()> {
+        let (row, fields) = match self.row(name) {
+            Some(r) => (r.name.clone(), r.fields.clone()),
+            None => return Err(SqlError::internal("no such row variable")),
+        };
+        let values = match (&e.expr, e.vars.as_slice()) {
+            (Expr::Tuple(items), _) if items.len() == fields.len() => items
+                .iter()
+                .map(|item| self.eval_stored(&SpExpr { expr: item.clone(), vars: e.vars.clone() }))
+                .collect::<SqlResult<Vec<_>>>()?,
+            (Expr::Param(0), [source]) if self.row(source).is_some_and(|r| r.fields.len() == fields.len()) => {
+                let source = self.row(source).map(|r| (r.name.clone(), r.fields.clone()));
+                let (source, source_fields) = source.ok_or_else(|| SqlError::internal("no such row variable"))?;
+                source_fields
+                    .iter()
+                    .map(|f| Ok(self.var(&record_field(&source, f))?.value.clone()))
+                    .collect::<SqlResult<_>>()?
+            }
+            _ => return Err(operand_columns(fields.len())),
+        };
+        for (field, value) in fields.iter().zip(values) {
+            self.assign(&SpTarget::Local(record_field(&row, field)), value)?;
+        }
+        Ok(())
+    }
+
+    /// INTO targets with a ROW variable as its fields: a ROW must be the
+    /// only target (1241 otherwise, as MariaDB).
+    fn row_targets(&self, into: &[SpTarget]) -> SqlResult<Vec<SpTarget>> {
+        let row_of = |t: &SpTarget| match t {
+            SpTarget::Local(name) => self.row(name),
+            _ => None,
+        };
+        match into {
+            [target] => match row_of(target) {
+                Some(r) => Ok(r.fields.iter().map(|f| SpTarget::Local(record_field(&r.name, f))).collect()),
+                None => Ok(into.to_vec()),
+            },
+            _ => match into.iter().find_map(row_of) {
+                Some(r) => Err(operand_columns(r.fields.len())),
+                None => Ok(into.to_vec()),
+            },
+        }
     }
 
     /// An expression the body tests or hands on (a condition, a user
@@ -1046,6 +1206,11 @@ impl<'r, R: Runner> Interp<'r, R> {
                 })
             }
             SpStmt::DeclareVar { names, ty, default } => {
+                let declared = self.resolve_type(ty)?;
+                if let Declared::Row(fields) = declared {
+                    return self.declare_rows(names, &fields, default.as_ref());
+                }
+                let Declared::Scalar(ty) = declared else { return Err(SqlError::internal("row type")) };
                 let value = match default {
                     Some(e) => self.eval_stored(e)?,
                     None => Value::Null,
@@ -1071,6 +1236,12 @@ impl<'r, R: Runner> Interp<'r, R> {
             }
             SpStmt::Set(assignments) => {
                 for (target, e) in assignments {
+                    if let SpTarget::Local(name) = target {
+                        if self.row(name).is_some() {
+                            self.assign_row(name, e)?;
+                            continue;
+                        }
+                    }
                     let value = match target {
                         SpTarget::Local(name) => {
                             let value = self.eval_stored(e);
@@ -1126,6 +1297,7 @@ impl<'r, R: Runner> Interp<'r, R> {
                     None => return Err(SqlError::new(ErrorCode::SP_CURSOR_NOT_OPEN, "Cursor is not open")),
                     Some(rows) => rows.pop_front().ok_or_else(no_data)?,
                 };
+                let into = self.row_targets(into)?;
                 if row.len() != into.len() {
                     return Err(SqlError::new(
                         ErrorCode::SP_WRONG_NO_OF_FETCH_ARGS,
@@ -1431,7 +1603,8 @@ impl<'r, R: Runner> Interp<'r, R> {
         let result = self.aborting_on_warning(strict, |interp| interp.runner.run(sql, &params))?;
         match result {
             QueryResult::Rows { columns, rows } if !sql.into.is_empty() => {
-                if columns.len() != sql.into.len() {
+                let into = self.row_targets(&sql.into)?;
+                if columns.len() != into.len() {
                     return Err(SqlError::new(
                         ErrorCode::WRONG_NUMBER_OF_COLUMNS_IN_SELECT,
                         "The used SELECT statements have a different number of columns",
@@ -1442,7 +1615,7 @@ impl<'r, R: Runner> Interp<'r, R> {
                 if rows.next().is_some() {
                     return Err(SqlError::new(ErrorCode::TOO_MANY_ROWS, "Result consisted of more than one row"));
                 }
-                for (target, value) in sql.into.iter().zip(row) {
+                for (target, value) in into.iter().zip(row) {
                     self.assign(target, value)?;
                 }
                 self.affected += 1;

@@ -212,6 +212,41 @@ pub enum RowSource {
     Query(Box<SpSql>),
 }
 
+/// A local variable's declared type. The anchored ones are resolved each
+/// time the DECLARE runs, from the table, variable or cursor as it is then
+/// (MariaDB's TYPE OF / ROW TYPE OF).
+#[derive(Debug, Clone, PartialEq)]
+pub enum VarType {
+    Scalar(ColumnDef),
+    /// `ROW(name type, ...)`: one variable per field (see [`record_field`]).
+    Row(Vec<ColumnDef>),
+    /// `TYPE OF [db.]table.column`.
+    ColumnOf {
+        table: ObjectName,
+        column: String,
+    },
+    /// `TYPE OF variable`: a scalar or a row like it.
+    VarOf(String),
+    /// `ROW TYPE OF [db.]table`.
+    RowOfTable(ObjectName),
+    /// `ROW TYPE OF cursor`: the fields are the cursor's query's columns.
+    RowOfCursor(String),
+}
+
+impl VarType {
+    /// The field names a parser can know: an explicit ROW's.
+    pub fn explicit_fields(&self) -> Option<Vec<String>> {
+        match self {
+            VarType::Row(fields) => Some(fields.iter().map(|f| f.name.clone()).collect()),
+            _ => None,
+        }
+    }
+
+    pub fn is_row(&self) -> bool {
+        matches!(self, VarType::Row(_) | VarType::RowOfTable(_) | VarType::RowOfCursor(_))
+    }
+}
+
 /// The local variable holding column `column` of FOR record `record`.
 pub fn record_field(record: &str, column: &str) -> String {
     format!("{}.{}", record.to_ascii_lowercase(), column.to_ascii_lowercase())
@@ -225,7 +260,7 @@ pub enum SpStmt {
     },
     DeclareVar {
         names: Vec<String>,
-        ty: ColumnDef,
+        ty: VarType,
         default: Option<SpExpr>,
     },
     /// `DECLARE name CURSOR [(params)] FOR query`: the parameters are

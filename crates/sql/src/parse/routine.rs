@@ -46,6 +46,9 @@ struct BodyParser<'a> {
     /// The records of the FOR loops around the statement being read:
     /// `rec.col` is the variable `record_field(rec, col)`.
     records: Vec<String>,
+    /// The ROW variables in scope: the depth of `vars` they were declared
+    /// at, the name, and the field names when the declaration gives them.
+    rows: Vec<(usize, String, Option<Vec<String>>)>,
 }
 
 const STATEMENT_WORDS: [&str; 12] =
@@ -541,6 +544,7 @@ impl<'a> BodyParser<'a> {
             kind,
             row_references: None,
             records: Vec::new(),
+            rows: Vec::new(),
         }
     }
 
@@ -665,7 +669,9 @@ impl<'a> BodyParser<'a> {
     /// record: its variable and where it ends.
     fn record_field_at(&self, i: usize, to: usize) -> Option<(String, usize)> {
         let Some((Token::Word(record), _, _)) = self.t.tokens.get(i) else { return None };
-        if !self.records.iter().any(|r| r.eq_ignore_ascii_case(&record.value)) || i + 2 >= to {
+        let is_record =
+            self.records.iter().any(|r| r.eq_ignore_ascii_case(&record.value)) || self.row_var(&record.value).is_some();
+        if !is_record || i + 2 >= to {
             return None;
         }
         if i > 0 && matches!(self.t.tokens[i - 1].0, Token::Period) {
@@ -708,6 +714,8 @@ impl<'a> BodyParser<'a> {
         }
         let body = self.statements_until(&["END"]);
         self.vars.pop();
+        let depth = self.vars.len();
+        self.rows.retain(|(declared_at, _, _)| *declared_at <= depth);
         self.cursors.pop();
         self.conditions.truncate(conditions);
         if label.is_some() {
@@ -846,6 +854,7 @@ impl<'a> BodyParser<'a> {
         let mut sub = BodyParser::new(Tokens { text, tokens: significant_tokens(text)?, at: 0 }, self.kind, Vec::new());
         sub.vars = self.vars.clone();
         sub.records = self.records.clone();
+        sub.rows = self.rows.clone();
         let expr = sub.expr_until(&[])?;
         if sub.t.at < sub.t.tokens.len() {
             return Err(sub.t.error());
@@ -943,8 +952,14 @@ impl<'a> BodyParser<'a> {
         if self.t.at == start {
             return Err(self.t.error());
         }
-        let ty = column_type(&self.t.text[self.start_of(start)..self.end_of(self.t.at)])?;
+        let ty = self.var_type(start, self.t.at)?;
         let default = if self.t.eat("DEFAULT") { Some(self.expr_until(&[])?) } else { None };
+        let fields = match &ty {
+            VarType::VarOf(source) => self.row_var(source).map(|(_, fields)| fields.cloned()),
+            ty if ty.is_row() => Some(ty.explicit_fields()),
+            _ => None,
+        };
+        let depth = self.vars.len();
         let scope = self.vars.last_mut().ok_or_else(|| self.t.error())?;
         for name in &names {
             if scope.iter().any(|v| v.eq_ignore_ascii_case(name)) {
@@ -952,7 +967,92 @@ impl<'a> BodyParser<'a> {
             }
             scope.push(name.clone());
         }
+        if let Some(fields) = fields {
+            self.rows.extend(names.iter().map(|n| (depth, n.clone(), fields.clone())));
+        }
         Ok(SpStmt::DeclareVar { names, ty, default })
+    }
+
+    /// The type a DECLARE gives in tokens `[from, to)`: a data type,
+    /// `ROW(field type, ...)`, `TYPE OF [db.]table.column | variable` or
+    /// `ROW TYPE OF [db.]table | cursor`.
+    fn var_type(&self, from: usize, to: usize) -> SqlResult<VarType> {
+        let word = |i: usize| if i < to { self.t.keyword(i) } else { None };
+        let text = |a: usize, b: usize| &self.t.text[self.start_of(a)..self.end_of(b)];
+        let anchor_at = match (word(from).as_deref(), word(from + 1).as_deref(), word(from + 2).as_deref()) {
+            (Some("TYPE"), Some("OF"), _) => Some((from + 2, false)),
+            (Some("ROW"), Some("TYPE"), Some("OF")) => Some((from + 3, true)),
+            _ => None,
+        };
+        let Some((at, row)) = anchor_at else {
+            if word(from).as_deref() == Some("ROW")
+                && matches!(self.t.tokens.get(from + 1), Some((Token::LParen, _, _)))
+            {
+                let close = matching_paren(&self.t, from + 1)?;
+                if close + 1 != to {
+                    return Err(self.t.error_at(close + 1));
+                }
+                return Ok(VarType::Row(row_fields(text(from + 2, close))?));
+            }
+            return Ok(VarType::Scalar(column_type(text(from, to))?));
+        };
+        let mut parts = Vec::new();
+        let mut i = at;
+        loop {
+            match self.t.tokens.get(i) {
+                Some((Token::Word(w), _, _)) if i < to => parts.push(w.value.clone()),
+                _ => return Err(self.t.error_at(i)),
+            }
+            i += 1;
+            if i == to {
+                break;
+            }
+            if !matches!(self.t.tokens.get(i), Some((Token::Period, _, _))) {
+                return Err(self.t.error_at(i));
+            }
+            i += 1;
+        }
+        let table = |db: Option<&String>, name: &String| ObjectName { db: db.cloned(), name: name.clone() };
+        match (row, parts.as_slice()) {
+            (false, [var]) if self.is_var(var) => Ok(VarType::VarOf(var.clone())),
+            (false, [name]) => Err(SqlError::new(ErrorCode::SP_UNDECLARED_VAR, format!("Undeclared variable: {name}"))),
+            (false, [t, c]) => Ok(VarType::ColumnOf { table: table(None, t), column: c.clone() }),
+            (false, [db, t, c]) => Ok(VarType::ColumnOf { table: table(Some(db), t), column: c.clone() }),
+            (true, [name]) if self.cursors.iter().flatten().any(|(c, _)| c.eq_ignore_ascii_case(name)) => {
+                Ok(VarType::RowOfCursor(name.clone()))
+            }
+            (true, [t]) => Ok(VarType::RowOfTable(table(None, t))),
+            (true, [db, t]) => Ok(VarType::RowOfTable(table(Some(db), t))),
+            _ => Err(self.t.error_at(at)),
+        }
+    }
+
+    /// The ROW variable `name` in scope, if it is one: its declaration
+    /// depth and its field names when known.
+    fn row_var(&self, name: &str) -> Option<(usize, Option<&Vec<String>>)> {
+        let (depth, _, fields) = self.rows.iter().rev().find(|(_, n, _)| n.eq_ignore_ascii_case(name))?;
+        // A scalar of the same name declared deeper hides it.
+        let innermost = self.vars.iter().rposition(|scope| scope.iter().any(|v| v.eq_ignore_ascii_case(name)))?;
+        (innermost + 1 == *depth).then_some((*depth, fields.as_ref()))
+    }
+
+    /// `rec.field` as a target (`rec` just read): the field's variable;
+    /// an explicit ROW without that field is error 4082 here already.
+    fn field_target(&mut self, name: &str) -> SqlResult<Option<SpTarget>> {
+        if !self.t.next_is(&Token::Period) {
+            return Ok(None);
+        }
+        let fields = match self.row_var(name) {
+            Some((_, fields)) => fields.cloned(),
+            None if self.records.iter().any(|r| r.eq_ignore_ascii_case(name)) => None,
+            None => return Ok(None),
+        };
+        self.t.at += 1;
+        let field = self.t.ident()?;
+        if fields.is_some_and(|f| !f.iter().any(|f| f.eq_ignore_ascii_case(&field))) {
+            return Err(no_such_field(name, &field));
+        }
+        Ok(Some(SpTarget::Local(record_field(name, &field))))
     }
 
     /// DECLARE ... CONDITION leaves nothing to run.
@@ -1061,6 +1161,7 @@ impl<'a> BodyParser<'a> {
             let close = matching_paren(&self.t, self.t.at)?;
             for (from, to) in split_commas(&self.t, self.t.at + 1, close) {
                 let (_, rewritten, vars) = self.rewrite(from, to, None, false);
+                self.check_fields(&vars)?;
                 args.push(SpExpr { expr: parse_expr(&rewritten)?, vars });
             }
             self.t.at = close + 1;
@@ -1089,6 +1190,9 @@ impl<'a> BodyParser<'a> {
     fn target(&mut self) -> SqlResult<SpTarget> {
         let name = self.t.ident()?;
         if let Some(target) = self.row_target(&name)? {
+            return Ok(target);
+        }
+        if let Some(target) = self.field_target(&name)? {
             return Ok(target);
         }
         if let Some(rest) = name.strip_prefix("@@") {
@@ -1225,7 +1329,13 @@ impl<'a> BodyParser<'a> {
                 self.t.at += 1;
             }
             let name = self.t.ident()?;
-            let row_target = if scope.is_none() { self.row_target(&name)? } else { None };
+            let row_target = match scope {
+                None => match self.row_target(&name)? {
+                    None => self.field_target(&name)?,
+                    found => found,
+                },
+                Some(_) => None,
+            };
             let target = match scope {
                 _ if row_target.is_some() => row_target.ok_or_else(|| self.t.error())?,
                 Some(scope) => SpTarget::System { scope, name: name.to_ascii_lowercase() },
@@ -1300,7 +1410,22 @@ impl<'a> BodyParser<'a> {
             return Err(self.t.error());
         }
         let (_, rewritten, vars) = self.rewrite(start, self.t.at, None, false);
+        self.check_fields(&vars)?;
         Ok(SpExpr { expr: parse_expr(&rewritten)?, vars })
+    }
+
+    /// Error 4082 for a `rec.field` among `vars` that an explicit ROW
+    /// declaration lacks (anchored rows are checked when they run).
+    fn check_fields(&self, vars: &[String]) -> SqlResult<()> {
+        for var in vars {
+            let Some((row, field)) = var.split_once('.') else { continue };
+            if let Some((_, Some(fields))) = self.row_var(row) {
+                if !fields.iter().any(|f| f.eq_ignore_ascii_case(field)) {
+                    return Err(no_such_field(row, field));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// An ordinary statement up to its `;`, with SELECT ... INTO's targets
@@ -1330,6 +1455,7 @@ impl<'a> BodyParser<'a> {
         }
         let ddl = matches!(self.t.keyword(start).as_deref(), Some("CREATE" | "ALTER" | "DROP" | "RENAME" | "TRUNCATE"));
         let (text, rewritten, vars) = self.rewrite(start, end, skip, ddl);
+        self.check_fields(&vars)?;
         self.t.at = end;
         let parsed = parse_with_params(&text, &rewritten)?;
         Ok(SpSql { text, statement: parsed.statement, vars, into })
@@ -1445,15 +1571,45 @@ impl<'a> BodyParser<'a> {
                 && !assigned_column;
             if is_reference {
                 out.push_str(&text[pos..*s]);
-                out.push('?');
                 pos = *e;
-                vars.push(w.value.clone());
+                match self.row_var(&w.value).and_then(|(_, fields)| fields) {
+                    // A ROW whose fields are known is the row of them.
+                    Some(fields) => {
+                        out.push_str(&format!("ROW({})", vec!["?"; fields.len()].join(", ")));
+                        vars.extend(fields.iter().map(|f| record_field(&w.value, f)));
+                    }
+                    None => {
+                        out.push('?');
+                        vars.push(w.value.clone());
+                    }
+                }
             }
         }
         out.push_str(&text[pos.min(end)..end]);
         original.push_str(&text[original_pos.min(end)..end]);
         (original.trim().to_string(), out.trim().to_string(), vars)
     }
+}
+
+/// The fields of `ROW(field type, ...)`, written as `list`; a name given
+/// twice is error 1060, as in a table.
+fn row_fields(list: &str) -> SqlResult<Vec<ColumnDef>> {
+    let parsed = super::parse_single(&format!("CREATE TABLE routine_row ({list})"))?;
+    let Statement::CreateTable(ct) = parsed.statement else { return Err(SqlError::parse(list, 1)) };
+    for (i, field) in ct.columns.iter().enumerate() {
+        if ct.columns[..i].iter().any(|f| f.name.eq_ignore_ascii_case(&field.name)) {
+            return Err(SqlError::new(ErrorCode::DUP_FIELD_NAME, format!("Duplicate column name '{}'", field.name)));
+        }
+    }
+    Ok(ct.columns)
+}
+
+/// Error 4082: `row` has no field `field`.
+pub(crate) fn no_such_field(row: &str, field: &str) -> SqlError {
+    SqlError::new(
+        ErrorCode::ROW_VARIABLE_DOES_NOT_HAVE_FIELD,
+        format!("Row variable '{row}' does not have a field '{field}'"),
+    )
 }
 
 /// Whether `token` can end an operand, so that a name right after it is
@@ -1624,6 +1780,34 @@ mod tests {
             "CREATE PROCEDURE p() RETURN 1",
             "CREATE PROCEDURE p() BEGIN SELECT 1",
             "CREATE PROCEDURE p() BEGIN OPEN c; END",
+        ] {
+            assert!(parse_create_routine(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn reads_anchored_and_row_declarations() {
+        let p = create("CREATE PROCEDURE p() BEGIN DECLARE a TYPE OF db.t.c; DECLARE r ROW(x INT, y TEXT) DEFAULT ROW(1, 'a'); DECLARE s ROW TYPE OF t; DECLARE b TYPE OF a; SET r.x = s.k; SELECT r = r; END");
+        let SpStmt::Block { body, .. } = &p.routine.body else { panic!() };
+        let types: Vec<&VarType> =
+            body.iter().filter_map(|s| if let SpStmt::DeclareVar { ty, .. } = s { Some(ty) } else { None }).collect();
+        assert!(
+            matches!(types[0], VarType::ColumnOf { table, column } if table.db.as_deref() == Some("db") && column == "c")
+        );
+        assert_eq!(types[1].explicit_fields(), Some(vec!["x".to_string(), "y".to_string()]));
+        assert!(matches!(types[2], VarType::RowOfTable(t) if t.name == "t"));
+        assert_eq!(types[3], &VarType::VarOf("a".into()));
+        let SpStmt::Set(set) = &body[4] else { panic!("{:?}", body[4]) };
+        assert_eq!(set[0].0, SpTarget::Local("r.x".into()));
+        assert_eq!(set[0].1.vars, ["s.k"]);
+        // A ROW with known fields compares as the row of them.
+        let SpStmt::Sql(select) = &body[5] else { panic!("{:?}", body[5]) };
+        assert_eq!(select.vars, ["r.x", "r.y", "r.x", "r.y"]);
+        for bad in [
+            "CREATE PROCEDURE p() BEGIN DECLARE r ROW(a INT); SET r.b = 1; END",
+            "CREATE PROCEDURE p() BEGIN DECLARE r ROW(a INT); SELECT r.b; END",
+            "CREATE PROCEDURE p() BEGIN DECLARE r ROW(a INT, a INT); END",
+            "CREATE PROCEDURE p() BEGIN DECLARE a TYPE OF nosuch; END",
         ] {
             assert!(parse_create_routine(bad).is_err(), "{bad}");
         }
