@@ -87,3 +87,15 @@ SELECT ju1.*, ju3.* FROM ju1 RIGHT JOIN ju3 USING (k) ORDER BY ju3.k;
 SELECT k FROM ju1 RIGHT JOIN ju3 USING (k) ORDER BY k;
 SELECT * FROM cust c RIGHT JOIN cust c ON c.id = c.id;
 SELECT * FROM cust c RIGHT JOIN ord o ON o.nope = c.id;
+-- A join nested on the right, `a JOIN b JOIN c ON ...` (parsed as a JOIN (b JOIN c ON ...)), with inner joins only.
+CREATE TABLE nja (x INT)
+CREATE TABLE njb (x INT)
+CREATE TABLE njc (x INT)
+INSERT INTO nja VALUES (1),(2),(3)
+INSERT INTO njb VALUES (2),(3),(4)
+INSERT INTO njc VALUES (3),(4),(5)
+SELECT nja.x, njb.x, njc.x FROM nja JOIN njb JOIN njc ON njb.x = njc.x ORDER BY 1,2,3
+SELECT nja.x, njb.x, njc.x FROM nja JOIN (njb JOIN njc ON njb.x = njc.x) ON nja.x = njb.x ORDER BY 1,2,3
+SELECT nja.x, njb.x, njc.x FROM nja JOIN (njb CROSS JOIN njc) ORDER BY 1,2,3
+SELECT nja.x, z.x FROM (SELECT NULL) AS q JOIN (SELECT x FROM njb ORDER BY x LIMIT 10) AS z JOIN (SELECT NULL) AS w ON (EXISTS (SELECT 1 FROM njc WHERE njc.x = z.x LIMIT 1)) JOIN nja ON nja.x = z.x ORDER BY 1
+SELECT count(*) FROM nja JOIN njb JOIN njc ON njb.x = njc.x WHERE nja.x > 1

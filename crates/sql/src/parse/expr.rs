@@ -260,7 +260,49 @@ pub(super) fn push_joins(from: &mut Vec<Join>, twj: &sp::TableWithJoins, params:
         }
     }
     for join in &twj.joins {
-        from.push(convert_join(join, params)?);
+        match &join.relation {
+            sp::TableFactor::NestedJoin { table_with_joins, alias: None } => {
+                push_nested_inner_join(from, join, table_with_joins, params)?
+            }
+            _ => from.push(convert_join(join, params)?),
+        }
+    }
+    Ok(())
+}
+
+/// `a JOIN (b JOIN c ON x) ON y` (what `a JOIN b JOIN c ON x` parses as):
+/// with inner joins only, the same rows as the left-deep `a JOIN b JOIN c
+/// ON x AND y`. A nested join with an outer join on either side changes
+/// meaning when flattened and is not supported yet.
+fn push_nested_inner_join(
+    from: &mut Vec<Join>,
+    join: &sp::Join,
+    nested: &sp::TableWithJoins,
+    params: &mut ParamCounter,
+) -> SqlResult<()> {
+    use sp::JoinOperator as J;
+    let inner = |op: &sp::JoinOperator| {
+        matches!(op, J::Join(c) | J::Inner(c) | J::CrossJoin(c)
+            if matches!(c, sp::JoinConstraint::On(_) | sp::JoinConstraint::None))
+    };
+    if !inner(&join.join_operator) || !nested.joins.iter().all(|j| inner(&j.join_operator)) {
+        return Err(unsupported(&join.relation));
+    }
+    let first = from.len();
+    push_joins(from, nested, params)?;
+    if let Some(leading) = from.get_mut(first) {
+        leading.kind = JoinKind::Inner;
+    }
+    let outer_on = match &join.join_operator {
+        J::Join(sp::JoinConstraint::On(e)) | J::Inner(sp::JoinConstraint::On(e)) => Some(convert_expr(e, params)?),
+        _ => None,
+    };
+    if let (Some(on), Some(last)) = (outer_on, from.last_mut()) {
+        last.kind = JoinKind::Inner;
+        last.on = Some(match last.on.take() {
+            Some(inner_on) => Expr::Binary(BinOp::And, Box::new(inner_on), Box::new(on)),
+            None => on,
+        });
     }
     Ok(())
 }
