@@ -16,7 +16,8 @@ use onelog_core::{ColumnDef, ColumnType, SqlError, SqlResult, TableDef, Value};
 use onelog_storage::Mutation;
 
 /// Runs `stmt`, a CREATE TABLE whose `select` is set.
-pub fn execute(session: &mut Session, stmt: &CreateTable, select: &Select) -> SqlResult<QueryResult> {
+/// `params` are the query's `?` values (a stored program's variables).
+pub fn execute(session: &mut Session, stmt: &CreateTable, select: &Select, params: &[Value]) -> SqlResult<QueryResult> {
     let engine = session.engine.clone();
     let current_db = session.db.clone().unwrap_or_default();
     let db = ddl::db_of(&stmt.name, &current_db)?.to_string();
@@ -25,7 +26,7 @@ pub fn execute(session: &mut Session, stmt: &CreateTable, select: &Select) -> Sq
     if let Some(result) = existing_table(session, &db, stmt)? {
         return Ok(result);
     }
-    let (columns, rows) = session.read_select(select)?;
+    let (columns, rows) = session.read_select(select, params)?;
     let tables = session.ddl_tables_to_lock(vec![(db.clone(), stmt.name.name.clone())]);
     let _mdl =
         session.request_mdl(TABLE_WAIT, |wait| engine.mdl.lock_exclusive(session.connection_id, tables, wait))?;

@@ -125,7 +125,7 @@ impl CatalogChange {
 /// Executes a DDL statement for a client session.
 pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult<QueryResult> {
     if let Statement::CreateTable(ct @ CreateTable { select: Some(select), .. }) = stmt {
-        return crate::create_select::execute(session, ct, select);
+        return crate::create_select::execute(session, ct, select, &[]);
     }
     let engine = session.engine.clone();
     let db = session.db.clone().unwrap_or_default();

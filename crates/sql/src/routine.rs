@@ -939,6 +939,16 @@ impl<'r, R: Runner> Interp<'r, R> {
             .collect()
     }
 
+    /// Runs `f` with `vars`' declared types as the types of the `?`
+    /// values it evaluates (see `Session::routine_param_types`).
+    fn typed_by<T>(&mut self, vars: &[String], f: impl FnOnce(&mut Self) -> SqlResult<T>) -> SqlResult<T> {
+        let types = vars.iter().map(|v| Ok(self.var(v)?.ty.clone())).collect::<SqlResult<Vec<_>>>()?;
+        let outer = self.runner.session().routine_param_types.replace(types);
+        let result = f(self);
+        self.runner.session().routine_param_types.replace(outer);
+        result
+    }
+
     /// What a DECLARE's type is now: anchored types read their table,
     /// variable or cursor.
     fn resolve_type(&mut self, ty: &VarType) -> SqlResult<Declared> {
@@ -1054,7 +1064,7 @@ impl<'r, R: Runner> Interp<'r, R> {
 
     fn eval_here(&mut self, e: &SpExpr) -> SqlResult<Value> {
         let params = self.values(&e.vars)?;
-        self.runner.eval(&e.expr, &params)
+        self.typed_by(&e.vars, |interp| interp.runner.eval(&e.expr, &params))
     }
 
     /// Runs `compute` with the session's abort_on_warning set to `aborts`,
@@ -1600,7 +1610,9 @@ impl<'r, R: Runner> Interp<'r, R> {
         let params = self.values(&sql.vars)?;
         let into_locals = sql.into.iter().any(|t| matches!(t, SpTarget::Local(_)));
         let strict = into_locals && self.runner.session().strict();
-        let result = self.aborting_on_warning(strict, |interp| interp.runner.run(sql, &params))?;
+        let result = self.typed_by(&sql.vars, |interp| {
+            interp.aborting_on_warning(strict, |interp| interp.runner.run(sql, &params))
+        })?;
         match result {
             QueryResult::Rows { columns, rows } if !sql.into.is_empty() => {
                 let into = self.row_targets(&sql.into)?;

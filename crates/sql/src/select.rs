@@ -182,6 +182,10 @@ impl crate::typing::StoredFunctions for Ctx<'_> {
     fn returns(&self, name: &str) -> Option<ColumnDef> {
         crate::routine::function_returns(self.session, name)
     }
+
+    fn param_type(&self, i: usize) -> Option<ColumnDef> {
+        self.session.routine_param_types.borrow().get(i).cloned()
+    }
 }
 
 impl Ctx<'_> {

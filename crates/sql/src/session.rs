@@ -326,6 +326,9 @@ pub struct Session {
     /// it with the routine), whatever the caller's.
     routine_sql_modes: RefCell<Vec<String>>,
     pub(crate) user_vars: RefCell<HashMap<String, Value>>,
+    /// The declared types of the `?` values of what a stored program is
+    /// running (its variables): MariaDB types the expressions by them.
+    pub(crate) routine_param_types: RefCell<Vec<ColumnDef>>,
     /// `PREPARE name FROM ...` statements, by lower-case name.
     pub(crate) sql_prepared: HashMap<String, crate::parse::ParsedStatement>,
     /// Names (lower case) of the prepared statements EXECUTE is running:
@@ -473,6 +476,7 @@ impl Session {
             session_vars,
             routine_sql_modes: RefCell::new(Vec::new()),
             user_vars: RefCell::new(HashMap::new()),
+            routine_param_types: RefCell::new(Vec::new()),
             sql_prepared: HashMap::new(),
             sql_executing: Vec::new(),
             txn: None,
@@ -534,6 +538,7 @@ impl Session {
             session_vars: self.session_vars.clone(),
             routine_sql_modes: RefCell::new(self.routine_sql_modes.borrow().clone()),
             user_vars: RefCell::new(self.user_vars.take()),
+            routine_param_types: RefCell::new(Vec::new()),
             sql_prepared: HashMap::new(),
             sql_executing: self.sql_executing.clone(),
             txn: Some(txn),
@@ -1552,7 +1557,7 @@ impl Session {
             // Nor does CREATE TEMPORARY TABLE.
             Statement::CreateTable(ct) if ct.temporary => {
                 let ct = self.with_default_engine(ct);
-                crate::temp::create(self, &ct)
+                crate::temp::create(self, &ct, params)
             }
 
             Statement::CreateDatabase { .. }
@@ -1574,7 +1579,7 @@ impl Session {
             | Statement::DropTrigger { .. } => {
                 // DDL commits the open transaction first, as MySQL does.
                 self.commit_txn()?;
-                self.run_ddl(stmt, text)
+                self.run_ddl(stmt, text, params)
             }
             // DROP TEMPORARY TABLE does not end the transaction, as in MariaDB.
             Statement::DropTemporaryTable { names, if_exists } => crate::temp::drop_temporary(self, names, *if_exists),
@@ -1700,8 +1705,13 @@ impl Session {
 
     /// A DDL statement after its implicit commit: on the session's
     /// temporary tables where it names them (see `temp`), else logged.
-    fn run_ddl(&mut self, stmt: &Statement, text: &str) -> SqlResult<QueryResult> {
+    /// `params` are a CREATE TABLE ... SELECT's `?` values.
+    fn run_ddl(&mut self, stmt: &Statement, text: &str, params: &[Value]) -> SqlResult<QueryResult> {
         match stmt {
+            Statement::CreateTable(ct @ CreateTable { select: Some(select), .. }) => {
+                let ct = self.with_default_engine(ct);
+                crate::create_select::execute(self, &ct, select, params)
+            }
             Statement::CreateTable(ct) if ct.engine.is_none() && ct.like.is_none() => {
                 let ct = self.with_default_engine(ct);
                 // A replay reads a CREATE TABLE without ENGINE= as InnoDB's
@@ -2200,12 +2210,16 @@ impl Session {
 
     /// Runs the query of a CREATE TABLE ... SELECT under shared metadata
     /// locks on the tables it reads, as a SELECT statement would.
-    pub(crate) fn read_select(&mut self, select: &Select) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
+    pub(crate) fn read_select(
+        &mut self,
+        select: &Select,
+        params: &[Value],
+    ) -> SqlResult<(Vec<ResultColumn>, Vec<Vec<Value>>)> {
         self.lock_statement_tables(&Statement::Select(Box::new(select.clone())))?;
         match self.run_read(
             |s, ctx| s.select_result(ctx, select),
             crate::select::requested_lock(select).is_some(),
-            &[],
+            params,
         )? {
             QueryResult::Rows { columns, rows } => Ok((columns, rows)),
             QueryResult::Ok { .. } | QueryResult::Streamed { .. } => {

@@ -111,7 +111,7 @@ fn table_exists(name: &str) -> SqlError {
 /// CREATE [OR REPLACE] TEMPORARY TABLE [IF NOT EXISTS] t (...) / LIKE /
 /// [AS] SELECT. Neither a base table of the same name (the temporary one
 /// shadows it) nor a missing database is an obstacle, as in MariaDB.
-pub fn create(session: &mut Session, ct: &CreateTable) -> SqlResult<QueryResult> {
+pub fn create(session: &mut Session, ct: &CreateTable, params: &[onelog_core::Value]) -> SqlResult<QueryResult> {
     let current_db = session.db.clone().unwrap_or_default();
     let db = ddl::db_of(&ct.name, &current_db)?.to_string();
     let name = ct.name.name.clone();
@@ -151,7 +151,7 @@ pub fn create(session: &mut Session, ct: &CreateTable) -> SqlResult<QueryResult>
         session.temp.install(TableEntry::new(def));
         return Ok(QueryResult::ok(0));
     };
-    let (columns, rows) = session.read_select(select)?;
+    let (columns, rows) = session.read_select(select, params)?;
     let definition =
         CreateTable { columns: crate::create_select::table_columns(ct, select, &columns), select: None, ..ct.clone() };
     let def = ddl::new_table_def(&mut next_id, &db, db_collation, &definition)?;

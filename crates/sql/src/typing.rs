@@ -84,6 +84,11 @@ pub trait StoredFunctions {
     /// The RETURNS type of the stored function `name` (`db.f`, or `f` of
     /// the current database), `None` when there is no such function.
     fn returns(&self, name: &str) -> Option<ColumnDef>;
+    /// The declared type of the value `Expr::Param(i)` stands for, when a
+    /// stored program's variable supplies it (MariaDB types it so).
+    fn param_type(&self, _i: usize) -> Option<ColumnDef> {
+        None
+    }
 }
 
 /// What an expression's type depends on besides the expression itself.
@@ -217,6 +222,7 @@ fn type_of(expr: &Expr, env: &TypeEnv<'_>) -> Option<Typed> {
         Expr::Literal(v) => literal(v),
         Expr::HexHybrid(bytes) => Some(hybrid_string(bytes.len())),
         Expr::Slot(i) => Some(column(&env.scope.get(*i)?.def)),
+        Expr::Param(i) => Some(Typed { nullable: true, ..column(&env.functions.param_type(*i)?) }),
         // CONVERT(text USING cs): as many characters, maybe NULL.
         Expr::Collate { expr, collation, explicit: false }
             if matches!(**expr, Expr::Cast { to: CastType::Char, .. }) =>

@@ -1160,7 +1160,7 @@ impl<'a> BodyParser<'a> {
         if self.t.next_is(&Token::LParen) {
             let close = matching_paren(&self.t, self.t.at)?;
             for (from, to) in split_commas(&self.t, self.t.at + 1, close) {
-                let (_, rewritten, vars) = self.rewrite(from, to, None, false);
+                let (_, rewritten, vars) = self.rewrite(from, to, None, from);
                 self.check_fields(&vars)?;
                 args.push(SpExpr { expr: parse_expr(&rewritten)?, vars });
             }
@@ -1282,7 +1282,7 @@ impl<'a> BodyParser<'a> {
             if at >= self.statement_end() {
                 return Err(self.t.error());
             }
-            let (_, rewritten, vars) = self.rewrite(at, at + 1, None, false);
+            let (_, rewritten, vars) = self.rewrite(at, at + 1, None, at);
             self.t.at += 1;
             Some(SpExpr { expr: parse_expr(&rewritten)?, vars })
         } else {
@@ -1409,7 +1409,7 @@ impl<'a> BodyParser<'a> {
         if self.t.at == start {
             return Err(self.t.error());
         }
-        let (_, rewritten, vars) = self.rewrite(start, self.t.at, None, false);
+        let (_, rewritten, vars) = self.rewrite(start, self.t.at, None, start);
         self.check_fields(&vars)?;
         Ok(SpExpr { expr: parse_expr(&rewritten)?, vars })
     }
@@ -1454,11 +1454,39 @@ impl<'a> BodyParser<'a> {
             }
         }
         let ddl = matches!(self.t.keyword(start).as_deref(), Some("CREATE" | "ALTER" | "DROP" | "RENAME" | "TRUNCATE"));
-        let (text, rewritten, vars) = self.rewrite(start, end, skip, ddl);
+        // A DDL statement names things, but the query of a CREATE TABLE ...
+        // SELECT reads variables as any query does.
+        let names_until = match ddl {
+            true => self.create_table_select_at(start, end).unwrap_or(end),
+            false => start,
+        };
+        let (text, rewritten, vars) = self.rewrite(start, end, skip, names_until);
         self.check_fields(&vars)?;
         self.t.at = end;
         let parsed = parse_with_params(&text, &rewritten)?;
         Ok(SpSql { text, statement: parsed.statement, vars, into })
+    }
+
+    /// Where the query of `CREATE ... TABLE ... SELECT` starts: its first
+    /// SELECT or WITH outside parentheses.
+    fn create_table_select_at(&self, start: usize, end: usize) -> Option<usize> {
+        if self.t.keyword(start).as_deref() != Some("CREATE") {
+            return None;
+        }
+        let table_at = (start..end).find(|&i| self.t.keyword(i).as_deref() == Some("TABLE"))?;
+        let before_table = start + 1..table_at;
+        if !before_table.clone().all(|i| matches!(self.t.keyword(i).as_deref(), Some("OR" | "REPLACE" | "TEMPORARY"))) {
+            return None;
+        }
+        let mut depth = 0usize;
+        (table_at..end).find(|&i| {
+            match self.t.tokens[i].0 {
+                Token::LParen => depth += 1,
+                Token::RParen => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            depth == 0 && matches!(self.t.keyword(i).as_deref(), Some("SELECT" | "WITH"))
+        })
     }
 
     fn top_level_into(&self, start: usize, end: usize) -> Option<usize> {
@@ -1474,14 +1502,14 @@ impl<'a> BodyParser<'a> {
     }
 
     /// Tokens `[from, to)` as (original text, text with each local variable
-    /// reference as `?` and `skip` blanked, the variables in order). In a
-    /// DDL statement (`keep_names`) nothing is a variable.
+    /// reference as `?` and `skip` blanked, the variables in order). Before
+    /// `names_until` (the DDL part of a statement) nothing is a variable.
     fn rewrite(
         &self,
         from: usize,
         to: usize,
         skip: Option<(usize, usize)>,
-        keep_names: bool,
+        names_until: usize,
     ) -> (String, String, Vec<String>) {
         let text = self.t.text;
         let (start, end) = (self.start_of(from), self.end_of(to).max(self.start_of(from)));
@@ -1528,6 +1556,7 @@ impl<'a> BodyParser<'a> {
                 }
             }
             let Token::Word(w) = tok else { continue };
+            let keep_names = i < names_until;
             let in_column_list = column_list_depth.is_some_and(|d| d == depth);
             let prev = i.checked_sub(1).filter(|&p| p >= from).map(|p| &self.t.tokens[p].0);
             let prev_word = i.checked_sub(1).filter(|&p| p >= from).and_then(|p| self.t.keyword(p));
