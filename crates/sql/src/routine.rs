@@ -671,14 +671,6 @@ struct FunctionRunner<'s> {
     view: &'s Arc<Snapshot>,
 }
 
-/// Error 1336 for what a function may not do.
-fn not_in_function(what: &str) -> SqlError {
-    SqlError::new(
-        ErrorCode { number: 1336, sqlstate: "0A000" },
-        format!("{what} is not allowed in stored function or trigger"),
-    )
-}
-
 impl FunctionRunner<'_> {
     /// Runs `read` over the transaction as the function's statements see
     /// it: the fork, when a function of this statement wrote, else the
@@ -736,7 +728,7 @@ impl Runner for FunctionRunner<'_> {
     }
 
     fn set_system(&mut self, _scope: VarScope, name: &str, _value: Value) -> SqlResult<()> {
-        Err(not_in_function(&format!("SET @@{name}")))
+        Err(crate::parse::routine::not_in_function(&format!("SET @@{name}")))
     }
 
     fn call(&mut self, entry: &RoutineEntry, values: Vec<Value>) -> SqlResult<(Vec<Value>, u64)> {

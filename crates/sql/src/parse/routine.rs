@@ -156,11 +156,16 @@ pub(crate) fn commits(statement: &Statement) -> bool {
     }
 }
 
-pub(crate) fn dynamic_sql_error() -> SqlError {
+/// Error 1336 for what a stored function or trigger may not run.
+pub(crate) fn not_in_function(what: &str) -> SqlError {
     SqlError::new(
         ErrorCode { number: 1336, sqlstate: "0A000" },
-        "Dynamic SQL is not allowed in stored function or trigger",
+        format!("{what} is not allowed in stored function or trigger"),
     )
+}
+
+pub(crate) fn dynamic_sql_error() -> SqlError {
+    not_in_function("Dynamic SQL")
 }
 
 pub(crate) fn commit_in_function_error() -> SqlError {
