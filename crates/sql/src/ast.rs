@@ -424,13 +424,53 @@ impl Expr {
 
     /// Calls `f` on every table its subqueries read.
     pub fn for_each_table(&self, f: &mut dyn FnMut(&ObjectName)) {
-        match self {
-            Expr::InSubquery { query, .. } | Expr::ScalarSubquery(query) | Expr::Exists { query, .. } => {
-                query.for_each_table(f)
-            }
-            _ => {}
+        if let Some(query) = self.subquery() {
+            query.for_each_table(f);
         }
         self.for_each_child(&mut |child| child.for_each_table(f));
+    }
+
+    /// Calls `f` with the name of every function this expression calls,
+    /// in its subqueries too (where stored functions are found).
+    pub fn for_each_function(&self, f: &mut dyn FnMut(&str)) {
+        if let Expr::Function { name, .. } = self {
+            f(name);
+        }
+        if let Some(query) = self.subquery() {
+            query.for_each_part(&mut |part| {
+                if let AstPart::Expr(e) = part {
+                    e.for_each_function(f)
+                }
+            });
+        }
+        self.for_each_child(&mut |child| child.for_each_function(f));
+    }
+
+    /// The query of a subquery expression.
+    fn subquery(&self) -> Option<&Select> {
+        match self {
+            Expr::InSubquery { query, .. } | Expr::ScalarSubquery(query) | Expr::Exists { query, .. } => Some(query),
+            _ => None,
+        }
+    }
+}
+
+/// A table a statement names, or one of its top-level expressions (whose
+/// sub-expressions and subqueries the visitor walks itself): what
+/// [`Statement::for_each_part`] visits.
+#[derive(Clone, Copy)]
+pub enum AstPart<'a> {
+    Table(&'a ObjectName),
+    Expr(&'a Expr),
+}
+
+impl AstPart<'_> {
+    /// Calls `f` on the table, or on the tables of the expression's subqueries.
+    fn for_each_table(self, f: &mut dyn FnMut(&ObjectName)) {
+        match self {
+            AstPart::Table(name) => f(name),
+            AstPart::Expr(e) => e.for_each_table(f),
+        }
     }
 }
 
@@ -438,16 +478,22 @@ impl Select {
     /// Calls `f` on every base table this query reads: FROM and JOIN,
     /// derived tables, subqueries anywhere, UNION branches.
     pub fn for_each_table(&self, f: &mut dyn FnMut(&ObjectName)) {
-        self.from.iter().for_each(|j| j.for_each_table(f));
+        self.for_each_part(&mut |part| part.for_each_table(f));
+    }
+
+    /// Calls `f` on every table and top-level expression of this query:
+    /// FROM and JOIN, derived tables, UNION branches.
+    pub fn for_each_part(&self, f: &mut dyn FnMut(AstPart<'_>)) {
+        self.from.iter().for_each(|j| j.for_each_part(f));
         for item in &self.items {
             if let SelectItem::Expr { expr, .. } = item {
-                expr.for_each_table(f);
+                f(AstPart::Expr(expr));
             }
         }
         let exprs = self.selection.iter().chain(&self.group_by).chain(&self.having);
-        exprs.chain(self.order_by.iter().map(|o| &o.expr)).for_each(|e| e.for_each_table(f));
+        exprs.chain(self.order_by.iter().map(|o| &o.expr)).for_each(|e| f(AstPart::Expr(e)));
         if let Some((_, next)) = &self.union {
-            next.for_each_table(f);
+            next.for_each_part(f);
         }
     }
 }
@@ -455,16 +501,20 @@ impl Select {
 impl Join {
     /// Calls `f` on every base table this FROM item and its ON condition read.
     pub fn for_each_table(&self, f: &mut dyn FnMut(&ObjectName)) {
+        self.for_each_part(&mut |part| part.for_each_table(f));
+    }
+
+    fn for_each_part(&self, f: &mut dyn FnMut(AstPart<'_>)) {
         match &self.factor {
-            TableFactor::Table { name, .. } => f(name),
-            TableFactor::Derived { query, .. } => query.for_each_table(f),
+            TableFactor::Table { name, .. } => f(AstPart::Table(name)),
+            TableFactor::Derived { query, .. } => query.for_each_part(f),
             TableFactor::Recursive(cte) => {
-                cte.seed.for_each_table(f);
-                cte.step.for_each_table(f);
+                cte.seed.for_each_part(f);
+                cte.step.for_each_part(f);
             }
             TableFactor::CteSelf { .. } => {}
         }
-        self.on.iter().for_each(|e| e.for_each_table(f));
+        self.on.iter().for_each(|e| f(AstPart::Expr(e)));
     }
 }
 
@@ -987,12 +1037,20 @@ impl MaintenanceOp {
     }
 }
 
-fn returning_tables(items: &[SelectItem], f: &mut dyn FnMut(&ObjectName)) {
-    for item in items {
-        if let SelectItem::Expr { expr, .. } = item {
-            expr.for_each_table(f);
-        }
-    }
+/// Calls `f` on each of `exprs`.
+fn exprs<'a>(exprs: impl Iterator<Item = &'a Expr>, f: &mut dyn FnMut(AstPart<'_>)) {
+    exprs.for_each(|e| f(AstPart::Expr(e)))
+}
+
+fn order_exprs(order_by: &[OrderBy]) -> impl Iterator<Item = &Expr> {
+    order_by.iter().map(|o| &o.expr)
+}
+
+fn returning_exprs(items: &[SelectItem]) -> impl Iterator<Item = &Expr> {
+    items.iter().filter_map(|item| match item {
+        SelectItem::Expr { expr, .. } => Some(expr),
+        _ => None,
+    })
 }
 
 /// `WITH [CASCADED | LOCAL] CHECK OPTION` of a view.
@@ -1128,47 +1186,59 @@ impl Statement {
     /// Calls `f` on every table a query or DML statement reads or writes
     /// (nothing for other statements): what it takes metadata locks on.
     pub fn for_each_table(&self, f: &mut dyn FnMut(&ObjectName)) {
-        let order = |o: &[OrderBy], f: &mut dyn FnMut(&ObjectName)| o.iter().for_each(|o| o.expr.for_each_table(f));
+        self.for_each_part(&mut |part| part.for_each_table(f));
+    }
+
+    /// Calls `f` with the name of every function a query or DML statement
+    /// calls (nothing for other statements).
+    pub fn for_each_function(&self, f: &mut dyn FnMut(&str)) {
+        self.for_each_part(&mut |part| {
+            if let AstPart::Expr(e) = part {
+                e.for_each_function(f)
+            }
+        });
+    }
+
+    /// Calls `f` on every table and top-level expression of a query or DML
+    /// statement (nothing for other statements).
+    pub fn for_each_part(&self, f: &mut dyn FnMut(AstPart<'_>)) {
         match self {
-            Statement::Select(select) => select.for_each_table(f),
+            Statement::Select(select) => select.for_each_part(f),
             Statement::Insert(ins) => {
-                f(&ins.table);
+                f(AstPart::Table(&ins.table));
                 match &ins.source {
-                    InsertSource::Values(rows) => rows.iter().flatten().for_each(|e| e.for_each_table(f)),
-                    InsertSource::Select(select) => select.for_each_table(f),
+                    InsertSource::Values(rows) => exprs(rows.iter().flatten(), f),
+                    InsertSource::Select(select) => select.for_each_part(f),
                 }
-                ins.on_duplicate.iter().for_each(|(_, e)| e.for_each_table(f));
-                returning_tables(&ins.returning, f);
+                exprs(ins.on_duplicate.iter().map(|(_, e)| e), f);
+                exprs(returning_exprs(&ins.returning), f);
             }
             Statement::Update(upd) => {
-                f(&upd.table);
-                upd.assignments.iter().for_each(|(_, e)| e.for_each_table(f));
-                upd.selection.iter().for_each(|e| e.for_each_table(f));
-                order(&upd.order_by, f);
+                f(AstPart::Table(&upd.table));
+                exprs(upd.assignments.iter().map(|(_, e)| e), f);
+                exprs(upd.selection.iter().chain(order_exprs(&upd.order_by)), f);
             }
             Statement::Delete(del) => {
-                f(&del.table);
-                del.selection.iter().for_each(|e| e.for_each_table(f));
-                order(&del.order_by, f);
-                returning_tables(&del.returning, f);
+                f(AstPart::Table(&del.table));
+                exprs(del.selection.iter().chain(order_exprs(&del.order_by)), f);
+                exprs(returning_exprs(&del.returning), f);
             }
             Statement::MultiUpdate(upd) => {
-                upd.from.iter().for_each(|j| j.for_each_table(f));
-                upd.assignments.iter().for_each(|(_, _, e)| e.for_each_table(f));
-                upd.selection.iter().for_each(|e| e.for_each_table(f));
-                order(&upd.order_by, f);
+                upd.from.iter().for_each(|j| j.for_each_part(f));
+                exprs(upd.assignments.iter().map(|(_, _, e)| e), f);
+                exprs(upd.selection.iter().chain(order_exprs(&upd.order_by)), f);
             }
             Statement::MultiDelete(del) => {
-                del.from.iter().for_each(|j| j.for_each_table(f));
-                del.selection.iter().for_each(|e| e.for_each_table(f));
+                del.from.iter().for_each(|j| j.for_each_part(f));
+                exprs(del.selection.iter(), f);
             }
             Statement::LoadData(load) => {
-                f(&load.table);
-                load.assignments.iter().for_each(|(_, e)| e.for_each_table(f));
+                f(AstPart::Table(&load.table));
+                exprs(load.assignments.iter().map(|(_, e)| e), f);
             }
-            Statement::Explain { statement, .. } => statement.for_each_table(f),
+            Statement::Explain { statement, .. } => statement.for_each_part(f),
             Statement::TableMaintenance { tables, .. } | Statement::ChecksumTable { tables, .. } => {
-                tables.iter().for_each(f)
+                tables.iter().for_each(|t| f(AstPart::Table(t)))
             }
             _ => {}
         }

@@ -34,6 +34,7 @@ pub mod maintenance;
 pub mod mdl;
 pub mod multi_dml;
 pub mod parse;
+pub(crate) mod prelock;
 pub mod prepared;
 pub mod privilege;
 pub mod replicas;

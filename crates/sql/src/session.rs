@@ -1393,6 +1393,7 @@ impl Session {
             drop(catalog);
             add_table_use(&mut wanted, (db, &name.name), *write);
         }
+        let mut wanted = crate::prelock::with_prelocked(self, wanted);
         let (mdl, owner) = (&self.engine.mdl, self.connection_id);
         self.request_mdl(TABLE_WAIT, |wait| mdl.lock_tables(owner, wanted.clone(), wait))?;
         wanted.extend(temporary);
@@ -1439,7 +1440,9 @@ impl Session {
             drop(catalog);
             return check_locked(locked, &changed);
         }
-        check_locked(locked, tables)
+        // The tables of the triggers and stored functions the statement
+        // may run must be locked too (see `prelock`).
+        check_locked(locked, &crate::prelock::with_prelocked(self, tables.to_vec()))
     }
 
     /// The tables a DDL allowed under LOCK TABLES changes (each must be
@@ -2293,20 +2296,20 @@ fn locked_tables_forbid() -> SqlError {
 
 /// Whether every table of `tables` is in `locked` (LOCK TABLES), locked
 /// WRITE where the statement writes it: else MariaDB's 1100 or 1099.
+/// 1100 for a table `locked` lacks, else 1099 for one it holds READ that
+/// is written: MariaDB opens every table first and checks lock types after.
 fn check_locked(locked: &[TableUse], tables: &[TableUse]) -> SqlResult<()> {
-    for ((db, table), write) in tables {
-        match locked.iter().find(|((d, t), _)| d == db && t == table) {
-            None => return Err(table_not_locked(table)),
-            Some((_, false)) if *write => {
-                return Err(SqlError::new(
-                    ErrorCode::TABLE_NOT_LOCKED_FOR_WRITE,
-                    format!("Table '{table}' was locked with a READ lock and can't be updated"),
-                ))
-            }
-            Some(_) => {}
-        }
+    let lock_of = |(db, table): &TableName| locked.iter().find(|((d, t), _)| d == db && t == table);
+    if let Some(((_, table), _)) = tables.iter().find(|(name, _)| lock_of(name).is_none()) {
+        return Err(table_not_locked(table));
     }
-    Ok(())
+    match tables.iter().find(|(name, write)| *write && lock_of(name).is_some_and(|(_, locked_write)| !locked_write)) {
+        Some(((_, table), _)) => Err(SqlError::new(
+            ErrorCode::TABLE_NOT_LOCKED_FOR_WRITE,
+            format!("Table '{table}' was locked with a READ lock and can't be updated"),
+        )),
+        None => Ok(()),
+    }
 }
 
 fn table_not_locked(table: &str) -> SqlError {
@@ -2315,7 +2318,7 @@ fn table_not_locked(table: &str) -> SqlError {
 
 /// Adds `table` to `tables`, or marks it written if it is there already and
 /// `write` says so: each table once, written if any use writes it.
-fn add_table_use(tables: &mut Vec<TableUse>, table: (&str, &str), write: bool) {
+pub(crate) fn add_table_use(tables: &mut Vec<TableUse>, table: (&str, &str), write: bool) {
     match tables.iter_mut().find(|((d, t), _)| (d.as_str(), t.as_str()) == table) {
         Some(same) => same.1 |= write,
         None => tables.push(((table.0.to_string(), table.1.to_string()), write)),
