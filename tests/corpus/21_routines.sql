@@ -229,3 +229,14 @@ CREATE VIEW fn_db.v AS SELECT fn_db.thrice(1) AS a, `fn_db`.`thrice`(2) AS b
 SHOW CREATE VIEW fn_db.v
 SELECT * FROM fn_db.v
 DROP DATABASE fn_db
+
+-- A BINARY(n) variable or parameter holds n bytes, zero-padded.
+CREATE PROCEDURE pbin() BEGIN DECLARE b BINARY(3) DEFAULT 'x'; DECLARE v VARBINARY(3) DEFAULT 'y'; SELECT b, v, LENGTH(b), HEX(b), b = 'x'; END
+CALL pbin()
+CREATE FUNCTION fbin(p BINARY(4)) RETURNS VARCHAR(10) RETURN HEX(p)
+SELECT fbin('a'), fbin(NULL), fbin('abcd')
+CREATE FUNCTION fbinret() RETURNS BINARY(5) RETURN 'ab'
+SELECT HEX(fbinret()), LENGTH(fbinret())
+DROP PROCEDURE pbin
+DROP FUNCTION fbin
+DROP FUNCTION fbinret

@@ -577,6 +577,18 @@ fn text_mbmaxlen(k: &Kind) -> u32 {
     }
 }
 
+/// The display length of a temporal type's values (`None` for the others).
+fn temporal_chars(ty: &ColumnType) -> Option<u32> {
+    let with_fraction = |base: u32, fsp: u8| base + if fsp > 0 { u32::from(fsp) + 1 } else { 0 };
+    match ty {
+        ColumnType::Date => Some(10),
+        ColumnType::Year => Some(4),
+        ColumnType::Time { fsp } => Some(with_fraction(10, *fsp)),
+        ColumnType::DateTime { fsp } | ColumnType::Timestamp { fsp } => Some(with_fraction(19, *fsp)),
+        _ => None,
+    }
+}
+
 fn display_chars(k: &Kind) -> Option<u32> {
     Some(match k {
         Kind::Int { len, .. } => *len,
@@ -823,6 +835,20 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
             let data_bytes = display_chars(&a.kind)?.saturating_mul(text_mbmaxlen(&a.kind));
             let encoded = data_bytes.div_ceil(3) * 4;
             Some(text(encoded + encoded / 76, true))
+        }
+        // Two hex digits per byte of a string (a temporal value is its
+        // string); a signed number is a 64-bit integer (16 digits), an
+        // unsigned one is sized by its display length, as MariaDB sizes them.
+        "hex" => {
+            let a = arg(0)?;
+            let data_bytes = match &a.kind {
+                Kind::Int { unsigned: true, len, .. } => *len,
+                Kind::Int { .. } | Kind::Decimal { .. } | Kind::Double => 8,
+                k if is_double(k) => 8,
+                Kind::Column(c) => temporal_chars(&c.ty)?,
+                k => display_chars(k)?.saturating_mul(text_mbmaxlen(k)),
+            };
+            Some(text(data_bytes.saturating_mul(2), true))
         }
         "from_base64" => {
             let a = arg(0)?;

@@ -270,7 +270,16 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
         }
         ColumnType::VarChar(n) => coerce_string(v, column, u64::from(*n), true, strict, env),
         ColumnType::Text(size) => coerce_string(v, column, size.max_bytes(), false, strict, env),
-        ColumnType::Binary(n) | ColumnType::VarBinary(n) => coerce_string(v, column, u64::from(*n), false, strict, env),
+        // BINARY(n) holds n bytes, zero-padded (a table's row image drops
+        // the padding and gives it back; a variable keeps it).
+        ColumnType::Binary(n) => match coerce_string(v, column, u64::from(*n), false, strict, env)? {
+            Value::Bytes(mut b) if b.len() < *n as usize => {
+                b.resize(*n as usize, 0);
+                Ok(Value::Bytes(b))
+            }
+            other => Ok(other),
+        },
+        ColumnType::VarBinary(n) => coerce_string(v, column, u64::from(*n), false, strict, env),
         ColumnType::Blob(size) => coerce_string(v, column, size.max_bytes(), false, strict, env),
         ColumnType::Uuid => coerce_uuid(v, column, strict, env),
         ColumnType::Date | ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => {

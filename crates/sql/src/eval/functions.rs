@@ -1196,6 +1196,10 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             // HEX shows a UUID's binary (RFC order) form, as in MariaDB.
             Value::Uuid(u) => text(u.0.iter().map(|x| format!("{x:02X}")).collect()),
             Value::Double(f) => text(format!("{:X}", f.round_ties_even() as i64 as u64)),
+            // Temporal values are strings to HEX, as in MariaDB.
+            v @ (Value::Date(_) | Value::DateTime(_) | Value::Time(_)) => {
+                text(value_bytes(v).iter().map(|x| format!("{x:02X}")).collect())
+            }
             v => text(format!("{:X}", to_u64_bits(v, env))),
         },
         "to_base64" => text(to_base64(&value_bytes(&a[0]))),
