@@ -35,3 +35,35 @@ SELECT id, h FROM sg ORDER BY h, id LIMIT 3
 SELECT FOUND_ROWS()
 SELECT LEFT(h, 1), RIGHT(h, 30), LEFT(id, 2), LEFT(h, g), LEFT(h, 0), LEFT(h, -1) FROM sg ORDER BY id
 SELECT LEFT(h, 1) l, COUNT(*) FROM sg GROUP BY h, id ORDER BY l, id
+
+-- HAVING without grouping filters rows as WHERE does, aliases included.
+CREATE TABLE hv (a INT, b INT)
+INSERT INTO hv VALUES (1,1),(2,2),(3,3),(4,NULL)
+SELECT a FROM hv HAVING a > 1
+SELECT a, b AS x FROM hv HAVING x >= 2 ORDER BY a
+SELECT a + 1 AS y FROM hv HAVING y > 3
+SELECT a, ROW_NUMBER() OVER (ORDER BY a) AS r FROM hv HAVING a > 2
+SELECT DISTINCT b FROM hv HAVING b IS NOT NULL
+SELECT a FROM hv WHERE a < 4 HAVING a > 1 ORDER BY a DESC LIMIT 1
+SELECT * FROM hv HAVING b = 2
+SELECT a FROM hv HAVING c > 1
+SELECT hv.a, h2.b FROM hv JOIN hv AS h2 ON hv.a = h2.a HAVING h2.b > 1
+SELECT a FROM hv HAVING a > 1 UNION SELECT 9
+SELECT (SELECT a FROM hv HAVING a = 2) AS s
+SELECT a FROM hv HAVING COUNT(*) > 2
+DROP TABLE hv
+
+-- Index hints: each named key must exist (1176, naming the alias).
+CREATE TABLE ih (id INT PRIMARY KEY, fld3 INT, KEY (fld3), KEY Mixed (id, fld3))
+INSERT INTO ih VALUES (1,1),(2,2)
+EXPLAIN SELECT fld3 FROM ih IGNORE INDEX (fld3,not_used)
+SELECT fld3 FROM ih USE INDEX (not_used)
+SELECT fld3 FROM ih FORCE INDEX (not_used)
+SELECT fld3 FROM ih USE INDEX (fld3) WHERE fld3 = 2
+SELECT fld3 FROM ih FORCE INDEX (PRIMARY) WHERE id = 1
+SELECT fld3 FROM ih USE INDEX (primary) ORDER BY id
+SELECT fld3 FROM ih IGNORE INDEX FOR ORDER BY (mixed) ORDER BY fld3, id
+SELECT fld3 FROM ih USE INDEX () ORDER BY fld3, id
+SELECT a.fld3 FROM ih a USE INDEX (fld3) JOIN ih b IGNORE KEY (nope) ON a.id = b.id
+SELECT * FROM ih USE INDEX (FLD3) WHERE fld3 > 0 ORDER BY id
+DROP TABLE ih

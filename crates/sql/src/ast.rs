@@ -540,6 +540,9 @@ pub enum TableFactor {
     Table {
         name: ObjectName,
         alias: Option<String>,
+        /// The keys USE / IGNORE / FORCE INDEX name: hints only (the
+        /// planner picks its own path), but each must exist (1176).
+        index_hints: Vec<String>,
     },
     /// A subquery in FROM, or a WITH query; `columns` (WITH's column list)
     /// renames the query's columns when not empty.
@@ -1249,7 +1252,7 @@ impl Statement {
 fn tables_named<'a>(from: &'a [Join], named: &dyn Fn(&str) -> bool) -> Vec<&'a ObjectName> {
     from.iter()
         .filter_map(|j| match &j.factor {
-            TableFactor::Table { name, alias } => named(alias.as_deref().unwrap_or(&name.name)).then_some(name),
+            TableFactor::Table { name, alias, .. } => named(alias.as_deref().unwrap_or(&name.name)).then_some(name),
             _ => None,
         })
         .collect()

@@ -107,7 +107,7 @@ type TableColumns<'a> = (&'a ObjectName, Option<Vec<String>>);
 fn select_columns<'a>(select: &'a Select, has: &dyn Fn(&ObjectName, &str) -> bool) -> Option<Vec<TableColumns<'a>>> {
     let tables: Vec<(&ObjectName, &str)> = (select.from.iter())
         .map(|join| match &join.factor {
-            TableFactor::Table { name, alias } if !join.natural => {
+            TableFactor::Table { name, alias, .. } if !join.natural => {
                 Some((name, alias.as_deref().unwrap_or(name.name.as_str())))
             }
             _ => None,

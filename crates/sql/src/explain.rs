@@ -281,7 +281,7 @@ impl ColumnKinds {
     fn of(catalog: &Catalog, from: &[Join]) -> ColumnKinds {
         let mut kinds = Vec::new();
         for join in from {
-            let TableFactor::Table { name, alias } = &join.factor else { continue };
+            let TableFactor::Table { name, alias, .. } = &join.factor else { continue };
             let Some(db) = name.db.as_deref() else { continue };
             let Some(entry) = catalog.table(db, &name.name) else { continue };
             let marker = format!("{db}\0{}", alias.as_deref().unwrap_or(&name.name));

@@ -510,7 +510,7 @@ pub(crate) fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>
     let mut star_order: Vec<usize> = Vec::new();
     for join in from {
         let (alias, entry, columns, rows) = match &join.factor {
-            TableFactor::Table { name, alias } => {
+            TableFactor::Table { name, alias, index_hints } => {
                 let db = ctx.session.resolve_db(name)?;
                 let alias = alias.clone().unwrap_or_else(|| name.name.clone());
                 // Taken apart from the `if`: running the view reads the
@@ -539,6 +539,7 @@ pub(crate) fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>
                     (alias.clone(), None, derived_scope(&alias, cols), Some(rows))
                 } else {
                     let entry = ctx.session.table_entry_in(db, &name.name)?;
+                    check_index_hints(&entry, index_hints, &alias)?;
                     let columns = table_columns(&entry, &alias);
                     (alias, Some(entry), columns, None)
                 }
@@ -1627,6 +1628,12 @@ pub(crate) fn run_core_in_scope(
         ctx.selected.borrow_mut().extend(selected_keys.into_iter().map(|k| (k, mode)));
     }
 
+    // Without grouping, HAVING filters the rows as WHERE would (its names
+    // may be the select list's aliases), before any window function.
+    let (joined, having) = match having {
+        Some(h) if !aggregated => (filter_rows(ctx, joined, &h)?, None),
+        having => (joined, having),
+    };
     let mut out: Vec<KeyedRow>; // (sort keys not in the output, output row)
     let sort_keys: Vec<SortKey>;
     if aggregated || windowed {
@@ -2050,6 +2057,32 @@ fn check_having_columns(h: &Expr, scope: &[ScopeColumn], items: &[Item], group_b
             outcome
         }
     }
+}
+
+/// Every key an index hint names exists in the table (1176 otherwise,
+/// naming the table by its alias as MariaDB does).
+fn check_index_hints(entry: &TableEntry, hints: &[String], alias: &str) -> SqlResult<()> {
+    let exists = |hint: &String| {
+        entry.def.indexes.iter().any(|i| if i.primary { hint.eq_ignore_ascii_case("PRIMARY") } else { i.name.eq_ignore_ascii_case(hint) })
+    };
+    match hints.iter().find(|h| !exists(h)) {
+        Some(missing) => Err(SqlError::new(
+            ErrorCode::KEY_DOES_NOT_EXISTS,
+            format!("Key '{missing}' doesn't exist in table '{alias}'"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The rows of `rows` for which `condition` is true.
+fn filter_rows(ctx: &Ctx, rows: Vec<Vec<Value>>, condition: &Expr) -> SqlResult<Vec<Vec<Value>>> {
+    let mut kept = Vec::with_capacity(rows.len());
+    for row in rows {
+        if ctx.test(condition, &row)? {
+            kept.push(row);
+        }
+    }
+    Ok(kept)
 }
 
 fn bind_having(h: &Expr, scope: &[ScopeColumn], items: &[Item]) -> SqlResult<Expr> {

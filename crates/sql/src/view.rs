@@ -368,7 +368,7 @@ impl Resolver<'_> {
 
     fn factor(&self, factor: &TableFactor) -> SqlResult<(TableFactor, Source)> {
         match factor {
-            TableFactor::Table { name, alias } => {
+            TableFactor::Table { name, alias, .. } => {
                 let db = name.db.clone().unwrap_or_else(|| self.db.to_string());
                 let (columns, base) = if let Some(view) = self.catalog.view(&db, &name.name) {
                     (view.def.columns.clone(), false)
@@ -383,9 +383,12 @@ impl Resolver<'_> {
                 } else {
                     qualifier.clone()
                 };
+                // Index hints are not kept in the definition (they change
+                // no result here; see `select::check_index_hints`).
                 let canonical = TableFactor::Table {
                     name: ObjectName { db: Some(db), name: name.name.clone() },
                     alias: alias.clone(),
+                    index_hints: Vec::new(),
                 };
                 Ok((canonical, Source { qualifier, marker, columns, merged: Vec::new() }))
             }
@@ -822,7 +825,7 @@ impl Printer<'_> {
 
     fn factor(&self, factor: &TableFactor) -> SqlResult<String> {
         match factor {
-            TableFactor::Table { name, alias } => Ok(match alias {
+            TableFactor::Table { name, alias, .. } => Ok(match alias {
                 Some(a) => format!("{} {}", self.table_name(name), quote(a)),
                 None => self.table_name(name),
             }),

@@ -227,11 +227,12 @@ fn item_text(e: &sp::Expr) -> String {
 
 fn convert_factor(factor: &sp::TableFactor, params: &mut ParamCounter) -> SqlResult<TableFactor> {
     match factor {
-        sp::TableFactor::Table { name, alias, .. } => {
+        sp::TableFactor::Table { name, alias, index_hints, .. } => {
             let (name, alias) = (object_name(name)?, alias.as_ref().map(|a| a.name.value.clone()));
+            let index_hints = index_hints.iter().flat_map(|h| h.index_names.iter().map(|i| i.value.clone())).collect();
             match super::with::cte_factor(&name, alias.clone(), params) {
                 Some(cte) => Ok(cte),
-                None => Ok(TableFactor::Table { name, alias }),
+                None => Ok(TableFactor::Table { name, alias, index_hints }),
             }
         }
         sp::TableFactor::Derived { subquery, alias, .. } => {
