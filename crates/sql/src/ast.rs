@@ -546,18 +546,11 @@ pub enum TableFactor {
     },
     /// A subquery in FROM, or a WITH query; `columns` (WITH's column list)
     /// renames the query's columns when not empty.
-    Derived {
-        query: Box<Select>,
-        alias: String,
-        columns: Vec<String>,
-    },
+    Derived { query: Box<Select>, alias: String, columns: Vec<String> },
     /// A `WITH RECURSIVE` query that names itself.
     Recursive(Box<RecursiveCte>),
     /// Inside a recursive CTE's step: the rows its previous round added.
-    CteSelf {
-        name: String,
-        alias: String,
-    },
+    CteSelf { name: String, alias: String },
 }
 
 /// `WITH RECURSIVE name (columns) AS (seed UNION [ALL] step)`: the seed's

@@ -2063,7 +2063,13 @@ fn check_having_columns(h: &Expr, scope: &[ScopeColumn], items: &[Item], group_b
 /// naming the table by its alias as MariaDB does).
 fn check_index_hints(entry: &TableEntry, hints: &[String], alias: &str) -> SqlResult<()> {
     let exists = |hint: &String| {
-        entry.def.indexes.iter().any(|i| if i.primary { hint.eq_ignore_ascii_case("PRIMARY") } else { i.name.eq_ignore_ascii_case(hint) })
+        entry.def.indexes.iter().any(|i| {
+            if i.primary {
+                hint.eq_ignore_ascii_case("PRIMARY")
+            } else {
+                i.name.eq_ignore_ascii_case(hint)
+            }
+        })
     };
     match hints.iter().find(|h| !exists(h)) {
         Some(missing) => Err(SqlError::new(

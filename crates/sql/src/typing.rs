@@ -577,6 +577,32 @@ fn text_mbmaxlen(k: &Kind) -> u32 {
     }
 }
 
+/// The fractional second digits a time read from `e` carries: a string
+/// literal's own, a number's scale, a temporal column's precision.
+fn time_precision(e: &Expr, env: &TypeEnv) -> Option<u32> {
+    let digits = match e {
+        Expr::Literal(Value::Null) => 0,
+        Expr::Literal(Value::Bytes(b)) => {
+            let text = std::str::from_utf8(b).ok()?;
+            text.split_once('.').map_or(0, |(_, fraction)| fraction.bytes().take_while(u8::is_ascii_digit).count())
+                as u32
+        }
+        _ => match type_of(e, env)?.kind {
+            Kind::Int { .. } => 0,
+            Kind::Decimal { scale, .. } => scale,
+            Kind::Column(c) => match c.ty {
+                ColumnType::Date => 0,
+                ColumnType::Time { fsp } | ColumnType::DateTime { fsp } | ColumnType::Timestamp { fsp } => {
+                    u32::from(fsp)
+                }
+                _ => return None,
+            },
+            _ => return None,
+        },
+    };
+    Some(digits.min(6))
+}
+
 /// The display length of a temporal type's values (`None` for the others).
 fn temporal_chars(ty: &ColumnType) -> Option<u32> {
     let with_fraction = |base: u32, fsp: u8| base + if fsp > 0 { u32::from(fsp) + 1 } else { 0 };
@@ -864,6 +890,15 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
             Some(Typed { kind: Kind::Text { chars, collation }, nullable: true })
         }
         "length" | "octet_length" | "char_length" | "character_length" | "bit_length" => Some(long(10, any_null()?)),
+        // Seconds with the argument's fractional digits: a BIGINT without
+        // any, else a DECIMAL (Item_func_time_to_sec).
+        "time_to_sec" => {
+            let kind = match time_precision(args.first()?, env)? {
+                0 => Kind::Int { digits: 16, len: 17, unsigned: false, declared: Some(ColumnType::BigInt) },
+                digits => Kind::Decimal { precision: 16 + digits, scale: digits, unsigned: false },
+            };
+            Some(Typed { kind, nullable: true })
+        }
         // Parts of a date: NULL for a string that is not one, whatever the
         // argument's nullability.
         "year" => Some(long(4, true)),

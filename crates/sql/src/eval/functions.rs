@@ -1645,8 +1645,10 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
                 _ => Value::Null,
             },
         },
+        // Fractional seconds are kept; the result's type gives the scale.
         "time_to_sec" => match to_time(&a[0], env) {
-            Some(t) => Value::Int(t / 1_000_000),
+            Some(t) if t % 1_000_000 == 0 => Value::Int(t / 1_000_000),
+            Some(t) => Value::Decimal(Decimal::new(t, 6).normalize()),
             None => Value::Null,
         },
         "sec_to_time" => match to_num(&a[0], env) {

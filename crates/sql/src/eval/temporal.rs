@@ -166,7 +166,8 @@ pub fn to_time(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
         Value::Date(_) => Some(0),
         Value::Bytes(b) => scan_time(&String::from_utf8_lossy(b)).map(|scanned| {
             let us = scanned.value;
-            if us.unsigned_abs() > MAX_TIME as u64 {
+            // 838:59:59.999999 is still a TIME.
+            if us.unsigned_abs() > (MAX_TIME + 999_999) as u64 {
                 warn_cut(env, "time", v, Cut::Text);
                 MAX_TIME * us.signum()
             } else {
