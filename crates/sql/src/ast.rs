@@ -202,7 +202,8 @@ pub enum CastType {
         precision: u8,
         scale: u8,
     },
-    Double,
+    /// DOUBLE, or DOUBLE(M,D): rounded to D decimals (M digits shown).
+    Double(Option<onelog_core::schema::FloatDigits>),
     Date,
     /// DATETIME(fsp): fractional digits past `fsp` are cut.
     DateTime(u8),

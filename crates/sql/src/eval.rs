@@ -275,7 +275,7 @@ pub fn eval(expr: &Expr, row: &Row<'_>, env: &dyn EvalEnv) -> SqlResult<Value> {
         }
         Expr::Cast { expr: inner, to } => {
             let numeric =
-                matches!(to, CastType::Signed | CastType::Unsigned | CastType::Decimal { .. } | CastType::Double);
+                matches!(to, CastType::Signed | CastType::Unsigned | CastType::Decimal { .. } | CastType::Double(_));
             let v = if numeric { hybrid::eval_number(inner, row, env)? } else { eval_scalar(inner, row, env)? };
             cast(v, *to, env)
         }
@@ -1083,7 +1083,7 @@ pub fn expr_sql(e: &Expr) -> String {
                 CastType::Char => "char".to_string(),
                 CastType::Binary => "binary".to_string(),
                 CastType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
-                CastType::Double => "double".to_string(),
+                CastType::Double(_) => "double".to_string(),
                 CastType::Date => "date".to_string(),
                 CastType::DateTime(fsp) => crate::view::with_fsp("datetime", *fsp),
                 CastType::Time(fsp) => crate::view::with_fsp("time", *fsp),
@@ -1651,8 +1651,17 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
             other => Value::UInt(to_u64_bits(other, env)),
         },
         CastType::Char | CastType::Binary => Value::Bytes(value_bytes(&v).into_owned()),
-        CastType::Double => match to_num(&v, env) {
-            Some(n) => Value::Double(n.to_f64()),
+        CastType::Double(digits) => match to_num(&v, env) {
+            Some(n) => {
+                let f = n.to_f64();
+                Value::Double(match digits {
+                    Some(d) if d.decimals < 31 => {
+                        let scale = 10f64.powi(i32::from(d.decimals));
+                        (f * scale).round() / scale
+                    }
+                    _ => f,
+                })
+            }
             None => Value::Null,
         },
         CastType::Decimal { precision, scale } => {

@@ -768,7 +768,13 @@ fn cast(from: Typed, to: &CastType) -> Option<Typed> {
         CastType::Decimal { precision, scale } => {
             Kind::Decimal { precision: u32::from(*precision), scale: u32::from(*scale), unsigned: false }
         }
-        CastType::Double => Kind::Double,
+        // Nullable whatever the argument (Item_double_typecast); 22
+        // characters (DBL_DIG + 7) unless M says otherwise.
+        CastType::Double(digits) => {
+            let (len, decimals) =
+                digits.map_or((22, FLOATING_POINT_DECIMALS), |d| (d.digits.into(), d.decimals.into()));
+            return Some(Typed { kind: fixed_double(len, decimals)?, nullable: true });
+        }
         // A text that is no date casts to NULL, so these are nullable.
         CastType::Date => return Some(temporal(ColumnType::Date)),
         CastType::DateTime(fsp) => return Some(temporal(ColumnType::DateTime { fsp: *fsp })),

@@ -562,7 +562,7 @@ fn casts() {
         (c(dec("123.456"), CastType::Decimal { precision: 4, scale: 2 }), vd("99.99")),
         (c(s("2024-02-30"), CastType::Date), Value::Null),
         (c(i(12), CastType::Char), vs("12")),
-        (c(s("1.5"), CastType::Double), Value::Double(1.5)),
+        (c(s("1.5"), CastType::Double(None)), Value::Double(1.5)),
     ]);
 }
 
@@ -865,7 +865,7 @@ fn no_panics_on_odd_input() {
             CastType::DateTime(6),
             CastType::Time(6),
             CastType::Decimal { precision: 65, scale: 30 },
-            CastType::Double,
+            CastType::Double(None),
         ] {
             let _ = cast(a.clone(), to, &env);
         }

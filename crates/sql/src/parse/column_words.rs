@@ -52,6 +52,13 @@ pub(crate) fn strip(sql: &str) -> SqlResult<(String, ColumnWords)> {
     // Back to front, so earlier byte ranges stay valid as text changes length.
     for (at, piece) in tokens.iter().enumerate().rev() {
         if piece.is_keyword("ZEROFILL") {
+            // ZEROFILL is unsigned: SIGNED beside it is MariaDB's syntax error.
+            if at > 0 && tokens[at - 1].is_keyword("SIGNED") {
+                return Err(SqlError::parse(&sql[piece.start..], 1));
+            }
+            if let Some(next) = tokens.get(at + 1).filter(|next| next.is_keyword("SIGNED")) {
+                return Err(SqlError::parse(&sql[next.start..], 1));
+            }
             let name = name_index(&tokens[..at]).and_then(|i| word_value(&tokens[i]));
             words.zerofill.push(name.ok_or_else(|| SqlError::parse(&sql[piece.start..], 1))?);
             rewritten.replace_range(piece.start..piece.end, " ");

@@ -17,25 +17,33 @@ const MAX_DECIMAL_PRECISION: u64 = 65;
 /// MariaDB's maximum DECIMAL scale (1425 past it, checked before the precision).
 const MAX_DECIMAL_SCALE: u64 = 38;
 
-/// DECIMAL(M,D) of column `name` ('' in a CAST): D over M is 1427, then D
-/// over 38 is 1425, then M over the limit is 1426, as MariaDB checks them.
+/// MariaDB's maximum FLOAT(M,D) / DOUBLE(M,D) scale (1425 past it).
+const MAX_FLOAT_SCALE: u64 = 30;
+
+fn m_bigger_than_d(name: &str) -> SqlError {
+    SqlError::new(
+        ErrorCode::M_BIGGER_THAN_D,
+        format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"),
+    )
+}
+
+fn too_big_scale(name: &str, max: u64) -> SqlError {
+    SqlError::new(ErrorCode::WRONG_ARGUMENTS_SCALE, format!("Too big scale specified for '{name}'. Maximum is {max}"))
+}
+
+/// DECIMAL(M,D) of column `name` ('' in a CAST): D over 38 is 1425, then D
+/// over M is 1427, then M over the limit is 1426, as MariaDB checks them.
 pub(crate) fn decimal_precision(name: &str, info: &sp::ExactNumberInfo) -> SqlResult<(u8, u8)> {
     let (p, s) = match info {
         sp::ExactNumberInfo::None => (10, 0),
         sp::ExactNumberInfo::Precision(p) => (*p, 0),
         sp::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
     };
-    if s > p {
-        return Err(SqlError::new(
-            ErrorCode::M_BIGGER_THAN_D,
-            format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"),
-        ));
-    }
     if s > MAX_DECIMAL_SCALE {
-        return Err(SqlError::new(
-            ErrorCode::WRONG_ARGUMENTS_SCALE,
-            format!("Too big scale specified for '{name}'. Maximum is {MAX_DECIMAL_SCALE}"),
-        ));
+        return Err(too_big_scale(name, MAX_DECIMAL_SCALE));
+    }
+    if s > p {
+        return Err(m_bigger_than_d(name));
     }
     if p > MAX_DECIMAL_PRECISION {
         return Err(SqlError::new(
@@ -243,23 +251,19 @@ fn float_digits(name: &str, info: &sp::ExactNumberInfo) -> SqlResult<Option<Floa
         }
         _ => return Ok(None),
     };
+    // FLOAT(M,D): D over M is 1427, then D over 30 is 1425, then M over
+    // 255 is 1439, as MariaDB checks them.
     let decimals = decimals.max(0) as u64;
     if decimals > digits {
-        return Err(SqlError::new(
-            ErrorCode::M_BIGGER_THAN_D,
-            format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"),
-        ));
+        return Err(m_bigger_than_d(name));
+    }
+    if decimals > MAX_FLOAT_SCALE {
+        return Err(too_big_scale(name, MAX_FLOAT_SCALE));
     }
     if digits > MAX_DISPLAY_WIDTH {
         return Err(SqlError::new(
             ErrorCode::TOO_BIG_DISPLAYWIDTH,
             format!("Display width out of range for '{name}' (max = {MAX_DISPLAY_WIDTH})"),
-        ));
-    }
-    if decimals > 30 {
-        return Err(SqlError::new(
-            ErrorCode::WRONG_ARGUMENTS_SCALE,
-            format!("Too big scale specified for '{name}'. Maximum is 30"),
         ));
     }
     Ok(Some(FloatDigits { digits: digits as u8, decimals: decimals as u8 }))

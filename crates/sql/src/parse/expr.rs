@@ -596,14 +596,16 @@ fn cast_type(dt: &sp::DataType, arg: &sp::Expr) -> SqlResult<CastType> {
         D::Char(_) | D::Varchar(_) | D::Nvarchar(_) | D::Character(_) | D::String(_) => CastType::Char,
         D::Binary(_) | D::Varbinary(_) => CastType::Binary,
         D::Decimal(info) | D::Dec(info) => {
-            check_scale(info)?;
-            let (precision, scale) = super::ddl::decimal_precision(&arg_name(), info)?;
+            // As DECIMAL(M,D) checks it, but 1427 names no column.
+            let (precision, scale) = match super::ddl::decimal_precision(&arg_name(), info) {
+                Err(e) if e.code == onelog_core::ErrorCode::M_BIGGER_THAN_D => return Err(m_bigger_than_d()),
+                checked => checked?,
+            };
             CastType::Decimal { precision, scale }
         }
-        D::Double(info) | D::Float(info) => {
-            check_scale(info)?;
-            CastType::Double
-        }
+        D::Double(info) => CastType::Double(cast_double_digits(info, &arg_name())?),
+        // CAST(x AS FLOAT) takes no length (a syntax error, as in MariaDB).
+        D::Float(sp::ExactNumberInfo::None) => CastType::Double(None),
         D::Date => CastType::Date,
         D::Datetime(p) => CastType::DateTime(super::ddl::fsp(&arg_name(), p)?),
         D::Time(p, _) => CastType::Time(super::ddl::fsp(&arg_name(), p)?),
@@ -615,20 +617,38 @@ fn cast_type(dt: &sp::DataType, arg: &sp::Expr) -> SqlResult<CastType> {
         | D::Real
         | D::DoublePrecision
         | D::Numeric(_)
+        | D::Float(_)
         | D::JSON => return Err(SqlError::parse(&dt.to_string(), 1)),
         other => return Err(unsupported(other)),
     })
 }
 
 /// A CAST's `(M,D)` with D > M: 1427, naming no column.
-fn check_scale(info: &sp::ExactNumberInfo) -> SqlResult<()> {
-    match info {
-        sp::ExactNumberInfo::PrecisionAndScale(p, s) if *s > 0 && (*s as u64) > *p => Err(SqlError::new(
-            onelog_core::ErrorCode::M_BIGGER_THAN_D,
-            "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '')",
-        )),
-        _ => Ok(()),
+fn m_bigger_than_d() -> SqlError {
+    SqlError::new(
+        onelog_core::ErrorCode::M_BIGGER_THAN_D,
+        "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '')",
+    )
+}
+
+/// CAST(x AS DOUBLE(M,D)): D over M is 1427, M over 65 is 1426; D of 31 or
+/// more is a DOUBLE without fixed decimals (NOT_FIXED_DEC, 31), as in MariaDB.
+fn cast_double_digits(
+    info: &sp::ExactNumberInfo,
+    arg_name: &str,
+) -> SqlResult<Option<onelog_core::schema::FloatDigits>> {
+    let sp::ExactNumberInfo::PrecisionAndScale(digits, decimals) = *info else { return Ok(None) };
+    let decimals = decimals.max(0) as u64;
+    if decimals > digits {
+        return Err(m_bigger_than_d());
     }
+    if digits > 65 {
+        return Err(SqlError::new(
+            onelog_core::ErrorCode::TOO_BIG_PRECISION,
+            format!("Too big precision specified for '{arg_name}'. Maximum is 65"),
+        ));
+    }
+    Ok(Some(onelog_core::schema::FloatDigits { digits: digits as u8, decimals: decimals.min(31) as u8 }))
 }
 
 /// A call's arguments: (args, DISTINCT, `*`). Clauses inside the list
