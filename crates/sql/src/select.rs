@@ -1817,6 +1817,9 @@ pub(crate) fn bind_clauses(ctx: &Ctx, select: &Select, scope: &[ScopeColumn]) ->
         || items.iter().any(|i| has_aggregate(&i.expr))
         || having.as_ref().is_some_and(has_aggregate)
         || order.iter().any(|o| has_aggregate(&o.expr));
+    if aggregated && ctx.session.sql_mode_has("ONLY_FULL_GROUP_BY") {
+        check_full_group_by(scope, &items, &group_by, having.as_ref(), &order)?;
+    }
     window::reject_in_clause(where_bound.as_ref())?;
     window::reject_in_clause(having.as_ref())?;
     group_by.iter().try_for_each(|g| window::reject_in_clause(Some(g)))?;
@@ -1832,6 +1835,54 @@ pub(crate) fn bind_clauses(ctx: &Ctx, select: &Select, scope: &[ScopeColumn]) ->
         }
     }
     Ok(Clauses { items, where_bound, order, group_by, having, aggregated, windowed })
+}
+
+/// ONLY_FULL_GROUP_BY, as MariaDB checks it: without GROUP BY no column
+/// may be read outside an aggregate (select list, HAVING, ORDER BY: 1140);
+/// with one, a select-list column outside an aggregate must be read by a
+/// GROUP BY expression (1055). Subqueries are their own blocks.
+fn check_full_group_by(
+    scope: &[ScopeColumn],
+    items: &[Item],
+    group_by: &[Expr],
+    having: Option<&Expr>,
+    order: &[OrderBy],
+) -> SqlResult<()> {
+    let item_exprs = items.iter().map(|i| &i.expr);
+    if group_by.is_empty() {
+        let mut read = Vec::new();
+        item_exprs
+            .chain(having)
+            .chain(order.iter().map(|o| &o.expr))
+            .for_each(|e| slots_outside_aggregates(e, &mut read));
+        return match read.is_empty() {
+            true => Ok(()),
+            false => Err(SqlError::new(
+                ErrorCode::MIX_OF_GROUP_FUNC_AND_FIELDS,
+                "Mixing of GROUP columns (MIN(),MAX(),COUNT(),...) with no GROUP columns is illegal if there is no GROUP BY clause",
+            )),
+        };
+    }
+    let mut grouped = Vec::new();
+    group_by.iter().for_each(|g| slots_outside_aggregates(g, &mut grouped));
+    let mut read = Vec::new();
+    item_exprs.for_each(|e| slots_outside_aggregates(e, &mut read));
+    match read.iter().find(|slot| !grouped.contains(slot)).and_then(|&slot| scope.get(slot)) {
+        Some(c) => Err(SqlError::new(
+            ErrorCode::WRONG_FIELD_WITH_GROUP,
+            format!("'{}.{}.{}' isn't in GROUP BY", c.db, c.table, c.def.name),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The scope slots `e` reads outside aggregates and window functions.
+fn slots_outside_aggregates(e: &Expr, out: &mut Vec<usize>) {
+    match e {
+        Expr::Slot(i) => out.push(*i),
+        e if e.is_aggregate() || matches!(e, Expr::Window(_)) => {}
+        e => e.for_each_child(&mut |child| slots_outside_aggregates(child, out)),
+    }
 }
 
 /// Each clause of a query block wants values: a row anywhere in one is
