@@ -213,6 +213,51 @@ pub fn group(
     Ok(grouper.finish(&mut finisher))
 }
 
+/// One row of `GROUP BY ... WITH ROLLUP`: a group's first row, its
+/// aggregate values, and how many GROUP BY values it is grouped by (all of
+/// them for a group, fewer for a super-aggregate row).
+pub type RollupRow = (Vec<Value>, Vec<Value>, usize);
+
+/// GROUP BY ... WITH ROLLUP, in MariaDB's order: the groups by their GROUP
+/// BY values, each followed by the super-aggregate rows of the prefixes it
+/// ends (`a, b` then `a, NULL`, and `NULL, NULL` last). Each level is
+/// aggregated from the rows again: not every aggregate can be combined
+/// from its groups' (AVG, COUNT(DISTINCT), GROUP_CONCAT). No rows, no row.
+pub fn group_rollup(ctx: &Ctx, rows: &[Vec<Value>], group_by: &[Expr], aggs: &[Expr]) -> SqlResult<Vec<RollupRow>> {
+    if rows.is_empty() {
+        return Ok(Vec::new());
+    }
+    let levels = (0..=group_by.len())
+        .map(|kept| {
+            let mut grouper = Grouper::new(ctx, &group_by[..kept], aggs);
+            for row in rows {
+                let keys: Vec<Value> = group_by[..kept].iter().map(|g| ctx.eval(g, row)).collect::<SqlResult<_>>()?;
+                grouper.add(keys, Cow::Borrowed(row))?;
+            }
+            let collations = grouper.collations.clone();
+            Ok((grouper.into_groups(), collations))
+        })
+        .collect::<SqlResult<Vec<_>>>()?;
+    let collations = levels.last().map(|(_, c)| c.clone()).unwrap_or_default();
+    let mut levels: Vec<std::vec::IntoIter<Group>> = levels.into_iter().map(|(g, _)| g.into_iter()).collect();
+    let full: Vec<Group> = levels.pop().map(|groups| groups.collect()).unwrap_or_default();
+    let prefix = |group: &Group, kept: usize| group_key(&group.keys[..kept], &collations[..kept]);
+    let mut finisher = Finisher::new(ctx, aggs);
+    let mut out = Vec::with_capacity(full.len() * 2);
+    for (i, group) in full.iter().enumerate() {
+        out.push((group.first_row.clone(), group.aggregates(&mut finisher), group_by.len()));
+        // The prefixes this group is the last of, longest first.
+        for kept in (0..group_by.len()).rev() {
+            if full.get(i + 1).is_some_and(|next| prefix(next, kept) == prefix(group, kept)) {
+                break;
+            }
+            let sum = levels[kept].next().ok_or_else(|| onelog_core::SqlError::internal("rollup levels disagree"))?;
+            out.push((sum.first_row.clone(), sum.aggregates(&mut finisher), kept));
+        }
+    }
+    Ok(out)
+}
+
 /// Rows grouped in memory by their GROUP BY values, each group with its
 /// first row and its aggregates' running states.
 pub(crate) struct Grouper<'a> {

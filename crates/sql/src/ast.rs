@@ -600,6 +600,8 @@ pub struct Select {
     pub from: Vec<Join>,
     pub selection: Option<Expr>,
     pub group_by: Vec<Expr>,
+    /// `GROUP BY ... WITH ROLLUP`: super-aggregate rows follow the groups.
+    pub rollup: bool,
     pub having: Option<Expr>,
     pub order_by: Vec<OrderBy>,
     pub limit: Option<Expr>,

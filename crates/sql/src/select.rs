@@ -1645,7 +1645,7 @@ pub(crate) fn run_core_in_scope(
             order.iter().map(|o| extract_aggregates(&o.expr, &mut aggs)).collect::<SqlResult<_>>()?;
         let mut rows: Vec<window::GroupRow> = if aggregated {
             let mut kept = Vec::new();
-            for (mut rep, agg_values) in crate::aggregate::group(ctx, &joined, &group_by, &aggs)? {
+            for (mut rep, agg_values) in grouped_rows(ctx, &joined, &group_by, &aggs, select.rollup)? {
                 // The row of NULLs of an empty ungrouped query is numbered
                 // as the next row would have been.
                 if let Some(slot) = rownum_slot.filter(|&s| rep.get(s).is_none_or(Value::is_null)) {
@@ -1817,6 +1817,9 @@ pub(crate) fn bind_clauses(ctx: &Ctx, select: &Select, scope: &[ScopeColumn]) ->
         || items.iter().any(|i| has_aggregate(&i.expr))
         || having.as_ref().is_some_and(has_aggregate)
         || order.iter().any(|o| has_aggregate(&o.expr));
+    if select.rollup && !select.order_by.is_empty() {
+        return Err(SqlError::new(ErrorCode::WRONG_USAGE, "Incorrect usage of CUBE/ROLLUP and ORDER BY"));
+    }
     if aggregated && ctx.session.sql_mode_has("ONLY_FULL_GROUP_BY") {
         check_full_group_by(scope, &items, &group_by, having.as_ref(), &order)?;
     }
@@ -2108,6 +2111,36 @@ fn check_having_columns(h: &Expr, scope: &[ScopeColumn], items: &[Item], group_b
             outcome
         }
     }
+}
+
+/// The groups of `rows` (first row, aggregate values), with WITH ROLLUP's
+/// super-aggregate rows among them: the columns of the GROUP BY values a
+/// super-aggregate row is not grouped by read NULL in it.
+fn grouped_rows(
+    ctx: &Ctx,
+    rows: &[Vec<Value>],
+    group_by: &[Expr],
+    aggs: &[Expr],
+    rollup: bool,
+) -> SqlResult<Vec<(Vec<Value>, Vec<Value>)>> {
+    if !rollup {
+        return crate::aggregate::group(ctx, rows, group_by, aggs);
+    }
+    let rows = crate::aggregate::group_rollup(ctx, rows, group_by, aggs)?;
+    Ok(rows
+        .into_iter()
+        .map(|(mut first_row, agg_values, kept)| {
+            let (mut kept_slots, mut rolled_up) = (Vec::new(), Vec::new());
+            group_by[..kept].iter().for_each(|g| slots_outside_aggregates(g, &mut kept_slots));
+            group_by[kept..].iter().for_each(|g| slots_outside_aggregates(g, &mut rolled_up));
+            for slot in rolled_up.into_iter().filter(|s| !kept_slots.contains(s)) {
+                if let Some(v) = first_row.get_mut(slot) {
+                    *v = Value::Null;
+                }
+            }
+            (first_row, agg_values)
+        })
+        .collect())
 }
 
 /// Every key an index hint names exists in the table (1176 otherwise,

@@ -50,7 +50,7 @@ pub(crate) fn select(ctx: &Ctx, query: &Select, sink: &mut dyn ResultSink) -> Sq
     let scope: Vec<ScopeColumn> = sources.iter().flat_map(|s| s.columns.iter().cloned()).collect();
     ctx.in_scope(&scope, || {
         let clauses = select::bind_clauses(ctx, query, &scope)?;
-        if clauses.windowed || (clauses.having.is_some() && !clauses.aggregated) {
+        if clauses.windowed || query.rollup || (clauses.having.is_some() && !clauses.aggregated) {
             materialized(ctx, query, sources, &scope)
         } else if clauses.aggregated {
             grouped(ctx, query, sources, &scope, clauses, sink)

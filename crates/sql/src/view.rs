@@ -355,6 +355,7 @@ impl Resolver<'_> {
             from,
             selection,
             group_by,
+            rollup: q.rollup,
             having,
             order_by,
             limit: q.limit.clone(),
@@ -779,6 +780,9 @@ impl Printer<'_> {
         if !q.group_by.is_empty() {
             out.push_str(" group by ");
             out.push_str(&self.list(&q.group_by)?);
+            if q.rollup {
+                out.push_str(" with rollup");
+            }
         }
         if let Some(h) = &q.having {
             out.push_str(" having ");

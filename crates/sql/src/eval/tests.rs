@@ -574,6 +574,7 @@ fn subqueries() {
         from: vec![],
         selection: None,
         group_by: vec![],
+        rollup: false,
         having: None,
         order_by: vec![],
         limit: None,

@@ -94,6 +94,7 @@ pub(crate) fn empty_select(items: Vec<SelectItem>) -> Select {
         from: Vec::new(),
         selection: None,
         group_by: Vec::new(),
+        rollup: false,
         having: None,
         order_by: Vec::new(),
         limit: None,
@@ -126,8 +127,15 @@ fn convert_select_in_windows(s: &sp::Select, params: &mut ParamCounter) -> SqlRe
         push_joins(&mut select.from, twj, params)?;
     }
     select.selection = s.selection.as_ref().map(|e| convert_expr(e, params)).transpose()?;
-    if let sp::GroupByExpr::Expressions(exprs, _) = &s.group_by {
+    if let sp::GroupByExpr::Expressions(exprs, modifiers) = &s.group_by {
         select.group_by = exprs.iter().map(|e| convert_expr(e, params)).collect::<SqlResult<_>>()?;
+        for modifier in modifiers {
+            match modifier {
+                sp::GroupByWithModifier::Rollup => select.rollup = true,
+                sp::GroupByWithModifier::Cube => return Err(SqlError::not_supported("CUBE")),
+                other => return Err(unsupported(other)),
+            }
+        }
     }
     select.having = s.having.as_ref().map(|e| convert_expr(e, params)).transpose()?;
     Ok(select)
