@@ -78,6 +78,16 @@ pub trait EvalEnv {
         self.warn(ErrorCode::DIVISION_BY_ZERO.number, "Division by 0".to_string());
         Ok(())
     }
+    /// A warning, or the error it becomes where warnings abort the
+    /// statement (strict mode storing rows: MariaDB's abort_on_warning).
+    fn warning_or_error(&self, code: ErrorCode, message: &str) -> SqlResult<()> {
+        self.warn(code.number, message.to_string());
+        Ok(())
+    }
+    /// Whether the sql_mode in force has `mode` (NO_ZERO_DATE ...).
+    fn sql_mode_has(&self, _mode: &str) -> bool {
+        false
+    }
     /// Records a Note (JSON_VALID's reasons a text is not JSON).
     fn note(&self, code: u16, message: String) {
         self.warn(code, message)

@@ -173,6 +173,12 @@ impl EvalEnv for Ctx<'_> {
     fn division_by_zero(&self) -> SqlResult<()> {
         self.session.division_by_zero()
     }
+    fn sql_mode_has(&self, mode: &str) -> bool {
+        self.session.sql_mode_has(mode)
+    }
+    fn warning_or_error(&self, code: ErrorCode, message: &str) -> SqlResult<()> {
+        self.session.warning_or_error(code, message)
+    }
     fn stored_function(&self, name: &str, args: &dyn Fn() -> SqlResult<Vec<Value>>) -> Option<SqlResult<Value>> {
         crate::routine::call_function(self, name, args)
     }

@@ -1235,7 +1235,11 @@ impl Session {
         if !self.sql_mode_has("ERROR_FOR_DIVISION_BY_ZERO") {
             return Ok(());
         }
-        let (code, message) = (ErrorCode::DIVISION_BY_ZERO, "Division by 0");
+        self.warning_or_error(ErrorCode::DIVISION_BY_ZERO, "Division by 0")
+    }
+
+    /// A warning, or the error it becomes where warnings abort the statement.
+    pub(crate) fn warning_or_error(&self, code: ErrorCode, message: &str) -> SqlResult<()> {
         if self.abort_on_warning.get() {
             return Err(SqlError::new(code, message));
         }
@@ -2335,6 +2339,12 @@ pub fn is_system_db(name: &str) -> bool {
 }
 
 impl EvalEnv for Session {
+    fn sql_mode_has(&self, mode: &str) -> bool {
+        Session::sql_mode_has(self, mode)
+    }
+    fn warning_or_error(&self, code: ErrorCode, message: &str) -> SqlResult<()> {
+        Session::warning_or_error(self, code, message)
+    }
     fn system_var(&self, scope: VarScope, name: &str) -> SqlResult<Value> {
         let def = vars::lookup(name).ok_or_else(|| vars::unknown_variable(name))?;
         let wrong_scope = match (scope, def.scope) {

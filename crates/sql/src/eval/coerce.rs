@@ -119,6 +119,32 @@ fn truncation_note(column: &ColumnDef, env: &dyn EvalEnv) {
 /// A temporal value read from text that left something out: ignored text
 /// is `issue` (an error in strict mode, else a warning and the value
 /// kept), ignored fraction digits a note.
+/// NO_ZERO_DATE and NO_ZERO_IN_DATE, as MariaDB applies them to a stored
+/// date: a zero date is 1292 in strict mode, else kept with warning 1264;
+/// a zero month or day is 1292 in strict mode, else the zero date with
+/// warning 1265. Without those modes both are stored as given.
+fn check_zero_parts(
+    t: Temporal,
+    v: &Value,
+    kind: &'static str,
+    column: &ColumnDef,
+    strict: bool,
+    env: &dyn EvalEnv,
+) -> SqlResult<Temporal> {
+    let zero_date = t.year == 0 && t.month == 0 && t.day == 0;
+    if zero_date && env.sql_mode_has("NO_ZERO_DATE") {
+        let issue = if strict { Issue::BadTemporal(kind) } else { Issue::OutOfRange };
+        report(issue, v, column, strict, env)?;
+        return Ok(t);
+    }
+    if !zero_date && (t.month == 0 || t.day == 0) && env.sql_mode_has("NO_ZERO_IN_DATE") {
+        let issue = if strict { Issue::BadTemporal(kind) } else { Issue::Truncated };
+        report(issue, v, column, strict, env)?;
+        return Ok(Temporal::default());
+    }
+    Ok(t)
+}
+
 fn report_cut<T>(
     scanned: Scanned<T>,
     issue: Issue,
@@ -297,6 +323,7 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
                     Temporal::default()
                 }
             };
+            let t = check_zero_parts(t, &v, kind, column, strict, env)?;
             match column.ty {
                 ColumnType::Date => {
                     let date = t.date();

@@ -350,29 +350,29 @@ fn temporal_field(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
 /// units keep the day of the month, clamped to the target month's last day;
 /// a DATE (or a date-only string or number) stays a DATE for units of a day
 /// or longer. NULL for a NULL or zero date and outside years 0–9999.
-fn add_interval(base: &Value, amount: &Value, unit: &str, negate: bool, env: &dyn EvalEnv) -> Value {
+fn add_interval(base: &Value, amount: &Value, unit: &str, negate: bool, env: &dyn EvalEnv) -> SqlResult<Value> {
     let date_only = match base {
         Value::Date(_) | Value::Int(_) | Value::UInt(_) => true,
         Value::Bytes(b) => !b.contains(&b':') && b.len() <= 10,
         _ => false,
     };
     let Some(t) = date_part(base, env).filter(|t| t.month > 0 && t.day > 0) else {
-        return Value::Null;
+        return Ok(Value::Null);
     };
     let keeps_date = matches!(unit, "YEAR" | "QUARTER" | "MONTH" | "WEEK" | "DAY" | "YEAR_MONTH");
     // A NULL amount or a malformed compound one is NULL without a warning.
-    let Some((months, micros)) = interval_shift(amount, unit, env) else { return Value::Null };
+    let Some((months, micros)) = interval_shift(amount, unit, env) else { return Ok(Value::Null) };
     let (months, micros) = if negate { (months.saturating_neg(), micros.saturating_neg()) } else { (months, micros) };
     let moved = add_months(&t, months).and_then(|t| temporal::add_micros(&t, micros));
-    match moved {
+    Ok(match moved {
         Some(t) if date_only && keeps_date => Value::Date(t),
         Some(t) => Value::DateTime(t),
         None => {
-            let overflow = "Datetime function: datetime field overflow".to_string();
-            env.warn(ErrorCode::DATETIME_FUNCTION_OVERFLOW.number, overflow);
+            let overflow = "Datetime function: datetime field overflow";
+            env.warning_or_error(ErrorCode::DATETIME_FUNCTION_OVERFLOW, overflow)?;
             Value::Null
         }
-    }
+    })
 }
 
 /// What `amount` `unit`s move a date by: (months, microseconds).
@@ -1459,8 +1459,8 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             }
             None => Value::Null,
         },
-        "adddate" | "subdate" => add_interval(&a[0], &a[1], "DAY", name == "subdate", env),
-        "date_add" | "date_sub" => add_interval(&a[0], &a[1], &value_string(&a[2]), name == "date_sub", env),
+        "adddate" | "subdate" => add_interval(&a[0], &a[1], "DAY", name == "subdate", env)?,
+        "date_add" | "date_sub" => add_interval(&a[0], &a[1], &value_string(&a[2]), name == "date_sub", env)?,
         "addtime" | "subtime" => {
             let Some(delta) = to_time(&a[1], env) else {
                 return Ok(Value::Null);
@@ -1591,7 +1591,7 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             }))
         }
         "extract" => extract(&s_of(&a[0]), &a[1], env),
-        "timestampadd" => add_interval(&a[2], &a[1], &s_of(&a[0]), false, env),
+        "timestampadd" => add_interval(&a[2], &a[1], &s_of(&a[0]), false, env)?,
         "period_add" | "period_diff" => {
             let (Some(p), Some(n)) = (int_arg(&a[0], env), int_arg(&a[1], env)) else {
                 return Ok(Value::Null);
