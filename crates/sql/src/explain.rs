@@ -12,13 +12,15 @@
 
 use crate::ast::*;
 use crate::catalog::{Catalog, TableEntry};
+use crate::covering;
 use crate::eval;
 use crate::select::{
-    bind, choose_access, conjuncts, describe_access, resolve_sources, scan_table, Access, Ctx, ScopeColumn, Source,
+    bind, bind_clauses, choose_access, conjuncts, describe_access, resolve_sources, scan_table, Access, Ctx,
+    ScopeColumn, Source,
 };
 use crate::session::{QueryResult, ResultColumn, Session};
 use onelog_core::schema::FloatDigits;
-use onelog_core::{Collation, ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Value};
+use onelog_core::{Collation, ColumnDef, ColumnType, ErrorCode, IndexDef, SqlError, SqlResult, TableDef, Value};
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -38,7 +40,8 @@ impl Session {
         let Statement::Select(select) = stmt else {
             return Err(SqlError::not_supported("EXPLAIN of this statement"));
         };
-        let sources = resolve_sources(ctx, &select.from)?;
+        let mut sources = resolve_sources(ctx, &select.from)?;
+        read_columns(ctx, select, &mut sources);
         let (outcome, note) = self.rewritten_query(ctx, select)?;
         let rows = match outcome {
             WhereOutcome::Impossible => vec![message_row(mode, "Impossible WHERE")],
@@ -152,22 +155,22 @@ fn table_rows(
     for source in sources {
         let outer: Vec<Value> = vec![Value::Null; source.offset];
         let single = sources.len() == 1;
-        let (kind, key, scanned, ordered) = match &source.entry {
-            Some(entry) => {
-                let order = if single && !order.is_empty() { Some(order.as_slice()) } else { None };
-                let (access, ordered) = choose_access(ctx, source, &conds, &outer, order)?;
-                let (kind, key) = describe_access(entry, &access);
-                let scanned = if kind == "ALL" { Value::UInt(count_rows(ctx, entry, &access)?) } else { Value::Null };
-                (kind, key, scanned, ordered)
-            }
-            None => ("ALL", None, Value::Null, false),
-        };
-        let key = key.map(|k| Value::from_str(&k)).unwrap_or(Value::Null);
+        let mut plan =
+            Plan { kind: "ALL", key: None, key_len: None, scanned: Value::Null, ordered: false, covering: false };
+        if let Some(entry) = &source.entry {
+            let order = if single && !order.is_empty() { Some(order.as_slice()) } else { None };
+            let (access, ordered) = choose_access(ctx, source, &conds, &outer, order)?;
+            plan = Plan::of(ctx, entry, source, &access, ordered)?;
+        }
+        let key = plan.key.as_deref().map_or(Value::Null, Value::from_str);
+        // A whole index scanned is no index the WHERE could use.
+        let possible_keys = if plan.kind == "index" { Value::Null } else { key.clone() };
+        let key_len = plan.key_len.map_or(Value::Null, |n| Value::from_str(&n.to_string()));
         let mut row = vec![Value::Int(1), Value::from_str("SIMPLE"), Value::from_str(&source.alias)];
         if mode == ExplainMode::Partitions {
             row.push(Value::Null);
         }
-        row.extend([Value::from_str(kind), key.clone(), key, Value::Null, Value::Null, scanned]);
+        row.extend([Value::from_str(plan.kind), possible_keys, key, key_len, Value::Null, plan.scanned]);
         if mode == ExplainMode::Extended {
             row.push(Value::from_str("100.00"));
         }
@@ -175,13 +178,99 @@ fn table_rows(
         if filtered {
             extra.push("Using where");
         }
+        if plan.covering {
+            extra.push("Using index");
+        }
         if single {
-            extra.extend(sorting(select, kind, ordered));
+            extra.extend(sorting(select, plan.kind, plan.ordered));
         }
         row.push(Value::from_str(&extra.join("; ")));
         rows.push(row);
     }
     Ok(rows)
+}
+
+/// The columns a one-table query reads (see `select::Clauses::wanted`),
+/// which decide whether an index covers it; none known (all read) where
+/// its clauses do not bind, whose error the query itself gives.
+fn read_columns(ctx: &Ctx, select: &Select, sources: &mut [Source]) {
+    let [lone @ Source { on: None, entry: Some(_), .. }] = sources else { return };
+    let scope = lone.columns.clone();
+    let clauses = ctx.in_scope(&scope, || bind_clauses(ctx, select, &scope));
+    lone.wanted = clauses.ok().and_then(|c| c.wanted(scope.len()));
+}
+
+/// What EXPLAIN shows of one table's access path.
+struct Plan {
+    kind: &'static str,
+    key: Option<String>,
+    /// The bytes of the key MariaDB's `key_len` counts: given for whole
+    /// index scans, where it is the whole key's.
+    key_len: Option<u32>,
+    scanned: Value,
+    ordered: bool,
+    /// Answered from the index's entries alone ("Using index").
+    covering: bool,
+}
+
+impl Plan {
+    fn of(ctx: &Ctx, entry: &Arc<TableEntry>, source: &Source, access: &Access, ordered: bool) -> SqlResult<Plan> {
+        let (kind, key) = describe_access(entry, access);
+        let index = match access {
+            Access::Ranges { index: Some(pos), .. } => entry.def.indexes.get(*pos),
+            _ => None,
+        };
+        let whole_index = kind == "index";
+        let scanned =
+            if kind == "ALL" || whole_index { Value::UInt(count_rows(ctx, entry, access)?) } else { Value::Null };
+        Ok(Plan {
+            kind,
+            key,
+            key_len: index.filter(|_| whole_index).and_then(|index| key_bytes(&entry.def, index)),
+            scanned,
+            ordered,
+            covering: index
+                .is_some_and(|index| source.wanted.as_deref().is_some_and(|w| covering::covers(&entry.def, index, w))),
+        })
+    }
+}
+
+/// MariaDB's `key_len` of a whole key of `index`: each part's stored
+/// length plus a byte for a nullable part; `None` for a part whose length
+/// is not modelled (text and binary parts, which depend on prefixes and
+/// length bytes).
+fn key_bytes(def: &TableDef, index: &IndexDef) -> Option<u32> {
+    index
+        .columns
+        .iter()
+        .map(|&c| {
+            let column = def.columns.get(c)?;
+            Some(stored_bytes(&column.ty)? + u32::from(column.nullable))
+        })
+        .sum()
+}
+
+/// The bytes MariaDB's key image of a value of `ty` takes (its record
+/// format's length).
+fn stored_bytes(ty: &ColumnType) -> Option<u32> {
+    // MariaDB's packed DECIMAL: 4 bytes per 9 digits, fewer for the rest.
+    const LEFTOVER_BYTES: [u32; 9] = [0, 1, 1, 2, 2, 3, 3, 4, 4];
+    let packed_digits = |digits: u32| digits / 9 * 4 + LEFTOVER_BYTES[(digits % 9) as usize];
+    let fraction_bytes = |fsp: u8| u32::from(fsp).div_ceil(2);
+    Some(match ty {
+        ColumnType::TinyInt | ColumnType::Year => 1,
+        ColumnType::SmallInt => 2,
+        ColumnType::MediumInt | ColumnType::Date => 3,
+        ColumnType::Int | ColumnType::Float => 4,
+        ColumnType::BigInt | ColumnType::Double => 8,
+        ColumnType::Decimal { precision, scale } => {
+            packed_digits(u32::from(*precision - *scale)) + packed_digits(u32::from(*scale))
+        }
+        ColumnType::DateTime { fsp } => 5 + fraction_bytes(*fsp),
+        ColumnType::Timestamp { fsp } => 4 + fraction_bytes(*fsp),
+        ColumnType::Time { fsp } => 3 + fraction_bytes(*fsp),
+        _ => return None,
+    })
 }
 
 /// How a one-table query's full scan is grouped and sorted, as MariaDB
@@ -191,7 +280,9 @@ fn table_rows(
 fn sorting(select: &Select, kind: &str, ordered: bool) -> Vec<&'static str> {
     let mut extra = Vec::new();
     if !select.group_by.is_empty() {
-        if kind == "ALL" {
+        // An index read in GROUP BY order groups as it goes, unless the
+        // groups are then sorted some other way.
+        if kind == "ALL" || (!select.order_by.is_empty() && !ordered) {
             extra.extend(["Using temporary", "Using filesort"]);
         }
         return extra;

@@ -17,6 +17,7 @@ pub mod checksum;
 pub(crate) mod column_privilege;
 pub mod config;
 pub mod connections;
+pub(crate) mod covering;
 pub mod create_select;
 pub mod ddl;
 pub mod default_expr;

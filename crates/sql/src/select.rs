@@ -5,6 +5,7 @@
 
 use crate::ast::*;
 use crate::catalog::TableEntry;
+use crate::covering;
 use crate::eval::{self, truthy, EvalEnv};
 use crate::rows;
 use crate::session::{QueryResult, ResultColumn, Session};
@@ -1075,9 +1076,12 @@ pub(crate) fn choose_access(
                 (Access::Ranges { index: idx, ranges: vec![(prefix, end)], reverse }, true)
             }
             None => {
-                let prefix = key::index_prefix(entry.clustered_id());
+                // A query that reads only what a secondary index holds
+                // scans the narrowest such index instead of the rows.
+                let covering = source.wanted.as_deref().and_then(|w| covering::narrowest_covering(def, w));
+                let prefix = key::index_prefix(covering.map_or(entry.clustered_id(), |pos| def.indexes[pos].id));
                 let end = key::prefix_end(&prefix);
-                (Access::Ranges { index: None, ranges: vec![(prefix, end)], reverse: false }, false)
+                (Access::Ranges { index: covering, ranges: vec![(prefix, end)], reverse: false }, false)
             }
         });
     };
@@ -1211,18 +1215,30 @@ pub fn scan_table(
             }
         }
         Access::Ranges { index, ranges, reverse } => {
+            // The index's entries give the wanted columns themselves: the
+            // rows are not read (see `covering`).
+            let covering = index
+                .map(|pos| &entry.def.indexes[pos])
+                .filter(|index| wanted.is_some_and(|w| covering::covers(&entry.def, index, w)));
+            let from_entry = |entry_key: &[u8]| {
+                covering.and_then(|index| covering::decode_entry(&entry.def, index, entry_key)).map(|mut row| {
+                    rows::show_in_zone(entry, &mut row, zone);
+                    row
+                })
+            };
             for (start, end) in ranges {
                 for kv in txn.scan(&ctx.view, start, end.as_deref(), *reverse)? {
                     guard.check()?;
                     let (k, v) = kv?;
-                    let (ck, row_bytes) = match index {
-                        None => (k, v),
-                        Some(_) => match txn.get(&ctx.view, &v)? {
-                            Some(row) => (v, row),
+                    let (ck, row) = match (index, from_entry(&k)) {
+                        (None, _) => (k, decode(&v)?),
+                        (Some(_), Some(row)) => (v, row),
+                        (Some(_), None) => match txn.get(&ctx.view, &v)? {
+                            Some(row) => (v, decode(&row)?),
                             None => continue,
                         },
                     };
-                    if !f(&ck, decode(&row_bytes)?)? {
+                    if !f(&ck, row)? {
                         return Ok(());
                     }
                 }
@@ -1595,8 +1611,8 @@ pub(crate) fn run_core_in_scope(
     }
     let order_for_index = if simple && sources.len() == 1 && !order.is_empty() { Some(order.as_slice()) } else { None };
     if let [lone @ Source { on: None, .. }] = sources.as_mut_slice() {
-        let exprs = items.iter().map(|i| &i.expr).chain(&where_bound).chain(order.iter().map(|o| &o.expr));
-        lone.wanted = wanted_columns(lone.columns.len(), exprs.chain(&group_by).chain(&having));
+        lone.wanted =
+            Clauses::read(&items, where_bound.as_ref(), &order, &group_by, having.as_ref(), lone.columns.len());
     }
     let mut joined: Vec<Vec<Value>> = Vec::new();
     let sorted_flag = std::cell::Cell::new(false);
@@ -1789,6 +1805,27 @@ pub(crate) struct Clauses {
     /// grouped (into one without GROUP BY).
     pub aggregated: bool,
     pub windowed: bool,
+}
+
+impl Clauses {
+    /// The columns of a lone table of `width` columns that the clauses read
+    /// (see [`wanted_columns`]).
+    pub(crate) fn wanted(&self, width: usize) -> Option<Vec<bool>> {
+        Clauses::read(&self.items, self.where_bound.as_ref(), &self.order, &self.group_by, self.having.as_ref(), width)
+    }
+
+    /// [`Clauses::wanted`] of clauses taken apart.
+    fn read(
+        items: &[Item],
+        where_bound: Option<&Expr>,
+        order: &[OrderBy],
+        group_by: &[Expr],
+        having: Option<&Expr>,
+        width: usize,
+    ) -> Option<Vec<bool>> {
+        let exprs = items.iter().map(|i| &i.expr).chain(where_bound).chain(order.iter().map(|o| &o.expr));
+        wanted_columns(width, exprs.chain(group_by).chain(having))
+    }
 }
 
 /// Binds `select`'s clauses to `scope`, refusing window functions where

@@ -32,7 +32,7 @@ use crate::ast::{Expr, OrderBy, Select, TableFactor};
 use crate::select::{self, Clauses, Ctx, Item, KeyOrder, ScopeColumn, SortKey, Source};
 use crate::session::{QueryResult, ResultColumn, ResultSink, Session, StatusCounter};
 use crate::sort::{Sorted, Sorter};
-use crate::{eval, typing, window};
+use crate::{covering, eval, typing, window};
 use onelog_core::{SqlResult, Value};
 use std::borrow::Cow;
 use std::cell::Cell;
@@ -77,6 +77,9 @@ fn scan(
     clauses: Clauses,
     sink: &mut dyn ResultSink,
 ) -> SqlResult<QueryResult> {
+    if let [lone] = sources.as_mut_slice() {
+        lone.wanted = clauses.wanted(lone.columns.len());
+    }
     let Clauses { items, where_bound: filter, order, .. } = clauses;
     let order_exprs: Vec<Expr> = order.iter().map(|o| o.expr.clone()).collect();
     let head = head_columns(&items, &ctx.type_env(scope), filter.iter().chain(&order_exprs));
@@ -87,10 +90,6 @@ fn scan(
     let mut conds = Vec::new();
     if let Some(w) = &filter {
         select::conjuncts(w, &mut conds);
-    }
-    if let [lone] = sources.as_mut_slice() {
-        let read = items.iter().map(|i| &i.expr).chain(&filter).chain(&order_exprs);
-        lone.wanted = select::wanted_columns(lone.columns.len(), read);
     }
     let outputs: Vec<Expr> = items.into_iter().map(|i| i.expr).collect();
     let indexed_order = order.is_empty() || sources.first().is_some_and(|s| select::ordered_index(s, &order).is_some());
@@ -275,11 +274,10 @@ fn grouped(
         return materialized(ctx, query, sources, scope);
     };
     let window = Window::of(ctx, query)?;
-    let Clauses { items, where_bound: filter, order, group_by, having, .. } = clauses;
     if let [lone] = sources.as_mut_slice() {
-        let read = items.iter().map(|i| &i.expr).chain(&filter).chain(order.iter().map(|o| &o.expr));
-        lone.wanted = select::wanted_columns(lone.columns.len(), read.chain(&group_by).chain(&having));
+        lone.wanted = clauses.wanted(lone.columns.len());
     }
+    let Clauses { items, where_bound: filter, order, group_by, having, .. } = clauses;
     let mut aggs = Vec::new();
     let item_exprs: Vec<Expr> =
         items.iter().map(|i| select::extract_aggregates(&i.expr, &mut aggs)).collect::<SqlResult<_>>()?;
@@ -314,6 +312,11 @@ fn grouped(
     let mut in_memory = Grouper::new(ctx, &group_by, &aggs);
     let group_orders = in_memory.key_orders().to_vec();
     let mut overflow: Option<Sorter> = None;
+    // Rows read in GROUP BY order complete each group as the next row's
+    // values differ: the groups go out one at a time, none waits.
+    let group_order = index_group_order(&sources, &group_by);
+    let in_group_order = Cell::new(false);
+    let mut run = Run { keys: None, groups: Grouper::new(ctx, &group_by, &aggs), stopped: false };
     let mut emit = |row: Vec<Value>, _: Option<&[u8]>| -> SqlResult<bool> {
         if let Some(w) = &filter {
             if !ctx.test(w, &row)? {
@@ -321,6 +324,9 @@ fn grouped(
             }
         }
         let keys: Vec<Value> = group_by.iter().map(|g| ctx.eval(g, &row)).collect::<SqlResult<_>>()?;
+        if in_group_order.get() {
+            return run.add(&mut output, &mut finisher, keys, row);
+        }
         // Without GROUP BY the one group is always in memory.
         let may_open = group_by.is_empty() || (overflow.is_none() && in_memory.bytes() < memory_bytes);
         if let Some((keys, row)) = in_memory.add_if(keys, Cow::Owned(row), may_open)? {
@@ -330,7 +336,11 @@ fn grouped(
         Ok(true)
     };
     if window.limit != Some(0) {
-        select::join_level(ctx, &sources, 0, Vec::new(), &conds, None, &Cell::new(false), &mut emit)?;
+        select::join_level(ctx, &sources, 0, Vec::new(), &conds, group_order.as_deref(), &in_group_order, &mut emit)?;
+    }
+    let last_run = if run.keys.is_some() { run.groups.into_groups() } else { Vec::new() };
+    if run.stopped || !output.push(last_run, &mut finisher)? {
+        return output.out.finish(ctx.session);
     }
     let mut memory_groups = in_memory.into_groups().into_iter().peekable();
     if let Some(sorter) = overflow {
@@ -349,6 +359,55 @@ fn grouped(
         out.send_sorted(ctx.session, finish_sort(ctx.session, sorter)?)?;
     }
     out.finish(ctx.session)
+}
+
+/// GROUP BY as an ascending ORDER BY where the lone table has an index in
+/// that order that holds every column the query reads (or is the primary
+/// key): read in its order, rows come grouped at no cost.
+fn index_group_order(sources: &[Source], group_by: &[Expr]) -> Option<Vec<OrderBy>> {
+    let [lone] = sources else { return None };
+    let (entry, wanted) = (lone.entry.as_ref()?, lone.wanted.as_deref()?);
+    if group_by.is_empty() {
+        return None;
+    }
+    let order: Vec<OrderBy> = group_by.iter().map(|g| OrderBy { expr: g.clone(), desc: false }).collect();
+    let index = &entry.def.indexes[select::ordered_index(lone, &order)?.0];
+    (index.primary || covering::covers(&entry.def, index, wanted)).then_some(order)
+}
+
+/// The group being read when rows come in GROUP BY order.
+struct Run<'a> {
+    /// Its GROUP BY values; `None` before the first row.
+    keys: Option<Vec<Value>>,
+    groups: Grouper<'a>,
+    /// No more groups are wanted (LIMIT).
+    stopped: bool,
+}
+
+impl<'a> Run<'a> {
+    /// Adds `row`, whose GROUP BY values are `keys`, first handing the
+    /// group before it to `output` when it is one of the next group; whether
+    /// more rows are wanted.
+    fn add(
+        &mut self,
+        output: &mut GroupRows<'a>,
+        finisher: &mut Finisher,
+        keys: Vec<Value>,
+        row: Vec<Value>,
+    ) -> SqlResult<bool> {
+        let orders = self.groups.key_orders();
+        if self.keys.as_ref().is_none_or(|run_keys| select::cmp_keys(run_keys, &keys, orders) != Ordering::Equal) {
+            let fresh = Grouper::new(output.ctx, output.group_by, output.aggs);
+            let done = std::mem::replace(&mut self.groups, fresh);
+            if !output.push(done.into_groups(), finisher)? {
+                self.stopped = true;
+                return Ok(false);
+            }
+            self.keys = Some(keys.clone());
+        }
+        self.groups.add(keys, Cow::Owned(row))?;
+        Ok(true)
+    }
 }
 
 /// Groups the overflow's rows, sorted by GROUP BY value, one run of equal

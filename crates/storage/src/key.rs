@@ -140,6 +140,115 @@ fn encode_decimal(out: &mut Vec<u8>, v: &Decimal, precision: u8, scale: u8) {
     out.extend_from_slice(key);
 }
 
+/// What a key holds of one column's value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KeyValue {
+    /// The value itself, as a row decodes it: the encoding is reversible.
+    Value(Value),
+    /// Only that a value is there: text sort weights, floating point bits
+    /// (-0 is encoded as 0), UUIDs and wide decimals are not read back.
+    Opaque,
+}
+
+/// Whether [`decode_value`] gives back the values of `column`, rather than
+/// [`KeyValue::Opaque`].
+pub fn decodable(column: &ColumnDef) -> bool {
+    match column.ty {
+        ColumnType::Decimal { precision, .. } => precision <= 38,
+        ColumnType::Date | ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } | ColumnType::Time { .. } => true,
+        ref ty => ty.is_integer(),
+    }
+}
+
+/// Reads one value of `column` from the front of `key` (as [`encode_value`]
+/// wrote it) and advances past it; `None` when the bytes are not such a
+/// value, so that the caller reads the row instead.
+pub fn decode_value(key: &mut &[u8], column: &ColumnDef) -> Option<KeyValue> {
+    let (&marker, rest) = key.split_first()?;
+    *key = rest;
+    match marker {
+        0x00 => return Some(KeyValue::Value(Value::Null)),
+        0x01 => {}
+        _ => return None,
+    }
+    let value = match &column.ty {
+        ty if ty.is_integer() => {
+            let bits = u64::from_be_bytes(take(key)?);
+            if column.unsigned {
+                Value::UInt(bits)
+            } else {
+                Value::Int((bits ^ (1 << 63)) as i64)
+            }
+        }
+        ColumnType::Decimal { precision, scale } if *precision <= 38 => {
+            let mut bytes: [u8; 16] = take(key)?;
+            bytes[0] ^= 0x80;
+            Value::Decimal(Decimal::from_i128_with_scale(i128::from_be_bytes(bytes), u32::from(*scale)))
+        }
+        ColumnType::Decimal { .. } => {
+            take::<32>(key)?;
+            return Some(KeyValue::Opaque);
+        }
+        ColumnType::Date => Value::Date(temporal_from_bits(u64::from_be_bytes(take(key)?))?),
+        ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => {
+            Value::DateTime(temporal_from_bits(u64::from_be_bytes(take(key)?))?)
+        }
+        ColumnType::Time { .. } => Value::Time((u64::from_be_bytes(take(key)?) ^ (1 << 63)) as i64),
+        ColumnType::Float | ColumnType::Double => {
+            take::<8>(key)?;
+            return Some(KeyValue::Opaque);
+        }
+        ColumnType::Uuid => {
+            take::<16>(key)?;
+            return Some(KeyValue::Opaque);
+        }
+        _ => {
+            skip_bytes(key)?;
+            return Some(KeyValue::Opaque);
+        }
+    };
+    Some(KeyValue::Value(value))
+}
+
+/// The next `N` bytes of `key`, advancing past them.
+fn take<const N: usize>(key: &mut &[u8]) -> Option<[u8; N]> {
+    let (head, rest) = key.split_first_chunk::<N>()?;
+    *key = rest;
+    Some(*head)
+}
+
+/// Advances `key` past one value of [`encode_bytes`]: up to its 0x00 0x00
+/// terminator (a 0x00 0xFF pair is an escaped zero byte).
+fn skip_bytes(key: &mut &[u8]) -> Option<()> {
+    let mut i = 0;
+    loop {
+        match key.get(i..i + 2)? {
+            [0, 0] => break,
+            [0, 0xFF] => i += 2,
+            [0, _] => return None,
+            _ => i += 1,
+        }
+    }
+    *key = &key[i + 2..];
+    Some(())
+}
+
+/// The inverse of [`temporal_bits`].
+fn temporal_from_bits(bits: u64) -> Option<Temporal> {
+    let date = bits >> 37;
+    let time_us = bits & ((1 << 37) - 1);
+    let seconds = time_us / 1_000_000;
+    Some(Temporal {
+        year: u16::try_from(date >> 9).ok()?,
+        month: ((date >> 5) & 0xF) as u8,
+        day: (date & 0x1F) as u8,
+        hour: u8::try_from(seconds / 3600).ok()?,
+        minute: (seconds / 60 % 60) as u8,
+        second: (seconds % 60) as u8,
+        micros: (time_us % 1_000_000) as u32,
+    })
+}
+
 fn temporal_bits(t: Temporal) -> u64 {
     let date = (u64::from(t.year) << 9) | (u64::from(t.month) << 5) | u64::from(t.day);
     let time_us =
@@ -224,6 +333,73 @@ mod tests {
         let d = |s: &str| key(&dcol, Value::Decimal(s.parse().unwrap()));
         assert!(d("-3.5") < d("-0.01") && d("-0.01") < d("0") && d("0") < d("2.5"));
         assert_eq!(d("2.5"), d("2.50"));
+    }
+
+    /// Encodes `values` of `col` and reads them back.
+    fn round_trip(col: &ColumnDef, values: &[Value]) {
+        for v in values {
+            let encoded = key(col, v.clone());
+            let mut rest = &encoded[8..];
+            assert_eq!(decode_value(&mut rest, col), Some(KeyValue::Value(v.clone())), "{v:?} of {:?}", col.ty);
+            assert!(rest.is_empty());
+        }
+    }
+
+    #[test]
+    fn integers_decode() {
+        let col = ColumnDef::new("a", ColumnType::Int);
+        round_trip(&col, &[Value::Null, Value::Int(i64::MIN), Value::Int(-7), Value::Int(0), Value::Int(i64::MAX)]);
+        let mut unsigned = ColumnDef::new("u", ColumnType::BigInt);
+        unsigned.unsigned = true;
+        round_trip(&unsigned, &[Value::UInt(0), Value::UInt(u64::MAX)]);
+        round_trip(&ColumnDef::new("y", ColumnType::Year), &[Value::Int(0), Value::Int(2155)]);
+    }
+
+    #[test]
+    fn decimals_decode_at_the_column_scale() {
+        let col = ColumnDef::new("d", ColumnType::Decimal { precision: 38, scale: 3 });
+        let d = |s: &str| Value::Decimal(s.parse().unwrap());
+        round_trip(&col, &[d("-12.500"), d("0.000"), d("0.001"), d("99999999999999999999999999999999999.999")]);
+        let wide = ColumnDef::new("w", ColumnType::Decimal { precision: 60, scale: 0 });
+        let encoded = key(&wide, d("5"));
+        let mut rest = &encoded[8..];
+        assert_eq!(decode_value(&mut rest, &wide), Some(KeyValue::Opaque));
+        assert!(rest.is_empty());
+    }
+
+    #[test]
+    fn temporals_decode() {
+        let t = Temporal { year: 2024, month: 2, day: 29, hour: 23, minute: 59, second: 58, micros: 999_999 };
+        round_trip(&ColumnDef::new("dt", ColumnType::DateTime { fsp: 6 }), &[Value::DateTime(t)]);
+        round_trip(&ColumnDef::new("ts", ColumnType::Timestamp { fsp: 0 }), &[Value::DateTime(Temporal::default())]);
+        round_trip(&ColumnDef::new("d", ColumnType::Date), &[Value::Date(t.date())]);
+        let time = ColumnDef::new("t", ColumnType::Time { fsp: 6 });
+        round_trip(&time, &[Value::Time(-838 * 3_600_000_000), Value::Time(0), Value::Time(1_500_000)]);
+    }
+
+    #[test]
+    fn opaque_values_are_skipped() {
+        let text = ColumnDef::new("s", ColumnType::VarChar(10));
+        let int = ColumnDef::new("i", ColumnType::Int);
+        let double = ColumnDef::new("f", ColumnType::Double);
+        let values = [Value::from_str("a\0b"), Value::Double(-0.5), Value::Int(3)];
+        let encoded = encode_key(20, [(&text, &values[0]), (&double, &values[1]), (&int, &values[2])]);
+        let mut rest = &encoded[8..];
+        assert_eq!(decode_value(&mut rest, &text), Some(KeyValue::Opaque));
+        assert_eq!(decode_value(&mut rest, &double), Some(KeyValue::Opaque));
+        assert_eq!(decode_value(&mut rest, &int), Some(KeyValue::Value(Value::Int(3))));
+        assert!(!decodable(&text) && !decodable(&double) && decodable(&int));
+    }
+
+    #[test]
+    fn truncated_keys_do_not_decode() {
+        let col = ColumnDef::new("a", ColumnType::BigInt);
+        let encoded = key(&col, Value::Int(5));
+        let mut rest = &encoded[8..encoded.len() - 1];
+        assert_eq!(decode_value(&mut rest, &col), None);
+        let text = ColumnDef::new("s", ColumnType::Text(onelog_core::schema::BlobSize::Normal));
+        let mut unterminated: &[u8] = &[0x01, b'a', 0];
+        assert_eq!(decode_value(&mut unterminated, &text), None);
     }
 
     #[test]

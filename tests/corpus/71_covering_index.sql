@@ -1,0 +1,91 @@
+-- Covering secondary-index reads (crate::covering): a one-table query whose every column a
+-- secondary index holds decodably (its key columns, then the primary key's) reads the index
+-- entries and never the rows; COUNT(*) reads the narrowest index. NULLs, negative numbers,
+-- DECIMAL and temporal keys, composite keys, a text part (not decodable: the row is read),
+-- the transaction's own uncommitted writes, and EXPLAIN's "Using index".
+CREATE TABLE ci (id INT PRIMARY KEY, k INT, s VARCHAR(20), d DECIMAL(8,3), dt DATE, KEY k (k), KEY kd (d, dt), KEY ks (k, s))
+INSERT INTO ci VALUES (1, 5, 'a', 1.5, '2020-01-01'), (2, NULL, 'B', -2.25, NULL), (3, -7, 'c', NULL, '1999-12-31'), (4, 5, 'D', 3, '2001-02-03'), (5, 0, NULL, -0.001, '0000-00-00'), (6, -2147483648, 'f', 99999.999, '9999-12-31'), (7, 2147483647, 'g', -99999.999, '1000-01-01'), (8, NULL, 'h', 0, '2020-01-01')
+SELECT k FROM ci
+SELECT k FROM ci ORDER BY k, id
+SELECT k, id FROM ci ORDER BY k DESC, id DESC
+SELECT id FROM ci
+SELECT COUNT(*) FROM ci
+SELECT COUNT(k), COUNT(id), COUNT(*) FROM ci
+SELECT k FROM ci WHERE k BETWEEN -10 AND 10
+SELECT COUNT(*) FROM ci WHERE k BETWEEN -10 AND 10
+SELECT k FROM ci WHERE k IS NULL
+SELECT COUNT(*) FROM ci WHERE k IS NOT NULL
+SELECT k, COUNT(*) FROM ci GROUP BY k
+SELECT k, COUNT(*) FROM ci GROUP BY k ORDER BY COUNT(*) DESC, k LIMIT 3
+SELECT COUNT(DISTINCT k) FROM ci
+SELECT MIN(k), MAX(k), SUM(k), AVG(k) FROM ci
+SELECT k + 1, -k, k DIV 2 FROM ci WHERE k < 0
+SELECT id, k FROM ci WHERE id + k > 4
+SELECT d, dt FROM ci
+SELECT d, dt FROM ci WHERE d > 0 ORDER BY d
+SELECT d FROM ci WHERE d < 0 ORDER BY d DESC
+SELECT d, COUNT(*) FROM ci GROUP BY d
+SELECT dt, d, id FROM ci WHERE dt >= '2000-01-01' ORDER BY dt, d, id
+SELECT MAX(dt), MIN(dt), MAX(d), MIN(d) FROM ci
+SELECT dt, COUNT(*) FROM ci GROUP BY dt
+SELECT k, s FROM ci ORDER BY k, s, id
+SELECT k, s FROM ci WHERE k = 5 ORDER BY s
+SELECT s FROM ci WHERE s > 'b' ORDER BY s
+SELECT k FROM ci LIMIT 0
+SELECT k, COUNT(*) FROM ci GROUP BY k ORDER BY k LIMIT 2
+SELECT k, COUNT(*) FROM ci GROUP BY k ORDER BY k LIMIT 2 OFFSET 2
+SELECT k, COUNT(*) FROM ci GROUP BY k HAVING COUNT(*) > 1
+SELECT k, COUNT(*) FROM ci WHERE k > 0 GROUP BY k
+SELECT k, MIN(id), MAX(id), COUNT(*) FROM ci WHERE id > 2 GROUP BY k
+SELECT id, COUNT(*) FROM ci GROUP BY id ORDER BY id LIMIT 3
+SELECT k, id FROM ci GROUP BY k
+SELECT SQL_CALC_FOUND_ROWS k FROM ci GROUP BY k ORDER BY k LIMIT 1
+SELECT FOUND_ROWS()
+SELECT SQL_CALC_FOUND_ROWS k FROM ci ORDER BY k LIMIT 2
+SELECT FOUND_ROWS()
+START TRANSACTION
+INSERT INTO ci VALUES (9, 5, 'i', 7.25, '2021-06-30'), (10, NULL, 'j', NULL, NULL)
+SELECT k, id FROM ci WHERE k = 5 ORDER BY id
+SELECT COUNT(*), COUNT(k) FROM ci
+UPDATE ci SET k = -5 WHERE id = 1
+DELETE FROM ci WHERE id = 3
+SELECT k, id FROM ci ORDER BY k, id
+SELECT d, dt FROM ci WHERE d > 5 ORDER BY d
+SELECT k, COUNT(*) FROM ci GROUP BY k
+ROLLBACK
+SELECT k, id FROM ci ORDER BY k, id
+SELECT COUNT(*) FROM ci
+CREATE TABLE ct (a INT UNSIGNED, b BIGINT, c DATETIME(3), t TIME, y YEAR, KEY abc (a, b, c), KEY ty (t, y))
+INSERT INTO ct VALUES (0, -1, '2020-02-29 23:59:59.999', '-838:59:59', 1901), (4294967295, 9223372036854775807, NULL, '00:00:00', 2155), (NULL, NULL, '1970-01-01 00:00:00', NULL, NULL), (7, -9223372036854775808, '2000-01-01 12:30:00.5', '12:34:56', 0), (7, 3, '2000-01-01 12:30:00.5', '838:59:59', 2000)
+SELECT a, b, c FROM ct
+SELECT a, b, c FROM ct ORDER BY a, b, c
+SELECT b FROM ct WHERE a = 7 ORDER BY b
+SELECT COUNT(*) FROM ct
+SELECT t, y FROM ct ORDER BY t
+SELECT y, COUNT(*) FROM ct GROUP BY y
+SELECT a, b, COUNT(*) FROM ct GROUP BY a, b
+SELECT a, MAX(b), MIN(c), COUNT(c) FROM ct GROUP BY a
+SELECT MAX(c), MIN(t), MAX(t), SUM(a) FROM ct
+CREATE TABLE cs (id VARCHAR(10) PRIMARY KEY, k INT, KEY (k))
+INSERT INTO cs VALUES ('x', 1), ('Y', 2), ('z', NULL), ('W', 1)
+SELECT k, id FROM cs ORDER BY k, id
+SELECT k FROM cs WHERE k > 0
+SELECT COUNT(*), COUNT(k) FROM cs
+CREATE TABLE cts (id INT PRIMARY KEY, ts TIMESTAMP NULL, KEY (ts))
+SET time_zone = '+05:00'
+INSERT INTO cts VALUES (1, '2020-06-01 10:00:00'), (2, NULL), (3, '1999-01-01 00:00:01')
+SELECT ts FROM cts ORDER BY ts
+SET time_zone = '-03:00'
+SELECT ts, id FROM cts WHERE ts > '2000-01-01' ORDER BY ts
+SET time_zone = DEFAULT
+EXPLAIN SELECT k FROM ci
+EXPLAIN SELECT COUNT(*) FROM ci
+EXPLAIN SELECT id, k FROM ci
+EXPLAIN SELECT k, COUNT(*) FROM ci GROUP BY k
+EXPLAIN SELECT k, COUNT(*) FROM ci GROUP BY k ORDER BY COUNT(*) DESC
+EXPLAIN SELECT k FROM ci WHERE id + k > 2
+EXPLAIN SELECT MAX(dt) FROM ci
+EXPLAIN SELECT k FROM ci WHERE k BETWEEN 1 AND 10 -- @novalues
+EXPLAIN SELECT d, dt FROM ci WHERE d > 0 -- @novalues
+EXPLAIN EXTENDED SELECT k FROM ci
+SHOW WARNINGS
