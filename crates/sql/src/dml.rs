@@ -207,6 +207,7 @@ pub(crate) fn stored_value(
         ctx.warn(ErrorCode::COLUMN_CANNOT_BE_NULL.number, message);
         return Ok(implicit_default(&c.ty));
     }
+    let _storing = crate::eval::coerce::storing_into(&table.def.db, &table.def.name);
     let v = coerce_to_column(v, c, strict, ctx)?;
     fit_charset(v, c, &table.def, strict, ctx)
 }

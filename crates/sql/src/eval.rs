@@ -17,7 +17,7 @@ use onelog_core::{Collation, ColumnDef, ErrorCode, SqlError, SqlResult, Temporal
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
-mod coerce;
+pub(crate) mod coerce;
 mod functions;
 mod hybrid;
 mod ids;

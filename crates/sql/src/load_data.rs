@@ -278,6 +278,7 @@ impl Plan {
     /// columns' values.
     fn fill_row(&self, ctx: &Ctx, read: Vec<Option<Vec<u8>>>, row_number: u64) -> SqlResult<Vec<Value>> {
         let columns = &self.table.def.columns;
+        let _storing = crate::eval::coerce::storing_into(&self.table.def.db, &self.table.def.name);
         let mut row: Vec<Value> = self.defaults.iter().map(|d| d.clone().unwrap_or(Value::Null)).collect();
         let given = read.len();
         for (target, field) in self.targets.iter().zip(read) {

@@ -39,6 +39,40 @@ enum Issue {
     BadTemporal(&'static str),
 }
 
+thread_local! {
+    /// The (database, table) whose column a value is being stored in, for
+    /// the `db`.`table`.`column` that 1366 and 1292 name; empty for a
+    /// routine's variable, as MariaDB prints ``.``.`v`. Set by
+    /// [`storing_into`] around a row's conversion on this thread.
+    static STORED_TABLE: std::cell::RefCell<(String, String)> = const { std::cell::RefCell::new((String::new(), String::new())) };
+}
+
+/// While the guard lives, conversion messages name `db`.`table`.
+pub(crate) fn storing_into(db: &str, table: &str) -> StoringInto {
+    let outer = STORED_TABLE.with(|t| t.replace((db.to_string(), table.to_string())));
+    StoringInto { outer }
+}
+
+/// Restores the enclosing statement's table (a trigger stores into
+/// another table while its statement's row is being converted).
+pub(crate) struct StoringInto {
+    outer: (String, String),
+}
+
+impl Drop for StoringInto {
+    fn drop(&mut self) {
+        STORED_TABLE.with(|t| t.replace(std::mem::take(&mut self.outer)));
+    }
+}
+
+/// `db`.`table`.`column`, as 1366 and 1292 name the column stored into.
+fn qualified_column(column: &str) -> String {
+    STORED_TABLE.with(|t| {
+        let (db, table) = &*t.borrow();
+        format!("`{db}`.`{table}`.`{column}`")
+    })
+}
+
 fn report(issue: Issue, v: &Value, column: &ColumnDef, strict: bool, env: &dyn EvalEnv) -> SqlResult<()> {
     let c = &column.name;
     let row = env.warning_row();
@@ -49,13 +83,13 @@ fn report(issue: Issue, v: &Value, column: &ColumnDef, strict: bool, env: &dyn E
         }
         Issue::WrongValue(kind) => (
             ErrorCode::TRUNCATED_WRONG_VALUE_FOR_FIELD,
-            format!("Incorrect {kind} value: '{shown}' for column '{c}' at row {row}"),
+            format!("Incorrect {kind} value: '{shown}' for column {} at row {row}", qualified_column(c)),
         ),
         Issue::Truncated => (ErrorCode::WARN_DATA_TRUNCATED, format!("Data truncated for column '{c}' at row {row}")),
         Issue::TooLong => (ErrorCode::DATA_TOO_LONG, format!("Data too long for column '{c}' at row {row}")),
         Issue::BadTemporal(kind) => (
             ErrorCode::TRUNCATED_WRONG_VALUE,
-            format!("Incorrect {kind} value: '{shown}' for column '{c}' at row {row}"),
+            format!("Incorrect {kind} value: '{shown}' for column {} at row {row}", qualified_column(c)),
         ),
     };
     if strict {
@@ -346,9 +380,9 @@ fn coerce(v: Value, column: &ColumnDef, strict: bool, notes: bool, env: &dyn Eva
                             return Err(SqlError::new(
                                 ErrorCode::TRUNCATED_WRONG_VALUE,
                                 format!(
-                                    "Incorrect datetime value: '{}' for column '{}' at row {}",
+                                    "Incorrect datetime value: '{}' for column {} at row {}",
                                     String::from_utf8_lossy(&value_bytes(&v)),
-                                    column.name,
+                                    qualified_column(&column.name),
                                     env.warning_row()
                                 ),
                             ));

@@ -726,11 +726,11 @@ fn coerce_strict() {
         }
     }
     let (got, _) = coerce(vs("abc"), ColumnType::Int, false, true);
-    assert_eq!(got.unwrap_err().message, "Incorrect integer value: 'abc' for column 'c' at row 1");
+    assert_eq!(got.unwrap_err().message, "Incorrect integer value: 'abc' for column ``.``.`c` at row 1");
     let (got, _) = coerce(vs("abcd"), ColumnType::VarChar(3), false, true);
     assert_eq!(got.unwrap_err().message, "Data too long for column 'c' at row 1");
     let (got, _) = coerce(vs("x"), ColumnType::DateTime { fsp: 0 }, false, true);
-    assert_eq!(got.unwrap_err().message, "Incorrect datetime value: 'x' for column 'c' at row 1");
+    assert_eq!(got.unwrap_err().message, "Incorrect datetime value: 'x' for column ``.``.`c` at row 1");
     // In range values pass in strict mode.
     let (got, w) = coerce(vs(" 42 "), ColumnType::Int, false, true);
     assert_eq!((got.unwrap(), w), (Value::Int(42), vec![]));
@@ -977,7 +977,7 @@ fn timestamp_range() {
     let (got, w) = coerce(vs("1960-01-01"), ty.clone(), false, false);
     assert_eq!((got.unwrap(), w), (Value::DateTime(Temporal::default()), vec![1264]));
     let (got, _) = coerce(vs("2040-01-01"), ty.clone(), false, true);
-    assert_eq!(got.unwrap_err().message, "Incorrect datetime value: '2040-01-01' for column 'c' at row 1");
+    assert_eq!(got.unwrap_err().message, "Incorrect datetime value: '2040-01-01' for column ``.``.`c` at row 1");
     let (got, w) = coerce(vs("1970-01-01 00:00:01"), ty, false, true);
     assert_eq!((got.unwrap(), w), (Value::DateTime(dt(1970, 1, 1, 0, 0, 1)), vec![]));
 }
