@@ -240,3 +240,17 @@ SELECT HEX(fbinret()), LENGTH(fbinret())
 DROP PROCEDURE pbin
 DROP FUNCTION fbin
 DROP FUNCTION fbinret
+
+-- A row passed for a scalar parameter is a cast error (4078).
+CREATE TABLE rowarg (col1 TINYINT, col2 TINYINT)
+INSERT INTO rowarg VALUES (1, 2), (11, 12)
+CREATE PROCEDURE prowarg(arg TINYINT) SELECT arg
+CALL prowarg((1, 2))
+CALL prowarg((SELECT * FROM rowarg LIMIT 1))
+CALL prowarg((SELECT col1, col2 FROM rowarg LIMIT 1))
+CALL prowarg((SELECT col1 FROM rowarg LIMIT 1))
+CREATE PROCEDURE prowcall() CALL prowarg((3, 4))
+CALL prowcall()
+DROP PROCEDURE prowcall
+DROP PROCEDURE prowarg
+DROP TABLE rowarg

@@ -412,7 +412,11 @@ pub fn call(session: &mut Session, name: &ObjectName, args: &[Expr], params: &[V
         if param.mode != ParamMode::In && !matches!(arg, Expr::UserVar(_)) {
             return Err(not_var_arg(&entry.def, i + 1));
         }
-        values.push(if param.mode == ParamMode::Out { Value::Null } else { session.eval_constant(arg, params)? });
+        let value = match param.mode {
+            ParamMode::Out => Ok(Value::Null),
+            _ => session.eval_constant(arg, params),
+        };
+        values.push(value.map_err(|e| row_argument(param, arg, e))?);
     }
     let (outs, affected) = run_procedure(session, &entry, values)?;
     for ((arg, param), value) in args.iter().zip(&entry.routine.params).zip(outs) {
@@ -421,6 +425,19 @@ pub fn call(session: &mut Session, name: &ObjectName, args: &[Expr], params: &[V
         }
     }
     Ok(QueryResult::ok(affected))
+}
+
+/// A row passed for a scalar parameter, which evaluation refused as a row
+/// (1241): MariaDB reports it as a cast into the parameter (4078).
+fn row_argument(param: &RoutineParam, arg: &Expr, err: SqlError) -> SqlError {
+    if err.code != ErrorCode::OPERAND_COLUMNS || !matches!(arg, Expr::Tuple(_) | Expr::ScalarSubquery(_)) {
+        return err;
+    }
+    let ty = crate::row_shape::handler_name(&param.ty);
+    SqlError::new(
+        ErrorCode::CANT_CAST_IN_ASSIGNMENT,
+        format!("Cannot cast 'row' as '{ty}' in assignment of `{}`", param.name),
+    )
 }
 
 /// Runs a procedure's body with its parameters' values; returns their
@@ -1585,7 +1602,11 @@ impl<'r, R: Runner> Interp<'r, R> {
             if param.mode != ParamMode::In && target.is_none() {
                 return Err(not_var_arg(&entry.def, i + 1));
             }
-            values.push(if param.mode == ParamMode::Out { Value::Null } else { self.eval(arg)? });
+            let value = match param.mode {
+                ParamMode::Out => Ok(Value::Null),
+                _ => self.eval(arg),
+            };
+            values.push(value.map_err(|e| row_argument(param, &arg.expr, e))?);
             targets.push(target.filter(|_| param.mode != ParamMode::In));
         }
         let (outs, affected) = self.runner.call(&entry, values)?;

@@ -997,6 +997,14 @@ impl<'a> BodyParser<'a> {
                 if close + 1 != to {
                     return Err(self.t.error_at(close + 1));
                 }
+                // A ROW of ROWs is MariaDB's syntax error.
+                let nested = (from + 2..close).find(|&i| {
+                    self.t.keyword(i).as_deref() == Some("ROW")
+                        && matches!(self.t.tokens.get(i + 1), Some((Token::LParen, _, _)))
+                });
+                if let Some(at) = nested {
+                    return Err(self.t.error_at(at));
+                }
                 return Ok(VarType::Row(row_fields(text(from + 2, close))?));
             }
             return Ok(VarType::Scalar(column_type(text(from, to))?));
