@@ -99,9 +99,14 @@ pub trait EvalEnv {
     fn binlog_gtid_pos(&self, file: &str, offset: u64) -> SqlResult<Value>;
     /// SLEEP(): a session's ends early, with its error, on KILL or when
     /// the statement's time limit passes.
-    /// A stored function's value (its arguments evaluated by `args` only
+    /// A stored function's value for `args` (evaluated by `values` only
     /// if it exists), or `None` when no stored function `name` exists.
-    fn stored_function(&self, _name: &str, _args: &dyn Fn() -> SqlResult<Vec<Value>>) -> Option<SqlResult<Value>> {
+    fn stored_function(
+        &self,
+        _name: &str,
+        _args: &[Expr],
+        _values: &dyn Fn() -> SqlResult<Vec<Value>>,
+    ) -> Option<SqlResult<Value>> {
         None
     }
     fn sleep(&self, duration: std::time::Duration) -> SqlResult<()> {

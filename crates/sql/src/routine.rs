@@ -28,6 +28,9 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+mod out_args;
+pub(crate) use out_args::as_statement;
+
 /// A routine as the catalog keeps it: the texts as written and what
 /// MariaDB shows about it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -394,7 +397,8 @@ fn not_var_arg(def: &RoutineDef, position: usize) -> SqlError {
 /// parameters, in the session's database; result sets go to
 /// `session.call_results` as a CALL's do.
 pub fn run_compound(session: &mut Session, compound: &Compound) -> SqlResult<QueryResult> {
-    let mut interp = Interp::new(ProcedureRunner { session, in_trigger: false }, Frame::default());
+    let caller_db = session.db.clone();
+    let mut interp = Interp::new(ProcedureRunner { session, in_trigger: false }, Frame::default(), caller_db);
     if let Flow::Return(_) = interp.exec_list(std::slice::from_ref(&compound.body))? {
         return Err(SqlError::new(ErrorCode::SP_BADRETURN, "RETURN is only allowed in a FUNCTION"));
     }
@@ -446,7 +450,7 @@ fn run_procedure(session: &mut Session, entry: &RoutineEntry, values: Vec<Value>
     // The body's unqualified names are the routine's database's, as in
     // MariaDB; the caller's database comes back however the call ends.
     let caller_db = session.db.replace(entry.def.db.clone());
-    let outcome = run_procedure_in_its_db(session, entry, values);
+    let outcome = run_procedure_in_its_db(session, entry, values, caller_db.clone());
     session.db = caller_db;
     outcome
 }
@@ -455,13 +459,14 @@ fn run_procedure_in_its_db(
     session: &mut Session,
     entry: &RoutineEntry,
     values: Vec<Value>,
+    caller_db: Option<String>,
 ) -> SqlResult<(Vec<Value>, u64)> {
     let _active = enter(session, &entry.def)?;
     // Arguments are bound under the caller's sql_mode, the body runs under
     // the routine's.
     let frame = parameter_frame(session, &entry.routine, values)?;
     session.enter_routine_sql_mode(&entry.def.sql_mode);
-    let mut interp = Interp::new(ProcedureRunner { session, in_trigger: false }, frame);
+    let mut interp = Interp::new(ProcedureRunner { session, in_trigger: false }, frame, caller_db);
     let flow = interp.exec(&entry.routine.body);
     interp.runner.session.leave_routine_sql_mode();
     if let Flow::Return(_) = flow? {
@@ -491,7 +496,8 @@ pub(crate) fn run_trigger(
         ..Frame::default()
     };
     let outcome = {
-        let mut interp = Interp::new(ProcedureRunner { session: &mut *session, in_trigger: true }, frame);
+        let runner = ProcedureRunner { session: &mut *session, in_trigger: true };
+        let mut interp = Interp::new(runner, frame, caller_db.clone());
         interp
             .exec(&trigger.body.body)
             .map(|_| interp.frames.remove(0).vars.into_iter().map(|v| (v.value, v.assigned)).collect())
@@ -536,10 +542,11 @@ fn columns_and_rows(result: QueryResult) -> (Vec<crate::session::ResultColumn>, 
 pub fn call_function(
     caller: &crate::select::Ctx,
     name: &str,
-    args: &dyn Fn() -> SqlResult<Vec<Value>>,
+    args: &[Expr],
+    values: &dyn Fn() -> SqlResult<Vec<Value>>,
 ) -> Option<SqlResult<Value>> {
     let entry = stored_function(caller.session, name)?;
-    Some(run_function(caller, &entry, args))
+    Some(run_function(caller, &entry, args, values))
 }
 
 /// The RETURNS type of the stored function `name` (`db.f`, or `f` of the
@@ -561,15 +568,18 @@ fn stored_function(session: &Session, name: &str) -> Option<Arc<RoutineEntry>> {
 fn run_function(
     caller: &crate::select::Ctx,
     entry: &RoutineEntry,
-    args: &dyn Fn() -> SqlResult<Vec<Value>>,
+    args: &[Expr],
+    values: &dyn Fn() -> SqlResult<Vec<Value>>,
 ) -> SqlResult<Value> {
     let session = caller.session;
-    let values = args()?;
+    let values = values()?;
     check_arg_count(&entry.def, &entry.routine, values.len())?;
+    let params = &entry.routine.params;
+    let targets = out_args::targets(session, params, args, |i| not_var_arg(&entry.def, i), &entry.def.name)?;
     let _active = enter(session, &entry.def)?;
-    let frame = parameter_frame(session, &entry.routine, values)?;
+    let frame = parameter_frame(session, &entry.routine, out_args::inputs(params, values))?;
     let runner = FunctionRunner { session, db: &entry.def.db, txn: caller.txn, view: &caller.view };
-    let mut interp = Interp::new(runner, frame);
+    let mut interp = Interp::new(runner, frame, session.db.clone());
     session.enter_routine_sql_mode(&entry.def.sql_mode);
     // Calling a function makes the diagnostics area the statement's, as
     // using a table does. The warnings of its body stay in it (MariaDB
@@ -595,6 +605,8 @@ fn run_function(
     session.leave_routine_sql_mode();
     if returned.is_ok() {
         session.rewind_warnings(warnings_before);
+        let finals = interp.frames.remove(0).vars.into_iter().map(|v| v.value).collect();
+        out_args::write_back(session, &targets, finals);
     }
     returned
 }
@@ -731,7 +743,7 @@ impl Runner for FunctionRunner<'_> {
         match &sql.statement {
             Statement::Select(select) => self.reading(|txn| {
                 let ctx = crate::select::Ctx::new(self.session, txn, self.view.clone(), params);
-                self.session.select_result(&ctx, select)
+                as_statement(Some(&sql.statement), || self.session.select_result(&ctx, select))
             }),
             Statement::CreateTable(_) | Statement::DropTemporaryTable { .. } => {
                 Err(SqlError::not_supported("temporary tables created or dropped inside stored functions"))
@@ -850,6 +862,10 @@ struct Interp<'r, R: Runner> {
     /// The conditions of the handlers running now, innermost last: what
     /// RESIGNAL raises again and GET DIAGNOSTICS reads inside a handler.
     handling: Vec<SqlError>,
+    /// The current database of what called the routine: an anchored
+    /// type's table without a database is there (MariaDB resolves those
+    /// types before the body runs in the routine's database).
+    caller_db: Option<String>,
 }
 
 /// The level a condition shows with: SQLSTATE class 01 is a warning.
@@ -904,8 +920,29 @@ fn interned_sqlstate(state: &str) -> &'static str {
 impl<'r, R: Runner> Interp<'r, R> {
     /// An interpreter whose outermost frame is `frame` (a routine's
     /// parameters, a trigger's NEW / OLD).
-    fn new(runner: R, frame: Frame<'r>) -> Self {
-        Interp { runner, frames: vec![frame], handlers: Vec::new(), affected: 0, handling: Vec::new() }
+    fn new(runner: R, frame: Frame<'r>, caller_db: Option<String>) -> Self {
+        Interp { runner, frames: vec![frame], handlers: Vec::new(), affected: 0, handling: Vec::new(), caller_db }
+    }
+
+    /// The columns of the table or view an anchored type names (see
+    /// `caller_db`).
+    fn anchor_columns(&self, table: &ObjectName) -> SqlResult<Vec<ColumnDef>> {
+        let session = self.runner.session();
+        let db = match (&table.db, &self.caller_db) {
+            (Some(db), _) | (None, Some(db)) => db,
+            (None, None) => return Err(SqlError::new(ErrorCode::NO_DB_SELECTED, "No database selected")),
+        };
+        if db.eq_ignore_ascii_case("information_schema") {
+            let (columns, _) = crate::show::information_schema(session, &table.name)?;
+            return Ok(columns.into_iter().map(|c| ColumnDef { name: c.name, ..c.def }).collect());
+        }
+        match session.table_entry_in(db, &table.name) {
+            Ok(entry) => Ok(entry.def.columns.clone()),
+            Err(not_table) => {
+                let view = session.engine.catalog.read().view(db, &table.name);
+                view.map_or(Err(not_table), |view| session.view_columns(&view))
+            }
+        }
     }
 
     fn var(&mut self, name: &str) -> SqlResult<&mut Var> {
@@ -965,17 +1002,14 @@ impl<'r, R: Runner> Interp<'r, R> {
             VarType::Scalar(ty) => Declared::Scalar(ty.clone()),
             VarType::Row(fields) => Declared::Row(fields.clone()),
             VarType::ColumnOf { table, column } => {
-                let entry = self.runner.session().table_entry(table)?;
-                let found = entry.def.columns.iter().find(|c| c.name.eq_ignore_ascii_case(column));
+                let columns = self.anchor_columns(table)?;
+                let found = columns.iter().find(|c| c.name.eq_ignore_ascii_case(column));
                 let found = found.ok_or_else(|| {
                     SqlError::new(ErrorCode::BAD_FIELD, format!("Unknown column '{column}' in '{}'", table.name))
                 })?;
                 Declared::Scalar(anchored(found))
             }
-            VarType::RowOfTable(table) => {
-                let entry = self.runner.session().table_entry(table)?;
-                Declared::Row(entry.def.columns.iter().map(anchored).collect())
-            }
+            VarType::RowOfTable(table) => Declared::Row(self.anchor_columns(table)?.iter().map(anchored).collect()),
             VarType::VarOf(name) => match self.row(name).map(|r| (r.name.clone(), r.fields.clone())) {
                 Some((row, fields)) => Declared::Row(
                     fields
@@ -1073,7 +1107,23 @@ impl<'r, R: Runner> Interp<'r, R> {
 
     fn eval_here(&mut self, e: &SpExpr) -> SqlResult<Value> {
         let params = self.values(&e.vars)?;
-        self.typed_by(&e.vars, |interp| interp.runner.eval(&e.expr, &params))
+        self.taking_out_args(&e.vars, |interp| {
+            interp.typed_by(&e.vars, |interp| as_statement(None, || interp.runner.eval(&e.expr, &params)))
+        })
+    }
+
+    /// Runs `compute` (an expression or a statement whose `?` are `vars`),
+    /// then assigns the values the stored functions it called gave back for
+    /// its OUT / INOUT arguments, whether or not it then failed (MariaDB
+    /// writes them as each call ends).
+    fn taking_out_args<T>(&mut self, vars: &[String], compute: impl FnOnce(&mut Self) -> SqlResult<T>) -> SqlResult<T> {
+        let mark = out_args::mark();
+        let result = compute(self);
+        let written = out_args::take_since(mark).into_iter().try_for_each(|(n, value)| {
+            let var = vars.get(n).ok_or_else(|| SqlError::internal("OUT argument of no variable"))?;
+            self.assign(&SpTarget::Local(var.clone()), value)
+        });
+        written.and(result)
     }
 
     /// Runs `compute` with the session's abort_on_warning set to `aborts`,
@@ -1217,7 +1267,7 @@ impl<'r, R: Runner> Interp<'r, R> {
         match stmt {
             SpStmt::Block { label, body } => {
                 let depth = self.frames.len() + 1;
-                let flow = self.in_frame(Vec::new(), |interp| interp.exec_list(body));
+                let flow = self.in_frame(Frame::default(), |interp| interp.exec_list(body));
                 Ok(match flow? {
                     Flow::Leave(l) if same_label(label, &l) => Flow::Normal,
                     Flow::Exit(d) if d == depth => Flow::Normal,
@@ -1504,12 +1554,11 @@ impl<'r, R: Runner> Interp<'r, R> {
         })
     }
 
-    /// Runs `pass` in a frame of its own holding `vars` (a loop's
-    /// variables; none for a block), dropped with the handlers declared in
-    /// it however `pass` ends.
-    fn in_frame(&mut self, vars: Vec<Var>, pass: impl FnOnce(&mut Self) -> SqlResult<Flow>) -> SqlResult<Flow> {
+    /// Runs `pass` in `frame` (a loop's variables; none for a block),
+    /// dropped with the handlers declared in it however `pass` ends.
+    fn in_frame(&mut self, frame: Frame<'r>, pass: impl FnOnce(&mut Self) -> SqlResult<Flow>) -> SqlResult<Flow> {
         let handlers_below = self.handlers.len();
-        self.frames.push(Frame { vars, ..Frame::default() });
+        self.frames.push(frame);
         let flow = pass(self);
         self.frames.pop();
         self.handlers.truncate(handlers_below);
@@ -1534,7 +1583,7 @@ impl<'r, R: Runner> Interp<'r, R> {
         let ty = crate::parse::routine::column_type("BIGINT NOT NULL")?;
         let first = if reverse { high } else { low };
         let counter = Var { name: var.to_string(), ty, value: Value::Int(first), assigned: false };
-        self.in_frame(vec![counter], |interp| loop {
+        self.in_frame(Frame { vars: vec![counter], ..Frame::default() }, |interp| loop {
             let value = interp.var(var)?.value.clone();
             let at = crate::eval::to_i64_cast(&value, interp.runner.session()).unwrap_or(i64::MAX);
             if (!reverse && at > high) || (reverse && at < low) {
@@ -1549,8 +1598,10 @@ impl<'r, R: Runner> Interp<'r, R> {
         })
     }
 
-    /// `FOR rec IN cursor | (SELECT ...)`: each row's columns are the
-    /// variables `rec.col`.
+    /// `FOR rec IN cursor | (query)`: `rec` is a ROW of the query's
+    /// columns. A cursor is open while the loop runs: each pass fetches
+    /// its next row, a FETCH in the body takes one too (1329 past the last
+    /// one, as any FETCH), and the loop closes it however it ends.
     fn run_for_rows(
         &mut self,
         label: &Option<String>,
@@ -1558,24 +1609,26 @@ impl<'r, R: Runner> Interp<'r, R> {
         source: &'r RowSource,
         body: &'r [SpStmt],
     ) -> SqlResult<Flow> {
-        let (columns, rows) = match source {
+        let (columns, mut query_rows) = match source {
             RowSource::Query(query) => {
                 let params = self.values(&query.vars)?;
-                columns_and_rows(self.runner.run(query, &params)?)
+                let (columns, rows) = columns_and_rows(self.runner.run(query, &params)?);
+                (columns, Some(VecDeque::from(rows)))
             }
-            RowSource::Cursor { name, args } => self.cursor_rows(name, args)?,
+            RowSource::Cursor { name, args } => {
+                let (columns, rows) = self.cursor_rows(name, args)?;
+                self.cursor(name)?.rows = Some(rows.into());
+                (columns, None)
+            }
         };
+        let record_var = RowVar { name: record.to_string(), fields: columns.iter().map(|c| c.name.clone()).collect() };
         let fields = columns
-            .iter()
-            .map(|c| Var {
-                name: record_field(record, &c.name),
-                ty: c.def.clone(),
-                value: Value::Null,
-                assigned: false,
-            })
+            .into_iter()
+            .map(|c| Var { name: record_field(record, &c.name), ty: c.def, value: Value::Null, assigned: false })
             .collect();
-        self.in_frame(fields, |interp| {
-            for row in rows {
+        let frame = Frame { vars: fields, rows: vec![record_var], ..Frame::default() };
+        let flow = self.in_frame(frame, |interp| {
+            while let Some(row) = interp.next_for_row(source, &mut query_rows)? {
                 let frame = interp.frames.last_mut().ok_or_else(|| SqlError::internal("no frame"))?;
                 for (field, value) in frame.vars.iter_mut().zip(row) {
                     field.value = value;
@@ -1585,6 +1638,23 @@ impl<'r, R: Runner> Interp<'r, R> {
                 }
             }
             Ok(Flow::Normal)
+        });
+        if let RowSource::Cursor { name, .. } = source {
+            self.cursor(name)?.rows = None;
+        }
+        flow
+    }
+
+    /// The next row of a FOR loop over `source` (`query_rows`: a query's).
+    fn next_for_row(
+        &mut self,
+        source: &RowSource,
+        query_rows: &mut Option<VecDeque<Vec<Value>>>,
+    ) -> SqlResult<Option<Vec<Value>>> {
+        Ok(match (query_rows, source) {
+            (Some(rows), _) => rows.pop_front(),
+            (None, RowSource::Cursor { name, .. }) => self.cursor(name)?.rows.as_mut().and_then(VecDeque::pop_front),
+            (None, RowSource::Query(_)) => None,
         })
     }
 
@@ -1623,8 +1693,10 @@ impl<'r, R: Runner> Interp<'r, R> {
         let params = self.values(&sql.vars)?;
         let into_locals = sql.into.iter().any(|t| matches!(t, SpTarget::Local(_)));
         let strict = into_locals && self.runner.session().strict();
-        let result = self.typed_by(&sql.vars, |interp| {
-            interp.aborting_on_warning(strict, |interp| interp.runner.run(sql, &params))
+        let result = self.taking_out_args(&sql.vars, |interp| {
+            interp.typed_by(&sql.vars, |interp| {
+                interp.aborting_on_warning(strict, |interp| interp.runner.run(sql, &params))
+            })
         })?;
         match result {
             QueryResult::Rows { columns, rows } if !sql.into.is_empty() => {

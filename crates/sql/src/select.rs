@@ -180,8 +180,13 @@ impl EvalEnv for Ctx<'_> {
     fn warning_or_error(&self, code: ErrorCode, message: &str) -> SqlResult<()> {
         self.session.warning_or_error(code, message)
     }
-    fn stored_function(&self, name: &str, args: &dyn Fn() -> SqlResult<Vec<Value>>) -> Option<SqlResult<Value>> {
-        crate::routine::call_function(self, name, args)
+    fn stored_function(
+        &self,
+        name: &str,
+        args: &[Expr],
+        values: &dyn Fn() -> SqlResult<Vec<Value>>,
+    ) -> Option<SqlResult<Value>> {
+        crate::routine::call_function(self, name, args, values)
     }
 }
 

@@ -538,7 +538,8 @@ impl Session {
             session_vars: self.session_vars.clone(),
             routine_sql_modes: RefCell::new(self.routine_sql_modes.borrow().clone()),
             user_vars: RefCell::new(self.user_vars.take()),
-            routine_param_types: RefCell::new(Vec::new()),
+            // The calling body's variables are the `?` of its statements.
+            routine_param_types: RefCell::new(self.routine_param_types.borrow().clone()),
             sql_prepared: HashMap::new(),
             sql_executing: self.sql_executing.clone(),
             txn: Some(txn),
@@ -1169,7 +1170,7 @@ impl Session {
         let result = self.with_statement_vars(assignments, var_params, |s| {
             s.guard = StatementGuard::start(&s.kill, s.time_limit(stmt));
             s.stmt_view = None;
-            let result = body(s, stmt, params);
+            let result = crate::routine::as_statement(Some(stmt), || body(s, stmt, params));
             s.stmt_view = None;
             result
         });
@@ -1222,7 +1223,7 @@ impl Session {
             _ => false,
         };
         self.abort_on_warning.set(aborts);
-        let result = self.dispatch(stmt, text, params);
+        let result = crate::routine::as_statement(Some(stmt), || self.dispatch(stmt, text, params));
         self.abort_on_warning.set(outer);
         // What a function called from an expression of SET, CALL's
         // arguments and the like wrote.

@@ -126,7 +126,7 @@ pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) 
     }
     if arity(name).is_none() {
         let values = || args.iter().map(|a| eval(a, row, env)).collect::<SqlResult<Vec<_>>>();
-        if let Some(result) = env.stored_function(name, &values) {
+        if let Some(result) = env.stored_function(name, args, &values) {
             return result;
         }
         let db = env.session_fact("database");

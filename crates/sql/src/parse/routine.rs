@@ -23,6 +23,8 @@ use crate::ast::trigger::RowReference;
 
 pub use crate::ast::routine::*;
 
+mod limit_vars;
+
 /// What a label names: ITERATE only continues loops.
 #[derive(Clone, Copy, PartialEq)]
 enum LabelKind {
@@ -49,6 +51,10 @@ struct BodyParser<'a> {
     /// The ROW variables in scope: the depth of `vars` they were declared
     /// at, the name, and the field names when the declaration gives them.
     rows: Vec<(usize, String, Option<Vec<String>>)>,
+    /// The variables in scope (a ROW's fields as `rec.field`): the depth
+    /// of `vars` they were declared at, the name, and whether their type
+    /// is an integer as the body is read (see `limit_vars`).
+    integer_vars: Vec<(usize, String, bool)>,
 }
 
 const STATEMENT_WORDS: [&str; 12] =
@@ -85,7 +91,7 @@ pub(crate) fn parse_create_routine(text: &str) -> SqlResult<Option<CreateRoutine
     };
     let if_not_exists = if_not_exists(&mut t, or_replace)?;
     let name = object_name(&mut t)?;
-    let (params_text, params) = parameter_list(&mut t, kind)?;
+    let (params_text, params) = parameter_list(&mut t)?;
     let mut returns_text = None;
     let mut returns = None;
     if kind == RoutineKind::Function {
@@ -111,6 +117,7 @@ pub(crate) fn parse_create_routine(text: &str) -> SqlResult<Option<CreateRoutine
     let body_text = text[body_start..].trim().trim_end_matches(';').trim_end().to_string();
     let scope = params.iter().map(|p| p.name.clone()).collect();
     let mut parser = BodyParser::new(Tokens { text, tokens: t.tokens.clone(), at: t.at }, kind, scope);
+    parser.note_param_types(&params);
     let body = parser.whole_statement()?;
     if kind == RoutineKind::Function && !contains_return(&body) {
         return Err(SqlError::new(ErrorCode::SP_NORETURN, format!("No RETURN found in FUNCTION {}", name.name)));
@@ -377,7 +384,16 @@ fn split_commas(t: &Tokens, from: usize, to: usize) -> Vec<(usize, usize)> {
     items
 }
 
-fn parameter_list(t: &mut Tokens, kind: RoutineKind) -> SqlResult<(String, Vec<RoutineParam>)> {
+/// A cursor's parameters: IN only.
+fn cursor_parameters(t: &mut Tokens) -> SqlResult<Vec<RoutineParam>> {
+    let (_, params) = parameter_list(t)?;
+    if params.iter().any(|p| p.mode != ParamMode::In) {
+        return Err(SqlError::not_supported("OUT/INOUT cursor parameter"));
+    }
+    Ok(params)
+}
+
+fn parameter_list(t: &mut Tokens) -> SqlResult<(String, Vec<RoutineParam>)> {
     if !t.next_is(&Token::LParen) {
         return Err(t.error());
     }
@@ -387,14 +403,15 @@ fn parameter_list(t: &mut Tokens, kind: RoutineKind) -> SqlResult<(String, Vec<R
     let mut params: Vec<RoutineParam> = Vec::new();
     for (from, to) in split_commas(t, open + 1, close) {
         t.at = from;
-        let mode = match kind {
-            RoutineKind::Function => ParamMode::In,
-            RoutineKind::Procedure if t.eat("INOUT") => ParamMode::InOut,
-            RoutineKind::Procedure if t.eat("OUT") => ParamMode::Out,
-            RoutineKind::Procedure => {
-                t.eat("IN");
-                ParamMode::In
-            }
+        // Functions take OUT and INOUT parameters too (MariaDB 10.8+);
+        // where a call may pass them is checked as it runs.
+        let mode = if t.eat("INOUT") {
+            ParamMode::InOut
+        } else if t.eat("OUT") {
+            ParamMode::Out
+        } else {
+            t.eat("IN");
+            ParamMode::In
         };
         let name = t.ident()?;
         if t.at >= to {
@@ -550,6 +567,7 @@ impl<'a> BodyParser<'a> {
             row_references: None,
             records: Vec::new(),
             rows: Vec::new(),
+            integer_vars: Vec::new(),
         }
     }
 
@@ -721,6 +739,7 @@ impl<'a> BodyParser<'a> {
         self.vars.pop();
         let depth = self.vars.len();
         self.rows.retain(|(declared_at, _, _)| *declared_at <= depth);
+        self.forget_var_types();
         self.cursors.pop();
         self.conditions.truncate(conditions);
         if label.is_some() {
@@ -816,7 +835,8 @@ impl<'a> BodyParser<'a> {
         self.t.at = do_at + 1;
         let range = matches!(kind, LoopKind::ForRange { .. });
         if range {
-            self.vars.push(vec![name]);
+            self.vars.push(vec![name.clone()]);
+            self.note_integer_var(&name);
         } else {
             self.records.push(name);
         }
@@ -829,6 +849,7 @@ impl<'a> BodyParser<'a> {
         }
         if range {
             self.vars.pop();
+            self.forget_var_types();
         } else {
             self.records.pop();
         }
@@ -860,6 +881,7 @@ impl<'a> BodyParser<'a> {
         sub.vars = self.vars.clone();
         sub.records = self.records.clone();
         sub.rows = self.rows.clone();
+        sub.integer_vars = self.integer_vars.clone();
         let expr = sub.expr_until(&[])?;
         if sub.t.at < sub.t.tokens.len() {
             return Err(sub.t.error());
@@ -913,14 +935,16 @@ impl<'a> BodyParser<'a> {
                 let name = self.t.ident()?;
                 self.t.at += 1;
                 let params = match self.t.next_is(&Token::LParen) {
-                    true => parameter_list(&mut self.t, RoutineKind::Function)?.1,
+                    true => cursor_parameters(&mut self.t)?,
                     false => Vec::new(),
                 };
                 self.t.expect("FOR")?;
                 // The parameters are the query's variables, not the block's.
                 self.vars.push(params.iter().map(|p| p.name.clone()).collect());
+                self.note_param_types(&params);
                 let query = self.sql();
                 self.vars.pop();
+                self.forget_var_types();
                 let query = query?;
                 if let Some(scope) = self.cursors.last_mut() {
                     scope.push((name.clone(), params.len()));
@@ -975,6 +999,7 @@ impl<'a> BodyParser<'a> {
         if let Some(fields) = fields {
             self.rows.extend(names.iter().map(|n| (depth, n.clone(), fields.clone())));
         }
+        self.note_declared_types(&names, &ty);
         Ok(SpStmt::DeclareVar { names, ty, default })
     }
 
@@ -1215,7 +1240,8 @@ impl<'a> BodyParser<'a> {
         if let Some(rest) = name.strip_prefix('@') {
             return Ok(SpTarget::User(rest.to_ascii_lowercase()));
         }
-        if self.is_var(&name) {
+        // A FOR loop's record takes a whole row (FETCH ... INTO rec).
+        if self.is_var(&name) || self.records.iter().any(|r| r.eq_ignore_ascii_case(&name)) {
             return Ok(SpTarget::Local(name));
         }
         Err(SqlError::new(ErrorCode::SP_UNDECLARED_VAR, format!("Undeclared variable: {name}")))
@@ -1477,6 +1503,7 @@ impl<'a> BodyParser<'a> {
         self.check_fields(&vars)?;
         self.t.at = end;
         let parsed = parse_with_params(&text, &rewritten)?;
+        self.check_limit_vars(&parsed.statement, &vars)?;
         Ok(SpSql { text, statement: parsed.statement, vars, into })
     }
 
