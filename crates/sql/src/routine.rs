@@ -745,9 +745,6 @@ impl Runner for FunctionRunner<'_> {
                 let ctx = crate::select::Ctx::new(self.session, txn, self.view.clone(), params);
                 as_statement(Some(&sql.statement), || self.session.select_result(&ctx, select))
             }),
-            Statement::CreateTable(_) | Statement::DropTemporaryTable { .. } => {
-                Err(SqlError::not_supported("temporary tables created or dropped inside stored functions"))
-            }
             statement => self.writing(|nested| nested.run_statement_body(statement, &sql.text, params)),
         }
     }

@@ -33,10 +33,12 @@ use std::sync::Arc;
 /// A session's committed temporary rows: key → row (or index entry).
 pub type TempRows = RwLock<BTreeMap<Vec<u8>, Vec<u8>>>;
 
-/// A session's temporary tables and their committed rows.
+/// A session's temporary tables and their committed rows; the list is
+/// shared with the sessions of the stored functions it calls, which may
+/// create and drop them too.
 #[derive(Default)]
 pub struct TempTables {
-    tables: Vec<Arc<TableEntry>>,
+    tables: Arc<RwLock<Vec<Arc<TableEntry>>>>,
     rows: Arc<TempRows>,
 }
 
@@ -52,14 +54,15 @@ fn owned_ids(def: &TableDef) -> impl Iterator<Item = u64> + '_ {
 impl TempTables {
     /// The same tables and rows, for a stored function's session (see
     /// `Session::nested_for_function`): it reads and writes their rows
-    /// through its transaction, and may not create or drop one.
+    /// through its transaction; the tables it creates or drops are the
+    /// caller's.
     pub fn shared(&self) -> TempTables {
         TempTables { tables: self.tables.clone(), rows: self.rows.clone() }
     }
 
     /// The temporary table `db.name`, if the session has one.
     pub fn table(&self, db: &str, name: &str) -> Option<Arc<TableEntry>> {
-        self.tables.iter().find(|t| t.def.db == db && t.def.name == name).cloned()
+        self.tables.read().iter().find(|t| t.def.db == db && t.def.name == name).cloned()
     }
 
     /// The committed rows, for the session's transactions to read.
@@ -67,14 +70,17 @@ impl TempTables {
         self.rows.clone()
     }
 
-    fn install(&mut self, entry: Arc<TableEntry>) {
-        self.tables.push(entry);
+    fn install(&self, entry: Arc<TableEntry>) {
+        self.tables.write().push(entry);
     }
 
     /// Removes `db.name` and its committed rows; whether it existed.
-    fn remove(&mut self, db: &str, name: &str) -> Option<Arc<TableEntry>> {
-        let position = self.tables.iter().position(|t| t.def.db == db && t.def.name == name)?;
-        let table = self.tables.remove(position);
+    fn remove(&self, db: &str, name: &str) -> Option<Arc<TableEntry>> {
+        let table = {
+            let mut tables = self.tables.write();
+            let position = tables.iter().position(|t| t.def.db == db && t.def.name == name)?;
+            tables.remove(position)
+        };
         self.discard_rows(&table.def);
         Some(table)
     }
@@ -90,7 +96,7 @@ impl TempTables {
         if writes.is_empty() {
             return;
         }
-        let live: HashSet<u64> = self.tables.iter().flat_map(|t| owned_ids(&t.def)).collect();
+        let live: HashSet<u64> = self.tables.read().iter().flat_map(|t| owned_ids(&t.def)).collect();
         let mut rows = self.rows.write();
         for (k, v) in writes {
             if !key_owner(&k).is_some_and(|id| live.contains(&id)) {
@@ -313,11 +319,12 @@ pub fn alter(session: &mut Session, table: &Arc<TableEntry>, ops: &[AlterOp]) ->
     entry
         .next_row_id
         .store(table.next_row_id.load(std::sync::atomic::Ordering::Relaxed), std::sync::atomic::Ordering::Relaxed);
-    let position = session.temp.tables.iter().position(|t| Arc::ptr_eq(t, table));
-    match position {
-        Some(p) => session.temp.tables[p] = entry,
+    let mut tables = session.temp.tables.write();
+    match tables.iter().position(|t| Arc::ptr_eq(t, table)) {
+        Some(p) => tables[p] = entry,
         None => return Err(SqlError::internal("temporary table vanished during ALTER TABLE")),
     }
+    drop(tables);
     Ok(ddl::altered(session, ops, copied_rows))
 }
 
