@@ -99,13 +99,13 @@ pub trait EvalEnv {
     fn binlog_gtid_pos(&self, file: &str, offset: u64) -> SqlResult<Value>;
     /// SLEEP(): a session's ends early, with its error, on KILL or when
     /// the statement's time limit passes.
-    /// A stored function's value for `args` (evaluated by `values` only
-    /// if it exists), or `None` when no stored function `name` exists.
+    /// A stored function's value for `args` (each evaluated by `eval_arg`
+    /// only if it exists), or `None` when no stored function `name` exists.
     fn stored_function(
         &self,
         _name: &str,
         _args: &[Expr],
-        _values: &dyn Fn() -> SqlResult<Vec<Value>>,
+        _eval_arg: &dyn Fn(&Expr) -> SqlResult<Value>,
     ) -> Option<SqlResult<Value>> {
         None
     }

@@ -29,7 +29,9 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 mod out_args;
+mod params;
 pub(crate) use out_args::as_statement;
+use params::Argument;
 
 /// A routine as the catalog keeps it: the texts as written and what
 /// MariaDB shows about it.
@@ -399,6 +401,7 @@ fn not_var_arg(def: &RoutineDef, position: usize) -> SqlError {
 pub fn run_compound(session: &mut Session, compound: &Compound) -> SqlResult<QueryResult> {
     let caller_db = session.db.clone();
     let mut interp = Interp::new(ProcedureRunner { session, in_trigger: false }, Frame::default(), caller_db);
+    interp.read_anchors(&compound.body)?;
     if let Flow::Return(_) = interp.exec_list(std::slice::from_ref(&compound.body))? {
         return Err(SqlError::new(ErrorCode::SP_BADRETURN, "RETURN is only allowed in a FUNCTION"));
     }
@@ -411,42 +414,33 @@ pub fn run_compound(session: &mut Session, compound: &Compound) -> SqlResult<Que
 pub fn call(session: &mut Session, name: &ObjectName, args: &[Expr], params: &[Value]) -> SqlResult<QueryResult> {
     let entry = lookup(session, RoutineKind::Procedure, name)?;
     check_arg_count(&entry.def, &entry.routine, args.len())?;
+    let declared = params::declared(session, session.db.as_deref(), &entry.routine.params)?;
     let mut values = Vec::with_capacity(args.len());
-    for (i, (arg, param)) in args.iter().zip(&entry.routine.params).enumerate() {
+    for (i, ((arg, param), declared)) in args.iter().zip(&entry.routine.params).zip(&declared).enumerate() {
         if param.mode != ParamMode::In && !matches!(arg, Expr::UserVar(_)) {
             return Err(not_var_arg(&entry.def, i + 1));
         }
-        let value = match param.mode {
-            ParamMode::Out => Ok(Value::Null),
-            _ => session.eval_constant(arg, params),
-        };
-        values.push(value.map_err(|e| row_argument(param, arg, e))?);
+        values.push(params::argument(param, declared, arg, &mut |e| session.eval_constant(e, params))?);
     }
     let (outs, affected) = run_procedure(session, &entry, values)?;
     for ((arg, param), value) in args.iter().zip(&entry.routine.params).zip(outs) {
-        if let (Expr::UserVar(var), ParamMode::Out | ParamMode::InOut) = (arg, param.mode) {
+        // `params::argument` refused a ROW for a user variable.
+        if let (Expr::UserVar(var), ParamMode::Out | ParamMode::InOut, params::Argument::Scalar(_, value)) =
+            (arg, param.mode, value)
+        {
             session.set_user_var(var, value);
         }
     }
     Ok(QueryResult::ok(affected))
 }
 
-/// A row passed for a scalar parameter, which evaluation refused as a row
-/// (1241): MariaDB reports it as a cast into the parameter (4078).
-fn row_argument(param: &RoutineParam, arg: &Expr, err: SqlError) -> SqlError {
-    if err.code != ErrorCode::OPERAND_COLUMNS || !matches!(arg, Expr::Tuple(_) | Expr::ScalarSubquery(_)) {
-        return err;
-    }
-    let ty = crate::row_shape::handler_name(&param.ty);
-    SqlError::new(
-        ErrorCode::CANT_CAST_IN_ASSIGNMENT,
-        format!("Cannot cast 'row' as '{ty}' in assignment of `{}`", param.name),
-    )
-}
-
 /// Runs a procedure's body with its parameters' values; returns their
 /// values at the end and the last statement's affected rows.
-fn run_procedure(session: &mut Session, entry: &RoutineEntry, values: Vec<Value>) -> SqlResult<(Vec<Value>, u64)> {
+fn run_procedure(
+    session: &mut Session,
+    entry: &RoutineEntry,
+    values: Vec<Argument>,
+) -> SqlResult<(Vec<Argument>, u64)> {
     // The body's unqualified names are the routine's database's, as in
     // MariaDB; the caller's database comes back however the call ends.
     let caller_db = session.db.replace(entry.def.db.clone());
@@ -458,22 +452,22 @@ fn run_procedure(session: &mut Session, entry: &RoutineEntry, values: Vec<Value>
 fn run_procedure_in_its_db(
     session: &mut Session,
     entry: &RoutineEntry,
-    values: Vec<Value>,
+    values: Vec<Argument>,
     caller_db: Option<String>,
-) -> SqlResult<(Vec<Value>, u64)> {
+) -> SqlResult<(Vec<Argument>, u64)> {
     let _active = enter(session, &entry.def)?;
     // Arguments are bound under the caller's sql_mode, the body runs under
     // the routine's.
-    let frame = parameter_frame(session, &entry.routine, values)?;
+    let frame = params::frame(session, &entry.routine.params, values)?;
     session.enter_routine_sql_mode(&entry.def.sql_mode);
     let mut interp = Interp::new(ProcedureRunner { session, in_trigger: false }, frame, caller_db);
-    let flow = interp.exec(&entry.routine.body);
+    let flow = interp.run_body(&entry.routine.body);
     interp.runner.session.leave_routine_sql_mode();
     if let Flow::Return(_) = flow? {
         return Err(SqlError::new(ErrorCode::SP_BADRETURN, "RETURN is only allowed in a FUNCTION"));
     }
     let affected = interp.affected;
-    let outs = interp.frames.remove(0).vars.into_iter().map(|v| v.value).collect();
+    let outs = params::final_values(interp.frames.remove(0), &entry.routine.params)?;
     Ok((outs, affected))
 }
 
@@ -499,7 +493,7 @@ pub(crate) fn run_trigger(
         let runner = ProcedureRunner { session: &mut *session, in_trigger: true };
         let mut interp = Interp::new(runner, frame, caller_db.clone());
         interp
-            .exec(&trigger.body.body)
+            .run_body(&trigger.body.body)
             .map(|_| interp.frames.remove(0).vars.into_iter().map(|v| (v.value, v.assigned)).collect())
     };
     session.leave_routine_sql_mode();
@@ -507,24 +501,6 @@ pub(crate) fn run_trigger(
     session.stmt_view = stmt_view;
     session.db = caller_db;
     outcome
-}
-
-fn parameter_frame(session: &Session, routine: &Routine, values: Vec<Value>) -> SqlResult<Frame<'static>> {
-    Ok(Frame { vars: bound_params(session, &routine.params, values)?, ..Frame::default() })
-}
-
-/// Parameters (a routine's or a cursor's) holding `values`, each as its
-/// type stores it.
-fn bound_params(session: &Session, params: &[RoutineParam], values: Vec<Value>) -> SqlResult<Vec<Var>> {
-    let strict = session.strict();
-    params
-        .iter()
-        .zip(values)
-        .map(|(param, value)| {
-            let value = if value.is_null() { value } else { coerce_to_column(value, &param.ty, strict, session)? };
-            Ok(Var { name: param.name.clone(), ty: param.ty.clone(), value, assigned: false })
-        })
-        .collect()
 }
 
 /// A query's answer as columns and rows (a statement that returns none
@@ -543,10 +519,10 @@ pub fn call_function(
     caller: &crate::select::Ctx,
     name: &str,
     args: &[Expr],
-    values: &dyn Fn() -> SqlResult<Vec<Value>>,
+    eval_arg: &dyn Fn(&Expr) -> SqlResult<Value>,
 ) -> Option<SqlResult<Value>> {
     let entry = stored_function(caller.session, name)?;
-    Some(run_function(caller, &entry, args, values))
+    Some(run_function(caller, &entry, args, eval_arg))
 }
 
 /// The RETURNS type of the stored function `name` (`db.f`, or `f` of the
@@ -569,15 +545,18 @@ fn run_function(
     caller: &crate::select::Ctx,
     entry: &RoutineEntry,
     args: &[Expr],
-    values: &dyn Fn() -> SqlResult<Vec<Value>>,
+    eval_arg: &dyn Fn(&Expr) -> SqlResult<Value>,
 ) -> SqlResult<Value> {
     let session = caller.session;
-    let values = values()?;
-    check_arg_count(&entry.def, &entry.routine, values.len())?;
     let params = &entry.routine.params;
+    check_arg_count(&entry.def, &entry.routine, args.len())?;
     let targets = out_args::targets(session, params, args, |i| not_var_arg(&entry.def, i), &entry.def.name)?;
+    let declared = params::declared(session, session.db.as_deref(), params)?;
+    let values = params.iter().zip(&declared).zip(args);
+    let values = values.map(|((p, d), arg)| params::argument(p, d, arg, &mut |e| eval_arg(e)));
+    let values = values.collect::<SqlResult<Vec<_>>>()?;
     let _active = enter(session, &entry.def)?;
-    let frame = parameter_frame(session, &entry.routine, out_args::inputs(params, values))?;
+    let frame = params::frame(session, params, values)?;
     let runner = FunctionRunner { session, db: &entry.def.db, txn: caller.txn, view: &caller.view };
     let mut interp = Interp::new(runner, frame, session.db.clone());
     session.enter_routine_sql_mode(&entry.def.sql_mode);
@@ -586,7 +565,7 @@ fn run_function(
     // shows the caller none of them); an error leaves it.
     session.claim_diagnostics();
     let warnings_before = session.warnings_mark();
-    let returned = interp.exec(&entry.routine.body).and_then(|flow| match flow {
+    let returned = interp.run_body(&entry.routine.body).and_then(|flow| match flow {
         Flow::Return(value) => match (&entry.routine.returns, value) {
             (_, Value::Null) => Ok(Value::Null),
             (Some(ty), value) => {
@@ -605,7 +584,7 @@ fn run_function(
     session.leave_routine_sql_mode();
     if returned.is_ok() {
         session.rewind_warnings(warnings_before);
-        let finals = interp.frames.remove(0).vars.into_iter().map(|v| v.value).collect();
+        let finals = params::final_values(interp.frames.remove(0), params)?;
         out_args::write_back(session, &targets, finals);
     }
     returned
@@ -620,7 +599,7 @@ trait Runner {
     /// A SELECT's result set, for the client.
     fn emit(&mut self, result: QueryResult) -> SqlResult<()>;
     fn set_system(&mut self, scope: VarScope, name: &str, value: Value) -> SqlResult<()>;
-    fn call(&mut self, entry: &RoutineEntry, values: Vec<Value>) -> SqlResult<(Vec<Value>, u64)>;
+    fn call(&mut self, entry: &RoutineEntry, values: Vec<Argument>) -> SqlResult<(Vec<Argument>, u64)>;
     /// SELECT ... INTO found no row: a warning for a procedure's caller;
     /// a function's caller sees none, as in MariaDB.
     fn warn_no_data(&self, error: SqlError);
@@ -669,7 +648,7 @@ impl Runner for ProcedureRunner<'_> {
         self.session.run_statement_body(&set, "SET", &[]).map(|_| ())
     }
 
-    fn call(&mut self, entry: &RoutineEntry, values: Vec<Value>) -> SqlResult<(Vec<Value>, u64)> {
+    fn call(&mut self, entry: &RoutineEntry, values: Vec<Argument>) -> SqlResult<(Vec<Argument>, u64)> {
         run_procedure(self.session, entry, values)
     }
 
@@ -757,7 +736,7 @@ impl Runner for FunctionRunner<'_> {
         Err(crate::parse::routine::not_in_function(&format!("SET @@{name}")))
     }
 
-    fn call(&mut self, entry: &RoutineEntry, values: Vec<Value>) -> SqlResult<(Vec<Value>, u64)> {
+    fn call(&mut self, entry: &RoutineEntry, values: Vec<Argument>) -> SqlResult<(Vec<Argument>, u64)> {
         self.writing(|nested| run_procedure(nested, entry, values))
     }
 
@@ -812,6 +791,15 @@ enum Declared {
     Row(Vec<ColumnDef>),
 }
 
+/// Whether two names written in a body name the same table.
+fn same_object(a: &ObjectName, b: &ObjectName) -> bool {
+    let same_db = match (&a.db, &b.db) {
+        (Some(x), Some(y)) => x.eq_ignore_ascii_case(y),
+        (x, y) => x.is_none() && y.is_none(),
+    };
+    same_db && a.name.eq_ignore_ascii_case(&b.name)
+}
+
 /// Error 1241 for a value of the wrong number of columns.
 fn operand_columns(expected: usize) -> SqlError {
     SqlError::new(ErrorCode::OPERAND_COLUMNS, format!("Operand should contain {expected} column(s)"))
@@ -863,6 +851,9 @@ struct Interp<'r, R: Runner> {
     /// type's table without a database is there (MariaDB resolves those
     /// types before the body runs in the routine's database).
     caller_db: Option<String>,
+    /// The tables and views the body's anchored DECLAREs name, with their
+    /// columns as they were when the body started (see `read_anchors`).
+    anchors: Vec<(ObjectName, Vec<ColumnDef>)>,
 }
 
 /// The level a condition shows with: SQLSTATE class 01 is a warning.
@@ -918,28 +909,52 @@ impl<'r, R: Runner> Interp<'r, R> {
     /// An interpreter whose outermost frame is `frame` (a routine's
     /// parameters, a trigger's NEW / OLD).
     fn new(runner: R, frame: Frame<'r>, caller_db: Option<String>) -> Self {
-        Interp { runner, frames: vec![frame], handlers: Vec::new(), affected: 0, handling: Vec::new(), caller_db }
+        Interp {
+            runner,
+            frames: vec![frame],
+            handlers: Vec::new(),
+            affected: 0,
+            handling: Vec::new(),
+            caller_db,
+            anchors: Vec::new(),
+        }
     }
 
     /// The columns of the table or view an anchored type names (see
     /// `caller_db`).
     fn anchor_columns(&self, table: &ObjectName) -> SqlResult<Vec<ColumnDef>> {
-        let session = self.runner.session();
-        let db = match (&table.db, &self.caller_db) {
-            (Some(db), _) | (None, Some(db)) => db,
-            (None, None) => return Err(SqlError::new(ErrorCode::NO_DB_SELECTED, "No database selected")),
-        };
-        if db.eq_ignore_ascii_case("information_schema") {
-            let (columns, _) = crate::show::information_schema(session, &table.name)?;
-            return Ok(columns.into_iter().map(|c| ColumnDef { name: c.name, ..c.def }).collect());
+        let read = self.anchors.iter().find(|(t, _)| same_object(t, table));
+        match read {
+            Some((_, columns)) => Ok(columns.clone()),
+            None => params::anchor_columns(self.runner.session(), self.caller_db.as_deref(), table),
         }
-        match session.table_entry_in(db, &table.name) {
-            Ok(entry) => Ok(entry.def.columns.clone()),
-            Err(not_table) => {
-                let view = session.engine.catalog.read().view(db, &table.name);
-                view.map_or(Err(not_table), |view| session.view_columns(&view))
+    }
+
+    /// Runs a routine's or trigger's body. The tables its anchored
+    /// DECLAREs name are read first, wherever those DECLAREs are: MariaDB
+    /// fixes the variables' types as the body starts (a table missing is
+    /// an error then), whatever the body then does to the tables.
+    fn run_body(&mut self, body: &'r SpStmt) -> SqlResult<Flow> {
+        self.read_anchors(body)?;
+        self.exec(body)
+    }
+
+    /// See `run_body`.
+    fn read_anchors(&mut self, body: &SpStmt) -> SqlResult<()> {
+        let tables = RefCell::new(Vec::new());
+        crate::parse::routine::any_statement(body, &|stmt| {
+            if let SpStmt::DeclareVar { ty: VarType::ColumnOf { table, .. } | VarType::RowOfTable(table), .. } = stmt {
+                tables.borrow_mut().push(table.clone());
+            }
+            false
+        });
+        for table in tables.into_inner() {
+            if !self.anchors.iter().any(|(t, _)| same_object(t, &table)) {
+                let columns = self.anchor_columns(&table)?;
+                self.anchors.push((table, columns));
             }
         }
+        Ok(())
     }
 
     fn var(&mut self, name: &str) -> SqlResult<&mut Var> {
@@ -986,6 +1001,11 @@ impl<'r, R: Runner> Interp<'r, R> {
     /// values it evaluates (see `Session::routine_param_types`).
     fn typed_by<T>(&mut self, vars: &[String], f: impl FnOnce(&mut Self) -> SqlResult<T>) -> SqlResult<T> {
         let types = vars.iter().map(|v| Ok(self.var(v)?.ty.clone())).collect::<SqlResult<Vec<_>>>()?;
+        self.typed_as(types, f)
+    }
+
+    /// Runs `f` with `types` as the types of the `?` values it evaluates.
+    fn typed_as<T>(&mut self, types: Vec<ColumnDef>, f: impl FnOnce(&mut Self) -> SqlResult<T>) -> SqlResult<T> {
         let outer = self.runner.session().routine_param_types.replace(types);
         let result = f(self);
         self.runner.session().routine_param_types.replace(outer);
@@ -999,12 +1019,7 @@ impl<'r, R: Runner> Interp<'r, R> {
             VarType::Scalar(ty) => Declared::Scalar(ty.clone()),
             VarType::Row(fields) => Declared::Row(fields.clone()),
             VarType::ColumnOf { table, column } => {
-                let columns = self.anchor_columns(table)?;
-                let found = columns.iter().find(|c| c.name.eq_ignore_ascii_case(column));
-                let found = found.ok_or_else(|| {
-                    SqlError::new(ErrorCode::BAD_FIELD, format!("Unknown column '{column}' in '{}'", table.name))
-                })?;
-                Declared::Scalar(anchored(found))
+                Declared::Scalar(params::column_of(&self.anchor_columns(table)?, table, column)?)
             }
             VarType::RowOfTable(table) => Declared::Row(self.anchor_columns(table)?.iter().map(anchored).collect()),
             VarType::VarOf(name) => match self.row(name).map(|r| (r.name.clone(), r.fields.clone())) {
@@ -1017,9 +1032,24 @@ impl<'r, R: Runner> Interp<'r, R> {
                 None => Declared::Scalar(self.var(name)?.ty.clone()),
             },
             VarType::RowOfCursor(name) => {
-                let query = self.cursor(name)?.query;
+                let (query, params) = {
+                    let c = self.cursor(name)?;
+                    (c.query, c.params)
+                };
+                // The query's columns as its variables and the cursor's
+                // parameters type them, read without their values.
                 let nulls = vec![Value::Null; query.vars.len()];
-                let (columns, _) = columns_and_rows(self.runner.run(query, &nulls)?);
+                let types = query.vars.iter().map(|v| match self.var(v) {
+                    Ok(var) => var.ty.clone(),
+                    Err(_) => params
+                        .iter()
+                        .find(|p| p.name.eq_ignore_ascii_case(v))
+                        .and_then(|p| p.scalar_type().cloned())
+                        .unwrap_or_else(|| ColumnDef::new(v, onelog_core::ColumnType::VarBinary(0))),
+                });
+                let types = types.collect();
+                let result = self.typed_as(types, |interp| interp.runner.run(query, &nulls))?;
+                let (columns, _) = columns_and_rows(result);
                 Declared::Row(columns.into_iter().map(|c| ColumnDef { name: c.name, ..anchored(&c.def) }).collect())
             }
         })
@@ -1055,17 +1085,12 @@ impl<'r, R: Runner> Interp<'r, R> {
                 .map(|item| self.eval_stored(&SpExpr { expr: item.clone(), vars: e.vars.clone() }))
                 .collect::<SqlResult<Vec<_>>>()?,
             (Expr::Param(0), [source]) if self.row(source).is_some_and(|r| r.fields.len() == fields.len()) => {
-                let source = self.row(source).map(|r| (r.name.clone(), r.fields.clone()));
-                let (source, source_fields) = source.ok_or_else(|| SqlError::internal("no such row variable"))?;
-                source_fields
-                    .iter()
-                    .map(|f| Ok(self.var(&record_field(&source, f))?.value.clone()))
-                    .collect::<SqlResult<_>>()?
+                self.row_values(source)?
             }
             _ => return Err(operand_columns(fields.len())),
         };
         for (field, value) in fields.iter().zip(values) {
-            self.assign(&SpTarget::Local(record_field(&row, field)), value)?;
+            self.assign_set(&SpTarget::Local(record_field(&row, field)), value)?;
         }
         Ok(())
     }
@@ -1158,6 +1183,19 @@ impl<'r, R: Runner> Interp<'r, R> {
             SpTarget::System { scope, name } => self.runner.set_system(*scope, name, value)?,
         }
         Ok(())
+    }
+
+    /// Assigns as SET and DECLARE ... DEFAULT do: outside a trigger,
+    /// MariaDB's conversion warnings name no row ("at row 0"); a trigger's
+    /// name the firing statement's row.
+    fn assign_set(&mut self, target: &SpTarget, value: Value) -> SqlResult<()> {
+        if !self.runner.session().trigger_tables.is_empty() {
+            return self.assign(target, value);
+        }
+        let row = self.runner.session().warning_row.replace(0);
+        let assigned = self.assign(target, value);
+        self.runner.session().warning_row.set(row);
+        assigned
     }
 
     /// A row assigned to a variable (a trigger's `NEW.col` too), which
@@ -1286,7 +1324,7 @@ impl<'r, R: Runner> Interp<'r, R> {
                     // Named as the variable, as a value it cannot hold reports it.
                     let ty = ColumnDef { name: name.clone(), ..ty.clone() };
                     frame.vars.push(Var { name: name.clone(), ty, value: Value::Null, assigned: false });
-                    self.assign(&SpTarget::Local(name.clone()), value.clone())?;
+                    self.assign_set(&SpTarget::Local(name.clone()), value.clone())?;
                 }
                 Ok(Flow::Normal)
             }
@@ -1315,7 +1353,7 @@ impl<'r, R: Runner> Interp<'r, R> {
                         }
                         _ => self.eval(e)?,
                     };
-                    self.assign(target, value)?;
+                    self.assign_set(target, value)?;
                 }
                 Ok(Flow::Normal)
             }
@@ -1533,9 +1571,10 @@ impl<'r, R: Runner> Interp<'r, R> {
             }
             (c.query, c.params)
         };
-        let values = args.iter().map(|a| self.eval(a)).collect::<SqlResult<Vec<_>>>()?;
-        let vars = bound_params(self.runner.session(), params, values)?;
-        self.frames.push(Frame { vars, ..Frame::default() });
+        let caller_db = self.caller_db.clone();
+        let values = self.arguments(params, args, caller_db.as_deref())?;
+        let frame = params::frame(self.runner.session(), params, values)?;
+        self.frames.push(frame);
         let query_params = self.values(&query.vars);
         self.frames.pop();
         Ok(columns_and_rows(self.runner.run(query, &query_params?)?))
@@ -1658,32 +1697,107 @@ impl<'r, R: Runner> Interp<'r, R> {
     fn call(&mut self, name: &ObjectName, args: &[SpExpr]) -> SqlResult<Flow> {
         let entry = lookup(self.runner.session(), RoutineKind::Procedure, name)?;
         check_arg_count(&entry.def, &entry.routine, args.len())?;
-        let mut values = Vec::with_capacity(args.len());
         let mut targets = Vec::with_capacity(args.len());
         for (i, (arg, param)) in args.iter().zip(&entry.routine.params).enumerate() {
             let target = match (&arg.expr, arg.vars.as_slice()) {
                 (Expr::Param(0), [var]) => Some(SpTarget::Local(var.clone())),
                 (Expr::UserVar(u), _) => Some(SpTarget::User(u.clone())),
-                _ => None,
+                _ => self.row_var_arg(arg).map(SpTarget::Local),
             };
             if param.mode != ParamMode::In && target.is_none() {
                 return Err(not_var_arg(&entry.def, i + 1));
             }
-            let value = match param.mode {
-                ParamMode::Out => Ok(Value::Null),
-                _ => self.eval(arg),
-            };
-            values.push(value.map_err(|e| row_argument(param, &arg.expr, e))?);
             targets.push(target.filter(|_| param.mode != ParamMode::In));
         }
+        // The procedure is called from this body's database (a procedure
+        // runs in its own).
+        let caller_db = self.runner.session().db.clone();
+        let values = self.arguments(&entry.routine.params, args, caller_db.as_deref())?;
         let (outs, affected) = self.runner.call(&entry, values)?;
         self.affected += affected;
         for (target, value) in targets.iter().zip(outs) {
             if let Some(t) = target {
-                self.assign(t, value)?;
+                self.assign_argument(t, value)?;
             }
         }
         Ok(Flow::Normal)
+    }
+
+    /// The arguments `args` give `params` (a procedure's or a cursor's),
+    /// evaluated in this body's scope; anchored parameter types are read
+    /// in `caller_db`. A ROW variable passes its fields.
+    fn arguments(
+        &mut self,
+        params: &[RoutineParam],
+        args: &[SpExpr],
+        caller_db: Option<&str>,
+    ) -> SqlResult<Vec<Argument>> {
+        let declared = params::declared(self.runner.session(), caller_db, params)?;
+        let mut values = Vec::with_capacity(args.len());
+        for ((param, declared), arg) in params.iter().zip(&declared).zip(args) {
+            let value = match (declared, self.row_var_arg(arg)) {
+                (Declared::Row(fields), Some(row)) if param.mode != ParamMode::Out => {
+                    let values = self.row_values(&row)?;
+                    if values.len() != fields.len() {
+                        return Err(operand_columns(fields.len()));
+                    }
+                    params::row(fields, values)
+                }
+                _ => {
+                    let mut eval = |e: &Expr| self.eval(&SpExpr { expr: e.clone(), vars: arg.vars.clone() });
+                    params::argument(param, declared, &arg.expr, &mut eval)?
+                }
+            };
+            values.push(value);
+        }
+        Ok(values)
+    }
+
+    /// The ROW variable `arg` passes whole, if it is one: `?` of the
+    /// variable (its fields unknown when the body was read) or `ROW(?, ...)`
+    /// of each of its fields in order.
+    fn row_var_arg(&self, arg: &SpExpr) -> Option<String> {
+        match (&arg.expr, arg.vars.as_slice()) {
+            (Expr::Param(0), [var]) => self.row(var).map(|r| r.name.clone()),
+            (Expr::Tuple(items), vars) if items.len() == vars.len() => {
+                let (name, _) = vars.first()?.split_once('.')?;
+                let row = self.row(name)?;
+                let fields_in_order = row.fields.len() == vars.len()
+                    && row.fields.iter().zip(vars).all(|(f, v)| record_field(&row.name, f) == *v);
+                let params_in_order = items.iter().enumerate().all(|(i, e)| matches!(e, Expr::Param(n) if *n == i));
+                (fields_in_order && params_in_order).then(|| row.name.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// The values of ROW variable `row`'s fields.
+    fn row_values(&mut self, row: &str) -> SqlResult<Vec<Value>> {
+        let (row, fields) = match self.row(row) {
+            Some(r) => (r.name.clone(), r.fields.clone()),
+            None => return Err(SqlError::internal("no such row variable")),
+        };
+        fields.iter().map(|f| Ok(self.var(&record_field(&row, f))?.value.clone())).collect()
+    }
+
+    /// Gives a parameter's final value back to the variable passed for it.
+    fn assign_argument(&mut self, target: &SpTarget, value: Argument) -> SqlResult<()> {
+        let fields = match value {
+            Argument::Scalar(_, value) => return self.assign(target, value),
+            Argument::Row(fields) => fields,
+        };
+        let row = match target {
+            SpTarget::Local(name) => self.row(name).map(|r| (r.name.clone(), r.fields.clone())),
+            _ => None,
+        };
+        let (row, names) = row.ok_or_else(|| operand_columns(1))?;
+        if names.len() != fields.len() {
+            return Err(operand_columns(names.len()));
+        }
+        for (name, (_, value)) in names.iter().zip(fields) {
+            self.assign(&SpTarget::Local(record_field(&row, name)), value)?;
+        }
+        Ok(())
     }
 
     fn sql(&mut self, sql: &SpSql) -> SqlResult<Flow> {

@@ -3,6 +3,8 @@
 //! MariaDB 10.11 shows (its result-set metadata included: clients and ORMs
 //! read these tables' column types).
 
+use crate::ast::routine::VarType;
+use crate::ast::ObjectName;
 use crate::catalog::Catalog;
 use crate::privilege::Visibility;
 use crate::routine::RoutineEntry;
@@ -181,13 +183,34 @@ fn routine_row(catalog: &Catalog, r: &RoutineEntry) -> Vec<Value> {
 /// with no mode or name, then each parameter.
 fn parameter_rows(r: &RoutineEntry) -> Vec<Vec<Value>> {
     let d = &r.def;
-    let row = |position: usize, mode: Value, name: Value, ty: &ColumnDef| {
+    let row = |position: usize, mode: Value, name: Value, (types, dtd): ([Value; 8], Value)| {
         let mut row = vec![s("def"), s(&d.db), s(&d.name), Value::UInt(position as u64), mode, name];
-        let (types, dtd) = type_values(ty);
-        row.extend(types.chain([dtd, s(d.kind.name())]));
+        row.extend(types.into_iter().chain([dtd, s(d.kind.name())]));
         row
     };
-    let returns = r.routine.returns.iter().map(|ty| row(0, Value::Null, Value::Null, ty));
-    let params = r.routine.params.iter().enumerate().map(|(i, p)| row(i + 1, s(p.mode.name()), s(&p.name), &p.ty));
+    let scalar = |ty: &ColumnDef| (type_columns(ty), s(&column_type_text(ty)));
+    let returns = r.routine.returns.iter().map(|ty| row(0, Value::Null, Value::Null, scalar(ty)));
+    let params = r.routine.params.iter().enumerate().map(|(i, p)| {
+        let types = match p.scalar_type() {
+            Some(ty) => scalar(ty),
+            None => anchored_type_values(&p.ty),
+        };
+        row(i + 1, s(p.mode.name()), s(&p.name), types)
+    });
     returns.chain(params).collect()
+}
+
+/// The type columns of a ROW or anchored parameter, as MariaDB shows them:
+/// the kind of type alone, and what it names as DTD_IDENTIFIER.
+fn anchored_type_values(ty: &VarType) -> ([Value; 8], Value) {
+    let quoted = |name: &ObjectName| match &name.db {
+        Some(db) => format!("`{db}`.`{}`", name.name),
+        None => format!("`{}`", name.name),
+    };
+    let (kind, dtd) = match ty {
+        VarType::ColumnOf { table, column } => ("TYPE OF", format!("TYPE OF {}.`{column}`", quoted(table))),
+        VarType::RowOfTable(table) => ("ROW TYPE OF", format!("ROW TYPE OF {}", quoted(table))),
+        _ => ("ROW", "ROW".to_string()),
+    };
+    (std::array::from_fn(|i| if i == 0 { s(kind) } else { Value::Null }), s(&dtd))
 }

@@ -184,9 +184,9 @@ impl EvalEnv for Ctx<'_> {
         &self,
         name: &str,
         args: &[Expr],
-        values: &dyn Fn() -> SqlResult<Vec<Value>>,
+        eval_arg: &dyn Fn(&Expr) -> SqlResult<Value>,
     ) -> Option<SqlResult<Value>> {
-        crate::routine::call_function(self, name, args, values)
+        crate::routine::call_function(self, name, args, eval_arg)
     }
 }
 

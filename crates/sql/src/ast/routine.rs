@@ -43,7 +43,20 @@ impl ParamMode {
 pub struct RoutineParam {
     pub mode: ParamMode,
     pub name: String,
-    pub ty: ColumnDef,
+    /// A data type, `ROW(field type, ...)`, `TYPE OF [db.]table.column`
+    /// or `ROW TYPE OF [db.]table`; anchored types are resolved at each
+    /// call, as a DECLARE's are when it runs.
+    pub ty: VarType,
+}
+
+impl RoutineParam {
+    /// The declared data type, unless the parameter is a ROW or anchored.
+    pub fn scalar_type(&self) -> Option<&ColumnDef> {
+        match &self.ty {
+            VarType::Scalar(ty) => Some(ty),
+            _ => None,
+        }
+    }
 }
 
 /// The characteristics MariaDB keeps and shows (LANGUAGE SQL is the only

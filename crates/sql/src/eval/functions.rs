@@ -125,8 +125,8 @@ pub(super) fn call(name: &str, args: &[Expr], row: &Row<'_>, env: &dyn EvalEnv) 
         return super::regexp::call(name, args, row, env);
     }
     if arity(name).is_none() {
-        let values = || args.iter().map(|a| eval(a, row, env)).collect::<SqlResult<Vec<_>>>();
-        if let Some(result) = env.stored_function(name, args, &values) {
+        let eval_arg = |a: &Expr| eval(a, row, env);
+        if let Some(result) = env.stored_function(name, args, &eval_arg) {
             return result;
         }
         let db = env.session_fact("database");

@@ -115,9 +115,8 @@ pub(crate) fn parse_create_routine(text: &str) -> SqlResult<Option<CreateRoutine
     let characteristics = characteristics(&mut t)?;
     let body_start = t.tokens.get(t.at).map(|x| x.1).ok_or_else(|| t.error())?;
     let body_text = text[body_start..].trim().trim_end_matches(';').trim_end().to_string();
-    let scope = params.iter().map(|p| p.name.clone()).collect();
-    let mut parser = BodyParser::new(Tokens { text, tokens: t.tokens.clone(), at: t.at }, kind, scope);
-    parser.note_param_types(&params);
+    let mut parser = BodyParser::new(Tokens { text, tokens: t.tokens.clone(), at: t.at }, kind, Vec::new());
+    parser.declare_params(&params);
     let body = parser.whole_statement()?;
     if kind == RoutineKind::Function && !contains_return(&body) {
         return Err(SqlError::new(ErrorCode::SP_NORETURN, format!("No RETURN found in FUNCTION {}", name.name)));
@@ -417,18 +416,32 @@ fn parameter_list(t: &mut Tokens) -> SqlResult<(String, Vec<RoutineParam>)> {
         if t.at >= to {
             return Err(t.error());
         }
-        let type_text = &t.text[t.tokens[t.at].1..t.tokens[to - 1].2];
         if params.iter().any(|p| p.name.eq_ignore_ascii_case(&name)) {
             return Err(SqlError::new(
                 ErrorCode { number: 1330, sqlstate: "42000" },
                 format!("Duplicate parameter: {name}"),
             ));
         }
-        let ty = ColumnDef { name: name.clone(), ..column_type(type_text)? };
+        let ty = match parameter_type(t, t.at, to)? {
+            VarType::Scalar(ty) => VarType::Scalar(ColumnDef { name: name.clone(), ..ty }),
+            ty => ty,
+        };
         params.push(RoutineParam { mode, ty, name });
     }
     t.at = close + 1;
     Ok((text, params))
+}
+
+/// A parameter's type in tokens `[from, to)`: what a DECLARE takes, read
+/// with no variables or cursors in scope.
+fn parameter_type(t: &Tokens, from: usize, to: usize) -> SqlResult<VarType> {
+    let mut reader = BodyParser::new(
+        Tokens { text: t.text, tokens: t.tokens.clone(), at: from },
+        RoutineKind::Procedure,
+        Vec::new(),
+    );
+    reader.vars.clear();
+    reader.var_type(from, to)
 }
 
 /// The column definition a type's text gives, as a table column would get.
@@ -587,6 +600,29 @@ impl<'a> BodyParser<'a> {
         self.t.keyword(self.t.at)
     }
 
+    /// Declares `params` in the innermost scope: each a variable, a ROW
+    /// parameter's fields as a DECLARE's.
+    fn declare_params(&mut self, params: &[RoutineParam]) {
+        let depth = self.vars.len();
+        for p in params {
+            if let Some(scope) = self.vars.last_mut() {
+                scope.push(p.name.clone());
+            }
+            if p.ty.is_row() {
+                self.rows.push((depth, p.name.clone(), p.ty.explicit_fields()));
+            }
+            self.note_declared_types(std::slice::from_ref(&p.name), &p.ty);
+        }
+    }
+
+    /// Leaves the innermost scope, forgetting what was declared in it.
+    fn leave_scope(&mut self) {
+        self.vars.pop();
+        let depth = self.vars.len();
+        self.rows.retain(|(declared_at, _, _)| *declared_at <= depth);
+        self.forget_var_types();
+    }
+
     fn is_var(&self, name: &str) -> bool {
         self.vars.iter().flatten().any(|v| v.eq_ignore_ascii_case(name))
     }
@@ -736,10 +772,7 @@ impl<'a> BodyParser<'a> {
             self.labels.push((l.clone(), LabelKind::Block));
         }
         let body = self.statements_until(&["END"]);
-        self.vars.pop();
-        let depth = self.vars.len();
-        self.rows.retain(|(declared_at, _, _)| *declared_at <= depth);
-        self.forget_var_types();
+        self.leave_scope();
         self.cursors.pop();
         self.conditions.truncate(conditions);
         if label.is_some() {
@@ -940,11 +973,10 @@ impl<'a> BodyParser<'a> {
                 };
                 self.t.expect("FOR")?;
                 // The parameters are the query's variables, not the block's.
-                self.vars.push(params.iter().map(|p| p.name.clone()).collect());
-                self.note_param_types(&params);
+                self.vars.push(Vec::new());
+                self.declare_params(&params);
                 let query = self.sql();
-                self.vars.pop();
-                self.forget_var_types();
+                self.leave_scope();
                 let query = query?;
                 if let Some(scope) = self.cursors.last_mut() {
                     scope.push((name.clone(), params.len()));
@@ -1052,6 +1084,9 @@ impl<'a> BodyParser<'a> {
         }
         let table = |db: Option<&String>, name: &String| ObjectName { db: db.cloned(), name: name.clone() };
         match (row, parts.as_slice()) {
+            // No scope at all: a parameter list, where TYPE OF names a
+            // table's column.
+            (false, [_]) if self.vars.is_empty() => Err(self.t.error_at(at + 1)),
             (false, [var]) if self.is_var(var) => Ok(VarType::VarOf(var.clone())),
             (false, [name]) => Err(SqlError::new(ErrorCode::SP_UNDECLARED_VAR, format!("Undeclared variable: {name}"))),
             (false, [t, c]) => Ok(VarType::ColumnOf { table: table(None, t), column: c.clone() }),

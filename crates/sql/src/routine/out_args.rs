@@ -9,6 +9,7 @@
 //! A user variable takes its value at once; a local variable's value is
 //! handed to the body that evaluated the call (see `Interp::taking_out_args`).
 
+use super::params::Argument;
 use crate::ast::{Expr, Statement};
 use crate::eval::EvalEnv;
 use crate::parse::routine::{ParamMode, RoutineParam};
@@ -86,15 +87,13 @@ pub(super) fn targets(
     params.iter().zip(args).enumerate().map(target).collect()
 }
 
-/// The values a function starts with: NULL for its OUT parameters.
-pub(super) fn inputs(params: &[RoutineParam], values: Vec<Value>) -> Vec<Value> {
-    params.iter().zip(values).map(|(p, v)| if p.mode == ParamMode::Out { Value::Null } else { v }).collect()
-}
-
 /// Gives the parameters' values at the end of a call back to its
 /// arguments.
-pub(super) fn write_back(session: &Session, targets: &[Option<OutTarget>], values: Vec<Value>) {
+pub(super) fn write_back(session: &Session, targets: &[Option<OutTarget>], values: Vec<Argument>) {
     for (target, value) in targets.iter().zip(values) {
+        // A variable passed for a ROW parameter was refused (1241 or
+        // 1414) before the call.
+        let Argument::Scalar(_, value) = value else { continue };
         match target {
             Some(OutTarget::User(name)) => session.set_user_var(name, value),
             Some(OutTarget::Local(n)) => LOCALS.with(|l| l.borrow_mut().push((*n, value))),

@@ -3,18 +3,11 @@
 //! anchored to a table or cursor are known only when the body runs, so
 //! their variables (and a ROW's fields from one) are refused.
 
-use super::{record_field, BodyParser, RoutineParam, VarType};
+use super::{record_field, BodyParser, VarType};
 use crate::ast::{Expr, Statement};
 use onelog_core::{ColumnDef, ErrorCode, SqlError, SqlResult};
 
 impl BodyParser<'_> {
-    /// Records the variables `params` declares in the innermost scope.
-    pub(super) fn note_param_types(&mut self, params: &[RoutineParam]) {
-        let depth = self.vars.len();
-        let noted = params.iter().map(|p| (depth, p.name.clone(), p.ty.ty.is_integer()));
-        self.integer_vars.extend(noted);
-    }
-
     /// Records a variable of `name` (a FOR range's counter, an INT).
     pub(super) fn note_integer_var(&mut self, name: &str) {
         self.integer_vars.push((self.vars.len(), name.to_string(), true));

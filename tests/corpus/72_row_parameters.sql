@@ -1,0 +1,103 @@
+-- ROW and anchored parameters of procedures, functions and cursors
+-- (MariaDB's MDEV-10914 / MDEV-12461): `ROW(field type, ...)`, `TYPE OF
+-- table.column` and `ROW TYPE OF table`, read when the call starts (an
+-- unqualified table in the caller's database); a ROW takes a ROW(...) of as
+-- many values or a ROW variable (1241 otherwise), a scalar refuses a row
+-- (4078); OUT ROW parameters go back to ROW variables. Anchored DECLAREs
+-- take their tables as the body starts, whatever it then changes. SET and
+-- DECLARE ... DEFAULT conversion warnings name row 0, as MariaDB's do.
+CREATE TABLE rpt (a INT, b VARCHAR(10))
+INSERT INTO rpt VALUES (1, 'one'), (2, 'two')
+CREATE FUNCTION rpf1(a ROW(a INT, b INT)) RETURNS INT RETURN a.a + a.b
+SELECT rpf1(ROW(10, 20))
+SELECT rpf1((1, 2)) AS s
+SELECT rpf1(10)
+SELECT rpf1(ROW(10, 20, 30))
+SELECT rpf1(ROW(a, a)) FROM rpt ORDER BY a
+CREATE PROCEDURE rpp1(a ROW(a INT, b VARCHAR(10))) SELECT a.a, a.b
+CALL rpp1(ROW(10, 'bb'))
+CALL rpp1(10)
+CALL rpp1(ROW(1, 2, 3))
+CREATE PROCEDURE rpp2() BEGIN DECLARE r ROW(a INT, b VARCHAR(10)) DEFAULT ROW(5, 'five'); CALL rpp1(r); SELECT rpf1(ROW(r.a, r.a)); END
+CALL rpp2()
+CREATE PROCEDURE rpp3() BEGIN DECLARE r ROW TYPE OF rpt DEFAULT ROW(6, 'six'); CALL rpp1(r); END
+CALL rpp3()
+CREATE PROCEDURE rpout(OUT a ROW(a INT, b INT)) BEGIN SET a.a = 10; SET a.b = 20; END
+CREATE PROCEDURE rpout2() BEGIN DECLARE a ROW(a INT, b INT) DEFAULT (11, 21); CALL rpout(a); SELECT a.a, a.b; END
+CALL rpout2()
+CREATE PROCEDURE rpout3() BEGIN DECLARE r ROW TYPE OF rpt; CALL rpout(r); SELECT r.a, r.b; END
+CALL rpout3()
+CALL rpout(@x)
+CALL rpout(1)
+CREATE PROCEDURE rpinout(INOUT a ROW(a INT, b INT)) BEGIN SET a.a = a.a + 1; SET a.b = a.b * 2; END
+CREATE PROCEDURE rpinout2() BEGIN DECLARE a ROW(a INT, b INT) DEFAULT (1, 5); CALL rpinout(a); CALL rpinout(a); SELECT a.a, a.b; END
+CALL rpinout2()
+CREATE PROCEDURE rpscalar(a INT) SELECT a
+CALL rpscalar(ROW(1, 2))
+CREATE PROCEDURE rpty(a TYPE OF rpt.b, b TYPE OF rpt.a) SELECT a, b
+CALL rpty('x', 7)
+CALL rpty('0123456789abc', 7)
+CREATE PROCEDURE rpty2(c ROW TYPE OF rpt) SELECT c.a, c.b
+CALL rpty2(ROW(3, 'three'))
+CALL rpty2(3)
+CREATE FUNCTION rptf(c ROW TYPE OF rpt) RETURNS VARCHAR(30) RETURN CONCAT(c.a, ':', c.b)
+SELECT rptf(ROW(a, b)) FROM rpt ORDER BY a
+CREATE PROCEDURE rpnosuch(a TYPE OF rpt.nosuch) SELECT a
+CALL rpnosuch(1)
+CREATE PROCEDURE rpnotable(a ROW TYPE OF nosuch_table) SELECT 1
+CALL rpnotable(1)
+CREATE PROCEDURE rpbad(a TYPE OF b) SELECT 1
+CREATE PROCEDURE rpnested(a ROW(a ROW(b INT))) SELECT 1
+SELECT ORDINAL_POSITION, PARAMETER_MODE, PARAMETER_NAME, DATA_TYPE, CHARACTER_MAXIMUM_LENGTH, NUMERIC_PRECISION, CHARACTER_SET_NAME, DTD_IDENTIFIER FROM information_schema.PARAMETERS WHERE SPECIFIC_SCHEMA = DATABASE() AND SPECIFIC_NAME IN ('rpty', 'rpty2', 'rpf1', 'rpout') ORDER BY SPECIFIC_NAME, ORDINAL_POSITION
+SHOW CREATE PROCEDURE rpty
+CREATE PROCEDURE rpcur() BEGIN DECLARE x INT DEFAULT 0; DECLARE c CURSOR (p ROW(a INT, b INT)) FOR SELECT p.a + p.b; OPEN c(ROW(2, 3)); FETCH c INTO x; CLOSE c; SELECT x; END
+CALL rpcur()
+CREATE PROCEDURE rpcur2() BEGIN DECLARE x VARCHAR(10); DECLARE c CURSOR (p TYPE OF rpt.b) FOR SELECT CONCAT(p, '!'); OPEN c('hi'); FETCH c INTO x; CLOSE c; SELECT x; END
+CALL rpcur2()
+CREATE PROCEDURE rpfixed() BEGIN ALTER TABLE rpt ADD c INT; BEGIN DECLARE rec ROW TYPE OF rpt; SET rec.c = 10; END; END
+CALL rpfixed()
+SHOW COLUMNS FROM rpt
+ALTER TABLE rpt DROP COLUMN c
+CREATE PROCEDURE rpmissing() BEGIN SELECT 'start'; IF 0 THEN BEGIN DECLARE a TYPE OF nosuch_table.x; END; END IF; END
+CALL rpmissing()
+CREATE PROCEDURE rpcurtype() BEGIN DECLARE a INT DEFAULT 10; DECLARE cur1 CURSOR FOR SELECT a FROM DUAL; BEGIN DECLARE rec1 ROW TYPE OF cur1; OPEN cur1; FETCH cur1 INTO rec1; CLOSE cur1; SELECT rec1.a; END; END
+CALL rpcurtype()
+SET sql_mode = ''
+CREATE PROCEDURE rpwarn(p TINYINT) SET @v = p
+CALL rpwarn(1000)
+SHOW WARNINGS
+CREATE PROCEDURE rpwarn2() BEGIN DECLARE b TINYINT; SELECT 500 INTO b; END
+CALL rpwarn2()
+SHOW WARNINGS
+CREATE PROCEDURE rpwarn3() BEGIN DECLARE a TINYINT DEFAULT 300; END
+CALL rpwarn3()
+SHOW WARNINGS
+CREATE PROCEDURE rpwarn4() BEGIN DECLARE b TINYINT; SET b = 400; END
+CALL rpwarn4()
+SHOW WARNINGS
+SET sql_mode = DEFAULT
+DROP PROCEDURE rpp1
+DROP PROCEDURE rpp2
+DROP PROCEDURE rpp3
+DROP PROCEDURE rpout
+DROP PROCEDURE rpout2
+DROP PROCEDURE rpout3
+DROP PROCEDURE rpinout
+DROP PROCEDURE rpinout2
+DROP PROCEDURE rpscalar
+DROP PROCEDURE rpty
+DROP PROCEDURE rpty2
+DROP FUNCTION rptf
+DROP FUNCTION rpf1
+DROP PROCEDURE rpnosuch
+DROP PROCEDURE rpnotable
+DROP PROCEDURE rpcur
+DROP PROCEDURE rpcur2
+DROP PROCEDURE rpfixed
+DROP PROCEDURE rpmissing
+DROP PROCEDURE rpcurtype
+DROP PROCEDURE rpwarn
+DROP PROCEDURE rpwarn2
+DROP PROCEDURE rpwarn3
+DROP PROCEDURE rpwarn4
+DROP TABLE rpt
