@@ -957,6 +957,8 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
         "database" | "schema" => Some(text(64, true)),
         // A role name (MariaDB's USERNAME_CHAR_LENGTH).
         "current_role" => Some(text(128, true)),
+        // `user@host`: USERNAME_CHAR_LENGTH + HOSTNAME_LENGTH + 1.
+        "user" | "current_user" | "session_user" | "system_user" => Some(text(384, true)),
         "round" | "truncate" => round(arg(0)?, args.get(1), name == "truncate"),
         "floor" | "ceiling" | "ceil" => floor(arg(0)?),
         "sign" => Some(long(2, arg(0)?.nullable)),

@@ -895,6 +895,18 @@ fn variable_ref(ids: &[sp::Ident]) -> Option<Expr> {
     joined.strip_prefix('@').map(|rest| Expr::UserVar(rest.to_ascii_lowercase()))
 }
 
+/// The reserved words MariaDB reads as calls without parentheses that
+/// the SQL parser leaves as names (CURRENT_DATE and the like it reads as
+/// calls itself): never a column, which would have to be quoted.
+fn keyword_function(id: &sp::Ident) -> Option<&'static str> {
+    if id.quote_style.is_some() {
+        return None;
+    }
+    ["utc_date", "utc_time", "utc_timestamp", "current_user", "current_role"]
+        .into_iter()
+        .find(|name| id.value.eq_ignore_ascii_case(name))
+}
+
 pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult<Expr> {
     use sp::Expr as E;
     Ok(match e {
@@ -906,6 +918,8 @@ pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult
             } else if id.quote_style == Some('"') {
                 // MariaDB without ANSI_QUOTES: "x" is a string.
                 Expr::Literal(Value::from_str(&id.value))
+            } else if let Some(name) = keyword_function(id) {
+                Expr::Function { name: name.to_string(), args: Vec::new() }
             } else {
                 column_ref(std::slice::from_ref(id))?
             }

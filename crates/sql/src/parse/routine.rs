@@ -24,6 +24,7 @@ use crate::ast::trigger::RowReference;
 pub use crate::ast::routine::*;
 
 mod limit_vars;
+mod undeclared;
 
 /// What a label names: ITERATE only continues loops.
 #[derive(Clone, Copy, PartialEq)]
@@ -704,7 +705,7 @@ impl<'a> BodyParser<'a> {
                     return Err(SqlError::new(ErrorCode::SP_BADRETURN, "RETURN is only allowed in a FUNCTION"));
                 }
                 self.t.at += 1;
-                Ok(SpStmt::Return(self.expr_until(&[])?))
+                Ok(SpStmt::Return(self.var_expr_until(&[])?))
             }
             "OPEN" => {
                 self.t.at += 1;
@@ -804,7 +805,7 @@ impl<'a> BodyParser<'a> {
     fn loop_statement(&mut self, label: Option<String>, word: &str) -> SqlResult<SpStmt> {
         self.t.at += 1;
         let condition = if word == "WHILE" {
-            let c = self.expr_until(&["DO"])?;
+            let c = self.var_expr_until(&["DO"])?;
             self.t.expect("DO")?;
             Some(c)
         } else {
@@ -822,7 +823,7 @@ impl<'a> BodyParser<'a> {
             ("WHILE", Some(c)) => LoopKind::While(c),
             ("REPEAT", _) => {
                 self.t.expect("UNTIL")?;
-                LoopKind::Repeat(self.expr_until(&["END"])?)
+                LoopKind::Repeat(self.var_expr_until(&["END"])?)
             }
             _ => LoopKind::Plain,
         };
@@ -927,7 +928,7 @@ impl<'a> BodyParser<'a> {
         let mut otherwise = None;
         loop {
             self.t.at += 1;
-            let cond = self.expr_until(&["THEN"])?;
+            let cond = self.var_expr_until(&["THEN"])?;
             self.t.expect("THEN")?;
             branches.push((cond, self.statements_until(&["ELSEIF", "ELSE", "END"])?));
             match self.word().as_deref() {
@@ -947,10 +948,10 @@ impl<'a> BodyParser<'a> {
 
     fn case_statement(&mut self) -> SqlResult<SpStmt> {
         self.t.at += 1;
-        let operand = if self.word().as_deref() == Some("WHEN") { None } else { Some(self.expr_until(&["WHEN"])?) };
+        let operand = if self.word().as_deref() == Some("WHEN") { None } else { Some(self.var_expr_until(&["WHEN"])?) };
         let mut whens = Vec::new();
         while self.t.eat("WHEN") {
-            let value = self.expr_until(&["THEN"])?;
+            let value = self.var_expr_until(&["THEN"])?;
             self.t.expect("THEN")?;
             whens.push((value, self.statements_until(&["WHEN", "ELSE", "END"])?));
         }
@@ -1014,7 +1015,7 @@ impl<'a> BodyParser<'a> {
             return Err(self.t.error());
         }
         let ty = self.var_type(start, self.t.at)?;
-        let default = if self.t.eat("DEFAULT") { Some(self.expr_until(&[])?) } else { None };
+        let default = if self.t.eat("DEFAULT") { Some(self.var_expr_until(&[])?) } else { None };
         let fields = match &ty {
             VarType::VarOf(source) => self.row_var(source).map(|(_, fields)| fields.cloned()),
             ty if ty.is_row() => Some(ty.explicit_fields()),
@@ -1235,7 +1236,9 @@ impl<'a> BodyParser<'a> {
             for (from, to) in split_commas(&self.t, self.t.at + 1, close) {
                 let (_, rewritten, vars) = self.rewrite(from, to, None, from);
                 self.check_fields(&vars)?;
-                args.push(SpExpr { expr: parse_expr(&rewritten)?, vars });
+                let arg = SpExpr { expr: parse_expr(&rewritten)?, vars };
+                undeclared::check(&arg)?;
+                args.push(arg);
             }
             self.t.at = close + 1;
         }
@@ -1427,7 +1430,12 @@ impl<'a> BodyParser<'a> {
                 return Err(self.t.error());
             }
             self.t.at += 1;
-            assignments.push((target, self.expr_until(&[","])?));
+            let value = self.expr_until(&[","])?;
+            // SET of a user or system variable is an ordinary statement.
+            if matches!(target, SpTarget::Local(_)) {
+                undeclared::check(&value)?;
+            }
+            assignments.push((target, value));
             if !self.t.next_is(&Token::Comma) {
                 return Ok(SpStmt::Set(assignments));
             }
@@ -1486,6 +1494,14 @@ impl<'a> BodyParser<'a> {
         let (_, rewritten, vars) = self.rewrite(start, self.t.at, None, start);
         self.check_fields(&vars)?;
         Ok(SpExpr { expr: parse_expr(&rewritten)?, vars })
+    }
+
+    /// [`Self::expr_until`] of an expression of the routine's own, whose
+    /// names must be its variables (see `undeclared`).
+    fn var_expr_until(&mut self, stops: &[&str]) -> SqlResult<SpExpr> {
+        let e = self.expr_until(stops)?;
+        undeclared::check(&e)?;
+        Ok(e)
     }
 
     /// Error 4082 for a `rec.field` among `vars` that an explicit ROW
