@@ -58,5 +58,12 @@ SET NAMES utf8mb4
 SELECT name, body, body_utf8, param_list, character_set_client, collation_connection FROM mysql.proc WHERE db = DATABASE() AND name = 'p5'
 CREATE DEFINER=root@localhost PROCEDURE p6() BEGIN /* a comment */ SELECT 1; END
 SELECT body FROM mysql.proc WHERE db = DATABASE() AND name = 'p6'
+-- A function whose body is a compound statement right after RETURNS
+CREATE DEFINER=root@localhost FUNCTION f4() RETURNS INT FOR i IN 1..3 DO RETURN i; END FOR
+CREATE DEFINER=root@localhost FUNCTION f5() RETURNS VARCHAR(5) CHARACTER SET latin1 WHILE 1 DO RETURN 'w'; END WHILE
+CREATE DEFINER=root@localhost FUNCTION f6() RETURNS INT UNSIGNED REPEAT RETURN 6; UNTIL 1 END REPEAT
+CREATE DEFINER=root@localhost FUNCTION f7() RETURNS INT RETURN IF(1, 7, 0)
+SELECT f4(), f5(), f6(), f7()
+SELECT name, returns, body FROM mysql.proc WHERE db = DATABASE() AND name IN ('f4', 'f5', 'f6', 'f7') ORDER BY name
 DROP FUNCTION f3
 SELECT name FROM mysql.proc WHERE db = DATABASE() ORDER BY name
