@@ -352,11 +352,11 @@ impl Catalog {
         self.tables.get(&(db.to_string(), name.to_string())).cloned()
     }
 
-    /// The table every statement but SELECT uses (SELECT reads the grant
+    /// The table every statement but SELECT uses (SELECT reads the computed
     /// tables of `mysql` apart, which nothing else may use).
     pub fn get_table(&self, db: &str, name: &str) -> SqlResult<Arc<TableEntry>> {
-        if crate::accounts::tables::is_grant_table(db, name) {
-            return Err(crate::accounts::tables::read_only(name));
+        if crate::system_tables::is_system_table(db, name) {
+            return Err(crate::system_tables::read_only(name));
         }
         self.table(db, name).ok_or_else(|| SqlError::no_such_table(db, name))
     }

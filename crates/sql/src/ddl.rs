@@ -424,8 +424,8 @@ fn plan_statement(
                         mutations.extend(drop_table_mutations(&t));
                         dropped.push((d.to_string(), n.name.clone()));
                     }
-                    None if crate::accounts::tables::is_grant_table(d, &n.name) => {
-                        return Err(crate::accounts::tables::read_only(&n.name))
+                    None if crate::system_tables::is_system_table(d, &n.name) => {
+                        return Err(crate::system_tables::read_only(&n.name))
                     }
                     None if catalog.view(d, &n.name).is_some() => {
                         let msg = format!("'{d}.{}' is a view", n.name);
@@ -719,6 +719,9 @@ fn create_table(
     foreign_key_checks: bool,
 ) -> SqlResult<DdlPlan> {
     let db = db_of(&ct.name, current_db)?;
+    if crate::system_tables::is_system_table(db, &ct.name.name) {
+        return table_exists(ct);
+    }
     if !catalog.has_database(db) {
         return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{db}'")));
     }
@@ -901,8 +904,11 @@ fn rename_tables(catalog: &Catalog, current_db: &str, pairs: &[(ObjectName, Obje
     for (from, to) in pairs {
         let from_key = (db_of(from, current_db)?.to_string(), from.name.clone());
         let to_key = (db_of(to, current_db)?.to_string(), to.name.clone());
+        if crate::system_tables::is_system_table(&from_key.0, &from_key.1) {
+            return Err(crate::system_tables::read_only(&from_key.1));
+        }
         let mut def = lookup(&renamed, &from_key).ok_or_else(|| SqlError::no_such_table(&from_key.0, &from_key.1))?;
-        if lookup(&renamed, &to_key).is_some() {
+        if lookup(&renamed, &to_key).is_some() || crate::system_tables::is_system_table(&to_key.0, &to_key.1) {
             return Err(SqlError::new(ErrorCode::TABLE_EXISTS, format!("Table '{}' already exists", to_key.1)));
         }
         if !catalog.has_database(&to_key.0) {

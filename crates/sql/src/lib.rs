@@ -48,6 +48,7 @@ pub mod session;
 pub mod show;
 pub(crate) mod sort;
 pub(crate) mod stream;
+pub mod system_tables;
 pub mod temp;
 pub mod time_zone;
 pub mod trigger;

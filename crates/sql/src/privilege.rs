@@ -67,6 +67,13 @@ impl Visibility {
         open_to_all(db) || self.0.as_ref().is_none_or(|a| a.sees_table(db, table))
     }
 
+    /// Whether information_schema.ROUTINES and PARAMETERS list every
+    /// routine: with SELECT on mysql.proc, which holds them all, as in
+    /// MariaDB.
+    pub fn all_routines(&self) -> bool {
+        self.0.as_ref().is_none_or(|a| a.table_privs("mysql", "proc") & privs::SELECT != 0)
+    }
+
     /// Whether SHOW TRIGGERS, information_schema.TRIGGERS and SHOW CREATE
     /// TRIGGER show a trigger of `db`.`table`: with TRIGGER on the table,
     /// as in MariaDB (mariadb-dump leaves out the triggers it cannot see).

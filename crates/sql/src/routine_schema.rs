@@ -1,17 +1,18 @@
 //! information_schema.ROUTINES and PARAMETERS: the stored procedures and
 //! functions and their parameters, with the columns, types and values
 //! MariaDB 10.11 shows (its result-set metadata included: clients and ORMs
-//! read these tables' column types).
+//! read these tables' column types); and mysql.proc, the table MariaDB
+//! keeps them in, which tools and tests read directly.
 
 use crate::ast::routine::VarType;
 use crate::ast::ObjectName;
 use crate::catalog::Catalog;
 use crate::privilege::Visibility;
-use crate::routine::RoutineEntry;
+use crate::routine::{RoutineDef, RoutineEntry};
 use crate::session::ResultColumn;
 use crate::show::{column_type_text, type_columns};
 use onelog_core::schema::BlobSize;
-use onelog_core::{ColumnDef, ColumnType, Value};
+use onelog_core::{Charset, ColumnDef, ColumnType, Value};
 use std::sync::Arc;
 
 /// The type of a column of these tables, as MariaDB declares it.
@@ -146,11 +147,24 @@ pub fn table(catalog: &Catalog, visibility: &Visibility, table: &str) -> Option<
 /// The routines of the databases the session sees, by database, name and
 /// kind as MariaDB lists mysql.proc.
 fn visible_routines(catalog: &Catalog, visibility: &Visibility) -> Vec<Arc<RoutineEntry>> {
+    let mut routines = sorted_routines(catalog);
+    if !visibility.all_routines() {
+        routines.retain(|r| visibility.db(&r.def.db));
+    }
+    routines
+}
+
+/// Every routine, by database, name and kind (mysql.proc's key).
+fn sorted_routines(catalog: &Catalog) -> Vec<Arc<RoutineEntry>> {
     let mut routines = catalog.all_routines();
-    routines.retain(|r| visibility.db(&r.def.db));
     routines
         .sort_by(|a, b| (&a.def.db, &a.def.name, a.def.kind.name()).cmp(&(&b.def.db, &b.def.name, b.def.kind.name())));
     routines
+}
+
+/// The collation of a routine's database (DATABASE_COLLATION, db_collation).
+fn db_collation(catalog: &Catalog, d: &RoutineDef) -> &'static str {
+    catalog.database(&d.db).map(|d| d.collation).unwrap_or_default().name()
 }
 
 /// A type's DATA_TYPE .. COLLATION_NAME and DTD_IDENTIFIER.
@@ -170,12 +184,11 @@ fn routine_row(catalog: &Catalog, r: &RoutineEntry) -> Vec<Value> {
         }
         None => row.extend([s("")].into_iter().chain(std::iter::repeat_n(Value::Null, 8))),
     }
-    let collation = catalog.database(&d.db).map(|d| d.collation).unwrap_or_default().name();
     row.extend([s("SQL"), s(&d.body_text), Value::Null, Value::Null, s("SQL")]);
     row.extend([s(if c.deterministic { "YES" } else { "NO" }), s(&c.data_access), Value::Null]);
     row.extend([s(&c.security), datetime(&d.created), datetime(d.modified()), s(&d.sql_mode), s(&c.comment)]);
-    row.extend([s(&format!("{}@{}", d.definer.0, d.definer.1)), s(&d.character_set_client)]);
-    row.extend([s(&d.collation_connection), s(collation)]);
+    row.extend([s(&definer(d)), s(&d.character_set_client)]);
+    row.extend([s(&d.collation_connection), s(db_collation(catalog, d))]);
     row
 }
 
@@ -213,4 +226,104 @@ fn anchored_type_values(ty: &VarType) -> ([Value; 8], Value) {
         _ => ("ROW", "ROW".to_string()),
     };
     (std::array::from_fn(|i| if i == 0 { s(kind) } else { Value::Null }), s(&dtd))
+}
+
+fn definer(d: &RoutineDef) -> String {
+    format!("{}@{}", d.definer.0, d.definer.1)
+}
+
+/// The members of mysql.proc's sql_mode SET, in bit order.
+const PROC_SQL_MODES: [&str; 35] = [
+    "REAL_AS_FLOAT",
+    "PIPES_AS_CONCAT",
+    "ANSI_QUOTES",
+    "IGNORE_SPACE",
+    "IGNORE_BAD_TABLE_OPTIONS",
+    "ONLY_FULL_GROUP_BY",
+    "NO_UNSIGNED_SUBTRACTION",
+    "NO_DIR_IN_CREATE",
+    "POSTGRESQL",
+    "ORACLE",
+    "MSSQL",
+    "DB2",
+    "MAXDB",
+    "NO_KEY_OPTIONS",
+    "NO_TABLE_OPTIONS",
+    "NO_FIELD_OPTIONS",
+    "MYSQL323",
+    "MYSQL40",
+    "ANSI",
+    "NO_AUTO_VALUE_ON_ZERO",
+    "NO_BACKSLASH_ESCAPES",
+    "STRICT_TRANS_TABLES",
+    "STRICT_ALL_TABLES",
+    "NO_ZERO_IN_DATE",
+    "NO_ZERO_DATE",
+    "INVALID_DATES",
+    "ERROR_FOR_DIVISION_BY_ZERO",
+    "TRADITIONAL",
+    "NO_AUTO_CREATE_USER",
+    "HIGH_NOT_PRECEDENCE",
+    "NO_ENGINE_SUBSTITUTION",
+    "PAD_CHAR_TO_FULL_LENGTH",
+    "EMPTY_STRING_IS_NULL",
+    "SIMULTANEOUS_ASSIGNMENT",
+    "TIME_ROUND_FRACTIONAL",
+];
+
+/// mysql.proc's columns as MariaDB 10.11 declares them (its table options
+/// are in `crate::system_tables`).
+pub fn proc_sql() -> String {
+    const UTF8_BIN: &str = "CHARACTER SET utf8mb3 COLLATE utf8mb3_bin";
+    let modes: Vec<String> = PROC_SQL_MODES.iter().map(|m| format!("'{m}'")).collect();
+    format!(
+        "db char(64) {UTF8_BIN} NOT NULL DEFAULT '', name char(64) NOT NULL DEFAULT '', \
+         type enum('FUNCTION','PROCEDURE','PACKAGE','PACKAGE BODY') NOT NULL, \
+         specific_name char(64) NOT NULL DEFAULT '', language enum('SQL') NOT NULL DEFAULT 'SQL', \
+         sql_data_access enum('CONTAINS_SQL','NO_SQL','READS_SQL_DATA','MODIFIES_SQL_DATA') NOT NULL DEFAULT 'CONTAINS_SQL', \
+         is_deterministic enum('YES','NO') NOT NULL DEFAULT 'NO', \
+         security_type enum('INVOKER','DEFINER') NOT NULL DEFAULT 'DEFINER', \
+         param_list blob NOT NULL, returns longblob NOT NULL, body longblob NOT NULL, \
+         definer varchar(384) {UTF8_BIN} NOT NULL DEFAULT '', \
+         created timestamp NOT NULL DEFAULT current_timestamp() ON UPDATE current_timestamp(), \
+         modified timestamp NOT NULL DEFAULT '0000-00-00 00:00:00', \
+         sql_mode set({}) NOT NULL DEFAULT '', comment text {UTF8_BIN} NOT NULL, \
+         character_set_client char(32) {UTF8_BIN} DEFAULT NULL, \
+         collation_connection char(64) {UTF8_BIN} DEFAULT NULL, db_collation char(64) {UTF8_BIN} DEFAULT NULL, \
+         body_utf8 longblob DEFAULT NULL, aggregate enum('NONE','GROUP') NOT NULL DEFAULT 'NONE', \
+         PRIMARY KEY (db, name, type)",
+        modes.join(",")
+    )
+}
+
+/// mysql.proc's rows: every routine, whoever asks (reading the table takes
+/// SELECT on it, checked before).
+pub fn proc_rows(catalog: &Catalog) -> Vec<Vec<Value>> {
+    sorted_routines(catalog).iter().map(|r| proc_row(catalog, &r.def)).collect()
+}
+
+/// A mysql.proc row. MariaDB keeps param_list and body in the client's
+/// charset of the CREATE (body_utf8 is the body in UTF-8, as the catalog
+/// keeps it), the characteristics as its ENUMs spell them.
+fn proc_row(catalog: &Catalog, d: &RoutineDef) -> Vec<Value> {
+    let c = &d.characteristics;
+    let client = Charset::named(&d.character_set_client).unwrap_or(Charset::Utf8mb4);
+    let in_client = |text: &str| Value::Bytes(client.encode(text.as_bytes()).into_owned());
+    let mut row = vec![s(&d.db), s(&d.name), s(d.kind.name()), s(&d.name), s("SQL")];
+    row.extend([s(&c.data_access.replace(' ', "_")), s(if c.deterministic { "YES" } else { "NO" }), s(&c.security)]);
+    row.extend([in_client(&d.params_text), s(d.returns_text.as_deref().unwrap_or("")), in_client(&d.body_text)]);
+    row.extend([s(&definer(d)), datetime(&d.created), datetime(d.modified()), s(&proc_sql_mode(&d.sql_mode))]);
+    row.extend([s(&c.comment), s(&d.character_set_client), s(&d.collation_connection)]);
+    row.extend([s(db_collation(catalog, d)), s(&d.body_text), s("NONE")]);
+    row
+}
+
+/// An @@sql_mode as mysql.proc's SET names it: its bit 25 is INVALID_DATES
+/// there, ALLOW_INVALID_DATES in the variable.
+fn proc_sql_mode(sql_mode: &str) -> String {
+    sql_mode
+        .split(',')
+        .map(|m| if m == "ALLOW_INVALID_DATES" { "INVALID_DATES" } else { m })
+        .collect::<Vec<_>>()
+        .join(",")
 }

@@ -506,10 +506,9 @@ pub fn table_columns(entry: &TableEntry, alias: &str) -> Vec<ScopeColumn> {
         .collect()
 }
 
-/// A grant table of `mysql` and its rows as the accounts are now.
-fn grant_table_rows(session: &Session, db: &str, name: &str) -> SqlResult<Option<(TableDef, Vec<Vec<Value>>)>> {
-    let catalog = session.engine.catalog.read();
-    crate::accounts::tables::grant_table_rows(&catalog.accounts, db, name)
+/// A computed table of `mysql` and its rows as the catalog is now.
+fn system_table_rows(session: &Session, db: &str, name: &str) -> SqlResult<Option<(TableDef, Vec<Vec<Value>>)>> {
+    crate::system_tables::rows(&session.engine.catalog.read(), db, name)
 }
 
 pub(crate) fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>> {
@@ -539,7 +538,7 @@ pub(crate) fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>
                         .map(|c| ScopeColumn::new(alias.clone(), db.to_string(), name.name.clone(), c.def))
                         .collect();
                     (alias, None, columns, Some(rows))
-                } else if let Some((def, rows)) = grant_table_rows(ctx.session, db, &name.name)? {
+                } else if let Some((def, rows)) = system_table_rows(ctx.session, db, &name.name)? {
                     let columns = def.columns.iter().enumerate().map(|(i, c)| ScopeColumn {
                         key: def.key_membership(i),
                         ..ScopeColumn::new(alias.clone(), def.db.clone(), def.name.clone(), c.clone())

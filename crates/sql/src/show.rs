@@ -209,9 +209,9 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
                 let catalog = session.engine.catalog.read();
                 let tables = catalog.tables_in(&db).into_iter().map(|t| (t.def.name.clone(), "BASE TABLE"));
                 let views = catalog.views_in(&db).into_iter().map(|v| (v.def.name.clone(), "VIEW"));
-                let grant_tables = (db == "mysql").then(crate::accounts::tables::grant_table_names).into_iter();
-                let grant_tables = grant_tables.flatten().map(|(name, kind)| (name.to_string(), kind));
-                tables.chain(views).chain(grant_tables).collect()
+                let system_tables = (db == "mysql").then(crate::system_tables::names).into_iter();
+                let system_tables = system_tables.flatten().map(|(name, kind)| (name.to_string(), kind));
+                tables.chain(views).chain(system_tables).collect()
             };
             names.retain(|(name, _)| visibility.table(&db, name));
             names.sort();
@@ -228,15 +228,7 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
         Show::Index { table } => show_index(session, table)?,
         Show::CreateTable(name) if unshadowed_view(session, name)?.is_some() => show_create_view(session, name)?,
         Show::CreateView(name) => show_create_view(session, name)?,
-        Show::CreateTable(name) => {
-            let table = session.table_entry(name)?;
-            let next = *table.auto_increment_next.lock();
-            let mut sql = create_table_sql(&table.def, Some(next));
-            if session.temp_table(name)?.is_some() {
-                sql = sql.replacen("CREATE TABLE", "CREATE TEMPORARY TABLE", 1);
-            }
-            typed_result(&[item("Table", 64), item("Create Table", 1024)], vec![vec![s(&table.def.name), s(&sql)]])
-        }
+        Show::CreateTable(name) => show_create_table(session, name)?,
         Show::CreateDatabase { name, if_not_exists } => {
             if !database_names(session).contains(name) {
                 return Err(SqlError::new(ErrorCode::BAD_DB, format!("Unknown database '{name}'")));
@@ -795,6 +787,30 @@ fn referential_constraints(catalog: &crate::catalog::Catalog, def: &TableDef) ->
         .collect()
 }
 
+/// SHOW CREATE TABLE of a table (a temporary one first) or of a computed
+/// table of `mysql`.
+fn show_create_table(session: &Session, name: &ObjectName) -> SqlResult<QueryResult> {
+    let temporary = session.temp_table(name)?.is_some();
+    let system = match temporary {
+        true => None,
+        false => crate::system_tables::create_table_sql(session.resolve_db(name)?, &name.name)?,
+    };
+    let (table_name, sql) = match system {
+        Some(sql) => (name.name.clone(), sql),
+        None => {
+            let table = session.table_entry(name)?;
+            let mut sql = create_table_sql(&table.def, Some(*table.auto_increment_next.lock()));
+            if temporary {
+                sql = sql.replacen("CREATE TABLE", "CREATE TEMPORARY TABLE", 1);
+            }
+            (table.def.name.clone(), sql)
+        }
+    };
+    // MariaDB's column is as long as the text, 1024 at least.
+    let width = u32::try_from(sql.len()).unwrap_or(u32::MAX).max(1024);
+    Ok(typed_result(&[item("Table", 64), item("Create Table", width)], vec![vec![s(&table_name), s(&sql)]]))
+}
+
 /// A database's options; the system databases' are MariaDB's.
 fn database_def(session: &Session, name: &str) -> crate::catalog::DatabaseDef {
     match name {
@@ -811,7 +827,7 @@ fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
     let db = session.resolve_db(name)?;
     match unshadowed_view(session, name)? {
         Some(view) => view_as_table(session, &view),
-        None => match crate::accounts::tables::grant_table_def(db, &name.name)? {
+        None => match crate::system_tables::def(db, &name.name)? {
             Some(def) => Ok(def),
             None => Ok(session.table_entry_in(db, &name.name)?.def.clone()),
         },
@@ -890,6 +906,10 @@ fn column_extra(c: &ColumnDef) -> &'static str {
 }
 
 fn key_kind(t: &TableDef, col: usize) -> &'static str {
+    // Every column of the primary key is PRI, as in MariaDB.
+    if t.indexes.iter().any(|i| i.primary && i.columns.contains(&col)) {
+        return "PRI";
+    }
     for i in &t.indexes {
         if i.columns.first() == Some(&col) {
             return if i.primary {

@@ -1,16 +1,13 @@
-//! The grant tables of the `mysql` database (`user`, `global_priv`, `db`,
-//! `tables_priv`, `columns_priv`, `roles_mapping`) as MariaDB 10.11 shows
-//! them to the tools that read them: read-only projections of the account
-//! store, computed at each query the way information_schema tables are,
-//! never a second copy of the accounts (those live in the catalog and
-//! change only by the account statements, which the binlog carries).
+//! The columns and rows of the grant tables of the `mysql` database
+//! (`user`, `global_priv`, `db`, `tables_priv`, `columns_priv`,
+//! `roles_mapping`) as MariaDB 10.11 shows them to the tools that read
+//! them, computed from the account store; `crate::system_tables` serves
+//! them as read-only tables.
 
 use super::privs;
 use super::store::{Account, AccountStore, TableGrant};
 use crate::ast::account::{AuthPlugin, Require, LIMIT_NAMES, MAX_CONNECTIONS_PER_HOUR, MAX_USER_CONNECTIONS};
-use crate::ast::Statement;
-use onelog_core::{Collation, ErrorCode, SqlError, SqlResult, TableDef, Temporal, Value};
-use std::sync::OnceLock;
+use onelog_core::{Temporal, Value};
 
 /// mysql.user's `*_priv` columns, one per global privilege bit from
 /// SELECT (bit 0) to DELETE HISTORY (bit 29).
@@ -99,89 +96,8 @@ const COLUMN_PRIV_SET: [(&str, u64); 4] = [
 
 /// Host and User as the grant tables declare them.
 const HOST_USER: &str = "Host char(255) NOT NULL DEFAULT '', User char(128) NOT NULL DEFAULT ''";
-/// The grant tables' own table options (MariaDB's, but for the engine).
-const GRANT_TABLE_OPTIONS: &str = "DEFAULT CHARSET=utf8mb3 COLLATE=utf8mb3_bin";
 /// A `Y`/`N` column of mysql.db and roles_mapping.
 const YES_NO_ENUM: &str = "enum('N','Y') CHARACTER SET utf8mb3 COLLATE utf8mb3_general_ci NOT NULL DEFAULT 'N'";
-
-/// A grant table: its name, its columns as MariaDB declares them (SET
-/// columns as VARCHAR, which OneLog has no SET type for) and its rows.
-struct GrantTable {
-    name: &'static str,
-    /// mysql.user is a view over global_priv in MariaDB 10.11.
-    is_view: bool,
-    create_sql: fn() -> String,
-    rows: fn(&AccountStore) -> Vec<Vec<Value>>,
-}
-
-const GRANT_TABLES: [GrantTable; 6] = [
-    GrantTable { name: "columns_priv", is_view: false, create_sql: columns_priv_sql, rows: columns_priv_rows },
-    GrantTable { name: "db", is_view: false, create_sql: db_sql, rows: db_rows },
-    GrantTable { name: "global_priv", is_view: false, create_sql: global_priv_sql, rows: global_priv_rows },
-    GrantTable { name: "roles_mapping", is_view: false, create_sql: roles_mapping_sql, rows: roles_mapping_rows },
-    GrantTable { name: "tables_priv", is_view: false, create_sql: tables_priv_sql, rows: tables_priv_rows },
-    GrantTable { name: "user", is_view: true, create_sql: user_sql, rows: user_rows },
-];
-
-fn grant_table(db: &str, name: &str) -> Option<&'static GrantTable> {
-    // Table names are case-sensitive, as MariaDB's on Linux.
-    (db == "mysql").then(|| GRANT_TABLES.iter().find(|t| t.name == name)).flatten()
-}
-
-/// Whether `db.name` is one of the grant tables.
-pub fn is_grant_table(db: &str, name: &str) -> bool {
-    grant_table(db, name).is_some()
-}
-
-/// The grant tables' names, and `VIEW` or `BASE TABLE`, as SHOW FULL
-/// TABLES FROM mysql lists them.
-pub fn grant_table_names() -> impl Iterator<Item = (&'static str, &'static str)> {
-    GRANT_TABLES.iter().map(|t| (t.name, if t.is_view { "VIEW" } else { "BASE TABLE" }))
-}
-
-/// The definition of grant table `db.name`; `None` for another table.
-pub fn grant_table_def(db: &str, name: &str) -> SqlResult<Option<TableDef>> {
-    let Some(at) = GRANT_TABLES.iter().position(|t| Some(t.name) == grant_table(db, name).map(|t| t.name)) else {
-        return Ok(None);
-    };
-    static DEFS: OnceLock<SqlResult<Vec<TableDef>>> = OnceLock::new();
-    let defs = DEFS.get_or_init(|| GRANT_TABLES.iter().map(parse_def).collect());
-    Ok(Some(defs.as_ref().map_err(Clone::clone)?[at].clone()))
-}
-
-/// A grant table's definition, from its CREATE TABLE text.
-fn parse_def(table: &GrantTable) -> SqlResult<TableDef> {
-    let sql = format!("CREATE TABLE mysql.{} ({}) {GRANT_TABLE_OPTIONS}", table.name, (table.create_sql)());
-    let Statement::CreateTable(ct) = crate::parse::parse_single(&sql)?.statement else {
-        return Err(SqlError::internal(format!("grant table {} is not a CREATE TABLE", table.name)));
-    };
-    crate::ddl::new_table_def(&mut || 0, "mysql", Collation::Utf8mb3Bin, &ct)
-}
-
-/// The definition and current rows of grant table `db.name`; `None` for
-/// another table.
-pub fn grant_table_rows(
-    accounts: &AccountStore,
-    db: &str,
-    name: &str,
-) -> SqlResult<Option<(TableDef, Vec<Vec<Value>>)>> {
-    let (Some(table), Some(def)) = (grant_table(db, name), grant_table_def(db, name)?) else { return Ok(None) };
-    Ok(Some((def, (table.rows)(accounts))))
-}
-
-/// What a statement that would change or lock grant table `name` gets:
-/// the accounts change only by the account statements (whose commits the
-/// binlog carries). mysql.user answers as MariaDB's view does to INSERT
-/// and UPDATE (1356); the others are read-only tables (1036).
-pub fn read_only(name: &str) -> SqlError {
-    if name == "user" {
-        return SqlError::new(
-            ErrorCode::VIEW_INVALID,
-            "View 'mysql.user' references invalid table(s) or column(s) or function(s) or definer/invoker of view lack rights to use them",
-        );
-    }
-    SqlError::new(ErrorCode::OPEN_AS_READONLY, format!("Table '{name}' is read only"))
-}
 
 fn s(text: &str) -> Value {
     Value::from_str(text)
@@ -210,7 +126,7 @@ fn native_password(account: &Account) -> &str {
     }
 }
 
-fn user_sql() -> String {
+pub(crate) fn user_sql() -> String {
     let privs: Vec<String> = USER_PRIV_COLUMNS.iter().map(|c| format!("{c}_priv varchar(1)")).collect();
     format!(
         "{HOST_USER}, Password longtext CHARACTER SET utf8mb4, {}, \
@@ -264,7 +180,7 @@ fn max_statement_time(account: &Account) -> Value {
     Value::Decimal(seconds)
 }
 
-fn user_rows(accounts: &AccountStore) -> Vec<Vec<Value>> {
+pub(crate) fn user_rows(accounts: &AccountStore) -> Vec<Vec<Value>> {
     accounts
         .all()
         .map(|a| {
@@ -283,7 +199,7 @@ fn user_rows(accounts: &AccountStore) -> Vec<Vec<Value>> {
         .collect()
 }
 
-fn global_priv_sql() -> String {
+pub(crate) fn global_priv_sql() -> String {
     format!(
         "{HOST_USER}, Priv longtext CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL DEFAULT '{{}}', \
          PRIMARY KEY (Host, User)"
@@ -334,7 +250,7 @@ fn priv_json(account: &Account) -> String {
     format!("{{{}}}", fields.join(","))
 }
 
-fn global_priv_rows(accounts: &AccountStore) -> Vec<Vec<Value>> {
+pub(crate) fn global_priv_rows(accounts: &AccountStore) -> Vec<Vec<Value>> {
     accounts
         .all()
         .map(|a| {
@@ -344,7 +260,7 @@ fn global_priv_rows(accounts: &AccountStore) -> Vec<Vec<Value>> {
         .collect()
 }
 
-fn db_sql() -> String {
+pub(crate) fn db_sql() -> String {
     let privs: Vec<String> = DB_PRIV_COLUMNS.iter().map(|(c, _)| format!("{c}_priv {YES_NO_ENUM}")).collect();
     format!(
         "Host char(255) NOT NULL DEFAULT '', Db char(64) NOT NULL DEFAULT '', User char(128) NOT NULL DEFAULT '', \
@@ -353,7 +269,7 @@ fn db_sql() -> String {
     )
 }
 
-fn db_rows(accounts: &AccountStore) -> Vec<Vec<Value>> {
+pub(crate) fn db_rows(accounts: &AccountStore) -> Vec<Vec<Value>> {
     let mut rows = Vec::new();
     for a in accounts.all() {
         for (db, bits) in &a.dbs {
@@ -376,12 +292,13 @@ fn zero_timestamp() -> Value {
     Value::DateTime(Temporal::default())
 }
 
+/// A SET column of these members, as MariaDB declares it.
 fn set_type(members: &[(&str, u64)]) -> String {
-    let longest = members.iter().map(|(n, _)| n.len() + 1).sum::<usize>().saturating_sub(1);
-    format!("varchar({longest}) CHARACTER SET utf8mb3 COLLATE utf8mb3_general_ci NOT NULL DEFAULT ''")
+    let members: Vec<String> = members.iter().map(|(n, _)| format!("'{n}'")).collect();
+    format!("set({}) CHARACTER SET utf8mb3 COLLATE utf8mb3_general_ci NOT NULL DEFAULT ''", members.join(","))
 }
 
-fn tables_priv_sql() -> String {
+pub(crate) fn tables_priv_sql() -> String {
     format!(
         "Host char(255) NOT NULL DEFAULT '', Db char(64) NOT NULL DEFAULT '', User char(128) NOT NULL DEFAULT '', \
          Table_name char(64) NOT NULL DEFAULT '', Grantor varchar(384) NOT NULL DEFAULT '', \
@@ -394,7 +311,7 @@ fn tables_priv_sql() -> String {
 
 /// tables_priv rows. Grantor is empty: the binlog's GRANT statements do
 /// not carry who granted, so OneLog keeps no grantor.
-fn tables_priv_rows(accounts: &AccountStore) -> Vec<Vec<Value>> {
+pub(crate) fn tables_priv_rows(accounts: &AccountStore) -> Vec<Vec<Value>> {
     let mut rows = Vec::new();
     for a in accounts.all() {
         for grant in &a.tables {
@@ -407,7 +324,7 @@ fn tables_priv_rows(accounts: &AccountStore) -> Vec<Vec<Value>> {
     rows
 }
 
-fn columns_priv_sql() -> String {
+pub(crate) fn columns_priv_sql() -> String {
     format!(
         "Host char(255) NOT NULL DEFAULT '', Db char(64) NOT NULL DEFAULT '', User char(128) NOT NULL DEFAULT '', \
          Table_name char(64) NOT NULL DEFAULT '', Column_name char(64) NOT NULL DEFAULT '', \
@@ -417,7 +334,7 @@ fn columns_priv_sql() -> String {
     )
 }
 
-fn columns_priv_rows(accounts: &AccountStore) -> Vec<Vec<Value>> {
+pub(crate) fn columns_priv_rows(accounts: &AccountStore) -> Vec<Vec<Value>> {
     let mut rows = Vec::new();
     for a in accounts.all() {
         for grant in &a.tables {
@@ -431,11 +348,11 @@ fn columns_priv_rows(accounts: &AccountStore) -> Vec<Vec<Value>> {
     rows
 }
 
-fn roles_mapping_sql() -> String {
+pub(crate) fn roles_mapping_sql() -> String {
     format!("{HOST_USER}, Role char(128) NOT NULL DEFAULT '', Admin_option {YES_NO_ENUM}, UNIQUE KEY Host (Host, User, Role)")
 }
 
-fn roles_mapping_rows(accounts: &AccountStore) -> Vec<Vec<Value>> {
+pub(crate) fn roles_mapping_rows(accounts: &AccountStore) -> Vec<Vec<Value>> {
     let mut rows = Vec::new();
     for a in accounts.all() {
         for grant in &a.roles {
@@ -452,18 +369,8 @@ mod tests {
     use crate::ast::account::UserName;
 
     #[test]
-    fn every_grant_table_definition_parses() {
-        for (name, _) in grant_table_names() {
-            let def = grant_table_def("mysql", name).expect("parses").expect("a grant table");
-            assert_eq!(def.name, name);
-        }
-        assert!(grant_table_def("mysql", "USER").expect("no error").is_none());
-        assert!(grant_table_def("test", "user").expect("no error").is_none());
-    }
-
-    #[test]
     fn rows_have_their_tables_columns() {
-        let mut store = AccountStore::default();
+        let mut catalog = crate::catalog::Catalog::default();
         let mut a = Account::new(UserName { user: "u".into(), host: "%".into() }, "*AB".into());
         a.global = privs::RELOAD | privs::GRANT;
         a.dbs.insert("d".into(), privs::SELECT | privs::GRANT);
@@ -471,16 +378,19 @@ mod tests {
         grant.columns.insert("c".into(), privs::UPDATE | privs::INSERT);
         a.tables.push(grant);
         a.roles.push(super::super::store::RoleGrant { role: "r".into(), admin: true });
-        store.put(a);
-        for (name, _) in grant_table_names() {
-            let (def, rows) = grant_table_rows(&store, "mysql", name).expect("ok").expect("grant table");
+        catalog.accounts.put(a);
+        let rows_of = |name| crate::system_tables::rows(&catalog, "mysql", name).expect("ok").expect("grant table");
+        for name in ["columns_priv", "db", "global_priv", "roles_mapping", "tables_priv", "user"] {
+            let (def, rows) = rows_of(name);
             assert_eq!(rows.len(), 1, "{name}");
             assert_eq!(rows[0].len(), def.columns.len(), "{name}");
         }
-        let (_, rows) = grant_table_rows(&store, "mysql", "tables_priv").expect("ok").expect("grant table");
-        assert_eq!(rows[0][6], s("Select"));
-        assert_eq!(rows[0][7], s("Insert,Update"));
-        let (_, rows) = grant_table_rows(&store, "mysql", "global_priv").expect("ok").expect("grant table");
-        assert_eq!(rows[0][2], s(r#"{"access":1088,"plugin":"mysql_native_password","authentication_string":"*AB"}"#));
+        assert_eq!(rows_of("tables_priv").1[0][6], s("Select"));
+        assert_eq!(rows_of("tables_priv").1[0][7], s("Insert,Update"));
+        let global = rows_of("global_priv").1;
+        assert_eq!(
+            global[0][2],
+            s(r#"{"access":1088,"plugin":"mysql_native_password","authentication_string":"*AB"}"#)
+        );
     }
 }

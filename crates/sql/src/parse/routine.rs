@@ -58,8 +58,8 @@ struct BodyParser<'a> {
     integer_vars: Vec<(usize, String, bool)>,
 }
 
-const STATEMENT_WORDS: [&str; 12] =
-    ["BEGIN", "IF", "CASE", "WHILE", "REPEAT", "LOOP", "RETURN", "SELECT", "INSERT", "UPDATE", "DELETE", "SET"];
+const STATEMENT_WORDS: [&str; 13] =
+    ["BEGIN", "IF", "CASE", "WHILE", "REPEAT", "LOOP", "FOR", "RETURN", "SELECT", "INSERT", "UPDATE", "DELETE", "SET"];
 
 /// An expression's text as the statement splitter rewrites it (MOD,
 /// charset introducers), parsed.
@@ -231,6 +231,10 @@ pub(crate) fn any_statement(stmt: &SpStmt, pred: &dyn Fn(&SpStmt) -> bool) -> bo
 /// body's first word.
 fn starts_characteristic_or_body(t: &Tokens, i: usize) -> bool {
     let Some(word) = t.keyword(i) else { return false };
+    // `CHARACTER SET latin1` is part of the type.
+    if word == "SET" && i > 0 && t.keyword(i - 1).as_deref() == Some("CHARACTER") {
+        return false;
+    }
     matches!(
         word.as_str(),
         "COMMENT" | "LANGUAGE" | "NOT" | "DETERMINISTIC" | "CONTAINS" | "NO" | "READS" | "MODIFIES" | "SQL"
@@ -1791,6 +1795,8 @@ pub(crate) struct BlockDepth {
     depth: usize,
     statement_start: bool,
     after_end: bool,
+    /// Between a function's RETURNS and its body's first statement.
+    in_returns: bool,
 }
 
 /// Whether a statement starting with `first` (then `next`) is a compound
@@ -1826,7 +1832,16 @@ impl BlockDepth {
             return;
         }
         let after_end = std::mem::take(&mut self.after_end);
-        let at_start = std::mem::take(&mut self.statement_start);
+        let mut at_start = std::mem::take(&mut self.statement_start);
+        if self.depth == 0 && word.as_deref() == Some("RETURNS") {
+            self.in_returns = true;
+        } else if self.in_returns && word.as_deref().is_some_and(|w| w != "SET" && STATEMENT_WORDS.contains(&w)) {
+            // A RETURNS type holds none of these words: the body starts
+            // here, with a compound statement (`RETURNS INT FOR i IN ..`)
+            // unless the word calls a function (`IF(`, `REPEAT(`).
+            self.in_returns = false;
+            at_start |= !matches!(next, Some(Token::LParen));
+        }
         match word.as_deref() {
             Some("END") => {
                 self.depth = self.depth.saturating_sub(1);
