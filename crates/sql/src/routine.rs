@@ -791,6 +791,17 @@ enum Declared {
     Row(Vec<ColumnDef>),
 }
 
+/// `e` with each `?` numbered in `rows` replaced by its expression
+/// (subqueries keep theirs).
+fn replace_params(e: &Expr, rows: &[(usize, Expr)]) -> SqlResult<Expr> {
+    if let Expr::Param(n) = e {
+        if let Some((_, row)) = rows.iter().find(|(i, _)| i == n) {
+            return Ok(row.clone());
+        }
+    }
+    crate::select::map_children(e, &mut |child| replace_params(child, rows))
+}
+
 /// Whether two names written in a body name the same table.
 fn same_object(a: &ObjectName, b: &ObjectName) -> bool {
     let same_db = match (&a.db, &b.db) {
@@ -1063,7 +1074,7 @@ impl<'r, R: Runner> Interp<'r, R> {
             frame.rows.push(RowVar { name: name.clone(), fields: fields.iter().map(|f| f.name.clone()).collect() });
             frame.vars.extend(fields.iter().map(|f| {
                 let var = record_field(name, &f.name);
-                Var { name: var.clone(), ty: ColumnDef { name: var, ..f.clone() }, value: Value::Null, assigned: false }
+                Var { name: var, ty: f.clone(), value: Value::Null, assigned: false }
             }));
             if let Some(e) = default {
                 self.assign_row(name, e)?;
@@ -1087,12 +1098,32 @@ impl<'r, R: Runner> Interp<'r, R> {
             (Expr::Param(0), [source]) if self.row(source).is_some_and(|r| r.fields.len() == fields.len()) => {
                 self.row_values(source)?
             }
+            (Expr::ScalarSubquery(query), vars) => self.subquery_row(query, vars, fields.len())?,
             _ => return Err(operand_columns(fields.len())),
         };
         for (field, value) in fields.iter().zip(values) {
             self.assign_set(&SpTarget::Local(record_field(&row, field)), value)?;
         }
         Ok(())
+    }
+
+    /// The row a subquery assigned to a ROW variable gives (`vars` are its
+    /// `?`): NULLs when it finds none, 1242 for more than one, 1241 for
+    /// another number of columns than the row's `width`.
+    fn subquery_row(&mut self, query: &crate::ast::Select, vars: &[String], width: usize) -> SqlResult<Vec<Value>> {
+        let statement = Statement::Select(Box::new(query.clone()));
+        let sql = SpSql { text: String::new(), statement, vars: vars.to_vec(), into: Vec::new() };
+        let params = self.values(vars)?;
+        let result = self.typed_by(vars, |interp| interp.runner.run(&sql, &params))?;
+        let (columns, mut rows) = columns_and_rows(result);
+        if columns.len() != width {
+            return Err(operand_columns(width));
+        }
+        match rows.len() {
+            0 => Ok(vec![Value::Null; width]),
+            1 => Ok(rows.remove(0)),
+            _ => Err(SqlError::new(ErrorCode::SUBQUERY_NO_1_ROW, "Subquery returns more than 1 row")),
+        }
     }
 
     /// INTO targets with a ROW variable as its fields: a ROW must be the
@@ -1128,10 +1159,39 @@ impl<'r, R: Runner> Interp<'r, R> {
     }
 
     fn eval_here(&mut self, e: &SpExpr) -> SqlResult<Value> {
+        let expanded = self.with_rows_expanded(e)?;
+        let e = expanded.as_ref().unwrap_or(e);
         let params = self.values(&e.vars)?;
         self.taking_out_args(&e.vars, |interp| {
             interp.typed_by(&e.vars, |interp| as_statement(None, || interp.runner.eval(&e.expr, &params)))
         })
+    }
+
+    /// `e` with each whole ROW variable the parser read as one `?` (an
+    /// anchored one, whose fields it could not know) as the row of its
+    /// fields, so that it compares as a row and passes to a function's ROW
+    /// parameter; `None` when `e` has none. The fields' `?` are added after
+    /// `e`'s own, so OUT arguments keep their numbers.
+    fn with_rows_expanded(&self, e: &SpExpr) -> SqlResult<Option<SpExpr>> {
+        let mut vars = e.vars.clone();
+        let mut rows = Vec::new();
+        for (i, var) in e.vars.iter().enumerate() {
+            let Some(row) = self.row(var) else { continue };
+            let fields = row.fields.iter().map(|f| record_field(&row.name, f));
+            let items = fields
+                .map(|field| {
+                    vars.push(field);
+                    Expr::Param(vars.len() - 1)
+                })
+                .collect();
+            // The row's own `?` is no longer read: a field stands in for it.
+            vars[i] = record_field(&row.name, row.fields.first().map_or("", String::as_str));
+            rows.push((i, Expr::Tuple(items)));
+        }
+        if rows.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(SpExpr { expr: replace_params(&e.expr, &rows)?, vars }))
     }
 
     /// Runs `compute` (an expression or a statement whose `?` are `vars`),

@@ -136,29 +136,23 @@ fn row_for_scalar(name: &str, ty: &ColumnDef, arg: &Expr, err: SqlError) -> SqlE
 /// The frame a body starts with: `params` holding `args`, each value as
 /// its type stores it; a ROW parameter is a ROW variable.
 pub(super) fn frame(session: &Session, params: &[RoutineParam], args: Vec<Argument>) -> SqlResult<Frame<'static>> {
-    // MariaDB's conversion warnings name no row here ("at row 0").
-    let row = session.warning_row.replace(0);
-    let frame = frame_at_row_0(session, params, args);
-    session.warning_row.set(row);
-    frame
-}
-
-fn frame_at_row_0(session: &Session, params: &[RoutineParam], args: Vec<Argument>) -> SqlResult<Frame<'static>> {
     let strict = session.strict();
-    let var = |ty: ColumnDef, value: Value| {
+    // A value a field cannot hold is reported naming the field alone.
+    let var = |name: String, ty: ColumnDef, value: Value| {
         let value = if value.is_null() { value } else { coerce_to_column(value, &ty, strict, session)? };
-        Ok(Var { name: ty.name.clone(), ty, value, assigned: false })
+        Ok(Var { name, ty, value, assigned: false })
     };
     let mut frame = Frame::default();
     for (param, arg) in params.iter().zip(args) {
         match arg {
-            Argument::Scalar(ty, value) => frame.vars.push(var(ColumnDef { name: param.name.clone(), ..ty }, value)?),
+            Argument::Scalar(ty, value) => {
+                frame.vars.push(var(param.name.clone(), ColumnDef { name: param.name.clone(), ..ty }, value)?)
+            }
             Argument::Row(fields) => {
                 let names = fields.iter().map(|(f, _)| f.name.clone()).collect();
                 frame.rows.push(RowVar { name: param.name.clone(), fields: names });
                 for (field, value) in fields {
-                    let name = record_field(&param.name, &field.name);
-                    frame.vars.push(var(ColumnDef { name, ..field }, value)?);
+                    frame.vars.push(var(record_field(&param.name, &field.name), field, value)?);
                 }
             }
         }
