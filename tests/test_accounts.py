@@ -165,6 +165,16 @@ def prepare(srv, setup=SETUP, drop=drop_leftovers):
     return conn
 
 
+def prepared_pair(onelog, mariadb, setup, drop):
+    """Fixture body: both servers prepared with `setup`; afterwards the shared
+    MariaDB is cleaned with `drop` and the connections closed."""
+    conns = (prepare(onelog, setup, drop), prepare(mariadb, setup, drop))
+    yield onelog, mariadb, conns
+    drop(mariadb.connect(autocommit=True))
+    for c in conns:
+        c.close()
+
+
 def login(srv, user, password, **kw):
     return srv.connect(user=user, password=password, autocommit=True, **kw)
 

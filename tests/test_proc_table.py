@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_accounts import login, prepare, run
+from test_accounts import login, prepared_pair, run
 from test_privileges import mismatches
 
 SETUP = [
@@ -62,11 +62,7 @@ def drop_leftovers(conn):
 
 @pytest.fixture
 def both(onelog_server, mariadb_server):
-    conns = (prepare(onelog_server, SETUP, drop_leftovers), prepare(mariadb_server, SETUP, drop_leftovers))
-    yield onelog_server, mariadb_server, conns
-    drop_leftovers(mariadb_server.connect(autocommit=True))
-    for c in conns:
-        c.close()
+    yield from prepared_pair(onelog_server, mariadb_server, SETUP, drop_leftovers)
 
 
 def test_each_account_reads_what_mariadb_lets_it(both):
