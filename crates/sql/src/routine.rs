@@ -1027,12 +1027,6 @@ impl<'r, R: Runner> Interp<'r, R> {
     /// variable or cursor.
     fn resolve_type(&mut self, ty: &VarType) -> SqlResult<Declared> {
         Ok(match ty {
-            VarType::Scalar(ty) => Declared::Scalar(ty.clone()),
-            VarType::Row(fields) => Declared::Row(fields.clone()),
-            VarType::ColumnOf { table, column } => {
-                Declared::Scalar(params::column_of(&self.anchor_columns(table)?, table, column)?)
-            }
-            VarType::RowOfTable(table) => Declared::Row(self.anchor_columns(table)?.iter().map(anchored).collect()),
             VarType::VarOf(name) => match self.row(name).map(|r| (r.name.clone(), r.fields.clone())) {
                 Some((row, fields)) => Declared::Row(
                     fields
@@ -1063,6 +1057,7 @@ impl<'r, R: Runner> Interp<'r, R> {
                 let (columns, _) = columns_and_rows(result);
                 Declared::Row(columns.into_iter().map(|c| ColumnDef { name: c.name, ..anchored(&c.def) }).collect())
             }
+            ty => params::table_type(ty, |table| self.anchor_columns(table))?,
         })
     }
 

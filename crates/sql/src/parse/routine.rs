@@ -886,8 +886,7 @@ impl<'a> BodyParser<'a> {
             self.labels.pop();
         }
         if range {
-            self.vars.pop();
-            self.forget_var_types();
+            self.leave_scope();
         } else {
             self.records.pop();
         }

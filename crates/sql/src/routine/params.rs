@@ -31,24 +31,26 @@ pub(super) fn declared(
     caller_db: Option<&str>,
     params: &[RoutineParam],
 ) -> SqlResult<Vec<Declared>> {
-    let declared = |p: &RoutineParam| {
-        Ok(match &p.ty {
-            VarType::Scalar(ty) => Declared::Scalar(ty.clone()),
-            VarType::Row(fields) => Declared::Row(fields.clone()),
-            VarType::ColumnOf { table, column } => {
-                let columns = anchor_columns(session, caller_db, table)?;
-                Declared::Scalar(ColumnDef { name: p.name.clone(), ..column_of(&columns, table, column)? })
-            }
-            VarType::RowOfTable(table) => {
-                Declared::Row(anchor_columns(session, caller_db, table)?.iter().map(anchored).collect())
-            }
-            // The parser reads no other types in a parameter list.
-            VarType::VarOf(_) | VarType::RowOfCursor(_) => {
-                return Err(SqlError::internal("a parameter anchored to a variable or cursor"))
-            }
-        })
-    };
-    params.iter().map(declared).collect()
+    let columns = |table: &ObjectName| anchor_columns(session, caller_db, table);
+    params.iter().map(|p| table_type(&p.ty, columns)).collect()
+}
+
+/// What a type comes to that names no variable or cursor (the parser
+/// reads none in a parameter list): a data type, a ROW, or one anchored to
+/// a table, whose columns `columns` reads.
+pub(super) fn table_type(
+    ty: &VarType,
+    columns: impl Fn(&ObjectName) -> SqlResult<Vec<ColumnDef>>,
+) -> SqlResult<Declared> {
+    Ok(match ty {
+        VarType::Scalar(ty) => Declared::Scalar(ty.clone()),
+        VarType::Row(fields) => Declared::Row(fields.clone()),
+        VarType::ColumnOf { table, column } => Declared::Scalar(column_of(&columns(table)?, table, column)?),
+        VarType::RowOfTable(table) => Declared::Row(columns(table)?.iter().map(anchored).collect()),
+        VarType::VarOf(_) | VarType::RowOfCursor(_) => {
+            return Err(SqlError::internal("a variable's or cursor's type read without them"))
+        }
+    })
 }
 
 /// The columns of the table or view an anchored type names, an
