@@ -89,6 +89,43 @@ def test_row_lock_waiters_all_complete(server_factory, mode):
         holder.close()
 
 
+@MODES
+def test_admission_holds_new_transactions_back_while_lock_queues_are_long(server_factory, mode):
+    """Admission control (thread_pool_max_lock_waiters=1): with a row lock
+    held by an open transaction, 100 autocommit updates of the row do not
+    each take a worker to wait on the lock: past one waiter per group the
+    others stay queued in the pool (THREAD_POOL_GROUPS.QUEUE_LENGTH), so the
+    pool stays small. The holder's COMMIT, a statement of an open
+    transaction, is never held back, and then every update completes. With
+    one thread per connection the held-back sessions wait on their own
+    threads, at most thread_pool_stall_limit, and complete the same way."""
+    srv = server_factory(extra_args=mode + ["--thread-pool-max-lock-waiters=1"])
+    with srv.connect(autocommit=True) as setup:
+        assert scalar(setup, "SELECT @@thread_pool_max_lock_waiters") == 1
+        setup.cursor().execute("CREATE DATABASE d")
+        setup.cursor().execute("CREATE TABLE d.t (id INT PRIMARY KEY, v INT)")
+        setup.cursor().execute("INSERT INTO d.t VALUES (1, 0)")
+    holder = srv.connect(autocommit=True)
+    holder.cursor().execute("BEGIN")
+    holder.cursor().execute("UPDATE d.t SET v = v + 1 WHERE id = 1")
+    waiters = [srv.connect(autocommit=True) for _ in range(100)]
+    try:
+        for w in waiters:
+            send(w, "UPDATE d.t SET v = v + 1 WHERE id = 1")
+        time.sleep(0.5)
+        if mode == POOL:
+            _, groups = pool_table(holder, "THREAD_POOL_GROUPS")
+            assert sum(g["QUEUE_LENGTH"] for g in groups) >= 90, groups
+            assert scalar_status(holder, "Threadpool_threads") < 20
+        holder.cursor().execute("COMMIT")
+        assert [answer(w) for w in waiters] == [1] * len(waiters)
+        assert scalar(holder, "SELECT v FROM d.t") == len(waiters) + 1
+    finally:
+        for w in waiters:
+            w.close()
+        holder.close()
+
+
 def scalar_status(conn, name):
     with conn.cursor() as cur:
         cur.execute(f"SHOW STATUS LIKE '{name}'")

@@ -175,6 +175,9 @@ fn sql_err(code: ErrorCode, msg: impl Into<String>) -> SqlError {
 pub fn serve<S: Socket + From<TlsSocket>>(stream: S, duplicate: Arc<OwnedFd>, client: Client, shared: Arc<Shared>) {
     let Some(mut conn) = Conn::start(stream, duplicate, client, &shared) else { return };
     while conn.prepare_wait() {
+        if !conn.has_transaction() {
+            conn.wait_for_admission();
+        }
         if let Flow::Close = conn.run_command() {
             break;
         }
@@ -301,6 +304,27 @@ impl<S: Socket> Conn<S> {
             "low" => false,
             _ => self.session.in_transaction(),
         }
+    }
+
+    /// Admission control with one thread per connection: past
+    /// `thread_pool_max_lock_waiters` row-lock waits per core (the pool's
+    /// limit per group, and the pool has a group per core by default),
+    /// a connection about to start a transaction waits, at most
+    /// `thread_pool_stall_limit` as a stalled pool group would.
+    fn wait_for_admission(&self) {
+        if self.session.engine.locks.queued_requests() == 0 {
+            return;
+        }
+        let vars = &self.session.engine.vars;
+        let per_core = vars.int("thread_pool_max_lock_waiters") as usize;
+        let cores = vars.int("thread_pool_size").max(1) as usize;
+        let max_wait = Duration::from_millis(vars.int("thread_pool_stall_limit").max(1));
+        self.session.engine.locks.wait_for_admission(per_core * cores, max_wait);
+    }
+
+    /// The session has a transaction open (and may hold row locks).
+    pub(crate) fn has_transaction(&self) -> bool {
+        self.session.has_transaction()
     }
 
     pub(crate) fn socket(&self) -> &S {

@@ -19,6 +19,15 @@
 //!   again. At most `1 + thread_pool_oversubscribe` of a group's workers
 //!   are *active* (running, not in a blocking wait) unless the group is
 //!   stalled; others wait idle and end after `thread_pool_idle_timeout`.
+//! - **Admission control** (`thread_pool_max_lock_waiters`, OneLog's own):
+//!   once that many of a group's workers wait for row locks, commands that
+//!   would start a new transaction stay queued; commands of open
+//!   transactions still run, since they release the locks. Under overload
+//!   on hot rows (1,024 clients on a few rows) this keeps the lock queues
+//!   short: the waiting is done in the group's queue, at the cost of a
+//!   queue entry, instead of by a worker thread per waiter. A stalled group
+//!   admits anyway, so nothing waits on admission for longer than the
+//!   stall limit without progress.
 //! - Blocking waits (row and metadata locks, `SLEEP()`, the commit
 //!   pipeline, a binlog dump) are announced through
 //!   [`onelog_sql::wait`]: a worker that blocks stops counting as active,
@@ -91,6 +100,8 @@ struct Settings {
     oversubscribe: AtomicUsize,
     idle_timeout_s: AtomicU64,
     max_threads: AtomicUsize,
+    /// `thread_pool_max_lock_waiters` (0: no admission control).
+    max_lock_waiters: AtomicUsize,
 }
 
 struct Group {
@@ -113,6 +124,9 @@ struct GroupState {
     active: usize,
     /// Workers waiting for work.
     idle: usize,
+    /// Workers in a row-lock wait: past the admission limit, commands
+    /// that would start a transaction stay queued.
+    row_lock_waiters: usize,
     /// A worker waits in the group's epoll.
     listening: bool,
     /// Turns of a listener, ever: the timer's measure of someone watching
@@ -136,8 +150,28 @@ impl GroupState {
         !self.high.is_empty() || !self.low.is_empty()
     }
 
+    /// Admission control: with this many workers of the group in row-lock
+    /// waits, a command that would start a transaction stays queued, unless
+    /// the group is stalled. Commands of open transactions always run: they
+    /// are what releases the locks (a row lock is only ever held by an open
+    /// transaction or one in the commit pipeline, which needs no worker).
+    fn admission_closed(&self, lock_waiters_limit: usize) -> bool {
+        lock_waiters_limit > 0 && self.row_lock_waiters >= lock_waiters_limit && !self.stalled
+    }
+
+    /// Some queued task may run now (admission control aside from the
+    /// limit on active workers).
+    fn has_runnable(&self, lock_waiters_limit: usize) -> bool {
+        !self.high.is_empty()
+            || self.low.front().is_some_and(|q| !q.starts_transaction || !self.admission_closed(lock_waiters_limit))
+    }
+
     fn push(&mut self, task: Task, high_priority: bool) {
-        let queued = Queued { task, since: Instant::now() };
+        let starts_transaction = match &task {
+            Task::Command(pooled) => !pooled.conn.has_transaction(),
+            Task::Connect { .. } => false,
+        };
+        let queued = Queued { task, since: Instant::now(), starts_transaction };
         if high_priority {
             self.high.push_back(queued);
         } else {
@@ -191,6 +225,9 @@ impl PoolIntrospection for Inner {
 struct Queued {
     task: Task,
     since: Instant,
+    /// A command of a connection with no transaction open: it may start
+    /// one, so admission control may hold it back.
+    starts_transaction: bool,
 }
 
 /// Work for a group.
@@ -251,6 +288,7 @@ impl ThreadPool {
                 oversubscribe: AtomicUsize::new(0),
                 idle_timeout_s: AtomicU64::new(0),
                 max_threads: AtomicUsize::new(0),
+                max_lock_waiters: AtomicUsize::new(0),
             },
             threads: AtomicUsize::new(0),
             shutting_down: AtomicBool::new(false),
@@ -295,6 +333,11 @@ impl Inner {
         s.oversubscribe.store(vars.int("thread_pool_oversubscribe") as usize, Ordering::Relaxed);
         s.idle_timeout_s.store(vars.int("thread_pool_idle_timeout").max(1), Ordering::Relaxed);
         s.max_threads.store(vars.int("thread_pool_max_threads").max(1) as usize, Ordering::Relaxed);
+        s.max_lock_waiters.store(vars.int("thread_pool_max_lock_waiters") as usize, Ordering::Relaxed);
+    }
+
+    fn max_lock_waiters(&self) -> usize {
+        self.settings.max_lock_waiters.load(Ordering::Relaxed)
     }
 
     fn shutting_down(&self) -> bool {
@@ -304,7 +347,9 @@ impl Inner {
     fn enqueue(self: &Arc<Self>, group: usize, task: Task, high_priority: bool) {
         let mut st = self.groups[group].state.lock();
         st.push(task, high_priority);
-        self.wake_or_create(group, &mut st);
+        if st.has_runnable(self.max_lock_waiters()) {
+            self.wake_or_create(group, &mut st);
+        }
     }
 
     /// Gets queued work going: an idle worker if there is one, else a new
@@ -341,7 +386,11 @@ impl Inner {
     }
 
     fn worker(self: Arc<Self>, group: usize) {
-        onelog_sql::wait::observe_waits(Some(Arc::new(GroupWaits { pool: self.clone(), group })));
+        onelog_sql::wait::observe_waits(Some(Arc::new(GroupWaits {
+            pool: self.clone(),
+            group,
+            in_row_lock_wait: AtomicBool::new(false),
+        })));
         let g = &self.groups[group];
         let mut events = vec![libc::epoll_event { events: 0, u64: 0 }; POLL_BATCH];
         let mut st = g.state.lock();
@@ -390,6 +439,9 @@ impl Inner {
         if st.active > oversubscribe && !st.stalled {
             return None;
         }
+        if !st.has_runnable(self.max_lock_waiters()) {
+            return None;
+        }
         let Queued { task, .. } = st.high.pop_front().or_else(|| st.low.pop_front())?;
         st.dequeued += 1;
         if by_listener {
@@ -398,7 +450,7 @@ impl Inner {
             st.stats.dequeues_by_worker += 1;
         }
         st.stalled = false;
-        if st.has_queued() && st.idle > 0 {
+        if st.has_runnable(self.max_lock_waiters()) && st.idle > 0 {
             // A notify can be spent on a worker that had not gone to
             // sleep yet: pass more work on.
             self.groups[group].work.notify_one();
@@ -538,20 +590,34 @@ impl Inner {
 struct GroupWaits {
     pool: Arc<Inner>,
     group: usize,
+    /// The worker's wait is a row-lock wait.
+    in_row_lock_wait: AtomicBool,
 }
 
 impl WaitObserver for GroupWaits {
     fn wait_begin(&self, reason: WaitReason) {
         onelog_sql::wait::count_pool_wait(reason);
         let mut st = self.pool.groups[self.group].state.lock();
+        if reason == WaitReason::RowLock {
+            self.in_row_lock_wait.store(true, Ordering::Relaxed);
+            st.row_lock_waiters += 1;
+        }
         st.active = st.active.saturating_sub(1);
-        if st.active == 0 && (st.has_queued() || !st.listening) {
+        if st.active == 0 && (st.has_runnable(self.pool.max_lock_waiters()) || !st.listening) {
             self.pool.wake_or_create(self.group, &mut st);
         }
     }
 
     fn wait_end(&self) {
-        self.pool.groups[self.group].state.lock().active += 1;
+        let mut st = self.pool.groups[self.group].state.lock();
+        st.active += 1;
+        if self.in_row_lock_wait.swap(false, Ordering::Relaxed) {
+            st.row_lock_waiters -= 1;
+            // Admission may have opened for a queued command.
+            if st.idle > 0 && st.has_runnable(self.pool.max_lock_waiters()) {
+                self.pool.groups[self.group].work.notify_one();
+            }
+        }
     }
 }
 

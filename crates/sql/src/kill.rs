@@ -7,16 +7,26 @@
 //! [`StatementGuard`]. A statement calls [`StatementGuard::check`] for every
 //! row it reads and at least every [`KILL_POLL`] while it waits (row locks,
 //! `SLEEP()`), so KILL and a time limit end any of them within that bound.
+//! A row-lock wait is woken by KILL itself ([`StatementGuard::wake_on_kill`])
+//! and sleeps until its time limit, so hundreds of sessions queued on hot
+//! rows do not each wake twenty times a second to look.
 //! A commit waiting for its binlog sync is not interrupted: it is already
 //! being made durable. Calls nothing above `onelog-core`.
 
 use onelog_core::{ErrorCode, SqlError, SqlResult};
+use parking_lot::{Condvar, Mutex};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How soon a waiting statement notices KILL or its time limit.
 pub const KILL_POLL: Duration = Duration::from_millis(50);
+
+/// How long a wait that KILL wakes ([`StatementGuard::wake_on_kill`])
+/// sleeps before it looks at the flag itself: the backstop for a KILL that
+/// lands between the waiter's last look at the flag and its parking (KILL
+/// does not take the waiter's mutex, which belongs to the lock table).
+pub const KILL_WAKE_BACKSTOP: Duration = Duration::from_secs(1);
 
 /// The longest `max_statement_time` MariaDB accepts: one year, in seconds.
 pub const MAX_STATEMENT_TIME_S: f64 = 31_536_000.0;
@@ -27,31 +37,44 @@ const CONNECTION_KILLED: u8 = 2;
 
 /// What KILL asked of one connection.
 #[derive(Debug, Default)]
-pub struct KillFlag(AtomicU8);
+pub struct KillFlag {
+    state: AtomicU8,
+    /// The condvar the connection's statement sleeps on while KILL is to
+    /// wake it (a row-lock wait).
+    waiter: Mutex<Option<Arc<Condvar>>>,
+}
 
 impl KillFlag {
     /// KILL QUERY: ends the running statement. One that arrives while the
     /// connection is idle is forgotten when its next statement starts, as
     /// in MariaDB.
     pub fn kill_query(&self) {
-        let _ = self.0.compare_exchange(RUNNING, QUERY_KILLED, Ordering::Relaxed, Ordering::Relaxed);
+        let _ = self.state.compare_exchange(RUNNING, QUERY_KILLED, Ordering::SeqCst, Ordering::SeqCst);
+        self.wake_waiter();
     }
 
     /// KILL [CONNECTION]: ends the running statement and the connection.
     pub fn kill_connection(&self) {
-        self.0.store(CONNECTION_KILLED, Ordering::Relaxed);
+        self.state.store(CONNECTION_KILLED, Ordering::SeqCst);
+        self.wake_waiter();
     }
 
     pub fn connection_killed(&self) -> bool {
-        self.0.load(Ordering::Relaxed) == CONNECTION_KILLED
+        self.state.load(Ordering::SeqCst) == CONNECTION_KILLED
+    }
+
+    fn wake_waiter(&self) {
+        if let Some(wake) = self.waiter.lock().as_ref() {
+            wake.notify_all();
+        }
     }
 
     fn forget_query_kill(&self) {
-        let _ = self.0.compare_exchange(QUERY_KILLED, RUNNING, Ordering::Relaxed, Ordering::Relaxed);
+        let _ = self.state.compare_exchange(QUERY_KILLED, RUNNING, Ordering::SeqCst, Ordering::SeqCst);
     }
 
     fn error(&self) -> Option<SqlError> {
-        match self.0.load(Ordering::Relaxed) {
+        match self.state.load(Ordering::SeqCst) {
             QUERY_KILLED => Some(SqlError::new(ErrorCode::QUERY_INTERRUPTED, "Query execution was interrupted")),
             CONNECTION_KILLED => Some(SqlError::new(ErrorCode::CONNECTION_KILLED, "Connection was killed")),
             _ => None,
@@ -117,6 +140,21 @@ impl StatementGuard {
         }
     }
 
+    /// When a wait that KILL wakes must look up by itself: at its own
+    /// `deadline`, the statement's time limit, or the backstop.
+    pub fn wake_by(&self, deadline: Instant) -> Instant {
+        let limit = self.deadline.map_or(deadline, |(at, _)| at.min(deadline));
+        limit.min(Instant::now() + KILL_WAKE_BACKSTOP)
+    }
+
+    /// Until the returned registration is dropped, KILL of this statement
+    /// notifies `wake`. Register before the last [`StatementGuard::check`]
+    /// ahead of the wait and wait at most until [`StatementGuard::wake_by`].
+    pub fn wake_on_kill(&self, wake: &Arc<Condvar>) -> KillWakeRegistration<'_> {
+        *self.kill.waiter.lock() = Some(wake.clone());
+        KillWakeRegistration { flag: &self.kill }
+    }
+
     /// Sleeps for `duration` (SLEEP()), checking every [`KILL_POLL`].
     pub fn sleep(&self, duration: Duration) -> SqlResult<()> {
         let until = Instant::now() + duration;
@@ -129,6 +167,17 @@ impl StatementGuard {
             }
             std::thread::sleep(left.min(KILL_POLL));
         }
+    }
+}
+
+/// A statement's wait that KILL wakes; see [`StatementGuard::wake_on_kill`].
+pub struct KillWakeRegistration<'a> {
+    flag: &'a KillFlag,
+}
+
+impl Drop for KillWakeRegistration<'_> {
+    fn drop(&mut self) {
+        *self.flag.waiter.lock() = None;
     }
 }
 

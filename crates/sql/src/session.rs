@@ -820,6 +820,11 @@ impl Session {
         self.txn.as_ref().is_some_and(|t| t.explicit)
     }
 
+    /// A transaction is open, explicit or not: it may hold row locks.
+    pub fn has_transaction(&self) -> bool {
+        self.txn.is_some()
+    }
+
     /// Adds `n` to a SHOW STATUS counter, the session's and the server's.
     pub(crate) fn count(&self, counter: StatusCounter, n: u64) {
         let i = counter as usize;

@@ -222,6 +222,7 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("thread_cache_size", None, Effect::Used, None),
     ("thread_handling", None, Effect::Used, None),
     ("thread_pool_idle_timeout", None, Effect::Used, None),
+    ("thread_pool_max_lock_waiters", None, Effect::Used, None),
     ("thread_pool_max_threads", None, Effect::Used, None),
     ("thread_pool_oversubscribe", None, Effect::Used, None),
     ("thread_pool_priority", None, Effect::Used, None),
