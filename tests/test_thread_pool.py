@@ -57,20 +57,26 @@ def assert_connection_closed(conn):
     assert e.value.args[0] in (2006, 2013), e.value
 
 
-@MODES
-def test_row_lock_waiters_all_complete(server_factory, mode):
-    """All but one connection wait on a row lock held by a transaction whose
-    COMMIT comes last; the pool grows past its 2 groups for the blocked
-    workers, the COMMIT runs, and every update completes."""
-    srv = server_factory(extra_args=mode)
+def hot_row_holder(srv):
+    """A connection whose open transaction has updated the one row of d.t
+    and so holds its lock."""
     with srv.connect(autocommit=True) as setup:
-        scalar(setup, "SELECT 1")
         setup.cursor().execute("CREATE DATABASE d")
         setup.cursor().execute("CREATE TABLE d.t (id INT PRIMARY KEY, v INT)")
         setup.cursor().execute("INSERT INTO d.t VALUES (1, 0)")
     holder = srv.connect(autocommit=True)
     holder.cursor().execute("BEGIN")
     holder.cursor().execute("UPDATE d.t SET v = v + 1 WHERE id = 1")
+    return holder
+
+
+@MODES
+def test_row_lock_waiters_all_complete(server_factory, mode):
+    """All but one connection wait on a row lock held by a transaction whose
+    COMMIT comes last; the pool grows past its 2 groups for the blocked
+    workers, the COMMIT runs, and every update completes."""
+    srv = server_factory(extra_args=mode)
+    holder = hot_row_holder(srv)
     waiters = [srv.connect(autocommit=True, connect_timeout=30) for _ in range(LOCK_WAITERS)]
     try:
         for w in waiters:
@@ -100,14 +106,8 @@ def test_admission_holds_new_transactions_back_while_lock_queues_are_long(server
     one thread per connection the held-back sessions wait on their own
     threads, at most thread_pool_stall_limit, and complete the same way."""
     srv = server_factory(extra_args=mode + ["--thread-pool-max-lock-waiters=1"])
-    with srv.connect(autocommit=True) as setup:
-        assert scalar(setup, "SELECT @@thread_pool_max_lock_waiters") == 1
-        setup.cursor().execute("CREATE DATABASE d")
-        setup.cursor().execute("CREATE TABLE d.t (id INT PRIMARY KEY, v INT)")
-        setup.cursor().execute("INSERT INTO d.t VALUES (1, 0)")
-    holder = srv.connect(autocommit=True)
-    holder.cursor().execute("BEGIN")
-    holder.cursor().execute("UPDATE d.t SET v = v + 1 WHERE id = 1")
+    holder = hot_row_holder(srv)
+    assert scalar(holder, "SELECT @@thread_pool_max_lock_waiters") == 1
     waiters = [srv.connect(autocommit=True) for _ in range(100)]
     try:
         for w in waiters:

@@ -34,8 +34,9 @@
 //!   and if its group then has no active worker but queued work or no
 //!   listener, another worker is woken or created at once — so the
 //!   statement that would release a lock is never stuck behind its
-//!   waiters. (Each blocked waiter holds a worker: with many lock waiters
-//!   the pool grows toward `thread_pool_max_threads`, as MariaDB's does.)
+//!   waiters. (Each blocked waiter holds a worker, so with many lock
+//!   waiters MariaDB's pool grows toward `thread_pool_max_threads`; here
+//!   admission control bounds the row-lock waiters per group.)
 //! - The **timer** thread looks at each group every
 //!   `thread_pool_stall_limit` ms: a group with queued work that dequeued
 //!   nothing since the last look is stalled (a long statement, a client
