@@ -5,11 +5,12 @@
 //! Owns the per-connection [`KillFlag`] (shared between the session and its
 //! PROCESSLIST entry, which KILL reaches) and the per-statement
 //! [`StatementGuard`]. A statement calls [`StatementGuard::check`] for every
-//! row it reads and at least every [`KILL_POLL`] while it waits (row locks,
-//! `SLEEP()`), so KILL and a time limit end any of them within that bound.
-//! A row-lock wait is woken by KILL itself ([`StatementGuard::wake_on_kill`])
-//! and sleeps until its time limit, so hundreds of sessions queued on hot
-//! rows do not each wake twenty times a second to look.
+//! row it reads and at least every [`KILL_POLL`] while it waits (metadata
+//! locks, `SLEEP()`), so KILL and a time limit end any of them within that
+//! bound. A row-lock wait is woken by KILL itself
+//! ([`StatementGuard::wake_on_kill`]) and sleeps until its time limit, so
+//! hundreds of sessions queued on hot rows do not each wake twenty times a
+//! second to look.
 //! A commit waiting for its binlog sync is not interrupted: it is already
 //! being made durable. Calls nothing above `onelog-core`.
 

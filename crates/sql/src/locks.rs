@@ -97,6 +97,8 @@ impl LockState {
     /// request, the shared requests right behind a shared front, and any
     /// holder waiting to upgrade.
     fn wake_grantable(&self) {
+        // An upgrader is a holder: with no holders left, only the front can go.
+        let no_upgrader_possible = self.exclusive.is_none() && self.shared.is_empty();
         let mut leading_shared_run = true;
         for (i, w) in self.queue.iter().enumerate() {
             let in_front = i == 0 || (leading_shared_run && w.mode == LockMode::Shared);
@@ -104,7 +106,6 @@ impl LockState {
             if (in_front || self.holds(w.txn)) && self.conflicting_holders(w.txn, w.mode).is_empty() {
                 w.wake.notify_one();
             }
-            let no_upgrader_possible = self.exclusive.is_none() && self.shared.is_empty();
             if !in_front && no_upgrader_possible {
                 break;
             }
@@ -271,11 +272,7 @@ impl LockManager {
                 if reaches(&waits_for, &blockers, txn) {
                     waits_for.remove(&txn);
                     drop(waits_for);
-                    leave_queue(&mut shard, key, position);
-                    drop(shard);
-                    if position.is_some() {
-                        self.dequeued();
-                    }
+                    self.give_up(shard, key, position);
                     return Err(SqlError::new(
                         ErrorCode::LOCK_DEADLOCK,
                         "Deadlock found when trying to get lock; try restarting transaction",
@@ -291,43 +288,55 @@ impl LockManager {
                     wake
                 })
                 .clone();
-            let ended = match guard.check() {
-                Ok(()) => {
-                    let registration = guard.wake_on_kill(&wake);
-                    let waiting = crate::wait::begin(crate::wait::WaitReason::RowLock);
-                    // Registered before this last look at the flag, and
-                    // KILL notifies after setting it: a KILL is seen here or
-                    // wakes the wait, except one landing in the instant
-                    // before the wait parks, which the backstop catches.
-                    let killed = guard.check();
-                    if killed.is_ok() {
-                        wake.wait_until(&mut shard, guard.wake_by(deadline));
+            // Registered before the look at the flag, and KILL notifies after
+            // setting it: a KILL is seen here or wakes the wait, except one
+            // landing in the instant before the wait parks, which the
+            // backstop in `wake_by` catches.
+            let registration = guard.wake_on_kill(&wake);
+            let ended = guard
+                .check()
+                .and_then(|()| {
+                    let _waiting = crate::wait::begin(crate::wait::WaitReason::RowLock);
+                    wake.wait_until(&mut shard, guard.wake_by(deadline));
+                    guard.check()
+                })
+                .and_then(|()| {
+                    if Instant::now() >= deadline {
+                        Err(SqlError::new(
+                            ErrorCode::LOCK_WAIT_TIMEOUT,
+                            "Lock wait timeout exceeded; try restarting transaction",
+                        ))
+                    } else {
+                        Ok(())
                     }
-                    drop(waiting);
-                    drop(registration);
-                    killed.and_then(|()| guard.check())
-                }
-                Err(e) => Err(e),
-            }
-            .and_then(|()| {
-                if Instant::now() >= deadline {
-                    Err(SqlError::new(
-                        ErrorCode::LOCK_WAIT_TIMEOUT,
-                        "Lock wait timeout exceeded; try restarting transaction",
-                    ))
-                } else {
-                    Ok(())
-                }
-            });
+                });
+            drop(registration);
             if let Err(e) = ended {
                 let position = shard.locks.get(key).and_then(|state| state.position(&wake));
                 debug_assert!(position.is_some(), "a waiter stays queued until it leaves");
-                leave_queue(&mut shard, key, position);
-                drop(shard);
-                self.dequeued();
+                self.give_up(shard, key, position);
                 self.waits_for.lock().remove(&txn);
                 return Err(e);
             }
+        }
+    }
+
+    /// Takes a request that gives up (error, timeout, KILL) out of `key`'s
+    /// queue, at `position` if it was queued; the requests left re-check
+    /// what blocks them.
+    fn give_up(&self, mut shard: MutexGuard<'_, Shard>, key: &[u8], position: Option<usize>) {
+        let Some(state) = shard.locks.get_mut(key) else { return };
+        if let Some(p) = position {
+            state.queue.remove(p);
+        }
+        if state.is_unused() {
+            shard.locks.remove(key);
+        } else {
+            state.wake_all();
+        }
+        drop(shard);
+        if position.is_some() {
+            self.dequeued();
         }
     }
 
@@ -348,20 +357,6 @@ impl LockManager {
                 state.wake_grantable();
             }
         }
-    }
-}
-
-/// Takes a request that gives up (error, timeout, KILL) out of `key`'s
-/// queue; the requests left re-check what blocks them.
-fn leave_queue(shard: &mut MutexGuard<'_, Shard>, key: &[u8], position: Option<usize>) {
-    let Some(state) = shard.locks.get_mut(key) else { return };
-    if let Some(p) = position {
-        state.queue.remove(p);
-    }
-    if state.is_unused() {
-        shard.locks.remove(key);
-    } else {
-        state.wake_all();
     }
 }
 
