@@ -876,30 +876,49 @@ impl FileSet {
     /// start (and synced) so no part of the group can be recovered as
     /// committed; `Err((err, poison))` says whether that cleanup failed too.
     pub fn append(&mut self, buf: &[u8]) -> Result<(), (BinlogError, bool)> {
-        let start = self.cur.end_bytes;
-        let path = self.dir.join(&self.cur.name);
-        match self.cur.file.write_at(buf, start) {
+        self.append_to_group(self.cur.end_bytes, buf)
+    }
+
+    /// Appends the next part of a group that starts at `group_start` in the
+    /// current file (its earlier parts were appended by earlier calls). A
+    /// large group is written in parts so that it is never encoded whole in
+    /// memory. On a write error the whole group is removed, as in
+    /// [`FileSet::append`]. A part already written is harmless before
+    /// the group is published: readers stop at the published position, and
+    /// recovery drops a group without its last event.
+    pub fn append_to_group(&mut self, group_start: u64, buf: &[u8]) -> Result<(), (BinlogError, bool)> {
+        assert!(group_start <= self.cur.end_bytes, "a group starts before the file's end");
+        match self.cur.file.write_at(buf, self.cur.end_bytes) {
             Ok(()) => {
                 self.cur.end_bytes += buf.len() as u64;
                 self.cur.alloc_bytes = self.cur.alloc_bytes.max(self.cur.end_bytes);
                 Ok(())
             }
             Err(e) => {
-                let cleanup = self.cur.file.set_len(start).and_then(|()| self.cur.file.sync_all());
-                let poison = match &cleanup {
-                    Ok(()) => {
-                        // The preallocated remainder is gone; later writes
-                        // extend the file (fsync-visible metadata) until the
-                        // next rotation.
-                        self.cur.alloc_bytes = start;
-                        false
-                    }
-                    Err(ce) => {
-                        tracing::error!(error = %ce, file = %self.cur.name, offset = start, "binlog: cannot truncate a failed group");
-                        true
-                    }
-                };
-                Err((io_err(&path, e), poison))
+                let path = self.dir.join(&self.cur.name);
+                Err((io_err(&path, e), self.remove_group(group_start)))
+            }
+        }
+    }
+
+    /// Removes what was written of a failed group from `group_start` on:
+    /// truncates the file there and syncs, so no part of the group can be
+    /// recovered as committed. Returns true when that failed too (the
+    /// caller must then refuse further commits).
+    pub fn remove_group(&mut self, group_start: u64) -> bool {
+        assert!(group_start <= self.cur.end_bytes, "a group starts before the file's end");
+        let cleanup = self.cur.file.set_len(group_start).and_then(|()| self.cur.file.sync_all());
+        match &cleanup {
+            Ok(()) => {
+                self.cur.end_bytes = group_start;
+                // The preallocated remainder is gone; later writes extend
+                // the file (fsync-visible metadata) until the next rotation.
+                self.cur.alloc_bytes = group_start;
+                false
+            }
+            Err(ce) => {
+                tracing::error!(error = %ce, file = %self.cur.name, offset = group_start, "binlog: cannot truncate a failed group");
+                true
             }
         }
     }

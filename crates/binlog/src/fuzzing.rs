@@ -220,6 +220,7 @@ fn seed_transactions() -> Vec<TxnEvents> {
 fn ddl(sql: &str) -> TxnEvents {
     let body = ev::query_body(&ev::QueryEvent::new(9, "fz", sql));
     TxnEvents {
+        spilled: None,
         events: vec![PendingEvent { type_code: ev::type_code::QUERY, flags: 0, body }],
         kind: crate::event::GroupKind::StandaloneDdl,
         thread_id: 9,
@@ -236,7 +237,7 @@ fn rows_txn(statements: Vec<(&TableDef, RowsKind, Vec<RowChange>)>) -> TxnEvents
             events.push(PendingEvent { type_code: kind.type_code(), flags: 0, body });
         }
     }
-    TxnEvents { events, kind: crate::event::GroupKind::Transaction, thread_id: 9 }
+    TxnEvents { spilled: None, events, kind: crate::event::GroupKind::Transaction, thread_id: 9 }
 }
 
 /// Replaces the clock-derived values of a written file (header timestamps,

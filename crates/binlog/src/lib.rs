@@ -9,6 +9,7 @@
 //! commit stage calls back into a [`pipeline::GroupSink`] supplied by the
 //! layer above.
 
+pub mod cache;
 pub mod dump;
 pub mod event;
 pub mod file;

@@ -2,7 +2,9 @@
 //! pipeline"), the sync policy and the binlog status counters.
 //!
 //! Owns: GTID and XID assignment, the commit queue, encoding a group's
-//! events into one buffer written with one positioned write, the sync policy
+//! events (with a transaction's spilled binlog cache, see [`crate::cache`])
+//! into one buffer written with one positioned write — in 4 MiB parts for
+//! a large group, removed whole if a part fails — the sync policy
 //! (`sync_binlog`, `binlog_sync_method`, `binlog_group_commit_sync_delay`,
 //! `binlog_group_commit_sync_no_delay_count`), poisoning after a failed sync,
 //! and the ordered hand-off of durable groups to a [`GroupSink`].
@@ -41,6 +43,7 @@
 //! - A failed write never leaves part of the group in the file (the file is
 //!   truncated to the group's start, or the binlog is poisoned).
 
+use crate::cache::SpilledEvents;
 use crate::file::{ev, now_unix_s, BinlogConfig, BinlogFileInfo, FileSet, IoFile, RotateParams, SyncMethod};
 use crate::recovery::RecoveryScan;
 use crate::{BinlogError, BinlogPos, Gtid};
@@ -56,6 +59,66 @@ use tokio::sync::oneshot;
 /// storage apply: large enough to amortise a storage transaction under
 /// hundreds of sessions, small enough that one apply stays short.
 pub const MAX_APPLY_BATCH_TXNS: usize = 1024;
+/// A group larger than this is written in parts of about this size.
+const GROUP_WRITE_PART_BYTES: usize = 4 << 20;
+/// Room a part's buffer keeps for the event that crosses
+/// [`GROUP_WRITE_PART_BYTES`]: rows events are cut near 8 KiB; a larger
+/// event (one huge row or statement) just grows the buffer.
+const MAX_EVENT_OVERHEAD_BYTES: usize = 64 << 10;
+
+/// The part of a group being encoded: events from `off` on, not yet
+/// written; `start` is where the group starts in the current file.
+struct GroupPart {
+    start: u64,
+    buf: Vec<u8>,
+    /// Binlog offset where the next event goes.
+    off: u64,
+    ts: u32,
+}
+
+impl GroupPart {
+    fn event<T: Send + 'static>(&mut self, binlog: &Shared<T>, type_code: u8, flags: u16, body: &[u8]) {
+        self.off = ev::write_event(
+            &mut self.buf,
+            self.off,
+            self.ts,
+            binlog.server_id,
+            type_code,
+            flags,
+            body,
+            binlog.checksum,
+        );
+    }
+
+    /// Writes the part once it reached [`GROUP_WRITE_PART_BYTES`].
+    fn write_if_full(&mut self, files: &mut FileSet) -> Result<(), GroupWriteError> {
+        if self.buf.len() >= GROUP_WRITE_PART_BYTES {
+            files.append_to_group(self.start, &self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+}
+
+/// Why a group could not be written.
+enum GroupWriteError {
+    /// The binlog write failed; true if the group could not be removed.
+    Write(BinlogError, bool),
+    /// A transaction's spilled events could not be read back.
+    ReadCache(std::io::Error),
+}
+
+impl From<(BinlogError, bool)> for GroupWriteError {
+    fn from((e, poison): (BinlogError, bool)) -> Self {
+        GroupWriteError::Write(e, poison)
+    }
+}
+
+impl From<std::io::Error> for GroupWriteError {
+    fn from(e: std::io::Error) -> Self {
+        GroupWriteError::ReadCache(e)
+    }
+}
 
 /// One event of a transaction, encoded by the layer above (without header).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,8 +132,11 @@ pub struct PendingEvent {
 /// adds GTID before and XID after). DDL: `[QUERY]`, `StandaloneDdl`
 /// (standalone GTID, no XID). CREATE … SELECT: `[QUERY, TABLE_MAP, ROWS…]`,
 /// `DdlWithRows` (XID after).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Default)]
 pub struct TxnEvents {
+    /// Events a large transaction's binlog cache moved to a temporary
+    /// file: written before `events`.
+    pub spilled: Option<SpilledEvents>,
     pub events: Vec<PendingEvent>,
     pub kind: ev::GroupKind,
     pub thread_id: u32,
@@ -416,6 +482,62 @@ impl<T: Send + 'static> Shared<T> {
         }
     }
 
+    /// Encodes one transaction of a group into `part`: GTID, its spilled
+    /// events, its events in memory, XID (unless standalone DDL), writing
+    /// each full part.
+    fn write_txn(
+        &self,
+        w: &mut Writer,
+        part: &mut GroupPart,
+        gtid: &Gtid,
+        txn: &TxnEvents,
+        commit_id: Option<u64>,
+    ) -> Result<(), GroupWriteError> {
+        part.event(self, ev::type_code::GTID, 0, &ev::gtid_body(gtid, txn.kind, commit_id));
+        if let Some(spilled) = &txn.spilled {
+            spilled.read_each(|type_code, flags, body| {
+                part.event(self, type_code, flags, body);
+                part.write_if_full(&mut w.files)
+            })?;
+        }
+        for e in &txn.events {
+            part.event(self, e.type_code, e.flags, &e.body);
+            part.write_if_full(&mut w.files)?;
+        }
+        if txn.kind != ev::GroupKind::StandaloneDdl {
+            let xid = w.next_xid;
+            w.next_xid += 1;
+            part.event(self, ev::type_code::XID, 0, &ev::xid_body(xid));
+        }
+        Ok(())
+    }
+
+    /// Fails every member of a group whose write failed. Nothing of the
+    /// group is left in the file unless `poison` (its removal failed too):
+    /// then the binlog refuses every further commit.
+    fn fail_group_write(&self, e: BinlogError, poison: bool, replies: Vec<Reply>) {
+        if poison {
+            let reason = format!("write failed and the partial group could not be removed: {e}");
+            self.poison(reason);
+            return Self::fail_all(replies, || self.poison_error());
+        }
+        // The GTIDs are given back (next_seq untouched). Every member gets
+        // the same error.
+        let (path, kind, errno, msg) = match &e {
+            BinlogError::Io { path, source } => {
+                (path.clone(), source.kind(), source.raw_os_error(), source.to_string())
+            }
+            other => (String::new(), std::io::ErrorKind::Other, None, other.to_string()),
+        };
+        for r in replies {
+            let source = match errno {
+                Some(code) => std::io::Error::from_raw_os_error(code),
+                None => std::io::Error::new(kind, msg.clone()),
+            };
+            r.send(Err(BinlogError::Io { path: path.clone(), source }));
+        }
+    }
+
     fn publish_position(&self, w: &Writer) {
         let mut p = self.pos.lock();
         p.current = w.files.position();
@@ -506,8 +628,10 @@ impl<T: Send + 'static> Shared<T> {
         self.rotate_if_full(&mut w);
     }
 
-    /// Encodes and writes one group with one positioned write. `None` if
-    /// the write failed (its sessions have their error).
+    /// Encodes and writes one group: with one positioned write, or in parts
+    /// of [`GROUP_WRITE_PART_BYTES`] when it is larger, so a large
+    /// transaction is never encoded whole in memory. `None` if the write
+    /// failed (its sessions have their error).
     fn write_group(&self, w: &mut Writer, batch: Vec<Queued<T>>) -> Option<(Group<T>, SyncItem)> {
         let n = batch.len();
         debug_assert!(n > 0);
@@ -519,69 +643,48 @@ impl<T: Send + 'static> Shared<T> {
         let file_seq = w.files.current_seq();
         let start = w.files.end_bytes();
         let ts = now_unix_s();
-        let mut buf = Vec::with_capacity(
-            batch.iter().map(|q| q.txn.events.iter().map(|e| e.body.len() + 23).sum::<usize>() + 80).sum(),
-        );
-        let mut off = start;
+        let group_bytes: usize =
+            batch.iter().map(|q| q.txn.events.iter().map(|e| e.body.len() + 23).sum::<usize>() + 80).sum();
+        let buf = Vec::with_capacity(group_bytes.min(GROUP_WRITE_PART_BYTES + MAX_EVENT_OVERHEAD_BYTES));
+        let off = start;
         let mut items = Vec::with_capacity(n);
         let mut replies = Vec::with_capacity(n);
-        for (i, q) in batch.into_iter().enumerate() {
-            let gtid = Gtid { domain_id: self.domain_id, server_id: self.server_id, seq_no: first_seq + i as u64 };
-            let standalone = q.txn.kind == ev::GroupKind::StandaloneDdl;
-            let body = ev::gtid_body(&gtid, q.txn.kind, commit_id);
-            off = ev::write_event(&mut buf, off, ts, self.server_id, ev::type_code::GTID, 0, &body, self.checksum);
-            for e in &q.txn.events {
-                off = ev::write_event(&mut buf, off, ts, self.server_id, e.type_code, e.flags, &e.body, self.checksum);
-            }
-            if !standalone {
-                let xid = w.next_xid;
-                w.next_xid += 1;
-                off = ev::write_event(
-                    &mut buf,
-                    off,
-                    ts,
-                    self.server_id,
-                    ev::type_code::XID,
-                    0,
-                    &ev::xid_body(xid),
-                    self.checksum,
-                );
-            }
-            let info = CommitInfo { gtid, end_pos: BinlogPos { file_seq, offset: off }, group_id };
-            items.push((q.payload, info));
+        let mut txns = Vec::with_capacity(n);
+        for q in batch {
             replies.push(q.reply);
+            txns.push((q.txn, q.payload));
         }
-        debug_assert_eq!(off - start, buf.len() as u64);
-        if let Err((e, poison)) = w.files.append(&buf) {
-            tracing::error!(error = %e, group_id, txns = n, "binlog: group write failed; its commits fail");
-            if poison {
-                let reason = format!("write failed and the partial group could not be removed: {e}");
-                self.poison(reason);
-                Self::fail_all(replies, || self.poison_error());
-            } else {
-                // Nothing of the group is in the file: the GTIDs are given
-                // back (next_seq untouched). Every member gets the same error.
-                let (path, kind, errno, msg) = match &e {
-                    BinlogError::Io { path, source } => {
-                        (path.clone(), source.kind(), source.raw_os_error(), source.to_string())
-                    }
-                    other => (String::new(), std::io::ErrorKind::Other, None, other.to_string()),
-                };
-                for r in replies {
-                    let source = match errno {
-                        Some(code) => std::io::Error::from_raw_os_error(code),
-                        None => std::io::Error::new(kind, msg.clone()),
-                    };
-                    r.send(Err(BinlogError::Io { path: path.clone(), source }));
-                }
+        let mut part = GroupPart { start, buf, off, ts };
+        let mut written = Ok(());
+        for (i, (txn, payload)) in txns.into_iter().enumerate() {
+            let gtid = Gtid { domain_id: self.domain_id, server_id: self.server_id, seq_no: first_seq + i as u64 };
+            written = self.write_txn(w, &mut part, &gtid, &txn, commit_id);
+            if written.is_err() {
+                break;
             }
+            let info = CommitInfo { gtid, end_pos: BinlogPos { file_seq, offset: part.off }, group_id };
+            items.push((payload, info));
+        }
+        let written = written.and_then(|()| w.files.append_to_group(start, &part.buf).map_err(GroupWriteError::from));
+        if let Err(e) = written {
+            let (e, poison) = match e {
+                GroupWriteError::Write(e, poison) => (e, poison),
+                GroupWriteError::ReadCache(source) => (
+                    BinlogError::Io { path: "binlog cache temporary file".into(), source },
+                    w.files.remove_group(start),
+                ),
+            };
+            tracing::error!(error = %e, group_id, txns = n, "binlog: group write failed; its commits fail");
+            self.fail_group_write(e, poison, replies);
             return None;
         }
+        let off = part.off;
+        debug_assert_eq!(off, w.files.end_bytes());
         w.next_seq = first_seq + n as u64;
         let last = items.last().map(|(_, i)| i.gtid).expect("non-empty group");
         w.gtid_state.insert(last.domain_id, last);
         self.counters.group_commits.fetch_add(1, Ordering::Relaxed);
-        self.counters.bytes_written.fetch_add(buf.len() as u64, Ordering::Relaxed);
+        self.counters.bytes_written.fetch_add(off - start, Ordering::Relaxed);
         let sync_item = SyncItem {
             group_id,
             txns: n,

@@ -46,6 +46,7 @@ fn query(sql: &str, standalone: bool) -> TxnEvents {
         flags2: 0,
     });
     TxnEvents {
+        spilled: None,
         events: vec![PendingEvent { type_code: ev::type_code::QUERY, flags: 0, body }],
         kind: if standalone { ev::GroupKind::StandaloneDdl } else { ev::GroupKind::Transaction },
         thread_id: 7,

@@ -1,6 +1,7 @@
 //! Fault injection: ENOSPC fails commits without leaving a partial group, a
 //! failed sync poisons, and power loss keeps every acknowledged commit.
 
+use onelog_binlog::cache::EventCache;
 use onelog_binlog::event as ev;
 use onelog_binlog::file::{BinlogConfig, FaultIo};
 use onelog_binlog::pipeline::{Binlog, CommitInfo, GroupSink, PendingEvent, Publish, TxnEvents};
@@ -31,30 +32,30 @@ impl GroupSink<u64> for Visibility {
     }
 }
 
+fn query_event(sql: &str) -> PendingEvent {
+    PendingEvent {
+        type_code: ev::type_code::QUERY,
+        flags: 0,
+        body: ev::query_body(&ev::QueryEvent::new(1, "test", sql)),
+    }
+}
+
 fn txn(i: u64) -> TxnEvents {
     let sql = format!("INSERT INTO t VALUES ({i})");
-    TxnEvents {
-        events: vec![PendingEvent {
-            type_code: ev::type_code::QUERY,
-            flags: 0,
-            body: ev::query_body(&ev::QueryEvent {
-                thread_id: 1,
-                exec_time_s: 0,
-                error_code: 0,
-                db: "test",
-                sql: &sql,
-                sql_mode: 0,
-                charset_client: 33,
-                collation_connection: 33,
-                collation_server: 8,
-                auto_increment_increment: 1,
-                auto_increment_offset: 1,
-                flags2: 0,
-            }),
-        }],
-        kind: ev::GroupKind::Transaction,
-        thread_id: 1,
+    TxnEvents { spilled: None, events: vec![query_event(&sql)], kind: ev::GroupKind::Transaction, thread_id: 1 }
+}
+
+/// A transaction of `events` 8 KiB events, most of them spilled by a
+/// binlog cache of 64 KiB under `tmpdir`: several write parts long.
+fn large_txn(events: usize, tmpdir: &Path) -> TxnEvents {
+    let mut cache = EventCache::new(64 << 10, Some(tmpdir.to_path_buf()));
+    for n in 0..events {
+        let sql = format!("INSERT INTO t VALUES ({n}, '{}')", "x".repeat(8 << 10));
+        cache.push(query_event(&sql)).expect("binlog cache write");
     }
+    let (spilled, events) = cache.into_parts();
+    assert!(spilled.is_some());
+    TxnEvents { spilled, events, kind: ev::GroupKind::Transaction, thread_id: 1 }
 }
 
 fn open(dir: &Path, io: &FaultIo, prealloc: u64, max_size: u64) -> Binlog<u64> {
@@ -115,6 +116,56 @@ fn enospc_fails_the_group_and_leaves_no_partial_group() {
     let txns = s.transactions_after(BinlogPos::default()).expect("txns");
     assert_eq!(txns.len() as u64, ok_before + 1);
     assert!(txns.iter().enumerate().all(|(i, t)| t.gtid.seq_no == i as u64 + 1));
+}
+
+#[test]
+fn a_large_transaction_that_fails_in_a_later_part_leaves_nothing() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let spill = tempfile::tempdir().expect("tempdir");
+    let io = FaultIo::new();
+    let b = open(d.path(), &io, 0, 1 << 30);
+    commit(&b, 0).expect("commit");
+    // ~12 MiB: the first 4 MiB part is written, the second fails midway.
+    io.set_enospc_after(Some(6 << 20));
+    let failed = b.commit(large_txn(1500, spill.path()), 1).blocking_recv().expect("reply");
+    assert!(matches!(failed, Err(BinlogError::Io { .. })), "{failed:?}");
+    assert!(!b.is_poisoned());
+    io.set_enospc_after(None);
+    let after = commit(&b, 2).expect("commit after space freed");
+    assert_eq!(after.gtid.seq_no, 2, "the failed transaction's GTID was given back");
+    let large = b.commit(large_txn(1500, spill.path()), 3).blocking_recv().expect("reply").expect("commit");
+    b.close().expect("close");
+    let s = scan(d.path(), "onelog-bin", None).expect("scan");
+    assert!(s.cut.is_none());
+    let txns = s.transactions_after(BinlogPos::default()).expect("txns");
+    assert_eq!(txns.len(), 3);
+    assert_eq!(txns[2].end_pos, large.end_pos);
+    assert_eq!(txns[2].events.len(), 1500, "every spilled event, in one transaction");
+}
+
+#[test]
+fn power_loss_keeps_an_acknowledged_large_transaction_whole() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let spill = tempfile::tempdir().expect("tempdir");
+    let io = FaultIo::new();
+    let b = Arc::new(open(d.path(), &io, 16 << 10, 1 << 30));
+    let small = {
+        let b = b.clone();
+        std::thread::spawn(move || (1..).map_while(|i| commit(&b, i).ok()).collect::<Vec<_>>())
+    };
+    let large = b.commit(large_txn(1500, spill.path()), 0).blocking_recv().expect("reply").expect("commit");
+    // Cut while the small commits go on, some of them unsynced.
+    io.power_cut(0x5eed).expect("power cut");
+    let acked = small.join().expect("join");
+    drop(b);
+    let s = scan(d.path(), "onelog-bin", Some(true)).expect("scan");
+    let txns = s.transactions_after(BinlogPos::default()).expect("txns");
+    let recovered_large = txns.get(large.gtid.seq_no as usize - 1).expect("the acknowledged large transaction");
+    assert_eq!(recovered_large.end_pos, large.end_pos);
+    assert_eq!(recovered_large.events.len(), 1500);
+    for a in &acked {
+        assert_eq!(txns.get(a.gtid.seq_no as usize - 1).map(|t| t.end_pos), Some(a.end_pos), "acked {} lost", a.gtid);
+    }
 }
 
 #[test]

@@ -20,6 +20,7 @@ impl GroupSink<()> for Nop {
 fn txn(i: usize) -> TxnEvents {
     let sql = format!("INSERT INTO t VALUES ({i}, '{}')", "x".repeat(i % 7));
     TxnEvents {
+        spilled: None,
         events: vec![PendingEvent {
             type_code: ev::type_code::QUERY,
             flags: 0,

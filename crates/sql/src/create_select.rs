@@ -94,7 +94,12 @@ fn insert_and_commit(
     let txn = session.txn.take().ok_or_else(|| SqlError::internal("no transaction"))?;
     let (txn_id, engine) = (txn.id, session.engine.clone());
     let committed = inserted.and_then(|result| {
-        let (row_mutations, row_events) = txn.into_commit_parts();
+        let (row_mutations, row_cache) = txn.into_commit_parts();
+        // The QUERY event goes first, so the rows must not have spilled:
+        // this transaction's cache was never given a `tmpdir` (it skips the
+        // statement wrapper), and the rows came in memory anyway.
+        let (spilled, row_events) = row_cache.into_parts();
+        assert!(spilled.is_none(), "CREATE ... SELECT rows spilled before their QUERY event");
         let mut text = crate::show::create_table_sql(def, None);
         // As MariaDB: the table's database named when it is not the
         // session's, which the QUERY event carries.
@@ -106,7 +111,8 @@ fn insert_and_commit(
         events.extend(row_events);
         let mut mutations = def_mutations;
         mutations.extend(row_mutations);
-        let group = TxnEvents { events, kind: GroupKind::DdlWithRows, thread_id: session.connection_id as u32 };
+        let group =
+            TxnEvents { spilled: None, events, kind: GroupKind::DdlWithRows, thread_id: session.connection_id as u32 };
         engine.commit(group, mutations)?;
         Ok(with_records_info(session, stmt.on_duplicate, records, result))
     });

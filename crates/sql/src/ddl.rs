@@ -180,6 +180,7 @@ pub fn execute(session: &mut Session, stmt: &Statement, text: &str) -> SqlResult
     if !plan.mutations.is_empty() {
         let body = query_body(&session.query_event(&db, &logged_text));
         let events = TxnEvents {
+            spilled: None,
             events: vec![PendingEvent { type_code: type_code::QUERY, flags: header_flags, body }],
             kind: GroupKind::StandaloneDdl,
             thread_id: session.connection_id as u32,

@@ -356,6 +356,7 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
     let mut records = 0u64;
     let mut duplicates = 0u64;
     for (row_number, (row, omitted)) in (1..).zip(candidates) {
+        session.txn().flush_rows_if_many()?;
         session.warning_row.set(row_number);
         check_row(session, params, &check, &row)?;
         let outcome = insert_row(session, &table, ins, row, &omitted, params)?;
@@ -985,12 +986,20 @@ pub(crate) fn sort_rows<T>(
     Ok(keyed.into_iter().map(|(_, x)| x).collect())
 }
 
-/// A row found for UPDATE/DELETE: (clustered key, values).
-type Candidate = (Vec<u8>, Vec<Value>);
+/// The rows a single-table UPDATE or DELETE changes: their clustered keys
+/// in the order it changes them, and how to re-read each one.
+///
+/// Only keys are kept, never row images: a statement over a whole large
+/// table then holds a key per row until it ends, and each row's values only
+/// while it is changed (as MariaDB re-reads each row by its position).
+struct Matches {
+    keys: Vec<Vec<u8>>,
+    scope: Vec<ScopeColumn>,
+    where_bound: Option<Expr>,
+}
 
-/// Finds the rows matching WHERE (ordered and limited), locks each one and
-/// re-reads it under the lock. Returns (clustered key, current row).
-fn locked_matches(
+/// Finds the rows matching WHERE, ordered and limited; see [`Matches`].
+fn find_matches(
     session: &mut Session,
     table: &Arc<TableEntry>,
     alias: &str,
@@ -998,11 +1007,11 @@ fn locked_matches(
     order_by: &[OrderBy],
     limit: &Option<Expr>,
     params: &[Value],
-) -> SqlResult<Vec<Candidate>> {
+) -> SqlResult<Matches> {
     let scope = select::table_columns(table, alias);
     let where_bound = selection.as_ref().map(|w| bind(w, &scope)).transpose().map_err(select::in_clause("WHERE"))?;
     reject_aggregate(where_bound.as_ref())?;
-    let candidates: Vec<Candidate> = with_ctx(session, params, |ctx| {
+    let keys = with_ctx(session, params, |ctx| {
         let limit = limit_rows(ctx, limit)?;
         let order: Vec<OrderBy> = order_by
             .iter()
@@ -1028,52 +1037,58 @@ fn locked_matches(
         if limit.is_none() && ctx.session.safe_updates() && select::describe_access(table, &access).0 == "ALL" {
             return Err(unsafe_update());
         }
-        let mut out = Vec::new();
+        // (ORDER BY values, key): the values only when there is an ORDER BY.
+        let mut found: Vec<(Vec<Value>, Vec<u8>)> = Vec::new();
         ctx.in_scope(&scope, || {
             select::scan_table(ctx, table, &access, None, &mut |ck, row| {
-                ctx.rownum.set(out.len() as u64 + 1);
+                ctx.rownum.set(found.len() as u64 + 1);
                 if let Some(w) = &where_bound {
                     if !ctx.test(w, &row)? {
                         return Ok(true);
                     }
                 }
-                out.push((ck.to_vec(), row));
+                let sort_key = order.iter().map(|o| ctx.eval(&o.expr, &row)).collect::<SqlResult<_>>()?;
+                found.push((sort_key, ck.to_vec()));
                 // Without ORDER BY the first LIMIT matches are the answer.
-                Ok(!(order.is_empty() && limit.is_some_and(|l| out.len() >= l)))
+                Ok(!(order.is_empty() && limit.is_some_and(|l| found.len() >= l)))
             })
         })?;
-        let mut out = sort_rows(ctx, &order, out, |(_, r)| r)?;
-        if let Some(l) = limit {
-            out.truncate(l);
+        if !order.is_empty() {
+            let orders: Vec<select::KeyOrder> = order.iter().map(|o| select::KeyOrder::of(&o.expr, o.desc)).collect();
+            found.sort_by(|a, b| select::cmp_keys(&a.0, &b.0, &orders));
         }
-        Ok(out)
+        if let Some(l) = limit {
+            found.truncate(l);
+        }
+        Ok(found.into_iter().map(|(_, ck)| ck).collect())
     })?;
-    let timeout = lock_timeout(session);
-    let guard = session.guard().clone();
-    let engine = session.engine.clone();
-    let txn_id = session.txn().id;
-    let mut locked = Vec::with_capacity(candidates.len());
-    for (ck, _) in candidates {
-        engine.locks.lock(txn_id, &ck, LockMode::Exclusive, timeout, &guard)?;
+    Ok(Matches { keys, scope, where_bound })
+}
+
+impl Matches {
+    /// Locks the row at `ck` and reads its current version: `None` when it
+    /// was deleted meanwhile or no longer matches WHERE.
+    fn lock_current(
+        &self,
+        session: &mut Session,
+        table: &Arc<TableEntry>,
+        ck: &[u8],
+        params: &[Value],
+    ) -> SqlResult<Option<Vec<Value>>> {
+        let timeout = lock_timeout(session);
+        let engine = session.engine.clone();
+        engine.locks.lock(session.txn().id, ck, LockMode::Exclusive, timeout, session.guard())?;
         let view = engine.store.snapshot();
-        let current = match session.txn().get(&view, &ck)? {
-            Some(bytes) => {
-                let mut row = rows::decode(table, &bytes)?;
-                rows::show_in_zone(table, &mut row, rows::zone_for(table, session));
-                row
-            }
-            None => continue, // deleted meanwhile
-        };
+        let Some(bytes) = session.txn().get(&view, ck)? else { return Ok(None) };
+        let mut current = rows::decode(table, &bytes)?;
+        rows::show_in_zone(table, &mut current, rows::zone_for(table, session));
         // Re-check WHERE on the current version.
-        let still = with_ctx(session, params, |ctx| match &where_bound {
-            Some(w) => Ok(eval::truthy(&ctx.eval_in(&scope, w, &current)?).unwrap_or(false)),
+        let still = with_ctx(session, params, |ctx| match &self.where_bound {
+            Some(w) => Ok(eval::truthy(&ctx.eval_in(&self.scope, w, &current)?).unwrap_or(false)),
             None => Ok(true),
         })?;
-        if still {
-            locked.push((ck, current));
-        }
+        Ok(still.then_some(current))
     }
-    Ok(locked)
 }
 
 fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&ViewCheck>) -> SqlResult<QueryResult> {
@@ -1094,12 +1109,15 @@ fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&
             Ok((idx, value))
         })
         .collect::<SqlResult<_>>()?;
-    let matches = locked_matches(session, &table, &alias, &upd.selection, &upd.order_by, &upd.limit, params)?;
-    let matched = matches.len();
+    let matches = find_matches(session, &table, &alias, &upd.selection, &upd.order_by, &upd.limit, params)?;
+    let mut matched = 0u64;
     let mut changed = 0u64;
     let strict = session.strict() && !upd.ignore;
-    for (row_number, (ck, old)) in (1..).zip(matches) {
-        session.warning_row.set(row_number);
+    for ck in &matches.keys {
+        session.txn().flush_rows_if_many()?;
+        let Some(old) = matches.lock_current(session, &table, ck, params)? else { continue };
+        matched += 1;
+        session.warning_row.set(matched);
         let new = with_ctx(session, params, |ctx| {
             let mut new = old.clone();
             for (idx, e) in &assignments {
@@ -1122,7 +1140,7 @@ fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&
             Ok((new, violation))
         })?;
         let check_new = |session: &mut Session, new: &[Value]| check_row(session, params, &check, new);
-        if apply_row_update(session, &table, &ck, old, new, upd.ignore, check_new)? {
+        if apply_row_update(session, &table, ck, old, new, upd.ignore, check_new)? {
             changed += 1;
         }
     }
@@ -1135,14 +1153,17 @@ fn update(session: &mut Session, upd: &Update, params: &[Value], check: Option<&
 
 fn delete(session: &mut Session, del: &Delete, params: &[Value]) -> SqlResult<QueryResult> {
     let table = table_entry(session, &del.table)?;
-    let matches = locked_matches(session, &table, &del.table.name, &del.selection, &del.order_by, &del.limit, params)?;
-    let n = matches.len() as u64;
+    let matches = find_matches(session, &table, &del.table.name, &del.selection, &del.order_by, &del.limit, params)?;
+    let mut n = 0u64;
     let mut deleted = Vec::new();
-    for (ck, old) in matches {
+    for ck in &matches.keys {
+        session.txn().flush_rows_if_many()?;
+        let Some(old) = matches.lock_current(session, &table, ck, params)? else { continue };
+        n += 1;
         if !del.returning.is_empty() {
             deleted.push(old.clone());
         }
-        delete_row_firing(session, &table, &ck, old)?;
+        delete_row_firing(session, &table, ck, old)?;
     }
     if !del.returning.is_empty() {
         return with_ctx(session, params, |ctx| select::returning(ctx, &table, &del.returning, &deleted));

@@ -20,9 +20,9 @@
 //! when set, confines them to that directory (error 1290).
 //!
 //! Logging: rows go to the binlog as row events of the statement's
-//! transaction. Every [`FLUSH_ROWS`] rows the statement's pending row
-//! changes are encoded into binlog events, so a load holds its rows once
-//! in encoded form (plus the write set) rather than also as values.
+//! transaction, encoded every few thousand rows (`Txn::flush_rows_if_many`),
+//! so a load holds its rows once in encoded form (plus the write set)
+//! rather than also as values.
 
 use crate::ast::{CreateSelectDuplicates, Expr, Insert, InsertSource, LoadData, LoadFormat, LoadTarget};
 use crate::catalog::TableEntry;
@@ -35,9 +35,6 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Rows between two encodings of the statement's row changes into binlog
-/// events (see the module comment).
-const FLUSH_ROWS: u64 = 4096;
 /// Rows between two checks for KILL and statement time limits.
 const CHECK_ROWS: u64 = 256;
 /// Bytes read from the file at a time.
@@ -210,9 +207,7 @@ impl Plan {
             if row_number.is_multiple_of(CHECK_ROWS) {
                 session.guard().check()?;
             }
-            if row_number.is_multiple_of(FLUSH_ROWS) {
-                session.txn().flush_rows()?;
-            }
+            session.txn().flush_rows_if_many()?;
             let warnings_before = session.warnings.borrow().len();
             let outcome = self.load_row(session, &mut fields, row_number);
             fields.io_error()?;

@@ -64,6 +64,11 @@ pub(crate) fn secondary_key(table: &TableEntry, index: &IndexDef, row: &[Value],
 pub fn encode(table: &TableEntry, row: &[Value]) -> SqlResult<Vec<u8>> {
     let mut out = Vec::with_capacity(64);
     encode_row(&table.def.columns, row, &mut out).map_err(|e| SqlError::internal(format!("row encoding: {e}")))?;
+    // The row may be held in a transaction's write set until it commits:
+    // not with up to twice its size in spare capacity.
+    if out.capacity() - out.len() > out.len() / 4 {
+        out.shrink_to_fit();
+    }
     Ok(out)
 }
 

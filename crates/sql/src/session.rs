@@ -187,10 +187,16 @@ pub(crate) enum StatusCounter {
     WindowFunctions,
     /// Sort_merge_passes: merges of a sort's runs on disk (`sort`).
     SortMergePasses,
+    /// Binlog_cache_use: transactions that ended (committed or rolled back)
+    /// with events in their binlog cache.
+    BinlogCacheUse,
+    /// Binlog_cache_disk_use: those of them whose cache went to a
+    /// temporary file.
+    BinlogCacheDiskUse,
 }
 
 /// How many `StatusCounter`s there are.
-pub const STATUS_COUNTERS: usize = 2;
+pub const STATUS_COUNTERS: usize = 4;
 
 /// Warnings a statement keeps for SHOW WARNINGS (max_error_count's default).
 const MAX_WARNINGS: usize = 64;
@@ -1039,10 +1045,24 @@ impl Session {
         Ok(())
     }
 
+    /// Counts a transaction that ends in the binlog cache counters.
+    fn count_binlog_cache(&self, txn: &Txn) {
+        let (used, spilled) = txn.binlog_cache_use();
+        if used {
+            self.count(StatusCounter::BinlogCacheUse, 1);
+        }
+        if spilled {
+            self.count(StatusCounter::BinlogCacheDiskUse, 1);
+        }
+    }
+
     fn commit_parts(&self, txn: Txn) -> (TxnEvents, Vec<onelog_storage::Mutation>) {
-        let (mutations, events) = txn.into_commit_parts();
+        self.count_binlog_cache(&txn);
+        let (mutations, cache) = txn.into_commit_parts();
+        let (spilled, events) = cache.into_parts();
         (
             TxnEvents {
+                spilled,
                 events,
                 kind: onelog_binlog::event::GroupKind::Transaction,
                 thread_id: self.connection_id as u32,
@@ -1053,6 +1073,7 @@ impl Session {
 
     pub fn rollback_txn(&mut self) {
         if let Some(txn) = self.txn.take() {
+            self.count_binlog_cache(&txn);
             self.engine.release_txn_locks(txn.id, self.connection_id);
         }
     }
@@ -1283,6 +1304,15 @@ impl Session {
     }
 
     /// What may end the running statement early (KILL, time limits).
+    /// Where temporary files go: `tmpdir`, else the system's.
+    pub fn tmpdir(&self) -> std::path::PathBuf {
+        self.engine
+            .vars
+            .get("tmpdir")
+            .filter(|d| !d.is_empty())
+            .map_or_else(std::env::temp_dir, std::path::PathBuf::from)
+    }
+
     pub fn guard(&self) -> &StatementGuard {
         &self.guard
     }
@@ -2265,8 +2295,10 @@ impl Session {
             ));
         }
         let max_binlog_cache_bytes = self.engine.vars.int("max_binlog_cache_size");
+        let binlog_cache_bytes = self.engine.vars.int("binlog_cache_size");
+        let tmpdir = self.tmpdir();
         let txn = self.txn();
-        txn.set_max_events_bytes(max_binlog_cache_bytes);
+        txn.set_binlog_cache(max_binlog_cache_bytes, binlog_cache_bytes, tmpdir);
         txn.begin_statement();
         if !crate::foreign_key::session_checks(self) {
             self.txn().mark_no_foreign_key_checks();

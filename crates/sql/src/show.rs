@@ -604,6 +604,9 @@ fn status_rows(session: &Session, global: bool) -> Vec<Vec<Value>> {
     let (pool_threads, pool_idle_threads) = crate::wait::POOL_COUNTERS.snapshot();
     let mut rows = vec![
         ("Binlog_bytes_written", st.binlog_bytes_written),
+        // Global in MariaDB too (no session value).
+        ("Binlog_cache_disk_use", session.status_count(StatusCounter::BinlogCacheDiskUse, true)),
+        ("Binlog_cache_use", session.status_count(StatusCounter::BinlogCacheUse, true)),
         ("Binlog_checkpoint_syncs", st.binlog_checkpoint_syncs),
         ("Binlog_commits", st.binlog_commits),
         ("Binlog_group_commit_trigger_count", st.binlog_group_commit_trigger_count),

@@ -254,7 +254,7 @@ impl RunWriter {
 }
 
 /// MariaDB's ER_ERROR_ON_WRITE, naming the temporary file as "tmpfile".
-fn write_error(e: &dyn std::fmt::Display) -> SqlError {
+pub(crate) fn write_error(e: &dyn std::fmt::Display) -> SqlError {
     SqlError::new(ErrorCode::ERROR_ON_WRITE, format!("Error writing file 'tmpfile' ({e})"))
 }
 

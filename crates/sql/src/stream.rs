@@ -37,7 +37,6 @@ use onelog_core::{SqlResult, Value};
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::cmp::Ordering;
-use std::path::PathBuf;
 
 /// Runs `query`, streaming its rows to `sink` where it reads one table.
 pub(crate) fn select(ctx: &Ctx, query: &Select, sink: &mut dyn ResultSink) -> SqlResult<QueryResult> {
@@ -519,9 +518,7 @@ impl GroupRows<'_> {
 /// `tmpdir`.
 fn sorter_for(session: &Session, orders: Vec<KeyOrder>, keep_first: Option<usize>) -> Sorter {
     let budget_bytes = session.session_value("sort_buffer_size").parse().unwrap_or(2 << 20);
-    let tmpdir =
-        session.engine.vars.get("tmpdir").filter(|d| !d.is_empty()).map_or_else(std::env::temp_dir, PathBuf::from);
-    Sorter::new(orders, budget_bytes, keep_first, tmpdir)
+    Sorter::new(orders, budget_bytes, keep_first, session.tmpdir())
 }
 
 /// The sorted rows, the merges that took counted in Sort_merge_passes.

@@ -10,6 +10,7 @@ use crate::ast::IsolationLevel;
 use crate::catalog::TableEntry;
 use crate::locks::TxnId;
 use crate::temp::TempRows;
+use onelog_binlog::cache::EventCache;
 use onelog_binlog::event::{rows_bodies, table_map_body, type_code, RowChange, RowsKind};
 use onelog_binlog::pipeline::PendingEvent;
 use onelog_binlog::BinlogPos;
@@ -18,10 +19,14 @@ use onelog_storage::store::KvIter as KvIterOwned;
 use onelog_storage::{key, Mutation, Slice, Snapshot, Store};
 use std::collections::BTreeMap;
 use std::ops::Bound;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// MariaDB's default `binlog_row_event_max_size`.
 const ROW_EVENT_MAX_BYTES: usize = 8192;
+/// Row changes a statement keeps as values before
+/// [`Txn::flush_rows_if_many`] encodes them into binlog events.
+const STMT_ROWS_FLUSH_COUNT: usize = 4096;
 
 pub type Kv = (Slice, Slice);
 /// A write-set entry: key and new value (`None`: deleted).
@@ -52,12 +57,14 @@ pub struct Txn {
     writes: BTreeMap<Vec<u8>, Option<Vec<u8>>>,
     /// (key, the write-set entry before the change) in change order.
     undo: Vec<UndoEntry>,
-    events: Vec<PendingEvent>,
-    /// What `events` take in the binlog (headers and checksums included).
-    events_bytes: u64,
+    /// The binlog cache: in memory up to `binlog_cache_size`, then in a
+    /// temporary file.
+    events: EventCache,
     /// `max_binlog_cache_size`: past it a statement fails with 1197.
     max_events_bytes: u64,
     stmt_rows: Vec<(Arc<TableEntry>, RowsKind, Vec<RowChange>)>,
+    /// The row changes `stmt_rows` holds.
+    stmt_rows_count: usize,
     /// Flags every rows event of the statement carries besides STMT_END:
     /// NO_FOREIGN_KEY_CHECKS when it ran with `foreign_key_checks=0` or
     /// logged the rows a cascade changed (see `foreign_key`).
@@ -88,10 +95,10 @@ impl Txn {
             view_binlog_pos: None,
             writes: BTreeMap::new(),
             undo: Vec::new(),
-            events: Vec::new(),
-            events_bytes: 0,
+            events: EventCache::default(),
             max_events_bytes: u64::MAX,
             stmt_rows: Vec::new(),
+            stmt_rows_count: 0,
             stmt_rows_flags: 0,
             stmt_undo_start: 0,
             stmt_events_start: 0,
@@ -122,6 +129,13 @@ impl Txn {
         taken
     }
 
+    /// Whether the transaction logged events, and whether some of them
+    /// went to a temporary file: MariaDB's `Binlog_cache_use` and
+    /// `Binlog_cache_disk_use`.
+    pub fn binlog_cache_use(&self) -> (bool, bool) {
+        (!self.events.is_empty(), self.events.has_spilled())
+    }
+
     pub fn has_writes(&self) -> bool {
         !self.writes.is_empty() || !self.events.is_empty()
     }
@@ -134,6 +148,7 @@ impl Txn {
         self.stmt_undo_start = self.undo.len();
         self.stmt_events_start = self.events.len();
         self.stmt_rows.clear();
+        self.stmt_rows_count = 0;
         self.stmt_rows_flags = 0;
     }
 
@@ -232,6 +247,7 @@ impl Txn {
         if table.def.id >= key::FIRST_TEMP_INDEX_ID {
             return;
         }
+        self.stmt_rows_count += 1;
         if let Some((t, k, rows)) = self.stmt_rows.last_mut() {
             if Arc::ptr_eq(t, table) && *k == kind {
                 rows.push(change);
@@ -249,26 +265,38 @@ impl Txn {
         Ok(())
     }
 
-    /// Encodes the statement's row changes so far into binlog events: a
-    /// long statement (LOAD DATA) then keeps its rows once, encoded,
-    /// instead of also as values until it ends. Each batch is a complete
-    /// TABLE_MAP + rows group ending with STMT_END_F, as a replica expects.
+    /// [`Txn::flush_rows`] once the statement holds many row changes: a
+    /// long statement (an UPDATE of a whole table, LOAD DATA) then keeps
+    /// its rows once, encoded, instead of also as values until it ends.
+    /// Call it only between two of the statement's own rows, never while a
+    /// row's cascades or triggers are being logged: a batch must hold a row
+    /// together with what it caused, so that a replica applying the batch
+    /// sees the flags that say its cascades are logged.
+    pub fn flush_rows_if_many(&mut self) -> SqlResult<()> {
+        if self.stmt_rows_count >= STMT_ROWS_FLUSH_COUNT {
+            self.flush_rows()?;
+        }
+        Ok(())
+    }
+
+    /// Encodes the statement's row changes so far into binlog events. Each
+    /// batch is a complete TABLE_MAP + rows group ending with STMT_END_F,
+    /// as a replica expects.
     pub fn flush_rows(&mut self) -> SqlResult<()> {
-        let flushed_from = self.events.len();
+        self.stmt_rows_count = 0;
         for (table, kind, rows) in std::mem::take(&mut self.stmt_rows) {
-            self.events.push(PendingEvent {
-                type_code: type_code::TABLE_MAP,
-                flags: 0,
-                body: table_map_body(&table.def),
-            });
+            self.events
+                .push(PendingEvent { type_code: type_code::TABLE_MAP, flags: 0, body: table_map_body(&table.def) })
+                .map_err(|e| crate::sort::write_error(&e))?;
             let bodies = rows_bodies(kind, &table.def, &rows, ROW_EVENT_MAX_BYTES)
                 .map_err(|e| SqlError::internal(format!("binlog row encoding: {e}")))?;
             for mut body in bodies {
                 onelog_binlog::event::add_rows_flags(&mut body, self.stmt_rows_flags);
-                self.events.push(PendingEvent { type_code: kind.type_code(), flags: 0, body });
+                self.events
+                    .push(PendingEvent { type_code: kind.type_code(), flags: 0, body })
+                    .map_err(|e| crate::sort::write_error(&e))?;
             }
         }
-        self.events_bytes += event_bytes(&self.events[flushed_from..]);
         self.check_events_bytes()
     }
 
@@ -284,7 +312,7 @@ impl Txn {
         fork.view_generation = self.view_generation;
         fork.view_binlog_pos = self.view_binlog_pos;
         fork.writes = self.writes.clone();
-        fork.max_events_bytes = self.max_events_bytes.saturating_sub(self.events_bytes);
+        fork.max_events_bytes = self.max_events_bytes.saturating_sub(self.events.binlog_bytes());
         fork.temp_rows = self.temp_rows.clone();
         fork
     }
@@ -303,14 +331,13 @@ impl Txn {
                 _ => {}
             }
         }
-        self.events.append(&mut fork.events);
-        self.events_bytes += fork.events_bytes;
+        self.events.append(fork.events).map_err(|e| crate::sort::write_error(&e))?;
         self.check_events_bytes()
     }
 
     /// Error 1197 once the events pass `max_binlog_cache_size`.
     fn check_events_bytes(&self) -> SqlResult<()> {
-        if self.events_bytes > self.max_events_bytes {
+        if self.events.binlog_bytes() > self.max_events_bytes {
             return Err(SqlError::new(
                 ErrorCode::TRANS_CACHE_FULL,
                 "Multi-statement transaction required more than 'max_binlog_cache_size' bytes of storage; increase this mysqld variable and try again",
@@ -319,16 +346,19 @@ impl Txn {
         Ok(())
     }
 
-    /// Bounds the transaction's binlog events (`max_binlog_cache_size`).
-    pub fn set_max_events_bytes(&mut self, bytes: u64) {
-        self.max_events_bytes = bytes;
+    /// Bounds the transaction's binlog events (`max_binlog_cache_size`)
+    /// and says past what size (`binlog_cache_size`) and where (`tmpdir`)
+    /// they spill to a temporary file.
+    pub fn set_binlog_cache(&mut self, max_bytes: u64, memory_bytes: u64, tmpdir: PathBuf) {
+        self.max_events_bytes = max_bytes;
+        self.events.set_spill(memory_bytes, Some(tmpdir));
     }
 
     /// Undoes the current statement (statement atomicity on error).
     pub fn rollback_statement(&mut self) {
         self.stmt_rows.clear();
+        self.stmt_rows_count = 0;
         self.events.truncate(self.stmt_events_start);
-        self.events_bytes = event_bytes(&self.events);
         self.undo_to(self.stmt_undo_start);
     }
 
@@ -361,7 +391,6 @@ impl Txn {
         self.savepoints.truncate(idx + 1);
         self.undo_to(undo_len);
         self.events.truncate(events_len);
-        self.events_bytes = event_bytes(&self.events);
         self.stmt_undo_start = self.undo.len();
         self.stmt_events_start = self.events.len();
         Ok(())
@@ -380,7 +409,7 @@ impl Txn {
     }
 
     /// Hands over what commit needs: storage mutations and binlog events.
-    pub fn into_commit_parts(self) -> (Vec<Mutation>, Vec<PendingEvent>) {
+    pub fn into_commit_parts(self) -> (Vec<Mutation>, EventCache) {
         let mutations = self
             .writes
             .into_iter()
@@ -409,13 +438,6 @@ fn temp_scan(rows: Option<&TempRows>, start: &[u8], end: Option<&[u8]>, reverse:
     } else {
         Box::new(copied.into_iter())
     }
-}
-
-/// The bytes `events` take in a binlog file: each body with its header
-/// and CRC32.
-fn event_bytes(events: &[PendingEvent]) -> u64 {
-    const HEADER_AND_CHECKSUM_BYTES: u64 = 19 + 4;
-    events.iter().map(|e| e.body.len() as u64 + HEADER_AND_CHECKSUM_BYTES).sum()
 }
 
 /// Merges a storage scan with the write set; the write set wins on equal

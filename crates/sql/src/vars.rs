@@ -91,6 +91,9 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("bind_address", Some("127.0.0.1"), Effect::Used, None),
     // OneLog logs rows only: other formats are accepted and change nothing.
     ("binlog_format", Some("ROW"), Effect::None, None),
+    // A transaction's binlog events past it go to a temporary file under
+    // tmpdir (onelog_binlog::cache), as MariaDB's binlog cache does.
+    ("binlog_cache_size", None, Effect::Used, None),
     ("binlog_checksum", None, Effect::Startup, None),
     ("binlog_expire_logs_seconds", None, Effect::Used, None),
     ("binlog_group_commit_sync_delay", None, Effect::Used, None),
@@ -171,8 +174,7 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("lower_case_file_system", Some("0"), Effect::Reported, None),
     ("lower_case_table_names", None, Effect::Reported, None),
     ("max_allowed_packet", None, Effect::Used, None),
-    // A transaction's binlog events past it fail the statement with 1197
-    // (OneLog's binlog cache is in memory: binlog_cache_size has no effect).
+    // A transaction's binlog events past it fail the statement with 1197.
     ("max_binlog_cache_size", None, Effect::Used, None),
     ("max_binlog_size", None, Effect::Used, None),
     // Enforced at accept and after login (crates/server/src/limits.rs).

@@ -12,8 +12,8 @@
 //! Invariant (DESIGN.md "The one invariant"): commit groups are applied to
 //! memory; redb is written by checkpoints (durably, with the marker of the
 //! last group they hold, after the caller has synced the binlog at least
-//! that far) and by in-line folds (non-durably, only for range deletions
-//! and as back-pressure). So redb's persisted state is always a prefix of
+//! that far) and by in-line folds (non-durably, only for range deletions,
+//! for a group too large for the overlay, and as back-pressure). So redb's persisted state is always a prefix of
 //! the durable binlog, tagged with the position it reflects.
 
 pub mod fault;

@@ -15,8 +15,8 @@
 //! `Durability::Immediate` redb transaction (after `ensure_logged` has made
 //! the binlog durable that far), then swaps in the new base and drops
 //! `frozen`. The applying thread folds in line, non-durably, only when a
-//! group holds a range deletion (DDL) or the overlay reached its hard
-//! bound.
+//! group holds a range deletion (DDL) or would take the overlay past its
+//! hard bound (the overlay is full, or the group is one large transaction).
 //!
 //! Invariants:
 //! - readers only ever see the *published* state. `apply` returns a
@@ -96,6 +96,16 @@ pub enum Mutation {
 }
 
 impl Mutation {
+    /// The key and value bytes this mutation holds.
+    fn payload_bytes(&self) -> u64 {
+        let bytes = match self {
+            Mutation::Put(key, value) => key.len() + value.len(),
+            Mutation::Delete(key) => key.len(),
+            Mutation::DeleteRange(start, end) => start.len() + end.as_ref().map_or(0, Vec::len),
+        };
+        bytes as u64
+    }
+
     /// The overlay version this mutation makes, or `None` for a range
     /// deletion (which only redb can apply).
     fn as_version(&self) -> Option<Versioned> {
@@ -238,12 +248,18 @@ impl Store {
         position_marker: &[u8],
     ) -> Result<Arc<Snapshot>, StorageError> {
         let batches: Vec<&[Mutation]> = batches.into_iter().collect();
-        let versions: Option<Vec<Versioned>> =
-            batches.iter().flat_map(|b| b.iter()).map(Mutation::as_version).collect();
+        let mutations = || batches.iter().flat_map(|b| b.iter());
+        // A group that would take the overlay past its hard bound by itself
+        // (one large transaction) goes straight to redb: it is never copied
+        // into memory a second time.
+        let (group_entries, group_bytes) =
+            mutations().fold((0usize, 0u64), |(n, bytes), m| (n + 1, bytes + m.payload_bytes()));
         let mut layers = self.layers.lock();
-        let at_hard_bound =
-            layers.active.len() >= self.limits.hard_entries || layers.active_bytes >= self.limits.hard_bytes;
-        let Some(versions) = versions.filter(|_| !at_hard_bound) else {
+        let at_hard_bound = layers.active.len() + group_entries > self.limits.hard_entries
+            || layers.active_bytes + group_bytes > self.limits.hard_bytes;
+        let versions: Option<Vec<Versioned>> =
+            if at_hard_bound { None } else { mutations().map(Mutation::as_version).collect() };
+        let Some(versions) = versions else {
             drop(layers);
             return self.fold_in_line(&batches, position_marker);
         };
@@ -517,6 +533,24 @@ mod tests {
                 .unwrap(),
             Some(b"pos2".to_vec())
         );
+    }
+
+    #[test]
+    fn a_group_larger_than_the_hard_bound_goes_to_redb_not_the_overlay() {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = OverlayLimits { soft_entries: 8, soft_bytes: 1 << 20, hard_entries: 16, hard_bytes: 1 << 20 };
+        let store = open(&dir, limits);
+        let small = [Mutation::Put(vec![0], b"first".to_vec())];
+        store.publish(store.apply([small.as_slice()], b"pos1").unwrap());
+        assert_eq!(store.layers.lock().active.len(), 1);
+        let large: Vec<Mutation> = (1..=40u8).map(|k| Mutation::Put(vec![k], vec![k; 100])).collect();
+        store.publish(store.apply([large.as_slice()], b"pos2").unwrap());
+        // Folded in line, together with what the overlay held.
+        assert_eq!(store.layers.lock().active.len(), 0);
+        let snap = store.snapshot();
+        assert_eq!(snap.get(&[0]).unwrap().as_deref(), Some(&b"first"[..]));
+        assert_eq!(snap.scan(&[1], None, false).unwrap().count(), 40);
+        assert_eq!(store.checkpoint(|_| Ok(())).unwrap(), Some(b"pos2".to_vec()));
     }
 
     #[test]

@@ -46,6 +46,7 @@ fn change(session: &mut Session, stmt: &AccountStmt) -> SqlResult<QueryResult> {
         let mutations = plan.changes.iter().map(super::AccountChange::mutation).collect::<SqlResult<Vec<_>>>()?;
         let body = query_body(&session.query_event(&db, text));
         let events = TxnEvents {
+            spilled: None,
             events: vec![PendingEvent { type_code: type_code::QUERY, flags: 0, body }],
             kind: GroupKind::StandaloneDdl,
             thread_id: session.connection_id as u32,
