@@ -146,7 +146,9 @@ impl Engine {
             }
         };
         let durable_pos = decode_marker(store.position_marker()?);
+        let store_open_ms = started.elapsed().as_millis();
         let scan = recovery::scan(&config.binlog.dir, &config.binlog.basename, None)?;
+        let scanned_ms = started.elapsed().as_millis();
         if let Some(cut) = &scan.cut {
             tracing::warn!(
                 "recovery: truncated the binlog tail of {} at offset {} ({} bytes cut, {:?}: {})",
@@ -184,6 +186,8 @@ impl Engine {
         };
         let pending = scan.transactions_after(replay_from)?;
         let replayed = pending.len();
+        let replayed_bytes = replayed_bytes(replay_from, &pending);
+        let replay_started_ms = started.elapsed().as_millis();
         // Before replay too: a replayed insert into a table without a
         // primary key takes the next hidden row id, which must come after
         // the stored rows' or it overwrites one of them (and leaves that
@@ -197,6 +201,7 @@ impl Engine {
                 message: e.message,
             })?;
         }
+        let replayed_ms = started.elapsed().as_millis() - replay_started_ms;
         if replayed > 0 {
             // Replayed transactions came from complete binlog events on disk.
             store.checkpoint(|_| Ok(()))?;
@@ -207,12 +212,14 @@ impl Engine {
         let sink = Arc::new(StoreSink { store: store.clone() });
         let binlog = Binlog::open(config.binlog, sink, &scan)?;
         tracing::info!(
-            "recovery: storage was durable at {}:{}; replayed {replayed} transaction(s); binlog continues at {}:{}; took {} ms",
+            "recovery: storage was durable at {}:{}; replayed {replayed} transaction(s) ({:.1} MB) in {replayed_ms} ms; binlog continues at {}:{}; took {} ms (storage open {store_open_ms} ms, binlog scan {} ms)",
             durable_pos.file_seq,
             durable_pos.offset,
+            replayed_bytes as f64 / 1e6,
             scan.end_pos.file_seq,
             scan.end_pos.offset,
-            started.elapsed().as_millis()
+            started.elapsed().as_millis(),
+            scanned_ms - store_open_ms,
         );
         let engine = Arc::new(Engine {
             datadir: config.datadir,
@@ -493,6 +500,19 @@ impl Engine {
     pub fn datadir(&self) -> &Path {
         &self.datadir
     }
+}
+
+/// The binlog bytes recovery replays: from `from` to the end of the last
+/// of `pending`, counting a later file from its start (header included).
+fn replayed_bytes(from: BinlogPos, pending: &[recovery::RecoveredTxn]) -> u64 {
+    let mut previous = from;
+    let mut bytes = 0;
+    for txn in pending {
+        let start = if txn.end_pos.file_seq == previous.file_seq { previous.offset } else { 0 };
+        bytes += txn.end_pos.offset.saturating_sub(start);
+        previous = txn.end_pos;
+    }
+    bytes
 }
 
 fn commit_error(e: onelog_binlog::BinlogError) -> SqlError {
