@@ -57,6 +57,10 @@ codes! {
     ERROR_ON_READ = 1024, "HY000";
     ERROR_ON_RENAME = 1025, "HY000";
     ERROR_ON_WRITE = 1026, "HY000";
+    // A storage engine's own error (the SEQUENCE engine's bad step).
+    GET_ERRNO = 1030, "HY000";
+    // A storage engine asked to do what it cannot (writing a SEQUENCE table).
+    ILLEGAL_HA = 1031, "HY000";
     CON_COUNT_ERROR = 1040, "08004";
     HANDSHAKE_ERROR = 1043, "08S01";
     ACCESS_DENIED = 1045, "28000";

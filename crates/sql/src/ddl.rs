@@ -720,7 +720,9 @@ fn create_table(
     foreign_key_checks: bool,
 ) -> SqlResult<DdlPlan> {
     let db = db_of(&ct.name, current_db)?;
-    if crate::system_tables::is_system_table(db, &ct.name.name) {
+    // MariaDB's discovery finds a SEQUENCE table of that name first.
+    let sequence = crate::sequence::Sequence::parse(&ct.name.name).is_some();
+    if crate::system_tables::is_system_table(db, &ct.name.name) || sequence {
         return table_exists(ct);
     }
     if !catalog.has_database(db) {

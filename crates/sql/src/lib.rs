@@ -44,6 +44,7 @@ pub mod routine_schema;
 pub(crate) mod row_shape;
 pub mod rows;
 pub mod select;
+pub mod sequence;
 pub mod session;
 pub mod show;
 pub(crate) mod sort;

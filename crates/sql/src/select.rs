@@ -506,6 +506,15 @@ pub fn table_columns(entry: &TableEntry, alias: &str) -> Vec<ScopeColumn> {
         .collect()
 }
 
+/// The scope columns of a computed table (of `mysql`, or a SEQUENCE one).
+fn computed_table_columns(def: &TableDef, alias: &str) -> Vec<ScopeColumn> {
+    let columns = def.columns.iter().enumerate().map(|(i, c)| ScopeColumn {
+        key: def.key_membership(i),
+        ..ScopeColumn::new(alias.to_string(), def.db.clone(), def.name.clone(), c.clone())
+    });
+    columns.collect()
+}
+
 /// A computed table of `mysql` and its rows as the catalog is now.
 fn system_table_rows(session: &Session, db: &str, name: &str) -> SqlResult<Option<(TableDef, Vec<Vec<Value>>)>> {
     crate::system_tables::rows(&session.engine.catalog.read(), db, name)
@@ -539,15 +548,14 @@ pub(crate) fn resolve_sources(ctx: &Ctx, from: &[Join]) -> SqlResult<Vec<Source>
                         .collect();
                     (alias, None, columns, Some(rows))
                 } else if let Some((def, rows)) = system_table_rows(ctx.session, db, &name.name)? {
-                    let columns = def.columns.iter().enumerate().map(|(i, c)| ScopeColumn {
-                        key: def.key_membership(i),
-                        ..ScopeColumn::new(alias.clone(), def.db.clone(), def.name.clone(), c.clone())
-                    });
-                    let columns = columns.collect();
+                    let columns = computed_table_columns(&def, &alias);
                     (alias, None, columns, Some(rows))
                 } else if let Some(view) = view {
                     let (cols, rows) = run_view(ctx, &view)?;
                     (alias.clone(), None, derived_scope(&alias, cols), Some(rows))
+                } else if let Some((def, sequence)) = ctx.session.sequence_table(db, &name.name)? {
+                    let columns = computed_table_columns(&def, &alias);
+                    (alias, None, columns, Some(sequence.rows()?))
                 } else {
                     let entry = ctx.session.table_entry_in(db, &name.name)?;
                     check_index_hints(&entry, index_hints, &alias)?;

@@ -11,10 +11,13 @@ use crate::engine::Engine;
 use crate::eval::EvalEnv;
 use crate::kill::{KillFlag, StatementGuard, TimeLimit};
 use crate::mdl::{TableName, TableUse, Wait};
+use crate::sequence::Sequence;
 use crate::txn::Txn;
 use crate::vars::{self, Kind};
 use onelog_binlog::pipeline::TxnEvents;
-use onelog_core::{Charset, Collation, ColumnDef, ColumnType, ErrorCode, KeyMembership, SqlError, SqlResult, Value};
+use onelog_core::{
+    Charset, Collation, ColumnDef, ColumnType, ErrorCode, KeyMembership, SqlError, SqlResult, TableDef, Value,
+};
 use parking_lot::Mutex;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -1861,10 +1864,33 @@ impl Session {
     /// that name if it has one (which shadows a base table), else the base
     /// table.
     pub(crate) fn table_entry_in(&self, db: &str, name: &str) -> SqlResult<Arc<crate::catalog::TableEntry>> {
-        match self.temp.table(db, name) {
+        let table = match self.temp.table(db, name) {
             Some(t) => Ok(t),
             None => self.engine.catalog.read().get_table(db, name),
+        };
+        // What reads a SEQUENCE table resolves it before this; what gets
+        // here would write, lock or alter it, which its engine cannot do.
+        match table {
+            Err(e) if e.code == ErrorCode::NO_SUCH_TABLE && Sequence::parse(name).is_some() => Err(SqlError::new(
+                ErrorCode::ILLEGAL_HA,
+                format!("Storage engine SEQUENCE of the table `{db}`.`{name}` doesn't have this option"),
+            )),
+            table => table,
         }
+    }
+
+    /// The SEQUENCE table `db.name` (see `crate::sequence`): its definition
+    /// and numbers, when `name` is a sequence's and no table of that name
+    /// (temporary or not) shadows it.
+    pub(crate) fn sequence_table(&self, db: &str, name: &str) -> SqlResult<Option<(TableDef, Sequence)>> {
+        let Some(sequence) = Sequence::parse(name) else { return Ok(None) };
+        let catalog = self.engine.catalog.read();
+        if self.temp.table(db, name).is_some() || catalog.table(db, name).is_some() || catalog.view(db, name).is_some()
+        {
+            return Ok(None);
+        }
+        let collation = catalog.database(db).map_or_else(|| self.collation_server(), |d| d.collation);
+        Ok(Some((Sequence::def(db, name, collation)?, sequence)))
     }
 
     /// [`Session::table_entry_in`] of a name the statement gave.

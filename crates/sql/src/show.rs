@@ -426,15 +426,19 @@ fn system_variable_row(session: &Session, def: &vars::VarDef) -> Vec<Value> {
 /// The storage engines OneLog has, as SHOW ENGINES and
 /// information_schema.ENGINES show them: one, OneLog's own, under the name
 /// tables report (ENGINE=InnoDB), so that clients and test suites asking
-/// for InnoDB find it. XA is not supported.
-const ENGINES: &[[&str; 6]] = &[[
-    "InnoDB",
-    "DEFAULT",
-    "OneLog's transactional engine (reported as InnoDB): row-level locking, savepoints; the binlog is its only log",
-    "YES",
-    "NO",
-    "YES",
-]];
+/// for InnoDB find it, and MariaDB's SEQUENCE (see `crate::sequence`). XA
+/// is not supported.
+const ENGINES: &[[&str; 6]] = &[
+    [
+        "InnoDB",
+        "DEFAULT",
+        "OneLog's transactional engine (reported as InnoDB): row-level locking, savepoints; the binlog is its only log",
+        "YES",
+        "NO",
+        "YES",
+    ],
+    ["SEQUENCE", "YES", "Generated tables filled with sequential values", "YES", "NO", "YES"],
+];
 
 struct Plugin {
     name: &'static str,
@@ -477,6 +481,16 @@ const PLUGINS: &[Plugin] = &[
         type_version: "101199.0",
         author: "OneLog",
         description: ENGINES[0][2],
+        license: "Apache-2.0",
+        load_option: "ON",
+    },
+    Plugin {
+        name: "SEQUENCE",
+        version: "1.0",
+        kind: "STORAGE ENGINE",
+        type_version: "101199.0",
+        author: "OneLog",
+        description: ENGINES[1][2],
         license: "Apache-2.0",
         load_option: "ON",
     },
@@ -798,6 +812,11 @@ fn show_create_table(session: &Session, name: &ObjectName) -> SqlResult<QueryRes
         true => None,
         false => crate::system_tables::create_table_sql(session.resolve_db(name)?, &name.name)?,
     };
+    let sequence = match (temporary, &system) {
+        (false, None) => session.sequence_table(session.resolve_db(name)?, &name.name)?,
+        _ => None,
+    };
+    let system = system.or_else(|| sequence.map(|(def, _)| create_table_sql(&def, None)));
     let (table_name, sql) = match system {
         Some(sql) => (name.name.clone(), sql),
         None => {
@@ -832,7 +851,10 @@ fn table_def(session: &Session, name: &ObjectName) -> SqlResult<TableDef> {
         Some(view) => view_as_table(session, &view),
         None => match crate::system_tables::def(db, &name.name)? {
             Some(def) => Ok(def),
-            None => Ok(session.table_entry_in(db, &name.name)?.def.clone()),
+            None => match session.sequence_table(db, &name.name)? {
+                Some((def, _)) => Ok(def),
+                None => Ok(session.table_entry_in(db, &name.name)?.def.clone()),
+            },
         },
     }
 }
