@@ -359,6 +359,8 @@ pub enum Derivation {
     None = 1,
     /// A column (or CAST AS BINARY).
     Implicit = 2,
+    /// A system constant: USER(), DATABASE(), VERSION() (utf8mb3).
+    SysConst = 3,
     /// A literal or any other expression: the connection's collation.
     Coercible = 4,
 }
@@ -369,6 +371,7 @@ impl Derivation {
             Derivation::Explicit => "EXPLICIT",
             Derivation::None => "NONE",
             Derivation::Implicit => "IMPLICIT",
+            Derivation::SysConst => "SYSCONST",
             Derivation::Coercible => "COERCIBLE",
         }
     }
@@ -392,8 +395,24 @@ pub fn expr_collation(e: &Expr) -> (Collation, Derivation) {
         Expr::Function { name, args } if name == "binary" && args.len() == 1 => {
             (Collation::Binary, Derivation::Implicit)
         }
+        Expr::Function { name, .. } if is_system_constant(name) => (Collation::Utf8mb3GeneralCi, Derivation::SysConst),
+        Expr::Function { name, .. } if names_a_charset(name) => (Collation::Utf8mb3GeneralCi, Derivation::Coercible),
         _ => (Collation::default(), Derivation::Coercible),
     }
+}
+
+/// Functions whose text is the server's own (names of users, databases,
+/// the version): utf8mb3 in MariaDB, with derivation SYSCONST.
+pub(crate) fn is_system_constant(name: &str) -> bool {
+    matches!(
+        name,
+        "database" | "schema" | "user" | "current_user" | "session_user" | "system_user" | "current_role" | "version"
+    )
+}
+
+/// CHARSET() and COLLATION(): utf8mb3 text, but coercible.
+pub(crate) fn names_a_charset(name: &str) -> bool {
+    matches!(name, "charset" | "collation")
 }
 
 /// [`expr_collation`], with a plain literal's or expression's text in the
@@ -401,7 +420,8 @@ pub fn expr_collation(e: &Expr) -> (Collation, Derivation) {
 /// what `HEX()`, `LENGTH()` and `COLLATION()` of it see.
 pub(crate) fn value_collation(e: &Expr, env: &dyn EvalEnv) -> (Collation, Derivation) {
     let own = expr_collation(e);
-    if own.1 != Derivation::Coercible || matches!(e, Expr::Collate { .. } | Expr::HexHybrid(_)) {
+    let typed_text = matches!(e, Expr::Function { name, .. } if names_a_charset(name));
+    if own.1 != Derivation::Coercible || typed_text || matches!(e, Expr::Collate { .. } | Expr::HexHybrid(_)) {
         return own;
     }
     env.system_var(VarScope::Session, "collation_connection")

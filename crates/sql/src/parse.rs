@@ -417,6 +417,11 @@ fn cut<S: AsRef<str>>(sql: &str, start: usize, end: usize, edits: &[(usize, usiz
 }
 
 fn near_text(sql: &str, line: u64, column: u64) -> String {
+    text_from(sql, line, column).chars().take(80).collect()
+}
+
+/// The statement's text from `line`, `column` (1-based) to its end.
+fn text_from(sql: &str, line: u64, column: u64) -> String {
     let line_text = sql.lines().nth(line.saturating_sub(1) as usize).unwrap_or("");
     let start = (column.saturating_sub(1) as usize).min(line_text.len());
     let mut rest: String = line_text.get(start..).unwrap_or("").to_string();
@@ -424,7 +429,26 @@ fn near_text(sql: &str, line: u64, column: u64) -> String {
         rest.push('\n');
         rest.push_str(later);
     }
-    rest.chars().take(80).collect()
+    rest
+}
+
+/// What follows the parenthesized argument list of the call that `text`
+/// starts with (quoted strings skipped), without leading blanks.
+fn after_call(text: &str) -> &str {
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    for (at, c) in text.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"' | '`') => quote = Some(c),
+            (None, '(') => depth += 1,
+            (None, ')') if depth == 1 => return text[at + 1..].trim_start(),
+            (None, ')') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    ""
 }
 
 fn parse_error(sql: &str, err: &sqlparser::parser::ParserError) -> SqlError {
@@ -828,6 +852,14 @@ impl ParamCounter {
         SqlError::parse(&near_text(&self.source, location.line, location.column), location.line as usize)
     }
 
+    /// Error 1064 after the closing parenthesis of the call starting at
+    /// `location`: where MariaDB's parser stops when a call must go on
+    /// (a window function without OVER).
+    pub(crate) fn syntax_error_after_call(&self, location: sqlparser::tokenizer::Location) -> SqlError {
+        let text = text_from(&self.source, location.line, location.column);
+        SqlError::parse(&after_call(&text).chars().take(80).collect::<String>(), location.line as usize)
+    }
+
     /// Numbers the next SELECT (in source order) for [`Self::heading`].
     pub(crate) fn next_select(&mut self) -> usize {
         self.next_select += 1;
@@ -852,6 +884,12 @@ fn select_headings(sql: &str) -> Vec<Vec<String>> {
     let word = |i: usize| match &tokens[i].token {
         Token::Word(w) if w.quote_style.is_none() => w.value.to_ascii_uppercase(),
         _ => String::new(),
+    };
+    // Where an item ending before token `end` ends: comments after it are
+    // not part of its heading.
+    let text_end = |end: usize| {
+        let last = (0..end.min(tokens.len())).rev().find(|&k| !matches!(tokens[k].token, Token::Whitespace(_)));
+        last.and_then(|k| starts.get(k + 1).copied()).unwrap_or(sql.len())
     };
     const CLAUSE_END: [&str; 11] =
         ["FROM", "WHERE", "GROUP", "ORDER", "LIMIT", "HAVING", "UNION", "INTO", "FOR", "LOCK", "WINDOW"];
@@ -883,7 +921,7 @@ fn select_headings(sql: &str) -> Vec<Vec<String>> {
                 }
                 Token::SemiColon | Token::EOF => true,
                 Token::Comma if depth == 0 => {
-                    items.push(sql[item_start..starts[j]].trim().to_string());
+                    items.push(sql[item_start..text_end(j).max(item_start)].trim().to_string());
                     item_start = starts.get(j + 1).copied().unwrap_or(sql.len());
                     false
                 }
@@ -903,8 +941,7 @@ fn select_headings(sql: &str) -> Vec<Vec<String>> {
             }
             j += 1;
         }
-        let end = starts.get(j).copied().unwrap_or(sql.len());
-        items.push(sql[item_start..end.max(item_start)].trim().to_string());
+        items.push(sql[item_start..text_end(j).max(item_start)].trim().to_string());
         all.push(items);
     }
     all
@@ -1399,6 +1436,15 @@ fn scope_of(modifier: Option<&sp::ContextModifier>) -> VarScope {
     }
 }
 
+/// `SET SESSION @x = ...`: GLOBAL, SESSION and LOCAL name system
+/// variables only; MariaDB's grammar has no scope for a user variable.
+fn no_scope_on_user_var(target: &SetTarget, scope: Option<&sp::ContextModifier>, name: &str) -> SqlResult<()> {
+    match (target, scope) {
+        (SetTarget::User(_), Some(_)) => Err(SqlError::parse(name, 1)),
+        _ => Ok(()),
+    }
+}
+
 /// `@@global.x`, `@@x`, `@x`, `global x`, or plain `x`.
 fn set_target(name: &str, scope: VarScope) -> SetTarget {
     let lower = name.to_ascii_lowercase();
@@ -1428,7 +1474,9 @@ fn convert_set(set: &sp::Set, params: &mut ParamCounter) -> SqlResult<Statement>
         sp::Set::SingleAssignment { scope, variable, values, .. } => {
             let value = values.first().ok_or_else(|| SqlError::parse("SET", 1))?;
             let target = set_target(&variable.to_string(), scope_of(scope.as_ref()));
-            Statement::Set(vec![Assignment { target, value: set_value(value, params)? }])
+            no_scope_on_user_var(&target, scope.as_ref(), &variable.to_string())?;
+            let value = set_value(&target, value, params)?;
+            Statement::Set(vec![Assignment { target, value }])
         }
         sp::Set::MultipleAssignments { assignments } => {
             // `SET GLOBAL a = 1, b = 2` sets both globally: a GLOBAL or
@@ -1438,7 +1486,10 @@ fn convert_set(set: &sp::Set, params: &mut ParamCounter) -> SqlResult<Statement>
                 if a.scope.is_some() {
                     scope = scope_of(a.scope.as_ref());
                 }
-                Ok(Assignment { target: set_target(&a.name.to_string(), scope), value: set_value(&a.value, params)? })
+                let target = set_target(&a.name.to_string(), scope);
+                no_scope_on_user_var(&target, a.scope.as_ref(), &a.name.to_string())?;
+                let value = set_value(&target, &a.value, params)?;
+                Ok(Assignment { target, value })
             });
             Statement::Set(assignments.collect::<SqlResult<_>>()?)
         }
@@ -1472,20 +1523,25 @@ fn convert_set(set: &sp::Set, params: &mut ParamCounter) -> SqlResult<Statement>
             let scope = if *session { VarScope::Session } else { VarScope::Default };
             Statement::SetTransaction { scope, isolation, read_only }
         }
-        sp::Set::SetTimeZone { value, .. } => Statement::Set(vec![Assignment {
-            target: SetTarget::System { scope: VarScope::Session, name: "time_zone".into() },
-            value: set_value(value, params)?,
-        }]),
+        sp::Set::SetTimeZone { value, .. } => {
+            let target = SetTarget::System { scope: VarScope::Session, name: "time_zone".into() };
+            let value = set_value(&target, value, params)?;
+            Statement::Set(vec![Assignment { target, value }])
+        }
         other => return Err(SqlError::not_supported(&first_words(&other.to_string()))),
     })
 }
 
-/// In SET, a bare word (`SET autocommit=ON`, `SET sql_mode=TRADITIONAL`) is
-/// a string value, not a column.
-fn set_value(value: &sp::Expr, params: &mut ParamCounter) -> SqlResult<Expr> {
+/// A SET value. For a system variable a bare word (`SET autocommit=ON`,
+/// `SET sql_mode=TRADITIONAL`) is a string value; a user variable's value
+/// is an expression, where a bare word is a column (1054 in a SET, which
+/// has none).
+fn set_value(target: &SetTarget, value: &sp::Expr, params: &mut ParamCounter) -> SqlResult<Expr> {
     match value {
         // `@var` and `@@var` are variables here as anywhere else.
-        sp::Expr::Identifier(id) if id.quote_style.is_none() && !id.value.starts_with('@') => {
+        sp::Expr::Identifier(id)
+            if id.quote_style.is_none() && !id.value.starts_with('@') && !matches!(target, SetTarget::User(_)) =>
+        {
             Ok(match id.value.to_ascii_uppercase().as_str() {
                 "DEFAULT" => Expr::Default,
                 _ => Expr::Literal(Value::from_str(&id.value)),

@@ -13,6 +13,7 @@ use crate::sort::KeyedRow;
 use crate::time_zone::{session_zone, TimeZone};
 use crate::txn::Txn;
 use crate::window;
+use onelog_core::schema::ColumnDefault;
 use onelog_core::{
     Collation, ColumnDef, ColumnType, ErrorCode, KeyMembership, SqlError, SqlResult, TableDef, Temporal, Value,
 };
@@ -330,7 +331,44 @@ pub fn bind(expr: &Expr, columns: &[ScopeColumn]) -> SqlResult<Expr> {
                 }
             }
         }
+        Expr::Function { name, args } if name == "default" => bind(&column_default(args, columns)?, columns)?,
         other => map_children(other, &mut |e| bind(e, columns))?,
+    })
+}
+
+/// `DEFAULT(col)`: the column's default as an expression, as MariaDB
+/// computes it for each row (its expression over the row, CURRENT_TIMESTAMP
+/// now, 0 for an AUTO_INCREMENT column); a NOT NULL column without a
+/// default is 1364. Anything but a column in the parentheses is 1064.
+fn column_default(args: &[Expr], columns: &[ScopeColumn]) -> SqlResult<Expr> {
+    let [column @ Expr::Column { name, .. }] = args else {
+        return Err(SqlError::parse("", 1));
+    };
+    let slot = match bind(column, columns)? {
+        Expr::Collate { expr, .. } => *expr,
+        bound => bound,
+    };
+    // A column of an enclosing query arrives as its value, not a slot.
+    let Expr::Slot(i) = slot else { return Err(SqlError::bad_field(name, "SELECT")) };
+    let def = &columns[i].def;
+    Ok(match &def.default {
+        Some(ColumnDefault::Value(v)) => Expr::Literal(v.clone()),
+        Some(ColumnDefault::CurrentTimestamp) => {
+            let fsp = match def.ty {
+                ColumnType::DateTime { fsp } | ColumnType::Timestamp { fsp } => fsp,
+                _ => 0,
+            };
+            Expr::Function { name: "current_timestamp".into(), args: vec![Expr::Literal(Value::Int(fsp.into()))] }
+        }
+        Some(ColumnDefault::Expr(text)) => crate::parse::parse_expr_text(text)?,
+        None if def.auto_increment => Expr::Literal(Value::Int(0)),
+        None if def.nullable => Expr::Literal(Value::Null),
+        None => {
+            return Err(SqlError::new(
+                ErrorCode::NO_DEFAULT_FOR_FIELD,
+                format!("Field '{}' doesn't have a default value", def.name),
+            ))
+        }
     })
 }
 

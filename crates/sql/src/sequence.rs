@@ -1,9 +1,9 @@
 //! MariaDB's SEQUENCE engine: the virtual tables `seq_FROM_to_TO` and
 //! `seq_FROM_to_TO_step_STEP` that exist in every database without being
-//! created, one `seq BIGINT UNSIGNED` primary-key column holding FROM, FROM
-//! + STEP, … up to TO (counting down when FROM > TO). Test suites and
-//! applications use them to generate rows (`INSERT … SELECT seq FROM
-//! seq_1_to_1000`).
+//! created, one `seq BIGINT UNSIGNED` primary-key column holding FROM,
+//! FROM plus STEP, and so on up to TO (counting down when FROM > TO). Test
+//! suites and applications use them to generate rows (`INSERT … SELECT
+//! seq FROM seq_1_to_1000`).
 //!
 //! A sequence table is read-only and never stored, so nothing about it is
 //! logged. A real table of the same name cannot be created (as in MariaDB,
@@ -60,7 +60,7 @@ impl Sequence {
                 "Got error 140 \"Wrong create options\" from storage engine SEQUENCE",
             ));
         }
-        let count = self.from.abs_diff(self.to) / self.step + 1;
+        let count = (self.from.abs_diff(self.to) / self.step).saturating_add(1);
         if count > MAX_ROWS {
             return Err(SqlError::not_supported(&format!("SEQUENCE tables of more than {MAX_ROWS} rows")));
         }

@@ -2007,7 +2007,7 @@ impl Session {
 
     fn set_vars(&mut self, assignments: &[Assignment], params: &[Value]) -> SqlResult<QueryResult> {
         for a in assignments {
-            let value = self.eval_constant(&a.value, params)?;
+            let value = self.eval_constant(&a.value, params).map_err(crate::select::in_clause("SET"))?;
             match &a.target {
                 SetTarget::User(name) => {
                     self.user_vars.borrow_mut().insert(name.clone(), user_var_value(value));

@@ -356,6 +356,11 @@ fn text(chars: u32, nullable: bool) -> Typed {
     Typed { kind: Kind::Text { chars, collation: Collation::default() }, nullable }
 }
 
+/// Text in utf8mb3, MariaDB's system charset.
+fn system_text(chars: u32, nullable: bool) -> Typed {
+    Typed { kind: Kind::Text { chars, collation: Collation::Utf8mb3GeneralCi }, nullable }
+}
+
 /// NULL's type: it takes any other branch's type in an aggregation.
 fn null_type() -> Typed {
     Typed { kind: Kind::Text { chars: 0, collation: Collation::Binary }, nullable: true }
@@ -860,6 +865,8 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
             let collation = if let Kind::Text { collation, .. } = a.kind { collation } else { Collation::default() };
             Some(Typed { kind: Kind::Text { chars, collation }, nullable: true })
         }
+        // As long as the string, and nullable whatever the arguments.
+        "substring_index" => Some(Typed { nullable: true, ..arg(0)? }),
         // Base64 of the argument's bytes (4 characters per 3 bytes and a
         // line break per 76), in the connection's charset; and back, bytes.
         "to_base64" => {
@@ -895,7 +902,12 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
             let collation = if let Kind::Text { collation, .. } = a.kind { collation } else { Collation::default() };
             Some(Typed { kind: Kind::Text { chars, collation }, nullable: true })
         }
-        "length" | "octet_length" | "char_length" | "character_length" | "bit_length" => Some(long(10, any_null()?)),
+        "length" | "octet_length" | "char_length" | "character_length" => Some(long(10, any_null()?)),
+        // A BIGINT of display length 11 in MariaDB (Item_func_bit_length).
+        "bit_length" => Some(Typed {
+            kind: Kind::Int { digits: 10, len: 11, unsigned: false, declared: Some(ColumnType::BigInt) },
+            nullable: any_null()?,
+        }),
         // Seconds with the argument's fractional digits: a BIGINT without
         // any, else a DECIMAL (Item_func_time_to_sec).
         "time_to_sec" => {
@@ -954,11 +966,18 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
             }
             t => matches!(t.kind, Kind::Decimal { .. } | Kind::Double).then_some(t),
         },
-        "database" | "schema" => Some(text(64, true)),
+        // The server's own names are utf8mb3 (see `eval::is_system_constant`).
+        "database" | "schema" | "charset" | "collation" => Some(system_text(64, true)),
         // A role name (MariaDB's USERNAME_CHAR_LENGTH).
-        "current_role" => Some(text(128, true)),
+        "current_role" => Some(system_text(128, true)),
         // `user@host`: USERNAME_CHAR_LENGTH + HOSTNAME_LENGTH + 1.
-        "user" | "current_user" | "session_user" | "system_user" => Some(text(384, true)),
+        "user" | "current_user" | "session_user" | "system_user" => Some(system_text(384, true)),
+        "coercibility" => Some(long(10, false)),
+        "connection_id" => Some(Typed {
+            kind: Kind::Int { digits: 10, len: 10, unsigned: true, declared: Some(ColumnType::Int) },
+            nullable: false,
+        }),
+        "version" => Some(system_text(crate::vars::SERVER_VERSION.chars().count() as u32, false)),
         "round" | "truncate" => round(arg(0)?, args.get(1), name == "truncate"),
         "floor" | "ceiling" | "ceil" => floor(arg(0)?),
         "sign" => Some(long(2, arg(0)?.nullable)),

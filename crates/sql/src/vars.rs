@@ -73,6 +73,9 @@ pub struct VarDef {
     pub effect: Effect,
 }
 
+/// What VERSION() and @@version say: MariaDB 10.11 dialect, OneLog's server.
+pub const SERVER_VERSION: &str = "10.11.99-MariaDB-OneLog";
+
 /// MariaDB 10.11's variables (tests/tools/gen_variables.py writes the file).
 const MARIADB_TSV: &str = include_str!("vars/mariadb_10_11.tsv");
 /// OneLog's variables that MariaDB lacks, in the same columns.
@@ -239,7 +242,7 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     ("tmpdir", None, Effect::Used, None),
     ("transaction_isolation", None, Effect::Used, None),
     ("tx_isolation", None, Effect::Used, None),
-    ("version", Some("10.11.99-MariaDB-OneLog"), Effect::Reported, None),
+    ("version", Some(SERVER_VERSION), Effect::Reported, None),
     ("version_comment", Some("OneLog: the binlog is the only log"), Effect::Reported, None),
     ("version_compile_machine", Some("x86_64"), Effect::Reported, None),
     ("version_compile_os", Some("Linux"), Effect::Reported, None),

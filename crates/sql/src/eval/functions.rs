@@ -35,19 +35,20 @@ fn arity(name: &str) -> Option<(usize, usize)> {
     Some(match name {
         "concat" => (1, V),
         "concat_ws" => (2, V),
-        "length" | "octet_length" | "char_length" | "character_length" | "upper" | "ucase" | "lower" | "lcase"
-        | "trim" | "ltrim" | "rtrim" | "reverse" | "soundex" | "to_base64" | "from_base64" | "space" | "ascii"
-        | "ord" | "hex" | "unhex" | "abs" | "ceil" | "ceiling" | "floor" | "sqrt" | "exp" | "ln" | "log10" | "log2"
-        | "sign" | "crc32" | "date" | "time" | "year" | "month" | "day" | "dayofmonth" | "hour" | "minute"
-        | "second" | "microsecond" | "dayofweek" | "dayofyear" | "weekday" | "quarter" | "to_days" | "dayname"
-        | "monthname" | "last_day" | "isnull" | "bit_count" | "bin" | "oct" | "sleep" | "charset" | "collation"
-        | "binary" | "radians" | "degrees" | "sin" | "cos" | "tan" | "asin" | "acos" | "cot" | "release_lock"
-        | "is_free_lock" | "is_used_lock" | "time_to_sec" | "sec_to_time" | "from_days" | "coercibility" => (1, 1),
+        "length" | "octet_length" | "bit_length" | "char_length" | "character_length" | "upper" | "ucase" | "lower"
+        | "lcase" | "trim" | "ltrim" | "rtrim" | "reverse" | "soundex" | "to_base64" | "from_base64" | "space"
+        | "ascii" | "ord" | "hex" | "unhex" | "abs" | "ceil" | "ceiling" | "floor" | "sqrt" | "exp" | "ln"
+        | "log10" | "log2" | "sign" | "crc32" | "date" | "time" | "year" | "month" | "day" | "dayofmonth" | "hour"
+        | "minute" | "second" | "microsecond" | "dayofweek" | "dayofyear" | "weekday" | "quarter" | "to_days"
+        | "dayname" | "monthname" | "last_day" | "isnull" | "bit_count" | "bin" | "oct" | "sleep" | "charset"
+        | "collation" | "binary" | "radians" | "degrees" | "sin" | "cos" | "tan" | "asin" | "acos" | "cot"
+        | "release_lock" | "is_free_lock" | "is_used_lock" | "time_to_sec" | "sec_to_time" | "from_days"
+        | "coercibility" => (1, 1),
         "substring" | "substr" | "mid" => (2, 3),
         "left" | "right" | "repeat" | "ifnull" | "nullif" | "pow" | "power" | "datediff" | "date_format"
         | "str_to_date" | "find_in_set" | "strcmp" | "mod" | "get_lock" | "truncate" | "atan2" | "trim_chars"
         | "ltrim_chars" | "rtrim_chars" | "timediff" | "instr" | "position" | "binlog_gtid_pos" => (2, 2),
-        "replace" | "lpad" | "rpad" | "if" | "conv" => (3, 3),
+        "replace" | "lpad" | "rpad" | "if" | "conv" | "substring_index" => (3, 3),
         "insert" => (4, 4),
         "locate" => (2, 3),
         "coalesce" => (1, V),
@@ -510,9 +511,26 @@ fn get_format(kind: &str, standard: &str) -> Option<&'static str> {
 }
 
 /// SEC_TO_TIME: seconds (with their fraction, cut to microseconds) as a
-/// TIME, limited to ±838:59:59.
-fn seconds_to_time_micros(seconds: Num) -> i64 {
-    const LIMIT_US: i64 = temporal::MAX_TIME;
+/// TIME, limited to ±838:59:59 and as many nines of a second as the
+/// argument has fractional digits (838:59:59.99999 for 3020399.99999).
+/// A value past the limit is warned about (1292), as MariaDB does.
+fn seconds_to_time_micros(seconds: Num, env: &dyn EvalEnv) -> i64 {
+    let shown = match &seconds {
+        Num::I(i) => i.to_string(),
+        Num::U(u) => u.to_string(),
+        Num::D(d) => {
+            let mut d = d.clone();
+            d.rescale(6);
+            d.to_string()
+        }
+        Num::F(f) => onelog_core::value::format_double(*f),
+    };
+    let fraction_digits = match &seconds {
+        Num::I(_) | Num::U(_) => 0,
+        Num::D(d) => d.scale().min(6),
+        Num::F(_) => 6,
+    };
+    let limit_us = temporal::MAX_TIME + (999_999 - 999_999 % 10i64.pow(6 - fraction_digits));
     let us = match seconds {
         Num::I(i) => i.saturating_mul(1_000_000),
         Num::U(u) => i64::try_from(u).unwrap_or(i64::MAX).saturating_mul(1_000_000),
@@ -522,7 +540,10 @@ fn seconds_to_time_micros(seconds: Num) -> i64 {
         }
         Num::F(f) => (f * 1e6).round() as i64,
     };
-    us.clamp(-LIMIT_US, LIMIT_US)
+    if !(-limit_us..=limit_us).contains(&us) {
+        env.warn(1292, format!("Truncated incorrect seconds value: '{shown}'"));
+    }
+    us.clamp(-limit_us, limit_us)
 }
 
 fn date_part(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
@@ -956,7 +977,7 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
         "current_role" => return Ok(env.session_fact("current_role")),
         "version" => {
             let v = env.session_fact("version");
-            return Ok(if v.is_null() { text("10.11.99-MariaDB-OneLog".into()) } else { v });
+            return Ok(if v.is_null() { text(crate::vars::SERVER_VERSION.into()) } else { v });
         }
         "connection_id" => return Ok(env.session_fact("connection_id")),
         "rownum" => return Ok(Value::UInt(env.rownum())),
@@ -978,7 +999,7 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             if !(0..=6).contains(&fsp) {
                 return Err(SqlError::new(
                     ErrorCode::TOO_BIG_PRECISION,
-                    format!("Too big precision {fsp} specified for '{name}'. Maximum is 6"),
+                    format!("Too big precision specified for '{}'. Maximum is 6", precision_name(name)),
                 ));
             }
             return Ok(now_value(name, fsp, env));
@@ -1047,6 +1068,7 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             bytes(out)
         }
         "length" | "octet_length" => Value::Int(value_bytes(&a[0]).len() as i64),
+        "bit_length" => Value::Int(value_bytes(&a[0]).len() as i64 * 8),
         "char_length" | "character_length" => Value::Int(s_of(&a[0]).chars().count() as i64),
         "binary" => bytes(value_bytes(&a[0]).into_owned()),
         "upper" | "ucase" => text(map_case(&s_of(&a[0]), char::to_uppercase)),
@@ -1079,6 +1101,7 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             let len = a.get(2).map(|l| int_arg(l, env).unwrap_or(0));
             text(substring(&s, pos, len))
         }
+        "substring_index" => text(substring_index(&s_of(&a[0]), &s_of(&a[1]), int_arg(&a[2], env).unwrap_or(0))),
         "left" => {
             let n = int_arg(&a[1], env).unwrap_or(0).max(0) as usize;
             text(s_of(&a[0]).chars().take(n).collect())
@@ -1192,6 +1215,7 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             }
         }
         "hex" => match &a[0] {
+            Value::Bytes(b) if !packet_guard(name, b.len() as u64 * 2, env) => Value::Null,
             Value::Bytes(b) => text(b.iter().map(|x| format!("{x:02X}")).collect()),
             // HEX shows a UUID's binary (RFC order) form, as in MariaDB.
             Value::Uuid(u) => text(u.0.iter().map(|x| format!("{x:02X}")).collect()),
@@ -1652,7 +1676,7 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             None => Value::Null,
         },
         "sec_to_time" => match to_num(&a[0], env) {
-            Some(seconds) => Value::Time(seconds_to_time_micros(seconds)),
+            Some(seconds) => Value::Time(seconds_to_time_micros(seconds, env)),
             None => Value::Null,
         },
         "timestampdiff" => {
@@ -1753,6 +1777,31 @@ pub fn is_native_function(name: &str) -> bool {
 }
 
 /// `(min, max)` argument count of a known function.
+/// SUBSTRING_INDEX(s, delim, count): `s` up to the count-th `delim` from
+/// the left (count > 0), or after the count-th from the right (count < 0);
+/// the delimiter matches byte for byte, as in MariaDB.
+fn substring_index(s: &str, delim: &str, count: i64) -> String {
+    if delim.is_empty() || count == 0 {
+        return String::new();
+    }
+    let wanted = usize::try_from(count.unsigned_abs()).unwrap_or(usize::MAX);
+    let cut = match count > 0 {
+        true => s.match_indices(delim).nth(wanted - 1).map(|(at, _)| &s[..at]),
+        false => s.rmatch_indices(delim).nth(wanted - 1).map(|(at, _)| &s[at + delim.len()..]),
+    };
+    cut.unwrap_or(s).to_string()
+}
+
+/// The name MariaDB's "Too big precision" error gives a clock function:
+/// NOW() and its synonyms are all CURRENT_TIMESTAMP there.
+fn precision_name(name: &str) -> &str {
+    match name {
+        "now" | "localtime" | "localtimestamp" => "current_timestamp",
+        "current_time" => "curtime",
+        _ => name,
+    }
+}
+
 #[cfg(test)]
 pub(super) fn arity_of(name: &str) -> Option<(usize, usize)> {
     arity(name)
@@ -1829,8 +1878,10 @@ fn stored_bytes(args: &[Expr], vals: &mut [Value], env: &dyn EvalEnv) {
 /// compares under (a column's own, a COLLATE's, else the connection's);
 /// numbers and temporals are `binary`, NULL is IGNORABLE (6).
 fn collation_function(name: &str, arg: &Expr, value: &Value, env: &dyn EvalEnv) -> Value {
+    let typed_null = value.is_null() && matches!(arg, Expr::Function { name, .. } if super::is_system_constant(name));
     let (collation, derivation) = match value {
         Value::Bytes(_) => super::value_collation(arg, env),
+        _ if typed_null => super::value_collation(arg, env),
         _ => (onelog_core::Collation::Binary, super::Derivation::Coercible),
     };
     match name {

@@ -5,6 +5,7 @@ use crate::ast::*;
 use onelog_core::decimal::Decimal;
 use onelog_core::{SqlError, SqlResult, Value};
 use sqlparser::ast as sp;
+use sqlparser::ast::Spanned;
 
 pub(crate) fn convert_query(q: &sp::Query, params: &mut ParamCounter) -> SqlResult<Select> {
     let Some(with) = &q.with else { return convert_query_body(q, params) };
@@ -151,6 +152,8 @@ pub(super) fn convert_select_item(
     Ok(match item {
         sp::SelectItem::UnnamedExpr(e) => {
             let text = match (e, position) {
+                // MariaDB heads TRUE and FALSE in capitals, however written.
+                (sp::Expr::Value(v), _) if matches!(v.value, sp::Value::Boolean(_)) => v.to_string().to_uppercase(),
                 // A routine's local variable reads as `?` here: its heading
                 // is its name, as written.
                 // A hex or bit literal is headed as written (`0x41`, `x'41'`).
@@ -656,6 +659,12 @@ fn cast_double_digits(
             format!("Too big precision specified for '{arg_name}'. Maximum is 65"),
         ));
     }
+    if decimals > 38 {
+        return Err(SqlError::new(
+            onelog_core::ErrorCode::TOO_BIG_SCALE,
+            format!("Too big scale specified for '{arg_name}'. Maximum is 38"),
+        ));
+    }
     Ok(Some(onelog_core::schema::FloatDigits { digits: digits as u8, decimals: decimals.min(31) as u8 }))
 }
 
@@ -696,6 +705,11 @@ fn argument_list(
 pub(super) fn convert_function(f: &sp::Function, params: &mut ParamCounter) -> SqlResult<Expr> {
     if let Some(over) = &f.over {
         return super::window::convert_window(f, over, params);
+    }
+    if super::window::needs_over(f) {
+        // In MariaDB's grammar these names are window functions only:
+        // the call must go on with OVER.
+        return Err(params.syntax_error_after_call(f.span().start));
     }
     // `f`(x) and db.`f`(x) call f: a dumped view's stored functions are
     // quoted. Quoted, a name is not one of the grammar's aggregates

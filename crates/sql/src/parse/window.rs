@@ -10,6 +10,27 @@ use onelog_core::{ErrorCode, SqlError, SqlResult, Value};
 use sqlparser::ast as sp;
 use sqlparser::ast::Spanned;
 
+/// Whether `f` is a function MariaDB has only as a window function (so a
+/// call without OVER is a syntax error).
+pub(super) fn needs_over(f: &sp::Function) -> bool {
+    let [name] = &f.name.0[..] else { return false };
+    let name = name.to_string().to_ascii_lowercase();
+    matches!(
+        name.as_str(),
+        "row_number"
+            | "rank"
+            | "dense_rank"
+            | "percent_rank"
+            | "cume_dist"
+            | "ntile"
+            | "lag"
+            | "lead"
+            | "first_value"
+            | "last_value"
+            | "nth_value"
+    )
+}
+
 pub(crate) fn convert_window(f: &sp::Function, over: &sp::WindowType, params: &mut ParamCounter) -> SqlResult<Expr> {
     let name = f.name.to_string().to_ascii_lowercase();
     if matches!(name.as_str(), "percentile_cont" | "percentile_disc" | "median") {
