@@ -33,3 +33,5 @@ SELECT SEC_TO_TIME(3020399.99999), SEC_TO_TIME(-3020399.9999999), SEC_TO_TIME(40
 SELECT LENGTH(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX('ab'))))))))))))))))))))))))))))
 CREATE TABLE fs SELECT database(), user(), current_role(), charset('a'), connection_id() AS c
 SHOW CREATE TABLE fs
+SELECT 'mood' SOUNDS LIKE 'mud', 'robert' sounds like 'rupert', 'a' SOUNDS LIKE 'b', NULL SOUNDS LIKE 'a'
+SELECT CONCAT(':', TRIM(LEADING FROM '  left  '), ':', TRIM(TRAILING FROM '  right  '), ':', TRIM(BOTH FROM '  b  '), ':') AS t

@@ -256,6 +256,20 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
                 {
                     extract_from_owed = false;
                     Some(",".into())
+                } else if is_word(token, "SOUNDS") && next.is_some_and(|n| is_word(n, "LIKE")) {
+                    Some("".into())
+                } else if is_word(token, "LIKE") && previous.is_some_and(|p| is_word(p, "SOUNDS")) {
+                    // `a SOUNDS LIKE b` (see `expr::convert_expr`'s SimilarTo).
+                    Some("SIMILAR TO".into())
+                } else if is_word(token, "SIMILAR") && next.is_some_and(|n| is_word(n, "TO")) {
+                    // MariaDB has no SIMILAR TO: keep it a syntax error
+                    // (an unmatched parenthesis to sqlparser).
+                    Some(")".into())
+                } else if is_word(token, "FROM")
+                    && ["LEADING", "TRAILING", "BOTH"].iter().any(|side| previous.is_some_and(|p| is_word(p, side)))
+                {
+                    // TRIM(LEADING FROM s) trims spaces, as TRIM(LEADING ' ' FROM s).
+                    Some("' ' FROM".into())
                 } else if member_list.is_some()
                     && is_introducer(token)
                     && matches!(
@@ -305,6 +319,11 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
         pieces.push((cut::<&str>(sql, piece_start, sql.len(), &[]), cut(sql, piece_start, sql.len(), &edits)));
     }
     Ok(pieces)
+}
+
+/// Whether `token` is the unquoted word `word` (any case).
+fn is_word(token: &Token, word: &str) -> bool {
+    matches!(token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(word))
 }
 
 /// MariaDB's compound INTERVAL / EXTRACT units (reserved words, so an

@@ -993,6 +993,15 @@ pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult
             },
             negated: *negated,
         },
+        // `a SOUNDS LIKE b`, which the token pass writes as SIMILAR TO
+        // (MariaDB has no SIMILAR TO; one written by the user is made a
+        // syntax error there): SOUNDEX(a) = SOUNDEX(b).
+        E::SimilarTo { negated: false, expr, pattern, escape_char: None } => {
+            let soundex = |e: &sp::Expr, params: &mut ParamCounter| -> SqlResult<Box<Expr>> {
+                Ok(Box::new(Expr::Function { name: "soundex".into(), args: vec![convert_expr(e, params)?] }))
+            };
+            Expr::Binary(BinOp::Eq, soundex(expr, params)?, soundex(pattern, params)?)
+        }
         E::RLike { negated, expr, pattern, .. } => {
             let call = Expr::Function {
                 name: "regexp".into(),
