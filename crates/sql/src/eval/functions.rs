@@ -515,32 +515,31 @@ fn get_format(kind: &str, standard: &str) -> Option<&'static str> {
 /// argument has fractional digits (838:59:59.99999 for 3020399.99999).
 /// A value past the limit is warned about (1292), as MariaDB does.
 fn seconds_to_time_micros(seconds: Num, env: &dyn EvalEnv) -> i64 {
-    let shown = match &seconds {
-        Num::I(i) => i.to_string(),
-        Num::U(u) => u.to_string(),
-        Num::D(d) => {
-            let mut d = d.clone();
-            d.rescale(6);
-            d.to_string()
-        }
-        Num::F(f) => onelog_core::value::format_double(*f),
-    };
     let fraction_digits = match &seconds {
         Num::I(_) | Num::U(_) => 0,
         Num::D(d) => d.scale().min(6),
         Num::F(_) => 6,
     };
     let limit_us = temporal::MAX_TIME + (999_999 - 999_999 % 10i64.pow(6 - fraction_digits));
-    let us = match seconds {
+    let us = match &seconds {
         Num::I(i) => i.saturating_mul(1_000_000),
-        Num::U(u) => i64::try_from(u).unwrap_or(i64::MAX).saturating_mul(1_000_000),
+        Num::U(u) => i64::try_from(*u).unwrap_or(i64::MAX).saturating_mul(1_000_000),
         Num::D(d) => {
             let overflow = if d.is_sign_negative() { i64::MIN } else { i64::MAX };
-            (d * Decimal::from(1_000_000)).trunc().to_i64().unwrap_or(overflow)
+            (d.clone() * Decimal::from(1_000_000)).trunc().to_i64().unwrap_or(overflow)
         }
         Num::F(f) => (f * 1e6).round() as i64,
     };
     if !(-limit_us..=limit_us).contains(&us) {
+        let shown = match seconds {
+            Num::I(i) => i.to_string(),
+            Num::U(u) => u.to_string(),
+            Num::D(mut d) => {
+                d.rescale(6);
+                d.to_string()
+            }
+            Num::F(f) => onelog_core::value::format_double(f),
+        };
         env.warn(1292, format!("Truncated incorrect seconds value: '{shown}'"));
     }
     us.clamp(-limit_us, limit_us)
@@ -1776,7 +1775,6 @@ pub fn is_native_function(name: &str) -> bool {
     arity(name).is_some() || super::json::arity(name).is_some() || super::regexp::arity(name).is_some()
 }
 
-/// `(min, max)` argument count of a known function.
 /// SUBSTRING_INDEX(s, delim, count): `s` up to the count-th `delim` from
 /// the left (count > 0), or after the count-th from the right (count < 0);
 /// the delimiter matches byte for byte, as in MariaDB.
@@ -1802,6 +1800,7 @@ fn precision_name(name: &str) -> &str {
     }
 }
 
+/// `(min, max)` argument count of a known function.
 #[cfg(test)]
 pub(super) fn arity_of(name: &str) -> Option<(usize, usize)> {
     arity(name)
@@ -1881,7 +1880,8 @@ fn collation_function(name: &str, arg: &Expr, value: &Value, env: &dyn EvalEnv) 
     let typed_null = value.is_null() && matches!(arg, Expr::Function { name, .. } if super::is_system_constant(name));
     let (collation, derivation) = match value {
         Value::Bytes(_) => super::value_collation(arg, env),
-        _ if typed_null => super::value_collation(arg, env),
+        // NULL of a system constant (CURRENT_ROLE() without a role) keeps its type.
+        Value::Null if typed_null => super::value_collation(arg, env),
         _ => (onelog_core::Collation::Binary, super::Derivation::Coercible),
     };
     match name {
