@@ -442,7 +442,7 @@ impl BinlogConfig {
             basename: "onelog-bin".to_string(),
             server_id: 1,
             domain_id: 0,
-            server_version: "10.11.99-MariaDB-OneLog".to_string(),
+            server_version: onelog_core::SERVER_VERSION.to_string(),
             checksum: true,
             max_binlog_size_bytes: 1 << 30,
             preallocate_size_bytes: 64 << 20,

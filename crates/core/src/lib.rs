@@ -24,3 +24,17 @@ pub use schema::{
 };
 pub use uuid::Uuid;
 pub use value::{Temporal, Value};
+
+/// The one place OneLog's version is spelled: MariaDB 10.11's dialect, OneLog's server.
+macro_rules! server_version {
+    () => {
+        "10.11.99-MariaDB-OneLog"
+    };
+}
+
+/// What VERSION(), `@@version` and the binlog's FORMAT_DESCRIPTION event say.
+pub const SERVER_VERSION: &str = server_version!();
+
+/// What the handshake announces: the `5.5.5-` prefix is how MariaDB tells old
+/// clients that the real version follows.
+pub const HANDSHAKE_SERVER_VERSION: &str = concat!("5.5.5-", server_version!());

@@ -19,7 +19,7 @@ use thiserror::Error;
 /// (Debezium's binlog client) takes MariaDB GTID positions only from a server
 /// whose version contains it, and SQLAlchemy, python-mysql-replication and
 /// other tools choose their MariaDB dialect by it.
-pub const SERVER_VERSION: &str = "5.5.5-10.11.99-MariaDB-OneLog";
+pub const SERVER_VERSION: &str = onelog_core::HANDSHAKE_SERVER_VERSION;
 
 /// utf8mb4_general_ci, the server's default collation.
 pub const DEFAULT_COLLATION_ID: u8 = 45;

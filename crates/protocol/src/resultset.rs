@@ -253,16 +253,19 @@ const STRING_ITEM_DECIMALS: u8 = 39;
 /// Column metadata for a computed result column (an expression, or a SHOW
 /// column: anything but a base table's field). MariaDB describes these as
 /// items, not fields: numbers and temporals carry BINARY_FLAG (their
-/// collation is `binary`), strings carry decimals 39, and there is no
+/// collation is `binary`), strings (binary ones too) carry decimals 39, and there is no
 /// NO_DEFAULT_VALUE_FLAG, which only a table's field can have.
 pub fn computed_column_meta(def: &ColumnDef, alias: &str) -> ColumnMeta {
     let mut meta = column_meta_for(def, "", "", Some(alias));
     meta.org_name.clear();
     meta.flags &= !ColumnFlags::NO_DEFAULT_VALUE_FLAG.bits();
+    use onelog_core::ColumnType as T;
+    let binary_string = matches!(def.ty, T::Binary(_) | T::VarBinary(_) | T::Blob(_));
     if meta.collation_id == BINARY_COLLATION_ID {
         meta.flags |= ColumnFlags::BINARY_FLAG.bits();
-    } else if def.ty != onelog_core::ColumnType::Uuid {
-        // (A UUID item keeps decimals 0, as its field has.)
+    }
+    // (A UUID item keeps decimals 0, as its field has.)
+    if (meta.collation_id != BINARY_COLLATION_ID || binary_string) && def.ty != T::Uuid {
         meta.decimals = STRING_ITEM_DECIMALS;
     }
     meta

@@ -216,14 +216,24 @@ fn select_column(column: &ResultColumn, item: Option<&Expr>) -> ColumnDef {
             let digits = d.coefficient_digits().len().max(d.scale() as usize + 1);
             typed(ColumnType::Decimal { precision: digits.min(65) as u8, scale: d.scale().min(30) as u8 }, false)
         }
-        // MariaDB makes '' a CHAR(0).
-        Some(Expr::Literal(Value::Bytes(b))) if b.is_empty() => typed(ColumnType::Char(0), false),
-        Some(Expr::Literal(Value::Bytes(b))) => {
-            typed(ColumnType::VarChar(String::from_utf8_lossy(b).chars().count() as u32), false)
-        }
         Some(Expr::Aggregate { func: AggFunc::Count, .. }) => typed(ColumnType::BigInt, false),
         _ if column.stored_function => stored_function_column(column),
-        _ => ColumnDef { name: column.name.clone(), generated: None, ..column.def.clone() },
+        _ => ColumnDef {
+            name: column.name.clone(),
+            generated: None,
+            ty: fixed_if_empty(&column.def.ty),
+            ..column.def.clone()
+        },
+    }
+}
+
+/// MariaDB stores an always-empty string result ('', `REPEAT(s, 0)`) as
+/// CHAR(0) / BINARY(0), where its result set says VARCHAR.
+fn fixed_if_empty(ty: &ColumnType) -> ColumnType {
+    match ty {
+        ColumnType::VarChar(0) => ColumnType::Char(0),
+        ColumnType::VarBinary(0) => ColumnType::Binary(0),
+        ty => ty.clone(),
     }
 }
 

@@ -424,10 +424,12 @@ pub(crate) fn value_collation(e: &Expr, env: &dyn EvalEnv) -> (Collation, Deriva
     if own.1 != Derivation::Coercible || typed_text || matches!(e, Expr::Collate { .. } | Expr::HexHybrid(_)) {
         return own;
     }
-    env.system_var(VarScope::Session, "collation_connection")
-        .ok()
-        .and_then(|v| Collation::named(&value_string(&v)))
-        .map_or(own, |connection| (connection, own.1))
+    connection_collation(env).map_or(own, |connection| (connection, own.1))
+}
+
+/// The session's `collation_connection`: what a string literal is in.
+pub(crate) fn connection_collation(env: &dyn EvalEnv) -> Option<Collation> {
+    env.system_var(VarScope::Session, "collation_connection").ok().and_then(|v| Collation::named(&value_string(&v)))
 }
 
 /// One step of MariaDB's collation aggregation: the lower derivation wins;
@@ -437,7 +439,7 @@ pub(crate) fn value_collation(e: &Expr, env: &dyn EvalEnv) -> (Collation, Deriva
 /// error unless a later explicit COLLATE decides: `_koi8r'a' = _latin1'A'`);
 /// within one charset a `_bin` collation wins, and of two others the first
 /// stays if they are coercible, else there is none.
-fn aggregate_step(a: (Collation, Derivation), b: (Collation, Derivation)) -> (Collation, Derivation) {
+pub(crate) fn aggregate_step(a: (Collation, Derivation), b: (Collation, Derivation)) -> (Collation, Derivation) {
     use onelog_core::Charset;
     let rank = |c: Collation| match c.charset() {
         Charset::Binary => 3,

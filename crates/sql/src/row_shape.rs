@@ -371,7 +371,8 @@ mod tests {
     }
 
     fn outcome(e: &Expr) -> Result<(), (u16, String)> {
-        check_scalar(e, &TypeEnv { scope: &[], functions: &NoFunctions }).map_err(|e| (e.code.number, e.message))
+        check_scalar(e, &TypeEnv { scope: &[], functions: &NoFunctions, connection_collation: Default::default() })
+            .map_err(|e| (e.code.number, e.message))
     }
 
     #[test]

@@ -214,7 +214,8 @@ impl Ctx<'_> {
 
     /// What typing an expression over `scope` needs of this statement.
     pub(crate) fn type_env<'a>(&'a self, scope: &'a [ScopeColumn]) -> crate::typing::TypeEnv<'a> {
-        crate::typing::TypeEnv { scope, functions: self }
+        let connection_collation = crate::eval::connection_collation(self).unwrap_or_default();
+        crate::typing::TypeEnv { scope, functions: self, connection_collation }
     }
 }
 

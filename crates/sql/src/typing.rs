@@ -96,6 +96,8 @@ pub struct TypeEnv<'a> {
     /// The columns `Expr::Slot`s refer to.
     pub scope: &'a [ScopeColumn],
     pub functions: &'a dyn StoredFunctions,
+    /// `collation_connection`: a string literal's collation.
+    pub connection_collation: Collation,
 }
 
 /// The result column definition MariaDB gives `expr` over `env.scope`,
@@ -219,7 +221,7 @@ fn to_def(t: &Typed, name: &str) -> ColumnDef {
 
 fn type_of(expr: &Expr, env: &TypeEnv<'_>) -> Option<Typed> {
     match expr {
-        Expr::Literal(v) => literal(v),
+        Expr::Literal(v) => literal(v, env.connection_collation),
         Expr::HexHybrid(bytes) => Some(hybrid_string(bytes.len())),
         Expr::Slot(i) => Some(column(&env.scope.get(*i)?.def)),
         Expr::Param(i) => Some(Typed { nullable: true, ..column(&env.functions.param_type(*i)?) }),
@@ -370,7 +372,7 @@ fn is_null_literal(t: &Typed) -> bool {
     matches!(&t.kind, Kind::Text { chars: 0, collation: Collation::Binary }) && t.nullable
 }
 
-fn literal(v: &Value) -> Option<Typed> {
+fn literal(v: &Value, connection_collation: Collation) -> Option<Typed> {
     let kind = match v {
         Value::Null => return Some(null_type()),
         Value::Int(i) => {
@@ -388,7 +390,7 @@ fn literal(v: &Value) -> Option<Typed> {
         }
         Value::Double(_) => Kind::Double,
         Value::Bytes(b) => match std::str::from_utf8(b) {
-            Ok(s) => Kind::Text { chars: s.chars().count() as u32, collation: Collation::default() },
+            Ok(s) => Kind::Text { chars: s.chars().count() as u32, collation: connection_collation },
             Err(_) => return None,
         },
         Value::Date(_) => Kind::Column(ColumnDef::new("", ColumnType::Date)),
@@ -436,7 +438,7 @@ fn column(def: &ColumnDef) -> Typed {
         ColumnType::Char(n) | ColumnType::VarChar(n) => Kind::Text { chars: *n, collation: def.collation },
         // What `to_def` makes of NULL's type: a UNION part that is only
         // NULL takes the other parts' type.
-        ColumnType::VarBinary(0) if def.nullable => return null_type(),
+        ColumnType::VarBinary(0) | ColumnType::Binary(0) if def.nullable => return null_type(),
         ColumnType::VarBinary(n) | ColumnType::Binary(n) => Kind::Text { chars: *n, collation: Collation::Binary },
         _ => Kind::Column(def.clone()),
     };
@@ -842,10 +844,17 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
         "if" => aggregate_types(&[arg(1)?, arg(2)?]),
         // Nullable whatever its arguments: past max_allowed_packet it is NULL.
         "concat" => {
-            let args = all()?;
-            let chars = args.iter().map(|t| display_chars(&t.kind)).sum::<Option<u32>>()?;
-            Some(text(chars, true))
+            let chars = all()?.iter().map(|t| display_chars(&t.kind).map(u64::from)).sum::<Option<u64>>()?;
+            Some(string_result(chars, args.iter(), env))
         }
+        "concat_ws" | "replace" | "repeat" | "lpad" | "rpad" | "insert" | "substring" | "substr" | "mid" | "elt"
+        | "quote" => string_function(name, args, env),
+        // Text in the connection's charset (MariaDB's default_charset()).
+        "space" => {
+            let chars = args.first().and_then(constant_count).map_or(MAX_BLOB_BYTES, |n| n.clamp(0, MAX_BLOB_BYTES));
+            Some(text_result(chars as u64, env.connection_collation))
+        }
+        "format" => format(args, env),
         "upper" | "ucase" | "lower" | "lcase" | "trim" | "ltrim" | "rtrim" | "reverse" => {
             let a = arg(0)?;
             let chars = display_chars(&a.kind)?;
@@ -1022,6 +1031,156 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
 }
 
 /// NOW() and its kin: their type, never NULL.
+/// The longest text MariaDB types a result as (MAX_BLOB_WIDTH bytes):
+/// a LONGTEXT.
+const MAX_BLOB_BYTES: i64 = u32::MAX as i64;
+
+/// FORMAT's decimals when they are not a constant (FORMAT_MAX_DECIMALS).
+const FORMAT_MAX_DECIMALS: u64 = 38;
+
+/// The integer digits FORMAT makes room for with a DOUBLE or a string:
+/// DBL_MAX's 309 and a sign.
+const FORMAT_DOUBLE_INT_DIGITS: u64 = 310;
+
+/// A count or position argument that is a constant, as MariaDB's
+/// fix_length_and_dec reads it: NULL counts as 0 (the result is empty);
+/// `None` when the argument is not a constant.
+fn constant_count(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Literal(Value::Int(n)) => Some(*n),
+        Expr::Literal(Value::UInt(n)) => Some(i64::try_from(*n).unwrap_or(i64::MAX)),
+        Expr::Literal(Value::Null) => Some(0),
+        Expr::Unary(UnaryOp::Neg, inner) => constant_count(inner).map(i64::saturating_neg),
+        _ => None,
+    }
+}
+
+/// Text of at most `chars` characters in `collation`, a LONGTEXT past
+/// MAX_BLOB_WIDTH bytes; nullable, as MariaDB's string functions are
+/// (past max_allowed_packet they return NULL).
+fn text_result(chars: u64, collation: Collation) -> Typed {
+    let max_chars = u64::from(u32::MAX / collation.mbmaxlen().max(1));
+    let chars = u32::try_from(chars.min(max_chars)).unwrap_or(u32::MAX);
+    Typed { kind: Kind::Text { chars, collation }, nullable: true }
+}
+
+/// [`text_result`] in the collation `args` aggregate to.
+fn string_result<'e>(chars: u64, args: impl IntoIterator<Item = &'e Expr>, env: &TypeEnv<'_>) -> Typed {
+    text_result(chars, string_collation(args, env))
+}
+
+/// The collation of a string function's result: its text arguments'
+/// collations aggregated by derivation as MariaDB's
+/// agg_arg_charsets_for_string_result does (numbers convert to any
+/// collation, NULL yields to anything but is binary by itself); the
+/// connection's when no argument is text.
+fn string_collation<'e>(args: impl IntoIterator<Item = &'e Expr>, env: &TypeEnv<'_>) -> Collation {
+    let mut null_only = false;
+    let derived = args.into_iter().filter_map(|a| match type_of(a, env)? {
+        t if is_null_literal(&t) => {
+            null_only = true;
+            None
+        }
+        Typed { kind: Kind::Text { collation, .. }, .. } => Some((collation, crate::eval::expr_collation(a).1)),
+        _ => None,
+    });
+    match derived.reduce(crate::eval::aggregate_step) {
+        Some((collation, _)) => collation,
+        None if null_only => Collation::Binary,
+        None => env.connection_collation,
+    }
+}
+
+/// The characters of argument `i` shown as text, widened for arithmetic.
+fn arg_chars(args: &[Expr], i: usize, env: &TypeEnv<'_>) -> Option<u64> {
+    display_chars(&type_of(args.get(i)?, env)?.kind).map(u64::from)
+}
+
+/// The length MariaDB gives string functions whose length follows their
+/// arguments' (Item_func_*::fix_length_and_dec in item_strfunc.cc). A
+/// count that is not a constant makes a LONGTEXT.
+fn string_function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
+    let chars = |i: usize| arg_chars(args, i, env);
+    let count = |i: usize| args.get(i).and_then(constant_count).map(|n| n.max(0) as u64);
+    let chars = match name {
+        // Every occurrence of the searched string may become the replacement.
+        "replace" => chars(0)? + chars(0)? * chars(2)?.saturating_sub(1),
+        "repeat" => count(1).map_or(Some(MAX_BLOB_BYTES as u64), |n| Some(chars(0)? * n))?,
+        "lpad" | "rpad" => count(1).unwrap_or(MAX_BLOB_BYTES as u64),
+        "insert" => chars(0)? + chars(3)?,
+        // The separator between each two of the other arguments.
+        "concat_ws" => {
+            let parts = (1..args.len()).map(chars).sum::<Option<u64>>()?;
+            parts + chars(0)? * (args.len() as u64).saturating_sub(2)
+        }
+        "substring" | "substr" | "mid" => substring_chars(args, env)?,
+        "elt" => (1..args.len()).map(chars).collect::<Option<Vec<u64>>>()?.into_iter().max()?,
+        // Every character escaped, and the quotes.
+        "quote" => chars(0)? * 2 + 2,
+        _ => return None,
+    };
+    // The arguments whose text the result is made of.
+    let text_args: &[usize] = match name {
+        "repeat" | "quote" | "substring" | "substr" | "mid" => &[0],
+        "lpad" | "rpad" => &[0, 2],
+        "insert" => &[0, 3],
+        _ => &[],
+    };
+    let collation_args: Vec<&Expr> = match (name, text_args) {
+        ("elt", _) => args.iter().skip(1).collect(),
+        (_, []) => args.iter().collect(),
+        (_, indexes) => indexes.iter().filter_map(|&i| args.get(i)).collect(),
+    };
+    Some(string_result(chars, collation_args, env))
+}
+
+/// SUBSTRING's length: MariaDB subtracts the start from the argument's
+/// length in bytes and keeps the difference as characters (so a
+/// utf8mb4 `varchar(5)` from position 2 is 19 characters long).
+fn substring_chars(args: &[Expr], env: &TypeEnv<'_>) -> Option<u64> {
+    let text = type_of(args.first()?, env)?;
+    let mut len = u64::from(display_chars(&text.kind)?) * u64::from(text_mbmaxlen(&text.kind));
+    if let Some(start) = args.get(1).and_then(constant_count) {
+        len = match start {
+            0 => 0,
+            start if start < 0 => Some(start.unsigned_abs()).filter(|&back| back <= len).unwrap_or(0),
+            start => len - len.min(start as u64 - 1),
+        };
+    }
+    if let Some(limit) = args.get(2).and_then(constant_count) {
+        len = len.min(limit.max(0) as u64);
+    }
+    Some(len)
+}
+
+/// FORMAT(x, d): x's integer digits with a separator per three, a point
+/// and `d` decimals, in the connection's charset (Item_func_format).
+fn format(args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
+    let number = type_of(args.first()?, env)?;
+    let int_digits = match &number.kind {
+        Kind::Int { len, unsigned, declared, .. } => {
+            match declared.clone().unwrap_or_else(|| int_type_for_length(*len)) {
+                ColumnType::TinyInt => 3,
+                ColumnType::SmallInt => 5,
+                ColumnType::MediumInt => 7,
+                ColumnType::BigInt => 19 + u64::from(*unsigned),
+                _ => 10,
+            }
+        }
+        Kind::Decimal { scale, .. } => {
+            u64::from(display_chars(&number.kind)?.saturating_sub(scale + u32::from(*scale > 0)))
+        }
+        k if is_double(k) || is_string(k) => FORMAT_DOUBLE_INT_DIGITS,
+        _ => return None,
+    };
+    let decimals = args
+        .get(1)
+        .and_then(constant_count)
+        .map_or(FORMAT_MAX_DECIMALS, |d| (d.max(0) as u64).min(FORMAT_MAX_DECIMALS));
+    let separators = int_digits / 3 + u64::from(decimals > 0) + 1;
+    Some(text_result(int_digits + separators + decimals, env.connection_collation))
+}
+
 fn clock(ty: ColumnType) -> Typed {
     Typed { nullable: false, ..temporal(ty) }
 }
@@ -1163,7 +1322,8 @@ mod tests {
     }
 
     fn def_of(expr: &Expr, scope: &[ScopeColumn]) -> ColumnDef {
-        result_def(expr, &TypeEnv { scope, functions: &Functions }, "x").expect("typed")
+        result_def(expr, &TypeEnv { scope, functions: &Functions, connection_collation: Collation::default() }, "x")
+            .expect("typed")
     }
 
     fn lit(v: Value) -> Expr {
@@ -1234,14 +1394,26 @@ mod tests {
     #[test]
     fn a_stored_function_call_is_typed_by_its_returns_clause() {
         let call = Expr::Function { name: "fint".into(), args: vec![] };
-        let column = result_column(&call, &TypeEnv { scope: &[], functions: &Functions }, "fint()").expect("typed");
+        let column = result_column(
+            &call,
+            &TypeEnv { scope: &[], functions: &Functions, connection_collation: Collation::default() },
+            "fint()",
+        )
+        .expect("typed");
         assert_eq!((column.def.ty, column.def.display_width, column.def.nullable), (ColumnType::Int, Some(11), true));
         assert!(column.stored_function);
         let plus_1 = Expr::Binary(BinOp::Add, Box::new(call), Box::new(lit(Value::Int(1))));
         let d = def_of(&plus_1, &[]);
         assert_eq!((d.ty, d.display_width), (ColumnType::BigInt, Some(12)));
         let unknown = Expr::Function { name: "nosuch".into(), args: vec![] };
-        assert_eq!(result_def(&unknown, &TypeEnv { scope: &[], functions: &Functions }, "x"), None);
+        assert_eq!(
+            result_def(
+                &unknown,
+                &TypeEnv { scope: &[], functions: &Functions, connection_collation: Collation::default() },
+                "x"
+            ),
+            None
+        );
     }
 
     #[test]

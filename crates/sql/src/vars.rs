@@ -73,8 +73,8 @@ pub struct VarDef {
     pub effect: Effect,
 }
 
-/// What VERSION() and @@version say: MariaDB 10.11 dialect, OneLog's server.
-pub const SERVER_VERSION: &str = "10.11.99-MariaDB-OneLog";
+/// What VERSION() and @@version say.
+pub use onelog_core::SERVER_VERSION;
 
 /// MariaDB 10.11's variables (tests/tools/gen_variables.py writes the file).
 const MARIADB_TSV: &str = include_str!("vars/mariadb_10_11.tsv");

@@ -48,7 +48,9 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         "left" | "right" | "repeat" | "ifnull" | "nullif" | "pow" | "power" | "datediff" | "date_format"
         | "str_to_date" | "find_in_set" | "strcmp" | "mod" | "get_lock" | "truncate" | "atan2" | "trim_chars"
         | "ltrim_chars" | "rtrim_chars" | "timediff" | "instr" | "position" | "binlog_gtid_pos" => (2, 2),
-        "replace" | "lpad" | "rpad" | "if" | "conv" | "substring_index" => (3, 3),
+        "replace" | "if" | "conv" | "substring_index" => (3, 3),
+        // MariaDB 10.3+ pads with spaces when the padding is left out.
+        "lpad" | "rpad" => (2, 3),
         "insert" => (4, 4),
         "locate" => (2, 3),
         "coalesce" => (1, V),
@@ -1152,7 +1154,7 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
         "lpad" | "rpad" => {
             let s: Vec<char> = s_of(&a[0]).chars().collect();
             let n = int_arg(&a[1], env).unwrap_or(0);
-            let pad: Vec<char> = s_of(&a[2]).chars().collect();
+            let pad: Vec<char> = a.get(2).map_or_else(|| vec![' '], |p| s_of(p).chars().collect());
             if n < 0 {
                 return Ok(Value::Null);
             }
