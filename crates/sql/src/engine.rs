@@ -102,6 +102,8 @@ pub struct Engine {
     pub catalog: RwLock<Catalog>,
     pub locks: LockManager,
     pub mdl: MetadataLocks,
+    /// GET_LOCK() and its kin.
+    pub user_locks: crate::user_locks::UserLocks,
     pub vars: GlobalVars,
     /// Serialises DDL: one schema change at a time.
     pub ddl_lock: Mutex<()>,
@@ -228,6 +230,7 @@ impl Engine {
             catalog: RwLock::new(catalog),
             locks: LockManager::default(),
             mdl: MetadataLocks::default(),
+            user_locks: Default::default(),
             vars,
             ddl_lock: Mutex::new(()),
             next_txn_id: AtomicU64::new(1),

@@ -113,11 +113,30 @@ pub trait EvalEnv {
         std::thread::sleep(duration);
         Ok(())
     }
+    /// A user-level lock function's value (see `user_locks`): only a
+    /// connection's session holds locks.
+    fn user_lock(&self, _call: UserLockCall<'_>) -> SqlResult<Value> {
+        Err(SqlError::not_supported("user-level locks in this context"))
+    }
     /// A long evaluation (BENCHMARK()) asks now and then whether its
     /// statement was killed or ran out of time.
     fn check_killed(&self) -> SqlResult<()> {
         Ok(())
     }
+}
+
+/// What a user-level lock function asks of its session.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum UserLockCall<'a> {
+    /// GET_LOCK(name, timeout).
+    Get {
+        name: &'a [u8],
+        timeout: std::time::Duration,
+    },
+    Release(&'a [u8]),
+    IsFree(&'a [u8]),
+    IsUsed(&'a [u8]),
+    ReleaseAll,
 }
 
 /// Per-row inputs to evaluation.

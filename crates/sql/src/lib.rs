@@ -55,6 +55,7 @@ pub mod time_zone;
 pub mod trigger;
 pub mod txn;
 pub mod typing;
+pub mod user_locks;
 pub mod vars;
 pub mod view;
 pub mod wait;

@@ -172,6 +172,9 @@ impl EvalEnv for Ctx<'_> {
     fn check_killed(&self) -> SqlResult<()> {
         self.session.check_killed()
     }
+    fn user_lock(&self, call: crate::eval::UserLockCall<'_>) -> SqlResult<Value> {
+        self.session.user_lock(call)
+    }
     fn division_by_zero(&self) -> SqlResult<()> {
         self.session.division_by_zero()
     }

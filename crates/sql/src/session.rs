@@ -8,7 +8,7 @@
 use crate::accounts::privs;
 use crate::ast::*;
 use crate::engine::Engine;
-use crate::eval::EvalEnv;
+use crate::eval::{EvalEnv, UserLockCall};
 use crate::kill::{KillFlag, StatementGuard, TimeLimit};
 use crate::mdl::{TableName, TableUse, Wait};
 use crate::sequence::Sequence;
@@ -443,6 +443,7 @@ impl Drop for Session {
         self.engine.mdl.release_write_intent(self.connection_id);
         self.engine.mdl.release_global_read(self.connection_id);
         self.engine.mdl.release_table_locks(self.connection_id);
+        self.engine.user_locks.release_all(self.connection_id);
         self.engine.processes.entries.lock().remove(&self.connection_id);
         self.engine.replicas.gone(self.connection_id);
     }
@@ -1339,6 +1340,12 @@ impl Session {
     /// shows `state` in PROCESSLIST while it waits, as MariaDB does.
     pub(crate) fn request_mdl<R>(&self, state: &'static str, request: impl FnOnce(Wait<'_>) -> R) -> R {
         let timeout = Duration::from_secs(self.session_value("lock_wait_timeout").parse().unwrap_or(86_400));
+        self.wait_showing(state, timeout, request)
+    }
+
+    /// Runs `request`, which may wait up to `timeout`, showing `state` in
+    /// PROCESSLIST while it waits.
+    fn wait_showing<R>(&self, state: &'static str, timeout: Duration, request: impl FnOnce(Wait<'_>) -> R) -> R {
         let mut waited = false;
         let outcome = request(Wait {
             timeout,
@@ -2395,6 +2402,9 @@ pub(crate) fn add_table_use(tables: &mut Vec<TableUse>, table: (&str, &str), wri
 
 /// PROCESSLIST State of a statement waiting for a table's metadata lock.
 pub(crate) const TABLE_WAIT: &str = "Waiting for table metadata lock";
+
+/// PROCESSLIST's state while GET_LOCK waits, as MariaDB shows it.
+const USER_LOCK_WAIT: &str = "User lock";
 /// ... and of one waiting for the global read lock (MariaDB's wording).
 const BACKUP_WAIT: &str = "Waiting for backup lock";
 
@@ -2508,6 +2518,26 @@ impl EvalEnv for Session {
 
     fn check_killed(&self) -> SqlResult<()> {
         self.guard.check()
+    }
+
+    fn user_lock(&self, call: UserLockCall<'_>) -> SqlResult<Value> {
+        use crate::user_locks::Acquired;
+        let locks = &self.engine.user_locks;
+        let owner = self.connection_id;
+        let as_int = |b: bool| Value::Int(i64::from(b));
+        Ok(match call {
+            UserLockCall::Get { name, timeout } => {
+                match self.wait_showing(USER_LOCK_WAIT, timeout, |wait| locks.acquire(owner, name, wait))? {
+                    Acquired::Granted => Value::Int(1),
+                    Acquired::TimedOut => Value::Int(0),
+                    Acquired::Interrupted => Value::Null,
+                }
+            }
+            UserLockCall::Release(name) => locks.release(owner, name).map_or(Value::Null, as_int),
+            UserLockCall::IsFree(name) => as_int(locks.holder(name).is_none()),
+            UserLockCall::IsUsed(name) => locks.holder(name).map_or(Value::Null, Value::UInt),
+            UserLockCall::ReleaseAll => Value::UInt(locks.release_all(owner)),
+        })
     }
 }
 

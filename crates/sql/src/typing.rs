@@ -982,6 +982,13 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
         // `user@host`: USERNAME_CHAR_LENGTH + HOSTNAME_LENGTH + 1.
         "user" | "current_user" | "session_user" | "system_user" => Some(system_text(384, true)),
         "coercibility" => Some(long(10, false)),
+        "get_lock" | "release_lock" | "is_free_lock" => Some(long(1, true)),
+        // A connection id (Item_func_is_used_lock).
+        "is_used_lock" => Some(long(10, true)),
+        "release_all_locks" => Some(Typed {
+            kind: Kind::Int { digits: 11, len: 11, unsigned: true, declared: Some(ColumnType::Int) },
+            nullable: false,
+        }),
         "connection_id" => Some(Typed {
             kind: Kind::Int { digits: 10, len: 10, unsigned: true, declared: Some(ColumnType::Int) },
             nullable: false,

@@ -4,7 +4,7 @@ use super::locale::{self, NumberStyle};
 use super::temporal::{self, date_format, day_of_year, str_to_date, to_datetime, to_days, to_time, weekday};
 use super::{
     bool_value, compare, eval, int_arg, set_scale, to_num, to_u64_bits, truth, truthy, value_bytes, value_string,
-    EvalEnv, Num, Row, MAX_ALLOWED_PACKET,
+    EvalEnv, Num, Row, UserLockCall, MAX_ALLOWED_PACKET,
 };
 use crate::ast::{Expr, VarScope};
 use crate::time_zone::TimeZone;
@@ -63,7 +63,7 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         "convert_tz" => (3, 3),
         "pi" | "curdate" | "current_date" | "utc_date" | "database" | "schema" | "user" | "current_user"
         | "session_user" | "system_user" | "version" | "connection_id" | "row_count" | "found_rows" | "uuid"
-        | "uuid_short" | "current_role" | "sys_guid" | "rownum" => (0, 0),
+        | "uuid_short" | "current_role" | "sys_guid" | "rownum" | "release_all_locks" => (0, 0),
         "timestampdiff" => (3, 3),
         "md5" | "sha1" | "sha" | "password" | "quote" | "weekofyear" | "inet_aton" | "inet_ntoa" | "to_seconds"
         | "inet6_aton" | "inet6_ntoa" | "is_ipv4" | "is_ipv6" | "is_ipv4_compat" | "is_ipv4_mapped" => (1, 1),
@@ -832,12 +832,34 @@ fn now_value(name: &str, fsp: i64, env: &dyn EvalEnv) -> Value {
     }
 }
 
-fn lock_fn(name: &str) -> Value {
-    match name {
-        "get_lock" | "release_lock" => Value::Int(1),
-        "is_free_lock" => Value::Int(1),
-        _ => Value::Null,
+/// GET_LOCK, RELEASE_LOCK, IS_FREE_LOCK, IS_USED_LOCK (see `user_locks`):
+/// NULL for a NULL or empty name, as in MariaDB; a GET_LOCK timeout that is
+/// NULL or negative is NULL with warning 1411 (MariaDB has no endless wait).
+fn user_lock_fn(name: &str, a: &[Value], env: &dyn EvalEnv) -> SqlResult<Value> {
+    let lock = value_bytes(&a[0]);
+    if a[0].is_null() || lock.is_empty() {
+        return Ok(Value::Null);
     }
+    crate::user_locks::check_name(&lock)?;
+    let call = match name {
+        "get_lock" => {
+            let seconds = if a[1].is_null() { None } else { f64_of(&a[1], env) };
+            let Some(seconds) = seconds.filter(|s| *s >= 0.0) else {
+                let shown = if a[1].is_null() { "NULL".to_string() } else { value_string(&a[1]) };
+                env.warn(
+                    ErrorCode::WRONG_VALUE_FOR_TYPE.number,
+                    format!("Incorrect timeout value: '{shown}' for function get_lock"),
+                );
+                return Ok(Value::Null);
+            };
+            let timeout = std::time::Duration::from_secs_f64(seconds.min(crate::kill::MAX_STATEMENT_TIME_S));
+            UserLockCall::Get { name: &lock, timeout }
+        }
+        "release_lock" => UserLockCall::Release(&lock),
+        "is_free_lock" => UserLockCall::IsFree(&lock),
+        _ => UserLockCall::IsUsed(&lock),
+    };
+    env.user_lock(call)
 }
 
 /// Applies a function to evaluated arguments.
@@ -1013,12 +1035,8 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
         "unix_timestamp" if a.is_empty() => {
             return Ok(Value::Int(temporal::unix_micros(&statement_now_utc(env)).div_euclid(1_000_000)));
         }
-        "get_lock" | "release_lock" | "is_free_lock" | "is_used_lock" => {
-            if a[0].is_null() {
-                return Ok(Value::Null);
-            }
-            return Ok(lock_fn(name));
-        }
+        "get_lock" | "release_lock" | "is_free_lock" | "is_used_lock" => return user_lock_fn(name, a, env),
+        "release_all_locks" => return env.user_lock(UserLockCall::ReleaseAll),
         "binlog_gtid_pos" => {
             return match int_arg(&a[1], env) {
                 Some(offset) if !a[0].is_null() && offset >= 0 => env.binlog_gtid_pos(&s_of(&a[0]), offset as u64),
