@@ -655,6 +655,20 @@ fn status_rows(session: &Session, global: bool) -> Vec<Vec<Value>> {
     rows
 }
 
+/// information_schema.GLOBAL_STATUS / SESSION_STATUS: SHOW [GLOBAL]
+/// STATUS as a table, names upper-cased, typed as MariaDB's.
+fn status_table(session: &Session, table: &str) -> (Vec<ResultColumn>, Vec<Vec<Value>>) {
+    let rows = status_rows(session, table == "GLOBAL_STATUS")
+        .iter()
+        .map(|row| {
+            let name = crate::eval::value_string(&row[0]).to_ascii_uppercase();
+            vec![s(&name), s(&crate::eval::value_string(&row[1]))]
+        })
+        .collect();
+    let columns = [field(table, "VARIABLE_NAME", 64), field(table, "VARIABLE_VALUE", 2048)];
+    (columns.iter().map(ShowColumn::result_column).collect(), rows)
+}
+
 /// The view `name` (SHOW CREATE VIEW sees views only, temporary tables
 /// of the same name aside, as in MariaDB).
 fn view_named(session: &Session, name: &ObjectName) -> SqlResult<Option<Arc<ViewEntry>>> {
@@ -1471,6 +1485,7 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                     .collect(),
             )
         }
+        "GLOBAL_STATUS" | "SESSION_STATUS" => return Ok(status_table(session, &table)),
         "SYSTEM_VARIABLES" => (
             &[
                 "VARIABLE_NAME",

@@ -982,6 +982,8 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
         // `user@host`: USERNAME_CHAR_LENGTH + HOSTNAME_LENGTH + 1.
         "user" | "current_user" | "session_user" | "system_user" => Some(system_text(384, true)),
         "coercibility" => Some(long(10, false)),
+        // `a REGEXP b` (NOT REGEXP is NOT over it): a boolean.
+        "regexp" => Some(boolean(any_null()?)),
         "get_lock" | "release_lock" | "is_free_lock" => Some(long(1, true)),
         // A connection id (Item_func_is_used_lock).
         "is_used_lock" => Some(long(10, true)),
