@@ -377,7 +377,7 @@ fn insert(session: &mut Session, ins: &Insert, params: &[Value], check: Option<&
     // LAST_INSERT_ID() follows generated values only; the OK packet also
     // reports an explicit AUTO_INCREMENT value or the row ODKU updated.
     if let Some(id) = generated {
-        session.last_insert_id.set(id);
+        session.generated_insert_id(id);
     }
     if !ins.returning.is_empty() {
         return with_ctx(session, params, |ctx| select::returning(ctx, &table, &ins.returning, &written));

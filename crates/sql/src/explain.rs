@@ -327,6 +327,10 @@ fn simplify_where(ctx: &Ctx, query: &mut Select, kinds: &ColumnKinds) -> SqlResu
     }
     let mut kept = Vec::new();
     for cond in conds {
+        if kinds.never_true(&cond) {
+            query.selection = Some(Expr::Literal(Value::Int(0)));
+            return Ok(WhereOutcome::Impossible);
+        }
         if !cond.is_constant() {
             // `NOT a` is `a = 0` from here on: an equality like any other.
             kept.push(match &cond {
@@ -365,18 +369,31 @@ enum Kind {
 }
 
 /// The kinds of the columns of a resolved FROM's base tables, by the
-/// name their columns carry (`db \0 qualifier`).
-struct ColumnKinds(Vec<(String, String, Kind)>);
+/// name their columns carry (`db \0 qualifier`), and which of them are
+/// never NULL.
+struct ColumnKinds {
+    kinds: Vec<(String, String, Kind)>,
+    /// NOT NULL columns when no outer join can make them NULL, but for
+    /// DATE and DATETIME ones (MariaDB reads `d IS NULL` of those as
+    /// `d = 0`, the zero date).
+    never_null: Vec<(String, String)>,
+}
 
 impl ColumnKinds {
     fn of(catalog: &Catalog, from: &[Join]) -> ColumnKinds {
         let mut kinds = Vec::new();
+        let mut never_null = Vec::new();
+        let inner_only = from.iter().all(|j| matches!(j.kind, JoinKind::Inner | JoinKind::Cross));
         for join in from {
             let TableFactor::Table { name, alias, .. } = &join.factor else { continue };
             let Some(db) = name.db.as_deref() else { continue };
             let Some(entry) = catalog.table(db, &name.name) else { continue };
             let marker = format!("{db}\0{}", alias.as_deref().unwrap_or(&name.name));
             for column in &entry.def.columns {
+                let zero_date = matches!(column.ty, ColumnType::Date | ColumnType::DateTime { .. });
+                if inner_only && !column.nullable && !zero_date {
+                    never_null.push((marker.clone(), column.name.clone()));
+                }
                 let kind = match &column.ty {
                     ty if ty.is_numeric() => Kind::Numeric,
                     ty if ty.is_text() && !ty.has_members() => Kind::Text(column.collation),
@@ -385,12 +402,19 @@ impl ColumnKinds {
                 kinds.push((marker.clone(), column.name.clone(), kind));
             }
         }
-        ColumnKinds(kinds)
+        ColumnKinds { kinds, never_null }
     }
 
     fn kind(&self, e: &Expr) -> Option<Kind> {
         let Expr::Column { table: Some(table), name } = e else { return None };
-        self.0.iter().find(|(t, n, _)| t == table && n == name).map(|(_, _, kind)| *kind)
+        self.kinds.iter().find(|(t, n, _)| t == table && n == name).map(|(_, _, kind)| *kind)
+    }
+
+    /// `column IS NULL` of a column that is never NULL: always false.
+    fn never_true(&self, cond: &Expr) -> bool {
+        let Expr::IsNull { expr, negated: false } = cond else { return false };
+        let Expr::Column { table: Some(table), name } = expr.as_ref() else { return false };
+        self.never_null.iter().any(|(t, n)| t == table && n == name)
     }
 }
 

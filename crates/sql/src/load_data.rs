@@ -232,7 +232,7 @@ impl Plan {
         }
         fields.io_error()?;
         if let Some(id) = first_generated {
-            session.last_insert_id.set(id);
+            session.generated_insert_id(id);
         }
         let warnings = session.warning_count();
         Ok(QueryResult::Ok {

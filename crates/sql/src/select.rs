@@ -1882,11 +1882,29 @@ impl Clauses {
     }
 }
 
+/// MariaDB's ODBC compatibility (`sql_auto_is_null`, remove_eq_conds): in
+/// the first SELECT after an INSERT generated an AUTO_INCREMENT value, a
+/// WHERE that is just `auto_increment_column IS NULL` is
+/// `auto_increment_column = LAST_INSERT_ID()` (as a part of a larger
+/// condition it stays what it is, as in MariaDB).
+fn substitute_auto_is_null(ctx: &Ctx, where_bound: Expr, scope: &[ScopeColumn]) -> Expr {
+    match where_bound {
+        Expr::IsNull { expr, negated: false } if matches!(*expr, Expr::Slot(i) if scope.get(i).is_some_and(|c| c.def.auto_increment)) => {
+            match ctx.session.take_auto_is_null_id() {
+                Some(id) => Expr::Binary(BinOp::Eq, expr, Box::new(Expr::Literal(Value::UInt(id)))),
+                None => Expr::IsNull { expr, negated: false },
+            }
+        }
+        other => other,
+    }
+}
+
 /// Binds `select`'s clauses to `scope`, refusing window functions where
 /// they cannot be.
 pub(crate) fn bind_clauses(ctx: &Ctx, select: &Select, scope: &[ScopeColumn]) -> SqlResult<Clauses> {
     let items = expand_items(&select.items, scope)?;
     let where_bound = select.selection.as_ref().map(|w| bind(w, scope)).transpose().map_err(in_clause("WHERE"))?;
+    let where_bound = where_bound.map(|w| substitute_auto_is_null(ctx, w, scope));
     let order = bind_order(select, &items, scope).map_err(in_clause("ORDER BY"))?;
     let group_by: Vec<Expr> = select
         .group_by

@@ -351,6 +351,9 @@ pub struct Session {
     /// SHOW STATUS counters: this session's counts, by `StatusCounter`.
     status_counts: [std::cell::Cell<u64>; STATUS_COUNTERS],
     pub(crate) last_insert_id: std::cell::Cell<u64>,
+    /// An INSERT generated `last_insert_id` and no SELECT has used it for
+    /// `sql_auto_is_null` yet (MariaDB's substitute_null_with_insert_id).
+    pub(crate) auto_is_null_pending: std::cell::Cell<bool>,
     pub(crate) row_count: std::cell::Cell<i64>,
     pub(crate) found_rows: u64,
     /// The running statement's read view for DML evaluation (see
@@ -494,6 +497,7 @@ impl Session {
             warnings_dropped: std::cell::Cell::new(0),
             status_counts: Default::default(),
             last_insert_id: std::cell::Cell::new(0),
+            auto_is_null_pending: std::cell::Cell::new(false),
             row_count: std::cell::Cell::new(-1),
             found_rows: 0,
             stmt_view: None,
@@ -557,6 +561,7 @@ impl Session {
             warnings_dropped: std::cell::Cell::new(self.warnings_dropped.get()),
             status_counts: Default::default(),
             last_insert_id: std::cell::Cell::new(self.last_insert_id.get()),
+            auto_is_null_pending: std::cell::Cell::new(self.auto_is_null_pending.get()),
             row_count: std::cell::Cell::new(self.row_count.get()),
             found_rows: self.found_rows,
             stmt_view: None,
@@ -595,6 +600,7 @@ impl Session {
         caller.warnings_dropped.set(self.warnings_dropped.get());
         caller.statement_conditions.set(self.statement_conditions.get());
         caller.last_insert_id.set(self.last_insert_id.get());
+        caller.auto_is_null_pending.set(self.auto_is_null_pending.get());
         caller.row_count.set(self.row_count.get());
         caller.non_transactional_written.set(self.non_transactional_written.get());
         self.txn.take().ok_or_else(|| SqlError::internal("a stored function's session lost its transaction"))
@@ -1333,6 +1339,25 @@ impl Session {
         p.command = if info.is_some() { "Query" } else { "Sleep" }.into();
         p.state = "";
         p.started = Instant::now();
+    }
+
+    /// An INSERT (or LOAD DATA) generated AUTO_INCREMENT value `id`:
+    /// what LAST_INSERT_ID() returns from now on.
+    pub(crate) fn generated_insert_id(&self, id: u64) {
+        self.last_insert_id.set(id);
+        self.auto_is_null_pending.set(true);
+    }
+
+    /// `sql_auto_is_null`'s substitution, once per generated value: the
+    /// value `auto_increment_column IS NULL` is to find, if it is due.
+    pub(crate) fn take_auto_is_null_id(&self) -> Option<u64> {
+        let on = self.session_value("sql_auto_is_null");
+        let due = (on == "1" || on.eq_ignore_ascii_case("ON")) && self.auto_is_null_pending.get();
+        let id = self.last_insert_id.get();
+        (due && id > 0).then(|| {
+            self.auto_is_null_pending.set(false);
+            id
+        })
     }
 
     /// Runs a metadata-lock request (see `mdl`) with what it needs from the

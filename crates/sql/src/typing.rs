@@ -1113,14 +1113,17 @@ fn string_function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed
     let count = |i: usize| args.get(i).and_then(constant_count).map(|n| n.max(0) as u64);
     let chars = match name {
         // Every occurrence of the searched string may become the replacement.
-        "replace" => chars(0)? + chars(0)? * chars(2)?.saturating_sub(1),
-        "repeat" => count(1).map_or(Some(MAX_BLOB_BYTES as u64), |n| Some(chars(0)? * n))?,
+        "replace" => chars(0)?.saturating_mul(chars(2)?.max(1)),
+        "repeat" => match count(1) {
+            Some(n) => chars(0)?.saturating_mul(n),
+            None => MAX_BLOB_BYTES as u64,
+        },
         "lpad" | "rpad" => count(1).unwrap_or(MAX_BLOB_BYTES as u64),
         "insert" => chars(0)? + chars(3)?,
         // The separator between each two of the other arguments.
         "concat_ws" => {
             let parts = (1..args.len()).map(chars).sum::<Option<u64>>()?;
-            parts + chars(0)? * (args.len() as u64).saturating_sub(2)
+            parts.saturating_add(chars(0)?.saturating_mul((args.len() as u64).saturating_sub(2)))
         }
         "substring" | "substr" | "mid" => substring_chars(args, env)?,
         "elt" => (1..args.len()).map(chars).collect::<Option<Vec<u64>>>()?.into_iter().max()?,
@@ -1128,19 +1131,20 @@ fn string_function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed
         "quote" => chars(0)? * 2 + 2,
         _ => return None,
     };
-    // The arguments whose text the result is made of.
-    let text_args: &[usize] = match name {
+    Some(string_result(chars, text_arguments(name, args), env))
+}
+
+/// The arguments of [`string_function`] `name` whose text makes its
+/// result: their collations aggregate into the result's.
+fn text_arguments<'e>(name: &str, args: &'e [Expr]) -> Vec<&'e Expr> {
+    let indexes: &[usize] = match name {
         "repeat" | "quote" | "substring" | "substr" | "mid" => &[0],
         "lpad" | "rpad" => &[0, 2],
         "insert" => &[0, 3],
-        _ => &[],
+        "elt" => return args.iter().skip(1).collect(),
+        _ => return args.iter().collect(),
     };
-    let collation_args: Vec<&Expr> = match (name, text_args) {
-        ("elt", _) => args.iter().skip(1).collect(),
-        (_, []) => args.iter().collect(),
-        (_, indexes) => indexes.iter().filter_map(|&i| args.get(i)).collect(),
-    };
-    Some(string_result(chars, collation_args, env))
+    indexes.iter().filter_map(|&i| args.get(i)).collect()
 }
 
 /// SUBSTRING's length: MariaDB subtracts the start from the argument's

@@ -209,6 +209,9 @@ static ONELOG: &[(&str, Option<&str>, Effect, Option<Kind>)] = &[
     // A SET of MariaDB's mode names; a combination mode (ANSI,
     // TRADITIONAL...) brings the modes it stands for (`expand_sql_mode`).
     ("sql_mode", None, Effect::Used, None),
+    // ODBC's `auto_increment_column IS NULL` after an INSERT (see
+    // `select::substitute_auto_is_null`).
+    ("sql_auto_is_null", None, Effect::Used, None),
     // An ORDER BY no index gives, and GROUP BY, sort this much in memory
     // and the rest in files under tmpdir (crate::sort).
     ("sort_buffer_size", None, Effect::Used, None),
