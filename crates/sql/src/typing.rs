@@ -933,6 +933,7 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
             Some(long(2, true))
         }
         "dayofweek" | "weekday" => Some(long(1, true)),
+        "microsecond" => Some(long(6, true)),
         // Binary strings: UNHEX's bytes are half its argument's bytes;
         // CHAR() gives up to 4 bytes per argument (without USING).
         "unhex" => {

@@ -213,6 +213,12 @@ mod tests {
         locks.acquire(owner, name.as_bytes(), Wait { timeout, guard: &guard, on_wait: &mut || {} })
     }
 
+    fn until_someone_waits(locks: &UserLocks) {
+        while locks.state.lock().waits_for.is_empty() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
     #[test]
     fn a_lock_is_recursive_and_released_as_often_as_taken() {
         let locks = UserLocks::default();
@@ -237,9 +243,7 @@ mod tests {
             let locks = locks.clone();
             std::thread::spawn(move || get(&locks, 2, "a", Duration::from_secs(30)))
         };
-        while locks.state.lock().waits_for.is_empty() {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        until_someone_waits(&locks);
         assert_eq!(locks.release_all(1), 1);
         assert_eq!(waiter.join().expect("waiter"), Ok(Acquired::Granted));
         assert_eq!(locks.holder(b"a"), Some(2));
@@ -254,9 +258,7 @@ mod tests {
             let locks = locks.clone();
             std::thread::spawn(move || get(&locks, 1, "b", Duration::from_secs(30)))
         };
-        while locks.state.lock().waits_for.is_empty() {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        until_someone_waits(&locks);
         let err = get(&locks, 2, "a", Duration::from_secs(30)).expect_err("deadlock");
         assert_eq!(err.code.number, 1213);
         assert_eq!(locks.release_all(2), 1);

@@ -328,23 +328,27 @@ fn temporal_field(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
             ..Temporal::default()
         }
     };
+    match time_span(v, env) {
+        Some(us) => Some(from_time(us)),
+        None => to_datetime(v, env),
+    }
+}
+
+/// The microseconds of `v` when it is a TIME, or a string that reads as
+/// one: HOUR('10:05:03') reads a TIME, HOUR('2024-01-02 10:05') a DATETIME.
+/// A string past 838:59:59 is cut to it with warning 1292.
+fn time_span(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
     match v {
-        Value::Time(us) => Some(from_time(*us)),
+        Value::Time(us) => Some(*us),
         Value::Bytes(b) => {
-            // HOUR('10:05:03') reads a TIME; '2024-01-02 10:05' a DATETIME.
             let st = String::from_utf8_lossy(b);
             let looks_time = match st.split_once(':') {
                 Some((head, _)) => head.trim().bytes().all(|c| c.is_ascii_digit() || c == b' ' || c == b'-'),
                 None => false,
             } && !st.trim_start_matches('-').contains('-');
-            if looks_time {
-                if let Some(us) = temporal::parse_time(&st) {
-                    return Some(from_time(us));
-                }
-            }
-            to_datetime(v, env)
+            looks_time.then(|| to_time(v, env)).flatten()
         }
-        other => to_datetime(other, env),
+        _ => None,
     }
 }
 
@@ -1574,9 +1578,10 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
         "month" => opt_int(date_part(&a[0], env).map(|t| i64::from(t.month))),
         "quarter" => opt_int(date_part(&a[0], env).map(|t| (i64::from(t.month) + 2) / 3)),
         "day" | "dayofmonth" => opt_int(date_part(&a[0], env).map(|t| i64::from(t.day))),
-        "hour" => match &a[0] {
-            Value::Time(us) => Value::Int((us.unsigned_abs() / 3_600_000_000) as i64),
-            v => opt_int(temporal_field(v, env).map(|t| i64::from(t.hour))),
+        // A TIME's hours may pass 23 (up to 838).
+        "hour" => match time_span(&a[0], env) {
+            Some(us) => Value::Int((us.unsigned_abs() / 3_600_000_000) as i64),
+            None => opt_int(temporal_field(&a[0], env).map(|t| i64::from(t.hour))),
         },
         "minute" => opt_int(temporal_field(&a[0], env).map(|t| i64::from(t.minute))),
         "second" => opt_int(temporal_field(&a[0], env).map(|t| i64::from(t.second))),
