@@ -3,6 +3,7 @@
 -- CONCAT_WS, SUBSTRING's byte-count quirk, ELT, QUOTE, SPACE, FORMAT;
 -- their collation aggregated from the arguments; string literals in the
 -- connection's collation; an always-empty result stored as CHAR(0).
+-- A deeply nested call is typed in linear time.
 CREATE TABLE sft (a VARCHAR(5), b VARCHAR(3), n INT, bi BIGINT, ti TINYINT, d DOUBLE, dc DECIMAL(10,3), ubi BIGINT UNSIGNED, l VARCHAR(4) CHARACTER SET latin1)
 INSERT INTO sft VALUES ('abc', 'x', 3, 12345, 2, 1.5, 12.5, 7, 'déf')
 CREATE TABLE sft1 AS SELECT REPLACE(a, b, 'yy') c1, LPAD(a, 10, b) c2, RPAD(a, n, b) c3, REPEAT(a, 3) c4, REPEAT(a, n) c5, INSERT(a, 1, 2, b) c6, CONCAT_WS(',', a, b) c7 FROM sft
@@ -18,4 +19,5 @@ CREATE TABLE sft4 AS SELECT REPLACE(l, 'x', 'yz') a, CONCAT(l, a) b, LPAD(l, 6, 
 SHOW CREATE TABLE sft4
 SELECT LPAD('ab', 4), RPAD('ab', 4), LPAD('abc', 2), RPAD(NULL, 3)
 SELECT REPLACE('abc', 'b', 'xyz'), REPEAT('ab', 2), QUOTE('it''s'), ELT(2, 'a', 'bb', 'ccc')
+SELECT REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE('abc', 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b'), 'a', 'b') AS nested
 DROP TABLE sft, sft1, sft2, sft3, sft4

@@ -260,12 +260,13 @@ pub fn computed_column_meta(def: &ColumnDef, alias: &str) -> ColumnMeta {
     meta.org_name.clear();
     meta.flags &= !ColumnFlags::NO_DEFAULT_VALUE_FLAG.bits();
     use onelog_core::ColumnType as T;
-    let binary_string = matches!(def.ty, T::Binary(_) | T::VarBinary(_) | T::Blob(_));
-    if meta.collation_id == BINARY_COLLATION_ID {
+    let binary = meta.collation_id == BINARY_COLLATION_ID;
+    if binary {
         meta.flags |= ColumnFlags::BINARY_FLAG.bits();
     }
+    let is_string = !binary || matches!(def.ty, T::Binary(_) | T::VarBinary(_) | T::Blob(_));
     // (A UUID item keeps decimals 0, as its field has.)
-    if (meta.collation_id != BINARY_COLLATION_ID || binary_string) && def.ty != T::Uuid {
+    if is_string && def.ty != T::Uuid {
         meta.decimals = STRING_ITEM_DECIMALS;
     }
     meta

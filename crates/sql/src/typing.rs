@@ -844,8 +844,9 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
         "if" => aggregate_types(&[arg(1)?, arg(2)?]),
         // Nullable whatever its arguments: past max_allowed_packet it is NULL.
         "concat" => {
-            let chars = all()?.iter().map(|t| display_chars(&t.kind).map(u64::from)).sum::<Option<u64>>()?;
-            Some(string_result(chars, args.iter(), env))
+            let typed = all()?;
+            let chars = typed.iter().map(|t| display_chars(&t.kind).map(u64::from)).sum::<Option<u64>>()?;
+            Some(text_result(chars, string_collation(args.iter().zip(&typed), env)))
         }
         "concat_ws" | "replace" | "repeat" | "lpad" | "rpad" | "insert" | "substring" | "substr" | "mid" | "elt"
         | "quote" => string_function(name, args, env),
@@ -1074,24 +1075,21 @@ fn text_result(chars: u64, collation: Collation) -> Typed {
     Typed { kind: Kind::Text { chars, collation }, nullable: true }
 }
 
-/// [`text_result`] in the collation `args` aggregate to.
-fn string_result<'e>(chars: u64, args: impl IntoIterator<Item = &'e Expr>, env: &TypeEnv<'_>) -> Typed {
-    text_result(chars, string_collation(args, env))
-}
-
 /// The collation of a string function's result: its text arguments'
 /// collations aggregated by derivation as MariaDB's
 /// agg_arg_charsets_for_string_result does (numbers convert to any
 /// collation, NULL yields to anything but is binary by itself); the
-/// connection's when no argument is text.
-fn string_collation<'e>(args: impl IntoIterator<Item = &'e Expr>, env: &TypeEnv<'_>) -> Collation {
+/// connection's when no argument is text. Takes each argument with its
+/// type, already worked out (typing one twice per level of nesting would
+/// make nested calls cost exponential time).
+fn string_collation<'e>(args: impl IntoIterator<Item = (&'e Expr, &'e Typed)>, env: &TypeEnv<'_>) -> Collation {
     let mut null_only = false;
-    let derived = args.into_iter().filter_map(|a| match type_of(a, env)? {
-        t if is_null_literal(&t) => {
+    let derived = args.into_iter().filter_map(|(a, typed)| match typed {
+        t if is_null_literal(t) => {
             null_only = true;
             None
         }
-        Typed { kind: Kind::Text { collation, .. }, .. } => Some((collation, crate::eval::expr_collation(a).1)),
+        Typed { kind: Kind::Text { collation, .. }, .. } => Some((*collation, crate::eval::expr_collation(a).1)),
         _ => None,
     });
     match derived.reduce(crate::eval::aggregate_step) {
@@ -1101,16 +1099,12 @@ fn string_collation<'e>(args: impl IntoIterator<Item = &'e Expr>, env: &TypeEnv<
     }
 }
 
-/// The characters of argument `i` shown as text, widened for arithmetic.
-fn arg_chars(args: &[Expr], i: usize, env: &TypeEnv<'_>) -> Option<u64> {
-    display_chars(&type_of(args.get(i)?, env)?.kind).map(u64::from)
-}
-
 /// The length MariaDB gives string functions whose length follows their
 /// arguments' (Item_func_*::fix_length_and_dec in item_strfunc.cc). A
 /// count that is not a constant makes a LONGTEXT.
 fn string_function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
-    let chars = |i: usize| arg_chars(args, i, env);
+    let typed: Vec<Option<Typed>> = args.iter().map(|a| type_of(a, env)).collect();
+    let chars = |i: usize| display_chars(&typed.get(i)?.as_ref()?.kind).map(u64::from);
     let count = |i: usize| args.get(i).and_then(constant_count).map(|n| n.max(0) as u64);
     let chars = match name {
         // Every occurrence of the searched string may become the replacement.
@@ -1126,33 +1120,35 @@ fn string_function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed
             let parts = (1..args.len()).map(chars).sum::<Option<u64>>()?;
             parts.saturating_add(chars(0)?.saturating_mul((args.len() as u64).saturating_sub(2)))
         }
-        "substring" | "substr" | "mid" => substring_chars(args, env)?,
+        "substring" | "substr" | "mid" => substring_chars(typed.first()?.as_ref()?, args)?,
         "elt" => (1..args.len()).map(chars).collect::<Option<Vec<u64>>>()?.into_iter().max()?,
         // Every character escaped, and the quotes.
         "quote" => chars(0)? * 2 + 2,
         _ => return None,
     };
-    Some(string_result(chars, text_arguments(name, args), env))
+    let text_args = text_arguments(name, args.len()).into_iter().filter_map(|i| Some((&args[i], typed[i].as_ref()?)));
+    Some(text_result(chars, string_collation(text_args, env)))
 }
 
-/// The arguments of [`string_function`] `name` whose text makes its
-/// result: their collations aggregate into the result's.
-fn text_arguments<'e>(name: &str, args: &'e [Expr]) -> Vec<&'e Expr> {
-    let indexes: &[usize] = match name {
-        "repeat" | "quote" | "substring" | "substr" | "mid" => &[0],
-        "lpad" | "rpad" => &[0, 2],
-        "insert" => &[0, 3],
-        "elt" => return args.iter().skip(1).collect(),
-        _ => return args.iter().collect(),
+/// The positions of the arguments of [`string_function`] `name` (of
+/// `count`) whose text makes its result: their collations aggregate into
+/// the result's.
+fn text_arguments(name: &str, count: usize) -> Vec<usize> {
+    let positions = match name {
+        "repeat" | "quote" | "substring" | "substr" | "mid" => vec![0],
+        "lpad" | "rpad" => vec![0, 2],
+        "insert" => vec![0, 3],
+        "elt" => (1..count).collect(),
+        _ => (0..count).collect(),
     };
-    indexes.iter().filter_map(|&i| args.get(i)).collect()
+    positions.into_iter().filter(|&i| i < count).collect()
 }
 
-/// SUBSTRING's length: MariaDB subtracts the start from the argument's
-/// length in bytes and keeps the difference as characters (so a
-/// utf8mb4 `varchar(5)` from position 2 is 19 characters long).
-fn substring_chars(args: &[Expr], env: &TypeEnv<'_>) -> Option<u64> {
-    let text = type_of(args.first()?, env)?;
+/// SUBSTRING's length, `text` being its first argument's type: MariaDB
+/// subtracts the start from the argument's length in bytes and keeps the
+/// difference as characters (so a utf8mb4 `varchar(5)` from position 2 is
+/// 19 characters long).
+fn substring_chars(text: &Typed, args: &[Expr]) -> Option<u64> {
     let mut len = u64::from(display_chars(&text.kind)?) * u64::from(text_mbmaxlen(&text.kind));
     if let Some(start) = args.get(1).and_then(constant_count) {
         len = match start {
