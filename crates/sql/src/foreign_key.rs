@@ -283,8 +283,7 @@ pub fn clause(def: &TableDef, fk: &ForeignKey, qualify: bool) -> String {
 }
 
 fn checks_on(session: &Session) -> bool {
-    let value = session.session_value("foreign_key_checks");
-    value == "1" || value.eq_ignore_ascii_case("ON")
+    session.session_flag("foreign_key_checks")
 }
 
 /// Checks a child row about to be written (`old`: the row it replaces, for

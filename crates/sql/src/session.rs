@@ -794,7 +794,12 @@ impl Session {
     /// `sql_safe_updates`: UPDATE and DELETE must find their rows by a key
     /// or have a LIMIT (1175).
     pub fn safe_updates(&self) -> bool {
-        let value = self.session_value("sql_safe_updates");
+        self.session_flag("sql_safe_updates")
+    }
+
+    /// Whether the boolean session variable `name` is on.
+    pub(crate) fn session_flag(&self, name: &'static str) -> bool {
+        let value = self.session_value(name);
         value == "1" || value.eq_ignore_ascii_case("ON")
     }
 
@@ -1351,8 +1356,7 @@ impl Session {
     /// `sql_auto_is_null`'s substitution, once per generated value: the
     /// value `auto_increment_column IS NULL` is to find, if it is due.
     pub(crate) fn take_auto_is_null_id(&self) -> Option<u64> {
-        let on = self.session_value("sql_auto_is_null");
-        let due = (on == "1" || on.eq_ignore_ascii_case("ON")) && self.auto_is_null_pending.get();
+        let due = self.auto_is_null_pending.get() && self.session_flag("sql_auto_is_null");
         let id = self.last_insert_id.get();
         (due && id > 0).then(|| {
             self.auto_is_null_pending.set(false);

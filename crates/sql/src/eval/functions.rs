@@ -316,40 +316,42 @@ fn substring(s: &str, pos: i64, len: Option<i64>) -> String {
     chars[start as usize..end as usize].iter().collect()
 }
 
-fn temporal_field(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
-    let from_time = |us: i64| {
-        let a = us.unsigned_abs();
-        let secs = a / 1_000_000;
-        Temporal {
-            hour: (secs / 3600).min(255) as u8,
-            minute: (secs / 60 % 60) as u8,
-            second: (secs % 60) as u8,
-            micros: (a % 1_000_000) as u32,
-            ..Temporal::default()
-        }
-    };
-    match time_span(v, env) {
-        Some(us) => Some(from_time(us)),
-        None => to_datetime(v, env),
+/// `v` as HOUR(), MINUTE(), SECOND() and MICROSECOND() read it.
+enum ClockValue {
+    /// A TIME, or a string that reads as one: its hours may pass 23.
+    Span(i64),
+    /// A DATETIME.
+    Moment(Temporal),
+}
+
+/// Reads `v` once, with its warnings. HOUR('10:05:03') reads a TIME (past
+/// 838:59:59 cut to it with warning 1292; one that is no time is NULL
+/// with its warning, not read again as a DATETIME, as in MariaDB);
+/// HOUR('2024-01-02 10:05') reads a DATETIME.
+fn clock_value(v: &Value, env: &dyn EvalEnv) -> Option<ClockValue> {
+    match v {
+        Value::Time(us) => Some(ClockValue::Span(*us)),
+        Value::Bytes(_) if looks_like_time(v) => to_time(v, env).map(ClockValue::Span),
+        _ => to_datetime(v, env).map(ClockValue::Moment),
     }
 }
 
-/// The microseconds of `v` when it is a TIME, or a string that reads as
-/// one: HOUR('10:05:03') reads a TIME, HOUR('2024-01-02 10:05') a DATETIME.
-/// A string past 838:59:59 is cut to it with warning 1292.
-fn time_span(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
-    match v {
-        Value::Time(us) => Some(*us),
-        Value::Bytes(b) => {
-            let st = String::from_utf8_lossy(b);
-            let looks_time = match st.split_once(':') {
-                Some((head, _)) => head.trim().bytes().all(|c| c.is_ascii_digit() || c == b' ' || c == b'-'),
-                None => false,
-            } && !st.trim_start_matches('-').contains('-');
-            looks_time.then(|| to_time(v, env)).flatten()
+/// [`clock_value`] as clock fields (a TIME's hours capped at 255).
+fn temporal_field(v: &Value, env: &dyn EvalEnv) -> Option<Temporal> {
+    Some(match clock_value(v, env)? {
+        ClockValue::Span(us) => {
+            let a = us.unsigned_abs();
+            let secs = a / 1_000_000;
+            Temporal {
+                hour: (secs / 3600).min(255) as u8,
+                minute: (secs / 60 % 60) as u8,
+                second: (secs % 60) as u8,
+                micros: (a % 1_000_000) as u32,
+                ..Temporal::default()
+            }
         }
-        _ => None,
-    }
+        ClockValue::Moment(t) => t,
+    })
 }
 
 /// `amount` `unit`s added to (`negate`: taken from) a date or datetime, as
@@ -1579,10 +1581,10 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
         "quarter" => opt_int(date_part(&a[0], env).map(|t| (i64::from(t.month) + 2) / 3)),
         "day" | "dayofmonth" => opt_int(date_part(&a[0], env).map(|t| i64::from(t.day))),
         // A TIME's hours may pass 23 (up to 838).
-        "hour" => match time_span(&a[0], env) {
-            Some(us) => Value::Int((us.unsigned_abs() / 3_600_000_000) as i64),
-            None => opt_int(temporal_field(&a[0], env).map(|t| i64::from(t.hour))),
-        },
+        "hour" => opt_int(clock_value(&a[0], env).map(|clock| match clock {
+            ClockValue::Span(us) => (us.unsigned_abs() / 3_600_000_000) as i64,
+            ClockValue::Moment(t) => i64::from(t.hour),
+        })),
         "minute" => opt_int(temporal_field(&a[0], env).map(|t| i64::from(t.minute))),
         "second" => opt_int(temporal_field(&a[0], env).map(|t| i64::from(t.second))),
         "microsecond" => opt_int(temporal_field(&a[0], env).map(|t| i64::from(t.micros))),
