@@ -8,26 +8,16 @@ Every scenario runs against OneLog and MariaDB 10.11 and must give the
 same outcomes."""
 from __future__ import annotations
 
-import threading
 import time
 
 from harness import outcome
 import pytest
+from test_mdl import Background, wait_for_state
 
 # Long enough that only the event under test ends a wait early.
 LONG_S = 20
-
-
-def in_background(conn, sql, results: dict, key: str) -> threading.Thread:
-    def run():
-        started = time.monotonic()
-        results[key] = outcome(conn, sql)
-        results[key + " took"] = time.monotonic() - started
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    time.sleep(0.5)  # let it reach its wait
-    return thread
+# PROCESSLIST's state while GET_LOCK waits.
+USER_LOCK_STATE = "User lock"
 
 
 def scenarios(srv) -> dict:
@@ -43,29 +33,26 @@ def scenarios(srv) -> dict:
         seen["release by another"] = outcome(b, "SELECT RELEASE_LOCK('m'), RELEASE_LOCK('never')")
         seen["first release of two"] = outcome(a, "SELECT RELEASE_LOCK('m'), IS_FREE_LOCK('m')")
 
-        results = {}
-        waiter = in_background(b, f"SELECT GET_LOCK('m', {LONG_S})", results, "waiter")
-        seen["waiting state"] = outcome(
-            admin, f"SELECT STATE FROM information_schema.PROCESSLIST WHERE ID = {b.thread_id()}")
+        waiter = Background(srv, f"SELECT GET_LOCK('m', {LONG_S})", conn=b)
+        seen["waiting state"] = wait_for_state(srv, waiter, USER_LOCK_STATE)
         seen["second release"] = outcome(a, "SELECT RELEASE_LOCK('m')")
-        waiter.join()
-        seen["waiter gets it"] = results["waiter"]
-        assert results["waiter took"] < LONG_S / 2
+        seen["waiter gets it"] = waiter.join()
+        assert waiter.took < LONG_S / 2
 
         outcome(a, "SELECT GET_LOCK('d1', 0)")
         outcome(b, "SELECT GET_LOCK('d2', 0)")
-        first = in_background(a, "SELECT GET_LOCK('d2', 2)", results, "first")
+        first = Background(srv, "SELECT GET_LOCK('d2', 2)", conn=a)
+        seen["first waits"] = wait_for_state(srv, first, USER_LOCK_STATE)
         seen["deadlock"] = outcome(b, f"SELECT GET_LOCK('d1', {LONG_S})")
-        first.join()
-        seen["first waiter times out"] = results["first"]
+        seen["first waiter times out"] = first.join()
         seen["release all"] = (outcome(a, "SELECT RELEASE_ALL_LOCKS()"), outcome(b, "SELECT RELEASE_ALL_LOCKS()"))
 
         outcome(a, "SELECT GET_LOCK('k', 0)")
-        waiter = in_background(b, f"SELECT GET_LOCK('k', {LONG_S})", results, "killed")
+        waiter = Background(srv, f"SELECT GET_LOCK('k', {LONG_S})", conn=b)
+        seen["waits to be killed"] = wait_for_state(srv, waiter, USER_LOCK_STATE)
         outcome(admin, f"KILL QUERY {b.thread_id()}")
-        waiter.join()
-        seen["kill query ends the wait"] = results["killed"]
-        assert results["killed took"] < LONG_S / 2
+        seen["kill query ends the wait"] = waiter.join()
+        assert waiter.took < LONG_S / 2
 
         seen["kept across transactions"] = [
             outcome(a, sql) for sql in ["BEGIN", "SELECT GET_LOCK('t', 0)", "ROLLBACK", "SELECT IS_FREE_LOCK('t')"]
@@ -97,7 +84,7 @@ def test_user_locks_match_mariadb(onelog_server_module, mariadb_outcomes):
     assert got == mariadb_outcomes
     # What the comparison rests on, spelled out.
     assert got["taken elsewhere"] == ((0, 0, 0),)
-    assert got["waiting state"] == (("User lock",),)
+    assert got["waiting state"] == USER_LOCK_STATE
     assert got["waiter gets it"] == ((1,),)
     assert got["deadlock"] == ("error", 1213)
     assert got["kill query ends the wait"] == ((None,),)
