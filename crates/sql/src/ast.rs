@@ -447,6 +447,23 @@ impl Expr {
         self.for_each_child(&mut |child| child.for_each_function(f));
     }
 
+    /// Calls `f` with the (table qualifier, name) of every column this
+    /// expression names that is not yet bound to a slot, in its subqueries
+    /// too, at any depth: what a correlated subquery may read of an outer row.
+    pub fn for_each_column_name(&self, f: &mut dyn FnMut(Option<&str>, &str)) {
+        if let Expr::Column { table, name } = self {
+            f(table.as_deref(), name);
+        }
+        if let Some(query) = self.subquery() {
+            query.for_each_part(&mut |part| {
+                if let AstPart::Expr(e) = part {
+                    e.for_each_column_name(f)
+                }
+            });
+        }
+        self.for_each_child(&mut |child| child.for_each_column_name(f));
+    }
+
     /// The query of a subquery expression.
     fn subquery(&self) -> Option<&Select> {
         match self {

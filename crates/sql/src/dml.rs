@@ -14,7 +14,7 @@ use crate::eval::{self, coerce_to_column, EvalEnv};
 use crate::foreign_key::ParentChange;
 use crate::locks::LockMode;
 use crate::rows;
-use crate::select::{self, bind, conjuncts, lock_timeout, Ctx, ScopeColumn};
+use crate::select::{self, access_conjuncts, bind, lock_timeout, Ctx, ScopeColumn};
 use crate::session::{QueryResult, Session};
 use crate::time_zone::session_zone;
 use crate::txn::Txn;
@@ -1020,7 +1020,7 @@ fn find_matches(
             .map_err(select::in_clause("ORDER BY"))?;
         let mut conds = Vec::new();
         if let Some(w) = &where_bound {
-            conjuncts(w, &mut conds);
+            access_conjuncts(w, &mut conds);
         }
         let source = select::Source {
             alias: alias.to_string(),

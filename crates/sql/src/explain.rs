@@ -15,8 +15,8 @@ use crate::catalog::{Catalog, TableEntry};
 use crate::covering;
 use crate::eval;
 use crate::select::{
-    bind, bind_clauses, choose_access, conjuncts, describe_access, resolve_sources, scan_table, Access, Ctx,
-    ScopeColumn, Source,
+    access_conjuncts, bind, bind_clauses, choose_access, conjuncts, describe_access, resolve_sources, scan_table,
+    set_wanted, Access, Ctx, ScopeColumn, Source,
 };
 use crate::session::{QueryResult, ResultColumn, Session};
 use onelog_core::schema::FloatDigits;
@@ -141,7 +141,7 @@ fn table_rows(
     let scope: Vec<ScopeColumn> = sources.iter().flat_map(|s| s.columns.iter().cloned()).collect();
     let mut conds = Vec::new();
     if let Some(w) = &select.selection {
-        conjuncts(&bind(w, &scope)?, &mut conds);
+        access_conjuncts(&bind(w, &scope)?, &mut conds);
     }
     // An ORDER BY that does not bind (an item's alias) only loses the index
     // order it could have chosen.
@@ -190,14 +190,15 @@ fn table_rows(
     Ok(rows)
 }
 
-/// The columns a one-table query reads (see `select::Clauses::wanted`),
-/// which decide whether an index covers it; none known (all read) where
-/// its clauses do not bind, whose error the query itself gives.
+/// The columns each table of the query is read for (see
+/// `select::set_wanted`), which decide whether an index covers it; none
+/// known (all read) where its clauses do not bind, whose error the query
+/// itself gives.
 fn read_columns(ctx: &Ctx, select: &Select, sources: &mut [Source]) {
-    let [lone @ Source { on: None, entry: Some(_), .. }] = sources else { return };
-    let scope = lone.columns.clone();
-    let clauses = ctx.in_scope(&scope, || bind_clauses(ctx, select, &scope));
-    lone.wanted = clauses.ok().and_then(|c| c.wanted(scope.len()));
+    let scope: Vec<ScopeColumn> = sources.iter().flat_map(|s| s.columns.iter().cloned()).collect();
+    if let Ok(clauses) = ctx.in_scope(&scope, || bind_clauses(ctx, select, &scope)) {
+        set_wanted(sources, clauses.wanted(&scope));
+    }
 }
 
 /// What EXPLAIN shows of one table's access path.

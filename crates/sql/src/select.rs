@@ -202,6 +202,49 @@ impl crate::typing::StoredFunctions for Ctx<'_> {
     fn param_type(&self, i: usize) -> Option<ColumnDef> {
         self.session.routine_param_types.borrow().get(i).cloned()
     }
+
+    fn subquery_column(&self, query: &Select) -> Option<ColumnDef> {
+        let scope = base_table_scope(self, &query.from)?;
+        let [SelectItem::Expr { .. }] = query.items.as_slice() else { return None };
+        if query.union.is_some() {
+            return None;
+        }
+        let items = expand_items(&query.items, &scope).ok()?;
+        let item = items.first()?;
+        crate::typing::result_def(&item.expr, &self.type_env(&scope), &item.column.name)
+    }
+}
+
+/// The columns of `from` when it joins base tables only (no view, derived,
+/// system or information_schema table, whose columns would take running
+/// something), with ON conditions but no USING or RIGHT JOIN: what typing a subquery
+/// needs without running it.
+fn base_table_scope(ctx: &Ctx, from: &[Join]) -> Option<Vec<ScopeColumn>> {
+    let mut scope = Vec::new();
+    for join in from {
+        let TableFactor::Table { name, alias, .. } = &join.factor else { return None };
+        let db = ctx.session.resolve_db(name).ok()?;
+        let is_view = ctx.session.temp.table(db, &name.name).is_none()
+            && ctx.session.engine.catalog.read().view(db, &name.name).is_some();
+        let special = db.eq_ignore_ascii_case("information_schema")
+            || is_view
+            || !join.using.is_empty()
+            || join.natural
+            || join.kind == JoinKind::Right;
+        if special || system_table_rows(ctx.session, db, &name.name).ok()?.is_some() {
+            return None;
+        }
+        if ctx.session.sequence_table(db, &name.name).ok()?.is_some() {
+            return None;
+        }
+        let entry = ctx.session.table_entry_in(db, &name.name).ok()?;
+        let mut columns = table_columns(&entry, alias.as_deref().unwrap_or(&name.name));
+        if join.kind == JoinKind::Left {
+            columns.iter_mut().for_each(|c| c.def.nullable = true);
+        }
+        scope.extend(columns);
+    }
+    Some(scope)
 }
 
 impl Ctx<'_> {
@@ -500,22 +543,56 @@ fn has_subquery(expr: &Expr) -> bool {
     expr.contains(&|e| matches!(e, Expr::InSubquery { .. } | Expr::ScalarSubquery(_) | Expr::Exists { .. }))
 }
 
-/// The columns of a lone table that `exprs` (bound to its slots) read, or
-/// `None` (all) when a subquery is among them: a correlated subquery reads
-/// the outer row by column name, past any slot.
-pub(crate) fn wanted_columns<'a>(width: usize, exprs: impl Iterator<Item = &'a Expr>) -> Option<Vec<bool>> {
-    let mut wanted = vec![false; width];
+/// The columns of `scope` that `exprs` (bound to its slots) read. A
+/// correlated subquery reads the outer row by column name, past any slot,
+/// so a column of `scope` a subquery may name (by its name, and its
+/// table's when qualified) counts as read.
+fn wanted_columns<'a>(scope: &[ScopeColumn], exprs: impl Iterator<Item = &'a Expr>) -> Vec<bool> {
+    let mut wanted = vec![false; scope.len()];
     for expr in exprs {
-        if has_subquery(expr) {
-            return None;
-        }
-        visit(expr, &mut |e| {
-            if let Some(w) = slot_of(e).and_then(|i| wanted.get_mut(i)) {
-                *w = true;
-            }
-        });
+        mark_read(expr, scope, &mut wanted);
     }
-    Some(wanted)
+    wanted
+}
+
+/// Marks in `wanted` the columns of `scope` that `expr` reads (see
+/// [`wanted_columns`]).
+fn mark_read(expr: &Expr, scope: &[ScopeColumn], wanted: &mut [bool]) {
+    visit(expr, &mut |e| {
+        if let Some(w) = slot_of(e).and_then(|i| wanted.get_mut(i)) {
+            *w = true;
+        }
+    });
+    expr.for_each_column_name(&mut |table, name| {
+        for (w, column) in wanted.iter_mut().zip(scope) {
+            let in_table = table.is_none_or(|t| t.eq_ignore_ascii_case(&column.table));
+            *w |= in_table && column.def.name.eq_ignore_ascii_case(name);
+        }
+    });
+}
+
+/// Gives each base table of `sources` the columns the query reads of it:
+/// `read` (over the whole scope: what its clauses read) and what the join
+/// conditions read. The others are not decoded, and a secondary index
+/// that holds them all may be scanned instead of the rows. Left alone
+/// (every column read) for a multi-table UPDATE / DELETE, which changes
+/// whole rows, and where a join condition does not bind (the join then
+/// reports why).
+pub(crate) fn set_wanted(sources: &mut [Source], mut read: Vec<bool>) {
+    if sources.iter().any(|s| s.row_key) {
+        return;
+    }
+    let scope: Vec<ScopeColumn> = sources.iter().flat_map(|s| s.columns.iter().cloned()).collect();
+    for source in sources.iter() {
+        if let Some(on) = &source.on {
+            // Bound as `join_level` binds it: over this table and those before.
+            let Ok(bound) = bind(on, &scope[..source.offset + source.columns.len()]) else { return };
+            mark_read(&bound, &scope, &mut read);
+        }
+    }
+    for source in sources.iter_mut().filter(|s| s.entry.is_some()) {
+        source.wanted = read.get(source.offset..source.offset + source.columns.len()).map(<[bool]>::to_vec);
+    }
 }
 
 /// A table in FROM, resolved.
@@ -858,6 +935,31 @@ pub fn conjuncts(expr: &Expr, out: &mut Vec<Expr>) {
     } else {
         out.push(expr.clone());
     }
+}
+
+/// The conditions an access path may use, `expr` being true: its
+/// [`conjuncts`] and, of each OR among them, the conjuncts every branch
+/// has (`(x AND p) OR (x AND q)` is `x AND (p OR q)` in SQL's three-valued
+/// logic too), so a condition each branch repeats can still pick an index.
+/// For choosing access only: each row is still tested with all of `expr`.
+pub fn access_conjuncts(expr: &Expr, out: &mut Vec<Expr>) {
+    let start = out.len();
+    conjuncts(expr, out);
+    let ors: Vec<Expr> = out[start..].iter().filter(|c| matches!(c, Expr::Binary(BinOp::Or, ..))).cloned().collect();
+    for or in &ors {
+        out.extend(common_conjuncts(or));
+    }
+}
+
+/// The [`access_conjuncts`] every branch of the OR `or` has.
+fn common_conjuncts(or: &Expr) -> Vec<Expr> {
+    let Expr::Binary(BinOp::Or, left, right) = or else {
+        let mut own = Vec::new();
+        access_conjuncts(or, &mut own);
+        return own;
+    };
+    let on_right = common_conjuncts(right);
+    common_conjuncts(left).into_iter().filter(|c| on_right.contains(c)).collect()
 }
 
 /// A value converted for key encoding in `column`, if it can be. Keys hold
@@ -1661,13 +1763,10 @@ pub(crate) fn run_core_in_scope(
     };
     let mut conds = Vec::new();
     if let Some(w) = &where_bound {
-        conjuncts(w, &mut conds);
+        access_conjuncts(w, &mut conds);
     }
     let order_for_index = if simple && sources.len() == 1 && !order.is_empty() { Some(order.as_slice()) } else { None };
-    if let [lone @ Source { on: None, .. }] = sources.as_mut_slice() {
-        lone.wanted =
-            Clauses::read(&items, where_bound.as_ref(), &order, &group_by, having.as_ref(), lone.columns.len());
-    }
+    set_wanted(&mut sources, Clauses::read(&items, where_bound.as_ref(), &order, &group_by, having.as_ref(), &scope));
     let mut joined: Vec<Vec<Value>> = Vec::new();
     let sorted_flag = std::cell::Cell::new(false);
     let mut selected_keys: Vec<Vec<u8>> = Vec::new();
@@ -1862,10 +1961,9 @@ pub(crate) struct Clauses {
 }
 
 impl Clauses {
-    /// The columns of a lone table of `width` columns that the clauses read
-    /// (see [`wanted_columns`]).
-    pub(crate) fn wanted(&self, width: usize) -> Option<Vec<bool>> {
-        Clauses::read(&self.items, self.where_bound.as_ref(), &self.order, &self.group_by, self.having.as_ref(), width)
+    /// The columns of `scope` that the clauses read (see [`wanted_columns`]).
+    pub(crate) fn wanted(&self, scope: &[ScopeColumn]) -> Vec<bool> {
+        Clauses::read(&self.items, self.where_bound.as_ref(), &self.order, &self.group_by, self.having.as_ref(), scope)
     }
 
     /// [`Clauses::wanted`] of clauses taken apart.
@@ -1875,10 +1973,10 @@ impl Clauses {
         order: &[OrderBy],
         group_by: &[Expr],
         having: Option<&Expr>,
-        width: usize,
-    ) -> Option<Vec<bool>> {
+        scope: &[ScopeColumn],
+    ) -> Vec<bool> {
         let exprs = items.iter().map(|i| &i.expr).chain(where_bound).chain(order.iter().map(|o| &o.expr));
-        wanted_columns(width, exprs.chain(group_by).chain(having))
+        wanted_columns(scope, exprs.chain(group_by).chain(having))
     }
 }
 
@@ -2339,7 +2437,7 @@ pub(crate) fn join_level(
     let on = on.transpose()?;
     let mut usable: Vec<Expr> = Vec::new();
     if let Some(on) = &on {
-        conjuncts(on, &mut usable);
+        access_conjuncts(on, &mut usable);
     }
     // WHERE conjuncts may drive access unless this table is NULL-extended.
     if source.kind != JoinKind::Left {
@@ -2439,7 +2537,7 @@ pub(crate) fn join_matches(
     let scope: Vec<ScopeColumn> = sources.iter().flat_map(|s| s.columns.iter().cloned()).collect();
     let mut conds = Vec::new();
     if let Some(c) = condition {
-        conjuncts(c, &mut conds);
+        access_conjuncts(c, &mut conds);
     }
     let mut accepted = 0;
     let mut sink = |row: Vec<Value>, _: Option<&[u8]>| -> SqlResult<bool> {
@@ -2520,5 +2618,45 @@ impl Session {
     pub fn describe_table(&self, name: &ObjectName) -> SqlResult<Vec<ResultColumn>> {
         let entry = self.table_entry(name)?;
         Ok(table_columns(&entry, &entry.def.name).iter().map(|c| scope_result_column(c, &c.def.name)).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slot_is(slot: usize, n: i64) -> Expr {
+        Expr::Binary(BinOp::Eq, Box::new(Expr::Slot(slot)), Box::new(Expr::Literal(Value::Int(n))))
+    }
+
+    fn and(l: Expr, r: Expr) -> Expr {
+        Expr::Binary(BinOp::And, Box::new(l), Box::new(r))
+    }
+
+    fn or(l: Expr, r: Expr) -> Expr {
+        Expr::Binary(BinOp::Or, Box::new(l), Box::new(r))
+    }
+
+    #[test]
+    fn an_or_gives_access_the_conjuncts_all_its_branches_repeat() {
+        // (s0 = 1 AND s1 = 2 AND s2 = 3) OR (s1 = 2 AND s0 = 1) OR (s0 = 1 AND (s1 = 2 AND s3 = 4))
+        let first = and(and(slot_is(0, 1), slot_is(1, 2)), slot_is(2, 3));
+        let second = and(slot_is(1, 2), slot_is(0, 1));
+        let third = and(slot_is(0, 1), and(slot_is(1, 2), slot_is(3, 4)));
+        let cond = and(slot_is(5, 6), or(or(first, second), third));
+        let mut conds = Vec::new();
+        access_conjuncts(&cond, &mut conds);
+        assert_eq!(conds.len(), 4, "{conds:?}");
+        assert_eq!(conds[0], slot_is(5, 6));
+        assert!(matches!(conds[1], Expr::Binary(BinOp::Or, ..)));
+        assert_eq!(conds[2..], [slot_is(0, 1), slot_is(1, 2)]);
+    }
+
+    #[test]
+    fn an_or_without_a_common_conjunct_gives_nothing_more() {
+        let cond = or(and(slot_is(0, 1), slot_is(1, 2)), slot_is(1, 3));
+        let mut conds = Vec::new();
+        access_conjuncts(&cond, &mut conds);
+        assert_eq!(conds, [cond]);
     }
 }

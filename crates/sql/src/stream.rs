@@ -76,9 +76,7 @@ fn scan(
     clauses: Clauses,
     sink: &mut dyn ResultSink,
 ) -> SqlResult<QueryResult> {
-    if let [lone] = sources.as_mut_slice() {
-        lone.wanted = clauses.wanted(lone.columns.len());
-    }
+    select::set_wanted(&mut sources, clauses.wanted(scope));
     let Clauses { items, where_bound: filter, order, .. } = clauses;
     let order_exprs: Vec<Expr> = order.iter().map(|o| o.expr.clone()).collect();
     let head = head_columns(&items, &ctx.type_env(scope), filter.iter().chain(&order_exprs));
@@ -88,7 +86,7 @@ fn scan(
     let window = Window::of(ctx, query)?;
     let mut conds = Vec::new();
     if let Some(w) = &filter {
-        select::conjuncts(w, &mut conds);
+        select::access_conjuncts(w, &mut conds);
     }
     let outputs: Vec<Expr> = items.into_iter().map(|i| i.expr).collect();
     let indexed_order = order.is_empty() || sources.first().is_some_and(|s| select::ordered_index(s, &order).is_some());
@@ -273,9 +271,7 @@ fn grouped(
         return materialized(ctx, query, sources, scope);
     };
     let window = Window::of(ctx, query)?;
-    if let [lone] = sources.as_mut_slice() {
-        lone.wanted = clauses.wanted(lone.columns.len());
-    }
+    select::set_wanted(&mut sources, clauses.wanted(scope));
     let Clauses { items, where_bound: filter, order, group_by, having, .. } = clauses;
     let mut aggs = Vec::new();
     let item_exprs: Vec<Expr> =
@@ -302,7 +298,7 @@ fn grouped(
     let mut finisher = Finisher::new(ctx, &aggs);
     let mut conds = Vec::new();
     if let Some(w) = &filter {
-        select::conjuncts(w, &mut conds);
+        select::access_conjuncts(w, &mut conds);
     }
     // Groups are kept in memory up to a temporary table's size; past it,
     // the rows of groups not open by then go through a sort by GROUP BY

@@ -89,6 +89,12 @@ pub trait StoredFunctions {
     fn param_type(&self, _i: usize) -> Option<ColumnDef> {
         None
     }
+    /// The type of the one column of the scalar subquery `query` (MariaDB
+    /// types Item_singlerow_subselect by it), `None` where it is not known
+    /// without running the subquery.
+    fn subquery_column(&self, _query: &Select) -> Option<ColumnDef> {
+        None
+    }
 }
 
 /// What an expression's type depends on besides the expression itself.
@@ -290,6 +296,10 @@ fn type_of(expr: &Expr, env: &TypeEnv<'_>) -> Option<Typed> {
             Some(def) => Some(column(&def)),
             None => function(name, args, env),
         },
+        Expr::ScalarSubquery(query) => {
+            let def = env.functions.subquery_column(query)?;
+            Some(Typed { nullable: subquery_nullable(query, env), ..column(&def) })
+        }
         _ => None,
     }
 }
@@ -630,7 +640,7 @@ fn display_chars(k: &Kind) -> Option<u32> {
         Kind::Text { chars, .. } => *chars,
         k if is_double(k) => DOUBLE_ITEM_LENGTH,
         Kind::Column(c) if c.ty == ColumnType::Uuid => onelog_core::uuid::UUID_TEXT_CHARS,
-        Kind::Column(_) => return None,
+        Kind::Column(c) => return temporal_chars(&c.ty),
     })
 }
 
@@ -959,7 +969,7 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
         "json_contains" | "json_contains_path" => Some(long(1, true)),
         "json_length" | "json_depth" => Some(long(10, true)),
         "timestampdiff" => Some(longlong(false, true)),
-        "extract" => extract(args.first()?),
+        "extract" => extract(args.first()?, arg(1)),
         "inet_aton" => Some(longlong(true, true)),
         "nullif" => Some(Typed { nullable: true, ..arg(0)? }),
         "mod" => arithmetic(BinOp::Mod, arg(0)?, arg(1)?),
@@ -1212,7 +1222,7 @@ fn temporal(ty: ColumnType) -> Typed {
 
 /// The fractional digits of a datetime argument: a DATE or DATETIME's
 /// own, a string literal's as written (6 when it is no datetime, as
-/// MariaDB assumes), none for NULL. `None` where this is not known at bind time.
+/// MariaDB assumes), a DECIMAL's scale (at most 6), none for NULL. `None` where this is not known at bind time.
 fn temporal_fsp(expr: &Expr, typed: Option<Typed>) -> Option<u8> {
     if let Expr::Literal(Value::Null) = expr {
         return Some(0);
@@ -1229,9 +1239,14 @@ fn temporal_fsp(expr: &Expr, typed: Option<Typed>) -> Option<u8> {
         Kind::Column(def) => match def.ty {
             ColumnType::Date => Some(0),
             ColumnType::DateTime { fsp } | ColumnType::Timestamp { fsp } | ColumnType::Time { fsp } => Some(fsp),
+            ColumnType::Double | ColumnType::Float => Some(6),
             _ => None,
         },
         Kind::Int { .. } => Some(0),
+        Kind::Decimal { scale, .. } => u8::try_from(scale.min(6)).ok(),
+        // MariaDB reads a constant's digits when it folds it; a string or
+        // DOUBLE computed per row may have any of the six.
+        Kind::Double | Kind::Text { .. } if !expr.is_constant() => Some(6),
         _ => None,
     }
 }
@@ -1296,9 +1311,15 @@ fn round(arg: Typed, digits: Option<&Expr>, truncate: bool) -> Option<Typed> {
 
 /// EXTRACT(unit FROM x): as many characters as the unit's largest value
 /// shows, a sign included for units of a TIME (which may be negative).
-fn extract(unit: &Expr) -> Option<Typed> {
+fn extract(unit: &Expr, source: Option<Typed>) -> Option<Typed> {
     let Expr::Literal(Value::Bytes(unit)) = unit else { return None };
-    let (len, signed) = match std::str::from_utf8(unit).ok()?.to_ascii_uppercase().as_str() {
+    let unit = std::str::from_utf8(unit).ok()?.to_ascii_uppercase();
+    // A value that is no TIME or date (a string, a number) is read as an
+    // interval, whose days take up to 7 digits, not 2 (MariaDB's
+    // TIME_MAX_INTERVAL_DAY_CHAR_LENGTH).
+    let temporal_source = source.is_none_or(|s| matches!(s.kind, Kind::Column(c) if temporal_chars(&c.ty).is_some()));
+    let wider_days = if unit.starts_with("DAY") && !temporal_source { 5 } else { 0 };
+    let (len, signed) = match unit.as_str() {
         "YEAR" => (4, false),
         "QUARTER" => (1, false),
         "MONTH" | "WEEK" => (2, false),
@@ -1312,7 +1333,10 @@ fn extract(unit: &Expr) -> Option<Typed> {
         "DAY_MICROSECOND" => (15, true),
         _ => return None,
     };
-    let kind = Kind::Int { digits: len - u32::from(signed), len, unsigned: false, declared: None };
+    let len = len + wider_days;
+    // Item_extract's own threshold: BIGINT from 11 characters.
+    let declared = Some(if len >= 11 { ColumnType::BigInt } else { ColumnType::Int });
+    let kind = Kind::Int { digits: len - u32::from(signed), len, unsigned: false, declared };
     Some(Typed { kind, nullable: true })
 }
 

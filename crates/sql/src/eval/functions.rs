@@ -432,13 +432,16 @@ fn add_months(t: &Temporal, months: i64) -> Option<Temporal> {
     Some(Temporal { year: year as u16, month, day, ..*t })
 }
 
-/// EXTRACT(unit FROM v). A TIME (or time-like string) has no date: its
-/// DAY is its hours / 24, YEAR and MONTH are 0, and its sign applies to
-/// every field.
+/// EXTRACT(unit FROM v). A TIME (or time-like string, read as an interval
+/// whose hours may pass 838) has no date: its DAY is its hours / 24, YEAR
+/// and MONTH are 0, and its sign applies to every field.
 fn extract(unit: &str, v: &Value, env: &dyn EvalEnv) -> Value {
     let time_us = match v {
         Value::Time(us) => Some(*us),
-        Value::Bytes(_) if looks_like_time(v) => to_time(v, env),
+        Value::Bytes(_) if looks_like_time(v) => match temporal::string_interval(v, env) {
+            Some(us) => Some(us),
+            None => return Value::Null,
+        },
         _ => None,
     };
     let (t, sign, day) = match time_us {

@@ -191,6 +191,23 @@ pub fn to_time(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
     r
 }
 
+/// A time-like string as EXTRACT reads it: an interval, so its hours are
+/// not limited to 838 (`EXTRACT(DAY FROM '100000:02:03')` is 4166); NULL
+/// with MariaDB's "Incorrect interval value" warning if it is no time.
+pub fn string_interval(v: &Value, env: &dyn EvalEnv) -> Option<i64> {
+    let Value::Bytes(b) = v else { return None };
+    match scan_time(&String::from_utf8_lossy(b)) {
+        Some(scanned) => {
+            warn_cut(env, "time", v, scanned.cut);
+            Some(scanned.value)
+        }
+        None => {
+            warn_bad(env, "interval", v);
+            None
+        }
+    }
+}
+
 /// The largest number that reads as a TIME (`hhmmss`, 838:59:59).
 const TIME_MAX_NUMBER: u64 = 8_385_959;
 /// The smallest number read as a `YYYYMMDD[hhmmss]` datetime when it is

@@ -13,9 +13,10 @@ use onelog_core::Temporal;
 
 /// Years written with two digits below this are 20xx, others 19xx.
 const TWO_DIGIT_YEAR_PIVOT: u32 = 70;
-/// Hours beyond any TIME (838) that still fit the arithmetic below; a
-/// larger hour is clamped here, and then to 838:59:59 by the caller.
-const HOURS_CAP: u64 = 1_000_000;
+/// Hours beyond any TIME (838) that still fit the arithmetic below, about
+/// as many as MariaDB reads in an interval (EXTRACT); a larger hour is
+/// clamped here, and a TIME then to 838:59:59 by the caller.
+const HOURS_CAP: u64 = 34_000_000;
 
 /// A value read from text, and what of the text it left out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
