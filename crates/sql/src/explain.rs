@@ -155,12 +155,27 @@ fn table_rows(
     for source in sources {
         let outer: Vec<Value> = vec![Value::Null; source.offset];
         let single = sources.len() == 1;
-        let mut plan =
-            Plan { kind: "ALL", key: None, key_len: None, scanned: Value::Null, ordered: false, covering: false };
+        let mut plan = Plan {
+            kind: "ALL",
+            key: None,
+            key_len: None,
+            scanned: Value::Null,
+            ordered: false,
+            covering: false,
+            reference: None,
+        };
         if let Some(entry) = &source.entry {
             let order = if single && !order.is_empty() { Some(order.as_slice()) } else { None };
             let (access, ordered) = choose_access(ctx, source, &conds, &outer, order)?;
-            plan = Plan::of(ctx, entry, source, &access, ordered)?;
+            plan = match access {
+                // MariaDB reads a table found by its whole primary key while
+                // optimizing, and checks the WHERE on that row then.
+                Access::Get(_) if single => match const_row_qualifies(ctx, select, entry, &access, &scope)? {
+                    true => Plan::constant(entry, source),
+                    false => return Ok(vec![message_row(mode, "Impossible WHERE noticed after reading const tables")]),
+                },
+                _ => Plan::of(ctx, entry, source, &access, ordered)?,
+            };
         }
         let key = plan.key.as_deref().map_or(Value::Null, Value::from_str);
         // A whole index scanned is no index the WHERE could use.
@@ -170,12 +185,14 @@ fn table_rows(
         if mode == ExplainMode::Partitions {
             row.push(Value::Null);
         }
-        row.extend([Value::from_str(plan.kind), possible_keys, key, key_len, Value::Null, plan.scanned]);
+        let reference = plan.reference.as_deref().map_or(Value::Null, Value::from_str);
+        row.extend([Value::from_str(plan.kind), possible_keys, key, key_len, reference, plan.scanned]);
         if mode == ExplainMode::Extended {
             row.push(Value::from_str("100.00"));
         }
         let mut extra = Vec::new();
-        if filtered {
+        // A const table's conditions were checked as it was read.
+        if filtered && plan.kind != "const" {
             extra.push("Using where");
         }
         if plan.covering {
@@ -212,9 +229,29 @@ struct Plan {
     ordered: bool,
     /// Answered from the index's entries alone ("Using index").
     covering: bool,
+    /// What the key is compared with (`ref`): `const` per key part of a
+    /// const table.
+    reference: Option<String>,
 }
 
 impl Plan {
+    /// A table read by its whole primary key, one row: MariaDB's const
+    /// table, answered from the key alone when it holds every column read.
+    fn constant(entry: &TableEntry, source: &Source) -> Plan {
+        let primary = entry.def.primary_key();
+        let in_key = |c: usize| primary.is_some_and(|pk| pk.columns.contains(&c));
+        let covering = source.wanted.as_deref().is_some_and(|w| w.iter().enumerate().all(|(c, w)| !*w || in_key(c)));
+        Plan {
+            kind: "const",
+            key: primary.map(|pk| pk.name.clone()),
+            key_len: primary.and_then(|pk| key_bytes(&entry.def, pk)),
+            scanned: Value::UInt(1),
+            ordered: true,
+            covering,
+            reference: primary.map(|pk| vec!["const"; pk.columns.len()].join(",")),
+        }
+    }
+
     fn of(ctx: &Ctx, entry: &Arc<TableEntry>, source: &Source, access: &Access, ordered: bool) -> SqlResult<Plan> {
         let (kind, key) = describe_access(entry, access);
         let index = match access {
@@ -232,23 +269,65 @@ impl Plan {
             ordered,
             covering: index
                 .is_some_and(|index| source.wanted.as_deref().is_some_and(|w| covering::covers(&entry.def, index, w))),
+            reference: None,
         })
+    }
+}
+
+/// Whether the row `access` (a whole primary key) finds exists and meets
+/// the query's WHERE.
+fn const_row_qualifies(
+    ctx: &Ctx,
+    select: &Select,
+    entry: &Arc<TableEntry>,
+    access: &Access,
+    scope: &[ScopeColumn],
+) -> SqlResult<bool> {
+    let mut found = None;
+    scan_table(ctx, entry, access, None, &mut |_, row| {
+        found = Some(row);
+        Ok(false)
+    })?;
+    let Some(row) = found else { return Ok(false) };
+    match &select.selection {
+        Some(w) => Ok(eval::truthy(&ctx.eval_in(scope, &bind(w, scope)?, &row)?).unwrap_or(false)),
+        None => Ok(true),
     }
 }
 
 /// MariaDB's `key_len` of a whole key of `index`: each part's stored
 /// length plus a byte for a nullable part; `None` for a part whose length
-/// is not modelled (text and binary parts, which depend on prefixes and
-/// length bytes).
+/// is not modelled.
 fn key_bytes(def: &TableDef, index: &IndexDef) -> Option<u32> {
     index
         .columns
         .iter()
-        .map(|&c| {
+        .enumerate()
+        .map(|(i, &c)| {
             let column = def.columns.get(c)?;
-            Some(stored_bytes(&column.ty)? + u32::from(column.nullable))
+            let prefix_chars = index.parts.get(i).and_then(|part| part.prefix_length);
+            Some(part_bytes(column, prefix_chars)? + u32::from(column.nullable))
         })
         .sum()
+}
+
+/// The bytes a key part on `column` takes in MariaDB's key image: a
+/// string's declared (or prefix) length in bytes, with 2 length bytes for
+/// a variable-length one, a BLOB/TEXT prefix likewise; the others their
+/// record format's length.
+fn part_bytes(column: &ColumnDef, prefix_chars: Option<u32>) -> Option<u32> {
+    const LENGTH_BYTES: u32 = 2;
+    let mbmaxlen = column.collation.mbmaxlen();
+    let chars = |declared: u32| prefix_chars.map_or(declared, |p| p.min(declared));
+    Some(match &column.ty {
+        ColumnType::Char(n) => chars(*n) * mbmaxlen,
+        ColumnType::VarChar(n) => chars(*n) * mbmaxlen + LENGTH_BYTES,
+        ColumnType::Binary(n) => chars(*n),
+        ColumnType::VarBinary(n) => chars(*n) + LENGTH_BYTES,
+        ColumnType::Text(_) => prefix_chars? * mbmaxlen + LENGTH_BYTES,
+        ColumnType::Blob(_) => prefix_chars? + LENGTH_BYTES,
+        ty => stored_bytes(ty)?,
+    })
 }
 
 /// The bytes MariaDB's key image of a value of `ty` takes (its record
