@@ -196,6 +196,9 @@ codes! {
     NO_TABLES_USED = 1096, "HY000";
     CUT_VALUE_GROUP_CONCAT = 1260, "HY000";
     WARN_DATA_OUT_OF_RANGE = 1264, "22003";
+    // A generated AUTO_INCREMENT value past its column's type (the
+    // handler's HA_ERR_AUTOINC_ERANGE, which MariaDB sends as it is).
+    AUTOINC_ERANGE = 167, "22003";
     WARN_DATA_TRUNCATED = 1265, "01000";
     COLLATION_CHARSET_MISMATCH = 1253, "42000";
     CONFLICTING_DECLARATIONS = 1302, "HY000";

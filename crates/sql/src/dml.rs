@@ -502,9 +502,10 @@ fn auto_value(table: &TableEntry, row: &[Value]) -> Option<u64> {
     }
 }
 
-/// Assigns AUTO_INCREMENT to a row that has no value for it.
-fn assign_auto_increment(table: &TableEntry, row: &mut [Value]) -> AutoId {
-    let Some(col) = table.def.auto_increment_column() else { return AutoId::None };
+/// Assigns AUTO_INCREMENT to a row that has no value for it; `None` when
+/// the value it would generate is past the column type's largest.
+fn assign_auto_increment(table: &TableEntry, row: &mut [Value]) -> Option<AutoId> {
+    let Some(col) = table.def.auto_increment_column() else { return Some(AutoId::None) };
     let mut next = table.auto_increment_next.lock();
     let explicit = match &row[col] {
         Value::Int(i) if *i > 0 => Some(*i as u64),
@@ -513,18 +514,32 @@ fn assign_auto_increment(table: &TableEntry, row: &mut [Value]) -> AutoId {
         Value::Decimal(d) if !d.is_sign_negative() && !d.is_zero() => d.trunc().to_string().parse().ok(),
         _ => None,
     };
+    let column = &table.def.columns[col];
     match explicit {
         Some(v) => {
             *next = (*next).max(v.saturating_add(1));
-            AutoId::Explicit(v)
+            Some(AutoId::Explicit(v))
+        }
+        None if column.ty.is_integer()
+            && i128::from(*next) > eval::coerce::int_range(&column.ty, column.unsigned).1 =>
+        {
+            None
         }
         None => {
             let id = *next;
             *next += 1;
-            row[col] = if table.def.columns[col].unsigned { Value::UInt(id) } else { Value::Int(id as i64) };
-            AutoId::Generated(id)
+            row[col] = if column.unsigned { Value::UInt(id) } else { Value::Int(id as i64) };
+            Some(AutoId::Generated(id))
         }
     }
+}
+
+/// MariaDB's error for an AUTO_INCREMENT counter past its column's type,
+/// whatever the sql_mode: 167 (HA_ERR_AUTOINC_ERANGE) with 1264's text.
+fn auto_increment_out_of_range(session: &Session, table: &TableEntry) -> SqlError {
+    let column = table.def.auto_increment_column().map_or("", |c| table.def.columns[c].name.as_str());
+    let row = session.warning_row.get();
+    SqlError::new(ErrorCode::AUTOINC_ERANGE, format!("Out of range value for column '{column}' at row {row}"))
 }
 
 /// Inserts one row (REPLACE, ON DUPLICATE KEY UPDATE and IGNORE
@@ -610,7 +625,7 @@ fn insert_or_resolve(
     mut row: Vec<Value>,
     params: &[Value],
 ) -> SqlResult<InsertOutcome> {
-    let auto = assign_auto_increment(table, &mut row);
+    let auto = assign_auto_increment(table, &mut row).ok_or_else(|| auto_increment_out_of_range(session, table))?;
     let strict = session.strict() && !ins.ignore;
     // MariaDB refuses a NULL for a NOT NULL column of a one-row INSERT
     // whatever the sql_mode; only IGNORE makes it a warning.

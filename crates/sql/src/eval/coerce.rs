@@ -10,7 +10,7 @@ use onelog_core::schema::FloatDigits;
 use onelog_core::set_value::{full_mask, parse_set, set_text};
 use onelog_core::{ColumnDef, ColumnType, ErrorCode, SqlError, SqlResult, Temporal, Uuid, Value};
 
-fn int_range(ty: &ColumnType, unsigned: bool) -> (i128, i128) {
+pub(crate) fn int_range(ty: &ColumnType, unsigned: bool) -> (i128, i128) {
     let bits = match ty {
         ColumnType::TinyInt => 8,
         ColumnType::SmallInt => 16,
