@@ -458,7 +458,7 @@ fn run_procedure_in_its_db(
     let _active = enter(session, &entry.def)?;
     // Arguments are bound under the caller's sql_mode, the body runs under
     // the routine's.
-    let frame = params::frame(session, &entry.routine.params, values)?;
+    let frame = params::frame_outside_rows(session, &entry.routine.params, values)?;
     session.enter_routine_sql_mode(&entry.def.sql_mode);
     let mut interp = Interp::new(ProcedureRunner { session, in_trigger: false }, frame, caller_db);
     let flow = interp.run_body(&entry.routine.body);
@@ -1628,7 +1628,7 @@ impl<'r, R: Runner> Interp<'r, R> {
         };
         let caller_db = self.caller_db.clone();
         let values = self.arguments(params, args, caller_db.as_deref())?;
-        let frame = params::frame(self.runner.session(), params, values)?;
+        let frame = params::frame_outside_rows(self.runner.session(), params, values)?;
         self.frames.push(frame);
         let query_params = self.values(&query.vars);
         self.frames.pop();

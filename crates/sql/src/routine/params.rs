@@ -162,6 +162,22 @@ pub(super) fn frame(session: &Session, params: &[RoutineParam], args: Vec<Argume
     Ok(frame)
 }
 
+/// [`frame`] for a CALL's or a cursor's arguments: outside a trigger,
+/// MariaDB's conversion warnings there name no row ("at row 0"), as SET's do.
+pub(super) fn frame_outside_rows(
+    session: &Session,
+    params: &[RoutineParam],
+    args: Vec<Argument>,
+) -> SqlResult<Frame<'static>> {
+    if !session.trigger_tables.is_empty() {
+        return frame(session, params, args);
+    }
+    let row = session.warning_row.replace(0);
+    let bound = frame(session, params, args);
+    session.warning_row.set(row);
+    bound
+}
+
 /// The parameters' values as the body left them in `frame`.
 pub(super) fn final_values(frame: Frame<'_>, params: &[RoutineParam]) -> SqlResult<Vec<Argument>> {
     let Frame { vars, rows, .. } = frame;
