@@ -302,25 +302,17 @@ pub fn execute(session: &mut Session, what: &Show, filter: Option<&ShowFilter>) 
                 None => session.current_db()?.to_string(),
             };
             let visibility = session.visibility();
-            let rows = session
-                .engine
-                .catalog
-                .read()
-                .tables_in(&db)
-                .iter()
-                .filter(|t| visibility.table(&db, &t.def.name))
-                .map(|t| {
-                    vec![
-                        s(&t.def.name),
-                        s(&t.def.engine),
-                        Value::Int(10),
-                        s("Dynamic"),
-                        s(t.def.collation.name()),
-                        s(&t.def.comment),
-                    ]
-                })
-                .collect();
-            text_result(&["Name", "Engine", "Version", "Row_format", "Collation", "Comment"], rows)
+            let catalog = session.engine.catalog.read();
+            let tables = catalog.tables_in(&db);
+            let views = catalog.views_in(&db);
+            let table_rows = tables.iter().map(|t| (&t.def.name, table_status(t)));
+            let view_rows = views.iter().map(|v| (&v.def.name, view_status()));
+            let mut named: Vec<(&String, Vec<Value>)> =
+                table_rows.chain(view_rows).filter(|(name, _)| visibility.table(&db, name)).collect();
+            named.sort_by(|a, b| a.0.cmp(b.0));
+            let rows =
+                named.into_iter().map(|(name, status)| std::iter::once(s(name)).chain(status).collect()).collect();
+            QueryResult::Rows { columns: status_columns(&TABLE_STATUS_COLUMNS, 1), rows }
         }
         Show::BinaryLogs => {
             let files = session.engine.binlog.list_files().map_err(binlog_err)?;
@@ -1287,34 +1279,32 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                 "VERSION",
                 "ROW_FORMAT",
                 "TABLE_ROWS",
+                "AVG_ROW_LENGTH",
+                "DATA_LENGTH",
+                "MAX_DATA_LENGTH",
+                "INDEX_LENGTH",
+                "DATA_FREE",
                 "AUTO_INCREMENT",
+                "CREATE_TIME",
+                "UPDATE_TIME",
+                "CHECK_TIME",
                 "TABLE_COLLATION",
+                "CHECKSUM",
+                "CREATE_OPTIONS",
                 "TABLE_COMMENT",
+                "MAX_INDEX_LENGTH",
+                "TEMPORARY",
             ],
             tables
                 .iter()
                 .map(|t| {
-                    vec![
-                        s("def"),
-                        s(&t.def.db),
-                        s(&t.def.name),
-                        s("BASE TABLE"),
-                        s(&t.def.engine),
-                        Value::Int(10),
-                        s("Dynamic"),
-                        Value::Null,
-                        t.def
-                            .auto_increment_column()
-                            .map(|_| Value::UInt(*t.auto_increment_next.lock()))
-                            .unwrap_or(Value::Null),
-                        s(t.def.collation.name()),
-                        s(&t.def.comment),
-                    ]
+                    let mut row = vec![s("def"), s(&t.def.db), s(&t.def.name), s("BASE TABLE")];
+                    row.extend(table_status(t));
+                    row
                 })
                 .chain(catalog.all_views().iter().map(|v| {
                     let mut row = vec![s("def"), s(&v.def.db), s(&v.def.name), s("VIEW")];
-                    row.extend(std::iter::repeat_n(Value::Null, 6));
-                    row.push(s("VIEW"));
+                    row.extend(view_status());
                     row
                 }))
                 .collect(),
@@ -1710,8 +1700,96 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
     };
     let mut rows = rows;
     visibility.filter_rows(names, &mut rows);
-    let columns = names.iter().map(|n| ResultColumn::text(n)).collect();
+    let columns = match table.as_str() {
+        "TABLES" => status_columns(names, 4),
+        _ => names.iter().map(|n| ResultColumn::text(n)).collect(),
+    };
     Ok((columns, rows))
+}
+
+/// SHOW TABLE STATUS's columns: the table's name, then what
+/// [`table_status`] gives.
+const TABLE_STATUS_COLUMNS: [&str; 20] = [
+    "Name",
+    "Engine",
+    "Version",
+    "Row_format",
+    "Rows",
+    "Avg_row_length",
+    "Data_length",
+    "Max_data_length",
+    "Index_length",
+    "Data_free",
+    "Auto_increment",
+    "Create_time",
+    "Update_time",
+    "Check_time",
+    "Collation",
+    "Checksum",
+    "Create_options",
+    "Comment",
+    "Max_index_length",
+    "Temporary",
+];
+
+/// A base table's status from ENGINE to TEMPORARY, as SHOW TABLE STATUS
+/// and information_schema.TABLES list it. The storage keeps no row count,
+/// sizes or times per table, so those are NULL (documented in the README),
+/// not made up.
+fn table_status(t: &crate::catalog::TableEntry) -> Vec<Value> {
+    let unknown = Value::Null;
+    let auto_increment =
+        t.def.auto_increment_column().map_or(Value::Null, |_| Value::UInt(*t.auto_increment_next.lock()));
+    let mut row = vec![s(&t.def.engine), Value::Int(10), s("Dynamic")];
+    // Rows, Avg_row_length, Data_length, Max_data_length, Index_length, Data_free.
+    row.extend(std::iter::repeat_n(unknown.clone(), 6));
+    row.push(auto_increment);
+    // Create_time, Update_time, Check_time.
+    row.extend(std::iter::repeat_n(unknown.clone(), 3));
+    row.extend([s(t.def.collation.name()), Value::Null, s(""), s(&t.def.comment), unknown, s("N")]);
+    row
+}
+
+/// The columns of SHOW TABLE STATUS (`names` = TABLE_STATUS_COLUMNS, one
+/// naming column) or information_schema.TABLES (four), typed as MariaDB's
+/// TABLES fields: the naming columns NOT NULL text, counts and sizes
+/// BIGINT UNSIGNED, times DATETIME, the comment NOT NULL.
+fn status_columns(names: &[&str], naming_columns: usize) -> Vec<ResultColumn> {
+    const COUNTS: [usize; 10] = [1, 3, 4, 5, 6, 7, 8, 9, 14, 17];
+    const TIMES: [usize; 3] = [10, 11, 12];
+    // Text lengths in characters, from ENGINE on (0: not text).
+    const TEXT_CHARS: [u32; 19] = [64, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 64, 0, 2048, 2048, 0, 1];
+    const COMMENT: usize = 16;
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let (ty, nullable) = match i.checked_sub(naming_columns) {
+                None if i == 0 && naming_columns == 4 => (ColumnType::VarChar(512), false),
+                None => (ColumnType::VarChar(64), false),
+                Some(k) if COUNTS.contains(&k) => (ColumnType::BigInt, true),
+                Some(k) if TIMES.contains(&k) => (ColumnType::DateTime { fsp: 0 }, true),
+                Some(k) => (ColumnType::VarChar(TEXT_CHARS.get(k).copied().unwrap_or(64)), k != COMMENT),
+            };
+            let mut def = ColumnDef::new(name, ty);
+            def.nullable = nullable;
+            if def.ty == ColumnType::BigInt {
+                def.unsigned = true;
+                def.display_width = Some(21);
+            }
+            let mut column = ResultColumn::named(name, def);
+            (column.db, column.table, column.org_table) =
+                ("information_schema".into(), "TABLES".into(), "TABLES".into());
+            column
+        })
+        .collect()
+}
+
+/// A view's status from ENGINE to TEMPORARY: all NULL but the comment.
+fn view_status() -> Vec<Value> {
+    let mut row = vec![Value::Null; TABLE_STATUS_COLUMNS.len() - 1];
+    row[16] = s("VIEW");
+    row
 }
 
 /// information_schema.USER_ / SCHEMA_ / TABLE_ / COLUMN_PRIVILEGES, with

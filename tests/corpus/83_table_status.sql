@@ -1,0 +1,10 @@
+-- SHOW TABLE STATUS and information_schema.TABLES have MariaDB's columns,
+-- views included (sizes, counts and times are not compared: OneLog keeps none).
+CREATE TABLE ts1 (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(10)) COMMENT 'status'
+CREATE VIEW tsv AS SELECT id FROM ts1
+SHOW TABLE STATUS -- @novalues
+SHOW TABLE STATUS LIKE 'ts%' -- @novalues
+SELECT TABLE_NAME, TABLE_TYPE, ENGINE, VERSION, ROW_FORMAT, TABLE_COLLATION, TABLE_COMMENT, CREATE_OPTIONS, TEMPORARY FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME
+SELECT * FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() -- @novalues
+DROP VIEW tsv
+DROP TABLE ts1
