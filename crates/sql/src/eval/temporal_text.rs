@@ -286,6 +286,12 @@ pub fn scan_time(text: &str) -> Option<Scanned<i64>> {
     if cur.at_end() {
         return None;
     }
+    // A TIME starts with a digit (spaces may follow the sign): 'abc',
+    // '.5' and ':10' are no time at all, not 00:00:00.
+    let first = cur.bytes[cur.at..].iter().find(|c| !c.is_ascii_whitespace());
+    if !first.is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
     if cur.bytes.len() - cur.at >= 12 {
         let rest = std::str::from_utf8(&cur.bytes[cur.at..]).ok()?;
         // Only a full datetime counts here: `01:02:03    ` is a time.
