@@ -1732,6 +1732,9 @@ const TABLE_STATUS_COLUMNS: [&str; 20] = [
     "Temporary",
 ];
 
+/// Where the comment is in a [`table_status`] row.
+const STATUS_COMMENT: usize = 16;
+
 /// A base table's status from ENGINE to TEMPORARY, as SHOW TABLE STATUS
 /// and information_schema.TABLES list it. The storage keeps no row count,
 /// sizes or times per table, so those are NULL (documented in the README),
@@ -1759,7 +1762,6 @@ fn status_columns(names: &[&str], naming_columns: usize) -> Vec<ResultColumn> {
     const TIMES: [usize; 3] = [10, 11, 12];
     // Text lengths in characters, from ENGINE on (0: not text).
     const TEXT_CHARS: [u32; 19] = [64, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 64, 0, 2048, 2048, 0, 1];
-    const COMMENT: usize = 16;
     names
         .iter()
         .enumerate()
@@ -1769,7 +1771,7 @@ fn status_columns(names: &[&str], naming_columns: usize) -> Vec<ResultColumn> {
                 None => (ColumnType::VarChar(64), false),
                 Some(k) if COUNTS.contains(&k) => (ColumnType::BigInt, true),
                 Some(k) if TIMES.contains(&k) => (ColumnType::DateTime { fsp: 0 }, true),
-                Some(k) => (ColumnType::VarChar(TEXT_CHARS.get(k).copied().unwrap_or(64)), k != COMMENT),
+                Some(k) => (ColumnType::VarChar(TEXT_CHARS.get(k).copied().unwrap_or(64)), k != STATUS_COMMENT),
             };
             let mut def = ColumnDef::new(name, ty);
             def.nullable = nullable;
@@ -1788,7 +1790,7 @@ fn status_columns(names: &[&str], naming_columns: usize) -> Vec<ResultColumn> {
 /// A view's status from ENGINE to TEMPORARY: all NULL but the comment.
 fn view_status() -> Vec<Value> {
     let mut row = vec![Value::Null; TABLE_STATUS_COLUMNS.len() - 1];
-    row[16] = s("VIEW");
+    row[STATUS_COMMENT] = s("VIEW");
     row
 }
 
