@@ -43,6 +43,7 @@ pub mod routine;
 pub mod routine_schema;
 pub(crate) mod row_shape;
 pub mod rows;
+pub(crate) mod schema_columns;
 pub mod select;
 pub mod sequence;
 pub mod session;

@@ -9,37 +9,14 @@ use crate::ast::ObjectName;
 use crate::catalog::Catalog;
 use crate::privilege::Visibility;
 use crate::routine::{RoutineDef, RoutineEntry};
+use crate::schema_columns::{
+    columns, SchemaColumn,
+    SchemaType::{DateTime, Int, LongText, Text, UnsignedBigInt},
+};
 use crate::session::ResultColumn;
 use crate::show::{column_type_text, type_columns};
-use onelog_core::schema::BlobSize;
-use onelog_core::{Charset, ColumnDef, ColumnType, Value};
+use onelog_core::{Charset, ColumnDef, Value};
 use std::sync::Arc;
-
-/// The type of a column of these tables, as MariaDB declares it.
-#[derive(Clone, Copy)]
-enum SchemaType {
-    /// VARCHAR of this many characters.
-    Text(u32),
-    /// `int(21)`, sent as a LONG.
-    Int,
-    /// `bigint(21) unsigned`.
-    UnsignedBigInt,
-    /// LONGTEXT, which MariaDB's information_schema sends as a BLOB of
-    /// [`LONGTEXT_CHARS`] characters.
-    LongText,
-    DateTime,
-}
-
-/// The length in characters MariaDB gives an information_schema LONGTEXT.
-const LONGTEXT_CHARS: u32 = 196_605;
-
-/// `int(21)`'s display width.
-const INT_WIDTH: u32 = 21;
-
-use SchemaType::{DateTime, Int, LongText, Text, UnsignedBigInt};
-
-/// A column: name, type, nullable.
-type SchemaColumn = (&'static str, SchemaType, bool);
 
 /// DATA_TYPE through COLLATION_NAME, in both tables.
 const TYPE_COLUMNS: [SchemaColumn; 8] = [
@@ -92,33 +69,6 @@ const PARAMETERS_HEAD: [SchemaColumn; 6] = [
 ];
 
 const PARAMETERS_TAIL: [SchemaColumn; 2] = [("DTD_IDENTIFIER", LongText, false), ("ROUTINE_TYPE", Text(9), false)];
-
-/// The column of information_schema table `table`.
-fn result_column(table: &str, (name, ty, nullable): SchemaColumn) -> ResultColumn {
-    let mut def = match ty {
-        Text(chars) => ColumnDef::new(name, ColumnType::VarChar(chars)),
-        Int => ColumnDef::new(name, ColumnType::Int),
-        UnsignedBigInt => ColumnDef { unsigned: true, ..ColumnDef::new(name, ColumnType::BigInt) },
-        LongText => ColumnDef::new(name, ColumnType::Text(BlobSize::Long)),
-        DateTime => ColumnDef::new(name, ColumnType::DateTime { fsp: 0 }),
-    };
-    def.display_width = match ty {
-        Int | UnsignedBigInt => Some(INT_WIDTH),
-        LongText => Some(LONGTEXT_CHARS),
-        _ => None,
-    };
-    def.nullable = nullable;
-    let mut column = ResultColumn::named(name, def);
-    column.org_name = name.to_string();
-    column.table = table.to_string();
-    column.org_table = table.to_string();
-    column.db = "information_schema".into();
-    column
-}
-
-fn columns(table: &str, parts: &[&[SchemaColumn]]) -> Vec<ResultColumn> {
-    parts.iter().flat_map(|p| p.iter()).map(|c| result_column(table, *c)).collect()
-}
 
 fn s(v: &str) -> Value {
     Value::from_str(v)

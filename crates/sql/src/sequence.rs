@@ -18,6 +18,9 @@ use onelog_core::{Collation, ErrorCode, SqlError, SqlResult, TableDef, Value};
 /// unbounded memory; MariaDB generates rows lazily and has no such limit.
 pub const MAX_ROWS: u64 = 10_000_000;
 
+/// The one column of every sequence table.
+pub const COLUMN: &str = "seq";
+
 /// The numbers a sequence table's name describes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sequence {
@@ -42,8 +45,9 @@ impl Sequence {
     /// The table's definition, as SHOW CREATE TABLE prints it in database
     /// `db` (whose default collation it takes).
     pub fn def(db: &str, name: &str, db_collation: Collation) -> SqlResult<TableDef> {
-        let sql =
-            format!("CREATE TABLE `{name}` (`seq` bigint(20) unsigned NOT NULL, PRIMARY KEY (`seq`)) ENGINE=SEQUENCE");
+        let sql = format!(
+            "CREATE TABLE `{name}` (`{COLUMN}` bigint(20) unsigned NOT NULL, PRIMARY KEY (`{COLUMN}`)) ENGINE=SEQUENCE"
+        );
         let Statement::CreateTable(ct) = crate::parse::parse_single(&sql)?.statement else {
             return Err(SqlError::internal("a sequence table's definition is not a CREATE TABLE"));
         };

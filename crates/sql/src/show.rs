@@ -6,6 +6,10 @@ use crate::accounts::privs;
 use crate::ast::*;
 use crate::eval::EvalEnv;
 use crate::privilege::Visibility;
+use crate::schema_columns::{
+    self, SchemaColumn,
+    SchemaType::{LongText, Text},
+};
 use crate::session::{ProcessInfo, QueryResult, ResultColumn, Session, StatusCounter};
 use crate::vars;
 use crate::view::ViewEntry;
@@ -1309,22 +1313,7 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
                 }))
                 .collect(),
         ),
-        "VIEWS" => (
-            &[
-                "TABLE_CATALOG",
-                "TABLE_SCHEMA",
-                "TABLE_NAME",
-                "VIEW_DEFINITION",
-                "CHECK_OPTION",
-                "IS_UPDATABLE",
-                "DEFINER",
-                "SECURITY_TYPE",
-                "CHARACTER_SET_CLIENT",
-                "COLLATION_CONNECTION",
-                "ALGORITHM",
-            ],
-            view_rows(&catalog.all_views(), &visibility),
-        ),
+        "VIEWS" => (&VIEWS_NAMES, view_rows(&catalog.all_views(), &visibility)),
         "COLUMNS" => (
             &[
                 "TABLE_CATALOG",
@@ -1702,10 +1691,27 @@ pub fn information_schema(session: &Session, table: &str) -> SqlResult<(Vec<Resu
     visibility.filter_rows(names, &mut rows);
     let columns = match table.as_str() {
         "TABLES" => status_columns(names, 4),
+        "VIEWS" => schema_columns::columns("VIEWS", &[&VIEWS_COLUMNS]),
         _ => names.iter().map(|n| ResultColumn::text(n)).collect(),
     };
     Ok((columns, rows))
 }
+
+/// information_schema.VIEWS's columns.
+const VIEWS_COLUMNS: [SchemaColumn; 11] = [
+    ("TABLE_CATALOG", Text(512), false),
+    ("TABLE_SCHEMA", Text(64), false),
+    ("TABLE_NAME", Text(64), false),
+    ("VIEW_DEFINITION", LongText, false),
+    ("CHECK_OPTION", Text(8), false),
+    ("IS_UPDATABLE", Text(3), false),
+    ("DEFINER", Text(384), false),
+    ("SECURITY_TYPE", Text(7), false),
+    ("CHARACTER_SET_CLIENT", Text(32), false),
+    ("COLLATION_CONNECTION", Text(64), false),
+    ("ALGORITHM", Text(10), false),
+];
+const VIEWS_NAMES: [&str; 11] = schema_columns::names(&VIEWS_COLUMNS);
 
 /// SHOW TABLE STATUS's columns: the table's name, then what
 /// [`table_status`] gives.

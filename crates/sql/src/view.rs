@@ -375,6 +375,8 @@ impl Resolver<'_> {
                     (view.def.columns.clone(), false)
                 } else if let Some(table) = self.catalog.table(&db, &name.name) {
                     (table.def.columns.iter().map(|c| c.name.clone()).collect(), true)
+                } else if crate::sequence::Sequence::parse(&name.name).is_some() {
+                    (vec![crate::sequence::COLUMN.to_string()], true)
                 } else {
                     return Err(SqlError::no_such_table(&db, &name.name));
                 };
