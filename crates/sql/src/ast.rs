@@ -629,6 +629,29 @@ pub struct Select {
     /// `SQL_CALC_FOUND_ROWS`: FOUND_ROWS() then counts the rows without
     /// LIMIT.
     pub calc_found_rows: bool,
+    /// A top-level query's `INTO`: where its result goes instead of to the
+    /// client (never set on a subquery or a routine's statement).
+    pub into: Option<SelectInto>,
+}
+
+/// `SELECT ... INTO` (see `parse::select_into`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SelectInto {
+    pub target: IntoTarget,
+    /// Written after FROM, LIMIT, a UNION or a parenthesized query rather
+    /// than right after the select list: deprecated (warning 1287).
+    pub deprecated_position: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum IntoTarget {
+    /// `INTO @a, @b`: the one row's values, by lower-cased name.
+    UserVars(Vec<String>),
+    /// `INTO OUTFILE 'file' [CHARACTER SET cs] [FIELDS ...] [LINES ...]`:
+    /// the rows as text on the server, cut as LOAD DATA reads them.
+    Outfile { file: Vec<u8>, charset: Option<String>, format: LoadFormat },
+    /// `INTO DUMPFILE 'file'`: the one row's values, raw, one after another.
+    Dumpfile(Vec<u8>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -675,6 +698,9 @@ pub struct LoadData {
 pub struct LoadFormat {
     pub field_terminator: Vec<u8>,
     pub enclosed_by: Vec<u8>,
+    /// `OPTIONALLY ENCLOSED BY`: a file written by SELECT ... INTO OUTFILE
+    /// encloses only string values (reading takes either form).
+    pub enclosed_optionally: bool,
     pub escaped_by: Vec<u8>,
     /// ESCAPED BY was written (NO_BACKSLASH_ESCAPES turns only the default
     /// backslash off).
@@ -688,6 +714,7 @@ impl Default for LoadFormat {
         LoadFormat {
             field_terminator: b"\t".to_vec(),
             enclosed_by: Vec::new(),
+            enclosed_optionally: false,
             escaped_by: b"\\".to_vec(),
             escaped_given: false,
             line_starter: Vec::new(),

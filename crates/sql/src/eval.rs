@@ -118,6 +118,11 @@ pub trait EvalEnv {
     fn user_lock(&self, _call: UserLockCall<'_>) -> SqlResult<Value> {
         Err(SqlError::not_supported("user-level locks in this context"))
     }
+    /// LOAD_FILE(name): the server file's bytes, NULL where MariaDB's is
+    /// (see `Session::load_file`).
+    fn load_file(&self, _name: &[u8]) -> SqlResult<Value> {
+        Err(SqlError::not_supported("LOAD_FILE() in this context"))
+    }
     /// A long evaluation (BENCHMARK()) asks now and then whether its
     /// statement was killed or ran out of time.
     fn check_killed(&self) -> SqlResult<()> {

@@ -45,6 +45,7 @@ pub(crate) mod row_shape;
 pub mod rows;
 pub(crate) mod schema_columns;
 pub mod select;
+pub(crate) mod select_into;
 pub mod sequence;
 pub mod session;
 pub mod show;

@@ -372,7 +372,7 @@ fn renumber_warnings(session: &Session, from: usize, row_number: u64) {
 /// Where a server-side file is, as MariaDB resolves its name: a bare name
 /// in the database's directory under the datadir, a relative path under
 /// the datadir. Checked against `secure_file_priv`.
-fn server_path(session: &Session, db: &str, name: &[u8]) -> SqlResult<PathBuf> {
+pub(crate) fn server_path(session: &Session, db: &str, name: &[u8]) -> SqlResult<PathBuf> {
     let name = String::from_utf8_lossy(name).into_owned();
     let datadir = PathBuf::from(session.engine.vars.get("datadir").unwrap_or_default());
     let path = if name.starts_with('/') {
@@ -418,7 +418,7 @@ fn open_server_file(path: &Path) -> SqlResult<std::fs::File> {
 }
 
 /// mysys's `(Errcode: 2 "No such file or directory")`.
-fn errcode(e: &std::io::Error) -> String {
+pub(crate) fn errcode(e: &std::io::Error) -> String {
     let text = e.to_string();
     let text = text.split(" (os error").next().unwrap_or(&text).to_string();
     format!("(Errcode: {} \"{text}\")", e.raw_os_error().unwrap_or(0))

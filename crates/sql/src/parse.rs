@@ -26,6 +26,7 @@ mod literals;
 mod load_data;
 mod prepared;
 pub mod routine;
+mod select_into;
 mod set_statement;
 pub mod trigger;
 mod update_delete;
@@ -661,6 +662,13 @@ fn parse_one_unchecked(text: &str, rewritten: &str) -> SqlResult<ParsedStatement
             sql = format!("CREATE {}", &sql[at + "REPLACE".len()..]);
         }
     }
+    let into = match select_into::cut(&sql)? {
+        Some((blanked, into)) => {
+            sql = blanked;
+            Some(into)
+        }
+        None => None,
+    };
     let mut create_duplicates = CreateSelectDuplicates::Error;
     if creates_table && upper.iter().any(|w| w == "SELECT" || w == "LIKE") {
         (sql, create_duplicates) = rewrite_create_table(&sql)?;
@@ -703,6 +711,12 @@ fn parse_one_unchecked(text: &str, rewritten: &str) -> SqlResult<ParsedStatement
         if let Statement::Select(select) = &mut statement {
             select.lock = Some(LockMode::Share);
         }
+    }
+    match (into, &mut statement) {
+        (Some(into), Statement::Select(select)) => select.into = Some(into),
+        // EXPLAIN runs nothing: its query's INTO stores nothing.
+        (Some(_), Statement::Explain { .. }) | (None, _) => {}
+        (Some(_), _) => return Err(SqlError::parse(text, 1)),
     }
     Ok(ParsedStatement { statement, text: text.to_string(), param_count })
 }

@@ -503,6 +503,12 @@ fn needs_of<'a>(stmt: &'a Statement, current: &'a str, own: Option<&UserName>, n
         | Statement::Delete(_)
         | Statement::MultiUpdate(_)
         | Statement::MultiDelete(_) => {
+            // A file on the server (SELECT ... INTO OUTFILE / DUMPFILE).
+            if let Statement::Select(select) = stmt {
+                if select.into.as_ref().is_some_and(|i| !matches!(i.target, IntoTarget::UserVars(_))) {
+                    needs.push(Need::Global(privs::FILE));
+                }
+            }
             let written = stmt.written_tables();
             let write_bit = match stmt {
                 Statement::Insert(_) => privs::INSERT,

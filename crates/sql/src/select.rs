@@ -172,6 +172,9 @@ impl EvalEnv for Ctx<'_> {
     fn check_killed(&self) -> SqlResult<()> {
         self.session.check_killed()
     }
+    fn load_file(&self, name: &[u8]) -> SqlResult<Value> {
+        self.session.load_file(name)
+    }
     fn user_lock(&self, call: crate::eval::UserLockCall<'_>) -> SqlResult<Value> {
         self.session.user_lock(call)
     }

@@ -1159,13 +1159,15 @@ impl Session {
                 Some(files) => self.execute_load_local(stmt, text, load, files),
                 None => self.execute(stmt, text, &[]),
             },
-            Statement::Select(select) if lone => self.execute_framed(stmt, text, &[], |s, stmt, _| {
-                s.check_and_lock(stmt)?;
-                // Its answer is on its way before it ends: no commit of a
-                // function it calls may answer for it.
-                s.commit_ack = None;
-                s.select_counting_found_rows(select, &[], Some(client.rows()))
-            }),
+            Statement::Select(select) if lone && select.into.is_none() => {
+                self.execute_framed(stmt, text, &[], |s, stmt, _| {
+                    s.check_and_lock(stmt)?;
+                    // Its answer is on its way before it ends: no commit of a
+                    // function it calls may answer for it.
+                    s.commit_ack = None;
+                    s.select_counting_found_rows(select, &[], Some(client.rows()))
+                })
+            }
             _ => self.execute(stmt, text, &[]),
         }
     }
@@ -1623,7 +1625,13 @@ impl Session {
 
     fn dispatch(&mut self, stmt: &Statement, text: &str, params: &[Value]) -> SqlResult<QueryResult> {
         match stmt {
-            Statement::Select(select) => self.select_counting_found_rows(select, params, None),
+            Statement::Select(select) => {
+                let result = self.select_counting_found_rows(select, params, None)?;
+                match &select.into {
+                    Some(into) => crate::select_into::store(self, into, result),
+                    None => Ok(result),
+                }
+            }
             Statement::Do(select) => {
                 self.run_read(|s, ctx| s.select_result(ctx, select), false, params)?;
                 Ok(QueryResult::ok(0))
@@ -2442,6 +2450,23 @@ pub fn is_system_db(name: &str) -> bool {
 }
 
 impl EvalEnv for Session {
+    /// MariaDB's LOAD_FILE: NULL without the FILE privilege, outside
+    /// `secure_file_priv`, for a file that cannot be read, and (warning
+    /// 1301) for one larger than max_allowed_packet.
+    fn load_file(&self, name: &[u8]) -> SqlResult<Value> {
+        if !self.visibility().has_global(crate::accounts::privs::FILE) {
+            return Ok(Value::Null);
+        }
+        let Ok(path) = crate::load_data::server_path(self, "", name) else { return Ok(Value::Null) };
+        let Ok(meta) = std::fs::metadata(&path) else { return Ok(Value::Null) };
+        let limit: u64 =
+            self.session_value("max_allowed_packet").parse().unwrap_or(crate::eval::MAX_ALLOWED_PACKET as u64);
+        if meta.len() > limit {
+            self.warn(1301, format!("Result of load_file() was larger than max_allowed_packet ({limit}) - truncated"));
+            return Ok(Value::Null);
+        }
+        Ok(std::fs::read(&path).map_or(Value::Null, Value::Bytes))
+    }
     fn sql_mode_has(&self, mode: &str) -> bool {
         Session::sql_mode_has(self, mode)
     }

@@ -113,6 +113,10 @@ pub fn result_def(expr: &Expr, env: &TypeEnv<'_>, name: &str) -> Option<ColumnDe
     Some(to_def(&typed, name))
 }
 
+/// The length MariaDB gives LOAD_FILE()'s result: max_allowed_packet's
+/// default, 16 MiB.
+const LOAD_FILE_MAX_BYTES: u32 = 16 * 1024 * 1024;
+
 /// The result column `expr` makes, `None` when its rules are not known
 /// here. A stored function's call is described by its RETURNS field as
 /// it is (a CHAR stays a CHAR, an ENUM an ENUM), not as an expression.
@@ -909,6 +913,11 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
             };
             Some(text(data_bytes.saturating_mul(2), true))
         }
+        // As long as max_allowed_packet's default: a longer file is NULL.
+        "load_file" => Some(Typed {
+            kind: Kind::Text { chars: LOAD_FILE_MAX_BYTES, collation: Collation::Binary },
+            nullable: true,
+        }),
         "from_base64" => {
             let a = arg(0)?;
             let text_bytes = display_chars(&a.kind)?.saturating_mul(text_mbmaxlen(&a.kind));

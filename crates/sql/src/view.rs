@@ -363,6 +363,7 @@ impl Resolver<'_> {
             calc_found_rows: false,
             lock: None,
             union,
+            into: None,
         };
         Ok((canonical, names))
     }

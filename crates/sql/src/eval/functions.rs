@@ -43,7 +43,7 @@ fn arity(name: &str) -> Option<(usize, usize)> {
         | "dayname" | "monthname" | "last_day" | "isnull" | "bit_count" | "bin" | "oct" | "sleep" | "charset"
         | "collation" | "binary" | "radians" | "degrees" | "sin" | "cos" | "tan" | "asin" | "acos" | "cot"
         | "release_lock" | "is_free_lock" | "is_used_lock" | "time_to_sec" | "sec_to_time" | "from_days"
-        | "coercibility" => (1, 1),
+        | "coercibility" | "load_file" => (1, 1),
         "substring" | "substr" | "mid" => (2, 3),
         "left" | "right" | "repeat" | "ifnull" | "nullif" | "pow" | "power" | "datediff" | "date_format"
         | "str_to_date" | "find_in_set" | "strcmp" | "mod" | "get_lock" | "truncate" | "atan2" | "trim_chars"
@@ -1255,6 +1255,7 @@ pub fn call_values(name: &str, a: &[Value], collation: onelog_core::Collation, e
             v => text(format!("{:X}", to_u64_bits(v, env))),
         },
         "to_base64" => text(to_base64(&value_bytes(&a[0]))),
+        "load_file" => env.load_file(&value_bytes(&a[0]))?,
         "from_base64" => match from_base64(&value_bytes(&a[0])) {
             Ok(decoded) => bytes(decoded),
             Err(position) => {

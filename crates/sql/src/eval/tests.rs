@@ -568,21 +568,7 @@ fn casts() {
 
 #[test]
 fn subqueries() {
-    let q = Box::new(Select {
-        distinct: false,
-        items: vec![],
-        from: vec![],
-        selection: None,
-        group_by: vec![],
-        rollup: false,
-        having: None,
-        order_by: vec![],
-        limit: None,
-        offset: None,
-        lock: None,
-        union: None,
-        calc_found_rows: false,
-    });
+    let q = Box::new(Select::default());
     let one = TestEnv { subquery_rows: vec![vec![Value::Int(5)]], ..TestEnv::default() };
     let two = TestEnv { subquery_rows: vec![vec![Value::Int(5)], vec![Value::Null]], ..TestEnv::default() };
     let wide = TestEnv { subquery_rows: vec![vec![Value::Int(5), Value::Int(6)]], ..TestEnv::default() };

@@ -89,21 +89,7 @@ fn constant_select(row: &[sp::Expr], params: &mut ParamCounter) -> SqlResult<Sel
 }
 
 pub(crate) fn empty_select(items: Vec<SelectItem>) -> Select {
-    Select {
-        distinct: false,
-        items,
-        from: Vec::new(),
-        selection: None,
-        group_by: Vec::new(),
-        rollup: false,
-        having: None,
-        order_by: Vec::new(),
-        limit: None,
-        offset: None,
-        lock: None,
-        union: None,
-        calc_found_rows: false,
-    }
+    Select { items, ..Select::default() }
 }
 
 fn convert_select(s: &sp::Select, params: &mut ParamCounter) -> SqlResult<Select> {
@@ -114,6 +100,10 @@ fn convert_select(s: &sp::Select, params: &mut ParamCounter) -> SqlResult<Select
 }
 
 fn convert_select_in_windows(s: &sp::Select, params: &mut ParamCounter) -> SqlResult<Select> {
+    if let Some(into) = &s.into {
+        // Only a top-level query takes INTO (see `select_into`).
+        return Err(SqlError::parse(&into.to_string(), 1));
+    }
     let select_no = params.next_select();
     let items = s
         .projection

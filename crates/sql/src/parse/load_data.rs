@@ -21,11 +21,7 @@ pub(super) fn is_load_data(upper: &[String]) -> bool {
 
 /// Parses a LOAD DATA statement; `sql` is its text as sqlparser would read it.
 pub(super) fn parse_load_data(sql: &str) -> SqlResult<Statement> {
-    let tokens = Tokenizer::new(&MySqlDialect {}, sql)
-        .tokenize_with_location()
-        .map_err(|e| SqlError::parse(&near_text(sql, e.location.line, e.location.column), e.location.line as usize))?;
-    let significant: Vec<TokenWithSpan> =
-        tokens.into_iter().filter(|t| !matches!(t.token, Token::Whitespace(_) | Token::EOF)).collect();
+    let significant = significant_spans(sql)?;
     let mut p = Words { sql, tokens: &significant, at: 0 };
     p.expect(&["LOAD", "DATA"])?;
     p.accept_any(&["LOW_PRIORITY", "CONCURRENT"]);
@@ -86,6 +82,28 @@ pub(super) fn parse_load_data(sql: &str) -> SqlResult<Statement> {
     })))
 }
 
+/// `sql`'s tokens but whitespace, with where each is.
+pub(super) fn significant_spans(sql: &str) -> SqlResult<Vec<TokenWithSpan>> {
+    let tokens = Tokenizer::new(&MySqlDialect {}, sql)
+        .tokenize_with_location()
+        .map_err(|e| SqlError::parse(&near_text(sql, e.location.line, e.location.column), e.location.line as usize))?;
+    Ok(tokens.into_iter().filter(|t| !matches!(t.token, Token::Whitespace(_) | Token::EOF)).collect())
+}
+
+/// What `SELECT ... INTO OUTFILE` takes after the file name, as LOAD
+/// DATA reads it: `[CHARACTER SET cs] [FIELDS ...] [LINES ...]`.
+pub(super) fn export_options(p: &mut Words) -> SqlResult<(Option<String>, LoadFormat)> {
+    let charset = p.charset()?;
+    let mut format = LoadFormat::default();
+    if p.accept_any(&["FIELDS", "COLUMNS"]) {
+        p.field_options(&mut format)?;
+    }
+    if p.accept("LINES") {
+        p.line_options(&mut format)?;
+    }
+    Ok((charset, format))
+}
+
 /// `SET a = 1, b = @x`: read as the assignments of an UPDATE.
 fn set_list(sql: &str, set_at: usize) -> SqlResult<Vec<(String, crate::ast::Expr)>> {
     let update = format!("UPDATE t {}", &sql[set_at..]);
@@ -103,25 +121,25 @@ fn set_list(sql: &str, set_at: usize) -> SqlResult<Vec<(String, crate::ast::Expr
 }
 
 /// A cursor over the statement's significant tokens.
-struct Words<'a> {
-    sql: &'a str,
-    tokens: &'a [TokenWithSpan],
-    at: usize,
+pub(super) struct Words<'a> {
+    pub(super) sql: &'a str,
+    pub(super) tokens: &'a [TokenWithSpan],
+    pub(super) at: usize,
 }
 
 impl Words<'_> {
-    fn peek_word(&self) -> Option<String> {
+    pub(super) fn peek_word(&self) -> Option<String> {
         match self.tokens.get(self.at).map(|t| &t.token) {
             Some(Token::Word(w)) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
             _ => None,
         }
     }
 
-    fn peek_is(&self, token: &Token) -> bool {
+    pub(super) fn peek_is(&self, token: &Token) -> bool {
         self.tokens.get(self.at).is_some_and(|t| &t.token == token)
     }
 
-    fn accept(&mut self, word: &str) -> bool {
+    pub(super) fn accept(&mut self, word: &str) -> bool {
         let found = self.peek_word().is_some_and(|w| w == word);
         if found {
             self.at += 1;
@@ -133,7 +151,7 @@ impl Words<'_> {
         words.iter().any(|w| self.accept(w))
     }
 
-    fn expect(&mut self, words: &[&str]) -> SqlResult<()> {
+    pub(super) fn expect(&mut self, words: &[&str]) -> SqlResult<()> {
         for w in words {
             if !self.accept(w) {
                 return Err(self.error());
@@ -143,19 +161,19 @@ impl Words<'_> {
     }
 
     /// Byte offset of the current token in the statement text.
-    fn offset_of_current(&self) -> usize {
+    pub(super) fn offset_of_current(&self) -> usize {
         let Some(t) = self.tokens.get(self.at) else { return self.sql.len() };
         Cursor { src: self.sql, byte: 0, line: 1, column: 1 }.offset(t.span.start.line, t.span.start.column)
     }
 
     /// MariaDB's 1064, quoting the text from the current token on.
-    fn error(&self) -> SqlError {
+    pub(super) fn error(&self) -> SqlError {
         let from = self.offset_of_current();
         let line = self.tokens.get(self.at).map_or(1, |t| t.span.start.line as usize);
         SqlError::parse(&self.sql[from..].chars().take(80).collect::<String>(), line)
     }
 
-    fn string(&mut self) -> SqlResult<Vec<u8>> {
+    pub(super) fn string(&mut self) -> SqlResult<Vec<u8>> {
         match self.tokens.get(self.at).map(|t| &t.token) {
             Some(Token::SingleQuotedString(s) | Token::DoubleQuotedString(s)) => {
                 self.at += 1;
@@ -230,9 +248,10 @@ impl Words<'_> {
             if self.accept("TERMINATED") {
                 self.expect(&["BY"])?;
                 format.field_terminator = self.string()?;
-            } else if self.accept("OPTIONALLY") || self.peek_word().as_deref() == Some("ENCLOSED") {
+            } else if self.peek_word().is_some_and(|w| w == "OPTIONALLY" || w == "ENCLOSED") {
                 // OPTIONALLY matters only when writing a file (SELECT ...
                 // INTO OUTFILE); reading accepts either form.
+                format.enclosed_optionally = self.accept("OPTIONALLY");
                 self.expect(&["ENCLOSED", "BY"])?;
                 format.enclosed_by = self.string()?;
             } else if self.accept("ESCAPED") {

@@ -181,6 +181,10 @@ pub(crate) fn parse_view_ddl(text: &str) -> SqlResult<Option<Statement>> {
     let start = t.tokens.get(t.at).map(|tok| tok.1).ok_or_else(|| t.error())?;
     let (end, check_option) = check_option_clause(&t);
     view.check_option = check_option;
+    // A view's query stores nothing: INTO there is a syntax error.
+    if let Some(into) = (t.at..t.tokens.len()).find(|&i| t.keyword(i).as_deref() == Some("INTO")) {
+        return Err(t.error_at(into));
+    }
     view.query_text = text[start..end].trim().to_string();
     view.query = match parse_single(&view.query_text)?.statement {
         Statement::Select(select) => select,
