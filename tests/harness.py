@@ -399,6 +399,35 @@ def target_kind() -> str:
 
 
 @contextlib.contextmanager
+def file_confined_pair(base: Path, files: Path, **kw):
+    """OneLog and MariaDB side by side, both confining server-side files
+    (secure_file_priv) to `files`; stopped on leaving."""
+    servers = []
+    try:
+        for kind in ("onelog", "mariadb"):
+            srv = make_server(kind, base / kind / "data", name=kind, extra_args=[f"--secure-file-priv={files}"], **kw)
+            srv.start()
+            servers.append(srv)
+        yield servers
+    finally:
+        for srv in servers:
+            srv.cleanup()
+
+
+def client_outcome(conn, sql):
+    """What a client sees of `sql`: (affected rows, info, warnings) or
+    ("error", code, message)."""
+    with conn.cursor() as cur:
+        try:
+            affected = cur.execute(sql)
+        except pymysql.err.MySQLError as e:
+            return ("error", e.args[0], e.args[1])
+        info = conn._result.message
+        cur.execute("SHOW WARNINGS")
+        return (affected, info, tuple((level, code, m) for level, code, m in cur.fetchall()))
+
+
+@contextlib.contextmanager
 def throwaway_mariadb_cursor(prefix: str):
     """A cursor on a stock MariaDB 10.11 started for the caller (in database
     `gen`) and the server's VERSION(); the tools that generate OneLog's

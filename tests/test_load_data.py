@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pymysql
 import pytest
-from harness import make_server, short_tmpdir
+from harness import client_outcome, file_confined_pair, make_server, short_tmpdir
 
 MARIADB_IMPORT = "/usr/bin/mariadb-import"
 
@@ -67,31 +67,12 @@ MODES = ["STRICT_TRANS_TABLES", ""]
 @pytest.fixture(scope="module")
 def pair(tmp_path_factory):
     """OneLog and MariaDB, both confining server-side files to one directory."""
-    base = tmp_path_factory.mktemp("load")
     files = Path(short_tmpdir("olload"))
-    servers = []
-    for kind in ("onelog", "mariadb"):
-        srv = make_server(kind, base / kind / "data", name=kind, log_bin=True,
-                          extra_args=[f"--secure-file-priv={files}"])
-        srv.start()
-        servers.append(srv)
-    try:
+    with file_confined_pair(tmp_path_factory.mktemp("load"), files, log_bin=True) as servers:
         yield servers, files
-    finally:
-        for srv in servers:
-            srv.cleanup()
 
 
-def run(conn, sql):
-    """What a client sees of `sql`: (affected, info, warnings) or the error."""
-    with conn.cursor() as cur:
-        try:
-            affected = cur.execute(sql)
-        except pymysql.err.MySQLError as e:
-            return ("error", e.args[0], e.args[1])
-        info = conn._result.message
-        cur.execute("SHOW WARNINGS")
-        return (affected, info, tuple((level, code, m) for level, code, m in cur.fetchall()))
+run = client_outcome
 
 
 def rows(conn, sql="SELECT * FROM t"):

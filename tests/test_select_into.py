@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pymysql
 import pytest
-from harness import make_server, short_tmpdir
+from harness import client_outcome, file_confined_pair, short_tmpdir
 
 TABLE = ("CREATE TABLE t (i INT, d DECIMAL(6,2), f DOUBLE, s VARCHAR(30), l VARCHAR(10) CHARACTER SET latin1, "
          "dt DATETIME(3), n INT, b VARBINARY(5), e ENUM('x','y'), bt BIT(4))")
@@ -39,38 +38,26 @@ EXPORTS = [
 
 @pytest.fixture(scope="module")
 def pair(tmp_path_factory):
-    """OneLog and MariaDB, both confining server-side files to one directory."""
-    base = tmp_path_factory.mktemp("into")
+    """OneLog and MariaDB, both confining server-side files to one directory,
+    each with table si.t."""
     files = Path(short_tmpdir("olinto"))
     files.chmod(0o777)
-    servers = []
-    for kind in ("onelog", "mariadb"):
-        srv = make_server(kind, base / kind / "data", name=kind, extra_args=[f"--secure-file-priv={files}"])
-        srv.start()
-        servers.append(srv)
-        conn = srv.connect(autocommit=True)
-        with conn.cursor() as cur:
-            cur.execute("CREATE DATABASE si")
-            cur.execute("USE si")
-            cur.execute(TABLE)
-            cur.execute(ROWS)
-        conn.close()
-    try:
-        yield servers, files
-    finally:
+    with file_confined_pair(tmp_path_factory.mktemp("into"), files) as servers:
         for srv in servers:
-            srv.cleanup()
+            conn = srv.connect(autocommit=True)
+            with conn.cursor() as cur:
+                cur.execute("CREATE DATABASE si")
+                cur.execute("USE si")
+                cur.execute(TABLE)
+                cur.execute(ROWS)
+            conn.close()
+        yield servers, files
 
 
 def run(conn, sql):
     """What a client sees of `sql`: (affected, warnings) or the error."""
-    with conn.cursor() as cur:
-        try:
-            affected = cur.execute(sql)
-        except pymysql.err.MySQLError as e:
-            return ("error", e.args[0], e.args[1])
-        cur.execute("SHOW WARNINGS")
-        return (affected, tuple(cur.fetchall()))
+    affected, *rest = client_outcome(conn, sql)
+    return (affected, *rest) if affected == "error" else (affected, rest[1])
 
 
 def select_sql(items: str, into: str, file: Path) -> str:

@@ -45,14 +45,7 @@ pub(super) fn parse_load_data(sql: &str) -> SqlResult<Statement> {
             "PARTITION () clause on non partitioned table",
         ));
     }
-    let charset = p.charset()?;
-    let mut format = LoadFormat::default();
-    if p.accept_any(&["FIELDS", "COLUMNS"]) {
-        p.field_options(&mut format)?;
-    }
-    if p.accept("LINES") {
-        p.line_options(&mut format)?;
-    }
+    let (charset, format) = file_format(&mut p)?;
     let ignore_lines = if p.accept("IGNORE") {
         let n = p.number()?;
         if !p.accept_any(&["LINES", "ROWS"]) {
@@ -90,9 +83,9 @@ pub(super) fn significant_spans(sql: &str) -> SqlResult<Vec<TokenWithSpan>> {
     Ok(tokens.into_iter().filter(|t| !matches!(t.token, Token::Whitespace(_) | Token::EOF)).collect())
 }
 
-/// What `SELECT ... INTO OUTFILE` takes after the file name, as LOAD
-/// DATA reads it: `[CHARACTER SET cs] [FIELDS ...] [LINES ...]`.
-pub(super) fn export_options(p: &mut Words) -> SqlResult<(Option<String>, LoadFormat)> {
+/// How a file's text is cut, as LOAD DATA and `SELECT ... INTO OUTFILE`
+/// both give it: `[CHARACTER SET cs] [FIELDS ...] [LINES ...]`.
+pub(super) fn file_format(p: &mut Words) -> SqlResult<(Option<String>, LoadFormat)> {
     let charset = p.charset()?;
     let mut format = LoadFormat::default();
     if p.accept_any(&["FIELDS", "COLUMNS"]) {

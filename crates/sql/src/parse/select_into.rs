@@ -9,7 +9,7 @@
 //! on the `Select` afterwards. INTO anywhere else (a subquery, a derived
 //! table, twice) is MariaDB's syntax error.
 
-use super::load_data::{export_options, significant_spans, Words};
+use super::load_data::{file_format, significant_spans, Words};
 use crate::ast::{IntoTarget, SelectInto};
 use onelog_core::{ErrorCode, SqlError, SqlResult};
 use sqlparser::tokenizer::Token;
@@ -94,7 +94,7 @@ fn find_into(w: &mut Words) -> SqlResult<Option<(usize, bool)>> {
 fn target(w: &mut Words) -> SqlResult<IntoTarget> {
     if w.accept("OUTFILE") {
         let file = w.string()?;
-        let (charset, format) = export_options(w)?;
+        let (charset, format) = file_format(w)?;
         return Ok(IntoTarget::Outfile { file, charset, format });
     }
     if w.accept("DUMPFILE") {
