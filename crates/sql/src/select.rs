@@ -1470,7 +1470,10 @@ pub fn run_select(ctx: &Ctx, select: &Select) -> SqlResult<(Vec<ResultColumn>, V
         keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &orders));
         rows = keyed.into_iter().map(|(_, r)| r).collect();
     }
+    let found = rows.len() as u64;
     apply_limit(ctx, select, &mut rows)?;
+    // MariaDB finds a UNION's every row before its LIMIT cuts them.
+    ctx.session.rows_before_limit.set(Some(found));
     Ok((columns, rows))
 }
 
@@ -1607,9 +1610,13 @@ pub(crate) fn limit_value(ctx: &Ctx, e: &Option<Expr>) -> SqlResult<Option<u64>>
     rows.map(Some).ok_or_else(wrong)
 }
 
+/// Cuts `rows` to OFFSET / LIMIT, telling the session what they found
+/// before LIMIT stopped (the last call, a statement's outermost, counts).
 pub(crate) fn apply_limit(ctx: &Ctx, select: &Select, rows: &mut Vec<Vec<Value>>) -> SqlResult<()> {
     let offset = limit_value(ctx, &select.offset)?.unwrap_or(0) as usize;
     let limit = limit_value(ctx, &select.limit)?;
+    let reached = limit.map_or(u64::MAX, |l| (offset as u64).saturating_add(l));
+    ctx.session.rows_before_limit.set(Some((rows.len() as u64).min(reached)));
     if offset > 0 {
         rows.drain(..offset.min(rows.len()));
     }

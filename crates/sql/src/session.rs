@@ -149,10 +149,11 @@ pub enum QueryResult {
         info: String,
     },
     /// A result set already handed to the client's [`ResultSink`] as it
-    /// was produced (see [`Session::execute_client_query`]): its
-    /// columns and `row_count` rows; only its end is left to send.
+    /// was produced (see [`Session::execute_client_query`]); only its end
+    /// is left to send. `found_rows`: the rows it found before LIMIT
+    /// stopped it, those OFFSET skipped included (FOUND_ROWS()).
     Streamed {
-        row_count: u64,
+        found_rows: u64,
     },
 }
 
@@ -356,6 +357,10 @@ pub struct Session {
     pub(crate) auto_is_null_pending: std::cell::Cell<bool>,
     pub(crate) row_count: std::cell::Cell<i64>,
     pub(crate) found_rows: u64,
+    /// What the last LIMIT applied to a whole result found before it
+    /// stopped: min(rows, OFFSET + LIMIT), MariaDB's FOUND_ROWS() after a
+    /// SELECT without SQL_CALC_FOUND_ROWS (see `select::apply_limit`).
+    pub(crate) rows_before_limit: std::cell::Cell<Option<u64>>,
     /// The running statement's read view for DML evaluation (see
     /// `dml::with_ctx`); cleared at every statement.
     pub(crate) stmt_view: Option<Arc<onelog_storage::Snapshot>>,
@@ -500,6 +505,7 @@ impl Session {
             auto_is_null_pending: std::cell::Cell::new(false),
             row_count: std::cell::Cell::new(-1),
             found_rows: 0,
+            rows_before_limit: std::cell::Cell::new(None),
             stmt_view: None,
             statement_conditions: std::cell::Cell::new(0),
             diagnostics_claimed: std::cell::Cell::new(false),
@@ -564,6 +570,7 @@ impl Session {
             auto_is_null_pending: std::cell::Cell::new(self.auto_is_null_pending.get()),
             row_count: std::cell::Cell::new(self.row_count.get()),
             found_rows: self.found_rows,
+            rows_before_limit: std::cell::Cell::new(None),
             stmt_view: None,
             statement_conditions: std::cell::Cell::new(self.statement_conditions.get()),
             diagnostics_claimed: std::cell::Cell::new(true),
@@ -2216,8 +2223,9 @@ impl Session {
     }
 
     /// A top-level SELECT, remembering for FOUND_ROWS() how many rows it
-    /// returned, or with SQL_CALC_FOUND_ROWS how many it would have
-    /// returned without LIMIT.
+    /// found up to where its LIMIT stopped it (OFFSET's included, as
+    /// MariaDB counts them), or with SQL_CALC_FOUND_ROWS how many it would
+    /// have returned without LIMIT.
     /// With a `sink`, its result set is streamed to it where `stream` can.
     fn select_counting_found_rows(
         &mut self,
@@ -2227,6 +2235,7 @@ impl Session {
     ) -> SqlResult<QueryResult> {
         let limited = select.limit.is_some() || select.offset.is_some();
         if !(select.calc_found_rows && limited) {
+            self.rows_before_limit.set(None);
             let locking = crate::select::requested_lock(select).is_some();
             let result = self.run_read(
                 |s, ctx| match sink.as_deref_mut() {
@@ -2238,8 +2247,10 @@ impl Session {
                 params,
             )?;
             match &result {
-                QueryResult::Rows { rows, .. } => self.found_rows = rows.len() as u64,
-                QueryResult::Streamed { row_count } => self.found_rows = *row_count,
+                QueryResult::Rows { rows, .. } => {
+                    self.found_rows = self.rows_before_limit.get().unwrap_or(rows.len() as u64)
+                }
+                QueryResult::Streamed { found_rows } => self.found_rows = *found_rows,
                 QueryResult::Ok { .. } => {}
             }
             return Ok(result);

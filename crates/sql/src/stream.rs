@@ -244,7 +244,7 @@ impl<'a> Sender<'a> {
         if self.sent == 0 {
             self.sink.columns(session, self.columns)?;
         }
-        Ok(QueryResult::Streamed { row_count: self.sent })
+        Ok(QueryResult::Streamed { found_rows: self.skipped + self.sent })
     }
 }
 

@@ -51,8 +51,8 @@ pub(super) fn convert_set_expr(body: &sp::SetExpr, params: &mut ParamCounter) ->
         sp::SetExpr::Select(s) => convert_select(s, params),
         sp::SetExpr::Query(q) => convert_query(q, params),
         sp::SetExpr::SetOperation { left, op: sp::SetOperator::Union, set_quantifier, right } => {
-            let mut first = convert_set_expr(left, params)?;
-            let second = convert_set_expr(right, params)?;
+            let mut first = union_part(left, params)?;
+            let second = union_part(right, params)?;
             let all = matches!(set_quantifier, sp::SetQuantifier::All);
             append_union(&mut first, all, second);
             Ok(first)
@@ -69,6 +69,28 @@ pub(super) fn convert_set_expr(body: &sp::SetExpr, params: &mut ParamCounter) ->
         }
         other => Err(unsupported(other.to_string().chars().take(40).collect::<String>())),
     }
+}
+
+/// Name of the derived table a parenthesized UNION part with its own LIMIT
+/// runs as (no identifier a statement can write holds NUL).
+const UNION_PART_ALIAS: &str = "\0union part";
+
+/// One part of a UNION. A parenthesized one keeps its own LIMIT (and the
+/// ORDER BY that picks what it keeps) by running as a derived table: the
+/// chain's first Select carries the whole UNION's ORDER BY and LIMIT. Its
+/// ORDER BY without LIMIT orders nothing, as in MariaDB.
+fn union_part(part: &sp::SetExpr, params: &mut ParamCounter) -> SqlResult<Select> {
+    let mut select = convert_set_expr(part, params)?;
+    if !matches!(part, sp::SetExpr::Query(_)) {
+        return Ok(select);
+    }
+    if select.limit.is_none() && select.offset.is_none() {
+        select.order_by.clear();
+        return Ok(select);
+    }
+    let derived = TableFactor::Derived { query: Box::new(select), alias: UNION_PART_ALIAS.into(), columns: Vec::new() };
+    let from = Join { kind: JoinKind::Inner, factor: derived, on: None, using: Vec::new(), natural: false };
+    Ok(Select { items: vec![SelectItem::Wildcard], from: vec![from], ..Select::default() })
 }
 
 /// Appends `next` at the end of the UNION chain so `a UNION b UNION c`
