@@ -132,6 +132,14 @@ impl Charset {
         Charset::ALL.iter().copied().find(|c| c.name().eq_ignore_ascii_case(name))
     }
 
+    /// [`Charset::named`], or MariaDB's error 1115 for a name it does not
+    /// know.
+    pub fn named_or_error(name: &str) -> crate::SqlResult<Charset> {
+        Charset::named(name).ok_or_else(|| {
+            crate::SqlError::new(crate::ErrorCode::UNKNOWN_CHARACTER_SET, format!("Unknown character set: '{name}'"))
+        })
+    }
+
     /// Whether the charset can hold `c`.
     pub fn holds(self, c: char) -> bool {
         match self {

@@ -160,9 +160,7 @@ impl Plan {
             .map(|(c, given)| (!given).then(|| dml::default_value_in_mode(session, table, c, false)).transpose())
             .collect::<SqlResult<_>>()?;
         let charset = match &load.charset {
-            Some(name) => Charset::named(name).ok_or_else(|| {
-                SqlError::new(ErrorCode::UNKNOWN_CHARACTER_SET, format!("Unknown character set: '{name}'"))
-            })?,
+            Some(name) => Charset::named_or_error(name)?,
             None => Charset::named(session.session_value("character_set_database")).unwrap_or(Charset::Utf8mb4),
         };
         let mut format = load.format.clone();

@@ -20,7 +20,7 @@ use crate::ast::{IntoTarget, LoadFormat, SelectInto};
 use crate::eval::EvalEnv;
 use crate::session::{QueryResult, ResultColumn, Session};
 use onelog_core::{Charset, ColumnType, ErrorCode, SqlError, SqlResult, Value};
-use onelog_protocol::resultset::{column_meta_for, text_value};
+use onelog_protocol::resultset::{column_meta_for, text_value, ColumnMeta};
 use std::borrow::Cow;
 use std::io::Write;
 
@@ -37,14 +37,16 @@ pub(crate) fn store(session: &Session, into: &SelectInto, result: QueryResult) -
                 .into(),
         );
     }
+    // How the client would read each column's values, built once.
+    let metas: Vec<ColumnMeta> = columns.iter().map(|c| column_meta_for(&c.def, "", "", None)).collect();
     match &into.target {
         IntoTarget::UserVars(names) => user_vars(session, names, &columns, rows),
         IntoTarget::Outfile { file, charset, format } => {
-            let charset = charset.as_deref().map(named_charset).transpose()?;
+            let charset = charset.as_deref().map(Charset::named_or_error).transpose()?;
             let format = Export::new(session, format, &columns)?;
             let mut out = create(session, file)?;
             for (n, row) in rows.iter().enumerate() {
-                out.write_all(&format.line(session, &columns, row, charset, n + 1))
+                out.write_all(&format.line(session, (&columns, &metas), row, charset, n + 1))
                     .map_err(|e| write_error(file, &e))?;
             }
             out.flush().map_err(|e| write_error(file, &e))?;
@@ -58,9 +60,9 @@ pub(crate) fn store(session: &Session, into: &SelectInto, result: QueryResult) -
                 if n >= DUMPFILE_ROWS {
                     return Err(too_many_rows());
                 }
-                for (value, column) in row.iter().zip(&columns) {
+                for ((value, column), meta) in row.iter().zip(&columns).zip(&metas) {
                     // NULL is written as one NUL byte.
-                    let bytes = text(value, column).unwrap_or(Cow::Borrowed(b"\0"));
+                    let bytes = text(value, column, meta).unwrap_or(Cow::Borrowed(b"\0"));
                     out.write_all(&bytes).map_err(|e| write_error(file, &e))?;
                 }
             }
@@ -105,11 +107,6 @@ fn too_many_rows() -> SqlError {
     SqlError::new(ErrorCode::TOO_MANY_ROWS, "Result consisted of more than one row")
 }
 
-fn named_charset(name: &str) -> SqlResult<Charset> {
-    Charset::named(name)
-        .ok_or_else(|| SqlError::new(ErrorCode::UNKNOWN_CHARACTER_SET, format!("Unknown character set: '{name}'")))
-}
-
 /// The file `name` names, created new.
 fn create(session: &Session, name: &[u8]) -> SqlResult<std::io::BufWriter<std::fs::File>> {
     let path = crate::load_data::server_path(session, "", name)?;
@@ -134,8 +131,8 @@ fn write_error(name: &[u8], e: &std::io::Error) -> SqlError {
 
 /// A value's bytes as the client would read them (`None` for NULL), in
 /// its column's character set when it is text.
-fn text<'a>(value: &'a Value, column: &ResultColumn) -> Option<Cow<'a, [u8]>> {
-    let bytes = text_value(value, &column_meta_for(&column.def, "", "", None))?;
+fn text<'a>(value: &'a Value, column: &ResultColumn, meta: &ColumnMeta) -> Option<Cow<'a, [u8]>> {
+    let bytes = text_value(value, meta)?;
     let charset = column.def.collation.charset();
     if charset == Charset::Binary || !column.def.ty.is_text() {
         return Some(bytes);
@@ -156,12 +153,12 @@ fn encoded(bytes: Cow<'_, [u8]>, charset: Charset) -> Cow<'_, [u8]> {
 fn text_in<'a>(
     session: &Session,
     value: &'a Value,
-    column: &ResultColumn,
+    (column, meta): (&ResultColumn, &ColumnMeta),
     charset: Option<Charset>,
     row_number: usize,
 ) -> Option<Cow<'a, [u8]>> {
-    let Some(charset) = charset.filter(|_| column.def.ty.is_text()) else { return text(value, column) };
-    let bytes = text_value(value, &column_meta_for(&column.def, "", "", None))?;
+    let Some(charset) = charset.filter(|_| column.def.ty.is_text()) else { return text(value, column, meta) };
+    let bytes = text_value(value, meta)?;
     if charset.first_unrepresentable(&bytes).is_some() {
         session.warn(
             ErrorCode::TRUNCATED_WRONG_VALUE_FOR_FIELD.number,
@@ -249,17 +246,17 @@ impl Export {
     fn line(
         &self,
         session: &Session,
-        columns: &[ResultColumn],
+        (columns, metas): (&[ResultColumn], &[ColumnMeta]),
         row: &[Value],
         charset: Option<Charset>,
         row_number: usize,
     ) -> Vec<u8> {
         let mut line = self.format.line_starter.clone();
-        for (i, (value, column)) in row.iter().zip(columns).enumerate() {
+        for (i, ((value, column), meta)) in row.iter().zip(columns).zip(metas).enumerate() {
             if i > 0 {
                 line.extend_from_slice(&self.format.field_terminator);
             }
-            let bytes = text_in(session, value, column, charset, row_number);
+            let bytes = text_in(session, value, (column, meta), charset, row_number);
             self.field(&mut line, bytes.as_deref(), string_type(&column.def.ty));
         }
         line.extend_from_slice(&self.line_terminator);

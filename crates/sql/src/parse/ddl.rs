@@ -340,9 +340,7 @@ pub(crate) fn declared_collation(
 
 /// A charset's default collation, by the charset's name; unknown → 1115.
 pub(crate) fn charset_collation(name: &str) -> SqlResult<Collation> {
-    Charset::named(name)
-        .map(Charset::default_collation)
-        .ok_or_else(|| SqlError::new(ErrorCode::UNKNOWN_CHARACTER_SET, format!("Unknown character set: '{name}'")))
+    Charset::named_or_error(name).map(Charset::default_collation)
 }
 
 /// `CHARACTER SET cs COLLATE c`: `c` must be one of `cs`'s (1253).
