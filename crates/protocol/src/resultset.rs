@@ -161,8 +161,10 @@ pub fn column_meta_for(def: &ColumnDef, schema: &str, table: &str, alias: Option
         T::MediumInt => (MyType::MYSQL_TYPE_INT24, BINARY_COLLATION_ID, width, 0),
         T::Int => (MyType::MYSQL_TYPE_LONG, BINARY_COLLATION_ID, width, 0),
         T::BigInt => (MyType::MYSQL_TYPE_LONGLONG, BINARY_COLLATION_ID, width, 0),
+        // A display width: a computed DECIMAL MariaDB describes longer than
+        // its 65 digits (a sum of two DECIMAL(65,s), a user variable).
         T::Decimal { precision, scale } => {
-            let len = u32::from(*precision) + u32::from(*scale > 0) + u32::from(!u);
+            let len = def.display_width.unwrap_or(u32::from(*precision) + u32::from(*scale > 0) + u32::from(!u));
             (MyType::MYSQL_TYPE_NEWDECIMAL, BINARY_COLLATION_ID, len, *scale)
         }
         T::Float => (MyType::MYSQL_TYPE_FLOAT, BINARY_COLLATION_ID, width, float_decimals),
@@ -187,7 +189,10 @@ pub fn column_meta_for(def: &ColumnDef, schema: &str, table: &str, alias: Option
         }
         T::Blob(size) => {
             flags |= ColumnFlags::BLOB_FLAG | ColumnFlags::BINARY_FLAG;
-            (MyType::MYSQL_TYPE_BLOB, BINARY_COLLATION_ID, blob_len(*size), 0)
+            // A display width: a computed LONGBLOB MariaDB describes by
+            // its own length (LOAD_FILE(), a user variable).
+            let len = def.display_width.unwrap_or_else(|| blob_len(*size));
+            (MyType::MYSQL_TYPE_BLOB, BINARY_COLLATION_ID, len, 0)
         }
         T::Date => {
             flags |= ColumnFlags::BINARY_FLAG;
@@ -263,6 +268,18 @@ pub fn computed_column_meta(def: &ColumnDef, alias: &str) -> ColumnMeta {
     let binary = meta.collation_id == BINARY_COLLATION_ID;
     if binary {
         meta.flags |= ColumnFlags::BINARY_FLAG.bits();
+    }
+    // An item's BLOB type names its size (MariaDB's type handlers for
+    // results), without BLOB_FLAG; only a table's field says BLOB whatever
+    // its size.
+    if let T::Text(size) | T::Blob(size) = def.ty {
+        meta.flags &= !ColumnFlags::BLOB_FLAG.bits();
+        meta.column_type = match size {
+            BlobSize::Tiny => MyType::MYSQL_TYPE_TINY_BLOB,
+            BlobSize::Normal => MyType::MYSQL_TYPE_BLOB,
+            BlobSize::Medium => MyType::MYSQL_TYPE_MEDIUM_BLOB,
+            BlobSize::Long => MyType::MYSQL_TYPE_LONG_BLOB,
+        };
     }
     let is_string = !binary || matches!(def.ty, T::Binary(_) | T::VarBinary(_) | T::Blob(_));
     // (A UUID item keeps decimals 0, as its field has.)

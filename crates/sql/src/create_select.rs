@@ -222,6 +222,12 @@ fn select_column(column: &ResultColumn, item: Option<&Expr>) -> ColumnDef {
             name: column.name.clone(),
             generated: None,
             ty: fixed_if_empty(&column.def.ty),
+            // A result's length past its type's (a long DECIMAL, a BLOB
+            // type) describes the result, not a column.
+            display_width: match column.def.ty {
+                ColumnType::Decimal { .. } | ColumnType::Text(_) | ColumnType::Blob(_) => None,
+                _ => column.def.display_width,
+            },
             ..column.def.clone()
         },
     }

@@ -207,7 +207,7 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> SqlResult<()> {
     }
     // A stored function's ROW parameters take rows; its call checks each
     // argument against its parameter.
-    if !crate::eval::is_native_function(name) && env.functions.returns(name).is_some() {
+    if !crate::eval::is_native_function(name) && env.facts.returns(name).is_some() {
         return Ok(());
     }
     let typed_args = match name {
@@ -348,11 +348,11 @@ pub(crate) fn handler_name(def: &ColumnDef) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::typing::StoredFunctions;
+    use crate::typing::TypeFacts;
 
     struct NoFunctions;
 
-    impl StoredFunctions for NoFunctions {
+    impl TypeFacts for NoFunctions {
         fn returns(&self, _name: &str) -> Option<ColumnDef> {
             None
         }
@@ -371,8 +371,16 @@ mod tests {
     }
 
     fn outcome(e: &Expr) -> Result<(), (u16, String)> {
-        check_scalar(e, &TypeEnv { scope: &[], functions: &NoFunctions, connection_collation: Default::default() })
-            .map_err(|e| (e.code.number, e.message))
+        check_scalar(
+            e,
+            &TypeEnv {
+                scope: &[],
+                facts: &NoFunctions,
+                connection_collation: Default::default(),
+                created_user_vars: Vec::new(),
+            },
+        )
+        .map_err(|e| (e.code.number, e.message))
     }
 
     #[test]

@@ -197,13 +197,22 @@ impl EvalEnv for Ctx<'_> {
     }
 }
 
-impl crate::typing::StoredFunctions for Ctx<'_> {
+impl crate::typing::TypeFacts for Ctx<'_> {
     fn returns(&self, name: &str) -> Option<ColumnDef> {
         crate::routine::function_returns(self.session, name)
     }
 
     fn param_type(&self, i: usize) -> Option<ColumnDef> {
         self.session.routine_param_types.borrow().get(i).cloned()
+    }
+
+    fn user_var(&self, name: &str) -> Option<Value> {
+        self.session.user_vars.borrow().get(&name.to_ascii_lowercase()).cloned()
+    }
+
+    fn system_var(&self, scope: VarScope, name: &str) -> Option<crate::typing::SystemVarType> {
+        let value = EvalEnv::system_var(self.session, scope, name).ok()?;
+        Some(crate::vars::lookup(name)?.read_type(&value))
     }
 
     fn subquery_column(&self, query: &Select) -> Option<ColumnDef> {
@@ -264,7 +273,7 @@ impl Ctx<'_> {
     /// What typing an expression over `scope` needs of this statement.
     pub(crate) fn type_env<'a>(&'a self, scope: &'a [ScopeColumn]) -> crate::typing::TypeEnv<'a> {
         let connection_collation = crate::eval::connection_collation(self).unwrap_or_default();
-        crate::typing::TypeEnv { scope, functions: self, connection_collation }
+        crate::typing::TypeEnv { scope, facts: self, connection_collation, created_user_vars: Vec::new() }
     }
 }
 
@@ -1746,6 +1755,21 @@ pub(crate) fn run_core_in_scope(
     let Clauses { items, where_bound, mut order, mut group_by, mut having, aggregated, windowed } =
         bind_clauses(ctx, select, &scope)?;
     check_join_conditions(&sources)?;
+    // Typed before any row is read: MariaDB types a user variable the
+    // statement assigns by what it held before the statement.
+    let mut env = ctx.type_env(&scope);
+    let mut typed_columns: Vec<Option<ResultColumn>> = items
+        .iter()
+        .map(|item| {
+            let typed = match slot_of(&item.expr) {
+                Some(_) => None,
+                None => crate::typing::result_column(&item.expr, &env, &item.column.name),
+            };
+            env.after_item(&item.expr);
+            typed
+        })
+        .collect();
+    drop(env);
     // ROWNUM() past WHERE is the number its row got there, kept in a slot
     // after the row's columns.
     let mut item_exprs: Vec<Expr> = items.iter().map(|i| i.expr.clone()).collect();
@@ -1877,9 +1901,9 @@ pub(crate) fn run_core_in_scope(
         .enumerate()
         .map(|(i, item)| match slot_of(&item.expr) {
             Some(_) => item.column.clone(),
-            _ => match crate::typing::result_column(&item.expr, &ctx.type_env(&scope), &item.column.name) {
+            _ => match typed_columns[i].take() {
                 Some(column) => {
-                    out.iter_mut().for_each(|(_, r)| crate::typing::conform(&column.def, &mut r[i]));
+                    out.iter_mut().for_each(|(_, r)| crate::typing::present(&item.expr, &column.def, &mut r[i]));
                     column
                 }
                 None => ResultColumn::computed(&item.column.name, out.iter().map(|(_, r)| r[i].clone())),

@@ -79,7 +79,7 @@ fn scan(
     select::set_wanted(&mut sources, clauses.wanted(scope));
     let Clauses { items, where_bound: filter, order, .. } = clauses;
     let order_exprs: Vec<Expr> = order.iter().map(|o| o.expr.clone()).collect();
-    let head = head_columns(&items, &ctx.type_env(scope), filter.iter().chain(&order_exprs));
+    let head = head_columns(&items, ctx.type_env(scope), filter.iter().chain(&order_exprs));
     let Some(columns) = head else {
         return materialized(ctx, query, sources, scope);
     };
@@ -258,15 +258,7 @@ fn grouped(
     clauses: Clauses,
     sink: &mut dyn ResultSink,
 ) -> SqlResult<QueryResult> {
-    let env = ctx.type_env(scope);
-    let columns: Option<Vec<ResultColumn>> = clauses
-        .items
-        .iter()
-        .map(|item| match select::slot_of(&item.expr) {
-            Some(_) => Some(item.column.clone()),
-            None => typing::result_column(&item.expr, &env, &item.column.name),
-        })
-        .collect();
+    let columns = select_list_columns(&clauses.items, ctx.type_env(scope));
     let Some(columns) = columns else {
         return materialized(ctx, query, sources, scope);
     };
@@ -486,9 +478,10 @@ impl GroupRows<'_> {
             }
             let mut values: Vec<Value> =
                 self.item_exprs.iter().map(|e| eval::eval(e, &row, ctx)).collect::<SqlResult<_>>()?;
-            for ((value, column), conformed) in values.iter_mut().zip(self.columns).zip(&self.conformed) {
+            let items = values.iter_mut().zip(self.columns).zip(&self.conformed).zip(&self.item_exprs);
+            for (((value, column), conformed), expr) in items {
                 if *conformed {
-                    typing::conform(&column.def, value);
+                    typing::present(expr, &column.def, value);
                 }
             }
             let extras: Vec<Value> =
@@ -536,7 +529,7 @@ fn output_row(
     let mut values = select::project_row(ctx, row, outputs, movable)?;
     for ((value, column), output) in values.iter_mut().zip(columns).zip(outputs) {
         if select::slot_of(output).is_none() {
-            typing::conform(&column.def, value);
+            typing::present(output, &column.def, value);
         }
     }
     Ok(values)
@@ -555,17 +548,27 @@ fn materialized(ctx: &Ctx, query: &Select, sources: Vec<Source>, scope: &[ScopeC
 /// answers, or gives their errors).
 fn head_columns<'a>(
     items: &'a [Item],
-    env: &typing::TypeEnv<'_>,
+    env: typing::TypeEnv<'_>,
     clauses: impl Iterator<Item = &'a Expr>,
 ) -> Option<Vec<ResultColumn>> {
     if items.iter().map(|i| &i.expr).chain(clauses).any(|e| select::has_aggregate(e) || window::contains_window(e)) {
         return None;
     }
+    select_list_columns(items, env)
+}
+
+/// The select list's result columns, `None` when an item's type rules are
+/// not known here.
+fn select_list_columns(items: &[Item], mut env: typing::TypeEnv<'_>) -> Option<Vec<ResultColumn>> {
     items
         .iter()
-        .map(|item| match select::slot_of(&item.expr) {
-            Some(_) => Some(item.column.clone()),
-            None => typing::result_column(&item.expr, env, &item.column.name),
+        .map(|item| {
+            let column = match select::slot_of(&item.expr) {
+                Some(_) => Some(item.column.clone()),
+                None => typing::result_column(&item.expr, &env, &item.column.name),
+            };
+            env.after_item(&item.expr);
+            column
         })
         .collect()
 }

@@ -15,7 +15,7 @@
 //! result column is then described from its values (the older way), so
 //! the two can coexist while the rules grow.
 
-use crate::ast::{AggFunc, BinOp, CastType, Expr, Select, SelectItem, UnaryOp, WindowCall, WindowFunc};
+use crate::ast::{AggFunc, BinOp, CastType, Expr, Select, SelectItem, UnaryOp, VarScope, WindowCall, WindowFunc};
 use crate::select::ScopeColumn;
 use crate::session::ResultColumn;
 use onelog_core::schema::FloatDigits;
@@ -31,6 +31,13 @@ const VARIANCE_EXTRA_DECIMALS: u32 = 4;
 const VARIANCE_MAX_DECIMALS: u32 = 30;
 /// The longest DECIMAL MariaDB has.
 const DECIMAL_MAX_PRECISION: u32 = 65;
+/// The digits MariaDB's decimal arithmetic holds (DECIMAL_MAX_POSSIBLE_PRECISION):
+/// a DECIMAL user variable is described as that long.
+const DECIMAL_MAX_POSSIBLE_PRECISION: u32 = 81;
+/// MariaDB's MAX_BLOB_WIDTH: the length in bytes of a LONGBLOB result.
+const MAX_BLOB_WIDTH: u32 = 16 * 1024 * 1024;
+/// A DOUBLE system variable's display length (DBL_DIG + 6).
+const SYSTEM_VAR_DOUBLE_LENGTH: u8 = 21;
 /// MariaDB's largest DECIMAL scale: results with more digits after the
 /// point are typed (and sent) with 38.
 const DECIMAL_MAX_SCALE: u32 = 38;
@@ -77,10 +84,12 @@ struct Typed {
     nullable: bool,
 }
 
-/// The stored functions a statement may call, as far as typing needs
-/// them: MariaDB types a call by the function's RETURNS clause
-/// (Item_func_sp), whatever its body returns.
-pub trait StoredFunctions {
+/// What typing needs to know of the session: the stored functions a
+/// statement may call (MariaDB types a call by the function's RETURNS
+/// clause, Item_func_sp, whatever its body returns), routine variables,
+/// subqueries' columns, and the variables it reads (MariaDB types a
+/// variable by what it holds when the statement is prepared).
+pub trait TypeFacts {
     /// The RETURNS type of the stored function `name` (`db.f`, or `f` of
     /// the current database), `None` when there is no such function.
     fn returns(&self, name: &str) -> Option<ColumnDef>;
@@ -95,15 +104,67 @@ pub trait StoredFunctions {
     fn subquery_column(&self, _query: &Select) -> Option<ColumnDef> {
         None
     }
+    /// The value of the user variable `name`, `None` when it was never set.
+    fn user_var(&self, _name: &str) -> Option<Value> {
+        None
+    }
+    /// How the system variable `@@scope.name` reads, `None` when there is
+    /// no such variable.
+    fn system_var(&self, _scope: VarScope, _name: &str) -> Option<SystemVarType> {
+        None
+    }
+}
+
+/// The kind of value a system variable holds, which gives the type MariaDB
+/// reads it as (Item_func_get_system_var::fix_length_and_dec, by the
+/// variable's SHOW type).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SystemVarType {
+    /// ON / OFF: a BIGINT of one digit.
+    Boolean,
+    Integer {
+        unsigned: bool,
+    },
+    Double,
+    /// A string, ENUM or SET: a utf8mb3 VARCHAR as long as the value it
+    /// holds now.
+    Text {
+        chars: u32,
+    },
 }
 
 /// What an expression's type depends on besides the expression itself.
 pub struct TypeEnv<'a> {
     /// The columns `Expr::Slot`s refer to.
     pub scope: &'a [ScopeColumn],
-    pub functions: &'a dyn StoredFunctions,
+    pub facts: &'a dyn TypeFacts,
     /// `collation_connection`: a string literal's collation.
     pub connection_collation: Collation,
+    /// The user variables never set that earlier select items assign
+    /// ([`TypeEnv::after_item`]), each with whether it is assigned NULL.
+    pub created_user_vars: Vec<(String, bool)>,
+}
+
+impl TypeEnv<'_> {
+    /// Notes the variables the select item `item` creates: MariaDB creates
+    /// a variable as a string when it prepares an assignment to it, so a
+    /// later item reads a variable never set before as a string (an
+    /// earlier one as NULL).
+    pub fn after_item(&mut self, item: &Expr) {
+        if let Expr::AssignUserVar { name, value } = item {
+            if self.facts.user_var(name).is_none() && !self.created_user_vars.iter().any(|(n, _)| n == name) {
+                self.created_user_vars.push((name.clone(), matches!(**value, Expr::Literal(Value::Null))));
+            }
+        }
+        item.for_each_child(&mut |child| self.after_item(child));
+    }
+
+    fn user_var(&self, name: &str) -> Option<Value> {
+        self.facts.user_var(name).or_else(|| {
+            let (_, null) = self.created_user_vars.iter().find(|(n, _)| n.eq_ignore_ascii_case(name))?;
+            Some(if *null { Value::Null } else { Value::Bytes(Vec::new()) })
+        })
+    }
 }
 
 /// The result column definition MariaDB gives `expr` over `env.scope`,
@@ -134,7 +195,7 @@ fn stored_function_returns(expr: &Expr, env: &TypeEnv<'_>) -> Option<ColumnDef> 
     if crate::eval::is_native_function(name) {
         return None;
     }
-    let mut def = env.functions.returns(name)?;
+    let mut def = env.facts.returns(name)?;
     def.nullable = true;
     def.default = None;
     Some(def)
@@ -149,6 +210,42 @@ pub fn union_def(defs: &[&ColumnDef], name: &str) -> Option<ColumnDef> {
         return None;
     }
     Some(to_def(&aggregate_types(&parts)?, name))
+}
+
+/// A computed column's value made to show as MariaDB shows it: in its
+/// static type ([`conform`]), a user variable's as [`read_user_var`].
+pub fn present(expr: &Expr, def: &ColumnDef, value: &mut Value) {
+    match expr {
+        Expr::UserVar(_) => *value = read_user_var(def, std::mem::take(value)),
+        _ => conform(def, value),
+    }
+}
+
+/// A user variable's value read as the type it had when the statement
+/// started (MariaDB reads it by val_int / val_real / val_decimal of that
+/// type, without a warning: a string that is no number reads as 0). A
+/// DECIMAL shows its own digits although the column says 38 decimals.
+fn read_user_var(def: &ColumnDef, value: Value) -> Value {
+    use onelog_core::decimal::Decimal;
+    let text = |d: Decimal| Value::from_str(&d.to_string());
+    match (&def.ty, value) {
+        (_, Value::Null) => Value::Null,
+        (ColumnType::BigInt, Value::Bytes(b)) => {
+            let (n, _) = crate::eval::parse_int_prefix(&b);
+            match def.unsigned {
+                true => Value::UInt(u64::try_from(n.max(0)).unwrap_or(u64::MAX)),
+                false => Value::Int(i64::try_from(n).unwrap_or(if n < 0 { i64::MIN } else { i64::MAX })),
+            }
+        }
+        // A float is cut toward zero, as a C cast does.
+        (ColumnType::BigInt, Value::Double(f)) => Value::Int(f as i64),
+        (ColumnType::Double, Value::Bytes(b)) => Value::Double(crate::eval::parse_f64_prefix(&b).0),
+        (ColumnType::Decimal { .. }, Value::Decimal(d)) => text(d),
+        (ColumnType::Decimal { .. }, Value::Bytes(b)) => {
+            text(crate::eval::parse_decimal_prefix(&b).0.unwrap_or_else(|| Decimal::from(0)))
+        }
+        (_, value) => value,
+    }
 }
 
 /// A value of a computed column made to show as its static type does: an
@@ -191,9 +288,19 @@ fn to_def(t: &Typed, name: &str) -> ColumnDef {
         }
         Kind::Decimal { precision, scale, unsigned } => {
             let scale = (*scale).min(DECIMAL_MAX_SCALE);
-            let precision = (*precision).clamp(scale.max(1), DECIMAL_MAX_PRECISION) as u8;
-            let mut d = ColumnDef::new(name, ColumnType::Decimal { precision, scale: scale as u8 });
+            let mut d = ColumnDef::new(
+                name,
+                ColumnType::Decimal {
+                    precision: (*precision).clamp(scale.max(1), DECIMAL_MAX_PRECISION) as u8,
+                    scale: scale as u8,
+                },
+            );
             d.unsigned = *unsigned;
+            // MariaDB describes a result past 65 digits by its whole length
+            // (my_decimal_precision_to_length_no_truncation).
+            if *precision > DECIMAL_MAX_PRECISION {
+                d.display_width = Some(precision + u32::from(scale > 0) + u32::from(!unsigned));
+            }
             d
         }
         Kind::Double => {
@@ -214,6 +321,10 @@ fn to_def(t: &Typed, name: &str) -> ColumnDef {
             };
             let mut d = ColumnDef::new(name, ty);
             d.collation = *collation;
+            // A BLOB type result is described by its length in bytes.
+            if bytes > MAX_VARCHAR_BYTES {
+                d.display_width = Some(bytes);
+            }
             d
         }
         Kind::Column(c) => {
@@ -234,7 +345,10 @@ fn type_of(expr: &Expr, env: &TypeEnv<'_>) -> Option<Typed> {
         Expr::Literal(v) => literal(v, env.connection_collation),
         Expr::HexHybrid(bytes) => Some(hybrid_string(bytes.len())),
         Expr::Slot(i) => Some(column(&env.scope.get(*i)?.def)),
-        Expr::Param(i) => Some(Typed { nullable: true, ..column(&env.functions.param_type(*i)?) }),
+        Expr::Param(i) => Some(Typed { nullable: true, ..column(&env.facts.param_type(*i)?) }),
+        Expr::UserVar(name) => Some(user_var(env.user_var(name), env.connection_collation)),
+        Expr::AssignUserVar { value, .. } => assigned(type_of(value, env)?, env.connection_collation),
+        Expr::SystemVar { scope, name } => Some(system_var(env.facts.system_var(*scope, name)?)),
         // CONVERT(text USING cs): as many characters, maybe NULL.
         Expr::Collate { expr, collation, explicit: false }
             if matches!(**expr, Expr::Cast { to: CastType::Char, .. }) =>
@@ -301,7 +415,7 @@ fn type_of(expr: &Expr, env: &TypeEnv<'_>) -> Option<Typed> {
             None => function(name, args, env),
         },
         Expr::ScalarSubquery(query) => {
-            let def = env.functions.subquery_column(query)?;
+            let def = env.facts.subquery_column(query)?;
             Some(Typed { nullable: subquery_nullable(query, env), ..column(&def) })
         }
         _ => None,
@@ -384,6 +498,65 @@ fn null_type() -> Typed {
 
 fn is_null_literal(t: &Typed) -> bool {
     matches!(&t.kind, Kind::Text { chars: 0, collation: Collation::Binary }) && t.nullable
+}
+
+/// A user variable as MariaDB reads it (Item_func_get_user_var): by the
+/// kind of value it holds, an integer as a BIGINT, a DECIMAL with 38
+/// decimals, a string as a LONGTEXT (of the connection's collation: OneLog
+/// keeps no variable's charset), NULL as a LONGBLOB, one byte longer when
+/// the variable was never set.
+fn user_var(value: Option<Value>, connection_collation: Collation) -> Typed {
+    let long = |ty: ColumnType, width_bytes: u32, collation: Collation| {
+        let mut def = ColumnDef::new("", ty);
+        def.display_width = Some(width_bytes);
+        def.collation = collation;
+        Kind::Column(def)
+    };
+    let kind = match value {
+        Some(Value::Int(_)) => Kind::Int { digits: 19, len: 20, unsigned: false, declared: Some(ColumnType::BigInt) },
+        Some(Value::UInt(_)) => Kind::Int { digits: 20, len: 20, unsigned: true, declared: Some(ColumnType::BigInt) },
+        Some(Value::Double(_)) => Kind::Double,
+        Some(Value::Decimal(_)) => {
+            Kind::Decimal { precision: DECIMAL_MAX_POSSIBLE_PRECISION, scale: DECIMAL_MAX_SCALE, unsigned: false }
+        }
+        Some(Value::Null) => long(ColumnType::Blob(BlobSize::Long), MAX_BLOB_WIDTH - 1, Collation::Binary),
+        None => long(ColumnType::Blob(BlobSize::Long), MAX_BLOB_WIDTH, Collation::Binary),
+        Some(_) => long(ColumnType::Text(BlobSize::Long), MAX_BLOB_WIDTH - 1, connection_collation),
+    };
+    Typed { kind, nullable: true }
+}
+
+/// `@v := value` as MariaDB types it (Item_func_set_user_var): as the
+/// value, but a temporal, ENUM or SET value is a string as long as its
+/// text. A TEXT or BLOB value is not typed here.
+fn assigned(value: Typed, connection_collation: Collation) -> Option<Typed> {
+    let Kind::Column(def) = &value.kind else { return Some(value) };
+    let chars = match &def.ty {
+        ColumnType::Year => {
+            return Some(Typed { kind: Kind::Int { digits: 4, len: 4, unsigned: true, declared: None }, ..value })
+        }
+        ColumnType::Enum(labels) => labels.iter().map(|l| l.chars().count() as u32).max().unwrap_or(0),
+        ColumnType::Set(members) => u32::try_from(onelog_core::set_value::set_max_chars(members)).ok()?,
+        ty => temporal_chars(ty)?,
+    };
+    Some(Typed { kind: Kind::Text { chars, collation: connection_collation }, ..value })
+}
+
+/// A system variable as MariaDB reads it.
+fn system_var(var: SystemVarType) -> Typed {
+    let kind = match var {
+        SystemVarType::Boolean => Kind::Int { digits: 1, len: 1, unsigned: false, declared: Some(ColumnType::BigInt) },
+        SystemVarType::Integer { unsigned } => {
+            Kind::Int { digits: 20, len: 21, unsigned, declared: Some(ColumnType::BigInt) }
+        }
+        SystemVarType::Double => {
+            let mut def = ColumnDef::new("", ColumnType::Double);
+            def.float_digits = Some(FloatDigits { digits: SYSTEM_VAR_DOUBLE_LENGTH, decimals: 6 });
+            Kind::Column(def)
+        }
+        SystemVarType::Text { chars } => Kind::Text { chars, collation: Collation::Utf8mb3GeneralCi },
+    };
+    Typed { kind, nullable: true }
 }
 
 fn literal(v: &Value, connection_collation: Collation) -> Option<Typed> {
@@ -479,7 +652,10 @@ fn negate(t: Typed) -> Option<Typed> {
 fn decimal_parts(k: &Kind) -> Option<(u32, u32, bool)> {
     match k {
         Kind::Int { digits, unsigned, .. } => Some((*digits, 0, *unsigned)),
-        Kind::Decimal { precision, scale, unsigned } => Some((precision.saturating_sub(*scale), *scale, *unsigned)),
+        // MariaDB computes with at most 65 digits (Item::decimal_precision).
+        Kind::Decimal { precision, scale, unsigned } => {
+            Some(((*precision).min(DECIMAL_MAX_PRECISION).saturating_sub(*scale), *scale, *unsigned))
+        }
         // BIT(n) computes as an unsigned number of n digits (MariaDB's
         // Field_bit length).
         Kind::Column(c) => match c.ty {
@@ -520,10 +696,16 @@ fn arithmetic(op: BinOp, l: Typed, r: Typed) -> Option<Typed> {
     // Division by zero yields NULL whatever the operands.
     let nullable = nullable || matches!(op, BinOp::Div | BinOp::Mod);
     let all_int = ls == 0 && rs == 0 && op != BinOp::Div;
+    // A product's and a quotient's precision stop at 65 digits, a sum's
+    // and a remainder's do not (Item_func_*::result_precision).
+    let precision = match op {
+        BinOp::Mul | BinOp::Div => (int_digits + scale).min(DECIMAL_MAX_PRECISION),
+        _ => int_digits + scale,
+    };
     let kind = if all_int {
         Kind::Int { digits: int_digits, len: int_digits + u32::from(!unsigned), unsigned, declared: None }
     } else {
-        Kind::Decimal { precision: int_digits + scale, scale, unsigned }
+        Kind::Decimal { precision, scale, unsigned }
     };
     Some(Typed { kind, nullable })
 }
@@ -584,7 +766,7 @@ fn aggregate_types(branches: &[Typed]) -> Option<Typed> {
             .max_by_key(int_rank);
         Kind::Int { digits: int_digits, len, unsigned, declared }
     } else {
-        Kind::Decimal { precision: int_digits + scale, scale, unsigned }
+        Kind::Decimal { precision: (int_digits + scale).min(DECIMAL_MAX_PRECISION), scale, unsigned }
     };
     Some(Typed { kind, nullable })
 }
@@ -689,7 +871,8 @@ fn aggregate_call(func: AggFunc, arg: Option<&Expr>, env: &TypeEnv<'_>) -> Optio
         AggFunc::StdPop | AggFunc::StdSamp | AggFunc::VarPop | AggFunc::VarSamp => variance_kind(&arg.kind)?,
         AggFunc::Sum => match decimal_parts(&arg.kind) {
             Some((int_digits, scale, _)) => {
-                Kind::Decimal { precision: int_digits + scale + SUM_EXTRA_DIGITS, scale, unsigned: false }
+                let precision = (int_digits + scale + SUM_EXTRA_DIGITS).min(DECIMAL_MAX_PRECISION);
+                Kind::Decimal { precision, scale, unsigned: false }
             }
             None if arg.kind == Kind::Double => Kind::Double,
             None => return None,
@@ -1356,17 +1539,46 @@ mod tests {
     /// The stored functions of the tests: `fint()` RETURNS INT.
     struct Functions;
 
-    impl StoredFunctions for Functions {
+    impl TypeFacts for Functions {
         fn returns(&self, name: &str) -> Option<ColumnDef> {
             let mut def = ColumnDef::new("", ColumnType::Int);
             def.display_width = Some(11);
             (name == "fint").then_some(def)
         }
+
+        /// `@i` holds 7, `@d` 1.25, `@s` 'x'; `@@autocommit` is a
+        /// BOOLEAN, `@@long_query_time` a DOUBLE, `@@time_zone` 'SYSTEM'.
+        fn user_var(&self, name: &str) -> Option<Value> {
+            match name {
+                "i" => Some(Value::Int(7)),
+                "d" => Some(Value::Decimal("1.25".parse().expect("decimal"))),
+                "s" => Some(Value::from_str("x")),
+                _ => None,
+            }
+        }
+
+        fn system_var(&self, _: VarScope, name: &str) -> Option<SystemVarType> {
+            match name {
+                "autocommit" => Some(SystemVarType::Boolean),
+                "long_query_time" => Some(SystemVarType::Double),
+                "time_zone" => Some(SystemVarType::Text { chars: 6 }),
+                _ => None,
+            }
+        }
     }
 
     fn def_of(expr: &Expr, scope: &[ScopeColumn]) -> ColumnDef {
-        result_def(expr, &TypeEnv { scope, functions: &Functions, connection_collation: Collation::default() }, "x")
-            .expect("typed")
+        result_def(
+            expr,
+            &TypeEnv {
+                scope,
+                facts: &Functions,
+                connection_collation: Collation::default(),
+                created_user_vars: Vec::new(),
+            },
+            "x",
+        )
+        .expect("typed")
     }
 
     fn lit(v: Value) -> Expr {
@@ -1396,6 +1608,54 @@ mod tests {
         let a_plus_1 = Expr::Binary(BinOp::Add, Box::new(Expr::Slot(0)), Box::new(lit(Value::Int(1))));
         let d = def_of(&a_plus_1, &scope);
         assert_eq!((d.ty, d.display_width, d.nullable), (ColumnType::BigInt, Some(12), true));
+    }
+
+    #[test]
+    fn user_variables_type_by_the_value_they_hold() {
+        let var = |name: &str| Expr::UserVar(name.into());
+        let i = def_of(&var("i"), &[]);
+        assert_eq!((i.ty, i.display_width, i.nullable), (ColumnType::BigInt, Some(20), true));
+        // A DECIMAL variable: 38 decimals, described 83 characters long; a
+        // sum with it goes past 65 digits, a product stops there.
+        let d = def_of(&var("d"), &[]);
+        assert_eq!((d.ty, d.display_width), (ColumnType::Decimal { precision: 65, scale: 38 }, Some(83)));
+        let d_plus_1 = Expr::Binary(BinOp::Add, Box::new(var("d")), Box::new(lit(Value::Int(1))));
+        assert_eq!(def_of(&d_plus_1, &[]).display_width, Some(68));
+        let d_times_2 = Expr::Binary(BinOp::Mul, Box::new(var("d")), Box::new(lit(Value::Int(2))));
+        assert_eq!(def_of(&d_times_2, &[]).display_width, None);
+        let s = def_of(&var("s"), &[]);
+        assert_eq!((s.ty, s.display_width), (ColumnType::Text(BlobSize::Long), Some(MAX_BLOB_WIDTH - 1)));
+        let unset = def_of(&var("never"), &[]);
+        assert_eq!((unset.ty, unset.display_width), (ColumnType::Blob(BlobSize::Long), Some(MAX_BLOB_WIDTH)));
+        // `@v := 5` is typed as 5 is.
+        let assign = Expr::AssignUserVar { name: "n".into(), value: Box::new(lit(Value::Int(5))) };
+        assert_eq!(def_of(&assign, &[]).ty, ColumnType::Int);
+    }
+
+    #[test]
+    fn a_variable_an_earlier_item_creates_reads_as_a_string() {
+        let mut env = TypeEnv {
+            scope: &[],
+            facts: &Functions,
+            connection_collation: Collation::default(),
+            created_user_vars: Vec::new(),
+        };
+        let read = Expr::UserVar("n".into());
+        let before = result_def(&read, &env, "x").expect("typed");
+        assert_eq!(before.ty, ColumnType::Blob(BlobSize::Long));
+        env.after_item(&Expr::AssignUserVar { name: "n".into(), value: Box::new(lit(Value::Int(5))) });
+        assert_eq!(result_def(&read, &env, "x").expect("typed").ty, ColumnType::Text(BlobSize::Long));
+    }
+
+    #[test]
+    fn system_variables_type_by_their_kind() {
+        let var = |name: &str| Expr::SystemVar { scope: VarScope::Session, name: name.into() };
+        let autocommit = def_of(&var("autocommit"), &[]);
+        assert_eq!((autocommit.ty, autocommit.display_width), (ColumnType::BigInt, Some(1)));
+        let long_query_time = def_of(&var("long_query_time"), &[]);
+        assert_eq!(long_query_time.float_digits, Some(FloatDigits { digits: 21, decimals: 6 }));
+        let time_zone = def_of(&var("time_zone"), &[]);
+        assert_eq!((time_zone.ty, time_zone.collation), (ColumnType::VarChar(6), Collation::Utf8mb3GeneralCi));
     }
 
     #[test]
@@ -1439,7 +1699,12 @@ mod tests {
         let call = Expr::Function { name: "fint".into(), args: vec![] };
         let column = result_column(
             &call,
-            &TypeEnv { scope: &[], functions: &Functions, connection_collation: Collation::default() },
+            &TypeEnv {
+                scope: &[],
+                facts: &Functions,
+                connection_collation: Collation::default(),
+                created_user_vars: Vec::new(),
+            },
             "fint()",
         )
         .expect("typed");
@@ -1452,7 +1717,12 @@ mod tests {
         assert_eq!(
             result_def(
                 &unknown,
-                &TypeEnv { scope: &[], functions: &Functions, connection_collation: Collation::default() },
+                &TypeEnv {
+                    scope: &[],
+                    facts: &Functions,
+                    connection_collation: Collation::default(),
+                    created_user_vars: Vec::new()
+                },
                 "x"
             ),
             None

@@ -3,6 +3,7 @@
 
 use crate::ast::VarScope;
 use crate::time_zone::{unknown_time_zone, TimeZone};
+use crate::typing::SystemVarType;
 use onelog_core::{Charset, Collation, ErrorCode, SqlError, SqlResult, Value};
 use parking_lot::RwLock;
 use std::collections::BTreeMap;
@@ -334,6 +335,23 @@ pub static REMOVED: &[(&str, &str)] = &[
     ("innodb_additional_mem_pool_size", "removed in MySQL 5.7: delete the line"),
     ("default_table_type", "renamed: use default_storage_engine"),
 ];
+
+impl VarDef {
+    /// How a read of the variable is typed, `value` being what it holds
+    /// now (a string's type is as long as it is).
+    pub fn read_type(&self, value: &Value) -> SystemVarType {
+        match self.type_name {
+            "BOOLEAN" => SystemVarType::Boolean,
+            "DOUBLE" => SystemVarType::Double,
+            "BIGINT" | "INT" => SystemVarType::Integer { unsigned: false },
+            "BIGINT UNSIGNED" | "INT UNSIGNED" => SystemVarType::Integer { unsigned: true },
+            _ => {
+                let chars = if value.is_null() { 0 } else { value.to_string().chars().count() };
+                SystemVarType::Text { chars: u32::try_from(chars).unwrap_or(u32::MAX) }
+            }
+        }
+    }
+}
 
 /// The variable `name` spells, in any case and with `-` for `_` (option
 /// files write `max-connections`). Sessions look variables up on every
