@@ -329,6 +329,12 @@ fn to_def(t: &Typed, name: &str) -> ColumnDef {
         }
         Kind::Column(c) => {
             let mut d = c.clone();
+            // A TEXT column's value as a result: described by its length
+            // in bytes (MariaDB's Field_blob::max_display_length).
+            if let (ColumnType::Text(size), None) = (&c.ty, c.display_width) {
+                let bytes = size.max_bytes().saturating_mul(u64::from(c.collation.mbmaxlen()));
+                d.display_width = Some(u32::try_from(bytes).unwrap_or(u32::MAX));
+            }
             d.name = name.to_string();
             d.default = None;
             d.auto_increment = false;
@@ -730,14 +736,18 @@ fn aggregate_types(branches: &[Typed]) -> Option<Typed> {
     if typed.iter().all(|t| t.kind == first.kind) {
         return Some(Typed { kind: first.kind.clone(), nullable });
     }
-    if typed.iter().any(|t| matches!(t.kind, Kind::Text { .. })) {
+    if typed.iter().any(|t| text_collation(&t.kind).is_some()) {
         // Mixed text and numbers: text as long as the longest branch shown.
         let chars = typed.iter().map(|t| display_chars(&t.kind)).collect::<Option<Vec<u32>>>()?;
-        let collation = typed
+        let collation = typed.iter().find_map(|t| text_collation(&t.kind)).unwrap_or_default();
+        let chars = chars.into_iter().max()?;
+        if typed
             .iter()
-            .find_map(|t| if let Kind::Text { collation, .. } = t.kind { Some(collation) } else { None })
-            .unwrap_or_default();
-        return Some(Typed { kind: Kind::Text { chars: chars.into_iter().max()?, collation }, nullable });
+            .any(|t| matches!(&t.kind, Kind::Column(ColumnDef { ty: ColumnType::Text(_) | ColumnType::Blob(_), .. })))
+        {
+            return Some(Typed { kind: blob_of_length(chars, collation), nullable });
+        }
+        return Some(Typed { kind: Kind::Text { chars, collation }, nullable });
     }
     if typed.iter().any(|t| matches!(t.kind, Kind::Double)) {
         return typed
@@ -771,12 +781,33 @@ fn aggregate_types(branches: &[Typed]) -> Option<Typed> {
     Some(Typed { kind, nullable })
 }
 
-/// How many characters a value of this type shows as text.
+/// A branch of a TEXT or BLOB type makes an aggregate of BLOB type, the
+/// smallest that holds `chars` characters (MariaDB's
+/// Type_handler::blob_type_handler), described by its length in bytes.
+fn blob_of_length(chars: u32, collation: Collation) -> Kind {
+    let bytes = chars.saturating_mul(collation.mbmaxlen());
+    let size = match bytes {
+        0..=255 => BlobSize::Tiny,
+        256..=65_535 => BlobSize::Normal,
+        65_536..=16_777_215 => BlobSize::Medium,
+        _ => BlobSize::Long,
+    };
+    let ty = if collation == Collation::Binary { ColumnType::Blob(size) } else { ColumnType::Text(size) };
+    Kind::Column(ColumnDef { display_width: Some(bytes), collation, ..ColumnDef::new("", ty) })
+}
+
 /// Bytes per character of a text kind (1 for numbers shown as text).
 fn text_mbmaxlen(k: &Kind) -> u32 {
+    text_collation(k).map_or(1, |c| c.mbmaxlen())
+}
+
+/// The collation of a text kind: text, or a TEXT or BLOB column's.
+fn text_collation(k: &Kind) -> Option<Collation> {
     match k {
-        Kind::Text { collation, .. } => collation.mbmaxlen(),
-        _ => 1,
+        Kind::Text { collation, .. } => Some(*collation),
+        Kind::Column(ColumnDef { ty: ColumnType::Text(_), collation, .. }) => Some(*collation),
+        Kind::Column(ColumnDef { ty: ColumnType::Blob(_), .. }) => Some(Collation::Binary),
+        _ => None,
     }
 }
 
@@ -818,8 +849,14 @@ fn temporal_chars(ty: &ColumnType) -> Option<u32> {
     }
 }
 
+/// How many characters a value of this type shows as text.
 fn display_chars(k: &Kind) -> Option<u32> {
     Some(match k {
+        // A TEXT or BLOB column: as many characters as it holds bytes, up
+        // to 4 GiB of them (MariaDB's Field_blob::max_display_length).
+        Kind::Column(ColumnDef { ty: ColumnType::Text(size) | ColumnType::Blob(size), .. }) => {
+            u32::try_from(size.max_bytes()).unwrap_or(u32::MAX).min(u32::MAX / text_mbmaxlen(k))
+        }
         Kind::Int { len, .. } => *len,
         Kind::Decimal { precision, scale, unsigned } => precision + u32::from(*scale > 0) + u32::from(!unsigned),
         Kind::Double => DOUBLE_ITEM_LENGTH,
@@ -1056,8 +1093,16 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
         "upper" | "ucase" | "lower" | "lcase" | "trim" | "ltrim" | "rtrim" | "reverse" => {
             let a = arg(0)?;
             let chars = display_chars(&a.kind)?;
-            let collation = if let Kind::Text { collation, .. } = a.kind { collation } else { Collation::default() };
-            Some(Typed { kind: Kind::Text { chars, collation }, nullable: a.nullable })
+            let collation = text_collation(&a.kind).unwrap_or_default();
+            // Case mapping may lengthen its text, so it is capped as
+            // CONCAT's result is; the others keep their argument's length.
+            match name {
+                "upper" | "ucase" | "lower" | "lcase" => {
+                    let capped = text_result(u64::from(chars), collation);
+                    Some(Typed { nullable: a.nullable || matches!(capped.kind, Kind::Column(_)), ..capped })
+                }
+                _ => Some(Typed { kind: Kind::Text { chars, collation }, nullable: a.nullable }),
+            }
         }
         // As long as the string, or as the count when it is a constant;
         // nullable whatever the arguments, in MariaDB's metadata.
@@ -1069,7 +1114,7 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
                 Some(Expr::Literal(Value::UInt(count))) => chars.min(u32::try_from(*count).unwrap_or(u32::MAX)),
                 _ => chars,
             };
-            let collation = if let Kind::Text { collation, .. } = a.kind { collation } else { Collation::default() };
+            let collation = text_collation(&a.kind).unwrap_or_default();
             Some(Typed { kind: Kind::Text { chars, collation }, nullable: true })
         }
         // As long as the string, and nullable whatever the arguments.
@@ -1111,7 +1156,7 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
         "soundex" => {
             let a = arg(0)?;
             let chars = display_chars(&a.kind)?.max(4);
-            let collation = if let Kind::Text { collation, .. } = a.kind { collation } else { Collation::default() };
+            let collation = text_collation(&a.kind).unwrap_or_default();
             Some(Typed { kind: Kind::Text { chars, collation }, nullable: true })
         }
         "length" | "octet_length" | "char_length" | "character_length" => Some(long(10, any_null()?)),
@@ -1272,8 +1317,15 @@ fn constant_count(e: &Expr) -> Option<i64> {
 /// MAX_BLOB_WIDTH bytes; nullable, as MariaDB's string functions are
 /// (past max_allowed_packet they return NULL).
 fn text_result(chars: u64, collation: Collation) -> Typed {
-    let max_chars = u64::from(u32::MAX / collation.mbmaxlen().max(1));
-    let chars = u32::try_from(chars.min(max_chars)).unwrap_or(u32::MAX);
+    // MariaDB's fix_char_length_ulonglong: a result of MAX_BLOB_WIDTH
+    // bytes or more is a LONGTEXT of exactly that length.
+    if chars.saturating_mul(u64::from(collation.mbmaxlen())) >= u64::from(MAX_BLOB_WIDTH) {
+        let size = BlobSize::Long;
+        let ty = if collation == Collation::Binary { ColumnType::Blob(size) } else { ColumnType::Text(size) };
+        let def = ColumnDef { display_width: Some(MAX_BLOB_WIDTH), collation, ..ColumnDef::new("", ty) };
+        return Typed { kind: Kind::Column(def), nullable: true };
+    }
+    let chars = u32::try_from(chars).unwrap_or(u32::MAX);
     Typed { kind: Kind::Text { chars, collation }, nullable: true }
 }
 
@@ -1291,7 +1343,9 @@ fn string_collation<'e>(args: impl IntoIterator<Item = (&'e Expr, &'e Typed)>, e
             null_only = true;
             None
         }
-        Typed { kind: Kind::Text { collation, .. }, .. } => Some((*collation, crate::eval::expr_collation(a).1)),
+        Typed { kind, .. } if text_collation(kind).is_some() => {
+            Some((text_collation(kind)?, crate::eval::expr_collation(a).1))
+        }
         _ => None,
     });
     match derived.reduce(crate::eval::aggregate_step) {
