@@ -575,7 +575,11 @@ fn column_meta(c: &ResultColumn) -> ColumnMeta {
         return column_meta_for(&c.def, "", "", Some(&c.name));
     }
     if c.org_table.is_empty() {
-        return computed_column_meta(&c.def, &c.name);
+        let mut meta = computed_column_meta(&c.def, &c.name);
+        if c.decimals_zero {
+            meta.decimals = 0;
+        }
+        return meta;
     }
     let mut meta = column_meta_for(&c.def, &c.db, &c.table, Some(&c.name));
     meta.org_table = c.org_table.clone();

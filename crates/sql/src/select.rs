@@ -1720,6 +1720,7 @@ fn scope_result_column(c: &ScopeColumn, name: &str) -> ResultColumn {
         def: c.def.clone(),
         key: c.key,
         stored_function: false,
+        decimals_zero: false,
     }
 }
 

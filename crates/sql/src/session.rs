@@ -39,6 +39,9 @@ pub struct ResultColumn {
     /// RETURNS field (flags and decimals of a field, no table), not as a
     /// computed expression.
     pub stored_function: bool,
+    /// A string result its function describes with decimals 0 where other
+    /// string items say 39 (MariaDB's HEX, DATE_FORMAT, CAST(... AS CHAR)...).
+    pub decimals_zero: bool,
 }
 
 /// Fractional-second digits `micros` needs (0 for whole seconds).
@@ -120,6 +123,7 @@ impl ResultColumn {
             def,
             key: KeyMembership::default(),
             stored_function: false,
+            decimals_zero: false,
         }
     }
 

@@ -184,7 +184,33 @@ const LOAD_FILE_MAX_BYTES: u32 = 16 * 1024 * 1024;
 pub fn result_column(expr: &Expr, env: &TypeEnv<'_>, name: &str) -> Option<ResultColumn> {
     match stored_function_returns(expr, env) {
         Some(def) => Some(ResultColumn::stored_function(name, ColumnDef { name: name.to_string(), ..def })),
-        None => result_def(expr, env, name).map(|def| ResultColumn::named(name, def)),
+        None => result_def(expr, env, name).map(|def| {
+            let string = def.ty.is_text() || matches!(def.ty, ColumnType::VarBinary(_) | ColumnType::Blob(_));
+            ResultColumn { decimals_zero: string && has_decimals_zero(expr), ..ResultColumn::named(name, def) }
+        }),
+    }
+}
+
+/// Whether MariaDB describes `expr`'s string result with decimals 0 (its
+/// function sets them), not the 39 of other string items.
+fn has_decimals_zero(expr: &Expr) -> bool {
+    const FUNCTIONS: [&str; 11] = [
+        "hex",
+        "unhex",
+        "inet_ntoa",
+        "inet6_ntoa",
+        "inet6_aton",
+        "date_format",
+        "time_format",
+        "from_unixtime",
+        "get_format",
+        "monthname",
+        "dayname",
+    ];
+    match expr {
+        Expr::Function { name, .. } => FUNCTIONS.contains(&name.as_str()),
+        Expr::Cast { to: CastType::Char, .. } => true,
+        _ => false,
     }
 }
 
@@ -1136,10 +1162,10 @@ fn function(name: &str, args: &[Expr], env: &TypeEnv<'_>) -> Option<Typed> {
                 Kind::Int { unsigned: true, len, .. } => *len,
                 Kind::Int { .. } | Kind::Decimal { .. } | Kind::Double => 8,
                 k if is_double(k) => 8,
-                Kind::Column(c) => temporal_chars(&c.ty)?,
+                Kind::Column(c) if text_collation(&a.kind).is_none() => temporal_chars(&c.ty)?,
                 k => display_chars(k)?.saturating_mul(text_mbmaxlen(k)),
             };
-            Some(text(data_bytes.saturating_mul(2), true))
+            Some(text_result(u64::from(data_bytes) * 2, env.connection_collation))
         }
         // As long as max_allowed_packet's default: a longer file is NULL.
         "load_file" => Some(Typed {
