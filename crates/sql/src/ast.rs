@@ -196,8 +196,10 @@ pub enum VarScope {
 pub enum CastType {
     Signed,
     Unsigned,
-    Char,
-    Binary,
+    /// CHAR or CHAR(n): text, cut to n characters.
+    Char(Option<u32>),
+    /// BINARY or BINARY(n): bytes, cut or zero-padded to n.
+    Binary(Option<u32>),
     Decimal {
         precision: u8,
         scale: u8,

@@ -414,11 +414,28 @@ pub fn expr_collation(e: &Expr) -> (Collation, Derivation) {
         Expr::Collate { collation, explicit, .. } => {
             (*collation, if *explicit { Derivation::Explicit } else { Derivation::Implicit })
         }
-        Expr::Cast { to: CastType::Binary, .. } => (Collation::Binary, Derivation::Implicit),
+        Expr::Cast { to: CastType::Binary(_), .. } => (Collation::Binary, Derivation::Implicit),
         Expr::HexHybrid(_) => (Collation::Binary, Derivation::Coercible),
         Expr::Function { name, args } if name == "binary" && args.len() == 1 => {
             (Collation::Binary, Derivation::Implicit)
         }
+        // A choice among values has their collations aggregated (binary
+        // wins over a case-insensitive one, so it sorts by bytes).
+        Expr::Function { name, args } if matches!(name.as_str(), "if" | "ifnull" | "nvl" | "coalesce") => {
+            let branches = if name == "if" { args.get(1..).unwrap_or_default() } else { args.as_slice() };
+            branches
+                .iter()
+                .map(expr_collation)
+                .reduce(aggregate_step)
+                .unwrap_or((Collation::default(), Derivation::Coercible))
+        }
+        Expr::Case { whens, otherwise, .. } => whens
+            .iter()
+            .map(|(_, then)| then)
+            .chain(otherwise.as_deref())
+            .map(expr_collation)
+            .reduce(aggregate_step)
+            .unwrap_or((Collation::default(), Derivation::Coercible)),
         Expr::Function { name, .. } if is_system_constant(name) => (Collation::Utf8mb3GeneralCi, Derivation::SysConst),
         Expr::Function { name, .. } if names_a_charset(name) => (Collation::Utf8mb3GeneralCi, Derivation::Coercible),
         _ => (Collation::default(), Derivation::Coercible),
@@ -1141,8 +1158,8 @@ pub fn expr_sql(e: &Expr) -> String {
             let t = match to {
                 CastType::Signed => "signed".to_string(),
                 CastType::Unsigned => "unsigned".to_string(),
-                CastType::Char => "char".to_string(),
-                CastType::Binary => "binary".to_string(),
+                CastType::Char(_) => "char".to_string(),
+                CastType::Binary(_) => "binary".to_string(),
                 CastType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
                 CastType::Double(_) => "double".to_string(),
                 CastType::Date => "date".to_string(),
@@ -1440,6 +1457,36 @@ impl EvalEnv for NoWarn {
     fn warn(&self, _: u16, _: String) {}
 }
 
+/// CAST(... AS CHAR(n)): the text cut to `chars` characters, with warning
+/// 1292 when that cut something.
+fn cut_text(text: Vec<u8>, chars: Option<u32>, env: &dyn EvalEnv) -> Vec<u8> {
+    let Some(chars) = chars else { return text };
+    let Ok(s) = std::str::from_utf8(&text) else { return fit_bytes(text, Some(chars), env) };
+    let Some((cut_at, _)) = s.char_indices().nth(chars as usize) else { return text };
+    truncated_cast_warning(env, &format!("CHAR({chars})"), &text);
+    text[..cut_at].to_vec()
+}
+
+/// CAST(... AS BINARY(n)): the bytes cut (warning 1292) or zero-padded to
+/// `bytes`.
+fn fit_bytes(mut bytes: Vec<u8>, length: Option<u32>, env: &dyn EvalEnv) -> Vec<u8> {
+    let Some(length) = length else { return bytes };
+    let length_bytes = length as usize;
+    if bytes.len() > length_bytes {
+        truncated_cast_warning(env, &format!("BINARY({length})"), &bytes);
+        bytes.truncate(length_bytes);
+    }
+    bytes.resize(length_bytes, 0);
+    bytes
+}
+
+fn truncated_cast_warning(env: &dyn EvalEnv, target: &str, value: &[u8]) {
+    env.warn(
+        ErrorCode::TRUNCATED_WRONG_VALUE.number,
+        format!("Truncated incorrect {target} value: '{}'", String::from_utf8_lossy(value)),
+    );
+}
+
 /// The bytes of a value's string form.
 pub fn value_bytes(v: &Value) -> Cow<'_, [u8]> {
     match v {
@@ -1711,7 +1758,8 @@ pub fn cast(v: Value, to: CastType, env: &dyn EvalEnv) -> SqlResult<Value> {
             }
             other => Value::UInt(to_u64_bits(other, env)),
         },
-        CastType::Char | CastType::Binary => Value::Bytes(value_bytes(&v).into_owned()),
+        CastType::Char(chars) => Value::Bytes(cut_text(value_bytes(&v).into_owned(), chars, env)),
+        CastType::Binary(bytes) => Value::Bytes(fit_bytes(value_bytes(&v).into_owned(), bytes, env)),
         CastType::Double(digits) => match to_num(&v, env) {
             Some(n) => {
                 let f = n.to_f64();

@@ -209,7 +209,7 @@ fn has_decimals_zero(expr: &Expr) -> bool {
     ];
     match expr {
         Expr::Function { name, .. } => FUNCTIONS.contains(&name.as_str()),
-        Expr::Cast { to: CastType::Char, .. } => true,
+        Expr::Cast { to: CastType::Char(_) | CastType::Binary(_), .. } => true,
         _ => false,
     }
 }
@@ -383,7 +383,7 @@ fn type_of(expr: &Expr, env: &TypeEnv<'_>) -> Option<Typed> {
         Expr::SystemVar { scope, name } => Some(system_var(env.facts.system_var(*scope, name)?)),
         // CONVERT(text USING cs): as many characters, maybe NULL.
         Expr::Collate { expr, collation, explicit: false }
-            if matches!(**expr, Expr::Cast { to: CastType::Char, .. }) =>
+            if matches!(**expr, Expr::Cast { to: CastType::Char(None), .. }) =>
         {
             let Expr::Cast { expr: text, .. } = &**expr else { return None };
             let mut t = type_of(text, env)?;
@@ -438,9 +438,10 @@ fn type_of(expr: &Expr, env: &TypeEnv<'_>) -> Option<Typed> {
             Typed { kind: Kind::Int { digits, unsigned, declared, .. }, nullable }
                 if matches!(**expr, Expr::HexHybrid(_)) =>
             {
-                cast(Typed { kind: Kind::Int { digits, len: digits, unsigned, declared }, nullable }, to)
+                let from = Typed { kind: Kind::Int { digits, len: digits, unsigned, declared }, nullable };
+                cast(from, to, env.connection_collation)
             }
-            from => cast(from, to),
+            from => cast(from, to, env.connection_collation),
         },
         Expr::Function { name, args } => match stored_function_returns(expr, env) {
             Some(def) => Some(column(&def)),
@@ -764,9 +765,15 @@ fn aggregate_types(branches: &[Typed]) -> Option<Typed> {
     }
     if typed.iter().any(|t| text_collation(&t.kind).is_some()) {
         // Mixed text and numbers: text as long as the longest branch shown.
-        let chars = typed.iter().map(|t| display_chars(&t.kind)).collect::<Option<Vec<u32>>>()?;
-        let collation = typed.iter().find_map(|t| text_collation(&t.kind)).unwrap_or_default();
-        let chars = chars.into_iter().max()?;
+        // A binary branch makes the result binary, as long as the longest
+        // branch's bytes.
+        let binary = typed.iter().any(|t| text_collation(&t.kind) == Some(Collation::Binary));
+        let collation = match binary {
+            true => Collation::Binary,
+            false => typed.iter().find_map(|t| text_collation(&t.kind)).unwrap_or_default(),
+        };
+        let length = |k: &Kind| Some(display_chars(k)?.saturating_mul(if binary { text_mbmaxlen(k) } else { 1 }));
+        let chars = typed.iter().map(|t| length(&t.kind)).collect::<Option<Vec<u32>>>()?.into_iter().max()?;
         if typed
             .iter()
             .any(|t| matches!(&t.kind, Kind::Column(ColumnDef { ty: ColumnType::Text(_) | ColumnType::Blob(_), .. })))
@@ -1013,9 +1020,21 @@ const CAST_INT_MAX_CHARS: u32 = INT64_NUM_DECIMAL_DIGITS - 1;
 /// The longest unsigned integer result described as INT, not BIGINT.
 const UINT32_MAX_CHARS: u32 = 10;
 
-fn cast(from: Typed, to: &CastType) -> Option<Typed> {
+fn cast(from: Typed, to: &CastType, connection_collation: Collation) -> Option<Typed> {
     let nullable = from.nullable;
     let kind = match to {
+        // As long as asked, or as the argument shows; text in the
+        // connection's collation, bytes as many as the argument's;
+        // nullable whatever the argument (Item_char_typecast).
+        CastType::Char(chars) => {
+            let chars = chars.or_else(|| display_chars(&from.kind))?;
+            return Some(Typed { kind: Kind::Text { chars, collation: connection_collation }, nullable: true });
+        }
+        CastType::Binary(bytes) => {
+            let shown = || Some(display_chars(&from.kind)?.saturating_mul(text_mbmaxlen(&from.kind)));
+            let bytes = bytes.or_else(shown)?;
+            return Some(Typed { kind: Kind::Text { chars: bytes, collation: Collation::Binary }, nullable: true });
+        }
         // As long as the argument is shown, at least a digit and a sign.
         CastType::Signed => {
             let len = display_chars(&from.kind)?.clamp(2, CAST_INT_MAX_CHARS);

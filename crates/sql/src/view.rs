@@ -717,8 +717,8 @@ fn cast_name(to: CastType) -> String {
     match to {
         CastType::Signed => "signed".into(),
         CastType::Unsigned => "unsigned".into(),
-        CastType::Char => "char".into(),
-        CastType::Binary => "binary".into(),
+        CastType::Char(chars) => with_length("char", chars),
+        CastType::Binary(bytes) => with_length("binary", bytes),
         CastType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
         CastType::Double(None) => "double".into(),
         CastType::Double(Some(d)) => format!("double({},{})", d.digits, d.decimals),
@@ -730,6 +730,14 @@ fn cast_name(to: CastType) -> String {
 }
 
 /// A temporal CAST type as MariaDB prints it: `datetime`, `time(3)`.
+/// `char` or `char(n)`.
+fn with_length(name: &str, length: Option<u32>) -> String {
+    match length {
+        Some(n) => format!("{name}({n})"),
+        None => name.to_string(),
+    }
+}
+
 pub(crate) fn with_fsp(name: &str, fsp: u8) -> String {
     if fsp == 0 {
         name.to_string()

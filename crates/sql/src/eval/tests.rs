@@ -561,7 +561,9 @@ fn casts() {
         (c(s("3.7"), CastType::Decimal { precision: 5, scale: 1 }), vd("3.7")),
         (c(dec("123.456"), CastType::Decimal { precision: 4, scale: 2 }), vd("99.99")),
         (c(s("2024-02-30"), CastType::Date), Value::Null),
-        (c(i(12), CastType::Char), vs("12")),
+        (c(i(12), CastType::Char(None)), vs("12")),
+        (c(s("abcdef"), CastType::Char(Some(2))), vs("ab")),
+        (c(s("ab"), CastType::Binary(Some(4))), Value::Bytes(b"ab\0\0".to_vec())),
         (c(s("1.5"), CastType::Double(None)), Value::Double(1.5)),
     ]);
 }

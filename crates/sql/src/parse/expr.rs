@@ -600,6 +600,14 @@ fn binop(op: &sp::BinaryOperator) -> SqlResult<BinOp> {
     })
 }
 
+/// The length of a CHAR(n) target.
+fn character_length(length: &Option<sp::CharacterLength>) -> Option<u32> {
+    match length {
+        Some(sp::CharacterLength::IntegerLength { length, .. }) => u32::try_from(*length).ok(),
+        _ => None,
+    }
+}
+
 /// A CAST / CONVERT target. MariaDB's grammar has no TEXT, BLOB,
 /// TIMESTAMP, BIGINT, REAL, DOUBLE PRECISION, NUMERIC or JSON there: 1064.
 /// Precision errors name the argument as MariaDB prints it (1426), except
@@ -616,8 +624,14 @@ fn cast_type(dt: &sp::DataType, arg: &sp::Expr) -> SqlResult<CastType> {
     Ok(match dt {
         D::Signed | D::SignedInteger | D::Int(_) | D::Integer(_) => CastType::Signed,
         D::Unsigned | D::UnsignedInteger | D::IntUnsigned(_) | D::BigIntUnsigned(_) => CastType::Unsigned,
-        D::Char(_) | D::Varchar(_) | D::Nvarchar(_) | D::Character(_) | D::String(_) => CastType::Char,
-        D::Binary(_) | D::Varbinary(_) => CastType::Binary,
+        D::Char(length) | D::Character(length) => CastType::Char(character_length(length)),
+        D::Varchar(length) | D::Nvarchar(length) => CastType::Char(character_length(length)),
+        D::String(length) => CastType::Char(length.and_then(|n| u32::try_from(n).ok())),
+        D::Binary(length) => CastType::Binary(length.and_then(|n| u32::try_from(n).ok())),
+        D::Varbinary(length) => CastType::Binary(match length {
+            Some(sp::BinaryLength::IntegerLength { length }) => u32::try_from(*length).ok(),
+            _ => None,
+        }),
         D::Decimal(info) | D::Dec(info) => {
             // As DECIMAL(M,D) checks it, but 1427 names no column.
             let (precision, scale) = match super::ddl::decimal_precision(&arg_name(), info) {
@@ -1049,7 +1063,7 @@ pub(crate) fn convert_expr(e: &sp::Expr, params: &mut ParamCounter) -> SqlResult
         // A CHAR cast in the charset's collation, implicit (MariaDB's
         // COERCIBILITY 2, where an introduced literal stays 4).
         E::Convert { expr, data_type: None, charset: Some(name), .. } => Expr::Collate {
-            expr: Box::new(Expr::Cast { expr: boxed(expr, params)?, to: CastType::Char }),
+            expr: Box::new(Expr::Cast { expr: boxed(expr, params)?, to: CastType::Char(None) }),
             collation: super::ddl::charset_collation(&super::ddl::name_word(name))?,
             explicit: false,
         },
