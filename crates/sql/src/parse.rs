@@ -1310,7 +1310,7 @@ fn parse_show(text: &str, w: &[String], u: &[String]) -> SqlResult<Statement> {
             (Show::OpenTables { db: w.get(i + 3).cloned() }, 4)
         }
         "OPEN" if word(i + 1) == "TABLES" => (Show::OpenTables { db: None }, 2),
-        _ => return Err(SqlError::parse(&w[i.min(w.len())..].join(" "), 1)),
+        _ => return Err(syntax_error_at_word(text, w, i)),
     };
     let rest = i + consumed;
     let filter = match u.get(rest).map(String::as_str) {
@@ -1322,6 +1322,33 @@ fn parse_show(text: &str, w: &[String], u: &[String]) -> SqlResult<Statement> {
         _ => None,
     };
     Ok(Statement::Show { what, filter })
+}
+
+/// Error 1064 at the statement's word `i` (of its words `w`): MariaDB
+/// quotes the text from there, as written (line breaks kept).
+fn syntax_error_at_word(text: &str, w: &[String], i: usize) -> SqlError {
+    let Some(target) = w.get(i) else { return SqlError::parse("", 1) };
+    // Words are the text's tokens in order (in their case as written), so
+    // each is found past the one before it.
+    let mut at = 0;
+    for word in &w[..i] {
+        match text.get(at..).and_then(|rest| rest.find(word.as_str())) {
+            Some(offset) => at += offset + word.len(),
+            None => return SqlError::parse(&w[i..].join(" "), 1),
+        }
+    }
+    let Some(offset) = text.get(at..).and_then(|rest| rest.find(target.as_str())) else {
+        return SqlError::parse(&w[i..].join(" "), 1);
+    };
+    at += offset;
+    // MariaDB's line is where its lexer stands: past the word, at the
+    // token after it.
+    let lookahead = match w.get(i + 1) {
+        Some(next) => text[at + target.len()..].find(next.as_str()).map_or(text.len(), |o| at + target.len() + o),
+        None => at,
+    };
+    let line = text[..lookahead].matches('\n').count() + 1;
+    SqlError::parse(&text[at..].chars().take(80).collect::<String>(), line)
 }
 
 fn show_table_target(w: &[String], u: &[String], i: usize) -> SqlResult<(ObjectName, usize)> {
@@ -1598,6 +1625,14 @@ mod tests {
             Ok(Statement::CreateTable(ct)) => ct,
             other => panic!("{sql}: {other:?}"),
         }
+    }
+
+    #[test]
+    fn an_unknown_show_quotes_the_text_as_written_and_the_lexers_line() {
+        let err = parse_single("show spatial_ref_sys\n--error X\nshow x").expect_err("1064");
+        assert!(err.message.contains("near 'spatial_ref_sys\n--error X\nshow x' at line 2"), "{}", err.message);
+        let err = parse_single("SHOW foo bar").expect_err("1064");
+        assert!(err.message.contains("near 'foo bar' at line 1"), "{}", err.message);
     }
 
     #[test]
