@@ -283,6 +283,8 @@ fn split_statements(sql: &str) -> SqlResult<Vec<(String, String)>> {
                     && (!matches!(next, Some(Token::LParen)) || ends_operand(previous))
                 {
                     Some("%".into())
+                } else if let Some(fixed) = literals::without_foreign_escapes(token, written) {
+                    Some(fixed.into())
                 } else if is_set && depth == 0 && matches!(token, Token::Assignment) {
                     // `SET @a := 1` assigns as `SET @a = 1` does; inside
                     // parentheses `:=` is the assignment operator.

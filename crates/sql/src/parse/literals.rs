@@ -28,6 +28,36 @@ pub(super) fn hybrid_form(token: &Token, written: &str) -> Option<String> {
 }
 
 /// Whether a `(` after `previous` opens an ENUM or SET member list.
+/// A quoted string as written, with the escapes MariaDB does not have
+/// (`\a` and `\f`, which sqlparser reads as BEL and form feed) written as
+/// the letter they stand for in MariaDB; `None` when it has none.
+pub(super) fn without_foreign_escapes(token: &Token, written: &str) -> Option<String> {
+    if !matches!(token, Token::SingleQuotedString(_) | Token::DoubleQuotedString(_)) || !written.contains('\\') {
+        return None;
+    }
+    let mut out = String::with_capacity(written.len());
+    let mut changed = false;
+    let mut chars = written.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some(letter @ ('a' | 'f')) => {
+                out.push(letter);
+                changed = true;
+            }
+            Some(escaped) => {
+                out.push('\\');
+                out.push(escaped);
+            }
+            None => out.push('\\'),
+        }
+    }
+    changed.then_some(out)
+}
+
 pub(super) fn opens_member_list(previous: Option<&Token>) -> bool {
     matches!(previous, Some(Token::Word(w)) if w.quote_style.is_none()
         && (w.value.eq_ignore_ascii_case("ENUM") || w.value.eq_ignore_ascii_case("SET")))
@@ -90,6 +120,14 @@ pub(super) fn text_in(bytes: Vec<u8>, charset: Option<Charset>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn backslash_a_and_f_are_the_letters() {
+        let token = Token::SingleQuotedString(String::new());
+        assert_eq!(without_foreign_escapes(&token, r"'C:\files\abc'").as_deref(), Some(r"'C:filesabc'"));
+        assert_eq!(without_foreign_escapes(&token, r"'\\a\n'"), None);
+        assert_eq!(without_foreign_escapes(&token, r"'\a\f\v'").as_deref(), Some(r"'af\v'"));
+    }
 
     #[test]
     fn zero_x_becomes_bits_and_x_quote_stays() {
