@@ -1457,12 +1457,16 @@ impl EvalEnv for NoWarn {
     fn warn(&self, _: u16, _: String) {}
 }
 
-/// CAST(... AS CHAR(n)): the text cut to `chars` characters, with warning
-/// 1292 when that cut something.
+/// CAST(... AS CHAR(n)): the text cut to `chars` characters (bytes, for
+/// text that is no UTF-8), with warning 1292 when that cut something; a
+/// shorter text stays as it is.
 fn cut_text(text: Vec<u8>, chars: Option<u32>, env: &dyn EvalEnv) -> Vec<u8> {
     let Some(chars) = chars else { return text };
-    let Ok(s) = std::str::from_utf8(&text) else { return fit_bytes(text, Some(chars), env) };
-    let Some((cut_at, _)) = s.char_indices().nth(chars as usize) else { return text };
+    let cut_at = match std::str::from_utf8(&text) {
+        Ok(s) => s.char_indices().nth(chars as usize).map(|(at, _)| at),
+        Err(_) => Some(chars as usize).filter(|&at| at < text.len()),
+    };
+    let Some(cut_at) = cut_at else { return text };
     truncated_cast_warning(env, &format!("CHAR({chars})"), &text);
     text[..cut_at].to_vec()
 }

@@ -563,6 +563,7 @@ fn casts() {
         (c(s("2024-02-30"), CastType::Date), Value::Null),
         (c(i(12), CastType::Char(None)), vs("12")),
         (c(s("abcdef"), CastType::Char(Some(2))), vs("ab")),
+        (c(Expr::Literal(Value::Bytes(vec![0xff])), CastType::Char(Some(3))), Value::Bytes(vec![0xff])),
         (c(s("ab"), CastType::Binary(Some(4))), Value::Bytes(b"ab\0\0".to_vec())),
         (c(s("1.5"), CastType::Double(None)), Value::Double(1.5)),
     ]);

@@ -27,7 +27,6 @@ pub(super) fn hybrid_form(token: &Token, written: &str) -> Option<String> {
     }
 }
 
-/// Whether a `(` after `previous` opens an ENUM or SET member list.
 /// A quoted string as written, with the escapes MariaDB does not have
 /// (`\a` and `\f`, which sqlparser reads as BEL and form feed) written as
 /// the letter they stand for in MariaDB; `None` when it has none.
@@ -58,6 +57,7 @@ pub(super) fn without_foreign_escapes(token: &Token, written: &str) -> Option<St
     changed.then_some(out)
 }
 
+/// Whether a `(` after `previous` opens an ENUM or SET member list.
 pub(super) fn opens_member_list(previous: Option<&Token>) -> bool {
     matches!(previous, Some(Token::Word(w)) if w.quote_style.is_none()
         && (w.value.eq_ignore_ascii_case("ENUM") || w.value.eq_ignore_ascii_case("SET")))
