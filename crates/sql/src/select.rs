@@ -1758,19 +1758,7 @@ pub(crate) fn run_core_in_scope(
     check_join_conditions(&sources)?;
     // Typed before any row is read: MariaDB types a user variable the
     // statement assigns by what it held before the statement.
-    let mut env = ctx.type_env(&scope);
-    let mut typed_columns: Vec<Option<ResultColumn>> = items
-        .iter()
-        .map(|item| {
-            let typed = match slot_of(&item.expr) {
-                Some(_) => None,
-                None => crate::typing::result_column(&item.expr, &env, &item.column.name),
-            };
-            env.after_item(&item.expr);
-            typed
-        })
-        .collect();
-    drop(env);
+    let mut typed_columns = crate::typing::select_list(&items, ctx.type_env(&scope));
     // ROWNUM() past WHERE is the number its row got there, kept in a slot
     // after the row's columns.
     let mut item_exprs: Vec<Expr> = items.iter().map(|i| i.expr.clone()).collect();

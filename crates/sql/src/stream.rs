@@ -258,7 +258,8 @@ fn grouped(
     clauses: Clauses,
     sink: &mut dyn ResultSink,
 ) -> SqlResult<QueryResult> {
-    let columns = select_list_columns(&clauses.items, ctx.type_env(scope));
+    let columns: Option<Vec<ResultColumn>> =
+        typing::select_list(&clauses.items, ctx.type_env(scope)).into_iter().collect();
     let Some(columns) = columns else {
         return materialized(ctx, query, sources, scope);
     };
@@ -554,21 +555,5 @@ fn head_columns<'a>(
     if items.iter().map(|i| &i.expr).chain(clauses).any(|e| select::has_aggregate(e) || window::contains_window(e)) {
         return None;
     }
-    select_list_columns(items, env)
-}
-
-/// The select list's result columns, `None` when an item's type rules are
-/// not known here.
-fn select_list_columns(items: &[Item], mut env: typing::TypeEnv<'_>) -> Option<Vec<ResultColumn>> {
-    items
-        .iter()
-        .map(|item| {
-            let column = match select::slot_of(&item.expr) {
-                Some(_) => Some(item.column.clone()),
-                None => typing::result_column(&item.expr, &env, &item.column.name),
-            };
-            env.after_item(&item.expr);
-            column
-        })
-        .collect()
+    typing::select_list(items, env).into_iter().collect()
 }

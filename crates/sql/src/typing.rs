@@ -152,7 +152,8 @@ impl TypeEnv<'_> {
     /// earlier one as NULL).
     pub fn after_item(&mut self, item: &Expr) {
         if let Expr::AssignUserVar { name, value } = item {
-            if self.facts.user_var(name).is_none() && !self.created_user_vars.iter().any(|(n, _)| n == name) {
+            let noted = self.created_user_vars.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
+            if self.facts.user_var(name).is_none() && !noted {
                 self.created_user_vars.push((name.clone(), matches!(**value, Expr::Literal(Value::Null))));
             }
         }
@@ -212,6 +213,24 @@ fn has_decimals_zero(expr: &Expr) -> bool {
         Expr::Cast { to: CastType::Char(_) | CastType::Binary(_), .. } => true,
         _ => false,
     }
+}
+
+/// A select list's result columns in order, as MariaDB types them when it
+/// prepares the statement: a table column's as it is, a computed one's
+/// from here (`None` where its rules are not known), each item seeing
+/// the variables earlier ones create ([`TypeEnv::after_item`]).
+pub(crate) fn select_list(items: &[crate::select::Item], mut env: TypeEnv<'_>) -> Vec<Option<ResultColumn>> {
+    items
+        .iter()
+        .map(|item| {
+            let column = match crate::select::slot_of(&item.expr) {
+                Some(_) => Some(item.column.clone()),
+                None => result_column(&item.expr, &env, &item.column.name),
+            };
+            env.after_item(&item.expr);
+            column
+        })
+        .collect()
 }
 
 /// The RETURNS type of `expr` when it calls a stored function (a native
@@ -539,12 +558,6 @@ fn is_null_literal(t: &Typed) -> bool {
 /// keeps no variable's charset), NULL as a LONGBLOB, one byte longer when
 /// the variable was never set.
 fn user_var(value: Option<Value>, connection_collation: Collation) -> Typed {
-    let long = |ty: ColumnType, width_bytes: u32, collation: Collation| {
-        let mut def = ColumnDef::new("", ty);
-        def.display_width = Some(width_bytes);
-        def.collation = collation;
-        Kind::Column(def)
-    };
     let kind = match value {
         Some(Value::Int(_)) => Kind::Int { digits: 19, len: 20, unsigned: false, declared: Some(ColumnType::BigInt) },
         Some(Value::UInt(_)) => Kind::Int { digits: 20, len: 20, unsigned: true, declared: Some(ColumnType::BigInt) },
@@ -552,9 +565,9 @@ fn user_var(value: Option<Value>, connection_collation: Collation) -> Typed {
         Some(Value::Decimal(_)) => {
             Kind::Decimal { precision: DECIMAL_MAX_POSSIBLE_PRECISION, scale: DECIMAL_MAX_SCALE, unsigned: false }
         }
-        Some(Value::Null) => long(ColumnType::Blob(BlobSize::Long), MAX_BLOB_WIDTH - 1, Collation::Binary),
-        None => long(ColumnType::Blob(BlobSize::Long), MAX_BLOB_WIDTH, Collation::Binary),
-        Some(_) => long(ColumnType::Text(BlobSize::Long), MAX_BLOB_WIDTH - 1, connection_collation),
+        Some(Value::Null) => blob_kind(BlobSize::Long, MAX_BLOB_WIDTH - 1, Collation::Binary),
+        None => blob_kind(BlobSize::Long, MAX_BLOB_WIDTH, Collation::Binary),
+        Some(_) => blob_kind(BlobSize::Long, MAX_BLOB_WIDTH - 1, connection_collation),
     };
     Typed { kind, nullable: true }
 }
@@ -825,8 +838,14 @@ fn blob_of_length(chars: u32, collation: Collation) -> Kind {
         65_536..=16_777_215 => BlobSize::Medium,
         _ => BlobSize::Long,
     };
+    blob_kind(size, bytes, collation)
+}
+
+/// A BLOB (binary) or TEXT result of `size`, described as `width_bytes`
+/// long.
+fn blob_kind(size: BlobSize, width_bytes: u32, collation: Collation) -> Kind {
     let ty = if collation == Collation::Binary { ColumnType::Blob(size) } else { ColumnType::Text(size) };
-    Kind::Column(ColumnDef { display_width: Some(bytes), collation, ..ColumnDef::new("", ty) })
+    Kind::Column(ColumnDef { display_width: Some(width_bytes), collation, ..ColumnDef::new("", ty) })
 }
 
 /// Bytes per character of a text kind (1 for numbers shown as text).
@@ -1365,10 +1384,7 @@ fn text_result(chars: u64, collation: Collation) -> Typed {
     // MariaDB's fix_char_length_ulonglong: a result of MAX_BLOB_WIDTH
     // bytes or more is a LONGTEXT of exactly that length.
     if chars.saturating_mul(u64::from(collation.mbmaxlen())) >= u64::from(MAX_BLOB_WIDTH) {
-        let size = BlobSize::Long;
-        let ty = if collation == Collation::Binary { ColumnType::Blob(size) } else { ColumnType::Text(size) };
-        let def = ColumnDef { display_width: Some(MAX_BLOB_WIDTH), collation, ..ColumnDef::new("", ty) };
-        return Typed { kind: Kind::Column(def), nullable: true };
+        return Typed { kind: blob_kind(BlobSize::Long, MAX_BLOB_WIDTH, collation), nullable: true };
     }
     let chars = u32::try_from(chars).unwrap_or(u32::MAX);
     Typed { kind: Kind::Text { chars, collation }, nullable: true }
